@@ -1,0 +1,26 @@
+import { LOCAL_TABLE_NAME } from '../local/embedded-aws';
+
+/**
+ * The table a CLI writes to: TABLE_NAME, or the local runtime's table when
+ * AWS_ENDPOINT_URL_DYNAMODB points at the embedded DynamoDB.
+ */
+export function cliTableName(env: Record<string, string | undefined> = process.env): string {
+  if (env.TABLE_NAME) return env.TABLE_NAME;
+  if (env.AWS_ENDPOINT_URL_DYNAMODB) return LOCAL_TABLE_NAME;
+  throw new Error(
+    'Set TABLE_NAME (the deployed table), or AWS_ENDPOINT_URL_DYNAMODB to the embedded DynamoDB that `npm start` prints.',
+  );
+}
+
+/** Local endpoints accept any credentials; give the SDK some so it does not go looking. */
+export function ensureLocalCredentials(env: NodeJS.ProcessEnv = process.env): void {
+  if (!env.AWS_ENDPOINT_URL_DYNAMODB) return;
+  env.AWS_REGION ??= 'us-east-1';
+  env.AWS_ACCESS_KEY_ID ??= 'local';
+  env.AWS_SECRET_ACCESS_KEY ??= 'local';
+}
+
+export function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}

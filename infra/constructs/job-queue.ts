@@ -1,0 +1,41 @@
+import { Duration } from 'aws-cdk-lib';
+import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { visibilityTimeoutSeconds, type QueueDefinition } from '../definitions';
+
+/** How long a dead-lettered job stays inspectable: the most SQS allows. */
+export const DEAD_LETTER_RETENTION = Duration.days(14);
+
+/** Props of {@link JobQueue}. */
+export interface JobQueueProps {
+  /** The queue's entry in `QUEUES` (infra/definitions.ts). */
+  readonly definition: QueueDefinition;
+}
+
+/**
+ * One work queue and its dead-letter queue, both encrypted (SQS-managed
+ * SSE) and TLS-only. The visibility timeout is six times the worker's
+ * timeout and jobs move to the dead-letter queue after `maxReceiveCount`
+ * deliveries.
+ */
+export class JobQueue extends Construct {
+  readonly definition: QueueDefinition;
+  readonly queue: IQueue;
+  readonly deadLetterQueue: IQueue;
+
+  constructor(scope: Construct, id: string, props: JobQueueProps) {
+    super(scope, id);
+    this.definition = props.definition;
+    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: DEAD_LETTER_RETENTION,
+    });
+    this.queue = new Queue(this, 'Queue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(visibilityTimeoutSeconds(props.definition)),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.definition.maxReceiveCount },
+    });
+  }
+}

@@ -1,0 +1,264 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import {
+  TABLE,
+  queueById,
+  type FunctionDefinition,
+  type JobQueueId,
+  type QueueDefinition,
+  type SecretDefinition,
+  type SecretId,
+  type TableIndexName,
+} from '../definitions';
+
+/** The repository root, against which `FunctionDefinition.entry` paths resolve. */
+export const REPOSITORY_ROOT = resolve(import.meta.dirname, '..', '..');
+
+/** The Lambda runtime of every function (the code is tested on Node 20, built for 22). */
+export const FUNCTION_RUNTIME = Runtime.NODEJS_22_X;
+
+/** Name under which Powertools reports logs, traces and metrics. */
+export const SERVICE_NAME = 'switchboard';
+
+/** DynamoDB actions per table access level; no wildcards. */
+export const TABLE_ACTIONS = {
+  read: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'],
+  readwrite: [
+    'dynamodb:GetItem',
+    'dynamodb:Query',
+    'dynamodb:BatchGetItem',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:BatchWriteItem',
+  ],
+} as const;
+
+/** ESM bundles still meet CommonJS dependencies that call `require`. */
+const REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/** The stateful resources a function may be bound to, by their definition ids. */
+export interface FunctionResources {
+  readonly table: ITable;
+  readonly queues: ReadonlyMap<JobQueueId, { readonly queue: IQueue; readonly deadLetterQueue: IQueue }>;
+  readonly secrets: ReadonlyMap<SecretId, { readonly definition: SecretDefinition; readonly secret: ISecret }>;
+}
+
+/** Props of {@link SwitchboardFunction}. */
+export interface SwitchboardFunctionProps {
+  /** The function's entry in `FUNCTIONS` (infra/definitions.ts): entry, timeout, memory. */
+  readonly definition: FunctionDefinition;
+  /**
+   * How long CloudWatch keeps the function's logs.
+   * @default RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: RetentionDays;
+  /**
+   * Fate of the function's log group when the function is removed.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly logRemovalPolicy?: RemovalPolicy;
+  /**
+   * Concurrent executions reserved for (and capping) this function.
+   * @default - none: the account's unreserved pool
+   */
+  readonly reservedConcurrency?: number;
+  /**
+   * Environment variables on top of the ones the house sets (NODE_OPTIONS,
+   * POWERTOOLS_SERVICE_NAME) and the ones the bind helpers set.
+   * @default {}
+   */
+  readonly environment?: Readonly<Record<string, string>>;
+  /**
+   * Root against which `definition.entry` resolves; its package-lock.json pins the bundle.
+   * @default REPOSITORY_ROOT
+   */
+  readonly projectRoot?: string;
+}
+
+/**
+ * The house Lambda function: Node.js 22 on arm64, an ESM bundle (minified,
+ * source maps on, AWS SDK v3 left to the runtime), X-Ray active tracing, an
+ * explicit log group with retention, and a role that starts EMPTY apart
+ * from writing to that log group. Every other permission comes from a bind
+ * helper that sets the environment variable and the exact IAM grant
+ * together: {@link useTable}, {@link sendsTo}, {@link sendsToDeadLetterOf},
+ * {@link readsSecret}, {@link consumes}.
+ */
+export class SwitchboardFunction extends Construct {
+  readonly definition: FunctionDefinition;
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: SwitchboardFunctionProps) {
+    super(scope, id);
+    const { definition } = props;
+    this.definition = definition;
+    const projectRoot = props.projectRoot ?? REPOSITORY_ROOT;
+
+    this.logGroup = new LogGroup(this, 'LogGroup', {
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
+    });
+
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Switchboard ${definition.id}: only what FUNCTIONS.${definition.id}.access declares`,
+    });
+    this.role.addToPolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [this.logGroup.logGroupArn],
+      }),
+    );
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: entryPath(this, projectRoot, definition),
+      handler: 'handler',
+      projectRoot,
+      depsLockFilePath: resolve(projectRoot, 'package-lock.json'),
+      description: definition.description.slice(0, 256),
+      runtime: FUNCTION_RUNTIME,
+      architecture: Architecture.ARM_64,
+      timeout: Duration.seconds(definition.timeoutSeconds),
+      memorySize: definition.memoryMb,
+      tracing: Tracing.ACTIVE,
+      role: this.role,
+      logGroup: this.logGroup,
+      ...(props.reservedConcurrency === undefined ? {} : { reservedConcurrentExecutions: props.reservedConcurrency }),
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        minify: true,
+        sourceMap: true,
+        sourceMapMode: SourceMapMode.DEFAULT,
+        sourcesContent: false,
+        externalModules: ['@aws-sdk/*'],
+        banner: REQUIRE_BANNER,
+      },
+    });
+
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'X-Ray PutTraceSegments/PutTelemetryRecords have no resource-level permissions; AWS requires Resource "*".',
+    });
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: 'nodejs22.x on purpose: the code is tested on Node 20 and 22 is the nearest supported Lambda runtime.',
+    });
+  }
+
+  /**
+   * Binds everything `definition.access` declares, and nothing else: the
+   * table at its level, the queues it sends to, the dead-letter queues it
+   * parks poison jobs in, the secrets it reads.
+   */
+  bindDeclaredAccess(resources: FunctionResources): this {
+    const { access } = this.definition;
+    if (access.table !== 'none') this.useTable(resources.table, access.table, access.indexes ?? []);
+    else if ((access.indexes ?? []).length > 0) {
+      throw new Error(`FUNCTIONS.${this.definition.id}: access.indexes needs access.table 'read' or 'readwrite'`);
+    }
+    for (const queueId of access.sendsTo) this.sendsTo(queueId, lookup(resources.queues, queueId, 'queue').queue);
+    for (const queueId of access.sendsToDeadLetterOf) {
+      this.sendsToDeadLetterOf(queueId, lookup(resources.queues, queueId, 'queue').deadLetterQueue);
+    }
+    for (const secretId of access.secrets) {
+      const secret = lookup(resources.secrets, secretId, 'secret');
+      this.readsSecret(secret.definition, secret.secret);
+    }
+    return this;
+  }
+
+  /** Sets TABLE_NAME and grants exactly the actions of `level` on the table (and Query on `indexes`). */
+  useTable(table: ITable, level: 'read' | 'readwrite', indexes: readonly TableIndexName[] = []): this {
+    this.function.addEnvironment(TABLE.envVar, table.tableName);
+    this.allow(TABLE_ACTIONS[level], [table.tableArn]);
+    if (indexes.length > 0) {
+      this.allow(
+        ['dynamodb:Query'],
+        indexes.map((name) => `${table.tableArn}/index/${name}`),
+      );
+    }
+    return this;
+  }
+
+  /** Sets the queue's `urlEnvVar` and grants sqs:SendMessage on that queue only. */
+  sendsTo(queueId: JobQueueId, queue: IQueue): this {
+    this.function.addEnvironment(queueById(queueId).urlEnvVar, queue.queueUrl);
+    this.allow(['sqs:SendMessage'], [queue.queueArn]);
+    return this;
+  }
+
+  /** Sets the queue's `dlqUrlEnvVar` and grants sqs:SendMessage on its dead-letter queue only. */
+  sendsToDeadLetterOf(queueId: JobQueueId, deadLetterQueue: IQueue): this {
+    this.function.addEnvironment(queueById(queueId).dlqUrlEnvVar, deadLetterQueue.queueUrl);
+    this.allow(['sqs:SendMessage'], [deadLetterQueue.queueArn]);
+    return this;
+  }
+
+  /** Sets the secret's `arnEnvVar` and grants secretsmanager:GetSecretValue on that secret only. */
+  readsSecret(definition: SecretDefinition, secret: ISecret): this {
+    this.function.addEnvironment(definition.arnEnvVar, secret.secretArn);
+    this.allow(['secretsmanager:GetSecretValue'], [secret.secretArn]);
+    return this;
+  }
+
+  /**
+   * Consumes `queue` with partial batch failures reported, the batch size,
+   * batching window and maximum concurrency of its definition. The event
+   * source grants the receive/delete/visibility actions on that queue only.
+   */
+  consumes(definition: QueueDefinition, queue: IQueue): this {
+    this.function.addEventSource(
+      new SqsEventSource(queue, {
+        batchSize: definition.batchSize,
+        maxBatchingWindow: Duration.seconds(definition.maxBatchingWindowSeconds),
+        maxConcurrency: definition.maxConcurrency,
+        reportBatchItemFailures: true,
+      }),
+    );
+    return this;
+  }
+
+  private allow(actions: readonly string[], resources: string[]): void {
+    this.role.addToPolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: [...actions], resources }));
+  }
+}
+
+/**
+ * The absolute entry path. When the stack is not being bundled (unit
+ * tests with `aws:cdk:bundling-stacks: []`, or `cdk deploy` of another
+ * stack) a missing entry does not matter: the code asset is a placeholder,
+ * so this module stands in to satisfy NodejsFunction's existence check.
+ * When bundling, a missing entry fails synth with NodejsFunction's error.
+ */
+function entryPath(scope: Construct, projectRoot: string, definition: FunctionDefinition): string {
+  const entry = resolve(projectRoot, definition.entry);
+  if (existsSync(entry) || Stack.of(scope).bundlingRequired) return entry;
+  return import.meta.filename;
+}
+
+function lookup<K extends string, V>(map: ReadonlyMap<K, V>, key: K, kind: string): V {
+  const found = map.get(key);
+  if (found === undefined) throw new Error(`No ${kind} "${key}" was created; is it missing from infra/definitions.ts?`);
+  return found;
+}

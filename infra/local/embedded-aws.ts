@@ -1,0 +1,131 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import dynalite from 'dynalite';
+import { createSqsServer } from 'local-aws-sqs';
+import { QUEUES, TABLE, visibilityTimeoutSeconds, type JobQueueId } from '../definitions';
+
+export const LOCAL_TABLE_NAME = 'switchboard';
+const LOCAL_REGION = 'us-east-1';
+
+export interface LocalQueue {
+  url: string;
+  dlqUrl: string;
+  visibilityTimeoutSeconds: number;
+}
+
+export interface EmbeddedAws {
+  dynamodbEndpoint: string;
+  sqsEndpoint: string;
+  region: string;
+  tableName: string;
+  queues: Record<JobQueueId, LocalQueue>;
+  sqs: SQSClient;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedAwsOptions {
+  host: string;
+  /** Keep DynamoDB data in this folder (LevelDB); in memory when absent. */
+  dataDir?: string;
+  /** Visibility timeout of every work queue; by default the one AWS gets (6× the worker's timeout). */
+  visibilityTimeoutSeconds?: number;
+}
+
+/**
+ * Starts the embedded, wire-compatible DynamoDB (dynalite) and SQS
+ * (local-aws-sqs) servers and creates the table and the queues of
+ * infra/definitions.ts, with dead-letter queues and redrive.
+ */
+export async function startEmbeddedAws(options: EmbeddedAwsOptions): Promise<EmbeddedAws> {
+  const dynamo: Server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(options.dataDir ? { path: options.dataDir } : {}) });
+  await new Promise<void>((resolve, reject) => {
+    dynamo.once('error', reject);
+    dynamo.listen(0, options.host, () => resolve());
+  });
+  const dynamodbEndpoint = `http://${options.host}:${(dynamo.address() as AddressInfo).port}`;
+
+  const sqsServer = await createSqsServer({ port: 0, hostname: options.host, emulateQueueCreationLifecycle: false });
+  const sqsEndpoint = `http://${options.host}:${(sqsServer.address() as AddressInfo).port}`;
+
+  const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+  const ddb = new DynamoDBClient({ endpoint: dynamodbEndpoint, region: LOCAL_REGION, credentials });
+  await ensureTable(ddb, LOCAL_TABLE_NAME);
+  ddb.destroy();
+
+  const sqs = new SQSClient({ endpoint: sqsEndpoint, region: LOCAL_REGION, credentials });
+  const queues = {} as Record<JobQueueId, LocalQueue>;
+  for (const queue of QUEUES) {
+    const visibility = options.visibilityTimeoutSeconds ?? visibilityTimeoutSeconds(queue);
+    const dlqUrl = await createQueue(sqs, `${queue.localName}-dlq`, { MessageRetentionPeriod: String(14 * 24 * 3600) });
+    const dlqArn = await queueArn(sqs, dlqUrl);
+    const url = await createQueue(sqs, queue.localName, {
+      VisibilityTimeout: String(visibility),
+      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: queue.maxReceiveCount }),
+    });
+    queues[queue.id] = { url, dlqUrl, visibilityTimeoutSeconds: visibility };
+  }
+
+  return {
+    dynamodbEndpoint,
+    sqsEndpoint,
+    region: LOCAL_REGION,
+    tableName: LOCAL_TABLE_NAME,
+    queues,
+    sqs,
+    async stop() {
+      sqs.destroy();
+      await closeServer(sqsServer as unknown as Server);
+      await closeServer(dynamo);
+    },
+  };
+}
+
+async function ensureTable(ddb: DynamoDBClient, tableName: string): Promise<void> {
+  try {
+    await ddb.send(new DescribeTableCommand({ TableName: tableName }));
+    return;
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+  }
+  const keyAttributes = new Set<string>([TABLE.partitionKey, TABLE.sortKey, ...TABLE.indexes.flatMap((index) => [index.partitionKey, index.sortKey])]);
+  await ddb.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [...keyAttributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      KeySchema: [
+        { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: TABLE.indexes.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    }),
+  );
+}
+
+async function createQueue(sqs: SQSClient, name: string, attributes: Record<string, string>): Promise<string> {
+  const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
+  if (!QueueUrl) throw new Error(`The embedded SQS did not return a URL for ${name}`);
+  return QueueUrl;
+}
+
+async function queueArn(sqs: SQSClient, url: string): Promise<string> {
+  const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }));
+  if (!Attributes?.QueueArn) throw new Error(`The embedded SQS did not return an ARN for ${url}`);
+  return Attributes.QueueArn;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections?.();
+    server.close(() => resolve());
+  });
+}

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Context } from 'aws-lambda';
+import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
+import { lambdaContext } from './lambda-context';
+
+export type HttpHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
+
+export interface GatewayRoute {
+  method: string;
+  /** API Gateway path template, e.g. `/api/commands/{id}`. */
+  path: string;
+  functionName: string;
+  timeoutSeconds: number;
+  handler: HttpHandler;
+}
+
+/** API Gateway HTTP API refuses payloads over 10 MB before any function runs. */
+const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+interface CompiledRoute extends GatewayRoute {
+  pattern: RegExp;
+  names: string[];
+}
+
+/**
+ * An HTTP server that does what API Gateway's HTTP API does for Switchboard:
+ * matches the route, turns the request into a payload v2 event, invokes the
+ * handler module and writes its structured result back.
+ */
+export function createGateway(routes: GatewayRoute[], fallback: Omit<GatewayRoute, 'method' | 'path'>): Server {
+  const compiled = routes.map(compile);
+  return createServer((req, res) => {
+    void serve(req, res).catch((error: unknown) => {
+      process.stderr.write(`gateway: ${error instanceof Error ? error.message : String(error)}\n`);
+      if (!res.headersSent) writeJson(res, 500, { success: false, error: { code: 'SYSTEM_ERROR', message: 'An internal error occurred.' } });
+      else res.destroy();
+    });
+  });
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    if (body === undefined) {
+      req.resume();
+      writeJson(res, 413, { success: false, error: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large.' } });
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://local');
+    const method = (req.method ?? 'GET').toUpperCase();
+    let target: Omit<GatewayRoute, 'method' | 'path'> = fallback;
+    let routeKey = '$default';
+    let pathParameters: Record<string, string> | undefined;
+    for (const route of compiled) {
+      const match = route.method === method ? route.pattern.exec(url.pathname) : null;
+      if (!match) continue;
+      target = route;
+      routeKey = `${route.method} ${route.path}`;
+      pathParameters = Object.fromEntries(route.names.map((name, index) => [name, decodeURIComponent(match[index + 1]!)]));
+      break;
+    }
+    const event = toEvent(req, url, method, routeKey, body, pathParameters);
+    const result = await target.handler(event, lambdaContext(target.functionName, target.timeoutSeconds));
+    res.writeHead(result.statusCode, result.headers ?? {});
+    res.end(result.body ?? '');
+  }
+}
+
+function compile(route: GatewayRoute): CompiledRoute {
+  const names: string[] = [];
+  const source = route.path
+    .split('/')
+    .map((segment) => {
+      const param = /^\{(\w+)\}$/.exec(segment);
+      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(param[1]!);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { ...route, pattern: new RegExp(`^${source}/?$`), names };
+}
+
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > GATEWAY_MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function toEvent(
+  req: IncomingMessage,
+  url: URL,
+  method: string,
+  routeKey: string,
+  body: string,
+  pathParameters: Record<string, string> | undefined,
+): HttpEvent {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = query[name] ? `${query[name]},${value}` : value;
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.replace(/^\?/, ''),
+    headers,
+    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    ...(pathParameters ? { pathParameters } : {}),
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body.length > 0 ? { body } : {}),
+    isBase64Encoded: false,
+  };
+}
+
+function writeJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}

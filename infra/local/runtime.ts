@@ -1,0 +1,184 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { DEFAULT_ROUTE_FUNCTION, FUNCTIONS, QUEUES, ROUTES, TABLE, functionById, type FunctionDefinition, type JobQueueId } from '../definitions';
+import { generateApiKey } from '../../shared/access/api-keys';
+import { createDocumentClient } from '../../shared/platform/dynamodb';
+import { startEmbeddedAws, type LocalQueue } from './embedded-aws';
+import { createGateway, type GatewayRoute, type HttpHandler } from './http-gateway';
+import { DEMO_DATA_FILE, importFile, registerKeys } from './provision';
+import { startPoller, type Poller, type SqsHandler } from './sqs-poller';
+
+export interface LocalRuntimeOptions {
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** 0 picks a free port. @default 3000 */
+  port?: number;
+  /** Keep DynamoDB data here between runs; in memory when absent. */
+  dataDir?: string;
+  /** Extra data files to load after the demo data (`DATA_FILE`). */
+  dataFiles?: string[];
+  /** @default true */
+  demoData?: boolean;
+  /** The key with access to every loaded site; made up when absent. */
+  apiKey?: string;
+  /** More keys, each its own tenant: key → site ids (`API_KEYS`). */
+  apiKeys?: Record<string, string[]>;
+  /** Settings for the functions (PROVIDERS.md names), on top of the process environment. */
+  settings?: Record<string, string | undefined>;
+  /** Visibility timeout of the work queues; AWS's value (6× the worker timeout) by default. */
+  visibilityTimeoutSeconds?: number;
+  /** How long a worker attempt holds its command; the worker's timeout by default. */
+  leaseSeconds?: number;
+  /** Batches each worker handles at once. @default 2 */
+  workerConcurrency?: number;
+  /** Where poller and gateway problems are reported. @default stderr */
+  onError?: (error: unknown) => void;
+}
+
+export interface LocalRuntime {
+  url: string;
+  apiKey: string;
+  /** Tenant of `apiKey`. */
+  tenantId: string;
+  siteIds: string[];
+  dynamodbEndpoint: string;
+  sqsEndpoint: string;
+  tableName: string;
+  queues: Record<JobQueueId, LocalQueue>;
+  /** Stops taking requests and jobs, lets jobs in hand finish, then stops the embedded services. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs all of Switchboard in this process: embedded DynamoDB and SQS, the
+ * HTTP gateway in front of the API handler modules, and one poller per worker
+ * queue, all from infra/definitions.ts. The handler modules are the very ones
+ * Lambda runs; they read their settings from the environment this sets.
+ */
+export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  const host = options.host ?? '127.0.0.1';
+  const onError = options.onError ?? ((error: unknown) => process.stderr.write(`local runtime: ${error instanceof Error ? error.message : String(error)}\n`));
+  const aws = await startEmbeddedAws({
+    host,
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.visibilityTimeoutSeconds ? { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds } : {}),
+  });
+
+  const restoreEnv = applyEnvironment({
+    AWS_REGION: aws.region,
+    AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
+    AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: aws.dynamodbEndpoint,
+    AWS_ENDPOINT_URL_SQS: aws.sqsEndpoint,
+    [TABLE.envVar]: aws.tableName,
+    ...Object.fromEntries(QUEUES.flatMap((queue) => [[queue.urlEnvVar, aws.queues[queue.id].url], [queue.dlqUrlEnvVar, aws.queues[queue.id].dlqUrl]])),
+    ...(options.leaseSeconds ? { WORKER_LEASE_SECONDS: String(options.leaseSeconds) } : {}),
+    POWERTOOLS_DEV: process.env.POWERTOOLS_DEV ?? 'false',
+    ...options.settings,
+  });
+
+  const db = createDocumentClient({ endpoint: aws.dynamodbEndpoint, region: aws.region });
+  const siteIds = new Set<string>();
+  const files: (string | URL)[] = [...(options.demoData === false ? [] : [DEMO_DATA_FILE]), ...(options.dataFiles ?? [])];
+  for (const file of files) {
+    for (const id of (await importFile(db, aws.tableName, file)).siteIds) siteIds.add(id);
+  }
+  const apiKey = options.apiKey ?? generateApiKey();
+  const [main] = await registerKeys(db, aws.tableName, [
+    { key: apiKey, siteIds: [...siteIds], tenantId: 'local', label: 'API_KEY' },
+    ...Object.entries(options.apiKeys ?? {}).map(([key, sites]) => ({ key, siteIds: sites, label: 'API_KEYS' })),
+  ]);
+
+  const handlers = new Map<string, unknown>();
+  for (const fn of FUNCTIONS) handlers.set(fn.id, await loadHandler(fn));
+
+  const routes: GatewayRoute[] = ROUTES.map((route) => {
+    const fn = functionById(route.function);
+    return { method: route.method, path: route.path, functionName: fn.id, timeoutSeconds: fn.timeoutSeconds, handler: handlers.get(fn.id) as HttpHandler };
+  });
+  const fallbackFn = functionById(DEFAULT_ROUTE_FUNCTION);
+  const gateway = createGateway(routes, {
+    functionName: fallbackFn.id,
+    timeoutSeconds: fallbackFn.timeoutSeconds,
+    handler: handlers.get(fallbackFn.id) as HttpHandler,
+  });
+  await listen(gateway, options.port ?? 3000, host);
+  const url = `http://${host}:${(gateway.address() as AddressInfo).port}`;
+
+  const pollers: Poller[] = [];
+  for (const queue of QUEUES) {
+    const fn = functionById(queue.workerFunction);
+    const { Attributes } = await aws.sqs.send(new GetQueueAttributesCommand({ QueueUrl: aws.queues[queue.id].url, AttributeNames: ['QueueArn'] }));
+    pollers.push(
+      startPoller({
+        sqs: aws.sqs,
+        queueUrl: aws.queues[queue.id].url,
+        queueArn: Attributes?.QueueArn ?? queue.localName,
+        region: aws.region,
+        functionName: fn.id,
+        timeoutSeconds: fn.timeoutSeconds,
+        batchSize: queue.batchSize,
+        concurrency: options.workerConcurrency ?? 2,
+        handler: handlers.get(fn.id) as SqsHandler,
+        onError,
+      }),
+    );
+  }
+
+  let stopped = false;
+  return {
+    url,
+    apiKey,
+    tenantId: main!.tenantId,
+    siteIds: [...siteIds],
+    dynamodbEndpoint: aws.dynamodbEndpoint,
+    sqsEndpoint: aws.sqsEndpoint,
+    tableName: aws.tableName,
+    queues: aws.queues,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await new Promise<void>((resolve) => {
+        gateway.close(() => resolve());
+        gateway.closeIdleConnections();
+      });
+      await Promise.all(pollers.map((poller) => poller.stop()));
+      db.destroy();
+      await aws.stop();
+      restoreEnv();
+    },
+  };
+}
+
+async function loadHandler(fn: FunctionDefinition): Promise<unknown> {
+  const module = (await import(new URL(`../../${fn.entry}`, import.meta.url).href)) as { handler?: unknown };
+  if (typeof module.handler !== 'function') throw new Error(`${fn.entry} does not export a handler`);
+  return module.handler;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Sets environment variables, returning a function that puts the old values back. */
+function applyEnvironment(values: Record<string, string | undefined>): () => void {
+  const previous = new Map<string, string | undefined>();
+  for (const [name, value] of Object.entries(values)) {
+    previous.set(name, process.env[name]);
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  return () => {
+    for (const [name, value] of previous) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+}

@@ -1,0 +1,136 @@
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { lambdaContext } from './lambda-context';
+
+export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+
+export interface PollerOptions {
+  sqs: SQSClient;
+  queueUrl: string;
+  queueArn: string;
+  region: string;
+  functionName: string;
+  timeoutSeconds: number;
+  batchSize: number;
+  /** Batches handled at once (Lambda's maximum concurrency for the event source). */
+  concurrency: number;
+  handler: SqsHandler;
+  /** Called with errors of the poller itself (not of the handler). */
+  onError?: (error: unknown) => void;
+}
+
+export interface Poller {
+  /** Stops receiving, then waits for the batches in hand to finish. */
+  stop(): Promise<void>;
+}
+
+const IDLE_PAUSE_MS = { min: 10, max: 200 };
+
+/**
+ * Hands SQS batches to a worker the way Lambda's event source mapping does:
+ * records in the SQS event shape, messages deleted on success, those named in
+ * `batchItemFailures` (or the whole batch, if the handler throws) left to
+ * reappear after the visibility timeout. Short polls, because the embedded
+ * SQS's long polls can return one message twice.
+ */
+export function startPoller(options: PollerOptions): Poller {
+  let stopping = false;
+  const loops = Array.from({ length: options.concurrency }, () => pollLoop());
+
+  async function pollLoop(): Promise<void> {
+    let pause = IDLE_PAUSE_MS.min;
+    while (!stopping) {
+      let messages: Message[] = [];
+      try {
+        const received = await options.sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: options.queueUrl,
+            MaxNumberOfMessages: options.batchSize,
+            WaitTimeSeconds: 0,
+            AttributeNames: ['All'],
+            MessageAttributeNames: ['All'],
+          }),
+        );
+        messages = uniqueById(received.Messages ?? []);
+      } catch (error) {
+        if (!stopping) options.onError?.(error);
+      }
+      if (messages.length === 0) {
+        await delay(pause);
+        pause = Math.min(pause * 2, IDLE_PAUSE_MS.max);
+        continue;
+      }
+      pause = IDLE_PAUSE_MS.min;
+      await handleBatch(messages);
+    }
+  }
+
+  async function handleBatch(messages: Message[]): Promise<void> {
+    const event: SQSEvent = { Records: messages.map((message) => toRecord(message, options)) };
+    let failed: Set<string>;
+    try {
+      const response = await options.handler(event, lambdaContext(options.functionName, options.timeoutSeconds));
+      failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+    } catch (error) {
+      options.onError?.(error);
+      return;
+    }
+    const done = messages.filter((message) => !failed.has(message.MessageId!));
+    if (done.length === 0) return;
+    try {
+      await options.sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: options.queueUrl,
+          Entries: done.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle! })),
+        }),
+      );
+    } catch (error) {
+      options.onError?.(error);
+    }
+  }
+
+  return {
+    async stop() {
+      stopping = true;
+      await Promise.all(loops);
+    },
+  };
+}
+
+function uniqueById(messages: Message[]): Message[] {
+  const seen = new Set<string>();
+  return messages.filter((message) => {
+    if (!message.MessageId || seen.has(message.MessageId)) return false;
+    seen.add(message.MessageId);
+    return true;
+  });
+}
+
+function toRecord(message: Message, options: PollerOptions): SQSRecord {
+  const attributes = message.Attributes ?? {};
+  return {
+    messageId: message.MessageId!,
+    receiptHandle: message.ReceiptHandle!,
+    body: message.Body ?? '',
+    attributes: {
+      ApproximateReceiveCount: attributes.ApproximateReceiveCount ?? '1',
+      SentTimestamp: attributes.SentTimestamp ?? String(Date.now()),
+      SenderId: attributes.SenderId ?? 'local',
+      ApproximateFirstReceiveTimestamp: attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+    },
+    messageAttributes: Object.fromEntries(
+      Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
+        name,
+        { dataType: value.DataType ?? 'String', ...(value.StringValue !== undefined ? { stringValue: value.StringValue } : {}) },
+      ]),
+    ),
+    md5OfBody: message.MD5OfBody ?? '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: options.queueArn,
+    awsRegion: options.region,
+  };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

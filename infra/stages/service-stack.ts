@@ -1,0 +1,100 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import type { EnvironmentConfig } from '../config';
+import { Operations } from '../constructs/operations';
+import { ServiceApi } from '../constructs/service-api';
+import { SwitchboardFunction, type FunctionResources } from '../constructs/switchboard-function';
+import { FUNCTIONS, QUEUES, type FunctionId } from '../definitions';
+import type { StatefulStack } from './stateful-stack';
+
+/** Props of {@link ServiceStack}. */
+export interface ServiceStackProps extends StackProps {
+  readonly config: EnvironmentConfig;
+  /** Where the table, queues and secrets live. */
+  readonly stateful: Pick<StatefulStack, 'table' | 'queues' | 'secrets'>;
+  /** Prefix of operator-facing names (dashboard), e.g. `Switchboard-prod`. */
+  readonly displayName: string;
+}
+
+/**
+ * The code and its front door: one house function per `FUNCTIONS` entry,
+ * bound to exactly what its `access` declares; each worker consuming the
+ * queue that names it; the HTTP API with every `ROUTES` entry; alarms and
+ * the dashboard. Stateless: can be destroyed and redeployed at will.
+ */
+export class ServiceStack extends Stack {
+  readonly functions: ReadonlyMap<FunctionId, SwitchboardFunction>;
+  readonly api: ServiceApi;
+  readonly operations: Operations;
+
+  constructor(scope: Construct, id: string, props: ServiceStackProps) {
+    super(scope, id, props);
+    const { config, stateful } = props;
+    const resources: FunctionResources = stateful;
+
+    const functions = new Map<FunctionId, SwitchboardFunction>();
+    for (const definition of FUNCTIONS) {
+      const reservedConcurrency = config.reservedConcurrency[definition.id];
+      const fn = new SwitchboardFunction(this, definition.id, {
+        definition,
+        logRetention: config.logRetention,
+        logRemovalPolicy: config.removalPolicy,
+        ...(reservedConcurrency === undefined ? {} : { reservedConcurrency }),
+        environment: { LOG_LEVEL: config.logLevel },
+      });
+      functions.set(definition.id, fn.bindDeclaredAccess(resources));
+    }
+    this.functions = functions;
+
+    for (const definition of FUNCTIONS.filter((fn) => fn.kind === 'worker')) {
+      const consumed = QUEUES.filter((queue) => queue.workerFunction === definition.id);
+      if (consumed.length === 0) throw new Error(`Worker ${definition.id} consumes no queue in infra/definitions.ts`);
+    }
+    for (const queue of QUEUES) {
+      const worker = functions.get(queue.workerFunction);
+      const jobQueue = stateful.queues.get(queue.id);
+      if (!worker || !jobQueue) throw new Error(`Queue ${queue.id}: worker or queue missing`);
+      worker.consumes(queue, jobQueue.queue);
+    }
+
+    this.api = new ServiceApi(this, 'Api', {
+      functions: new Map([...functions].map(([fid, fn]) => [fid, fn.function])),
+      throttle: config.apiThrottle,
+      logRetention: config.logRetention,
+      logRemovalPolicy: config.removalPolicy,
+    });
+    const publicBaseUrl = config.publicBaseUrl ?? this.api.url;
+    for (const fn of functions.values()) fn.function.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
+
+    this.operations = new Operations(this, 'Operations', {
+      dashboardName: props.displayName,
+      thresholds: config.alarms,
+      httpApi: this.api.httpApi,
+      functions: [...functions.values()],
+      queues: QUEUES.map((definition) => {
+        const jobQueue = stateful.queues.get(definition.id);
+        if (!jobQueue) throw new Error(`Queue ${definition.id} missing`);
+        return jobQueue;
+      }),
+    });
+
+    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the HTTP API', value: this.api.url });
+    new CfnOutput(this, 'PublicBaseUrl', { description: 'Base URL given to webhooks (PUBLIC_BASE_URL)', value: publicBaseUrl });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      description: 'SNS topic of every alarm; subscribe to be told',
+      value: this.operations.alarmTopic.topicArn,
+    });
+    for (const definition of QUEUES) {
+      const jobQueue = stateful.queues.get(definition.id);
+      if (!jobQueue) continue;
+      new CfnOutput(this, `${definition.urlEnvVar}Output`, {
+        description: `URL of the ${definition.id} job queue (${definition.urlEnvVar})`,
+        value: jobQueue.queue.queueUrl,
+      });
+      new CfnOutput(this, `${definition.dlqUrlEnvVar}Output`, {
+        description: `URL of the ${definition.id} dead-letter queue (${definition.dlqUrlEnvVar})`,
+        value: jobQueue.deadLetterQueue.queueUrl,
+      });
+    }
+  }
+}

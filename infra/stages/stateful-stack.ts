@@ -1,0 +1,46 @@
+import { Stack, type StackProps } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import type { EnvironmentConfig } from '../config';
+import { JobQueue } from '../constructs/job-queue';
+import { ProviderSecret } from '../constructs/provider-secret';
+import { ServiceTable } from '../constructs/service-table';
+import { QUEUES, SECRETS, type JobQueueId, type SecretId } from '../definitions';
+
+/** Props of {@link StatefulStack}. */
+export interface StatefulStackProps extends StackProps {
+  readonly config: EnvironmentConfig;
+}
+
+/**
+ * Everything that holds data and must outlive a bad deploy of the code:
+ * the table, every queue of `QUEUES` with its dead-letter queue, and one
+ * secret per `SECRETS` entry.
+ */
+export class StatefulStack extends Stack {
+  readonly table: ITable;
+  readonly queues: ReadonlyMap<JobQueueId, JobQueue>;
+  readonly secrets: ReadonlyMap<SecretId, ProviderSecret>;
+
+  constructor(scope: Construct, id: string, props: StatefulStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    this.table = new ServiceTable(this, 'Data', {
+      removalPolicy: config.removalPolicy,
+      deletionProtection: config.tableDeletionProtection,
+    }).table;
+    this.queues = new Map(
+      QUEUES.map((definition) => [definition.id, new JobQueue(this, `${pascal(definition.id)}Jobs`, { definition })]),
+    );
+    this.secrets = new Map(
+      SECRETS.map((definition) => [
+        definition.id,
+        new ProviderSecret(this, `${pascal(definition.id)}Secret`, { definition, removalPolicy: config.removalPolicy }),
+      ]),
+    );
+  }
+}
+
+function pascal(id: string): string {
+  return id.charAt(0).toUpperCase() + id.slice(1);
+}

@@ -1,0 +1,21 @@
+/**
+ * Jest runs the TypeScript sources as native ES modules through SWC.
+ * middy is ESM-only, so the project is ESM end to end (see docs/toolchain.md).
+ * @type {import('jest').Config}
+ */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+        module: { type: 'es6' },
+      },
+    ],
+  },
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sha256Hex } from '../platform/hashing';
+
+/** Who is calling: the tenant a key belongs to and the sites it may act on. */
+export interface Principal {
+  tenantId: string;
+  siteIds: readonly string[];
+  /** First characters of the key's hash: enough to tell keys apart in a log, useless to an attacker. */
+  keyId: string;
+}
+
+/** What the table keeps of a key: never the key itself, only its SHA-256. */
+export interface ApiKeyRecord {
+  key_hash: string;
+  tenant_id: string;
+  site_ids: string[];
+  label?: string;
+  created_at: string;
+  revoked_at?: string;
+}
+
+/** Port: API keys, looked up by hash. */
+export interface ApiKeyStore {
+  findByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  save(record: ApiKeyRecord): Promise<void>;
+}
+
+const KEY_PREFIX = 'sbk_';
+
+/** A new random API key. Shown once to its owner; only its hash is stored. */
+export function generateApiKey(): string {
+  return `${KEY_PREFIX}${randomBytes(24).toString('base64url')}`;
+}
+
+export function hashApiKey(key: string): string {
+  return sha256Hex(key);
+}
+
+export function principalOf(record: ApiKeyRecord): Principal {
+  return { tenantId: record.tenant_id, siteIds: record.site_ids, keyId: record.key_hash.slice(0, 12) };
+}
+
+const keyItemKey = (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' });
+
+export function dynamoApiKeyStore(db: DynamoDBDocumentClient, tableName: string): ApiKeyStore {
+  return {
+    async findByHash(hash) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keyItemKey(hash) }));
+      if (!Item) return undefined;
+      const { pk: _pk, sk: _sk, ...record } = Item;
+      return record as ApiKeyRecord;
+    },
+    async save(record) {
+      await db.send(new PutCommand({ TableName: tableName, Item: { ...keyItemKey(record.key_hash), ...record } }));
+    },
+  };
+}
+
+/**
+ * Use case: registers a key for a tenant and its sites. Returns the record;
+ * the caller shows the key once.
+ */
+export async function registerApiKey(
+  store: ApiKeyStore,
+  input: { key: string; tenantId: string; siteIds: string[]; label?: string; now: number },
+): Promise<ApiKeyRecord> {
+  const record: ApiKeyRecord = {
+    key_hash: hashApiKey(input.key),
+    tenant_id: input.tenantId,
+    site_ids: [...new Set(input.siteIds)],
+    created_at: new Date(input.now).toISOString(),
+    ...(input.label ? { label: input.label } : {}),
+  };
+  await store.save(record);
+  return record;
+}

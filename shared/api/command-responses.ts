@@ -1,0 +1,66 @@
+import { MAX_WAIT_SECONDS } from '../../infra/definitions';
+import type { CommandRecord } from '../commands/record';
+import type { CommandStore } from '../commands/store';
+import { preferredWaitMs, waitForTerminal } from '../commands/wait';
+import { errorResponse, jsonResponse } from '../platform/http/responses';
+import type { HttpResult } from '../platform/http/types';
+
+/** Where a command can be read. */
+export function commandLocation(id: string): string {
+  return `/api/commands/${id}`;
+}
+
+/** How an operation shows its command to a POST caller. */
+export interface CommandPresenter {
+  /** `data` of the 202 answer: what is known before any worker ran. */
+  accepted(command: CommandRecord): Record<string, unknown>;
+  /** The 200 body once completed (default: `{success, data: {command_id, …result}}`). */
+  completed?(command: CommandRecord): Record<string, unknown>;
+  /** Top-level fields added to the error envelope of a failed command. */
+  errorExtra?(command: CommandRecord): Record<string, unknown>;
+}
+
+/**
+ * Answers a POST that created (or replayed) a command: 202 with what is
+ * known, or, when the caller sent `Prefer: wait=N`, the finished result (200
+ * or the error envelope of its code) if it ends in time. Every answer carries
+ * `Location`.
+ */
+export async function respondWithCommand(
+  commands: CommandStore,
+  command: CommandRecord,
+  preferHeader: string | undefined,
+  presenter: CommandPresenter,
+): Promise<HttpResult> {
+  const headers = { location: commandLocation(command.id) };
+  const waitMs = preferredWaitMs(preferHeader, MAX_WAIT_SECONDS);
+  const current = waitMs ? ((await waitForTerminal(commands, command.id, waitMs, command)) ?? command) : command;
+  if (current.status === 'completed') {
+    const body = presenter.completed?.(current) ?? { success: true, data: { command_id: current.id, ...current.result } };
+    return jsonResponse(200, body, { ...headers, 'preference-applied': `wait=${Math.round((waitMs ?? 0) / 1000)}` });
+  }
+  if (current.status === 'failed' && current.error) {
+    return errorResponse(current.error, headers, presenter.errorExtra?.(current) ?? {});
+  }
+  return jsonResponse(202, { success: true, data: { command_id: current.id, status: current.status, ...presenter.accepted(current) } }, headers);
+}
+
+/** The body of `GET /api/commands/{id}`. */
+export function commandView(command: CommandRecord): Record<string, unknown> {
+  return {
+    success: true,
+    data: {
+      command_id: command.id,
+      type: command.type,
+      status: command.status,
+      site_id: command.site_id,
+      created_at: command.created_at,
+      updated_at: command.updated_at,
+      ...(command.parent_id ? { parent_id: command.parent_id } : {}),
+      ...(command.child_ids?.length ? { child_ids: command.child_ids } : {}),
+      ...(command.result ?? {}),
+      ...(command.warnings?.length ? { warnings: command.warnings } : {}),
+      ...(command.error ? { error: command.error } : {}),
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { MAX_BODY_BYTES } from '../../infra/definitions';
+import type { Principal } from '../access/api-keys';
+import type { Authenticator } from '../access/authenticate';
+import type { ErrorCode } from '../platform/errors';
+import { bodySizeLimit, errorEnvelope, jsonBody } from '../platform/http/middleware';
+import type { HttpEvent, HttpResult } from '../platform/http/types';
+
+/** What a route's use case receives: the caller, the parsed body and the raw event. */
+export interface ApiCall {
+  event: HttpEvent;
+  principal: Principal;
+  /** The parsed JSON body (routes with a body only). */
+  body: unknown;
+  /** Request headers, lower-cased names. */
+  headers: Readonly<Record<string, string | undefined>>;
+}
+
+export interface RouteDependencies {
+  logger: Logger;
+  authenticate: Authenticator;
+}
+
+export interface RouteOptions {
+  /** Code for a missing or malformed JSON body; routes without one leave it out. */
+  bodyErrorCode?: ErrorCode;
+  /** Top-level fields added to every error envelope of the route. */
+  errorExtra?: (event: HttpEvent) => Record<string, unknown>;
+}
+
+type CallContext = Context & { principal?: Principal };
+
+/**
+ * The middy chain every API function shares, in the order of
+ * ARCHITECTURE.md "Routes": key (401), body size (413), JSON (400), then the
+ * route's own checks; any error leaves as the envelope.
+ */
+export function apiRoute(deps: RouteDependencies, options: RouteOptions, run: (call: ApiCall) => Promise<HttpResult>) {
+  const inner = async (event: HttpEvent, context: CallContext): Promise<HttpResult> => {
+    if (!context.principal) throw new Error('apiRoute: no principal after authentication');
+    return run({ event, principal: context.principal, body: event.body, headers: lowerCaseHeaders(event.headers) });
+  };
+  const chain = middy<HttpEvent, HttpResult, Error, CallContext>(inner)
+    .use(errorEnvelope({ logger: deps.logger, ...(options.errorExtra ? { extra: (request) => options.errorExtra!(request.event) } : {}) }))
+    .use({
+      before: async (request) => {
+        request.context.principal = await deps.authenticate(lowerCaseHeaders(request.event.headers));
+      },
+    });
+  if (options.bodyErrorCode) chain.use(bodySizeLimit(MAX_BODY_BYTES)).use(jsonBody(options.bodyErrorCode));
+  return chain;
+}
+
+export function lowerCaseHeaders(headers: HttpEvent['headers'] | undefined): Record<string, string | undefined> {
+  const result: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) result[name.toLowerCase()] = value;
+  return result;
+}

@@ -1,0 +1,111 @@
+import type { JobQueueId } from '../../infra/definitions';
+import type { Clock } from '../platform/clock';
+import { newId } from '../platform/ids';
+import type { IdempotencyStore } from './idempotency';
+import { JOB_ENVELOPE_VERSION, type JobEnvelope } from './job';
+import type { JobQueue } from './queue';
+import type { CommandRecord, CommandType } from './record';
+import type { CommandStore } from './store';
+
+/** A command that was accepted but whose first job never reached a worker is re-queued on replay after this long. */
+export const REQUEUE_AFTER_MS = 10_000;
+
+export interface AcceptDependencies {
+  commands: CommandStore;
+  idempotency: IdempotencyStore;
+  queue: JobQueue;
+  clock: Clock;
+}
+
+export interface AcceptInput {
+  type: CommandType;
+  /** The queue of the command's first phase. */
+  queue: JobQueueId;
+  tenantId: string;
+  siteId: string;
+  /** The validated request, stored on the command and sent in the job. */
+  request: Record<string, unknown>;
+  /** The caller's Idempotency-Key, with the hash of the body it came with. */
+  idempotency?: { key: string; bodyHash: string };
+  /** Seed fields known before any worker runs (targets, context, task, ...). */
+  initial?: Partial<Pick<CommandRecord, 'targets' | 'context' | 'supervisors' | 'task' | 'description' | 'progress'>>;
+}
+
+export interface AcceptOutcome {
+  command: CommandRecord;
+  /** True when an earlier request with the same Idempotency-Key created the command. */
+  replayed: boolean;
+}
+
+/**
+ * Use case: records a new command `in_progress` and queues its first job.
+ * With an Idempotency-Key, the same key and body within 24 h returns the
+ * command of the first request and queues nothing new.
+ */
+export async function acceptCommand(deps: AcceptDependencies, input: AcceptInput): Promise<AcceptOutcome> {
+  let commandId = newId();
+  if (input.idempotency) {
+    const outcome = await deps.idempotency.claim({
+      tenantId: input.tenantId,
+      scope: input.type,
+      key: input.idempotency.key,
+      bodyHash: input.idempotency.bodyHash,
+      commandId,
+      now: deps.clock.now(),
+    });
+    if (outcome.kind === 'replay') {
+      const existing = await deps.commands.get(outcome.commandId);
+      if (existing) {
+        await requeueIfStranded(deps, existing, input);
+        return { command: existing, replayed: true };
+      }
+      // The first request died between claiming the key and writing the command: finish its work.
+      commandId = outcome.commandId;
+    }
+  }
+
+  const nowIso = new Date(deps.clock.now()).toISOString();
+  const command: CommandRecord = {
+    id: commandId,
+    type: input.type,
+    status: 'in_progress',
+    tenant_id: input.tenantId,
+    site_id: input.siteId,
+    request: input.request,
+    ...input.initial,
+    created_at: nowIso,
+    updated_at: nowIso,
+    attempts: 0,
+    ...(input.idempotency ? { idempotency_key: input.idempotency.key } : {}),
+  };
+  if (!(await deps.commands.create(command))) {
+    const existing = await deps.commands.get(commandId);
+    if (existing) return { command: existing, replayed: true };
+  }
+  await deps.queue.send(input.queue, jobFor(command));
+  return { command, replayed: false };
+}
+
+/** The job that starts a command's first phase. */
+export function jobFor(command: CommandRecord): JobEnvelope {
+  return {
+    version: JOB_ENVELOPE_VERSION,
+    type: command.type,
+    tenant_id: command.tenant_id,
+    command_id: command.id,
+    request: command.request,
+    ...(command.idempotency_key ? { idempotency_key: command.idempotency_key } : {}),
+  };
+}
+
+/**
+ * A replay of a command no worker has ever taken up, long after it was
+ * accepted, means its job was lost between the write and the send: send it
+ * again. Workers ignore a job whose command is already taken or finished.
+ */
+async function requeueIfStranded(deps: AcceptDependencies, command: CommandRecord, input: AcceptInput): Promise<void> {
+  const age = deps.clock.now() - Date.parse(command.created_at);
+  if (command.status === 'in_progress' && command.attempts === 0 && age > REQUEUE_AFTER_MS) {
+    await deps.queue.send(input.queue, jobFor(command));
+  }
+}

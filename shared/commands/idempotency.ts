@@ -1,0 +1,76 @@
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { epochSeconds, isConditionalCheckFailed } from '../platform/dynamodb';
+import { AppError } from '../platform/errors';
+
+/** How long an Idempotency-Key holds: a repeat within this window replays the first command. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export interface IdempotencyClaim {
+  tenantId: string;
+  /** The operation the key was used for (a key is scoped per tenant and operation). */
+  scope: string;
+  key: string;
+  /** Hash of the canonical request body. */
+  bodyHash: string;
+  /** The command this request would create if it is the first. */
+  commandId: string;
+  now: number;
+}
+
+export type IdempotencyOutcome = { kind: 'first' } | { kind: 'replay'; commandId: string };
+
+/**
+ * Port: remembers which command an Idempotency-Key created. The first request
+ * with a key wins a conditional write; a later one with the same body replays
+ * that command, one with another body is refused (409 IDEMPOTENCY_CONFLICT).
+ */
+export interface IdempotencyStore {
+  claim(claim: IdempotencyClaim): Promise<IdempotencyOutcome>;
+}
+
+export function dynamoIdempotencyStore(db: DynamoDBDocumentClient, tableName: string): IdempotencyStore {
+  const keyOf = (claim: IdempotencyClaim) => ({ pk: `IDEM#${claim.tenantId}#${claim.scope}#${claim.key}`, sk: 'IDEM' });
+
+  const tryWrite = async (claim: IdempotencyClaim): Promise<boolean> => {
+    try {
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            ...keyOf(claim),
+            body_hash: claim.bodyHash,
+            command_id: claim.commandId,
+            created_at: new Date(claim.now).toISOString(),
+            expires_at: epochSeconds(claim.now + IDEMPOTENCY_WINDOW_MS),
+          },
+          // An expired record (TTL deletion is lazy) counts as absent.
+          ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+          ExpressionAttributeValues: { ':now': epochSeconds(claim.now) },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) return false;
+      throw error;
+    }
+  };
+
+  return {
+    async claim(claim) {
+      if (await tryWrite(claim)) return { kind: 'first' };
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keyOf(claim), ConsistentRead: true }));
+      if (!Item) {
+        // Expired and swept between our write and read: try once more.
+        if (await tryWrite(claim)) return { kind: 'first' };
+        throw new Error('Idempotency record vanished twice; giving up');
+      }
+      if (Item.body_hash !== claim.bodyHash) {
+        throw new AppError(
+          'IDEMPOTENCY_CONFLICT',
+          'This Idempotency-Key was already used with a different request body within the last 24 hours.',
+        );
+      }
+      return { kind: 'replay', commandId: String(Item.command_id) };
+    },
+  };
+}

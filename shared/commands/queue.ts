@@ -1,0 +1,43 @@
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { JobQueueId } from '../../infra/definitions';
+import type { JobEnvelope } from './job';
+
+/** Message attribute naming why a job was put on a dead-letter queue. */
+export const DEAD_LETTER_REASON_ATTRIBUTE = 'dead_letter_reason';
+
+/** Port: where jobs are queued for workers. */
+export interface JobQueue {
+  send(queue: JobQueueId, job: JobEnvelope): Promise<void>;
+  /** Parks a job that can never succeed on the queue's dead-letter queue, with its reason. */
+  sendToDeadLetter(queue: JobQueueId, body: string, reason: string): Promise<void>;
+}
+
+/** Queue URLs by job queue id, read from the function's environment at cold start. */
+export interface QueueUrls {
+  queues: Partial<Record<JobQueueId, string>>;
+  deadLetterQueues: Partial<Record<JobQueueId, string>>;
+}
+
+export function sqsJobQueue(sqs: SQSClient, urls: QueueUrls): JobQueue {
+  const urlOf = (table: Partial<Record<JobQueueId, string>>, id: JobQueueId, what: string): string => {
+    const url = table[id];
+    if (!url) throw new Error(`This function has no ${what} URL for queue "${id}"`);
+    return url;
+  };
+  return {
+    async send(queue, job) {
+      await sqs.send(new SendMessageCommand({ QueueUrl: urlOf(urls.queues, queue, 'queue'), MessageBody: JSON.stringify(job) }));
+    },
+    async sendToDeadLetter(queue, body, reason) {
+      await sqs.send(
+        new SendMessageCommand({
+          QueueUrl: urlOf(urls.deadLetterQueues, queue, 'dead-letter queue'),
+          MessageBody: body,
+          MessageAttributes: {
+            [DEAD_LETTER_REASON_ATTRIBUTE]: { DataType: 'String', StringValue: reason.slice(0, 1000) },
+          },
+        }),
+      );
+    },
+  };
+}

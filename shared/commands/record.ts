@@ -1,0 +1,55 @@
+import type { ErrorInfo } from '../platform/errors';
+
+/** The operations Switchboard runs; each is recorded as a command. */
+export type CommandType =
+  | 'lead_follow_up'
+  | 'copywriter'
+  | 'stakeholder_coordination'
+  | 'deep_research'
+  | 'post_call_summary';
+
+export type CommandStatus = 'in_progress' | 'completed' | 'failed';
+
+export const TERMINAL_STATUSES: readonly CommandStatus[] = ['completed', 'failed'];
+
+/**
+ * The command record of ARCHITECTURE.md "The command". `result` and `error`
+ * appear once the command is terminal; terminal commands never change.
+ */
+export interface CommandRecord {
+  id: string;
+  type: CommandType;
+  status: CommandStatus;
+  tenant_id: string;
+  site_id: string;
+  /** The validated request. */
+  request: Record<string, unknown>;
+  targets?: unknown[];
+  context?: unknown;
+  supervisors?: unknown[];
+  task?: string;
+  description?: string;
+  /** The operation's response payload, once completed. */
+  result?: Record<string, unknown>;
+  /** Why it failed, once failed. */
+  error?: ErrorInfo;
+  parent_id?: string;
+  child_ids?: string[];
+  /** Intermediate output of earlier phases, kept so a retried phase never re-runs an earlier one. */
+  progress?: Record<string, unknown>;
+  /** Notes on things that went wrong without failing the command (e.g. an optional phase). */
+  warnings?: ErrorInfo[];
+  idempotency_key?: string;
+  created_at: string;
+  updated_at: string;
+  /** Times a worker has taken the command up. */
+  attempts: number;
+  /** Epoch ms until which the current worker holds the command. */
+  lease_until?: number;
+  /** When its first job was handed to the queue. */
+  enqueued_at?: string;
+}
+
+export function isTerminal(status: CommandStatus): boolean {
+  return TERMINAL_STATUSES.includes(status);
+}

@@ -1,0 +1,178 @@
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionalCheckFailed } from '../platform/dynamodb';
+import type { ErrorInfo } from '../platform/errors';
+import type { CommandRecord } from './record';
+
+/** What happened when a worker tried to take a command up. */
+export type ClaimOutcome =
+  | { kind: 'claimed'; command: CommandRecord }
+  | { kind: 'terminal'; command: CommandRecord }
+  /** Another worker holds a live lease on it. */
+  | { kind: 'leased'; command: CommandRecord }
+  | { kind: 'missing' };
+
+/**
+ * Port: where commands live. Every state change is a conditional write, so
+ * two workers racing on one command can never both win, and a terminal
+ * command never changes again.
+ */
+export interface CommandStore {
+  /** Writes a new command; returns false when one with that id already exists. */
+  create(command: CommandRecord): Promise<boolean>;
+  get(id: string): Promise<CommandRecord | undefined>;
+  /** Takes the command for one attempt, holding it until `leaseUntil` (epoch ms). */
+  claim(id: string, now: number, leaseUntil: number): Promise<ClaimOutcome>;
+  /** Gives the lease back early so a redelivery need not wait for it to run out. */
+  release(id: string): Promise<void>;
+  /** Records progress of an in-progress command; false when it is no longer in progress. */
+  recordProgress(id: string, patch: CommandPatch, now: number): Promise<boolean>;
+  /** Moves in_progress → completed; false when it was not in progress. */
+  complete(id: string, result: Record<string, unknown>, now: number, patch?: CommandPatch): Promise<boolean>;
+  /** Moves in_progress → failed; false when it was not in progress. */
+  fail(id: string, error: ErrorInfo, now: number, patch?: CommandPatch): Promise<boolean>;
+}
+
+/** Fields a phase may set on an in-progress command. */
+export type CommandPatch = Partial<
+  Pick<CommandRecord, 'progress' | 'child_ids' | 'warnings' | 'targets' | 'context' | 'enqueued_at' | 'result'>
+>;
+
+const KEY_PREFIX = 'CMD#';
+const SORT_KEY = 'CMD';
+
+export function commandKey(id: string): { pk: string; sk: string } {
+  return { pk: `${KEY_PREFIX}${id}`, sk: SORT_KEY };
+}
+
+/** CommandStore on the single DynamoDB table. */
+export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string): CommandStore {
+  const toRecord = (item: Record<string, unknown> | undefined): CommandRecord | undefined => {
+    if (!item) return undefined;
+    const { pk: _pk, sk: _sk, ...rest } = item;
+    return rest as unknown as CommandRecord;
+  };
+
+  const updateInProgress = async (
+    id: string,
+    sets: Record<string, unknown>,
+    extraCondition?: string,
+    extraValues: Record<string, unknown> = {},
+  ): Promise<boolean> => {
+    const names: Record<string, string> = { '#status': 'status' };
+    const values: Record<string, unknown> = { ':in_progress': 'in_progress', ...extraValues };
+    const assignments: string[] = [];
+    const removals: string[] = [];
+    for (const [field, value] of Object.entries(sets)) {
+      const name = `#f_${field}`;
+      names[name] = field;
+      if (value === undefined) {
+        removals.push(name);
+        continue;
+      }
+      values[`:v_${field}`] = value;
+      assignments.push(`${name} = :v_${field}`);
+    }
+    const expression = [`SET ${assignments.join(', ')}`, removals.length ? `REMOVE ${removals.join(', ')}` : '']
+      .filter(Boolean)
+      .join(' ');
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: commandKey(id),
+          UpdateExpression: expression,
+          ConditionExpression: `attribute_exists(pk) AND #status = :in_progress${extraCondition ? ` AND ${extraCondition}` : ''}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) return false;
+      throw error;
+    }
+  };
+
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  const store: CommandStore = {
+    async create(command) {
+      try {
+        await db.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: { ...commandKey(command.id), ...command },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return false;
+        throw error;
+      }
+    },
+
+    async get(id) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: commandKey(id), ConsistentRead: true }));
+      return toRecord(Item);
+    },
+
+    async claim(id, now, leaseUntil) {
+      try {
+        const { Attributes } = await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: commandKey(id),
+            UpdateExpression: 'SET #lease = :lease, #updated = :updated ADD #attempts :one',
+            ConditionExpression:
+              'attribute_exists(pk) AND #status = :in_progress AND (attribute_not_exists(#lease) OR #lease < :now)',
+            ExpressionAttributeNames: {
+              '#status': 'status',
+              '#lease': 'lease_until',
+              '#updated': 'updated_at',
+              '#attempts': 'attempts',
+            },
+            ExpressionAttributeValues: {
+              ':in_progress': 'in_progress',
+              ':now': now,
+              ':lease': leaseUntil,
+              ':updated': iso(now),
+              ':one': 1,
+            },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return { kind: 'claimed', command: toRecord(Attributes)! };
+      } catch (error) {
+        if (!isConditionalCheckFailed(error)) throw error;
+        const current = await store.get(id);
+        if (!current) return { kind: 'missing' };
+        if (current.status !== 'in_progress') return { kind: 'terminal', command: current };
+        return { kind: 'leased', command: current };
+      }
+    },
+
+    async release(id) {
+      await updateInProgress(id, { lease_until: undefined, updated_at: new Date().toISOString() });
+    },
+
+    async recordProgress(id, patch, now) {
+      return updateInProgress(id, { ...patch, updated_at: iso(now) });
+    },
+
+    async complete(id, result, now, patch = {}) {
+      return updateInProgress(id, {
+        ...patch,
+        status: 'completed',
+        result,
+        updated_at: iso(now),
+        lease_until: undefined,
+      });
+    },
+
+    async fail(id, error, now, patch = {}) {
+      return updateInProgress(id, { ...patch, status: 'failed', error, updated_at: iso(now), lease_until: undefined });
+    },
+  };
+  return store;
+}

@@ -1,0 +1,219 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { JobQueueId } from '../../infra/definitions';
+import type { Clock } from '../platform/clock';
+import { AppError, GENERIC_SYSTEM_ERROR, type ErrorInfo } from '../platform/errors';
+import { describeError } from '../platform/logger';
+import { canonicalJson, sha256Hex } from '../platform/hashing';
+import { newId } from '../platform/ids';
+import type { IdempotencyStore } from './idempotency';
+import { jobEnvelopeSchema, PoisonJobError, type JobEnvelope } from './job';
+import type { JobQueue } from './queue';
+import type { CommandRecord, CommandType } from './record';
+import type { CommandPatch, CommandStore } from './store';
+
+/** What a phase hands back to the runner. */
+export type PhaseOutcome =
+  | { status: 'completed'; result: Record<string, unknown>; patch?: CommandPatch }
+  | { status: 'failed'; error: ErrorInfo; patch?: CommandPatch }
+  /** The phase queued the next phase itself; the command stays in progress. */
+  | { status: 'handed_off' };
+
+export interface PhaseInput<Request> {
+  command: CommandRecord;
+  request: Request;
+  job: JobEnvelope;
+  /** 1 on first delivery of this message. */
+  receiveCount: number;
+}
+
+/**
+ * One job type's worker: how to read its request and how to run its phase.
+ * A phase must be safe to run again on a command it already advanced
+ * (redelivery after a crash): it reads `command.progress` to skip done work.
+ */
+export interface JobDefinition<Request> {
+  queue: JobQueueId;
+  /** Envelope `type`s this queue takes. */
+  types: readonly CommandType[];
+  /** Validates `request`; throws PoisonJobError (or returns it) when it can never be valid. */
+  parseRequest(request: Record<string, unknown>): Request;
+  /** The site a producer's job concerns, for the command it gets. */
+  siteIdOf(request: Request): string;
+  run(input: PhaseInput<Request>): Promise<PhaseOutcome>;
+}
+
+export interface WorkerDependencies {
+  commands: CommandStore;
+  idempotency: IdempotencyStore;
+  queue: JobQueue;
+  clock: Clock;
+  logger: Logger;
+  /** How long one attempt holds its command; at least the function's timeout. */
+  leaseMs: number;
+  /** Deliveries after which SQS gives up on a message (the queue's maxReceiveCount). */
+  maxReceiveCount: number;
+}
+
+/** Thrown when another worker holds the command: the message goes back to the queue for later. */
+export class CommandBusyError extends Error {
+  constructor(id: string) {
+    super(`Command ${id} is held by another worker`);
+    this.name = 'CommandBusyError';
+  }
+}
+
+/**
+ * Builds the SQS batch handler of a worker: each record is processed on its
+ * own, failures are reported per item (`batchItemFailures`), poison jobs go to
+ * the dead-letter queue with their reason, and a job is never run twice on a
+ * finished command.
+ */
+export function createJobWorker<Request>(definition: JobDefinition<Request>, deps: WorkerDependencies) {
+  const processor = new BatchProcessor(EventType.SQS);
+  const processRecord = (record: SQSRecord) => processJobRecord(definition, deps, record);
+  return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
+    processPartialResponse(event, processRecord, processor, {
+      ...(context ? { context } : {}),
+      throwOnFullBatchFailure: false,
+    });
+}
+
+/** Processes one SQS record; throws only when the message should be delivered again. */
+export async function processJobRecord<Request>(
+  definition: JobDefinition<Request>,
+  deps: WorkerDependencies,
+  record: SQSRecord,
+): Promise<void> {
+  const receiveCount = Number(record.attributes?.ApproximateReceiveCount ?? '1') || 1;
+  const log = { messageId: record.messageId, queue: definition.queue, receiveCount };
+  let job: JobEnvelope;
+  let request: Request;
+  try {
+    ({ job, request } = decodeJob(definition, record.body));
+  } catch (error) {
+    if (!(error instanceof PoisonJobError)) throw error;
+    deps.logger.warn('Poison job sent to the dead-letter queue', { ...log, reason: error.message });
+    await deps.queue.sendToDeadLetter(definition.queue, record.body, error.message);
+    return;
+  }
+
+  let commandId: string;
+  try {
+    commandId = job.command_id ?? (await adoptProducerJob(definition, deps, job, request, record.messageId));
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    deps.logger.warn('Poison job sent to the dead-letter queue', { ...log, reason: error.message });
+    await deps.queue.sendToDeadLetter(definition.queue, record.body, `${error.code}: ${error.message}`);
+    return;
+  }
+  const now = deps.clock.now();
+  const claim = await deps.commands.claim(commandId, now, now + deps.leaseMs);
+  if (claim.kind === 'missing') {
+    const reason = `No command ${commandId} exists for this job`;
+    deps.logger.warn('Poison job sent to the dead-letter queue', { ...log, reason });
+    await deps.queue.sendToDeadLetter(definition.queue, record.body, reason);
+    return;
+  }
+  if (claim.kind === 'terminal') {
+    deps.logger.info('Job for a finished command ignored (duplicate delivery)', { ...log, commandId });
+    return;
+  }
+  if (claim.kind === 'leased') throw new CommandBusyError(commandId);
+
+  let outcome: PhaseOutcome;
+  try {
+    outcome = await definition.run({ command: claim.command, request, job, receiveCount });
+  } catch (error) {
+    if (error instanceof AppError) {
+      outcome = { status: 'failed', error: error.toInfo() };
+    } else if (receiveCount >= deps.maxReceiveCount) {
+      deps.logger.error('Job failed on its last delivery; command marked failed', { ...log, commandId, error: describeError(error) });
+      await deps.commands.fail(commandId, { ...GENERIC_SYSTEM_ERROR }, deps.clock.now());
+      throw error;
+    } else {
+      deps.logger.warn('Job failed; it will be delivered again', { ...log, commandId, error: describeError(error) });
+      await deps.commands.release(commandId).catch(() => undefined);
+      throw error;
+    }
+  }
+  await settle(deps, commandId, outcome);
+  deps.logger.info('Job done', { ...log, commandId, outcome: outcome.status });
+}
+
+async function settle(deps: WorkerDependencies, commandId: string, outcome: PhaseOutcome): Promise<void> {
+  const now = deps.clock.now();
+  switch (outcome.status) {
+    case 'completed':
+      await deps.commands.complete(commandId, outcome.result, now, outcome.patch);
+      return;
+    case 'failed':
+      await deps.commands.fail(commandId, outcome.error, now, outcome.patch);
+      return;
+    case 'handed_off':
+      await deps.commands.release(commandId);
+      return;
+  }
+}
+
+function decodeJob<Request>(definition: JobDefinition<Request>, body: string): { job: JobEnvelope; request: Request } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(body);
+  } catch {
+    throw new PoisonJobError('The message body is not JSON');
+  }
+  const parsed = jobEnvelopeSchema.safeParse(raw);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new PoisonJobError(
+      `The job envelope is invalid: ${first ? `${first.path.join('.') || 'envelope'}: ${first.message}` : 'unknown problem'}`,
+    );
+  }
+  const job = parsed.data as JobEnvelope;
+  if (!definition.types.includes(job.type)) {
+    throw new PoisonJobError(`Job type "${job.type}" does not belong on the ${definition.queue} queue`);
+  }
+  return { job, request: definition.parseRequest(job.request) };
+}
+
+/**
+ * A producer's job arrives without a command: give it one, exactly once even
+ * when the message is delivered twice (keyed by its idempotency key, else by
+ * the SQS message id).
+ */
+async function adoptProducerJob<Request>(
+  definition: JobDefinition<Request>,
+  deps: WorkerDependencies,
+  job: JobEnvelope,
+  request: Request,
+  messageId: string,
+): Promise<string> {
+  const candidate = newId();
+  const key = job.idempotency_key ?? `sqs-message:${messageId}`;
+  const now = deps.clock.now();
+  const outcome = await deps.idempotency.claim({
+    tenantId: job.tenant_id,
+    scope: job.type,
+    key,
+    bodyHash: sha256Hex(canonicalJson(job.request)),
+    commandId: candidate,
+    now,
+  });
+  const commandId = outcome.kind === 'replay' ? outcome.commandId : candidate;
+  const nowIso = new Date(now).toISOString();
+  await deps.commands.create({
+    id: commandId,
+    type: job.type,
+    status: 'in_progress',
+    tenant_id: job.tenant_id,
+    site_id: definition.siteIdOf(request),
+    request: job.request,
+    idempotency_key: key,
+    created_at: nowIso,
+    updated_at: nowIso,
+    attempts: 0,
+  });
+  return commandId;
+}

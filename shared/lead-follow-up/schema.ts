@@ -1,0 +1,211 @@
+import { z } from 'zod';
+import { AppError } from '../platform/errors';
+import { isUuid } from '../platform/ids';
+import { describeFirstIssue, toIssueDetails } from '../platform/validation';
+import { parseFollowUpInterval } from './interval';
+
+/** The two answers a lead follow-up can give (response variants B and A). */
+export const OUTPUTS = ['channel_messages', 'follow_up_sequence'] as const;
+export type LeadFollowUpOutput = (typeof OUTPUTS)[number];
+
+/** The follow-up types a caller may ask for (`followUpType`) and a sequence may contain. */
+export const FOLLOW_UP_TYPES = [
+  'email',
+  'call',
+  'meeting',
+  'messaging_app',
+  'professional_network_message',
+  'video_message',
+  'notification',
+] as const;
+export type FollowUpType = (typeof FOLLOW_UP_TYPES)[number];
+
+export function isFollowUpType(value: string): value is FollowUpType {
+  return (FOLLOW_UP_TYPES as readonly string[]).includes(value);
+}
+
+/** One earlier touch point with the lead, as the caller reports it. */
+export interface GivenInteraction {
+  date: string;
+  type: string;
+  summary: string;
+}
+
+/** Context the caller adds about the lead. Its email and phone are never used to reach the lead. */
+export interface LeadData {
+  name?: string;
+  company?: string;
+  position?: string;
+  email?: string;
+  phone?: string;
+  pain_points?: string[];
+  budget_range?: string;
+}
+
+/**
+ * The validated request in its one canonical shape. It is stored on the
+ * command and travels in the sales job; parsing it again gives it back
+ * unchanged, so API and producer jobs share one schema.
+ */
+export interface LeadFollowUpRequest {
+  siteId: string;
+  leadId: string;
+  userId?: string;
+  agentId?: string;
+  visitorId?: string;
+  followUpType?: string;
+  leadStage?: string;
+  previousInteractions?: GivenInteraction[];
+  leadData?: LeadData;
+  productInterest?: string[];
+  followUpInterval?: string;
+  phone_number?: string;
+  output: LeadFollowUpOutput;
+}
+
+/** Accepted spellings of each field: the canonical name first. */
+const ALIASES: readonly (readonly [string, ...string[]])[] = [
+  ['siteId', 'site_id'],
+  ['leadId', 'lead_id'],
+  ['userId', 'user_id'],
+  ['agentId', 'agent_id'],
+  ['visitorId', 'visitor_id'],
+  ['followUpType', 'follow_up_type'],
+  ['leadStage', 'lead_stage'],
+  ['previousInteractions', 'previous_interactions'],
+  ['leadData', 'lead_data'],
+  ['productInterest', 'product_interest'],
+  ['followUpInterval', 'follow_up_interval'],
+  ['phone_number', 'phoneNumber'],
+];
+
+const text = (max: number) => z.string().trim().max(max);
+
+const interactionSchema = z
+  .object({
+    date: text(64),
+    type: text(64),
+    summary: text(5_000).optional(),
+    content: text(5_000).optional(),
+  })
+  .refine((item) => Boolean(item.summary || item.content), { message: 'summary or content is required', path: ['summary'] })
+  .transform((item): GivenInteraction => ({ date: item.date, type: item.type, summary: (item.summary || item.content)! }));
+
+const leadDataSchema = z.object({
+  name: text(500).optional(),
+  company: text(500).optional(),
+  position: text(500).optional(),
+  email: text(320).optional(),
+  phone: text(32).optional(),
+  pain_points: z
+    .union([z.array(text(1_000)).max(50), text(1_000)])
+    .transform((value) => (Array.isArray(value) ? value : [value]))
+    .optional(),
+  budget_range: text(200).optional(),
+});
+
+/** Present and not empty: a missing id is a malformed request, a wrong one is INVALID_INPUT. */
+const requiredPresence = z.unknown().refine((value) => value !== undefined && value !== '', { message: 'Required' });
+
+/** Stage 1: the body's structure. Ids are only required to be present here. */
+const structureSchema = z.object({
+  siteId: requiredPresence,
+  leadId: requiredPresence,
+  userId: z.unknown().optional(),
+  agentId: z.unknown().optional(),
+  visitorId: z.unknown().optional(),
+  followUpType: text(64).optional(),
+  leadStage: text(64).optional(),
+  previousInteractions: z.array(interactionSchema).max(100).optional(),
+  leadData: leadDataSchema.optional(),
+  productInterest: z.array(text(500)).max(50).optional(),
+  followUpInterval: text(64)
+    .refine((value) => parseFollowUpInterval(value) !== undefined, {
+      message: 'Use a duration such as "3 days", "2 weeks" or "P3D" (1 hour to 365 days)',
+    })
+    .optional(),
+  phone_number: z.unknown().optional(),
+  output: z.enum(OUTPUTS).optional(),
+});
+
+/** Stage 2: every id given is a UUID. */
+const idsSchema = z.object({
+  siteId: z.string().refine(isUuid, { message: 'Invalid UUID' }),
+  leadId: z.string().refine(isUuid, { message: 'Invalid UUID' }),
+  userId: z.string().refine(isUuid, { message: 'Invalid UUID' }).optional(),
+  agentId: z.string().refine(isUuid, { message: 'Invalid UUID' }).optional(),
+  visitorId: z.string().refine(isUuid, { message: 'Invalid UUID' }).optional(),
+});
+
+const MIN_PHONE_DIGITS = 7;
+const MAX_PHONE_DIGITS = 15;
+
+/** True for a phone number a message can be sent to: 7 to 15 digits, with the usual separators only. */
+export function isValidPhoneNumber(value: string): boolean {
+  if (!/^\+?[\d\s().-]+$/.test(value.trim())) return false;
+  const digits = value.replace(/\D/g, '').length;
+  return digits >= MIN_PHONE_DIGITS && digits <= MAX_PHONE_DIGITS;
+}
+
+/**
+ * Validates a lead follow-up request (HTTP body or a producer job's
+ * `request`) and returns its canonical shape. Checks, in the issue's order:
+ * structure (INVALID_REQUEST), ids (INVALID_INPUT), phone_number
+ * (INVALID_PHONE_NUMBER). `defaultOutput` is the deployment's
+ * LEAD_FOLLOW_UP_OUTPUT.
+ */
+export function parseLeadFollowUpRequest(raw: unknown, defaultOutput: LeadFollowUpOutput): LeadFollowUpRequest {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new AppError('INVALID_REQUEST', 'The request body must be a JSON object.');
+  }
+  const body = normalizeAliases(raw as Record<string, unknown>);
+
+  const structure = structureSchema.safeParse(body);
+  if (!structure.success) {
+    throw new AppError('INVALID_REQUEST', describeFirstIssue(structure.error.issues), toIssueDetails(structure.error.issues));
+  }
+  const ids = idsSchema.safeParse(structure.data);
+  if (!ids.success) {
+    throw new AppError('INVALID_INPUT', describeFirstIssue(ids.error.issues), toIssueDetails(ids.error.issues));
+  }
+  const phone = structure.data.phone_number;
+  if (phone !== undefined && (typeof phone !== 'string' || !isValidPhoneNumber(phone))) {
+    throw new AppError('INVALID_PHONE_NUMBER', `phone_number must be a phone number with ${MIN_PHONE_DIGITS} to ${MAX_PHONE_DIGITS} digits.`, [
+      { code: 'invalid_format', message: 'Invalid phone number', path: ['phone_number'] },
+    ]);
+  }
+
+  const { siteId: _s, leadId: _l, userId: _u, agentId: _a, visitorId: _v, phone_number: _p, output, ...rest } = structure.data;
+  return dropUndefined({
+    ...ids.data,
+    ...rest,
+    ...(typeof phone === 'string' ? { phone_number: phone.trim() } : {}),
+    output: output ?? defaultOutput,
+  }) as LeadFollowUpRequest;
+}
+
+/** Maps alias spellings onto canonical names and drops nulls (null means "not given"). */
+function normalizeAliases(raw: Record<string, unknown>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const aliased = new Set(ALIASES.flat());
+  for (const [key, value] of Object.entries(raw)) {
+    if (!aliased.has(key) && value !== null) body[key] = value;
+  }
+  for (const [canonical, ...aliases] of ALIASES) {
+    const given = [canonical, ...aliases].filter((name) => raw[name] !== undefined && raw[name] !== null);
+    const first = given[0];
+    if (first === undefined) continue;
+    body[canonical] = raw[first];
+    const conflicting = given.find((name) => JSON.stringify(raw[name]) !== JSON.stringify(raw[first]));
+    if (conflicting) {
+      throw new AppError('INVALID_REQUEST', `${first} and ${conflicting} are the same field and disagree.`, [
+        { code: 'custom', message: `conflicts with ${first}`, path: [conflicting] },
+      ]);
+    }
+  }
+  return body;
+}
+
+function dropUndefined(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined));
+}

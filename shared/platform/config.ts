@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/** Thrown at cold start when a setting is missing or malformed; names every setting at fault. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Reads and validates settings from an environment once, at cold start.
+ * Missing or malformed settings fail loudly with their names; there are no
+ * silent fallbacks for required values.
+ */
+export function readConfig<S extends z.ZodRawShape>(
+  shape: S,
+  env: Record<string, string | undefined> = process.env,
+): z.infer<z.ZodObject<S>> {
+  const picked: Record<string, string | undefined> = {};
+  for (const key of Object.keys(shape)) {
+    const value = env[key];
+    picked[key] = value === undefined || value.trim() === '' ? undefined : value;
+  }
+  const parsed = z.object(shape).safeParse(picked);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = issue.path.join('.');
+      return picked[name] === undefined ? `${name} is not set` : `${name}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}
+
+/** A required non-empty string setting. */
+export const requiredString = () => z.string().min(1);
+
+/** An optional URL setting. */
+export const optionalUrl = () => z.url().optional();

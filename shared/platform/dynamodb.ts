@@ -1,0 +1,28 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/**
+ * The document client every store uses. The endpoint comes from the SDK's own
+ * settings (`AWS_ENDPOINT_URL_DYNAMODB` locally), so the same code runs in
+ * Lambda and against the embedded server.
+ */
+export function createDocumentClient(options: { endpoint?: string; region?: string } = {}): DynamoDBDocumentClient {
+  const client = new DynamoDBClient({
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    ...(options.region ? { region: options.region } : {}),
+    maxAttempts: 3,
+  });
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+    unmarshallOptions: { wrapNumbers: false },
+  });
+}
+
+export function isConditionalCheckFailed(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+}
+
+/** Epoch seconds, as DynamoDB's TTL attribute wants them. */
+export function epochSeconds(ms: number): number {
+  return Math.floor(ms / 1000);
+}

@@ -1,0 +1,63 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { MiddlewareObj, Request } from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { AppError, toErrorInfo, type ErrorCode } from '../errors';
+import { describeError } from '../logger';
+import { errorResponse } from './responses';
+import type { HttpEvent, HttpResult } from './types';
+
+type HttpRequest = Request<HttpEvent, HttpResult, Error, Context>;
+
+/**
+ * Last line of defence (attach it first): turns any error into the envelope.
+ * AppErrors keep their code; anything else becomes SYSTEM_ERROR with a
+ * generic message, its cause going to the log only.
+ */
+export function errorEnvelope(options: { logger: Logger; extra?: (request: HttpRequest) => Record<string, unknown> }): MiddlewareObj<HttpEvent, HttpResult> {
+  return {
+    onError: async (request) => {
+      const error = request.error;
+      if (!(error instanceof AppError)) {
+        options.logger.error('Unhandled error', { error: describeError(error), path: request.event.rawPath });
+      }
+      request.response = errorResponse(toErrorInfo(error), {}, options.extra?.(request) ?? {});
+    },
+  };
+}
+
+/** Refuses bodies larger than `maxBytes` with 413 PAYLOAD_TOO_LARGE, before parsing them. */
+export function bodySizeLimit(maxBytes: number): MiddlewareObj<HttpEvent, HttpResult> {
+  return {
+    before: async (request) => {
+      const { body, isBase64Encoded } = request.event;
+      if (body === undefined) return;
+      const bytes = isBase64Encoded ? Math.floor((body.length * 3) / 4) : Buffer.byteLength(body, 'utf8');
+      if (bytes > maxBytes) {
+        throw new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${Math.round(maxBytes / 1024)} KiB.`);
+      }
+    },
+  };
+}
+
+/**
+ * Parses the JSON body with middy's parser (any content type is accepted as
+ * JSON), reporting a missing or malformed body with the route's own code.
+ */
+export function jsonBody(errorCode: ErrorCode): MiddlewareObj<HttpEvent, HttpResult> {
+  // `disableContentTypeCheck` exists at runtime (middy 6) but not in its typings.
+  const parser = httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]);
+  return {
+    before: async (request) => {
+      const { body } = request.event;
+      if (body === undefined || body.trim() === '') {
+        throw new AppError(errorCode, 'A JSON request body is required.');
+      }
+      try {
+        await parser.before?.(request as never);
+      } catch {
+        throw new AppError(errorCode, 'The request body is not valid JSON.');
+      }
+    },
+  };
+}

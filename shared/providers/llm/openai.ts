@@ -1,0 +1,124 @@
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import type { z } from 'zod';
+import { guardedFetch, type AttemptLog } from './openai-fetch';
+import { llmCallDeadlineMs, resolveLlmRetryPolicy, type LlmRetryPolicy } from './policy';
+import {
+  LlmOutputError,
+  LlmRefusalError,
+  LlmUnavailableError,
+  type JsonCompletion,
+  type JsonCompletionRequest,
+  type LlmClient,
+} from './port';
+import { toStrictJsonSchema } from './strict-schema';
+
+/** Settings of the OpenAI adapter (see `OPENAI_*` in PROVIDERS.md). */
+export interface OpenAiLlmSettings {
+  apiKey: string;
+  /**
+   * Root of any OpenAI-compatible server, path prefix included.
+   * @default 'https://api.openai.com/v1'
+   */
+  baseUrl?: string;
+  model: string;
+}
+
+const openAiBaseUrl = 'https://api.openai.com/v1';
+
+/**
+ * LlmClient on OpenAI chat completions with strict structured output. The
+ * openai library does the retrying (the one retry layer), bounded by the
+ * policy; every failure comes out as an LlmError whose message names status
+ * and code but never the key, the request or the prompt.
+ */
+export function createOpenAiLlm(settings: OpenAiLlmSettings, policy: Partial<LlmRetryPolicy> = {}): LlmClient {
+  const resolved = resolveLlmRetryPolicy(policy);
+  const client = new OpenAI({
+    apiKey: settings.apiKey,
+    baseURL: settings.baseUrl ?? openAiBaseUrl,
+    maxRetries: resolved.maxRetries,
+    timeout: resolved.timeoutMs,
+  });
+
+  return {
+    generatedBy: 'openai',
+    model: settings.model,
+    async completeJson<T>(request: JsonCompletionRequest<T>): Promise<JsonCompletion<T>> {
+      const log: AttemptLog = { attempts: 0, lastTimedOut: false };
+      const perCall = client.withOptions({ fetch: guardedFetch(resolved.maxRetryWaitMs, log) });
+      const deadline = AbortSignal.timeout(llmCallDeadlineMs(resolved));
+      let completion: ChatCompletion;
+      try {
+        completion = await perCall.chat.completions.create(
+          {
+            model: settings.model,
+            messages: request.messages,
+            response_format: {
+              type: 'json_schema',
+              json_schema: { name: request.schemaName, strict: true, schema: toStrictJsonSchema(request.schema) },
+            },
+            ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
+          },
+          { signal: deadline },
+        );
+      } catch (error) {
+        throw unavailable(error, log, resolved.timeoutMs, deadline.aborted);
+      }
+      return { value: readAnswer(completion, request.schema), generatedBy: 'openai', model: settings.model };
+    },
+  };
+}
+
+function readAnswer<T>(completion: ChatCompletion, schema: z.ZodType<T>): T {
+  const choices: unknown = typeof completion === 'object' && completion !== null ? completion.choices : undefined;
+  const choice = Array.isArray(choices) ? (choices[0] as ChatCompletion.Choice | undefined) : undefined;
+  if (choice?.message === undefined) throw new LlmUnavailableError('OpenAI sent an answer that is not a chat completion');
+  if (choice.message.refusal != null) throw new LlmRefusalError('OpenAI declined to answer (refusal)');
+  if (choice.finish_reason === 'content_filter') {
+    throw new LlmRefusalError('OpenAI declined to answer (finish_reason content_filter)');
+  }
+  const raw = choice.message.content ?? '';
+  if (choice.finish_reason === 'length') {
+    throw new LlmOutputError('OpenAI answer was cut off at the token limit (finish_reason length)', raw);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new LlmOutputError('OpenAI answer is not JSON', raw);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new LlmOutputError(`OpenAI answer does not match the schema: ${problems.join('; ')}`, raw);
+  }
+  return parsed.data;
+}
+
+function unavailable(
+  error: unknown,
+  { attempts, lastTimedOut }: AttemptLog,
+  timeoutMs: number,
+  pastDeadline: boolean,
+): LlmUnavailableError {
+  const tries = `after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+  if (pastDeadline || error instanceof APIUserAbortError) {
+    return new LlmUnavailableError(`OpenAI call ran past its deadline ${tries}`);
+  }
+  if (error instanceof APIConnectionTimeoutError || (error instanceof APIConnectionError && lastTimedOut)) {
+    return new LlmUnavailableError(`OpenAI did not answer within ${timeoutMs} ms ${tries}`);
+  }
+  if (error instanceof APIConnectionError) {
+    return new LlmUnavailableError(`OpenAI could not be reached ${tries}`);
+  }
+  if (error instanceof APIError) {
+    const code = error.code ?? error.type ?? 'error';
+    return new LlmUnavailableError(`OpenAI answered ${error.status} ${code} ${tries}`, error.status);
+  }
+  if (error instanceof SyntaxError) {
+    return new LlmUnavailableError(`OpenAI sent a body that is not JSON ${tries}`);
+  }
+  const name = error instanceof Error ? error.name : typeof error;
+  return new LlmUnavailableError(`OpenAI call failed (${name}) ${tries}`);
+}

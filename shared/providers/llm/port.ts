@@ -1,0 +1,81 @@
+import type { z } from 'zod';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** Who wrote a result: a real model, or the deterministic offline writer. */
+export type GeneratedBy = 'openai' | 'offline';
+
+/** One request for a JSON answer that must match `schema`. */
+export interface JsonCompletionRequest<T> {
+  /** Name of the schema sent to the provider (letters, digits, `_`). */
+  schemaName: string;
+  /** The answer's shape; sent as a strict JSON schema and checked again on receipt. */
+  schema: z.ZodType<T>;
+  messages: ChatMessage[];
+  /**
+   * The deterministic writer the offline client uses instead of a model: it
+   * must build a real answer from the same data the messages carry.
+   */
+  offline: () => T;
+  /** Upper bound on the answer's length in tokens. */
+  maxTokens?: number;
+}
+
+export interface JsonCompletion<T> {
+  value: T;
+  generatedBy: GeneratedBy;
+  model: string;
+}
+
+/**
+ * Port: a language model that answers with JSON of a given shape. Retries of
+ * transient provider errors happen inside the adapter (one layer only);
+ * callers see one of the LlmError subclasses below.
+ */
+export interface LlmClient {
+  readonly generatedBy: GeneratedBy;
+  readonly model: string;
+  completeJson<T>(request: JsonCompletionRequest<T>): Promise<JsonCompletion<T>>;
+}
+
+/** Base of every failure an LlmClient reports. Messages never carry keys or prompts. */
+export class LlmError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'LlmError';
+  }
+}
+
+/** The model answered, but not with usable JSON of the shape asked (malformed, cut off, wrong shape). A repair call may help. */
+export class LlmOutputError extends LlmError {
+  constructor(
+    message: string,
+    /** The raw text the model produced, for a repair prompt. */
+    readonly rawOutput: string,
+  ) {
+    super(message);
+    this.name = 'LlmOutputError';
+  }
+}
+
+/** The model declined to answer (`refusal`, or content filter). */
+export class LlmRefusalError extends LlmError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LlmRefusalError';
+  }
+}
+
+/** The provider could not be reached or kept failing after the retries (5xx, 429, timeout, quota, auth). */
+export class LlmUnavailableError extends LlmError {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'LlmUnavailableError';
+  }
+}

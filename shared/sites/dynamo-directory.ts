@@ -1,0 +1,69 @@
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { CollectionKind, SiteCollections, SiteDirectory, SiteWriter } from './directory';
+import type { Site } from './schema';
+
+const SITE_SORT_KEY = 'SITE';
+const BATCH_LIMIT = 25;
+const MAX_UNPROCESSED_ROUNDS = 8;
+
+export const siteKey = (siteId: string) => ({ pk: `SITE#${siteId}`, sk: SITE_SORT_KEY });
+export const itemKey = (siteId: string, kind: CollectionKind, id: string) => ({
+  pk: `SITE#${siteId}`,
+  sk: `${kind.toUpperCase()}#${id}`,
+});
+
+function strip<T>(item: Record<string, unknown>): T {
+  const { pk: _pk, sk: _sk, ...rest } = item;
+  return rest as T;
+}
+
+/** SiteDirectory and SiteWriter on the single DynamoDB table. */
+export function dynamoSiteDirectory(db: DynamoDBDocumentClient, tableName: string): SiteDirectory & SiteWriter {
+  return {
+    async getSite(siteId) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: siteKey(siteId) }));
+      return Item ? strip<Site>(Item) : undefined;
+    },
+
+    async getItem(siteId, kind, id) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: itemKey(siteId, kind, id) }));
+      return Item ? strip(Item) : undefined;
+    },
+
+    async listItems<K extends CollectionKind>(siteId: string, kind: K, limit: number) {
+      const items: SiteCollections[K][] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            ExpressionAttributeValues: { ':pk': `SITE#${siteId}`, ':prefix': `${kind.toUpperCase()}#` },
+            Limit: limit - items.length,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of page.Items ?? []) items.push(strip(item));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey && items.length < limit);
+      return items;
+    },
+
+    async putSite(site) {
+      await db.send(new PutCommand({ TableName: tableName, Item: { ...siteKey(site.id), ...site } }));
+    },
+
+    async putItems(siteId, kind, items) {
+      for (let index = 0; index < items.length; index += BATCH_LIMIT) {
+        const chunk = items.slice(index, index + BATCH_LIMIT);
+        let requests = chunk.map((item) => ({ PutRequest: { Item: { ...itemKey(siteId, kind, item.id), ...item } } }));
+        for (let round = 0; requests.length > 0; round++) {
+          if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error(`DynamoDB kept ${requests.length} ${kind} items unprocessed`);
+          if (round > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** round));
+          const result = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
+          requests = (result.UnprocessedItems?.[tableName] ?? []) as typeof requests;
+        }
+      }
+    },
+  };
+}

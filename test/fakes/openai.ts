@@ -1,0 +1,131 @@
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+
+/** One canned answer of the fake. */
+export type FakeReply =
+  | { content: string | object }
+  | { refusal: string }
+  | { finishReason: 'length'; content: string }
+  | { status: number; error: { message: string; type: string; code: string | null }; headers?: Record<string, string> }
+  | { malformed: true }
+  | { stallAfterHeaders: true }
+  | { hangMs: number; then?: FakeReply };
+
+/** A request the fake received. */
+export interface FakeRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: ChatCompletionCreateParamsNonStreaming;
+}
+
+/** Loopback stand-in for OpenAI chat completions, for tests of the real openai library. */
+export interface OpenAiFake {
+  /** Root to pass as `baseURL`, `/v1` included. */
+  readonly baseUrl: string;
+  /** Every chat completion request received, in order. */
+  readonly requests: readonly FakeRequest[];
+  /** Sets the responder used when the queue is empty. */
+  respondWith(handler: (body: ChatCompletionCreateParamsNonStreaming) => FakeReply): void;
+  /** Queues one-shot replies, used first in first out before the responder. */
+  enqueue(...replies: FakeReply[]): void;
+  /** Stops the server, cutting any hanging answer. */
+  close(): Promise<void>;
+}
+
+const unset = (): FakeReply => ({
+  status: 500,
+  error: { message: 'OpenAI fake: no reply set up for this request', type: 'server_error', code: null },
+});
+
+/** Starts the fake on 127.0.0.1 at a free port. It answers `POST <any prefix>/chat/completions`. */
+export async function startOpenAiFake(): Promise<OpenAiFake> {
+  const requests: FakeRequest[] = [];
+  const queue: FakeReply[] = [];
+  const sockets = new Set<Socket>();
+  let responder: (body: ChatCompletionCreateParamsNonStreaming) => FakeReply = unset;
+  let served = 0;
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+        send(res, 404, { error: { message: 'not found', type: 'invalid_request_error', param: null, code: null } });
+        return;
+      }
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatCompletionCreateParamsNonStreaming;
+      requests.push({ path: req.url, headers: req.headers, body });
+      served += 1;
+      answer(res, body, queue.shift() ?? responder(body), `chatcmpl-fake-${served}`);
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  function answer(res: ServerResponse, body: ChatCompletionCreateParamsNonStreaming, reply: FakeReply, id: string) {
+    if ('hangMs' in reply) {
+      const timer = setTimeout(() => answer(res, body, reply.then ?? responder(body), id), reply.hangMs);
+      res.on('close', () => clearTimeout(timer));
+      return;
+    }
+    if ('malformed' in reply) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"id": "chatcmpl-broken", "choices": [');
+      return;
+    }
+    if ('stallAfterHeaders' in reply) {
+      res.writeHead(200, { 'content-type': 'application/json' }).write('{"id": "chatcmpl-stalled", ');
+      return;
+    }
+    if ('status' in reply) {
+      send(res, reply.status, { error: { ...reply.error, param: null } }, reply.headers);
+      return;
+    }
+    if ('refusal' in reply) {
+      send(res, 200, completion(id, body.model, null, reply.refusal, 'stop'));
+      return;
+    }
+    const content = typeof reply.content === 'string' ? reply.content : JSON.stringify(reply.content);
+    const finishReason = 'finishReason' in reply ? reply.finishReason : 'stop';
+    send(res, 200, completion(id, body.model, content, null, finishReason));
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    respondWith(handler) {
+      responder = handler;
+    },
+    enqueue(...replies) {
+      queue.push(...replies);
+    },
+    close() {
+      return new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        for (const socket of sockets) socket.destroy();
+      });
+    },
+  };
+}
+
+function completion(id: string, model: string, content: string | null, refusal: string | null, finishReason: string) {
+  return {
+    id,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content, refusal }, logprobs: null, finish_reason: finishReason }],
+    usage: { prompt_tokens: 42, completion_tokens: 17, total_tokens: 59 },
+  };
+}
+
+function send(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}) {
+  res
+    .writeHead(status, { 'content-type': 'application/json', 'x-request-id': `req_fake_${Date.now()}`, ...headers })
+    .end(JSON.stringify(payload));
+}

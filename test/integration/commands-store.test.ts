@@ -1,0 +1,84 @@
+import { dynamoCommandStore, type CommandStore } from '../../shared/commands/store';
+import type { CommandRecord } from '../../shared/commands/record';
+import { newId } from '../../shared/platform/ids';
+import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
+
+let services: EmbeddedServices;
+let store: CommandStore;
+
+beforeAll(async () => {
+  services = await startEmbeddedServices();
+  store = dynamoCommandStore(services.db, services.aws.tableName);
+});
+afterAll(() => services.stop());
+
+const newCommand = (): CommandRecord => ({
+  id: newId(),
+  type: 'lead_follow_up',
+  status: 'in_progress',
+  tenant_id: 'tenant-a',
+  site_id: 'site-1',
+  request: { a: 1 },
+  created_at: new Date().toISOString(),
+  updated_at: new Date().toISOString(),
+  attempts: 0,
+});
+
+describe('dynamoCommandStore', () => {
+  it('creates a command once; a second create with the same id is refused', async () => {
+    const command = newCommand();
+    expect(await store.create(command)).toBe(true);
+    expect(await store.create({ ...command, request: { overwritten: true } })).toBe(false);
+    expect((await store.get(command.id))?.request).toEqual({ a: 1 });
+  });
+
+  it('moves in_progress → completed once, and a completed command never changes again', async () => {
+    const command = newCommand();
+    await store.create(command);
+    expect(await store.complete(command.id, { answer: 1 }, Date.now())).toBe(true);
+    expect(await store.complete(command.id, { answer: 2 }, Date.now())).toBe(false);
+    expect(await store.fail(command.id, { code: 'SYSTEM_ERROR', message: 'x' }, Date.now())).toBe(false);
+    expect(await store.recordProgress(command.id, { progress: { late: true } }, Date.now())).toBe(false);
+    const stored = await store.get(command.id);
+    expect(stored).toMatchObject({ status: 'completed', result: { answer: 1 } });
+    expect(stored?.error).toBeUndefined();
+    expect(stored?.progress).toBeUndefined();
+  });
+
+  it('moves in_progress → failed once, and a failed command cannot complete', async () => {
+    const command = newCommand();
+    await store.create(command);
+    expect(await store.fail(command.id, { code: 'SALES_COMMAND_FAILED', message: 'provider down' }, Date.now())).toBe(true);
+    expect(await store.complete(command.id, { late: true }, Date.now())).toBe(false);
+    expect(await store.get(command.id)).toMatchObject({ status: 'failed', error: { code: 'SALES_COMMAND_FAILED' } });
+  });
+
+  it('lets one worker hold a command at a time, and another take it once the lease runs out', async () => {
+    const command = newCommand();
+    await store.create(command);
+    const now = Date.now();
+    const first = await store.claim(command.id, now, now + 1_000);
+    expect(first.kind).toBe('claimed');
+    expect(first.kind === 'claimed' && first.command.attempts).toBe(1);
+    expect((await store.claim(command.id, now + 10, now + 1_010)).kind).toBe('leased');
+    const afterExpiry = await store.claim(command.id, now + 1_001, now + 2_001);
+    expect(afterExpiry.kind === 'claimed' && afterExpiry.command.attempts).toBe(2);
+  });
+
+  it('reports a terminal command and a missing one to a claiming worker', async () => {
+    const command = newCommand();
+    await store.create(command);
+    await store.complete(command.id, {}, Date.now());
+    expect((await store.claim(command.id, Date.now(), Date.now() + 1000)).kind).toBe('terminal');
+    expect((await store.claim(newId(), Date.now(), Date.now() + 1000)).kind).toBe('missing');
+  });
+
+  it('releases a lease so the next delivery can claim at once', async () => {
+    const command = newCommand();
+    await store.create(command);
+    const now = Date.now();
+    await store.claim(command.id, now, now + 60_000);
+    await store.release(command.id);
+    expect((await store.claim(command.id, now + 1, now + 60_000)).kind).toBe('claimed');
+  });
+});

@@ -1,0 +1,258 @@
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { SQSEvent } from 'aws-lambda';
+import { z } from 'zod';
+import { startPoller, type Poller } from '../../infra/local/sqs-poller';
+import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
+import { DEAD_LETTER_REASON_ATTRIBUTE, sqsJobQueue } from '../../shared/commands/queue';
+import { dynamoCommandStore, type CommandStore } from '../../shared/commands/store';
+import type { CommandRecord } from '../../shared/commands/record';
+import { PoisonJobError } from '../../shared/commands/job';
+import { createJobWorker, processJobRecord, type JobDefinition, type WorkerDependencies } from '../../shared/commands/worker';
+import { AppError } from '../../shared/platform/errors';
+import { systemClock } from '../../shared/platform/clock';
+import { newId } from '../../shared/platform/ids';
+import { eventually, startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
+
+/**
+ * The worker runner against the embedded SQS and DynamoDB, with a test phase
+ * whose behaviour each test sets: a counter of effects shows whether work
+ * was done twice.
+ */
+let services: EmbeddedServices;
+let commands: CommandStore;
+let deps: WorkerDependencies;
+let poller: Poller | undefined;
+let queueUrl: string;
+let dlqUrl: string;
+
+const requestSchema = z.object({ site_id: z.string(), behaviour: z.enum(['ok', 'app-error', 'crash', 'hang']).default('ok') });
+type TestRequest = z.infer<typeof requestSchema>;
+
+const effects = new Map<string, number>();
+let hangRelease: (() => void) | undefined;
+
+const definition: JobDefinition<TestRequest> = {
+  queue: 'sales',
+  types: ['lead_follow_up'],
+  parseRequest(request) {
+    const parsed = requestSchema.safeParse(request);
+    if (!parsed.success) throw new PoisonJobError(`request: ${parsed.error.issues[0]?.message}`);
+    return parsed.data;
+  },
+  siteIdOf: (request) => request.site_id,
+  async run({ command, request }) {
+    effects.set(command.id, (effects.get(command.id) ?? 0) + 1);
+    if (request.behaviour === 'app-error') throw new AppError('SALES_COMMAND_FAILED', 'provider kept failing');
+    if (request.behaviour === 'crash') throw new Error('worker infrastructure fault');
+    if (request.behaviour === 'hang') await new Promise<void>((resolve) => (hangRelease = resolve));
+    return { status: 'completed', result: { done_by_attempt: command.attempts } };
+  },
+};
+
+beforeAll(async () => {
+  services = await startEmbeddedServices({ visibilityTimeoutSeconds: 1 });
+  commands = dynamoCommandStore(services.db, services.aws.tableName);
+  queueUrl = services.aws.queues.sales.url;
+  dlqUrl = services.aws.queues.sales.dlqUrl;
+  deps = {
+    commands,
+    idempotency: dynamoIdempotencyStore(services.db, services.aws.tableName),
+    queue: sqsJobQueue(services.aws.sqs, { queues: { sales: queueUrl }, deadLetterQueues: { sales: dlqUrl } }),
+    clock: systemClock,
+    logger: new Logger({ serviceName: 'test', logLevel: 'SILENT' }),
+    leaseMs: 800,
+    maxReceiveCount: 3,
+  };
+});
+afterEach(async () => {
+  hangRelease?.();
+  await poller?.stop();
+  poller = undefined;
+});
+afterAll(() => services.stop());
+
+function startWorker(): void {
+  const worker = createJobWorker(definition, deps);
+  poller = startPoller({
+    sqs: services.aws.sqs,
+    queueUrl,
+    queueArn: 'arn:aws:sqs:us-east-1:000000000000:switchboard-sales',
+    region: 'us-east-1',
+    functionName: 'salesWorker',
+    timeoutSeconds: 60,
+    batchSize: 5,
+    concurrency: 1,
+    handler: worker,
+  });
+}
+
+async function newCommand(request: Record<string, unknown>): Promise<CommandRecord> {
+  const now = new Date().toISOString();
+  const command: CommandRecord = {
+    id: newId(),
+    type: 'lead_follow_up',
+    status: 'in_progress',
+    tenant_id: 'tenant-a',
+    site_id: 'site-1',
+    request,
+    created_at: now,
+    updated_at: now,
+    attempts: 0,
+  };
+  await commands.create(command);
+  return command;
+}
+
+const job = (command: CommandRecord) =>
+  JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: command.tenant_id, command_id: command.id, request: command.request });
+
+const send = (body: string) => services.aws.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
+
+const terminal = (id: string) =>
+  eventually(async () => {
+    const command = await commands.get(id);
+    return command && command.status !== 'in_progress' ? command : undefined;
+  }, 15_000, `command ${id} to end`);
+
+async function queueDepth(url: string): Promise<number> {
+  const { Attributes } = await services.aws.sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+  );
+  return Number(Attributes?.ApproximateNumberOfMessages ?? 0) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+}
+
+async function drainDeadLetters(): Promise<{ body: string; reason: string | undefined }[]> {
+  const found: { body: string; reason: string | undefined }[] = [];
+  for (;;) {
+    const { Messages } = await services.aws.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: dlqUrl, MaxNumberOfMessages: 10, MessageAttributeNames: ['All'], VisibilityTimeout: 30 }),
+    );
+    if (!Messages?.length) return found;
+    for (const message of Messages) {
+      found.push({ body: message.Body ?? '', reason: message.MessageAttributes?.[DEAD_LETTER_REASON_ATTRIBUTE]?.StringValue });
+    }
+  }
+}
+
+describe('job worker lifecycle', () => {
+  it('completes a command and ignores the same job delivered again', async () => {
+    const command = await newCommand({ site_id: 'site-1' });
+    startWorker();
+    await send(job(command));
+    expect(await terminal(command.id)).toMatchObject({ status: 'completed', result: { done_by_attempt: 1 } });
+    await send(job(command));
+    await eventually(async () => ((await queueDepth(queueUrl)) === 0 ? true : undefined), 10_000, 'queue to drain');
+    expect(effects.get(command.id)).toBe(1);
+  });
+
+  it('fails the command with the phase error code and does not retry it', async () => {
+    const command = await newCommand({ site_id: 'site-1', behaviour: 'app-error' });
+    startWorker();
+    await send(job(command));
+    expect(await terminal(command.id)).toMatchObject({ status: 'failed', error: { code: 'SALES_COMMAND_FAILED' } });
+    await eventually(async () => ((await queueDepth(queueUrl)) === 0 ? true : undefined), 10_000, 'queue to drain');
+    expect(effects.get(command.id)).toBe(1);
+  });
+
+  it('finishes, exactly once, a command whose worker died mid-job', async () => {
+    const command = await newCommand({ site_id: 'site-1', behaviour: 'hang' });
+    await send(job(command));
+    // A worker takes the message and the command, then never comes back (its process died).
+    const { Messages } = await services.aws.sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, AttributeNames: ['All'] }));
+    const dying = processJobRecord(definition, deps, toRecord(Messages![0]!));
+    await eventually(async () => ((await commands.get(command.id))?.attempts === 1 ? true : undefined), 5_000, 'the first claim');
+
+    // The job reappears after the visibility timeout; the lease has run out, so a healthy worker finishes it.
+    const healthy: JobDefinition<TestRequest> = { ...definition, run: async (input) => ({ status: 'completed', result: { done_by_attempt: input.command.attempts } }) };
+    poller = startPoller({
+      sqs: services.aws.sqs,
+      queueUrl,
+      queueArn: 'arn',
+      region: 'us-east-1',
+      functionName: 'salesWorker',
+      timeoutSeconds: 60,
+      batchSize: 5,
+      concurrency: 1,
+      handler: createJobWorker(healthy, deps),
+    });
+    expect(await terminal(command.id)).toMatchObject({ status: 'completed', result: { done_by_attempt: 2 } });
+
+    // The dead worker's late write (if it ever came back) cannot produce a second result.
+    hangRelease?.();
+    await dying;
+    expect((await commands.get(command.id))?.result).toEqual({ done_by_attempt: 2 });
+  });
+
+  it('reports partial batch failures: the good records are done, the bad one is retried and ends failed on its last delivery', async () => {
+    const good = await newCommand({ site_id: 'site-1' });
+    const bad = await newCommand({ site_id: 'site-1', behaviour: 'crash' });
+    const worker = createJobWorker(definition, deps);
+    const event: SQSEvent = {
+      Records: [good, bad].map((command, index) => toRecord({ MessageId: `m-${index}`, ReceiptHandle: 'r', Body: job(command), Attributes: { ApproximateReceiveCount: '1' } })),
+    };
+    expect(await worker(event)).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
+    expect(await commands.get(good.id)).toMatchObject({ status: 'completed' });
+    expect(await commands.get(bad.id)).toMatchObject({ status: 'in_progress' });
+
+    const lastDelivery: SQSEvent = {
+      Records: [toRecord({ MessageId: 'm-1', ReceiptHandle: 'r', Body: job(bad), Attributes: { ApproximateReceiveCount: '3' } })],
+    };
+    expect(await worker(lastDelivery)).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
+    expect(await commands.get(bad.id)).toMatchObject({ status: 'failed', error: { code: 'SYSTEM_ERROR' } });
+  });
+
+  it('puts poison jobs on the dead-letter queue with their reason after one attempt', async () => {
+    startWorker();
+    await send('this is not json');
+    await send(JSON.stringify({ version: 2, type: 'lead_follow_up', tenant_id: 't', request: {} }));
+    await send(JSON.stringify({ version: 1, type: 'deep_research', tenant_id: 't', request: { site_id: 's' } }));
+    await send(JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 't', request: { behaviour: 'ok' } }));
+    await send(JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 't', command_id: newId(), request: { site_id: 's' } }));
+    await eventually(async () => ((await queueDepth(dlqUrl)) >= 5 ? true : undefined), 10_000, 'five dead letters');
+    const dead = await drainDeadLetters();
+    expect(dead.map((letter) => letter.reason)).toEqual(
+      expect.arrayContaining([
+        'The message body is not JSON',
+        expect.stringContaining('version'),
+        expect.stringContaining('does not belong on the sales queue'),
+        expect.stringContaining('request:'),
+        expect.stringContaining('No command'),
+      ]),
+    );
+    expect(dead.find((letter) => letter.reason === 'The message body is not JSON')?.body).toBe('this is not json');
+    expect(await queueDepth(queueUrl)).toBe(0);
+  });
+
+  it("gives a producer's job one command, even when it is delivered twice", async () => {
+    startWorker();
+    const body = JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'tenant-p', idempotency_key: 'evt-42', request: { site_id: 'site-9' } });
+    await send(body);
+    await send(body);
+    await eventually(async () => ((await queueDepth(queueUrl)) === 0 ? true : undefined), 10_000, 'queue to drain');
+    const adopted = [...effects.keys()];
+    const producerCommands = (await Promise.all(adopted.map((id) => commands.get(id)))).filter((command) => command?.tenant_id === 'tenant-p');
+    expect(producerCommands).toHaveLength(1);
+    expect(producerCommands[0]).toMatchObject({ status: 'completed', site_id: 'site-9', idempotency_key: 'evt-42' });
+    expect(effects.get(producerCommands[0]!.id)).toBe(1);
+  });
+});
+
+function toRecord(message: { MessageId?: string; ReceiptHandle?: string; Body?: string; Attributes?: Record<string, string> }) {
+  return {
+    messageId: message.MessageId!,
+    receiptHandle: message.ReceiptHandle!,
+    body: message.Body ?? '',
+    attributes: {
+      ApproximateReceiveCount: message.Attributes?.ApproximateReceiveCount ?? '1',
+      SentTimestamp: '0',
+      SenderId: 'test',
+      ApproximateFirstReceiveTimestamp: '0',
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn',
+    awsRegion: 'us-east-1',
+  };
+}
