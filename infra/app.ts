@@ -6,8 +6,15 @@
  *   npm run deploy -- -c env=staging
  */
 import { App } from 'aws-cdk-lib';
+import { InvalidEnvironmentError, UnknownEnvironmentError } from './config';
 import { addSwitchboardStage } from './stages/switchboard-app';
 
-const app = new App();
-addSwitchboardStage(app);
-app.synth();
+try {
+  const app = new App();
+  addSwitchboardStage(app);
+  app.synth();
+} catch (error) {
+  if (!(error instanceof UnknownEnvironmentError || error instanceof InvalidEnvironmentError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exitCode = 1;
+}

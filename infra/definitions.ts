@@ -35,6 +35,8 @@ export interface QueueDefinition {
   maxReceiveCount: number;
   /** The worker function that consumes it. */
   workerFunction: FunctionId;
+  /** Job envelope `type`s that belong on this queue (the command types its worker runs). */
+  jobTypes: readonly string[];
   /** Records handed to one worker invocation. */
   batchSize: number;
   /** Seconds the event source may wait to fill a batch. */
@@ -170,6 +172,7 @@ export const QUEUES: readonly QueueDefinition[] = [
     dlqUrlEnvVar: 'SALES_DLQ_URL',
     maxReceiveCount: 3,
     workerFunction: 'salesWorker',
+    jobTypes: ['lead_follow_up'],
     batchSize: 5,
     maxBatchingWindowSeconds: 1,
     maxConcurrency: 10,
@@ -181,6 +184,7 @@ export const QUEUES: readonly QueueDefinition[] = [
     dlqUrlEnvVar: 'COPYWRITER_DLQ_URL',
     maxReceiveCount: 3,
     workerFunction: 'copywriterWorker',
+    jobTypes: ['copywriter'],
     batchSize: 5,
     maxBatchingWindowSeconds: 1,
     maxConcurrency: 10,

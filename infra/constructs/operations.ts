@@ -33,6 +33,7 @@ export interface OperationsProps {
   }[];
   /** The HTTP API whose 5xx rate and p99 latency are watched. */
   readonly httpApi: IHttpApi;
+  /** When each alarm fires. */
   readonly thresholds: AlarmThresholds;
   /** Prefix of the dashboard's name, e.g. `Switchboard-prod`. */
   readonly dashboardName: string;

@@ -1,5 +1,5 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { CfnSecret, Secret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Secret, type CfnSecret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { SecretDefinition } from '../definitions';
 

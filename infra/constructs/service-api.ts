@@ -9,6 +9,11 @@ import { DEFAULT_ROUTE_FUNCTION, ROUTES, type FunctionId, type RouteDefinition }
 
 /** Props of {@link ServiceApi}. */
 export interface ServiceApiProps {
+  /**
+   * Name of the API in the console.
+   * @default - the construct's id
+   */
+  readonly apiName?: string;
   /** The functions the routes name, by id. */
   readonly functions: ReadonlyMap<FunctionId, IFunction>;
   /**
@@ -64,6 +69,7 @@ export class ServiceApi extends Construct {
     };
 
     this.httpApi = new HttpApi(this, 'HttpApi', {
+      ...(props.apiName === undefined ? {} : { apiName: props.apiName }),
       description: 'Switchboard: agent operations as commands',
       createDefaultStage: false,
       defaultIntegration: integrationFor(props.defaultRouteFunction ?? DEFAULT_ROUTE_FUNCTION),

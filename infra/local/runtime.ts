@@ -3,10 +3,12 @@ import type { Server } from 'node:http';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { DEFAULT_ROUTE_FUNCTION, FUNCTIONS, QUEUES, ROUTES, TABLE, functionById, type FunctionDefinition, type JobQueueId } from '../definitions';
 import { generateApiKey } from '../../shared/access/api-keys';
+import { sqsJobQueue } from '../../shared/commands/queue';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { startEmbeddedAws, type LocalQueue } from './embedded-aws';
 import { createGateway, type GatewayRoute, type HttpHandler } from './http-gateway';
 import { DEMO_DATA_FILE, importFile, registerKeys } from './provision';
+import { requeueUnfinishedCommands } from './recover';
 import { startPoller, type Poller, type SqsHandler } from './sqs-poller';
 
 export interface LocalRuntimeOptions {
@@ -32,6 +34,8 @@ export interface LocalRuntimeOptions {
   leaseSeconds?: number;
   /** Batches each worker handles at once. @default 2 */
   workerConcurrency?: number;
+  /** Start the queue pollers; `false` leaves jobs queued (the bench measures the accept path alone). @default true */
+  workers?: boolean;
   /** Where poller and gateway problems are reported. @default stderr */
   onError?: (error: unknown) => void;
 }
@@ -91,7 +95,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   ]);
 
   const handlers = new Map<string, unknown>();
-  for (const fn of FUNCTIONS) handlers.set(fn.id, await loadHandler(fn));
+  const instance = ++runtimeCount;
+  for (const fn of FUNCTIONS) handlers.set(fn.id, await loadHandler(fn, instance));
 
   const routes: GatewayRoute[] = ROUTES.map((route) => {
     const fn = functionById(route.function);
@@ -106,8 +111,16 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   await listen(gateway, options.port ?? 3000, host);
   const url = `http://${host}:${(gateway.address() as AddressInfo).port}`;
 
+  if (options.dataDir) {
+    const urls = {
+      queues: Object.fromEntries(QUEUES.map((queue) => [queue.id, aws.queues[queue.id].url])),
+      deadLetterQueues: Object.fromEntries(QUEUES.map((queue) => [queue.id, aws.queues[queue.id].dlqUrl])),
+    };
+    await requeueUnfinishedCommands(db, aws.tableName, sqsJobQueue(aws.sqs, urls));
+  }
+
   const pollers: Poller[] = [];
-  for (const queue of QUEUES) {
+  for (const queue of options.workers === false ? [] : QUEUES) {
     const fn = functionById(queue.workerFunction);
     const { Attributes } = await aws.sqs.send(new GetQueueAttributesCommand({ QueueUrl: aws.queues[queue.id].url, AttributeNames: ['QueueArn'] }));
     pollers.push(
@@ -151,8 +164,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   };
 }
 
-async function loadHandler(fn: FunctionDefinition): Promise<unknown> {
-  const module = (await import(new URL(`../../${fn.entry}`, import.meta.url).href)) as { handler?: unknown };
+let runtimeCount = 0;
+
+/**
+ * Imports a function's entry module, as Lambda does at cold start. Each
+ * runtime gets fresh instances (a distinct URL), because an entry module
+ * builds its adapters from the environment when it is first evaluated.
+ */
+async function loadHandler(fn: FunctionDefinition, instance: number): Promise<unknown> {
+  const url = new URL(`../../${fn.entry}`, import.meta.url);
+  url.searchParams.set('runtime', String(instance));
+  const module = (await import(url.href)) as { handler?: unknown };
   if (typeof module.handler !== 'function') throw new Error(`${fn.entry} does not export a handler`);
   return module.handler;
 }

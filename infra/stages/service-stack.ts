@@ -9,6 +9,7 @@ import type { StatefulStack } from './stateful-stack';
 
 /** Props of {@link ServiceStack}. */
 export interface ServiceStackProps extends StackProps {
+  /** The environment: log retention, reserved concurrency, throttling, alarm thresholds, LOG_LEVEL, PUBLIC_BASE_URL. */
   readonly config: EnvironmentConfig;
   /** Where the table, queues and secrets live. */
   readonly stateful: Pick<StatefulStack, 'table' | 'queues' | 'secrets'>;
@@ -46,9 +47,11 @@ export class ServiceStack extends Stack {
     }
     this.functions = functions;
 
-    for (const definition of FUNCTIONS.filter((fn) => fn.kind === 'worker')) {
-      const consumed = QUEUES.filter((queue) => queue.workerFunction === definition.id);
-      if (consumed.length === 0) throw new Error(`Worker ${definition.id} consumes no queue in infra/definitions.ts`);
+    for (const definition of FUNCTIONS) {
+      const consumesAQueue = QUEUES.some((queue) => queue.workerFunction === definition.id);
+      if (consumesAQueue !== (definition.kind === 'worker')) {
+        throw new Error(`infra/definitions.ts: ${definition.id} is kind ${definition.kind} but is ${consumesAQueue ? '' : 'not '}a queue's workerFunction`);
+      }
     }
     for (const queue of QUEUES) {
       const worker = functions.get(queue.workerFunction);
@@ -58,6 +61,7 @@ export class ServiceStack extends Stack {
     }
 
     this.api = new ServiceApi(this, 'Api', {
+      apiName: props.displayName,
       functions: new Map([...functions].map(([fid, fn]) => [fid, fn.function])),
       throttle: config.apiThrottle,
       logRetention: config.logRetention,

@@ -1,4 +1,4 @@
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../config';
@@ -9,6 +9,7 @@ import { QUEUES, SECRETS, type JobQueueId, type SecretId } from '../definitions'
 
 /** Props of {@link StatefulStack}. */
 export interface StatefulStackProps extends StackProps {
+  /** The environment: removal policy and deletion protection of the data. */
   readonly config: EnvironmentConfig;
 }
 
@@ -38,6 +39,13 @@ export class StatefulStack extends Stack {
         new ProviderSecret(this, `${pascal(definition.id)}Secret`, { definition, removalPolicy: config.removalPolicy }),
       ]),
     );
+    for (const { definition, secret } of this.secrets.values()) {
+      const shape = JSON.stringify(Object.fromEntries(definition.keys.map((key) => [key, '...'])));
+      new CfnOutput(this, `${pascal(definition.id)}SecretArn`, {
+        description: `Fill with: aws secretsmanager put-secret-value --secret-id <this ARN> --secret-string '${shape}'`,
+        value: secret.secretArn,
+      });
+    }
   }
 }
 

@@ -81,11 +81,11 @@ function parseIso(input: string): number | undefined {
 
 function parseWords(input: string): number | undefined {
   if (/^\d+(?:\.\d+)?$/.test(input)) return Number(input) * DAY_MS;
-  const match = /^(?:every\s+)?(\d+(?:\.\d+)?|[a-z]+)?\s*-?\s*([a-z]+)$/.exec(input);
+  const match = /^(?:every\s+)?(?:(\d+(?:\.\d+)?)\s*-?\s*|([a-z]+)[\s-]+)?([a-z]+)$/.exec(input);
   if (!match) return undefined;
-  const [, amountText, unitText] = match;
+  const [, digits, word, unitText] = match;
   const unit = UNIT_MS[unitText!];
   if (unit === undefined) return undefined;
-  const amount = amountText === undefined ? 1 : /^\d/.test(amountText) ? Number(amountText) : NUMBER_WORDS[amountText];
+  const amount = digits !== undefined ? Number(digits) : word !== undefined ? NUMBER_WORDS[word] : 1;
   return amount === undefined ? undefined : amount * unit;
 }

@@ -181,7 +181,7 @@ export function parseLeadFollowUpRequest(raw: unknown, defaultOutput: LeadFollow
     ...rest,
     ...(typeof phone === 'string' ? { phone_number: phone.trim() } : {}),
     output: output ?? defaultOutput,
-  }) as LeadFollowUpRequest;
+  }) as unknown as LeadFollowUpRequest;
 }
 
 /** Maps alias spellings onto canonical names and drops nulls (null means "not given"). */

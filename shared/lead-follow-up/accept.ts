@@ -1,0 +1,59 @@
+import type { Principal } from '../access/api-keys';
+import { respondWithCommand } from '../api/command-responses';
+import { acceptCommand, type AcceptDependencies } from '../commands/accept';
+import { AppError } from '../platform/errors';
+import { canonicalJson, sha256Hex } from '../platform/hashing';
+import type { HttpResult } from '../platform/http/types';
+import type { SiteDirectory } from '../sites/directory';
+import { checkLeadFollowUp } from './checks';
+import { leadFollowUpPresenter } from './presenter';
+import { parseLeadFollowUpRequest, type LeadFollowUpOutput } from './schema';
+
+/** Longest Idempotency-Key accepted (the job envelope's limit). */
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+export interface LeadFollowUpApiDependencies extends AcceptDependencies {
+  sites: SiteDirectory;
+  /** LEAD_FOLLOW_UP_OUTPUT. */
+  defaultOutput: LeadFollowUpOutput;
+}
+
+export interface LeadFollowUpCall {
+  principal: Principal;
+  /** The parsed JSON body. */
+  body: unknown;
+  /** Request headers, lower-cased names. */
+  headers: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Use case: `POST /api/agents/sales/leadFollowUp`. Validates the body, runs
+ * the synchronous checks in the issue's order, records the command and
+ * queues the sales job (once per Idempotency-Key and body), then answers
+ * 202, or the finished result when the caller sent `Prefer: wait=N`.
+ */
+export async function acceptLeadFollowUp(deps: LeadFollowUpApiDependencies, call: LeadFollowUpCall): Promise<HttpResult> {
+  const request = parseLeadFollowUpRequest(call.body, deps.defaultOutput);
+  await checkLeadFollowUp(deps.sites, request, call.principal);
+  const idempotencyKey = readIdempotencyKey(call.headers);
+  const { command } = await acceptCommand(deps, {
+    type: 'lead_follow_up',
+    queue: 'sales',
+    tenantId: call.principal.tenantId,
+    siteId: request.siteId,
+    request: { ...request },
+    ...(idempotencyKey ? { idempotency: { key: idempotencyKey, bodyHash: sha256Hex(canonicalJson(call.body)) } } : {}),
+  });
+  return respondWithCommand(deps.commands, command, call.headers.prefer, leadFollowUpPresenter);
+}
+
+function readIdempotencyKey(headers: LeadFollowUpCall['headers']): string | undefined {
+  const key = headers['idempotency-key']?.trim();
+  if (key === undefined || key === '') return undefined;
+  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw new AppError('INVALID_REQUEST', `The Idempotency-Key header is longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`, [
+      { code: 'too_big', message: `At most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`, path: ['Idempotency-Key'] },
+    ]);
+  }
+  return key;
+}

@@ -1,0 +1,105 @@
+import type { Agent, Lead, Site } from '../sites/schema';
+import type { Channel } from './channels';
+import type { CheckedLeadFollowUp } from './checks';
+import type { FollowUpType, LeadFollowUpRequest } from './schema';
+
+/**
+ * The lead as the writers see it: the stored lead, with gaps filled from the
+ * caller's `leadData`. Email and phone come from the stored lead only.
+ */
+export interface LeadProfile {
+  name: string;
+  company: string | null;
+  position: string | null;
+  email: string | null;
+  phone: string | null;
+  pain_points: string[];
+  budget_range: string | null;
+  lead_stage: string | null;
+  language: string | null;
+}
+
+export interface InteractionNote {
+  date: string;
+  type: string;
+  summary: string;
+}
+
+/** Everything a writer (model or offline) may use, and nothing else. */
+export interface WritingContext {
+  site: { name: string; url: string | null };
+  agent: { name: string; instructions: string | null };
+  lead: LeadProfile;
+  /** Stored and given interactions, oldest first. */
+  interactions: InteractionNote[];
+  preferences: Record<string, unknown>;
+  productInterest: string[];
+  followUpType: FollowUpType | null;
+  channels: Channel[];
+}
+
+/** Builds the writing context of a checked request. */
+export function writingContext(checked: CheckedLeadFollowUp, request: LeadFollowUpRequest): WritingContext {
+  return {
+    site: siteSummary(checked.site),
+    agent: agentSummary(checked.agent),
+    lead: leadProfile(checked.lead, request),
+    interactions: mergedInteractions(checked.lead, request),
+    preferences: checked.lead.preferences ?? {},
+    productInterest: unique(request.productInterest ?? []),
+    followUpType: checked.followUpType ?? null,
+    channels: checked.channels,
+  };
+}
+
+export function siteSummary(site: Site): WritingContext['site'] {
+  return { name: site.name, url: site.url ?? null };
+}
+
+export function agentSummary(agent: Agent): WritingContext['agent'] {
+  return { name: agent.name, instructions: agent.instructions?.trim() || null };
+}
+
+/** The stored lead, gaps filled from `leadData`, stage from `leadStage` when given. */
+export function leadProfile(lead: Lead, request: LeadFollowUpRequest): LeadProfile {
+  const extra = request.leadData ?? {};
+  const pick = (stored: string | undefined, given: string | undefined) => stored?.trim() || given?.trim() || null;
+  return {
+    name: pick(lead.name, extra.name) ?? lead.name,
+    company: pick(lead.company, extra.company),
+    position: pick(lead.position, extra.position),
+    email: lead.email?.trim() || null,
+    phone: lead.phone?.trim() || null,
+    pain_points: unique([...(lead.pain_points ?? []), ...(extra.pain_points ?? [])]),
+    budget_range: pick(lead.budget_range, extra.budget_range),
+    lead_stage: request.leadStage?.trim() || lead.lead_stage?.trim() || null,
+    language: lead.language?.trim() || null,
+  };
+}
+
+/** Stored interactions plus the ones the caller gave, oldest first, without repeats. */
+export function mergedInteractions(lead: Lead, request: LeadFollowUpRequest): InteractionNote[] {
+  const all = [...(lead.interactions ?? []), ...(request.previousInteractions ?? [])];
+  const seen = new Set<string>();
+  const merged: InteractionNote[] = [];
+  for (const item of all) {
+    const key = `${item.date}|${item.type}|${item.summary}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    merged.push({ date: item.date, type: item.type, summary: item.summary });
+  }
+  return merged.sort((a, b) => a.date.localeCompare(b.date));
+}
+
+function unique(values: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const result: string[] = [];
+  for (const value of values) {
+    const trimmed = value.trim();
+    const key = trimmed.toLowerCase();
+    if (!trimmed || seen.has(key)) continue;
+    seen.add(key);
+    result.push(trimmed);
+  }
+  return result;
+}

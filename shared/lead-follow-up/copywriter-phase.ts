@@ -1,0 +1,166 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { z } from 'zod';
+import { PoisonJobError } from '../commands/job';
+import type { CommandRecord } from '../commands/record';
+import type { CommandStore } from '../commands/store';
+import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker';
+import type { Clock } from '../platform/clock';
+import { AppError, type ErrorInfo } from '../platform/errors';
+import { describeError } from '../platform/logger';
+import { LlmError, type LlmClient } from '../providers/llm/port';
+import type { SiteDirectory } from '../sites/directory';
+import type { Channel } from './channels';
+import { isActiveAgent } from './checks';
+import { agentSummary } from './context';
+import { copyRulesFor } from './copy-rules';
+import { copywriterRequestSchema, type CopywriterRequest } from './copywriter-request';
+import { generateChecked } from './generation';
+import { checkChannelMessages, type ChannelMessages } from './message-checks';
+import { offlineRefinement } from './offline-writer';
+import { channelMessagesResult } from './presenter';
+import { copywriterProgressOf, salesProgressOf, type CopywriterProgress, type SalesProgress } from './progress';
+import { copywriterPrompt } from './prompts';
+
+const REFINEMENT_MAX_TOKENS = 2_500;
+
+/** What the copywriter phase works with. */
+export interface CopywriterPhaseDependencies {
+  commands: CommandStore;
+  sites: SiteDirectory;
+  clock: Clock;
+  /** The model, resolved on first use. */
+  llm: () => Promise<LlmClient>;
+  /** The queue's maxReceiveCount: on the last delivery an unexpected error still lets the sales content stand. */
+  maxReceiveCount: number;
+  logger?: Pick<Logger, 'info' | 'warn'>;
+}
+
+type MessagesProgress = Extract<SalesProgress, { output: 'channel_messages' }>;
+type Refined = Partial<Record<Channel, { title: string; message: string }>>;
+
+/** The copywriter worker's job. Its request is written by the sales phase; anything else is a poison job. */
+export function copywriterJob(deps: CopywriterPhaseDependencies): JobDefinition<CopywriterRequest> {
+  return {
+    queue: 'copywriter',
+    types: ['copywriter'],
+    parseRequest(request) {
+      const parsed = copywriterRequestSchema.safeParse(request);
+      if (!parsed.success) throw new PoisonJobError(`The copywriter request is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
+      return parsed.data;
+    },
+    siteIdOf: (request) => request.siteId,
+    run: (input) => runCopywriterPhase(deps, input),
+  };
+}
+
+/**
+ * Use case: phase 2 of a lead follow-up. Refines the sales messages (one
+ * call, one repair, same checks), keeps the outcome on its own command,
+ * completes the parent with the final messages, then finishes itself. When
+ * refinement fails, the sales content stands: the parent completes with
+ * `copywriter: null` and the reason in its warnings, and this command fails
+ * with that reason. Every run looks at the parent first, so a job
+ * redelivered after a crash between the two completions finishes both.
+ */
+export async function runCopywriterPhase(deps: CopywriterPhaseDependencies, input: PhaseInput<CopywriterRequest>): Promise<PhaseOutcome> {
+  const { command: child, request } = input;
+  const parent = await loadParent(deps, child, request);
+  const sales = salesProgressOf(parent);
+  if (sales?.output !== 'channel_messages') {
+    throw new AppError('SALES_COMMAND_FAILED', 'The sales phase left no messages to refine.');
+  }
+
+  let outcome = copywriterProgressOf(child);
+  if (parent.status !== 'in_progress') {
+    return childOutcome(
+      outcome ?? { ok: false, error: { code: 'SALES_COMMAND_FAILED', message: 'The lead follow-up finished before the copywriter phase ran.' } },
+      parent,
+    );
+  }
+  if (!outcome) {
+    outcome = await refine(deps, sales, request, input.receiveCount);
+    const recorded = await deps.commands.recordProgress(child.id, { progress: { ...child.progress, copywriter: outcome } }, deps.clock.now());
+    if (!recorded) throw new Error(`Copywriter command ${child.id} is no longer in progress`);
+  }
+
+  const final = outcome.ok
+    ? channelMessagesResult(sales.context, outcome.messages, outcome, { sales: parent.id, copywriter: child.id })
+    : channelMessagesResult(sales.context, sales.messages, sales, { sales: parent.id, copywriter: null });
+  const warnings = outcome.ok ? undefined : [...(parent.warnings ?? []), outcome.error];
+  await deps.commands.complete(parent.id, { ...final }, deps.clock.now(), warnings ? { warnings } : undefined);
+  return childOutcome(outcome, parent);
+}
+
+async function loadParent(deps: CopywriterPhaseDependencies, child: CommandRecord, request: CopywriterRequest): Promise<CommandRecord> {
+  const refused = () => new AppError('INVALID_REQUEST', 'A copywriter job must come from the sales phase of a lead follow-up.');
+  if (child.parent_id !== request.parentId) throw refused();
+  const parent = await deps.commands.get(request.parentId);
+  if (!parent || parent.tenant_id !== child.tenant_id || !parent.child_ids?.includes(child.id)) throw refused();
+  return parent;
+}
+
+function childOutcome(outcome: CopywriterProgress, parent: CommandRecord): PhaseOutcome {
+  if (!outcome.ok) return { status: 'failed', error: outcome.error };
+  return {
+    status: 'completed',
+    result: { parent_id: parent.id, messages: outcome.messages, generated_by: outcome.generated_by, model: outcome.model },
+  };
+}
+
+/** The answer schema of a refinement: `{title, message}` for each channel; strategies stay the sales agent's. */
+export function refinementSchema(channels: readonly Channel[]): z.ZodType<Refined> {
+  const item = z.object({ title: z.string(), message: z.string() });
+  return z.object(Object.fromEntries(channels.map((channel) => [channel, item]))) as unknown as z.ZodType<Refined>;
+}
+
+/** The refined copy with each channel's strategy from the sales draft. */
+export function withStrategies(refined: Refined, draft: ChannelMessages, channels: readonly Channel[]): ChannelMessages {
+  const messages: ChannelMessages = {};
+  for (const channel of channels) {
+    const item = refined[channel];
+    const original = draft[channel];
+    if (item && original) messages[channel] = { title: item.title.trim(), message: item.message.trim(), strategy: original.strategy };
+  }
+  return messages;
+}
+
+async function refine(
+  deps: CopywriterPhaseDependencies,
+  sales: MessagesProgress,
+  request: CopywriterRequest,
+  receiveCount: number,
+): Promise<CopywriterProgress> {
+  const { context, messages: draft } = sales;
+  try {
+    const agent = await deps.sites.getItem(request.siteId, 'agents', request.agentId);
+    if (!agent || !isActiveAgent(agent)) {
+      return failed('AGENT_NOT_FOUND', `Copywriter agent ${request.agentId} is no longer active on the site.`);
+    }
+    const llm = await deps.llm();
+    const answer = await generateChecked(
+      llm,
+      {
+        schemaName: 'lead_follow_up_refinement',
+        schema: refinementSchema(context.channels),
+        messages: copywriterPrompt(context, agentSummary(agent), draft),
+        offline: () => offlineRefinement(context, draft),
+        maxTokens: REFINEMENT_MAX_TOKENS,
+      },
+      (value, generatedBy) => checkChannelMessages(withStrategies(value, draft, context.channels), context.channels, copyRulesFor(context, generatedBy)),
+    );
+    return { ok: true, messages: withStrategies(answer.value, draft, context.channels), generated_by: answer.generatedBy, model: answer.model };
+  } catch (error) {
+    if (error instanceof AppError) return failed(error.code, error.message, error.details);
+    if (error instanceof LlmError) return failed('SALES_COMMAND_FAILED', error.message);
+    if (receiveCount >= deps.maxReceiveCount) {
+      deps.logger?.warn('Copywriter phase failed on its last delivery; the sales content stands', { error: describeError(error) });
+      return failed('SYSTEM_ERROR', 'The copywriter phase failed unexpectedly.');
+    }
+    throw error;
+  }
+}
+
+function failed(code: ErrorInfo['code'], reason: string, details?: ErrorInfo['details']): CopywriterProgress {
+  const message = `Copywriter phase failed; the sales content stands. ${reason}`;
+  return { ok: false, error: details === undefined ? { code, message } : { code, message, details } };
+}

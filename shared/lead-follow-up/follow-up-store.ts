@@ -1,0 +1,86 @@
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TABLE } from '../../infra/definitions';
+import { isConditionalCheckFailed } from '../platform/dynamodb';
+import type { FollowUpItem } from './sequence';
+
+/** A follow-up as stored: the response item plus its owner and origin. */
+export interface StoredFollowUp extends FollowUpItem {
+  tenant_id: string;
+  command_id: string;
+  created_at: string;
+}
+
+/**
+ * Port: where scheduled follow-ups live. Saving is idempotent per item id
+ * (ids are derived from the command and the position), so a sequence saved
+ * twice is stored once; a scheduler reads what is due by time.
+ */
+export interface FollowUpStore {
+  /** Writes the items that do not exist yet; returns how many were new. */
+  saveSequence(items: readonly StoredFollowUp[]): Promise<{ created: number; existing: number }>;
+  /** Scheduled follow-ups due at or before `before` (ISO 8601 UTC, as `toISOString` writes it), earliest first. */
+  listDueFollowUps(before: string, limit: number): Promise<StoredFollowUp[]>;
+}
+
+const GSI = TABLE.indexes[0];
+const SCHEDULED_PARTITION = 'FOLLOWUP#scheduled';
+
+export function followUpKey(id: string): { pk: string; sk: string } {
+  return { pk: `FOLLOWUP#${id}`, sk: 'FOLLOWUP' };
+}
+
+/** The due-time index entry of a scheduled follow-up. */
+export function dueIndexKey(item: Pick<FollowUpItem, 'id' | 'scheduled_for'>): { gsi1pk: string; gsi1sk: string } {
+  return { gsi1pk: SCHEDULED_PARTITION, gsi1sk: `${item.scheduled_for}#${item.id}` };
+}
+
+/** FollowUpStore on the single table; the due-time query uses `gsi1`. */
+export function dynamoFollowUpStore(db: DynamoDBDocumentClient, tableName: string): FollowUpStore {
+  return {
+    async saveSequence(items) {
+      let created = 0;
+      for (const item of items) {
+        try {
+          await db.send(
+            new PutCommand({
+              TableName: tableName,
+              Item: { ...followUpKey(item.id), ...dueIndexKey(item), ...item },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            }),
+          );
+          created += 1;
+        } catch (error) {
+          if (!isConditionalCheckFailed(error)) throw error;
+        }
+      }
+      return { created, existing: items.length - created };
+    },
+
+    async listDueFollowUps(before, limit) {
+      const items: StoredFollowUp[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: GSI.name,
+            KeyConditionExpression: '#pk = :pk AND #sk < :upper',
+            ExpressionAttributeNames: { '#pk': GSI.partitionKey, '#sk': GSI.sortKey },
+            // Sort keys are "<iso>#<id>" and "$" sorts right after "#": everything due at `before` is included.
+            ExpressionAttributeValues: { ':pk': SCHEDULED_PARTITION, ':upper': `${before}$` },
+            Limit: limit - items.length,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const raw of page.Items ?? []) items.push(stripKeys(raw));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey && items.length < limit);
+      return items;
+    },
+  };
+}
+
+function stripKeys(item: Record<string, unknown>): StoredFollowUp {
+  const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, ...rest } = item;
+  return rest as unknown as StoredFollowUp;
+}

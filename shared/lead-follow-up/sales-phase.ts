@@ -1,0 +1,230 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { z } from 'zod';
+import { JOB_ENVELOPE_VERSION, PoisonJobError } from '../commands/job';
+import type { JobQueue } from '../commands/queue';
+import type { CommandRecord } from '../commands/record';
+import type { CommandStore } from '../commands/store';
+import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker';
+import type { Clock } from '../platform/clock';
+import { AppError } from '../platform/errors';
+import { newId } from '../platform/ids';
+import type { GeneratedBy, LlmClient } from '../providers/llm/port';
+import type { SiteDirectory } from '../sites/directory';
+import { leadReach, type Channel } from './channels';
+import { checkLeadFollowUp, findActiveAgent, type CheckedLeadFollowUp } from './checks';
+import { writingContext, type WritingContext } from './context';
+import type { CopywriterRequest } from './copywriter-request';
+import type { FollowUpStore, StoredFollowUp } from './follow-up-store';
+import { generateChecked } from './generation';
+import { followUpIntervalMs } from './interval';
+import { copyRulesFor } from './copy-rules';
+import { checkChannelMessages, type ChannelMessage, type ChannelMessages } from './message-checks';
+import { offlineChannelMessages, offlineSequence } from './offline-writer';
+import { channelMessagesResult, followUpSequenceResult } from './presenter';
+import { salesProgressOf, type SalesProgress } from './progress';
+import { describeInterval, salesMessagesPrompt, salesSequencePrompt } from './prompts';
+import { parseLeadFollowUpRequest, type LeadFollowUpOutput, type LeadFollowUpRequest } from './schema';
+import { buildSequence, checkWrittenSequence, planSequenceTypes, sequenceLength, writtenSequenceSchema, type FollowUpItem } from './sequence';
+
+/** Upper bounds on answer length, in tokens. */
+const MESSAGES_MAX_TOKENS = 2_500;
+const SEQUENCE_MAX_TOKENS = 4_000;
+
+/** What the sales phase works with. */
+export interface SalesPhaseDependencies {
+  commands: CommandStore;
+  queue: JobQueue;
+  sites: SiteDirectory;
+  followUps: FollowUpStore;
+  clock: Clock;
+  /** The model, resolved on first use (its key may come from Secrets Manager). */
+  llm: () => Promise<LlmClient>;
+  /** LEAD_FOLLOW_UP_OUTPUT: the `output` of a producer's job that names none. */
+  defaultOutput: LeadFollowUpOutput;
+  logger?: Pick<Logger, 'info' | 'warn'>;
+}
+
+/**
+ * The sales worker's job: validates the request with the route's schema (a
+ * request that can never be valid is a poison job), then runs the sales phase.
+ */
+export function salesJob(deps: SalesPhaseDependencies): JobDefinition<LeadFollowUpRequest> {
+  return {
+    queue: 'sales',
+    types: ['lead_follow_up'],
+    parseRequest(request) {
+      try {
+        return parseLeadFollowUpRequest(request, deps.defaultOutput);
+      } catch (error) {
+        if (error instanceof AppError) throw new PoisonJobError(`${error.code}: ${error.message}`);
+        throw error;
+      }
+    },
+    siteIdOf: (request) => request.siteId,
+    run: (input) => runSalesPhase(deps, input),
+  };
+}
+
+/**
+ * Use case: phase 1 of a lead follow-up. Runs the checks again against the
+ * stored data, makes one model call for every channel (or the sequence),
+ * checks the copy with one repair, and keeps the output in `progress.sales`
+ * before anything else, so a redelivered job never calls the model again.
+ * Then: a sequence is saved and the command completes; messages go to the
+ * site's active copywriter (phase 2, `handed_off`) or, without one, complete
+ * the command.
+ */
+export async function runSalesPhase(deps: SalesPhaseDependencies, input: PhaseInput<LeadFollowUpRequest>): Promise<PhaseOutcome> {
+  const { command, request } = input;
+  let progress = salesProgressOf(command);
+  let childId = command.child_ids?.[0];
+  if (!progress) {
+    const checked = await checkLeadFollowUp(deps.sites, request);
+    const context = writingContext(checked, request);
+    const llm = await deps.llm();
+    progress =
+      request.output === 'follow_up_sequence'
+        ? await writeSequence(deps, llm, command, request, checked, context)
+        : await writeMessages(deps, llm, context, checked.site.id);
+    if (progress.output === 'channel_messages' && progress.copywriter_agent_id) childId = newId();
+    const recorded = await deps.commands.recordProgress(
+      command.id,
+      { progress: { ...command.progress, sales: progress }, ...(childId ? { child_ids: [childId] } : {}) },
+      deps.clock.now(),
+    );
+    if (!recorded) throw new Error(`Command ${command.id} is no longer in progress; its sales output was not kept`);
+  }
+
+  if (progress.output === 'follow_up_sequence') {
+    await deps.followUps.saveSequence(progress.follow_ups.map((item) => stored(item, command)));
+    return {
+      status: 'completed',
+      result: { ...followUpSequenceResult(request.siteId, request.leadId, progress.follow_ups, progress) },
+    };
+  }
+  if (progress.copywriter_agent_id && childId) {
+    await handOffToCopywriter(deps, command, childId, { parentId: command.id, siteId: request.siteId, leadId: request.leadId, agentId: progress.copywriter_agent_id });
+    return { status: 'handed_off' };
+  }
+  return {
+    status: 'completed',
+    result: { ...channelMessagesResult(progress.context, progress.messages, progress, { sales: command.id, copywriter: null }) },
+  };
+}
+
+/** The answer schema for a set of channels: each exactly once, each `{title, message, strategy}`. */
+export function channelMessagesSchema(channels: readonly Channel[]): z.ZodType<ChannelMessages> {
+  const message: z.ZodType<ChannelMessage> = z.object({ title: z.string(), message: z.string(), strategy: z.string() });
+  return z.object(Object.fromEntries(channels.map((channel) => [channel, message]))) as unknown as z.ZodType<ChannelMessages>;
+}
+
+async function writeMessages(deps: SalesPhaseDependencies, llm: LlmClient, context: WritingContext, siteId: string): Promise<SalesProgress> {
+  const answer = await generateChecked(
+    llm,
+    {
+      schemaName: 'lead_follow_up_messages',
+      schema: channelMessagesSchema(context.channels),
+      messages: salesMessagesPrompt(context),
+      offline: () => offlineChannelMessages(context),
+      maxTokens: MESSAGES_MAX_TOKENS,
+    },
+    (value, generatedBy) => checkChannelMessages(value, context.channels, copyRulesFor(context, generatedBy)),
+  );
+  warnAboutLanguage(deps, context, answer.generatedBy);
+  const copywriter = await findActiveAgent(deps.sites, siteId, 'copywriter');
+  return {
+    output: 'channel_messages',
+    context,
+    messages: pickChannels(answer.value, context.channels),
+    generated_by: answer.generatedBy,
+    model: answer.model,
+    copywriter_agent_id: copywriter?.id ?? null,
+  };
+}
+
+async function writeSequence(
+  deps: SalesPhaseDependencies,
+  llm: LlmClient,
+  command: CommandRecord,
+  request: LeadFollowUpRequest,
+  checked: CheckedLeadFollowUp,
+  context: WritingContext,
+): Promise<SalesProgress> {
+  const reach = { channels: checked.channels, hasPhone: leadReach(checked.lead, request.phone_number).hasPhone };
+  const types = planSequenceTypes(checked.followUpType, reach, sequenceLength(context.lead.lead_stage));
+  const intervalMs = followUpIntervalMs(request.followUpInterval);
+  const answer = await generateChecked(
+    llm,
+    {
+      schemaName: 'lead_follow_up_sequence',
+      schema: writtenSequenceSchema(types.length),
+      messages: salesSequencePrompt(context, types, describeInterval(intervalMs)),
+      offline: () => offlineSequence(context, types),
+      maxTokens: SEQUENCE_MAX_TOKENS,
+    },
+    (value, generatedBy) => checkWrittenSequence(value, types, copyRulesFor(context, generatedBy)),
+  );
+  warnAboutLanguage(deps, context, answer.generatedBy);
+  const followUps = buildSequence({
+    commandId: command.id,
+    siteId: checked.site.id,
+    leadId: checked.lead.id,
+    userId: request.userId ?? checked.agent.user_id ?? null,
+    leadStage: context.lead.lead_stage,
+    startMs: deps.clock.now(),
+    intervalMs,
+    types,
+    written: answer.value.follow_ups,
+  });
+  return { output: 'follow_up_sequence', follow_ups: followUps, generated_by: answer.generatedBy, model: answer.model };
+}
+
+/**
+ * Phase 2 starts: the child command (its id already kept in the parent's
+ * `child_ids`) is created once (a second create is refused by its
+ * condition) and its job queued. A duplicate job is harmless: the child's
+ * own claim lets only one run.
+ */
+async function handOffToCopywriter(deps: SalesPhaseDependencies, parent: CommandRecord, childId: string, request: CopywriterRequest): Promise<void> {
+  const nowIso = new Date(deps.clock.now()).toISOString();
+  const payload = { ...request } as Record<string, unknown>;
+  await deps.commands.create({
+    id: childId,
+    type: 'copywriter',
+    status: 'in_progress',
+    tenant_id: parent.tenant_id,
+    site_id: parent.site_id,
+    request: payload,
+    parent_id: parent.id,
+    created_at: nowIso,
+    updated_at: nowIso,
+    attempts: 0,
+  });
+  await deps.queue.send('copywriter', {
+    version: JOB_ENVELOPE_VERSION,
+    type: 'copywriter',
+    tenant_id: parent.tenant_id,
+    command_id: childId,
+    request: payload,
+  });
+  deps.logger?.info('Lead follow-up handed to the copywriter', { commandId: parent.id, childId });
+}
+
+function stored(item: FollowUpItem, command: CommandRecord): StoredFollowUp {
+  return { ...item, tenant_id: command.tenant_id, command_id: command.id, created_at: command.created_at };
+}
+
+function pickChannels(messages: ChannelMessages, channels: readonly Channel[]): ChannelMessages {
+  const picked: ChannelMessages = {};
+  for (const channel of channels) {
+    const item = messages[channel];
+    if (item) picked[channel] = { title: item.title.trim(), message: item.message.trim(), strategy: item.strategy.trim() };
+  }
+  return picked;
+}
+
+function warnAboutLanguage(deps: SalesPhaseDependencies, context: WritingContext, generatedBy: GeneratedBy): void {
+  if (copyRulesFor(context, generatedBy).language === null && context.lead.language) {
+    deps.logger?.warn('The offline writer wrote English for a lead in another language', { language: context.lead.language });
+  }
+}

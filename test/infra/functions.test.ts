@@ -1,0 +1,138 @@
+import { ENVIRONMENTS, ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
+import { FUNCTIONS, MAX_WAIT_SECONDS, QUEUES, ROUTES, SECRETS, TABLE, queueById, type FunctionDefinition } from '../../infra/definitions';
+import { canonical, logicalId, synthesize, type SynthesizedEnvironment } from './synthesize';
+
+interface FunctionProperties {
+  Runtime?: string;
+  Architectures?: string[];
+  TracingConfig?: unknown;
+  Timeout?: number;
+  MemorySize?: number;
+  Handler?: string;
+  LoggingConfig?: unknown;
+  ReservedConcurrentExecutions?: number;
+  Environment: { Variables: Record<string, unknown> };
+}
+
+const RETENTION_DAYS: Record<EnvironmentName, number> = { dev: 7, staging: 14, prod: 90 };
+
+const envs = {} as Record<EnvironmentName, SynthesizedEnvironment>;
+beforeAll(() => {
+  for (const name of ENVIRONMENT_NAMES) envs[name] = synthesize(name);
+});
+
+function functionOf(env: SynthesizedEnvironment, definition: FunctionDefinition) {
+  const built = env.stage.service.functions.get(definition.id);
+  if (!built) throw new Error(`function ${definition.id} not built`);
+  const id = logicalId(built.function);
+  const properties = env.json.service.Resources[id]?.Properties ?? {};
+  return { built, id, properties: properties as unknown as FunctionProperties };
+}
+
+/** The environment variables a function must have, computed from its definition, with their targets. */
+function expectedEnvironment(env: SynthesizedEnvironment, definition: FunctionDefinition, name: EnvironmentName) {
+  const { stateful } = env.stage;
+  const expected: Record<string, string> = {
+    NODE_OPTIONS: '--enable-source-maps',
+    POWERTOOLS_SERVICE_NAME: 'switchboard',
+    LOG_LEVEL: ENVIRONMENTS[name].logLevel,
+    PUBLIC_BASE_URL: `Service:${logicalId(env.stage.service.api.httpApi)}.ApiEndpoint`,
+  };
+  if (definition.access.table !== 'none') expected[TABLE.envVar] = `Stateful:${logicalId(stateful.table)}`;
+  for (const id of definition.access.sendsTo) {
+    expected[queueById(id).urlEnvVar] = `Stateful:${logicalId(stateful.queues.get(id)!.queue)}`;
+  }
+  for (const id of definition.access.sendsToDeadLetterOf) {
+    expected[queueById(id).dlqUrlEnvVar] = `Stateful:${logicalId(stateful.queues.get(id)!.deadLetterQueue)}`;
+  }
+  for (const id of definition.access.secrets) {
+    const secret = SECRETS.find((s) => s.id === id)!;
+    expected[secret.arnEnvVar] = `Stateful:${logicalId(stateful.secrets.get(id)!.secret)}`;
+  }
+  return expected;
+}
+
+describe.each(ENVIRONMENT_NAMES)('functions (%s)', (name) => {
+  it('builds exactly one Lambda function per FUNCTIONS entry', () => {
+    envs[name].service.resourceCountIs('AWS::Lambda::Function', FUNCTIONS.length);
+  });
+
+  it.each(FUNCTIONS.map((fn) => [fn.id, fn] as const))('%s: nodejs22.x, arm64, traced, sized from its definition', (_, definition) => {
+    const { properties } = functionOf(envs[name], definition);
+    expect(properties.Runtime).toBe('nodejs22.x');
+    expect(properties.Architectures).toEqual(['arm64']);
+    expect(properties.TracingConfig).toEqual({ Mode: 'Active' });
+    expect(properties.Timeout).toBe(definition.timeoutSeconds);
+    expect(properties.MemorySize).toBe(definition.memoryMb);
+    expect(properties.Handler).toBe('index.handler');
+  });
+
+  it.each(FUNCTIONS.map((fn) => [fn.id, fn] as const))('%s: logs to its own log group with the environment retention', (_, definition) => {
+    const env = envs[name];
+    const { built, properties } = functionOf(env, definition);
+    const logGroupId = logicalId(built.logGroup);
+    expect(properties.LoggingConfig).toEqual({ LogGroup: { Ref: logGroupId } });
+    expect(env.json.service.Resources[logGroupId]?.Properties?.RetentionInDays).toBe(RETENTION_DAYS[name]);
+  });
+
+  it.each(FUNCTIONS.map((fn) => [fn.id, fn] as const))('%s: gets exactly the environment variables its access implies', (_, definition) => {
+    const env = envs[name];
+    const { properties } = functionOf(env, definition);
+    const variables = properties.Environment.Variables;
+    const actual = Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, canonical(value, env)]));
+    expect(actual).toEqual(expectedEnvironment(env, definition, name));
+  });
+
+  it.each(FUNCTIONS.map((fn) => [fn.id, fn] as const))('%s: reserves the concurrency of the environment config', (_, definition) => {
+    const { properties } = functionOf(envs[name], definition);
+    expect(properties.ReservedConcurrentExecutions).toBe(ENVIRONMENTS[name].reservedConcurrency[definition.id]);
+  });
+});
+
+describe.each(ENVIRONMENT_NAMES)('event sources (%s)', (name) => {
+  it('has one SQS event source per queue, on its worker, reporting batch item failures', () => {
+    const env = envs[name];
+    const mappings = Object.values(env.json.service.Resources).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping');
+    expect(mappings).toHaveLength(QUEUES.length);
+    for (const definition of QUEUES) {
+      const queueArn = `Stateful:${logicalId(env.stage.stateful.queues.get(definition.id)!.queue)}.Arn`;
+      const worker = functionOf(env, FUNCTIONS.find((fn) => fn.id === definition.workerFunction)!);
+      const matching = mappings.filter((m) => canonical(m.Properties?.EventSourceArn, env) === queueArn);
+      expect(matching).toHaveLength(1);
+      expect(matching[0]?.Properties).toMatchObject({
+        FunctionName: { Ref: worker.id },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BatchSize: definition.batchSize,
+        MaximumBatchingWindowInSeconds: definition.maxBatchingWindowSeconds,
+        ScalingConfig: { MaximumConcurrency: definition.maxConcurrency },
+      });
+    }
+  });
+
+  it('feeds workers only from queues that have a dead-letter queue', () => {
+    const env = envs[name];
+    for (const mapping of Object.values(env.json.service.Resources).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')) {
+      const [stack, arn] = canonical(mapping.Properties?.EventSourceArn, env).split(':');
+      expect(stack).toBe('Stateful');
+      const queueId = arn!.replace(/\.Arn$/, '');
+      const redrive = env.json.stateful.Resources[queueId]?.Properties?.RedrivePolicy as { deadLetterTargetArn?: unknown } | undefined;
+      expect(redrive?.deadLetterTargetArn).toBeDefined();
+    }
+  });
+});
+
+describe('definitions the infrastructure relies on', () => {
+  it('lets api functions answer before API Gateway gives up (30 s), POST ones after the longest Prefer wait', () => {
+    for (const fn of FUNCTIONS.filter((f) => f.kind === 'api')) expect(fn.timeoutSeconds).toBeLessThan(30);
+    for (const route of ROUTES.filter((r) => r.method === 'POST')) {
+      expect(FUNCTIONS.find((f) => f.id === route.function)?.timeoutSeconds).toBeGreaterThan(MAX_WAIT_SECONDS);
+    }
+  });
+
+  it('makes every worker consume a queue and no api function consume one', () => {
+    for (const fn of FUNCTIONS) {
+      const consumes = QUEUES.some((queue) => queue.workerFunction === fn.id);
+      expect(consumes).toBe(fn.kind === 'worker');
+    }
+  });
+});

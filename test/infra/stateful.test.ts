@@ -1,0 +1,123 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
+import { QUEUES, SECRETS, TABLE, functionById, visibilityTimeoutSeconds } from '../../infra/definitions';
+import { logicalId, synthesize, type SynthesizedEnvironment } from './synthesize';
+
+const FOURTEEN_DAYS = 14 * 24 * 60 * 60;
+
+const envs = {} as Record<EnvironmentName, SynthesizedEnvironment>;
+beforeAll(() => {
+  for (const name of ENVIRONMENT_NAMES) envs[name] = synthesize(name);
+});
+
+describe.each(ENVIRONMENT_NAMES)('stateful stack (%s)', (name) => {
+  it('is environment-agnostic when synthesized without credentials', () => {
+    const { stage } = envs[name];
+    for (const stack of [stage.stateful, stage.service]) {
+      expect(stack.environment).toBe('aws://unknown-account/unknown-region');
+    }
+  });
+
+  it('has the one table: on-demand, PITR, encrypted, TTL and every index of TABLE', () => {
+    const { stateful } = envs[name];
+    stateful.resourceCountIs('AWS::DynamoDB::Table', 1);
+    stateful.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+      ],
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true },
+      TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
+      GlobalSecondaryIndexes: TABLE.indexes.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    });
+  });
+
+  it('gives every queue a dead-letter queue, SSE, TLS-only access and a 6x visibility timeout', () => {
+    const env = envs[name];
+    for (const definition of QUEUES) {
+      const jobQueue = env.stage.stateful.queues.get(definition.id);
+      if (!jobQueue) throw new Error(`queue ${definition.id} not built`);
+      const queueId = logicalId(jobQueue.queue);
+      const dlqId = logicalId(jobQueue.deadLetterQueue);
+      const queue = env.json.stateful.Resources[queueId]?.Properties ?? {};
+      const dlq = env.json.stateful.Resources[dlqId]?.Properties ?? {};
+
+      expect(queue.RedrivePolicy).toEqual({
+        deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+        maxReceiveCount: definition.maxReceiveCount,
+      });
+      expect(queue.VisibilityTimeout).toBe(visibilityTimeoutSeconds(definition));
+      expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * functionById(definition.workerFunction).timeoutSeconds);
+      expect(queue.SqsManagedSseEnabled).toBe(true);
+      expect(dlq.SqsManagedSseEnabled).toBe(true);
+      expect(dlq.MessageRetentionPeriod).toBe(FOURTEEN_DAYS);
+
+      for (const id of [queueId, dlqId]) {
+        env.stateful.hasResourceProperties('AWS::SQS::QueuePolicy', {
+          Queues: [{ Ref: id }],
+          PolicyDocument: {
+            Statement: Match.arrayWith([
+              Match.objectLike({
+                Effect: 'Deny',
+                Action: 'sqs:*',
+                Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+                Resource: { 'Fn::GetAtt': [id, 'Arn'] },
+              }),
+            ]),
+          },
+        });
+      }
+    }
+    env.stateful.resourceCountIs('AWS::SQS::Queue', 2 * QUEUES.length);
+  });
+
+  it('has one secret per SECRETS entry, created without any value', () => {
+    const env = envs[name];
+    const secrets = Object.values(env.json.stateful.Resources).filter((r) => r.Type === 'AWS::SecretsManager::Secret');
+    expect(secrets).toHaveLength(SECRETS.length);
+    for (const secret of secrets) {
+      expect(secret.Properties).not.toHaveProperty('SecretString');
+      expect(secret.Properties).not.toHaveProperty('GenerateSecretString');
+    }
+    for (const definition of SECRETS) {
+      const built = env.stage.stateful.secrets.get(definition.id);
+      if (!built) throw new Error(`secret ${definition.id} not built`);
+      const description = String(env.json.stateful.Resources[logicalId(built.secret)]?.Properties?.Description);
+      for (const key of definition.keys) expect(description).toContain(key);
+    }
+  });
+});
+
+describe('data protection per environment', () => {
+  const table = (name: EnvironmentName) =>
+    Object.values(envs[name].json.stateful.Resources).find((r) => r.Type === 'AWS::DynamoDB::Table');
+
+  it('retains and deletion-protects the table in prod, with termination protection on the stack', () => {
+    const prod = table('prod');
+    expect(prod?.Properties?.DeletionProtectionEnabled).toBe(true);
+    expect(prod?.DeletionPolicy).toBe('Retain');
+    expect(prod?.UpdateReplacePolicy).toBe('Retain');
+    expect(envs.prod.stage.stateful.terminationProtection).toBe(true);
+    for (const r of Object.values(envs.prod.json.stateful.Resources)) {
+      if (r.Type === 'AWS::SecretsManager::Secret') expect(r.DeletionPolicy).toBe('Retain');
+    }
+  });
+
+  it.each(['dev', 'staging'] as const)('lets %s be torn down: no RETAIN, no deletion protection', (name) => {
+    const t = table(name);
+    expect(t?.Properties?.DeletionProtectionEnabled).toBe(false);
+    expect(t?.DeletionPolicy).toBe('Delete');
+    for (const stack of ['stateful', 'service'] as const) {
+      for (const r of Object.values(envs[name].json[stack].Resources)) expect(r.DeletionPolicy).not.toBe('Retain');
+    }
+  });
+});

@@ -1,0 +1,52 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { readFile } from 'node:fs/promises';
+import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
+import { importDataFile } from '../../shared/sites/import';
+import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
+
+let services: EmbeddedServices;
+beforeAll(async () => {
+  services = await startEmbeddedServices();
+});
+afterAll(() => services.stop());
+
+const itemCount = async () => (await services.db.send(new ScanCommand({ TableName: services.aws.tableName }))).Items?.length ?? 0;
+
+describe('importDataFile', () => {
+  it('refuses a file with one bad item anywhere, names its JSON path and writes nothing', async () => {
+    const demo = JSON.parse(await readFile(new URL('../../infra/local/demo-data.json', import.meta.url), 'utf8'));
+    demo.sites.push({ id: 'second-site', name: 'Second', leads: [{ id: 'l1', name: 'Ann' }, { id: 'l2', name: 'Bob', pain_points: 'not a list' }] });
+    const before = await itemCount();
+    await expect(importDataFile(dynamoSiteDirectory(services.db, services.aws.tableName), demo)).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringContaining('$.sites[1].leads[1].pain_points'),
+    });
+    expect(await itemCount()).toBe(before);
+  });
+
+  it('refuses unknown fields and duplicate ids', async () => {
+    const directory = dynamoSiteDirectory(services.db, services.aws.tableName);
+    await expect(importDataFile(directory, { sites: [{ id: 's', name: 'S', colour: 'red' }] })).rejects.toMatchObject({
+      message: expect.stringContaining('$.sites[0]'),
+    });
+    await expect(
+      importDataFile(directory, { sites: [{ id: 's', name: 'S', leads: [{ id: 'a', name: 'A' }, { id: 'a', name: 'B' }] }] }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('$.sites[0].leads[1].id') });
+    expect(await itemCount()).toBe(0);
+  });
+
+  it('loads a good file: the site and each of its items are readable, leads only under their own site', async () => {
+    const directory = dynamoSiteDirectory(services.db, services.aws.tableName);
+    const summary = await importDataFile(directory, {
+      sites: [
+        { id: 'site-a', name: 'A', url: 'https://a.example', leads: [{ id: 'lead-1', name: 'Ann', email: 'ann@a.example' }], tasks: [{ id: 't1', title: 'Launch' }] },
+        { id: 'site-b', name: 'B' },
+      ],
+    });
+    expect(summary).toEqual({ sites: 2, items: 2, siteIds: ['site-a', 'site-b'] });
+    expect(await directory.getSite('site-a')).toEqual({ id: 'site-a', name: 'A', url: 'https://a.example' });
+    expect(await directory.getItem('site-a', 'leads', 'lead-1')).toMatchObject({ name: 'Ann' });
+    expect(await directory.getItem('site-b', 'leads', 'lead-1')).toBeUndefined();
+    expect(await directory.listItems('site-a', 'tasks', 10)).toEqual([{ id: 't1', title: 'Launch' }]);
+  });
+});

@@ -1,0 +1,34 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalRuntime } from '../../infra/local/runtime';
+import { eventually } from '../support/embedded';
+import { call } from '../support/http';
+
+const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
+const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
+const API_KEY = 'sbk_local-runtime-test-key-0001';
+
+describe('local runtime with DATA_DIR', () => {
+  it('keeps data and commands across a restart and finishes a command accepted before it', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'switchboard-data-'));
+    const settings = { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined };
+
+    const first = await startLocalRuntime({ port: 0, dataDir, apiKey: API_KEY, workers: false, settings });
+    const accepted = await call(first.url, 'POST', '/api/agents/sales/leadFollowUp', { key: API_KEY, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD } });
+    expect(accepted.status).toBe(202);
+    const id = accepted.body.data?.command_id as string;
+    await first.stop();
+
+    const second = await startLocalRuntime({ port: 0, dataDir, apiKey: API_KEY, settings });
+    try {
+      const finished = await eventually(async () => {
+        const read = await call(second.url, 'GET', `/api/commands/${id}`, { key: API_KEY });
+        return read.body.data?.status === 'completed' ? read : undefined;
+      }, 20_000, 'the command from before the restart to complete');
+      expect(finished.body.data).toMatchObject({ command_id: id, type: 'lead_follow_up', messages: expect.any(Object) });
+    } finally {
+      await second.stop();
+    }
+  });
+});

@@ -1,0 +1,154 @@
+import type { CommandRecord } from '../../../shared/commands/record';
+import { runCopywriterPhase } from '../../../shared/lead-follow-up/copywriter-phase';
+import type { ChannelMessages } from '../../../shared/lead-follow-up/message-checks';
+import type { CopywriterRequest } from '../../../shared/lead-follow-up/copywriter-request';
+import { LlmUnavailableError } from '../../../shared/providers/llm/port';
+import { DEMO, demoSite, leadFollowUpHarness, type ScriptedAnswer } from './fixtures';
+
+const refined = (messages: ChannelMessages) =>
+  Object.fromEntries(
+    Object.entries(messages).map(([channel, item]) => [channel, { title: `${item.title} (refined)`, message: `${item.message} Refined by Riley.` }]),
+  );
+
+/** Runs the sales phase up to the hand-off; returns the parent, the child id and the copywriter job. */
+async function handedOff(script: ScriptedAnswer[]) {
+  const harness = leadFollowUpHarness({ script: [{ offline: true }, ...script] });
+  const { command, job } = await harness.accept({});
+  await harness.deliverSales(job);
+  const parent = harness.commands.records.get(command.id)!;
+  const childId = parent.child_ids![0]!;
+  const copywriterJob = harness.queue.sent.find((sent) => sent.queue === 'copywriter')!.job;
+  const salesMessages = (parent.progress!.sales as { messages: ChannelMessages }).messages;
+  return { harness, parentId: command.id, childId, copywriterJob, salesMessages };
+}
+
+describe('copywriter phase', () => {
+  it('refines every channel, keeps the strategies, completes the child and then the parent', async () => {
+    let draft: ChannelMessages = {};
+    const { harness, parentId, childId, copywriterJob, salesMessages } = await handedOff([{ answer: () => refined(draft) }]);
+    draft = salesMessages;
+
+    await harness.deliverCopywriter(copywriterJob);
+
+    const parent = harness.commands.records.get(parentId)!;
+    const child = harness.commands.records.get(childId)!;
+    expect(parent.status).toBe('completed');
+    expect(parent.result!.command_ids).toEqual({ sales: parentId, copywriter: childId });
+    const final = parent.result!.messages as ChannelMessages;
+    expect(final.email?.title).toBe(`${salesMessages.email!.title} (refined)`);
+    expect(final.email?.strategy).toBe(salesMessages.email!.strategy);
+    expect(Object.keys(final)).toEqual(['email', 'messaging_app', 'notification', 'web']);
+    expect(parent.warnings).toBeUndefined();
+    expect(child).toMatchObject({ status: 'completed', result: { parent_id: parentId, messages: final, generated_by: 'openai' } });
+    const prompt = harness.llmRequests[1]!.messages;
+    expect(prompt[0]?.content).toContain('You are Riley (copywriter)');
+    expect(prompt[0]?.content).toContain('Warm, plain-spoken tone.');
+  });
+
+  it('when refinement fails, fails the child with the reason and completes the parent with the sales content', async () => {
+    const unavailable = new LlmUnavailableError('OpenAI answered 503 server_error after 3 attempts', 503);
+    const { harness, parentId, childId, copywriterJob, salesMessages } = await handedOff([{ error: unavailable }]);
+
+    await harness.deliverCopywriter(copywriterJob);
+
+    const parent = harness.commands.records.get(parentId)!;
+    expect(parent.status).toBe('completed');
+    expect(parent.result!.command_ids).toEqual({ sales: parentId, copywriter: null });
+    expect(parent.result!.messages).toEqual(salesMessages);
+    expect(parent.warnings).toEqual([{ code: 'SALES_COMMAND_FAILED', message: expect.stringContaining('503') }]);
+    expect(harness.commands.records.get(childId)).toMatchObject({
+      status: 'failed',
+      error: { code: 'SALES_COMMAND_FAILED', message: expect.stringContaining('the sales content stands') },
+    });
+  });
+
+  it('when the refined copy fails the checks after one repair, the sales content stands', async () => {
+    const withPlaceholder = { title: 'Hi [Name]', message: 'Dear {first_name}' };
+    const bad = { email: withPlaceholder, messaging_app: withPlaceholder, notification: withPlaceholder, web: withPlaceholder };
+    const { harness, parentId, childId, copywriterJob } = await handedOff([{ value: bad }, { value: bad }]);
+
+    await harness.deliverCopywriter(copywriterJob);
+
+    expect(harness.commands.records.get(parentId)).toMatchObject({
+      status: 'completed',
+      result: { command_ids: { sales: parentId, copywriter: null } },
+      warnings: [{ code: 'NO_CONTENT_GENERATED' }],
+    });
+    expect(harness.commands.records.get(childId)).toMatchObject({ status: 'failed', error: { code: 'NO_CONTENT_GENERATED' } });
+  });
+
+  it('finishes both commands when redelivered after a crash before the parent was completed', async () => {
+    const { harness, parentId, childId, copywriterJob } = await handedOff([{ offline: true }]);
+    const complete = harness.commands.complete;
+    let crashes = 1;
+    harness.commands.complete = async (id, ...rest) => {
+      if (id === parentId && crashes-- > 0) throw new Error('connection reset');
+      return complete(id, ...rest);
+    };
+
+    await expect(harness.deliverCopywriter(copywriterJob)).rejects.toThrow('connection reset');
+    expect(harness.commands.records.get(parentId)!.status).toBe('in_progress');
+    expect(harness.commands.records.get(childId)!.progress?.copywriter).toMatchObject({ ok: true });
+
+    await harness.deliverCopywriter(copywriterJob, 2);
+
+    expect(harness.llmRequests).toHaveLength(2); // one sales call, one copywriter call: the retry reused the kept refinement
+    expect(harness.commands.records.get(parentId)).toMatchObject({ status: 'completed', result: { command_ids: { copywriter: childId } } });
+    expect(harness.commands.records.get(childId)!.status).toBe('completed');
+  });
+
+  it('finishes the child when redelivered after a crash between the parent completion and its own', async () => {
+    const { harness, parentId, childId, copywriterJob } = await handedOff([{ offline: true }]);
+    const child = (await harness.commands.claim(childId, harness.clock.now(), harness.clock.now() + 1000)) as { command: CommandRecord };
+    await runCopywriterPhase(harness.copywriterDeps, {
+      command: child.command,
+      request: child.command.request as CopywriterRequest,
+      job: copywriterJob,
+      receiveCount: 1,
+    });
+    await harness.commands.release(childId);
+    expect(harness.commands.records.get(parentId)!.status).toBe('completed');
+    expect(harness.commands.records.get(childId)!.status).toBe('in_progress');
+
+    await harness.deliverCopywriter(copywriterJob, 2);
+
+    expect(harness.commands.records.get(childId)).toMatchObject({ status: 'completed', result: { parent_id: parentId } });
+    expect(harness.llmRequests).toHaveLength(2);
+  });
+
+  it('ignores a duplicate job once the child is finished', async () => {
+    const { harness, parentId, copywriterJob } = await handedOff([{ offline: true }]);
+    await harness.deliverCopywriter(copywriterJob);
+    const before = structuredClone(harness.commands.records.get(parentId));
+
+    await harness.deliverCopywriter(copywriterJob, 2);
+
+    expect(harness.commands.records.get(parentId)).toEqual(before);
+    expect(harness.llmRequests).toHaveLength(2);
+  });
+
+  it('lets the sales content stand when the copywriter agent is gone by the time the job runs', async () => {
+    const { harness, parentId, childId, copywriterJob } = await handedOff([]);
+    const site = demoSite();
+    site.agents = site.agents!.filter((agent) => agent.id !== DEMO.copywriterId);
+    const local = leadFollowUpHarness({ sites: [site] });
+    for (const [id, record] of harness.commands.records) local.commands.records.set(id, record);
+
+    await local.deliverCopywriter(copywriterJob);
+
+    expect(local.commands.records.get(parentId)).toMatchObject({ status: 'completed', warnings: [{ code: 'AGENT_NOT_FOUND' }] });
+    expect(local.commands.records.get(childId)).toMatchObject({ status: 'failed', error: { code: 'AGENT_NOT_FOUND' } });
+    expect(local.llmRequests).toHaveLength(0);
+  });
+
+  it('refuses a copywriter job its parent does not list', async () => {
+    const { harness, parentId, childId, copywriterJob } = await handedOff([]);
+    const parent = harness.commands.records.get(parentId)!;
+    harness.commands.records.set(parentId, { ...parent, child_ids: [] });
+
+    await harness.deliverCopywriter(copywriterJob);
+
+    expect(harness.commands.records.get(childId)).toMatchObject({ status: 'failed', error: { code: 'INVALID_REQUEST' } });
+    expect(harness.commands.records.get(parentId)!.status).toBe('in_progress');
+  });
+});

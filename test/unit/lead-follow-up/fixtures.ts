@@ -1,0 +1,264 @@
+import { readFileSync } from 'node:fs';
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { SQSRecord } from 'aws-lambda';
+import type { JobQueueId } from '../../../infra/definitions';
+import { acceptCommand } from '../../../shared/commands/accept';
+import type { IdempotencyStore } from '../../../shared/commands/idempotency';
+import type { JobEnvelope } from '../../../shared/commands/job';
+import type { JobQueue } from '../../../shared/commands/queue';
+import type { CommandRecord } from '../../../shared/commands/record';
+import type { CommandStore } from '../../../shared/commands/store';
+import { processJobRecord, type JobDefinition, type WorkerDependencies } from '../../../shared/commands/worker';
+import { copywriterJob, type CopywriterPhaseDependencies } from '../../../shared/lead-follow-up/copywriter-phase';
+import type { FollowUpStore, StoredFollowUp } from '../../../shared/lead-follow-up/follow-up-store';
+import { salesJob, type SalesPhaseDependencies } from '../../../shared/lead-follow-up/sales-phase';
+import { parseLeadFollowUpRequest } from '../../../shared/lead-follow-up/schema';
+import type { JsonCompletion, JsonCompletionRequest, LlmClient } from '../../../shared/providers/llm/port';
+import type { CollectionKind, SiteCollections, SiteDirectory } from '../../../shared/sites/directory';
+import type { DataFile, Site, SiteInput } from '../../../shared/sites/schema';
+
+/** In-memory stand-ins for the ports the lead follow-up uses: plain objects, no module mocks. */
+
+export const DEMO = {
+  siteId: '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c',
+  leadId: 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80',
+  emailOnlyLeadId: 'e5f6a7b8-c9d0-4e1f-8a2b-4c5d6e7f8091',
+  salesAgentId: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d',
+  copywriterId: 'b2c3d4e5-f6a7-4b8c-9d0e-1f2a3b4c5d6e',
+  cmoId: 'c3d4e5f6-a7b8-4c9d-8e0f-2a3b4c5d6e7f',
+  userId: '0c9e8d7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f',
+} as const;
+
+export function demoData(): DataFile {
+  return JSON.parse(readFileSync(new URL('../../../infra/local/demo-data.json', import.meta.url), 'utf8')) as DataFile;
+}
+
+export function demoSite(): SiteInput {
+  return demoData().sites[0]!;
+}
+
+/** A SiteDirectory over data-file sites; items are found only under their own site, as in the table. */
+export function inMemorySites(sites: readonly SiteInput[]): SiteDirectory {
+  const byId = new Map(sites.map((site) => [site.id, site]));
+  return {
+    async getSite(siteId) {
+      const site = byId.get(siteId);
+      if (!site) return undefined;
+      const { users: _u, visitors: _v, agents: _a, leads: _l, tasks: _t, requirements: _r, campaigns: _c, content: _n, ...own } = site;
+      return own as Site;
+    },
+    async getItem<K extends CollectionKind>(siteId: string, kind: K, id: string) {
+      const items = (byId.get(siteId)?.[kind] ?? []) as SiteCollections[K][];
+      return structuredClone(items.find((item) => item.id === id));
+    },
+    async listItems<K extends CollectionKind>(siteId: string, kind: K, limit: number) {
+      const items = (byId.get(siteId)?.[kind] ?? []) as SiteCollections[K][];
+      return structuredClone([...items].sort((a, b) => a.id.localeCompare(b.id)).slice(0, limit));
+    },
+  };
+}
+
+/** A CommandStore with the same conditional rules as the DynamoDB one. */
+export function inMemoryCommands(): CommandStore & { records: Map<string, CommandRecord> } {
+  const records = new Map<string, CommandRecord>();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const update = (id: string, patch: Partial<CommandRecord>): boolean => {
+    const current = records.get(id);
+    if (!current || current.status !== 'in_progress') return false;
+    const next = { ...current, ...patch } as CommandRecord;
+    for (const [key, value] of Object.entries(patch)) if (value === undefined) delete (next as unknown as Record<string, unknown>)[key];
+    records.set(id, structuredClone(next));
+    return true;
+  };
+  return {
+    records,
+    async create(command) {
+      if (records.has(command.id)) return false;
+      records.set(command.id, structuredClone(command));
+      return true;
+    },
+    async get(id) {
+      const record = records.get(id);
+      return record ? structuredClone(record) : undefined;
+    },
+    async claim(id, now, leaseUntil) {
+      const current = records.get(id);
+      if (!current) return { kind: 'missing' };
+      if (current.status !== 'in_progress') return { kind: 'terminal', command: structuredClone(current) };
+      if (current.lease_until !== undefined && current.lease_until >= now) return { kind: 'leased', command: structuredClone(current) };
+      update(id, { lease_until: leaseUntil, attempts: current.attempts + 1, updated_at: iso(now) });
+      return { kind: 'claimed', command: structuredClone(records.get(id)!) };
+    },
+    async release(id) {
+      update(id, { lease_until: undefined });
+    },
+    async recordProgress(id, patch, now) {
+      return update(id, { ...patch, updated_at: iso(now) });
+    },
+    async complete(id, result, now, patch = {}) {
+      return update(id, { ...patch, status: 'completed', result, updated_at: iso(now), lease_until: undefined });
+    },
+    async fail(id, error, now, patch = {}) {
+      return update(id, { ...patch, status: 'failed', error, updated_at: iso(now), lease_until: undefined });
+    },
+  };
+}
+
+/** A JobQueue that keeps what was sent. */
+export function recordingQueue(): JobQueue & { sent: { queue: JobQueueId; job: JobEnvelope }[] } {
+  const sent: { queue: JobQueueId; job: JobEnvelope }[] = [];
+  return {
+    sent,
+    async send(queue, job) {
+      sent.push({ queue, job: structuredClone(job) });
+    },
+    async sendToDeadLetter() {
+      throw new Error('not expected in these tests');
+    },
+  };
+}
+
+/** A FollowUpStore with the DynamoDB store's put-if-absent rule. */
+export function inMemoryFollowUps(): FollowUpStore & { items: Map<string, StoredFollowUp> } {
+  const items = new Map<string, StoredFollowUp>();
+  return {
+    items,
+    async saveSequence(sequence) {
+      let created = 0;
+      for (const item of sequence) {
+        if (items.has(item.id)) continue;
+        items.set(item.id, structuredClone(item));
+        created += 1;
+      }
+      return { created, existing: sequence.length - created };
+    },
+    async listDueFollowUps(before, limit) {
+      return [...items.values()]
+        .filter((item) => item.status === 'scheduled' && item.scheduled_for <= before)
+        .sort((a, b) => a.scheduled_for.localeCompare(b.scheduled_for))
+        .slice(0, limit);
+    },
+  };
+}
+
+/** One scripted answer of the scripted LLM: a value (or one computed when asked), the offline writer's answer, or a thrown error. */
+export type ScriptedAnswer = { value: unknown } | { answer: () => unknown } | { offline: true } | { error: Error };
+
+/**
+ * An LlmClient that answers from a script, in order, and records every
+ * request. It checks values against the request's schema like the real
+ * adapters do.
+ */
+export function scriptedLlm(script: ScriptedAnswer[], generatedBy: 'openai' | 'offline' = 'openai') {
+  const requests: JsonCompletionRequest<unknown>[] = [];
+  const client: LlmClient = {
+    generatedBy,
+    model: 'scripted-model',
+    async completeJson<T>(request: JsonCompletionRequest<T>): Promise<JsonCompletion<T>> {
+      requests.push(request as JsonCompletionRequest<unknown>);
+      const next = script.shift();
+      if (!next) throw new Error('scriptedLlm: no answer left in the script');
+      if ('error' in next) throw next.error;
+      const raw = 'offline' in next ? request.offline() : 'answer' in next ? next.answer() : next.value;
+      return { value: request.schema.parse(raw), generatedBy, model: 'scripted-model' };
+    },
+  };
+  return { client, requests };
+}
+
+export const fixedClock = (iso = '2026-11-20T09:00:00.000Z') => {
+  let now = Date.parse(iso);
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+};
+
+export function newCommand(overrides: Partial<CommandRecord> & Pick<CommandRecord, 'id' | 'request'>): CommandRecord {
+  return {
+    type: 'lead_follow_up',
+    status: 'in_progress',
+    tenant_id: 'tenant-a',
+    site_id: DEMO.siteId,
+    created_at: '2026-11-20T09:00:00.000Z',
+    updated_at: '2026-11-20T09:00:00.000Z',
+    attempts: 0,
+    ...overrides,
+  };
+}
+
+/** An IdempotencyStore with the DynamoDB store's first-wins rule. */
+export function inMemoryIdempotency(): IdempotencyStore {
+  const claims = new Map<string, { bodyHash: string; commandId: string }>();
+  return {
+    async claim(claim) {
+      const key = `${claim.tenantId}#${claim.scope}#${claim.key}`;
+      const existing = claims.get(key);
+      if (!existing) {
+        claims.set(key, { bodyHash: claim.bodyHash, commandId: claim.commandId });
+        return { kind: 'first' };
+      }
+      if (existing.bodyHash !== claim.bodyHash) throw new Error('IDEMPOTENCY_CONFLICT');
+      return { kind: 'replay', commandId: existing.commandId };
+    },
+  };
+}
+
+/**
+ * Both phases wired to in-memory ports, driven through the real job runner
+ * (`processJobRecord`), as the SQS event source would.
+ */
+export function leadFollowUpHarness(options: { script?: ScriptedAnswer[]; sites?: SiteInput[]; llm?: LlmClient } = {}) {
+  const commands = inMemoryCommands();
+  const queue = recordingQueue();
+  const deadLetters: { queue: JobQueueId; body: string; reason: string }[] = [];
+  queue.sendToDeadLetter = async (id, body, reason) => {
+    deadLetters.push({ queue: id, body, reason });
+  };
+  const followUps = inMemoryFollowUps();
+  const sites = inMemorySites(options.sites ?? [demoSite()]);
+  const scripted = scriptedLlm(options.script ?? []);
+  const llm = options.llm ?? scripted.client;
+  const clock = fixedClock();
+  const worker: WorkerDependencies = {
+    commands,
+    idempotency: inMemoryIdempotency(),
+    queue,
+    clock,
+    logger: new Logger({ logLevel: 'SILENT' }),
+    leaseMs: 60_000,
+    maxReceiveCount: 3,
+  };
+  const salesDeps: SalesPhaseDependencies = { commands, queue, sites, followUps, clock, llm: async () => llm, defaultOutput: 'channel_messages' };
+  const copywriterDeps: CopywriterPhaseDependencies = { commands, sites, clock, llm: async () => llm, maxReceiveCount: 3 };
+  const sales = salesJob(salesDeps);
+  const copywriter = copywriterJob(copywriterDeps);
+  let messages = 0;
+  const deliver = async <R>(definition: JobDefinition<R>, job: unknown, receiveCount = 1) => {
+    messages += 1;
+    const record = { messageId: `message-${messages}`, body: JSON.stringify(job), attributes: { ApproximateReceiveCount: String(receiveCount) } };
+    await processJobRecord(definition, worker, record as unknown as SQSRecord);
+  };
+  return {
+    commands,
+    queue,
+    deadLetters,
+    followUps,
+    sites,
+    llmRequests: scripted.requests,
+    clock,
+    worker,
+    salesDeps,
+    copywriterDeps,
+    /** Delivers a sales job; the lease is given back first, as a crashed attempt's lease would have run out. */
+    deliverSales: (job: unknown, receiveCount = 1) => deliver(sales, job, receiveCount),
+    deliverCopywriter: (job: unknown, receiveCount = 1) => deliver(copywriter, job, receiveCount),
+    /** Accepts a request the way the API does: the command is written, its sales job returned. */
+    async accept(fields: Record<string, unknown>, tenantId = 'tenant-a') {
+      const request = parseLeadFollowUpRequest({ siteId: DEMO.siteId, leadId: DEMO.leadId, ...fields }, 'channel_messages');
+      const outcome = await acceptCommand(
+        { commands, idempotency: worker.idempotency, queue, clock },
+        { type: 'lead_follow_up', queue: 'sales', tenantId, siteId: request.siteId, request: { ...request } },
+      );
+      const sent = queue.sent.pop()!;
+      return { command: outcome.command, job: sent.job };
+    },
+  };
+}
