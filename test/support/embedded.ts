@@ -1,4 +1,4 @@
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startEmbeddedAws, type EmbeddedAws } from '../../infra/local/embedded-aws';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 

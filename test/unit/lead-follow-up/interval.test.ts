@@ -11,6 +11,7 @@ describe('parseFollowUpInterval', () => {
     ['a week', 7 * DAY],
     ['two weeks', 14 * DAY],
     ['every 5 days', 5 * DAY],
+    ['every week', 7 * DAY],
     ['3days', 3 * DAY],
     ['10-day', 10 * DAY],
     ['12 hours', 12 * HOUR],
