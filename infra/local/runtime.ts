@@ -79,6 +79,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     ...Object.fromEntries(QUEUES.flatMap((queue) => [[queue.urlEnvVar, aws.queues[queue.id].url], [queue.dlqUrlEnvVar, aws.queues[queue.id].dlqUrl]])),
     ...(options.leaseSeconds ? { WORKER_LEASE_SECONDS: String(options.leaseSeconds) } : {}),
     POWERTOOLS_DEV: process.env.POWERTOOLS_DEV ?? 'false',
+    // No CloudWatch here: metric lines would only clutter the console.
+    POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
     ...options.settings,
   });
 

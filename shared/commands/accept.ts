@@ -1,6 +1,7 @@
 import type { JobQueueId } from '../../infra/definitions';
 import type { Clock } from '../platform/clock';
 import { newId } from '../platform/ids';
+import type { OperationMetrics } from '../platform/metrics';
 import type { IdempotencyStore } from './idempotency';
 import { JOB_ENVELOPE_VERSION, type JobEnvelope } from './job';
 import type { JobQueue } from './queue';
@@ -15,6 +16,8 @@ export interface AcceptDependencies {
   idempotency: IdempotencyStore;
   queue: JobQueue;
   clock: Clock;
+  /** Counts accepted commands; optional. */
+  metrics?: OperationMetrics;
 }
 
 export interface AcceptInput {
@@ -83,6 +86,7 @@ export async function acceptCommand(deps: AcceptDependencies, input: AcceptInput
     if (existing) return { command: existing, replayed: true };
   }
   await deps.queue.send(input.queue, jobFor(command));
+  deps.metrics?.count('CommandAccepted', command.type);
   return { command, replayed: false };
 }
 

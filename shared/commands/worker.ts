@@ -5,6 +5,7 @@ import type { JobQueueId } from '../../infra/definitions';
 import type { Clock } from '../platform/clock';
 import { AppError, GENERIC_SYSTEM_ERROR, type ErrorInfo } from '../platform/errors';
 import { describeError } from '../platform/logger';
+import { noMetrics, type OperationMetrics } from '../platform/metrics';
 import { canonicalJson, sha256Hex } from '../platform/hashing';
 import { newId } from '../platform/ids';
 import type { IdempotencyStore } from './idempotency';
@@ -54,6 +55,8 @@ export interface WorkerDependencies {
   leaseMs: number;
   /** Deliveries after which SQS gives up on a message (the queue's maxReceiveCount). */
   maxReceiveCount: number;
+  /** Counts outcomes; optional. */
+  metrics?: OperationMetrics;
 }
 
 /** Thrown when another worker holds the command: the message goes back to the queue for later. */
@@ -94,8 +97,7 @@ export async function processJobRecord<Request>(
     ({ job, request } = decodeJob(definition, record.body));
   } catch (error) {
     if (!(error instanceof PoisonJobError)) throw error;
-    deps.logger.warn('Poison job sent to the dead-letter queue', { ...log, reason: error.message });
-    await deps.queue.sendToDeadLetter(definition.queue, record.body, error.message);
+    await deadLetter(definition, deps, record.body, error.message, log);
     return;
   }
 
@@ -104,20 +106,18 @@ export async function processJobRecord<Request>(
     commandId = job.command_id ?? (await adoptProducerJob(definition, deps, job, request, record.messageId));
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    deps.logger.warn('Poison job sent to the dead-letter queue', { ...log, reason: error.message });
-    await deps.queue.sendToDeadLetter(definition.queue, record.body, `${error.code}: ${error.message}`);
+    await deadLetter(definition, deps, record.body, `${error.code}: ${error.message}`, log);
     return;
   }
   const now = deps.clock.now();
   const claim = await deps.commands.claim(commandId, now, now + deps.leaseMs);
   if (claim.kind === 'missing') {
-    const reason = `No command ${commandId} exists for this job`;
-    deps.logger.warn('Poison job sent to the dead-letter queue', { ...log, reason });
-    await deps.queue.sendToDeadLetter(definition.queue, record.body, reason);
+    await deadLetter(definition, deps, record.body, `No command ${commandId} exists for this job`, log);
     return;
   }
   if (claim.kind === 'terminal') {
     deps.logger.info('Job for a finished command ignored (duplicate delivery)', { ...log, commandId });
+    metricsOf(deps).count('DuplicateJobIgnored', claim.command.type);
     return;
   }
   if (claim.kind === 'leased') throw new CommandBusyError(commandId);
@@ -130,32 +130,49 @@ export async function processJobRecord<Request>(
       outcome = { status: 'failed', error: error.toInfo() };
     } else if (receiveCount >= deps.maxReceiveCount) {
       deps.logger.error('Job failed on its last delivery; command marked failed', { ...log, commandId, error: describeError(error) });
-      await deps.commands.fail(commandId, { ...GENERIC_SYSTEM_ERROR }, deps.clock.now());
+      if (await deps.commands.fail(commandId, { ...GENERIC_SYSTEM_ERROR }, deps.clock.now())) {
+        metricsOf(deps).count('CommandFailed', claim.command.type);
+      }
       throw error;
     } else {
       deps.logger.warn('Job failed; it will be delivered again', { ...log, commandId, error: describeError(error) });
       await deps.commands.release(commandId).catch(() => undefined);
+      metricsOf(deps).count('JobRetried', claim.command.type);
       throw error;
     }
   }
-  await settle(deps, commandId, outcome);
+  await settle(deps, claim.command, outcome);
   deps.logger.info('Job done', { ...log, commandId, outcome: outcome.status });
 }
 
-async function settle(deps: WorkerDependencies, commandId: string, outcome: PhaseOutcome): Promise<void> {
+async function settle(deps: WorkerDependencies, command: CommandRecord, outcome: PhaseOutcome): Promise<void> {
   const now = deps.clock.now();
   switch (outcome.status) {
     case 'completed':
-      await deps.commands.complete(commandId, outcome.result, now, outcome.patch);
+      if (await deps.commands.complete(command.id, outcome.result, now, outcome.patch)) metricsOf(deps).count('CommandCompleted', command.type);
       return;
     case 'failed':
-      await deps.commands.fail(commandId, outcome.error, now, outcome.patch);
+      if (await deps.commands.fail(command.id, outcome.error, now, outcome.patch)) metricsOf(deps).count('CommandFailed', command.type);
       return;
     case 'handed_off':
-      await deps.commands.release(commandId);
+      await deps.commands.release(command.id);
       return;
   }
 }
+
+async function deadLetter<Request>(
+  definition: JobDefinition<Request>,
+  deps: WorkerDependencies,
+  body: string,
+  reason: string,
+  log: Record<string, unknown>,
+): Promise<void> {
+  deps.logger.warn('Poison job sent to the dead-letter queue', { ...log, reason });
+  await deps.queue.sendToDeadLetter(definition.queue, body, reason);
+  metricsOf(deps).count('JobDeadLettered', definition.types[0] ?? definition.queue);
+}
+
+const metricsOf = (deps: WorkerDependencies): OperationMetrics => deps.metrics ?? noMetrics;
 
 function decodeJob<Request>(definition: JobDefinition<Request>, body: string): { job: JobEnvelope; request: Request } {
   let raw: unknown;

@@ -10,6 +10,7 @@ import { systemClock, type Clock } from '../platform/clock';
 import { ConfigError, readConfig, requiredString } from '../platform/config';
 import { createDocumentClient } from '../platform/dynamodb';
 import { createLogger } from '../platform/logger';
+import { powertoolsMetrics, type OperationMetrics } from '../platform/metrics';
 import { environmentSecrets, secretsManagerSecrets, type SecretSource } from '../platform/secrets';
 import { createSqsClient } from '../platform/sqs';
 import { cachedSiteDirectory } from '../sites/cached-directory';
@@ -34,6 +35,7 @@ export interface PlatformDependencies {
   siteWriter: SiteWriter;
   authenticate: Authenticator;
   secrets: SecretSource;
+  metrics: OperationMetrics;
 }
 
 /**
@@ -64,6 +66,7 @@ export function platformDependencies(functionId: FunctionId, env: Record<string,
     siteWriter: directory,
     authenticate: createAuthenticator(dynamoApiKeyStore(db, tableName!)),
     secrets: secretArns.length > 0 ? secretsManagerSecrets(secretArns) : environmentSecrets(env),
+    metrics: powertoolsMetrics(functionId),
   };
 }
 

@@ -30,6 +30,7 @@ const requestSchema = z.object({ site_id: z.string(), behaviour: z.enum(['ok', '
 type TestRequest = z.infer<typeof requestSchema>;
 
 const effects = new Map<string, number>();
+const counted: string[] = [];
 let hangRelease: (() => void) | undefined;
 
 const definition: JobDefinition<TestRequest> = {
@@ -63,6 +64,7 @@ beforeAll(async () => {
     logger: new Logger({ serviceName: 'test', logLevel: 'SILENT' }),
     leaseMs: 800,
     maxReceiveCount: 3,
+    metrics: { count: (metric, type) => counted.push(`${metric}:${type}`) },
   };
 });
 afterEach(async () => {
@@ -144,6 +146,7 @@ describe('job worker lifecycle', () => {
     await send(job(command));
     await eventually(async () => ((await queueDepth(queueUrl)) === 0 ? true : undefined), 10_000, 'queue to drain');
     expect(effects.get(command.id)).toBe(1);
+    expect(counted).toEqual(['CommandCompleted:lead_follow_up', 'DuplicateJobIgnored:lead_follow_up']);
   });
 
   it('fails the command with the phase error code and does not retry it', async () => {
