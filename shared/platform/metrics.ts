@@ -18,7 +18,8 @@ export const METRICS_NAMESPACE = 'Switchboard';
  * line per event with the command type as dimension. Locally
  * (`POWERTOOLS_METRICS_DISABLED=true`) nothing is printed.
  */
-export function powertoolsMetrics(serviceName: string): OperationMetrics {
+export function powertoolsMetrics(serviceName: string, env: Record<string, string | undefined> = process.env): OperationMetrics {
+  if (env.POWERTOOLS_METRICS_DISABLED?.toLowerCase() === 'true') return noMetrics;
   const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName });
   return {
     count(metric, commandType) {
