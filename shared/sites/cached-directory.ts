@@ -3,7 +3,8 @@ import type { SiteDirectory } from './directory';
 /**
  * Keeps sites and their small collections (agents, users) in memory for a
  * short time, so the accept path does not read them on every request.
- * Leads are never cached: they change with every interaction.
+ * Leads are never cached: they change with every interaction. Changes to a
+ * site reach running API functions within `ttlMs`.
  */
 export function cachedSiteDirectory(inner: SiteDirectory, ttlMs: number, now: () => number = Date.now): SiteDirectory {
   const cache = new Map<string, { until: number; value: Promise<unknown> }>();
@@ -12,7 +13,13 @@ export function cachedSiteDirectory(inner: SiteDirectory, ttlMs: number, now: ()
     if (hit && hit.until > now()) return hit.value as Promise<T>;
     const value = load();
     cache.set(key, { until: now() + ttlMs, value });
-    value.catch(() => cache.delete(key));
+    // Only answers are kept: a failure or an absence (a site imported a moment later) is asked again.
+    value.then(
+      (found) => {
+        if (found === undefined) cache.delete(key);
+      },
+      () => cache.delete(key),
+    );
     return value;
   };
   const cacheable = new Set(['agents', 'users', 'visitors']);
