@@ -1,4 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { MAX_BODY_BYTES } from '../../infra/definitions';
@@ -43,6 +44,7 @@ export function apiRoute(deps: RouteDependencies, options: RouteOptions, run: (c
     return run({ event, principal: context.principal, body: event.body, headers: lowerCaseHeaders(event.headers) });
   };
   const chain = middy<HttpEvent, HttpResult, Error, CallContext>(inner)
+    .use(injectLambdaContext(deps.logger, { resetKeys: true }))
     .use(errorEnvelope({ logger: deps.logger, ...(options.errorExtra ? { extra: (request) => options.errorExtra!(request.event) } : {}) }))
     .use({
       before: async (request) => {

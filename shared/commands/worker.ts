@@ -76,11 +76,13 @@ export class CommandBusyError extends Error {
 export function createJobWorker<Request>(definition: JobDefinition<Request>, deps: WorkerDependencies) {
   const processor = new BatchProcessor(EventType.SQS);
   const processRecord = (record: SQSRecord) => processJobRecord(definition, deps, record);
-  return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
-    processPartialResponse(event, processRecord, processor, {
+  return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+    if (context) deps.logger.addContext(context);
+    return processPartialResponse(event, processRecord, processor, {
       ...(context ? { context } : {}),
       throwOnFullBatchFailure: false,
     });
+  };
 }
 
 /** Processes one SQS record; throws only when the message should be delivered again. */
