@@ -8,9 +8,6 @@ import type { JobQueue } from './queue';
 import type { CommandRecord, CommandType } from './record';
 import type { CommandStore } from './store';
 
-/** A command that was accepted but whose first job never reached a worker is re-queued on replay after this long. */
-export const REQUEUE_AFTER_MS = 10_000;
-
 export interface AcceptDependencies {
   commands: CommandStore;
   idempotency: IdempotencyStore;
@@ -85,7 +82,17 @@ export async function acceptCommand(deps: AcceptDependencies, input: AcceptInput
     const existing = await deps.commands.get(commandId);
     if (existing) return { command: existing, replayed: true };
   }
-  await deps.queue.send(input.queue, jobFor(command));
+  try {
+    await deps.queue.send(input.queue, jobFor(command));
+  } catch (error) {
+    // With an Idempotency-Key the caller's retry re-queues this command; without one nobody can, so close it.
+    if (!input.idempotency) {
+      await deps.commands
+        .fail(command.id, { code: 'SYSTEM_ERROR', message: 'The command could not be queued; nothing was done. Retry the request.' }, deps.clock.now())
+        .catch(() => undefined);
+    }
+    throw error;
+  }
   deps.metrics?.count('CommandAccepted', command.type);
   return { command, replayed: false };
 }
@@ -103,13 +110,13 @@ export function jobFor(command: CommandRecord): JobEnvelope {
 }
 
 /**
- * A replay of a command no worker has ever taken up, long after it was
- * accepted, means its job was lost between the write and the send: send it
- * again. Workers ignore a job whose command is already taken or finished.
+ * A replay of a command no worker has taken up yet may mean its job never
+ * reached the queue (the first request failed between the write and the
+ * send): send it again. A job queued twice is harmless, since workers ignore
+ * a job whose command is already taken or finished.
  */
 async function requeueIfStranded(deps: AcceptDependencies, command: CommandRecord, input: AcceptInput): Promise<void> {
-  const age = deps.clock.now() - Date.parse(command.created_at);
-  if (command.status === 'in_progress' && command.attempts === 0 && age > REQUEUE_AFTER_MS) {
+  if (command.status === 'in_progress' && command.attempts === 0) {
     await deps.queue.send(input.queue, jobFor(command));
   }
 }
