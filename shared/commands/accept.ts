@@ -1,4 +1,4 @@
-import type { JobQueueId } from '../../infra/definitions';
+import { MAX_WAIT_SECONDS, type JobQueueId } from '../../infra/definitions';
 import type { Clock } from '../platform/clock';
 import { newId } from '../platform/ids';
 import type { OperationMetrics } from '../platform/metrics';
@@ -7,6 +7,9 @@ import { JOB_ENVELOPE_VERSION, type JobEnvelope } from './job';
 import type { JobQueue } from './queue';
 import type { CommandRecord, CommandType } from './record';
 import type { CommandStore } from './store';
+
+/** Longer than any API function may run: a command older than this without a job will never get one from its first request. */
+export const FIRST_SEND_DEADLINE_MS = (MAX_WAIT_SECONDS + 10) * 1000;
 
 export interface AcceptDependencies {
   commands: CommandStore;
@@ -86,11 +89,11 @@ export async function acceptCommand(deps: AcceptDependencies, input: AcceptInput
     await deps.queue.send(input.queue, jobFor(command));
   } catch (error) {
     // With an Idempotency-Key the caller's retry re-queues this command; without one nobody can, so close it.
-    if (!input.idempotency) {
-      await deps.commands
-        .fail(command.id, { code: 'SYSTEM_ERROR', message: 'The command could not be queued; nothing was done. Retry the request.' }, deps.clock.now())
-        .catch(() => undefined);
-    }
+    const now = deps.clock.now();
+    const settled = input.idempotency
+      ? deps.commands.recordProgress(command.id, { enqueue_failed_at: new Date(now).toISOString() }, now)
+      : deps.commands.fail(command.id, { code: 'SYSTEM_ERROR', message: 'The command could not be queued; nothing was done. Retry the request.' }, now);
+    await settled.catch(() => undefined);
     throw error;
   }
   deps.metrics?.count('CommandAccepted', command.type);
@@ -110,13 +113,17 @@ export function jobFor(command: CommandRecord): JobEnvelope {
 }
 
 /**
- * A replay of a command no worker has taken up yet may mean its job never
- * reached the queue (the first request failed between the write and the
- * send): send it again. A job queued twice is harmless, since workers ignore
- * a job whose command is already taken or finished.
+ * A replay finds the first request's command. If its job never reached the
+ * queue (the send failed, or the first request died between the write and
+ * the send, which is certain once the API's timeout has passed) and no
+ * worker has taken it up, the job is sent now; otherwise nothing is queued.
  */
 async function requeueIfStranded(deps: AcceptDependencies, command: CommandRecord, input: AcceptInput): Promise<void> {
-  if (command.status === 'in_progress' && command.attempts === 0) {
-    await deps.queue.send(input.queue, jobFor(command));
+  if (command.status !== 'in_progress' || command.attempts > 0) return;
+  const age = deps.clock.now() - Date.parse(command.created_at);
+  if (!command.enqueue_failed_at && age <= FIRST_SEND_DEADLINE_MS) return;
+  await deps.queue.send(input.queue, jobFor(command));
+  if (command.enqueue_failed_at) {
+    await deps.commands.recordProgress(command.id, { enqueue_failed_at: undefined }, deps.clock.now());
   }
 }

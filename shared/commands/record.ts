@@ -46,8 +46,8 @@ export interface CommandRecord {
   attempts: number;
   /** Epoch ms until which the current worker holds the command. */
   lease_until?: number;
-  /** When its first job was handed to the queue. */
-  enqueued_at?: string;
+  /** Set when handing its first job to the queue failed; an idempotent retry then queues it again. */
+  enqueue_failed_at?: string;
 }
 
 export function isTerminal(status: CommandStatus): boolean {

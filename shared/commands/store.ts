@@ -34,7 +34,7 @@ export interface CommandStore {
 
 /** Fields a phase may set on an in-progress command. */
 export type CommandPatch = Partial<
-  Pick<CommandRecord, 'progress' | 'child_ids' | 'warnings' | 'targets' | 'context' | 'enqueued_at' | 'result'>
+  Pick<CommandRecord, 'progress' | 'child_ids' | 'warnings' | 'targets' | 'context' | 'enqueue_failed_at' | 'result'>
 >;
 
 const KEY_PREFIX = 'CMD#';

@@ -47,6 +47,9 @@ describe('acceptCommand', () => {
     expect(queue.sent).toHaveLength(1);
     expect(queue.sent[0]).toMatchObject({ command_id: retry.command.id, type: 'lead_follow_up', version: 1 });
     expect(retry.command.status).toBe('in_progress');
+    expect((await deps.commands.get(retry.command.id))?.enqueue_failed_at).toBeUndefined();
+    await acceptCommand(deps, { ...input, idempotency });
+    expect(queue.sent).toHaveLength(1);
   });
 
   it('closes a command it could not queue when no key lets the caller come back to it', async () => {
@@ -59,6 +62,16 @@ describe('acceptCommand', () => {
     expect(Items).toEqual([expect.objectContaining({ status: 'failed', error: expect.objectContaining({ code: 'SYSTEM_ERROR' }) })]);
     const next = await acceptCommand(deps, { ...input, tenantId: 'no-key-tenant' });
     expect(next.replayed).toBe(false);
+    expect(queue.sent).toHaveLength(1);
+  });
+
+  it('queues nothing new on a replay of a healthy command, taken up or not', async () => {
+    const queue = flakyQueue(0);
+    const deps = depsWith(queue);
+    const idempotency = { key: 'healthy', bodyHash: 'h3' };
+    const first = await acceptCommand(deps, { ...input, idempotency });
+    const replay = await acceptCommand(deps, { ...input, idempotency });
+    expect(replay).toMatchObject({ replayed: true, command: { id: first.command.id } });
     expect(queue.sent).toHaveLength(1);
   });
 
