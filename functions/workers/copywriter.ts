@@ -1,7 +1,7 @@
 import { workerDependencies } from '../../shared/composition/worker';
 import { createJobWorker } from '../../shared/commands/worker';
 import { copywriterJob } from '../../shared/lead-follow-up/copywriter-phase';
-import { lazyLlm } from '../../shared/lead-follow-up/llm-source';
+import { lazyLlm } from '../../shared/providers/llm/from-settings';
 
 const deps = workerDependencies('copywriterWorker');
 

@@ -1,7 +1,7 @@
 import { workerDependencies } from '../../shared/composition/worker';
 import { createJobWorker } from '../../shared/commands/worker';
 import { dynamoFollowUpStore } from '../../shared/lead-follow-up/follow-up-store';
-import { lazyLlm } from '../../shared/lead-follow-up/llm-source';
+import { lazyLlm } from '../../shared/providers/llm/from-settings';
 import { salesJob } from '../../shared/lead-follow-up/sales-phase';
 import { readLeadFollowUpSettings } from '../../shared/lead-follow-up/settings';
 

@@ -1,0 +1,42 @@
+import { lazyLlm, LLM_REFRESH_MS } from '../../shared/providers/llm/from-settings';
+import type { SecretSource } from '../../shared/platform/secrets';
+
+describe('lazyLlm', () => {
+  it('uses the offline writer until a key appears, and picks the key up after the refresh time', async () => {
+    let key: string | undefined;
+    let reads = 0;
+    const secrets: SecretSource = {
+      async read() {
+        reads += 1;
+        return { OPENAI_API_KEY: key };
+      },
+    };
+    let now = 0;
+    const llm = lazyLlm(secrets, {}, () => now);
+    expect((await llm()).generatedBy).toBe('offline');
+    key = 'sk-filled-later';
+    expect((await llm()).generatedBy).toBe('offline');
+    expect(reads).toBe(1);
+    now = LLM_REFRESH_MS + 1;
+    expect((await llm()).generatedBy).toBe('openai');
+    expect(reads).toBe(2);
+  });
+
+  it('reads again after a failed lookup', async () => {
+    let fail = true;
+    const secrets: SecretSource = {
+      async read() {
+        if (fail) throw new Error('Secrets Manager unreachable');
+        return { OPENAI_API_KEY: undefined };
+      },
+    };
+    const llm = lazyLlm(secrets, {});
+    await expect(llm()).rejects.toThrow('unreachable');
+    fail = false;
+    expect((await llm()).generatedBy).toBe('offline');
+  });
+
+  it('fails at once on a malformed base URL', () => {
+    expect(() => lazyLlm({ read: async () => ({}) }, { OPENAI_BASE_URL: 'not a url' })).toThrow(/OPENAI_BASE_URL/);
+  });
+});
