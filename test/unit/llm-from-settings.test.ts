@@ -3,7 +3,7 @@ import type { SecretSource } from '../../shared/platform/secrets';
 
 describe('lazyLlm', () => {
   it('uses the offline writer until a key appears, and picks the key up after the refresh time', async () => {
-    let key: string | undefined;
+    let key: string | undefined = undefined;
     let reads = 0;
     const secrets: SecretSource = {
       async read() {
