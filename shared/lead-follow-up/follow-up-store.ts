@@ -1,6 +1,6 @@
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLE } from '../../infra/definitions';
-import { isConditionalCheckFailed } from '../platform/dynamodb';
+import { isConditionalCheckFailed, queryUpTo } from '../platform/dynamodb';
 import type { FollowUpItem } from './sequence';
 
 /** A follow-up as stored: the response item plus its owner and origin. */
@@ -57,25 +57,19 @@ export function dynamoFollowUpStore(db: DynamoDBDocumentClient, tableName: strin
     },
 
     async listDueFollowUps(before, limit) {
-      const items: StoredFollowUp[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: GSI.name,
-            KeyConditionExpression: '#pk = :pk AND #sk < :upper',
-            ExpressionAttributeNames: { '#pk': GSI.partitionKey, '#sk': GSI.sortKey },
-            // Sort keys are "<iso>#<id>" and "$" sorts right after "#": everything due at `before` is included.
-            ExpressionAttributeValues: { ':pk': SCHEDULED_PARTITION, ':upper': `${before}$` },
-            Limit: limit - items.length,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const raw of page.Items ?? []) items.push(stripKeys(raw));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey && items.length < limit);
-      return items;
+      const items = await queryUpTo(
+        db,
+        {
+          TableName: tableName,
+          IndexName: GSI.name,
+          KeyConditionExpression: '#pk = :pk AND #sk < :upper',
+          ExpressionAttributeNames: { '#pk': GSI.partitionKey, '#sk': GSI.sortKey },
+          // Sort keys are "<iso>#<id>" and "$" sorts right after "#": everything due at `before` is included.
+          ExpressionAttributeValues: { ':pk': SCHEDULED_PARTITION, ':upper': `${before}$` },
+        },
+        limit,
+      );
+      return items.map(stripKeys);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 
 /**
  * The document client every store uses. The endpoint comes from the SDK's own
@@ -25,4 +25,20 @@ export function isConditionalCheckFailed(error: unknown): boolean {
 /** Epoch seconds, as DynamoDB's TTL attribute wants them. */
 export function epochSeconds(ms: number): number {
   return Math.floor(ms / 1000);
+}
+
+/** Runs a Query page after page until `limit` items are read or there are no more. */
+export async function queryUpTo(
+  db: DynamoDBDocumentClient,
+  input: Omit<QueryCommandInput, 'Limit' | 'ExclusiveStartKey'>,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(new QueryCommand({ ...input, Limit: limit - items.length, ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && items.length < limit);
+  return items;
 }

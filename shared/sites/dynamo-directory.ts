@@ -1,4 +1,5 @@
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { queryUpTo } from '../platform/dynamodb';
 import type { CollectionKind, SiteCollections, SiteDirectory, SiteWriter } from './directory';
 import type { Site } from './schema';
 
@@ -31,22 +32,16 @@ export function dynamoSiteDirectory(db: DynamoDBDocumentClient, tableName: strin
     },
 
     async listItems<K extends CollectionKind>(siteId: string, kind: K, limit: number) {
-      const items: SiteCollections[K][] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            ExpressionAttributeValues: { ':pk': `SITE#${siteId}`, ':prefix': `${kind.toUpperCase()}#` },
-            Limit: limit - items.length,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of page.Items ?? []) items.push(strip(item));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey && items.length < limit);
-      return items;
+      const items = await queryUpTo(
+        db,
+        {
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': `SITE#${siteId}`, ':prefix': `${kind.toUpperCase()}#` },
+        },
+        limit,
+      );
+      return items.map((item) => strip<SiteCollections[K]>(item));
     },
 
     async putSite(site) {
