@@ -53,7 +53,7 @@ export function commandView(command: CommandRecord): Record<string, unknown> {
       command_id: command.id,
       type: command.type,
       status: command.status,
-      site_id: command.site_id,
+      ...(command.site_id ? { site_id: command.site_id } : {}),
       created_at: command.created_at,
       updated_at: command.updated_at,
       ...(command.parent_id ? { parent_id: command.parent_id } : {}),

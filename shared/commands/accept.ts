@@ -25,7 +25,8 @@ export interface AcceptInput {
   /** The queue of the command's first phase. */
   queue: JobQueueId;
   tenantId: string;
-  siteId: string;
+  /** The site the command acts on, when it acts on one. */
+  siteId?: string;
   /** The validated request, stored on the command and sent in the job. */
   request: Record<string, unknown>;
   /** The caller's Idempotency-Key, with the hash of the body it came with. */
@@ -73,7 +74,7 @@ export async function acceptCommand(deps: AcceptDependencies, input: AcceptInput
     type: input.type,
     status: 'in_progress',
     tenant_id: input.tenantId,
-    site_id: input.siteId,
+    ...(input.siteId === undefined ? {} : { site_id: input.siteId }),
     request: input.request,
     ...input.initial,
     created_at: nowIso,

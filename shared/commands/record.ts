@@ -21,7 +21,8 @@ export interface CommandRecord {
   type: CommandType;
   status: CommandStatus;
   tenant_id: string;
-  site_id: string;
+  /** The site it acts on; absent for operations that concern no site (deep research). */
+  site_id?: string;
   /** The validated request. */
   request: Record<string, unknown>;
   targets?: unknown[];

@@ -40,8 +40,8 @@ export interface JobDefinition<Request> {
   types: readonly CommandType[];
   /** Validates `request`; throws PoisonJobError (or returns it) when it can never be valid. */
   parseRequest(request: Record<string, unknown>): Request;
-  /** The site a producer's job concerns, for the command it gets. */
-  siteIdOf(request: Request): string;
+  /** The site a producer's job concerns, for the command it gets (undefined for operations without one). */
+  siteIdOf(request: Request): string | undefined;
   run(input: PhaseInput<Request>): Promise<PhaseOutcome>;
 }
 
@@ -227,7 +227,7 @@ async function adoptProducerJob<Request>(
     type: job.type,
     status: 'in_progress',
     tenant_id: job.tenant_id,
-    site_id: definition.siteIdOf(request),
+    ...optionalSite(definition.siteIdOf(request)),
     request: job.request,
     idempotency_key: key,
     created_at: nowIso,
@@ -236,3 +236,5 @@ async function adoptProducerJob<Request>(
   });
   return commandId;
 }
+
+const optionalSite = (siteId: string | undefined) => (siteId === undefined ? {} : { site_id: siteId });
