@@ -205,6 +205,19 @@ describe('job worker lifecycle', () => {
     expect(await commands.get(bad.id)).toMatchObject({ status: 'failed', error: { code: 'SYSTEM_ERROR' } });
   });
 
+  it('lets SQS move a job that keeps crashing to the dead-letter queue after maxReceiveCount, with its command failed', async () => {
+    const command = await newCommand({ site_id: 'site-1', behaviour: 'crash' });
+    startWorker();
+    await send(job(command));
+    expect(await terminal(command.id)).toMatchObject({ status: 'failed', error: { code: 'SYSTEM_ERROR' }, attempts: 3 });
+    const dead = await eventually(async () => {
+      const letters = await drainDeadLetters();
+      return letters.length > 0 ? letters : undefined;
+    }, 10_000, 'the redriven job');
+    expect(dead.map((letter) => letter.body)).toEqual([job(command)]);
+    expect(effects.get(command.id)).toBe(3);
+  });
+
   it('puts poison jobs on the dead-letter queue with their reason after one attempt', async () => {
     startWorker();
     await send('this is not json');
