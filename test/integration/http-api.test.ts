@@ -118,6 +118,14 @@ describe('asynchrony, waiting and idempotency', () => {
     expect(read.body.data).toMatchObject({ command_id: id, type: 'lead_follow_up', status: expect.stringMatching(/in_progress|completed/) });
   });
 
+  it('lets GET wait for the end of a command with Prefer: wait', async () => {
+    const accepted = await call(runtime.url, 'POST', ROUTE, { key: runtime.apiKey, body: validBody });
+    const id = accepted.body.data?.command_id as string;
+    const read = await call(runtime.url, 'GET', `/api/commands/${id}`, { key: runtime.apiKey, headers: { prefer: 'wait=20' } });
+    expect(read.status).toBe(200);
+    expect(read.body.data).toMatchObject({ command_id: id, status: 'completed', messages: expect.any(Object) });
+  });
+
   it('answers 200 with the finished result when the caller waits', async () => {
     const answer = await call(runtime.url, 'POST', ROUTE, { key: runtime.apiKey, body: validBody, headers: { prefer: 'wait=20' } });
     expect(answer.status).toBe(200);
