@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { z } from 'zod';
 import { readConfig } from '../../shared/platform/config';
 import { describeProviders } from './providers-banner';
+import { localSettingsShape } from './settings';
 import { startLocalRuntime } from './runtime';
 
 /**
@@ -9,24 +9,14 @@ import { startLocalRuntime } from './runtime';
  * "Configuration"): HOST, PORT, DATA_DIR, DATA_FILE, API_KEY, API_KEYS and
  * the provider settings of PROVIDERS.md.
  */
-const settings = readConfig({
-  HOST: z.string().default('127.0.0.1'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  DATA_DIR: z.string().optional(),
-  DATA_FILE: z.string().optional(),
-  API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
-  API_KEYS: z
-    .string()
-    .transform((text, ctx) => {
-      try {
-        return z.record(z.string().min(16), z.array(z.string().min(1))).parse(JSON.parse(text));
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be JSON like {"KEY": ["site-id", …]} with keys of at least 16 characters' });
-        return z.NEVER;
-      }
-    })
-    .optional(),
-});
+const settings = (() => {
+  try {
+    return readConfig(localSettingsShape);
+  } catch (error) {
+    process.stderr.write(`Switchboard could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
+})();
 
 if (settings.DATA_DIR) mkdirSync(settings.DATA_DIR, { recursive: true });
 const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? `http://${settings.HOST}:${settings.PORT}`;
@@ -39,6 +29,9 @@ const runtime = await startLocalRuntime({
   ...(settings.API_KEY ? { apiKey: settings.API_KEY } : {}),
   ...(settings.API_KEYS ? { apiKeys: settings.API_KEYS } : {}),
   settings: { PUBLIC_BASE_URL: publicBaseUrl },
+}).catch((error: unknown) => {
+  process.stderr.write(`Switchboard could not start: ${startupProblem(error)}\n`);
+  process.exit(1);
 });
 
 const lines = [
@@ -73,3 +66,11 @@ const shutdown = (signal: string) => {
 };
 process.on('SIGINT', () => shutdown('SIGINT'));
 process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+/** A start-up failure in one line a user can act on. */
+function startupProblem(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  if (code === 'EADDRINUSE') return `${settings.HOST}:${settings.PORT} is already in use; set PORT to another port (or 0 for any free one).`;
+  if (code === 'EADDRNOTAVAIL') return `HOST ${settings.HOST} is not an address of this machine.`;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** The settings of `npm start` (README "Configuration"); provider settings are read by the functions themselves. */
+export const localSettingsShape = {
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().optional(),
+  DATA_FILE: z.string().optional(),
+  API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  API_KEYS: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return z.record(z.string().min(16), z.array(z.string().min(1))).parse(JSON.parse(text));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be JSON like {"KEY": ["site-id", …]} with keys of at least 16 characters' });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+};
