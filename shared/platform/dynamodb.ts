@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { AWS_MAX_ATTEMPTS, AWS_REQUEST_TIMEOUTS } from './aws-clients';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 
 /**
@@ -10,7 +11,8 @@ export function createDocumentClient(options: { endpoint?: string; region?: stri
   const client = new DynamoDBClient({
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.region ? { region: options.region } : {}),
-    maxAttempts: 3,
+    maxAttempts: AWS_MAX_ATTEMPTS,
+    requestHandler: AWS_REQUEST_TIMEOUTS,
   });
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
