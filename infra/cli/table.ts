@@ -20,6 +20,7 @@ export function ensureLocalCredentials(env: NodeJS.ProcessEnv = process.env): vo
   env.AWS_SECRET_ACCESS_KEY ??= 'local';
 }
 
+/** Prints the message and exits with status 2 (usage or input problem). */
 export function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(2);

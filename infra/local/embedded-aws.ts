@@ -6,15 +6,18 @@ import dynalite from 'dynalite';
 import { createSqsServer } from 'local-aws-sqs';
 import { QUEUES, TABLE, visibilityTimeoutSeconds, type JobQueueId } from '../definitions';
 
+/** The table's name on the embedded DynamoDB. */
 export const LOCAL_TABLE_NAME = 'switchboard';
 const LOCAL_REGION = 'us-east-1';
 
+/** One work queue of the embedded SQS and its dead-letter queue. */
 export interface LocalQueue {
   url: string;
   dlqUrl: string;
   visibilityTimeoutSeconds: number;
 }
 
+/** The running embedded services, their endpoints and what was created in them. */
 export interface EmbeddedAws {
   dynamodbEndpoint: string;
   sqsEndpoint: string;
@@ -25,6 +28,7 @@ export interface EmbeddedAws {
   stop(): Promise<void>;
 }
 
+/** How to start the embedded services. */
 export interface EmbeddedAwsOptions {
   host: string;
   /** Keep DynamoDB data in this folder (LevelDB); in memory when absent. */

@@ -4,8 +4,10 @@ import type { Context } from 'aws-lambda';
 import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
 import { lambdaContext } from './lambda-context';
 
+/** An API handler module's `handler`, as API Gateway invokes it. */
 export type HttpHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
 
+/** One route of the gateway and the handler it invokes. */
 export interface GatewayRoute {
   method: string;
   /** API Gateway path template, e.g. `/api/commands/{id}`. */

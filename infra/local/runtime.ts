@@ -11,6 +11,7 @@ import { DEMO_DATA_FILE, importFile, registerKeys } from './provision';
 import { requeueUnfinishedCommands } from './recover';
 import { startPoller, type Poller, type SqsHandler } from './sqs-poller';
 
+/** How to run Switchboard on this machine; every field has a default. */
 export interface LocalRuntimeOptions {
   /** @default '127.0.0.1' */
   host?: string;
@@ -40,6 +41,7 @@ export interface LocalRuntimeOptions {
   onError?: (error: unknown) => void;
 }
 
+/** A running local Switchboard. */
 export interface LocalRuntime {
   url: string;
   apiKey: string;

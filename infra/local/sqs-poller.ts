@@ -2,8 +2,10 @@ import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQ
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { lambdaContext } from './lambda-context';
 
+/** A worker module's `handler`, as Lambda's SQS event source invokes it. */
 export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
+/** One queue, its worker and how Lambda would feed it. */
 export interface PollerOptions {
   sqs: SQSClient;
   queueUrl: string;
@@ -19,6 +21,7 @@ export interface PollerOptions {
   onError?: (error: unknown) => void;
 }
 
+/** A running poller. */
 export interface Poller {
   /** Stops receiving, then waits for the batches in hand to finish. */
   stop(): Promise<void>;

@@ -33,16 +33,19 @@ export function generateApiKey(): string {
   return `${KEY_PREFIX}${randomBytes(24).toString('base64url')}`;
 }
 
+/** The SHA-256 (hex) under which a key is stored and looked up. */
 export function hashApiKey(key: string): string {
   return sha256Hex(key);
 }
 
+/** The caller a stored key stands for. */
 export function principalOf(record: ApiKeyRecord): Principal {
   return { tenantId: record.tenant_id, siteIds: record.site_ids, keyId: record.key_hash.slice(0, 12) };
 }
 
 const keyItemKey = (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' });
 
+/** ApiKeyStore on the single table (`APIKEY#<hash>`). */
 export function dynamoApiKeyStore(db: DynamoDBDocumentClient, tableName: string): ApiKeyStore {
   return {
     async findByHash(hash) {

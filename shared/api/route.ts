@@ -19,11 +19,13 @@ export interface ApiCall {
   headers: Readonly<Record<string, string | undefined>>;
 }
 
+/** What every API route needs: its logger and the authenticator. */
 export interface RouteDependencies {
   logger: Logger;
   authenticate: Authenticator;
 }
 
+/** How one route differs from the others. */
 export interface RouteOptions {
   /** Code for a missing or malformed JSON body; routes without one leave it out. */
   bodyErrorCode?: ErrorCode;
@@ -55,6 +57,7 @@ export function apiRoute(deps: RouteDependencies, options: RouteOptions, run: (c
   return chain;
 }
 
+/** Headers with lower-case names (API Gateway v2 already sends them so; this makes it certain). */
 export function lowerCaseHeaders(headers: HttpEvent['headers'] | undefined): Record<string, string | undefined> {
   const result: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(headers ?? {})) result[name.toLowerCase()] = value;

@@ -11,6 +11,7 @@ import type { CommandStore } from './store';
 /** Longer than any API function may run: a command older than this without a job will never get one from its first request. */
 export const FIRST_SEND_DEADLINE_MS = (MAX_WAIT_SECONDS + 10) * 1000;
 
+/** Ports the accept use case writes through. */
 export interface AcceptDependencies {
   commands: CommandStore;
   idempotency: IdempotencyStore;
@@ -20,6 +21,7 @@ export interface AcceptDependencies {
   metrics?: OperationMetrics;
 }
 
+/** One validated request to turn into a command. */
 export interface AcceptInput {
   type: CommandType;
   /** The queue of the command's first phase. */
@@ -35,6 +37,7 @@ export interface AcceptInput {
   initial?: Partial<Pick<CommandRecord, 'targets' | 'context' | 'supervisors' | 'task' | 'description' | 'progress'>>;
 }
 
+/** The command the request created or replayed. */
 export interface AcceptOutcome {
   command: CommandRecord;
   /** True when an earlier request with the same Idempotency-Key created the command. */

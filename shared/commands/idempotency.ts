@@ -5,6 +5,7 @@ import { AppError } from '../platform/errors';
 /** How long an Idempotency-Key holds: a repeat within this window replays the first command. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
+/** A request's claim on an Idempotency-Key. */
 export interface IdempotencyClaim {
   tenantId: string;
   /** The operation the key was used for (a key is scoped per tenant and operation). */
@@ -17,6 +18,7 @@ export interface IdempotencyClaim {
   now: number;
 }
 
+/** `first`: this request owns the key; `replay`: an earlier one did, and created `commandId`. */
 export type IdempotencyOutcome = { kind: 'first' } | { kind: 'replay'; commandId: string };
 
 /**
@@ -28,6 +30,7 @@ export interface IdempotencyStore {
   claim(claim: IdempotencyClaim): Promise<IdempotencyOutcome>;
 }
 
+/** IdempotencyStore on the single table (`IDEM#<tenant>#<scope>#<key>`, expiring through TTL). */
 export function dynamoIdempotencyStore(db: DynamoDBDocumentClient, tableName: string): IdempotencyStore {
   const keyOf = (claim: IdempotencyClaim) => ({ pk: `IDEM#${claim.tenantId}#${claim.scope}#${claim.key}`, sk: 'IDEM' });
 

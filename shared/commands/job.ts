@@ -20,6 +20,7 @@ export const jobEnvelopeSchema = z
   })
   .strict();
 
+/** A validated job envelope. */
 export type JobEnvelope = z.infer<typeof jobEnvelopeSchema> & { type: CommandType };
 
 /** A job that can never succeed however often it is retried: it goes to the dead-letter queue. */

@@ -18,6 +18,7 @@ export interface QueueUrls {
   deadLetterQueues: Partial<Record<JobQueueId, string>>;
 }
 
+/** JobQueue on SQS: one queue and one dead-letter queue per job queue id. */
 export function sqsJobQueue(sqs: SQSClient, urls: QueueUrls): JobQueue {
   const urlOf = (table: Partial<Record<JobQueueId, string>>, id: JobQueueId, what: string): string => {
     const url = table[id];

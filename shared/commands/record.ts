@@ -8,8 +8,10 @@ export type CommandType =
   | 'deep_research'
   | 'post_call_summary';
 
+/** A command is in progress until it completes or fails, and then never changes. */
 export type CommandStatus = 'in_progress' | 'completed' | 'failed';
 
+/** The states a command never leaves. */
 export const TERMINAL_STATUSES: readonly CommandStatus[] = ['completed', 'failed'];
 
 /**
@@ -51,6 +53,7 @@ export interface CommandRecord {
   enqueue_failed_at?: string;
 }
 
+/** True once the command has completed or failed. */
 export function isTerminal(status: CommandStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }

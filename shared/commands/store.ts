@@ -40,6 +40,7 @@ export type CommandPatch = Partial<
 const KEY_PREFIX = 'CMD#';
 const SORT_KEY = 'CMD';
 
+/** Where a command lives in the table. */
 export function commandKey(id: string): { pk: string; sk: string } {
   return { pk: `${KEY_PREFIX}${id}`, sk: SORT_KEY };
 }

@@ -21,6 +21,7 @@ export type PhaseOutcome =
   /** The phase queued the next phase itself; the command stays in progress. */
   | { status: 'handed_off' };
 
+/** What a phase is given: the claimed command, its validated request and the job it came in. */
 export interface PhaseInput<Request> {
   command: CommandRecord;
   request: Request;
@@ -45,6 +46,7 @@ export interface JobDefinition<Request> {
   run(input: PhaseInput<Request>): Promise<PhaseOutcome>;
 }
 
+/** Ports and limits of a worker, built once per cold start. */
 export interface WorkerDependencies {
   commands: CommandStore;
   idempotency: IdempotencyStore;
