@@ -14,7 +14,10 @@ export const TABLE = {
   /** Epoch seconds after which DynamoDB may delete the item (idempotency records, caches). */
   ttlAttribute: 'expires_at',
   indexes: [
-    /** Items due at a time, for schedulers: follow-ups by `scheduled_for`. */
+    /**
+     * Overloaded: follow-ups by due time (`FOLLOWUP#scheduled`, for schedulers),
+     * and commands still in progress by creation time (`CMD#IN_PROGRESS#<shard>`, for the janitor).
+     */
     { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
   ],
 } as const;
@@ -51,7 +54,8 @@ export type FunctionId =
   | 'healthApi'
   | 'notFoundApi'
   | 'salesWorker'
-  | 'copywriterWorker';
+  | 'copywriterWorker'
+  | 'commandJanitor';
 
 /** What a function touches, from which its IAM grants are derived. */
 export interface FunctionAccess {
@@ -78,13 +82,16 @@ export type SecretId = 'openai';
 /** One Lambda function: its source module, sizing and access. */
 export interface FunctionDefinition {
   id: FunctionId;
-  kind: 'api' | 'worker';
+  /** `api`: behind a route; `worker`: consumes a queue; `scheduled`: runs on a timer. */
+  kind: 'api' | 'worker' | 'scheduled';
   /** Module exporting `handler`, relative to the repository root. */
   entry: string;
   description: string;
   timeoutSeconds: number;
   memoryMb: number;
   access: FunctionAccess;
+  /** How often a `scheduled` function runs. */
+  scheduleMinutes?: number;
 }
 
 export interface RouteDefinition {
@@ -161,6 +168,16 @@ export const FUNCTIONS: readonly FunctionDefinition[] = [
     timeoutSeconds: 60,
     memoryMb: 512,
     access: { table: 'readwrite', sendsTo: [], sendsToDeadLetterOf: ['copywriter'], secrets: ['openai'] },
+  },
+  {
+    id: 'commandJanitor',
+    kind: 'scheduled',
+    entry: 'functions/scheduled/command-janitor.ts',
+    description: 'Every 5 minutes: queues again commands whose first job never reached a queue; fails commands stuck past their deadline',
+    timeoutSeconds: 60,
+    memoryMb: 256,
+    scheduleMinutes: 5,
+    access: { table: 'readwrite', indexes: ['gsi1'], sendsTo: ['sales', 'copywriter'], sendsToDeadLetterOf: [], secrets: [] },
   },
 ];
 

@@ -84,7 +84,7 @@ export class Operations extends Construct {
       );
     }
     for (const { definition, function: fn } of props.functions) {
-      if (definition.kind === 'worker') {
+      if (definition.kind !== 'api') {
         this.alarm(
           `${definition.id}Errors`,
           fn.metricErrors({ statistic: 'Sum', period: PERIOD }),

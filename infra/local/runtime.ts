@@ -9,6 +9,7 @@ import { startEmbeddedAws, type LocalQueue } from './embedded-aws';
 import { createGateway, type GatewayRoute, type HttpHandler } from './http-gateway';
 import { DEMO_DATA_FILE, importFile, registerKeys } from './provision';
 import { requeueUnfinishedCommands } from './recover';
+import { startSchedule, type LocalSchedule, type ScheduledHandler } from './scheduler';
 import { startPoller, type Poller, type SqsHandler } from './sqs-poller';
 
 /** How to run Switchboard on this machine; every field has a default. */
@@ -37,6 +38,8 @@ export interface LocalRuntimeOptions {
   workerConcurrency?: number;
   /** Start the queue pollers; `false` leaves jobs queued (the bench measures the accept path alone). @default true */
   workers?: boolean;
+  /** Interval of every scheduled function; its `scheduleMinutes` by default, 0 turns schedules off. */
+  scheduleEveryMs?: number;
   /** Where poller and gateway problems are reported. @default stderr */
   onError?: (error: unknown) => void;
 }
@@ -143,6 +146,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     );
   }
 
+  const schedules: LocalSchedule[] = [];
+  for (const fn of FUNCTIONS.filter((candidate) => candidate.kind === 'scheduled')) {
+    const everyMs = options.scheduleEveryMs ?? (fn.scheduleMinutes ?? 5) * 60_000;
+    if (everyMs <= 0) continue;
+    schedules.push(
+      startSchedule({ functionName: fn.id, timeoutSeconds: fn.timeoutSeconds, everyMs, handler: handlers.get(fn.id) as ScheduledHandler, onError }),
+    );
+  }
+
   let stopped = false;
   return {
     url,
@@ -160,7 +172,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         gateway.close(() => resolve());
         gateway.closeIdleConnections();
       });
-      await Promise.all(pollers.map((poller) => poller.stop()));
+      await Promise.all([...pollers.map((poller) => poller.stop()), ...schedules.map((schedule) => schedule.stop())]);
       db.destroy();
       await aws.stop();
       restoreEnv();

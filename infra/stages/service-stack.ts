@@ -1,4 +1,6 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../config';
 import { Operations } from '../constructs/operations';
@@ -58,6 +60,16 @@ export class ServiceStack extends Stack {
       const jobQueue = stateful.queues.get(queue.id);
       if (!worker || !jobQueue) throw new Error(`Queue ${queue.id}: worker or queue missing`);
       worker.consumes(queue, jobQueue.queue);
+    }
+
+    for (const definition of FUNCTIONS.filter((candidate) => candidate.kind === 'scheduled')) {
+      const fn = functions.get(definition.id);
+      if (!fn || !definition.scheduleMinutes) throw new Error(`infra/definitions.ts: scheduled function ${definition.id} needs scheduleMinutes`);
+      new Rule(this, `${definition.id}Schedule`, {
+        description: `Runs ${definition.id} every ${definition.scheduleMinutes} minutes`,
+        schedule: Schedule.rate(Duration.minutes(definition.scheduleMinutes)),
+        targets: [new LambdaFunction(fn.function, { retryAttempts: 0 })],
+      });
     }
 
     this.api = new ServiceApi(this, 'Api', {

@@ -51,6 +51,8 @@ export interface CommandRecord {
   lease_until?: number;
   /** Set when handing its first job to the queue failed; an idempotent retry then queues it again. */
   enqueue_failed_at?: string;
+  /** When the janitor last queued its job again. */
+  requeued_at?: string;
 }
 
 /** True once the command has completed or failed. */

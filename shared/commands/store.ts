@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailed } from '../platform/dynamodb';
+import { TABLE } from '../../infra/definitions';
+import { isConditionalCheckFailed, queryUpTo } from '../platform/dynamodb';
 import type { ErrorInfo } from '../platform/errors';
 import type { CommandRecord } from './record';
 
@@ -30,11 +31,13 @@ export interface CommandStore {
   complete(id: string, result: Record<string, unknown>, now: number, patch?: CommandPatch): Promise<boolean>;
   /** Moves in_progress → failed; false when it was not in progress. */
   fail(id: string, error: ErrorInfo, now: number, patch?: CommandPatch): Promise<boolean>;
+  /** Commands still in progress that were created before `createdBefore` (ISO), oldest first, up to `limit`. */
+  listInProgress(createdBefore: string, limit: number): Promise<CommandRecord[]>;
 }
 
 /** Fields a phase may set on an in-progress command. */
 export type CommandPatch = Partial<
-  Pick<CommandRecord, 'progress' | 'child_ids' | 'warnings' | 'targets' | 'context' | 'enqueue_failed_at' | 'result'>
+  Pick<CommandRecord, 'progress' | 'child_ids' | 'warnings' | 'targets' | 'context' | 'enqueue_failed_at' | 'requeued_at' | 'result'>
 >;
 
 const KEY_PREFIX = 'CMD#';
@@ -45,13 +48,30 @@ export function commandKey(id: string): { pk: string; sk: string } {
   return { pk: `${KEY_PREFIX}${id}`, sk: SORT_KEY };
 }
 
+/**
+ * Commands in progress are listed in the table's overloaded index, spread
+ * over a few partitions so no single one runs hot; finishing a command takes
+ * it out (a sparse index: only unfinished commands are in it).
+ */
+const IN_PROGRESS_SHARDS = 8;
+const IN_PROGRESS_INDEX = TABLE.indexes[0];
+
+function inProgressIndexKeys(command: Pick<CommandRecord, 'id' | 'created_at'>): Record<string, string> {
+  const shard = parseInt(command.id.slice(-1), 16) % IN_PROGRESS_SHARDS || 0;
+  return {
+    [IN_PROGRESS_INDEX.partitionKey]: `CMD#IN_PROGRESS#${shard}`,
+    [IN_PROGRESS_INDEX.sortKey]: `${command.created_at}#${command.id}`,
+  };
+}
+
 /** CommandStore on the single DynamoDB table. */
 export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string): CommandStore {
   const toRecord = (item: Record<string, unknown> | undefined): CommandRecord | undefined => {
     if (!item) return undefined;
-    const { pk: _pk, sk: _sk, ...rest } = item;
+    const { pk: _pk, sk: _sk, [IN_PROGRESS_INDEX.partitionKey]: _ipk, [IN_PROGRESS_INDEX.sortKey]: _isk, ...rest } = item;
     return rest as unknown as CommandRecord;
   };
+  const leaveIndex = { [IN_PROGRESS_INDEX.partitionKey]: undefined, [IN_PROGRESS_INDEX.sortKey]: undefined };
 
   const updateInProgress = async (
     id: string,
@@ -102,7 +122,7 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
         await db.send(
           new PutCommand({
             TableName: tableName,
-            Item: { ...commandKey(command.id), ...command },
+            Item: { ...commandKey(command.id), ...command, ...(command.status === 'in_progress' ? inProgressIndexKeys(command) : {}) },
             ConditionExpression: 'attribute_not_exists(pk)',
           }),
         );
@@ -168,11 +188,36 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
         result,
         updated_at: iso(now),
         lease_until: undefined,
+        ...leaveIndex,
       });
     },
 
     async fail(id, error, now, patch = {}) {
-      return updateInProgress(id, { ...patch, status: 'failed', error, updated_at: iso(now), lease_until: undefined });
+      return updateInProgress(id, { ...patch, status: 'failed', error, updated_at: iso(now), lease_until: undefined, ...leaveIndex });
+    },
+
+    async listInProgress(createdBefore, limit) {
+      const shards = await Promise.all(
+        Array.from({ length: IN_PROGRESS_SHARDS }, (_, shard) =>
+          queryUpTo(
+            db,
+            {
+              TableName: tableName,
+              IndexName: IN_PROGRESS_INDEX.name,
+              KeyConditionExpression: '#pk = :pk AND #sk < :before',
+              ExpressionAttributeNames: { '#pk': IN_PROGRESS_INDEX.partitionKey, '#sk': IN_PROGRESS_INDEX.sortKey },
+              ExpressionAttributeValues: { ':pk': `CMD#IN_PROGRESS#${shard}`, ':before': createdBefore },
+            },
+            limit,
+          ),
+        ),
+      );
+      return shards
+        .flat()
+        .map((item) => toRecord(item)!)
+        .filter((command) => command.status === 'in_progress')
+        .sort((a, b) => a.created_at.localeCompare(b.created_at))
+        .slice(0, limit);
     },
   };
   return store;

@@ -100,12 +100,12 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
     }
   });
 
-  it('alarms on errors of every worker and throttles of every function', () => {
+  it('alarms on errors of every worker and scheduled function and throttles of every function', () => {
     const env = envs[name];
     for (const fn of FUNCTIONS) {
       const fnRef = `Service:${logicalId(env.stage.service.functions.get(fn.id)!.function)}`;
       expect(metricAlarm(env, 'Throttles', 'FunctionName', fnRef)).toHaveLength(1);
-      expect(metricAlarm(env, 'Errors', 'FunctionName', fnRef)).toHaveLength(fn.kind === 'worker' ? 1 : 0);
+      expect(metricAlarm(env, 'Errors', 'FunctionName', fnRef)).toHaveLength(fn.kind === 'api' ? 0 : 1);
     }
   });
 
@@ -127,7 +127,7 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
     env.service.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     const topic = `Service:${logicalId(env.stage.service.operations.alarmTopic)}`;
     const all = alarms(env);
-    expect(all.length).toBe(2 + 2 * QUEUES.length + FUNCTIONS.length + FUNCTIONS.filter((f) => f.kind === 'worker').length);
+    expect(all.length).toBe(2 + 2 * QUEUES.length + FUNCTIONS.length + FUNCTIONS.filter((f) => f.kind !== 'api').length);
     for (const alarm of all) {
       expect((alarm.AlarmActions as unknown[]).map((a) => canonical(a, env))).toEqual([topic]);
       expect((alarm.OKActions as unknown[]).map((a) => canonical(a, env))).toEqual([topic]);

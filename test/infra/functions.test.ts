@@ -135,4 +135,16 @@ describe('definitions the infrastructure relies on', () => {
       expect(consumes).toBe(fn.kind === 'worker');
     }
   });
+
+  it.each(ENVIRONMENT_NAMES)('runs every scheduled function on its schedule, and nothing else on one (%s)', (name) => {
+    const env = envs[name];
+    const rules = Object.values(env.json.service.Resources).filter((resource) => resource.Type === 'AWS::Events::Rule');
+    const scheduled = FUNCTIONS.filter((fn) => fn.kind === 'scheduled');
+    expect(rules).toHaveLength(scheduled.length);
+    for (const definition of scheduled) {
+      const { id } = functionOf(env, definition);
+      const rule = rules.find((candidate) => JSON.stringify(candidate.Properties?.Targets ?? []).includes(`"${id}"`));
+      expect(rule?.Properties).toMatchObject({ ScheduleExpression: `rate(${definition.scheduleMinutes} minutes)`, State: 'ENABLED' });
+    }
+  });
 });

@@ -2,6 +2,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalRuntime } from '../../infra/local/runtime';
+import { dynamoCommandStore } from '../../shared/commands/store';
+import { createDocumentClient } from '../../shared/platform/dynamodb';
+import { newId } from '../../shared/platform/ids';
 import { eventually } from '../support/embedded';
 import { call } from '../support/http';
 
@@ -29,6 +32,35 @@ describe('local runtime with DATA_DIR', () => {
       expect(finished.body.data).toMatchObject({ command_id: id, type: 'lead_follow_up', messages: expect.any(Object) });
     } finally {
       await second.stop();
+    }
+  });
+});
+
+describe('local runtime schedules', () => {
+  it('runs the command janitor, which finishes a command whose job never reached the queue', async () => {
+    const runtime = await startLocalRuntime({ port: 0, apiKey: API_KEY, scheduleEveryMs: 100, settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined } });
+    try {
+      const commands = dynamoCommandStore(createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1' }), runtime.tableName);
+      const acceptedLongAgo = new Date(Date.now() - 20 * 60_000).toISOString();
+      const id = newId();
+      await commands.create({
+        id,
+        type: 'lead_follow_up',
+        status: 'in_progress',
+        tenant_id: runtime.tenantId,
+        site_id: DEMO_SITE,
+        request: { siteId: DEMO_SITE, leadId: DEMO_LEAD, output: 'channel_messages' },
+        created_at: acceptedLongAgo,
+        updated_at: acceptedLongAgo,
+        attempts: 0,
+      });
+      const finished = await eventually(async () => {
+        const read = await call(runtime.url, 'GET', `/api/commands/${id}`, { key: API_KEY });
+        return read.body.data?.status === 'completed' ? read : undefined;
+      }, 20_000, 'the stranded command to be queued again and completed');
+      expect(finished.body.data).toMatchObject({ messages: expect.any(Object), generated_by: 'offline' });
+    } finally {
+      await runtime.stop();
     }
   });
 });

@@ -101,6 +101,13 @@ export function inMemoryCommands(): CommandStore & { records: Map<string, Comman
     async fail(id, error, now, patch = {}) {
       return update(id, { ...patch, status: 'failed', error, updated_at: iso(now), lease_until: undefined });
     },
+    async listInProgress(createdBefore, limit) {
+      return [...records.values()]
+        .filter((record) => record.status === 'in_progress' && record.created_at < createdBefore)
+        .sort((a, b) => a.created_at.localeCompare(b.created_at))
+        .slice(0, limit)
+        .map((record) => structuredClone(record));
+    },
   };
 }
 
