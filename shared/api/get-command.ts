@@ -9,7 +9,7 @@ import { isUuid } from '../platform/ids';
  * command, or a malformed id, reads exactly like a missing one.
  */
 export async function readCommandFor(commands: CommandStore, principal: Principal, id: string | undefined): Promise<CommandRecord> {
-  const notFound = () => new AppError('COMMAND_NOT_FOUND', `Command ${id ?? ''} was not found.`.replace('  ', ' '));
+  const notFound = () => new AppError('COMMAND_NOT_FOUND', id ? `Command ${id} was not found.` : 'No command id was given.');
   if (!id || !isUuid(id)) throw notFound();
   const command = await commands.get(id);
   if (!command || command.tenant_id !== principal.tenantId) throw notFound();
