@@ -84,58 +84,74 @@ function agentSection(role: string, context: WritingContext, agent: WritingConte
   return lines.join('\n');
 }
 
-/** The sales agent's one call: a message for every channel at once. */
-export function salesMessagesPrompt(context: WritingContext): ChatMessage[] {
-  const system = [
-    agentSection('the sales agent', context, context.agent),
-    'Write a follow-up to the lead below for each of these channels, and for no other:',
-    ...context.channels.map((channel) => `- ${CHANNEL_BRIEFS[channel]}`),
-    'For each channel give title, message and strategy (one sentence for the sales team on why this message should work; the lead never sees it).',
-    languageRule(context.lead.language),
-    `Rules:\n- ${COPY_RULES}`,
-    DATA_RULE,
-  ].join('\n\n');
+/**
+ * A prompt of one agent: who it is and what to do (`task`), then the rules
+ * every piece of copy follows, and the lead's data fenced in the user turn.
+ */
+function agentPrompt(
+  role: string,
+  context: WritingContext,
+  agent: WritingContext['agent'],
+  task: readonly string[],
+  request: string,
+  data: Record<string, unknown>,
+): ChatMessage[] {
+  const system = [agentSection(role, context, agent), ...task, languageRule(context.lead.language), `Rules:\n- ${COPY_RULES}`, DATA_RULE].join('\n\n');
   return [
     { role: 'system', content: system },
-    { role: 'user', content: `Write the follow-up messages for this lead.\n\n${fenceData(leadData(context))}` },
+    { role: 'user', content: `${request}\n\n${fenceData(data)}` },
   ];
+}
+
+/** The sales agent's one call: a message for every channel at once. */
+export function salesMessagesPrompt(context: WritingContext): ChatMessage[] {
+  return agentPrompt(
+    'the sales agent',
+    context,
+    context.agent,
+    [
+      'Write a follow-up to the lead below for each of these channels, and for no other:',
+      ...context.channels.map((channel) => `- ${CHANNEL_BRIEFS[channel]}`),
+      'For each channel give title, message and strategy (one sentence for the sales team on why this message should work; the lead never sees it).',
+    ],
+    'Write the follow-up messages for this lead.',
+    leadData(context),
+  );
 }
 
 /** The sales agent's call for a follow-up sequence of the planned types. */
 export function salesSequencePrompt(context: WritingContext, types: readonly FollowUpType[], intervalText: string): ChatMessage[] {
-  const system = [
-    agentSection('the sales agent', context, context.agent),
-    `Plan a sequence of ${types.length} follow-ups to the lead below, sent ${intervalText} apart, in exactly this order:`,
-    ...types.map((type, index) => `${index + 1}. ${TYPE_BRIEFS[type]}`),
-    `For each give subject (at most ${SUBJECT_LIMIT} characters), content (what the lead receives, or the call plan for a call), ` +
-      'next_steps (one sentence for the sales team: what to do after this step) and template (a short snake_case name for the approach, such as recap_and_next_step).',
-    'Each step should build on the previous ones rather than repeat them.',
-    languageRule(context.lead.language),
-    `Rules:\n- ${COPY_RULES}`,
-    DATA_RULE,
-  ].join('\n\n');
-  return [
-    { role: 'system', content: system },
-    { role: 'user', content: `Write the follow-up sequence for this lead.\n\n${fenceData(leadData(context))}` },
-  ];
+  return agentPrompt(
+    'the sales agent',
+    context,
+    context.agent,
+    [
+      `Plan a sequence of ${types.length} follow-ups to the lead below, sent ${intervalText} apart, in exactly this order:`,
+      ...types.map((type, index) => `${index + 1}. ${TYPE_BRIEFS[type]}`),
+      `For each give subject (at most ${SUBJECT_LIMIT} characters), content (what the lead receives, or the call plan for a call), ` +
+        'next_steps (one sentence for the sales team: what to do after this step) and template (a short snake_case name for the approach, such as recap_and_next_step).',
+      'Each step should build on the previous ones rather than repeat them.',
+    ],
+    'Write the follow-up sequence for this lead.',
+    leadData(context),
+  );
 }
 
 /** The copywriter's call: refine each channel's title and message, keeping strategy, facts and limits. */
 export function copywriterPrompt(context: WritingContext, copywriter: WritingContext['agent'], draft: ChannelMessages): ChatMessage[] {
-  const system = [
-    agentSection('the copywriter', context, copywriter),
-    'Refine the title and message of each channel of the sales draft below for tone and persuasion. ' +
-      'Keep each message on its channel, keep its strategy, keep every fact, and add none.',
-    'Channel rules:',
-    ...context.channels.map((channel) => `- ${CHANNEL_BRIEFS[channel]}`),
-    languageRule(context.lead.language),
-    `Rules:\n- ${COPY_RULES}`,
-    DATA_RULE,
-  ].join('\n\n');
-  return [
-    { role: 'system', content: system },
-    { role: 'user', content: `Refine this draft.\n\n${fenceData({ ...leadData(context), sales_draft: draft })}` },
-  ];
+  return agentPrompt(
+    'the copywriter',
+    context,
+    copywriter,
+    [
+      'Refine the title and message of each channel of the sales draft below for tone and persuasion. ' +
+        'Keep each message on its channel, keep its strategy, keep every fact, and add none.',
+      'Channel rules:',
+      ...context.channels.map((channel) => `- ${CHANNEL_BRIEFS[channel]}`),
+    ],
+    'Refine this draft.',
+    { ...leadData(context), sales_draft: draft },
+  );
 }
 
 /** The one repair call: the original conversation, the unusable answer, and what was wrong with it. */
