@@ -4,7 +4,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import type { JobQueueId } from '../../infra/definitions';
 import type { Clock } from '../platform/clock';
 import { AppError, GENERIC_SYSTEM_ERROR, type ErrorInfo } from '../platform/errors';
-import { describeError } from '../platform/logger';
+import { describeError, redact } from '../platform/logger';
 import { noMetrics, type OperationMetrics } from '../platform/metrics';
 import { canonicalJson, sha256Hex } from '../platform/hashing';
 import { newId } from '../platform/ids';
@@ -146,7 +146,11 @@ export async function processJobRecord<Request>(
     }
   }
   await settle(deps, claim.command, outcome);
-  deps.logger.info('Job done', { ...log, commandId, outcome: outcome.status });
+  if (outcome.status === 'failed') {
+    deps.logger.warn('Job done: command failed', { ...log, commandId, code: outcome.error.code, reason: redact(outcome.error.message) });
+  } else {
+    deps.logger.info('Job done', { ...log, commandId, outcome: outcome.status });
+  }
 }
 
 async function settle(deps: WorkerDependencies, command: CommandRecord, outcome: PhaseOutcome): Promise<void> {
