@@ -181,7 +181,9 @@ function opening(facts: Facts): string {
 
 function recap(facts: Facts): string {
   const last = facts.lastInteraction!;
-  return `This follows up on our ${last.type} of ${last.date}: ${last.summary}`;
+  const note = last.summary.replace(/[.!\s]+$/, '');
+  const lowered = /^[A-Z][a-z]/.test(note) ? note.charAt(0).toLowerCase() + note.slice(1) : note;
+  return `Picking up from our ${last.type} on ${last.date} (${lowered}).`;
 }
 
 const TEMPLATES = ['recap_and_next_step', 'pain_point_focus', 'value_and_fit', 'meeting_request', 'final_check_in'] as const;

@@ -41,7 +41,7 @@ describe('offlineChannelMessages for the demo lead', () => {
     expect(email?.message).toMatch(/^Hi Jordan,/);
     expect(email?.message).toContain('Trailhead Rentals');
     expect(email?.message).toContain('double-booked gear during peak weekends');
-    expect(email?.message).toContain('Asked for pricing for three rental locations.');
+    expect(email?.message).toContain('Picking up from our email on November 16, 2026 (asked for pricing for three rental locations).');
     expect(email?.message).toContain('Booking calendar');
     expect(email?.message).toContain('$10k-$25k per year');
     expect(email?.message).toMatch(/Best regards,\nSam\nNorthwind Outdoor$/);
