@@ -156,7 +156,8 @@ export const FUNCTIONS: readonly FunctionDefinition[] = [
     kind: 'worker',
     entry: 'functions/workers/sales.ts',
     description: 'Lead follow-up phase 1: the sales agent writes the messages or the sequence',
-    timeoutSeconds: 60,
+    // One model call and one repair call, each bounded by the LLM policy's 56 s deadline.
+    timeoutSeconds: 120,
     memoryMb: 512,
     access: { table: 'readwrite', sendsTo: ['copywriter'], sendsToDeadLetterOf: ['sales'], secrets: ['openai'] },
   },
@@ -165,7 +166,8 @@ export const FUNCTIONS: readonly FunctionDefinition[] = [
     kind: 'worker',
     entry: 'functions/workers/copywriter.ts',
     description: 'Lead follow-up phase 2: the copywriter agent refines the messages',
-    timeoutSeconds: 60,
+    // One model call and one repair call, each bounded by the LLM policy's 56 s deadline.
+    timeoutSeconds: 120,
     memoryMb: 512,
     access: { table: 'readwrite', sendsTo: [], sendsToDeadLetterOf: ['copywriter'], secrets: ['openai'] },
   },

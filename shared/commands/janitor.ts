@@ -20,8 +20,9 @@ export interface JanitorPolicy {
 }
 
 /**
- * Longer than any healthy command takes: workers time out within a minute
- * and SQS gives up after three deliveries, six minutes apart, per phase.
+ * Longer than any healthy command waits: a worker times out within two
+ * minutes and each delivery (at most twelve minutes apart) touches the
+ * command, so an hour without a change means nothing is coming.
  */
 export const JANITOR_POLICY: JanitorPolicy = {
   requeueUnclaimedAfterMs: 10 * 60_000,
