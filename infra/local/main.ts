@@ -42,6 +42,7 @@ const lines = [
   `  sites: ${runtime.siteIds.join(', ')}`,
   `  embedded DynamoDB: ${runtime.dynamodbEndpoint} (table "${runtime.tableName}", ${settings.DATA_DIR ? `data in ${settings.DATA_DIR}` : 'in memory'})`,
   `  embedded SQS:      ${runtime.sqsEndpoint}`,
+  ...Object.entries(runtime.queues).map(([id, queue]) => `    ${id} queue: ${queue.url} (dead letters: ${queue.dlqUrl})`),
   `  providers:         ${describeProviders(process.env)}`,
   '',
   `  try: curl -s ${runtime.url}/health`,

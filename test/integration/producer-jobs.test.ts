@@ -49,6 +49,16 @@ describe('jobs dropped on the sales queue by a producer', () => {
     expect(await commandsWithKey('crm-event-8812')).toHaveLength(1);
     const read = await call(runtime.url, 'GET', `/api/commands/${String(command!.id)}`, { key: runtime.apiKey });
     expect(read.body.data).toMatchObject({ type: 'lead_follow_up', status: 'completed', messages: expect.any(Object) });
+
+    // The producer finds its command over HTTP: the same request with its idempotency_key as Idempotency-Key replays it.
+    const found = await call(runtime.url, 'POST', '/api/agents/sales/leadFollowUp', {
+      key: runtime.apiKey,
+      headers: { 'idempotency-key': 'crm-event-8812' },
+      body: job.request,
+    });
+    expect(found.status).toBe(200);
+    expect(found.body.data?.command_id).toBe(command!.id);
+    expect(await commandsWithKey('crm-event-8812')).toHaveLength(1);
   });
 
   it('that fail a data check end as a failed command with its code', async () => {
