@@ -1,9 +1,10 @@
-import { ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { QUEUES } from '../definitions';
 import { jobFor } from '../../shared/commands/accept';
-import { commandKey } from '../../shared/commands/store';
-import type { CommandRecord } from '../../shared/commands/record';
 import type { JobQueue } from '../../shared/commands/queue';
+import type { CommandStore } from '../../shared/commands/store';
+
+/** More unfinished commands than one machine's runtime will ever hold. */
+const MAX_RECOVERED = 100_000;
 
 /**
  * With `DATA_DIR`, commands outlive a restart but the embedded SQS does not:
@@ -11,28 +12,14 @@ import type { JobQueue } from '../../shared/commands/queue';
  * its lease cleared and its job queued again. Workers ignore jobs of commands
  * that are already finished, so a job queued twice does no harm.
  */
-export async function requeueUnfinishedCommands(db: DynamoDBDocumentClient, tableName: string, queue: JobQueue): Promise<number> {
+export async function requeueUnfinishedCommands(commands: CommandStore, queue: JobQueue): Promise<number> {
   let requeued = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new ScanCommand({
-        TableName: tableName,
-        FilterExpression: 'begins_with(pk, :prefix) AND #status = :in_progress',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':prefix': 'CMD#', ':in_progress': 'in_progress' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const command = item as unknown as CommandRecord;
-      const home = QUEUES.find((candidate) => candidate.jobTypes.includes(command.type));
-      if (!home) continue;
-      await db.send(new UpdateCommand({ TableName: tableName, Key: commandKey(command.id), UpdateExpression: 'REMOVE lease_until' }));
-      await queue.send(home.id, jobFor(command));
-      requeued += 1;
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  for (const command of await commands.listInProgress(new Date().toISOString(), MAX_RECOVERED)) {
+    const home = QUEUES.find((candidate) => candidate.jobTypes.includes(command.type));
+    if (!home) continue;
+    await commands.release(command.id);
+    await queue.send(home.id, jobFor(command));
+    requeued += 1;
+  }
   return requeued;
 }

@@ -4,6 +4,7 @@ import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { DEFAULT_ROUTE_FUNCTION, FUNCTIONS, QUEUES, ROUTES, TABLE, functionById, type FunctionDefinition, type JobQueueId } from '../definitions';
 import { generateApiKey } from '../../shared/access/api-keys';
 import { sqsJobQueue } from '../../shared/commands/queue';
+import { dynamoCommandStore } from '../../shared/commands/store';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { startEmbeddedAws, type LocalQueue } from './embedded-aws';
 import { createGateway, type GatewayRoute, type HttpHandler } from './http-gateway';
@@ -123,7 +124,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       queues: Object.fromEntries(QUEUES.map((queue) => [queue.id, aws.queues[queue.id].url])),
       deadLetterQueues: Object.fromEntries(QUEUES.map((queue) => [queue.id, aws.queues[queue.id].dlqUrl])),
     };
-    await requeueUnfinishedCommands(db, aws.tableName, sqsJobQueue(aws.sqs, urls));
+    await requeueUnfinishedCommands(dynamoCommandStore(db, aws.tableName), sqsJobQueue(aws.sqs, urls));
   }
 
   const pollers: Poller[] = [];
