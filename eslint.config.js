@@ -14,6 +14,16 @@ export default tseslint.config(
     },
   },
   {
+    // Runtime code never reaches into the CDK app or the local runtime (ARCHITECTURE.md "Rules of the house").
+    files: ['shared/**/*.ts', 'functions/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/infra', '**/infra/**'], message: 'Runtime code (shared/, functions/) must not import infra/; the service catalogue lives in shared/catalogue/.' }] },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -4,7 +4,8 @@
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { FUNCTIONS, QUEUES, type FunctionId } from './definitions';
+import { FUNCTIONS, type FunctionId } from '../shared/catalogue/functions';
+import { QUEUES } from '../shared/catalogue/job-types';
 
 export const ENVIRONMENT_NAMES = ['dev', 'staging', 'prod'] as const;
 

@@ -1,4 +1,4 @@
-import { MAX_WAIT_SECONDS } from '../../infra/definitions';
+import { MAX_WAIT_SECONDS } from '../../shared/catalogue/limits';
 import { apiRoute } from '../../shared/api/route';
 import { commandView } from '../../shared/api/command-responses';
 import { readCommandFor } from '../../shared/api/get-command';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { GetQueueUrlCommand } from '@aws-sdk/client-sqs';
-import { QUEUES, type QueueDefinition } from '../definitions';
+import { QUEUES, type QueueDefinition } from '../../shared/catalogue/job-types';
 import { redriveDeadLetters } from '../../shared/commands/redrive';
 import { createSqsClient } from '../../shared/platform/sqs';
 import { fail } from './table';

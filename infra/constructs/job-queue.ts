@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { visibilityTimeoutSeconds, type QueueDefinition } from '../definitions';
+import { visibilityTimeoutSeconds, type QueueDefinition } from '../../shared/catalogue/job-types';
 
 /** How long a dead-lettered job stays inspectable: the most SQS allows. */
 export const DEAD_LETTER_RETENTION = Duration.days(14);

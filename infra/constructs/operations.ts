@@ -17,7 +17,8 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { AlarmThresholds } from '../config';
-import type { FunctionDefinition, QueueDefinition } from '../definitions';
+import type { FunctionDefinition } from '../../shared/catalogue/functions';
+import type { QueueDefinition } from '../../shared/catalogue/job-types';
 
 const PERIOD = Duration.minutes(5);
 

@@ -1,7 +1,7 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Secret, type CfnSecret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import type { SecretDefinition } from '../definitions';
+import type { SecretDefinition } from '../../shared/catalogue/secrets';
 
 /** Props of {@link ProviderSecret}. */
 export interface ProviderSecretProps {

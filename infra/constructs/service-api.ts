@@ -5,7 +5,8 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { DEFAULT_ROUTE_FUNCTION, ROUTES, type FunctionId, type RouteDefinition } from '../definitions';
+import { DEFAULT_ROUTE_FUNCTION, ROUTES, type RouteDefinition } from '../../shared/catalogue/routes';
+import type { FunctionId } from '../../shared/catalogue/functions';
 
 /** Props of {@link ServiceApi}. */
 export interface ServiceApiProps {

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { TABLE } from '../definitions';
+import { TABLE } from '../../shared/catalogue/table';
 
 /** Props of {@link ServiceTable}. */
 export interface ServiceTableProps {

@@ -10,16 +10,10 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import {
-  TABLE,
-  queueById,
-  type FunctionDefinition,
-  type JobQueueId,
-  type QueueDefinition,
-  type SecretDefinition,
-  type SecretId,
-  type TableIndexName,
-} from '../definitions';
+import { TABLE, type TableIndexName } from '../../shared/catalogue/table';
+import { queueById, type JobQueueId, type QueueDefinition } from '../../shared/catalogue/job-types';
+import type { FunctionDefinition } from '../../shared/catalogue/functions';
+import type { SecretDefinition, SecretId } from '../../shared/catalogue/secrets';
 
 /** The repository root, against which `FunctionDefinition.entry` paths resolve. */
 export const REPOSITORY_ROOT = resolve(import.meta.dirname, '..', '..');

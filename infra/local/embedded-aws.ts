@@ -4,7 +4,8 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFo
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import dynalite from 'dynalite';
 import { createSqsServer } from 'local-aws-sqs';
-import { QUEUES, TABLE, visibilityTimeoutSeconds, type JobQueueId } from '../definitions';
+import { QUEUES, visibilityTimeoutSeconds, type JobQueueId } from '../../shared/catalogue/job-types';
+import { TABLE } from '../../shared/catalogue/table';
 
 /** The table's name on the embedded DynamoDB. */
 export const LOCAL_TABLE_NAME = 'switchboard';

@@ -1,4 +1,4 @@
-import { QUEUES } from '../definitions';
+import { QUEUES } from '../../shared/catalogue/job-types';
 import { jobFor } from '../../shared/commands/accept';
 import type { JobQueue } from '../../shared/commands/queue';
 import type { CommandStore } from '../../shared/commands/store';
@@ -15,7 +15,7 @@ const MAX_RECOVERED = 100_000;
 export async function requeueUnfinishedCommands(commands: CommandStore, queue: JobQueue): Promise<number> {
   let requeued = 0;
   for (const command of await commands.listInProgress(new Date().toISOString(), MAX_RECOVERED)) {
-    const home = QUEUES.find((candidate) => candidate.jobTypes.includes(command.type));
+    const home = QUEUES.find((candidate) => candidate.jobType === command.type);
     if (!home) continue;
     await commands.release(command.id);
     await queue.send(home.id, jobFor(command));

@@ -1,7 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
-import { DEFAULT_ROUTE_FUNCTION, FUNCTIONS, QUEUES, ROUTES, TABLE, functionById, type FunctionDefinition, type JobQueueId } from '../definitions';
+import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
+import { FUNCTIONS, functionById, type FunctionDefinition } from '../../shared/catalogue/functions';
+import { QUEUES, type JobQueueId } from '../../shared/catalogue/job-types';
+import { TABLE } from '../../shared/catalogue/table';
 import { generateApiKey } from '../../shared/access/api-keys';
 import { sqsJobQueue } from '../../shared/commands/queue';
 import { dynamoCommandStore } from '../../shared/commands/store';

@@ -6,7 +6,8 @@ import type { EnvironmentConfig } from '../config';
 import { Operations } from '../constructs/operations';
 import { ServiceApi } from '../constructs/service-api';
 import { SwitchboardFunction, type FunctionResources } from '../constructs/switchboard-function';
-import { FUNCTIONS, QUEUES, type FunctionId } from '../definitions';
+import { FUNCTIONS, type FunctionId } from '../../shared/catalogue/functions';
+import { QUEUES } from '../../shared/catalogue/job-types';
 import type { StatefulStack } from './stateful-stack';
 
 /** Props of {@link ServiceStack}. */

@@ -5,7 +5,8 @@ import type { EnvironmentConfig } from '../config';
 import { JobQueue } from '../constructs/job-queue';
 import { ProviderSecret } from '../constructs/provider-secret';
 import { ServiceTable } from '../constructs/service-table';
-import { QUEUES, SECRETS, type JobQueueId, type SecretId } from '../definitions';
+import { QUEUES, type JobQueueId } from '../../shared/catalogue/job-types';
+import { SECRETS, type SecretId } from '../../shared/catalogue/secrets';
 
 /** Props of {@link StatefulStack}. */
 export interface StatefulStackProps extends StackProps {

@@ -1,7 +1,7 @@
 import { Stage, Tags, type StageProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../config';
-import { SECRETS } from '../definitions';
+import { SECRETS } from '../../shared/catalogue/secrets';
 import { ServiceStack } from './service-stack';
 import { StatefulStack } from './stateful-stack';
 

@@ -1,4 +1,4 @@
-import { MAX_WAIT_SECONDS } from '../../infra/definitions';
+import { MAX_WAIT_SECONDS } from '../catalogue/limits';
 import type { CommandRecord } from '../commands/record';
 import type { CommandStore } from '../commands/store';
 import { preferredWaitMs, waitForTerminal } from '../commands/wait';

@@ -2,7 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { MAX_BODY_BYTES } from '../../infra/definitions';
+import { MAX_BODY_BYTES } from '../catalogue/limits';
 import type { Principal } from '../access/api-keys';
 import type { Authenticator } from '../access/authenticate';
 import type { ErrorCode } from '../platform/errors';

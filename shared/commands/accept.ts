@@ -1,4 +1,5 @@
-import { MAX_WAIT_SECONDS, type JobQueueId } from '../../infra/definitions';
+import { MAX_WAIT_SECONDS } from '../catalogue/limits';
+import type { JobQueueId } from '../catalogue/job-types';
 import type { Clock } from '../platform/clock';
 import { newId } from '../platform/ids';
 import type { OperationMetrics } from '../platform/metrics';

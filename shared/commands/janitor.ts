@@ -1,5 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { QUEUES, type JobQueueId } from '../../infra/definitions';
+import { QUEUES, type JobQueueId } from '../catalogue/job-types';
 import type { Clock } from '../platform/clock';
 import type { OperationMetrics } from '../platform/metrics';
 import { jobFor } from './accept';
@@ -84,7 +84,7 @@ export async function sweepCommands(deps: JanitorDependencies, policy: JanitorPo
 }
 
 function queueOf(command: CommandRecord): JobQueueId | undefined {
-  return QUEUES.find((queue) => queue.jobTypes.includes(command.type))?.id;
+  return QUEUES.find((queue) => queue.jobType === command.type)?.id;
 }
 
 function requeueDue(command: CommandRecord, now: number, policy: JanitorPolicy): boolean {

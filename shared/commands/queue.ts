@@ -1,5 +1,5 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { JobQueueId } from '../../infra/definitions';
+import type { JobQueueId } from '../catalogue/job-types';
 import type { JobEnvelope } from './job';
 
 /** Message attribute naming why a job was put on a dead-letter queue. */

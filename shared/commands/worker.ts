@@ -1,7 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { JobQueueId } from '../../infra/definitions';
+import type { JobQueueId } from '../catalogue/job-types';
 import type { Clock } from '../platform/clock';
 import { AppError, GENERIC_SYSTEM_ERROR, type ErrorInfo } from '../platform/errors';
 import { describeError, redact } from '../platform/logger';

@@ -1,6 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { FUNCTIONS, QUEUES, SECRETS, TABLE, type FunctionId } from '../../infra/definitions';
+import { FUNCTIONS, type FunctionId } from '../catalogue/functions';
+import { QUEUES } from '../catalogue/job-types';
+import { SECRETS } from '../catalogue/secrets';
+import { TABLE } from '../catalogue/table';
 import { createAuthenticator, type Authenticator } from '../access/authenticate';
 import { dynamoApiKeyStore } from '../access/api-keys';
 import { dynamoIdempotencyStore, type IdempotencyStore } from '../commands/idempotency';

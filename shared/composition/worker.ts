@@ -1,4 +1,5 @@
-import { functionById, QUEUES, type FunctionId } from '../../infra/definitions';
+import { functionById, type FunctionId } from '../catalogue/functions';
+import { QUEUES } from '../catalogue/job-types';
 import type { WorkerDependencies } from '../commands/worker';
 import { ConfigError } from '../platform/config';
 import { platformDependencies, type PlatformDependencies } from './environment';

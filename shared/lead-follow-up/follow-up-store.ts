@@ -1,5 +1,5 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { TABLE } from '../../infra/definitions';
+import { TABLE } from '../catalogue/table';
 import { isConditionalCheckFailed, queryUpTo } from '../platform/dynamodb';
 import type { FollowUpItem } from './sequence';
 

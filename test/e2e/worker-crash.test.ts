@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { QUEUES, functionById } from '../../infra/definitions';
+import { QUEUES } from '../../shared/catalogue/job-types';
+import { functionById } from '../../shared/catalogue/functions';
 import { DEMO_DATA_FILE, importFile } from '../../infra/local/provision';
 import { startPoller, type Poller, type SqsHandler } from '../../infra/local/sqs-poller';
 import { acceptCommand } from '../../shared/commands/accept';

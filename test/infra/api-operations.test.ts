@@ -1,6 +1,8 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { ENVIRONMENTS, ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
-import { DEFAULT_ROUTE_FUNCTION, FUNCTIONS, QUEUES, ROUTES } from '../../infra/definitions';
+import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
+import { FUNCTIONS } from '../../shared/catalogue/functions';
+import { QUEUES } from '../../shared/catalogue/job-types';
 import { canonical, logicalId, synthesize, type SynthesizedEnvironment } from './synthesize';
 
 const envs = {} as Record<EnvironmentName, SynthesizedEnvironment>;

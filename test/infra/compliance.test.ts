@@ -1,5 +1,5 @@
 import { ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
-import { SECRETS } from '../../infra/definitions';
+import { SECRETS } from '../../shared/catalogue/secrets';
 import { nagFindings, synthesize, type SynthesizedEnvironment } from './synthesize';
 
 const envs = {} as Record<EnvironmentName, SynthesizedEnvironment>;

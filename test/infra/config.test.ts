@@ -6,7 +6,7 @@ import {
   UnknownEnvironmentError,
   environmentConfig,
 } from '../../infra/config';
-import { QUEUES } from '../../infra/definitions';
+import { QUEUES } from '../../shared/catalogue/job-types';
 import { addSwitchboardStage } from '../../infra/stages/switchboard-app';
 
 describe('environmentConfig', () => {

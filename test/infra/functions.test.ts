@@ -1,5 +1,10 @@
 import { ENVIRONMENTS, ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
-import { FUNCTIONS, MAX_WAIT_SECONDS, QUEUES, ROUTES, SECRETS, TABLE, queueById, type FunctionDefinition } from '../../infra/definitions';
+import { FUNCTIONS, type FunctionDefinition } from '../../shared/catalogue/functions';
+import { MAX_WAIT_SECONDS } from '../../shared/catalogue/limits';
+import { QUEUES, queueById } from '../../shared/catalogue/job-types';
+import { ROUTES } from '../../shared/catalogue/routes';
+import { SECRETS } from '../../shared/catalogue/secrets';
+import { TABLE } from '../../shared/catalogue/table';
 import { canonical, logicalId, synthesize, type SynthesizedEnvironment } from './synthesize';
 
 interface FunctionProperties {

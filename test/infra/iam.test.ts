@@ -1,5 +1,6 @@
 import { ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
-import { FUNCTIONS, QUEUES, type FunctionDefinition } from '../../infra/definitions';
+import { FUNCTIONS, type FunctionDefinition } from '../../shared/catalogue/functions';
+import { QUEUES } from '../../shared/catalogue/job-types';
 import { canonical, logicalId, synthesize, type SynthesizedEnvironment } from './synthesize';
 
 /** The exact DynamoDB actions per access level (issue 7), written out here, not imported. */

@@ -1,6 +1,9 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
-import { QUEUES, SECRETS, TABLE, functionById, visibilityTimeoutSeconds } from '../../infra/definitions';
+import { QUEUES, visibilityTimeoutSeconds } from '../../shared/catalogue/job-types';
+import { SECRETS } from '../../shared/catalogue/secrets';
+import { TABLE } from '../../shared/catalogue/table';
+import { functionById } from '../../shared/catalogue/functions';
 import { logicalId, synthesize, type SynthesizedEnvironment } from './synthesize';
 
 const FOURTEEN_DAYS = 14 * 24 * 60 * 60;

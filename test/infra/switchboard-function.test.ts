@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { ServiceTable } from '../../infra/constructs/service-table';
 import { SwitchboardFunction } from '../../infra/constructs/switchboard-function';
-import type { FunctionDefinition } from '../../infra/definitions';
+import type { FunctionDefinition } from '../../shared/catalogue/functions';
 
 const definition = (overrides: Partial<FunctionDefinition['access']>): FunctionDefinition => ({
   id: 'getCommandApi',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSRecord } from 'aws-lambda';
-import type { JobQueueId } from '../../../infra/definitions';
+import type { JobQueueId } from '../../../shared/catalogue/job-types';
 import { acceptCommand } from '../../../shared/commands/accept';
 import type { IdempotencyStore } from '../../../shared/commands/idempotency';
 import type { JobEnvelope } from '../../../shared/commands/job';

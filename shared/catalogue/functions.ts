@@ -1,0 +1,104 @@
+import { JOB_TYPES, type JobQueueId } from './job-types';
+import type { SecretId } from './secrets';
+import type { TableIndexName } from './table';
+
+/** What a function touches, from which its IAM grants are derived. */
+export interface FunctionAccess {
+  table: 'none' | 'read' | 'readwrite';
+  /** Queues it sends jobs to. */
+  sendsTo: JobQueueId[];
+  /** Dead-letter queues it sends poison jobs to (its own queue's). */
+  sendsToDeadLetterOf: JobQueueId[];
+  /** Provider secrets it reads. */
+  secrets: SecretId[];
+  /**
+   * Table indexes it queries (names from `TABLE.indexes`); grants Query on
+   * exactly those index ARNs. Needs `table` to be `read` or `readwrite`.
+   * @default [] (no index access)
+   */
+  indexes?: TableIndexName[];
+}
+
+/** One Lambda function: its source module, sizing and access. */
+export interface FunctionDefinition<Id extends string = FunctionId> {
+  id: Id;
+  /** `api`: behind a route; `worker`: consumes a queue; `scheduled`: runs on a timer. */
+  kind: 'api' | 'worker' | 'scheduled';
+  /** Module exporting `handler`, relative to the repository root. */
+  entry: string;
+  description: string;
+  timeoutSeconds: number;
+  memoryMb: number;
+  access: FunctionAccess;
+  /** How often a `scheduled` function runs. */
+  scheduleMinutes?: number;
+}
+
+/** Functions behind routes, and the scheduled ones. Workers are declared with their job type (job-types.ts). */
+const API_AND_SCHEDULED = [
+  {
+    id: 'leadFollowUpApi',
+    kind: 'api',
+    entry: 'functions/api/lead-follow-up.ts',
+    description: 'POST /api/agents/sales/leadFollowUp: validate, record the command, queue the sales job',
+    timeoutSeconds: 29,
+    memoryMb: 512,
+    access: { table: 'readwrite', sendsTo: ['sales'], sendsToDeadLetterOf: [], secrets: [] },
+  },
+  {
+    id: 'getCommandApi',
+    kind: 'api',
+    entry: 'functions/api/get-command.ts',
+    description: 'GET /api/commands/{id}: read a command of the caller',
+    // Long enough for the longest `Prefer: wait` (limits.ts) and a margin.
+    timeoutSeconds: 29,
+    memoryMb: 256,
+    access: { table: 'read', sendsTo: [], sendsToDeadLetterOf: [], secrets: [] },
+  },
+  {
+    id: 'healthApi',
+    kind: 'api',
+    entry: 'functions/api/health.ts',
+    description: 'GET /health: liveness, no key',
+    timeoutSeconds: 5,
+    memoryMb: 128,
+    access: { table: 'none', sendsTo: [], sendsToDeadLetterOf: [], secrets: [] },
+  },
+  {
+    id: 'notFoundApi',
+    kind: 'api',
+    entry: 'functions/api/not-found.ts',
+    description: 'Every other route: 401 without a key under /api, 405 for a known path with another method, else 404 NOT_FOUND',
+    timeoutSeconds: 10,
+    memoryMb: 256,
+    access: { table: 'read', sendsTo: [], sendsToDeadLetterOf: [], secrets: [] },
+  },
+  {
+    id: 'commandJanitor',
+    kind: 'scheduled',
+    entry: 'functions/scheduled/command-janitor.ts',
+    description: 'Every 5 minutes: queues again commands whose first job never reached a queue; fails commands stuck past their deadline',
+    timeoutSeconds: 60,
+    memoryMb: 256,
+    scheduleMinutes: 5,
+    access: {
+      table: 'readwrite',
+      indexes: ['gsi1'],
+      sendsTo: JOB_TYPES.filter((job) => job.startsCommand).map((job) => job.queue.id),
+      sendsToDeadLetterOf: [],
+      secrets: [],
+    },
+  },
+] as const satisfies readonly FunctionDefinition<string>[];
+
+/** Every deployed function: the API and scheduled ones, then one worker per job type. */
+export const FUNCTIONS: readonly FunctionDefinition[] = [...API_AND_SCHEDULED, ...JOB_TYPES.map((job) => job.worker)];
+
+/** The name of a deployed function. */
+export type FunctionId = (typeof API_AND_SCHEDULED)[number]['id'] | (typeof JOB_TYPES)[number]['worker']['id'];
+
+export function functionById(id: FunctionId): FunctionDefinition {
+  const found = FUNCTIONS.find((fn) => fn.id === id);
+  if (!found) throw new Error(`No function named ${id} in the service catalogue`);
+  return found;
+}

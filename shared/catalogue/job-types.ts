@@ -1,0 +1,146 @@
+import type { CommandType } from '../commands/record';
+import type { FunctionDefinition, FunctionId } from './functions';
+
+/** Id of a work queue (one per job type). */
+export type JobQueueId = 'sales' | 'copywriter';
+
+/** One work queue and its dead-letter queue. */
+export interface QueueDefinition {
+  id: JobQueueId;
+  /** Queue name on the local runtime; CDK derives the physical name itself. */
+  localName: string;
+  /** Environment variable holding the queue's URL, for functions that send to it. */
+  urlEnvVar: string;
+  /** Environment variable holding its dead-letter queue's URL. */
+  dlqUrlEnvVar: string;
+  /** Deliveries before SQS moves a message to the dead-letter queue. */
+  maxReceiveCount: number;
+  /** Records handed to one worker invocation. */
+  batchSize: number;
+  /** Seconds the event source may wait to fill a batch. */
+  maxBatchingWindowSeconds: number;
+  /** Most worker invocations at once (protects provider quotas). */
+  maxConcurrency: number;
+}
+
+/**
+ * One job type, declared once: the command it runs, its queue and its
+ * worker (with the worker's timeout). Accepting a command, child phases,
+ * the janitor, restart recovery, the local runtime and the CDK app all read
+ * this table; adding a job type is one entry here and one worker module.
+ */
+export interface JobTypeDefinition {
+  /** The job envelope's `type`. */
+  type: string;
+  /** The command type whose phase this job runs; the job that starts a command of that type. */
+  commandType: CommandType;
+  /** True when the command's first job is this one (the janitor and restart recovery queue it again). */
+  startsCommand: boolean;
+  /** True when event producers may put this job on its queue directly (without a command). */
+  fromProducers: boolean;
+  queue: QueueDefinition;
+  worker: FunctionDefinition<string> & { kind: 'worker' };
+}
+
+/** Every job type of Switchboard. */
+export const JOB_TYPES = [
+  {
+    type: 'lead_follow_up',
+    commandType: 'lead_follow_up',
+    startsCommand: true,
+    fromProducers: true,
+    queue: {
+      id: 'sales',
+      localName: 'switchboard-sales',
+      urlEnvVar: 'SALES_QUEUE_URL',
+      dlqUrlEnvVar: 'SALES_DLQ_URL',
+      maxReceiveCount: 3,
+      batchSize: 5,
+      maxBatchingWindowSeconds: 1,
+      maxConcurrency: 10,
+    },
+    worker: {
+      id: 'salesWorker',
+      kind: 'worker',
+      entry: 'functions/workers/sales.ts',
+      description: 'Lead follow-up phase 1: the sales agent writes the messages or the sequence',
+      // One model call and one repair call, each bounded by the LLM policy's 56 s deadline.
+      timeoutSeconds: 120,
+      memoryMb: 512,
+      access: { table: 'readwrite', sendsTo: ['copywriter'], sendsToDeadLetterOf: ['sales'], secrets: ['openai'] },
+    },
+  },
+  {
+    type: 'copywriter',
+    commandType: 'copywriter',
+    startsCommand: true,
+    fromProducers: false,
+    queue: {
+      id: 'copywriter',
+      localName: 'switchboard-copywriter',
+      urlEnvVar: 'COPYWRITER_QUEUE_URL',
+      dlqUrlEnvVar: 'COPYWRITER_DLQ_URL',
+      maxReceiveCount: 3,
+      batchSize: 5,
+      maxBatchingWindowSeconds: 1,
+      maxConcurrency: 10,
+    },
+    worker: {
+      id: 'copywriterWorker',
+      kind: 'worker',
+      entry: 'functions/workers/copywriter.ts',
+      description: 'Lead follow-up phase 2: the copywriter agent refines the messages',
+      // One model call and one repair call, each bounded by the LLM policy's 56 s deadline.
+      timeoutSeconds: 120,
+      memoryMb: 512,
+      access: { table: 'readwrite', sendsTo: [], sendsToDeadLetterOf: ['copywriter'], secrets: ['openai'] },
+    },
+  },
+] as const satisfies readonly JobTypeDefinition[];
+
+/** The envelope `type` of a job. */
+export type JobType = (typeof JOB_TYPES)[number]['type'];
+
+/** A work queue with the job type it carries and the worker that consumes it (derived from JOB_TYPES). */
+export interface WorkQueue extends QueueDefinition {
+  jobType: JobType;
+  workerFunction: FunctionId;
+}
+
+/** Every work queue, in job-type order. */
+export const QUEUES: readonly WorkQueue[] = JOB_TYPES.map((job) => ({ ...job.queue, jobType: job.type, workerFunction: job.worker.id }));
+
+export function queueById(id: JobQueueId): WorkQueue {
+  const found = QUEUES.find((queue) => queue.id === id);
+  if (!found) throw new Error(`No queue named ${id} in the service catalogue`);
+  return found;
+}
+
+export function jobTypeByName(type: string): JobTypeDefinition | undefined {
+  return JOB_TYPES.find((job) => job.type === type);
+}
+
+/** The job type consumed from a queue. */
+export function jobTypeOfQueue(queue: JobQueueId): JobTypeDefinition {
+  const found = JOB_TYPES.find((job) => job.queue.id === queue);
+  if (!found) throw new Error(`No job type uses queue ${queue}`);
+  return found;
+}
+
+/** The job that starts (or restarts) a command of this type, if one does. */
+export function startingJobOf(commandType: string): JobTypeDefinition | undefined {
+  return JOB_TYPES.find((job) => job.commandType === commandType && job.startsCommand);
+}
+
+/** The job type a worker function runs. */
+export function jobTypeOfWorker(functionId: string): JobTypeDefinition | undefined {
+  return JOB_TYPES.find((job) => job.worker.id === functionId);
+}
+
+/**
+ * Visibility timeout of a job type's queue: six times its worker's timeout,
+ * as AWS recommends for SQS event sources.
+ */
+export function visibilityTimeoutSeconds(queue: Pick<WorkQueue, 'id'>): number {
+  return 6 * jobTypeOfQueue(queue.id).worker.timeoutSeconds;
+}

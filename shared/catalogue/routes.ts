@@ -1,0 +1,19 @@
+import type { FunctionId } from './functions';
+
+export interface RouteDefinition {
+  method: 'GET' | 'POST' | 'HEAD' | 'DELETE' | 'PATCH';
+  /** API Gateway route path; `{name}` segments are path parameters. */
+  path: string;
+  function: FunctionId;
+}
+
+/** Every HTTP route. Anything else reaches `notFoundApi` (the `$default` route). */
+export const ROUTES: readonly RouteDefinition[] = [
+  { method: 'POST', path: '/api/agents/sales/leadFollowUp', function: 'leadFollowUpApi' },
+  { method: 'GET', path: '/api/commands/{id}', function: 'getCommandApi' },
+  { method: 'GET', path: '/health', function: 'healthApi' },
+  { method: 'HEAD', path: '/health', function: 'healthApi' },
+];
+
+/** The function that answers requests no route matches. */
+export const DEFAULT_ROUTE_FUNCTION: FunctionId = 'notFoundApi';
