@@ -1,11 +1,36 @@
 import { apiRoute } from '../../shared/api/route';
-import { platformDependencies } from '../../shared/composition/environment';
+import { maxWaitSecondsOf } from '../../shared/catalogue/limits';
+import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
+import { dynamoCommandStore } from '../../shared/commands/store';
+import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, metricsOf, tableNameOf } from '../../shared/composition/adapters';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
 import { acceptLeadFollowUp } from '../../shared/lead-follow-up/accept';
 import { readLeadFollowUpSettings } from '../../shared/lead-follow-up/settings';
+import { systemClock } from '../../shared/platform/clock';
+import { cachedSiteDirectory } from '../../shared/sites/cached-directory';
+import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
 
-const deps = { ...platformDependencies('leadFollowUpApi'), ...readLeadFollowUpSettings() };
+/** How long this function trusts a site and its agents before reading them again. */
+const SITE_CACHE_TTL_MS = 30_000;
 
-/** POST /api/agents/sales/leadFollowUp: validate, check, record the command, queue the sales job. */
-export const handler = apiRoute(deps, { bodyErrorCode: 'INVALID_REQUEST' }, ({ principal, body, headers }) =>
-  acceptLeadFollowUp(deps, { principal, body, headers }),
-);
+/** POST /api/agents/sales/leadFollowUp: validate, check, start the command (record, then the sales job). */
+export function build(settings: Settings) {
+  const db = documentClientOf(settings);
+  const tableName = tableNameOf(settings);
+  const deps = {
+    logger: loggerOf('leadFollowUpApi', settings),
+    authenticate: authenticatorOf(db, tableName),
+    commands: dynamoCommandStore(db, tableName),
+    idempotency: dynamoIdempotencyStore(db, tableName),
+    queue: jobQueueOf('leadFollowUpApi', settings),
+    sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
+    clock: systemClock,
+    metrics: metricsOf('leadFollowUpApi', settings),
+    maxWaitSeconds: maxWaitSecondsOf('leadFollowUpApi'),
+    ...readLeadFollowUpSettings(settings),
+  };
+  return apiRoute(deps, { bodyErrorCode: 'INVALID_REQUEST' }, ({ principal, body, headers }) => acceptLeadFollowUp(deps, { principal, body, headers }));
+}
+
+export const handler = lambdaEntry(build);

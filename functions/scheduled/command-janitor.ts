@@ -1,10 +1,24 @@
 import { sweepCommands } from '../../shared/commands/janitor';
-import { platformDependencies } from '../../shared/composition/environment';
+import { dynamoCommandStore } from '../../shared/commands/store';
+import { documentClientOf, jobQueueOf, loggerOf, metricsOf, tableNameOf } from '../../shared/composition/adapters';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
+import { systemClock } from '../../shared/platform/clock';
 
-const deps = platformDependencies('commandJanitor');
+/** Composes the janitor, which runs every few minutes (EventBridge schedule; a timer locally): no accepted command waits forever. */
+export function build(settings: Settings) {
+  const db = documentClientOf(settings);
+  const deps = {
+    commands: dynamoCommandStore(db, tableNameOf(settings)),
+    queue: jobQueueOf('commandJanitor', settings),
+    clock: systemClock,
+    logger: loggerOf('commandJanitor', settings),
+    metrics: metricsOf('commandJanitor', settings),
+  };
+  return async (): Promise<void> => {
+    const report = await sweepCommands(deps);
+    if (report.requeued > 0 || report.failed > 0) deps.logger.info('Janitor run', { ...report });
+  };
+}
 
-/** Runs every few minutes (EventBridge schedule; a timer locally): no accepted command waits forever. */
-export const handler = async (): Promise<void> => {
-  const report = await sweepCommands(deps);
-  if (report.requeued > 0 || report.failed > 0) deps.logger.info('Janitor run', { ...report });
-};
+export const handler = lambdaEntry(build);

@@ -1,12 +1,14 @@
-import { workerDependencies } from '../../shared/composition/worker';
+import { workerComposition } from '../../shared/composition/worker';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
 import { createJobWorker } from '../../shared/commands/worker';
 import { copywriterJob } from '../../shared/lead-follow-up/copywriter-phase';
 import { lazyLlm } from '../../shared/providers/llm/from-settings';
 
-const deps = workerDependencies('copywriterWorker');
+/** Composes the SQS handler of the `copywriter` queue (lead follow-up phase 2) from its settings. */
+export function build(settings: Settings) {
+  const deps = workerComposition('copywriterWorker', settings);
+  return createJobWorker(copywriterJob({ ...deps, llm: lazyLlm(deps.secrets, settings) }), deps);
+}
 
-/** Lead follow-up phase 2, unwrapped: the job definition the handler runs. */
-export const definition = copywriterJob({ ...deps, llm: lazyLlm(deps.secrets) });
-
-/** SQS handler of the `copywriter` queue. */
-export const handler = createJobWorker(definition, deps);
+export const handler = lambdaEntry(build);

@@ -1,19 +1,22 @@
-import { workerDependencies } from '../../shared/composition/worker';
+import { workerComposition } from '../../shared/composition/worker';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
 import { createJobWorker } from '../../shared/commands/worker';
 import { dynamoFollowUpStore } from '../../shared/lead-follow-up/follow-up-store';
-import { lazyLlm } from '../../shared/providers/llm/from-settings';
 import { salesJob } from '../../shared/lead-follow-up/sales-phase';
 import { readLeadFollowUpSettings } from '../../shared/lead-follow-up/settings';
+import { lazyLlm } from '../../shared/providers/llm/from-settings';
 
-const deps = workerDependencies('salesWorker');
+/** Composes the SQS handler of the `sales` queue (lead follow-up phase 1) from its settings. */
+export function build(settings: Settings) {
+  const deps = workerComposition('salesWorker', settings);
+  const definition = salesJob({
+    ...deps,
+    followUps: dynamoFollowUpStore(deps.db, deps.tableName),
+    llm: lazyLlm(deps.secrets, settings),
+    defaultOutput: readLeadFollowUpSettings(settings).defaultOutput,
+  });
+  return createJobWorker(definition, deps);
+}
 
-/** Lead follow-up phase 1, unwrapped: the job definition the handler runs. */
-export const definition = salesJob({
-  ...deps,
-  followUps: dynamoFollowUpStore(deps.db, deps.tableName),
-  llm: lazyLlm(deps.secrets),
-  defaultOutput: readLeadFollowUpSettings().defaultOutput,
-});
-
-/** SQS handler of the `sales` queue. */
-export const handler = createJobWorker(definition, deps);
+export const handler = lambdaEntry(build);

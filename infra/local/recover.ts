@@ -1,5 +1,5 @@
-import { QUEUES } from '../../shared/catalogue/job-types';
-import { jobFor } from '../../shared/commands/accept';
+import { startingJobOf } from '../../shared/catalogue/job-types';
+import { sendFirstJob } from '../../shared/commands/start';
 import type { JobQueue } from '../../shared/commands/queue';
 import type { CommandStore } from '../../shared/commands/store';
 
@@ -15,10 +15,9 @@ const MAX_RECOVERED = 100_000;
 export async function requeueUnfinishedCommands(commands: CommandStore, queue: JobQueue): Promise<number> {
   let requeued = 0;
   for (const command of await commands.listInProgress(new Date().toISOString(), MAX_RECOVERED)) {
-    const home = QUEUES.find((candidate) => candidate.jobType === command.type);
-    if (!home) continue;
+    if (!startingJobOf(command.type)) continue;
     await commands.release(command.id);
-    await queue.send(home.id, jobFor(command));
+    await sendFirstJob({ queue }, command);
     requeued += 1;
   }
   return requeued;

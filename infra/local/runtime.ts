@@ -8,6 +8,7 @@ import { TABLE } from '../../shared/catalogue/table';
 import { generateApiKey } from '../../shared/access/api-keys';
 import { sqsJobQueue } from '../../shared/commands/queue';
 import { dynamoCommandStore } from '../../shared/commands/store';
+import type { Settings } from '../../shared/composition/settings';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { startEmbeddedAws, type LocalQueue } from './embedded-aws';
 import { createGateway, type GatewayRoute, type HttpHandler } from './http-gateway';
@@ -66,8 +67,9 @@ export interface LocalRuntime {
 /**
  * Runs all of Switchboard in this process: embedded DynamoDB and SQS, the
  * HTTP gateway in front of the API handler modules, and one poller per worker
- * queue, all from infra/definitions.ts. The handler modules are the very ones
- * Lambda runs; they read their settings from the environment this sets.
+ * queue, all from the service catalogue (shared/catalogue/). The handler
+ * modules are the very ones Lambda runs, composed with this runtime's
+ * settings (the process environment is read, never changed).
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const host = options.host ?? '127.0.0.1';
@@ -78,7 +80,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     ...(options.visibilityTimeoutSeconds ? { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds } : {}),
   });
 
-  const restoreEnv = applyEnvironment({
+  const settings: Settings = {
+    ...process.env,
     AWS_REGION: aws.region,
     AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
     AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
@@ -87,11 +90,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     [TABLE.envVar]: aws.tableName,
     ...Object.fromEntries(QUEUES.flatMap((queue) => [[queue.urlEnvVar, aws.queues[queue.id].url], [queue.dlqUrlEnvVar, aws.queues[queue.id].dlqUrl]])),
     ...(options.leaseSeconds ? { WORKER_LEASE_SECONDS: String(options.leaseSeconds) } : {}),
-    POWERTOOLS_DEV: process.env.POWERTOOLS_DEV ?? 'false',
     // No CloudWatch here: metric lines would only clutter the console.
     POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
     ...options.settings,
-  });
+  };
 
   const db = createDocumentClient({ endpoint: aws.dynamodbEndpoint, region: aws.region });
   const siteIds = new Set<string>();
@@ -106,8 +108,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   ]);
 
   const handlers = new Map<string, unknown>();
-  const instance = ++runtimeCount;
-  for (const fn of FUNCTIONS) handlers.set(fn.id, await loadHandler(fn, instance));
+  for (const fn of FUNCTIONS) handlers.set(fn.id, await composeFunction(fn, settings));
 
   const routes: GatewayRoute[] = ROUTES.map((route) => {
     const fn = functionById(route.function);
@@ -179,24 +180,20 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       await Promise.all([...pollers.map((poller) => poller.stop()), ...schedules.map((schedule) => schedule.stop())]);
       db.destroy();
       await aws.stop();
-      restoreEnv();
     },
   };
 }
 
-let runtimeCount = 0;
-
 /**
- * Imports a function's entry module, as Lambda does at cold start. Each
- * runtime gets fresh instances (a distinct URL), because an entry module
- * builds its adapters from the environment when it is first evaluated.
+ * Composes a function from its entry module, as Lambda does at cold start,
+ * but with this runtime's settings passed in: each entry exports
+ * `build(settings)` beside its Lambda `handler`. Modules are imported once
+ * per process; each runtime composes its own instances.
  */
-async function loadHandler(fn: FunctionDefinition, instance: number): Promise<unknown> {
-  const url = new URL(`../../${fn.entry}`, import.meta.url);
-  url.searchParams.set('runtime', String(instance));
-  const module = (await import(url.href)) as { handler?: unknown };
-  if (typeof module.handler !== 'function') throw new Error(`${fn.entry} does not export a handler`);
-  return module.handler;
+async function composeFunction(fn: FunctionDefinition, settings: Settings): Promise<unknown> {
+  const module = (await import(new URL(`../../${fn.entry}`, import.meta.url).href)) as { build?: (settings: Settings) => unknown };
+  if (typeof module.build !== 'function') throw new Error(`${fn.entry} does not export build(settings)`);
+  return module.build(settings);
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -207,20 +204,4 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       resolve();
     });
   });
-}
-
-/** Sets environment variables, returning a function that puts the old values back. */
-function applyEnvironment(values: Record<string, string | undefined>): () => void {
-  const previous = new Map<string, string | undefined>();
-  for (const [name, value] of Object.entries(values)) {
-    previous.set(name, process.env[name]);
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  return () => {
-    for (const [name, value] of previous) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  };
 }

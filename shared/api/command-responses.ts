@@ -1,5 +1,4 @@
-import { MAX_WAIT_SECONDS } from '../catalogue/limits';
-import type { CommandRecord } from '../commands/record';
+import type { StoredCommand } from '../commands/record';
 import type { CommandStore } from '../commands/store';
 import { preferredWaitMs, waitForTerminal } from '../commands/wait';
 import { errorResponse, jsonResponse } from '../platform/http/responses';
@@ -13,27 +12,29 @@ export function commandLocation(id: string): string {
 /** How an operation shows its command to a POST caller. */
 export interface CommandPresenter {
   /** `data` of the 202 answer: what is known before any worker ran. */
-  accepted(command: CommandRecord): Record<string, unknown>;
+  accepted(command: StoredCommand): Record<string, unknown>;
   /** The 200 body once completed (default: `{success, data: {command_id, …result}}`). */
-  completed?(command: CommandRecord): Record<string, unknown>;
+  completed?(command: StoredCommand): Record<string, unknown>;
   /** Top-level fields added to the error envelope of a failed command. */
-  errorExtra?(command: CommandRecord): Record<string, unknown>;
+  errorExtra?(command: StoredCommand): Record<string, unknown>;
 }
 
 /**
  * Answers a POST that created (or replayed) a command: 202 with what is
  * known, or, when the caller sent `Prefer: wait=N`, the finished result (200
- * or the error envelope of its code) if it ends in time. Every answer carries
- * `Location`.
+ * or the error envelope of its code) if it ends in time; the wait is capped at
+ * `maxWaitSeconds` (the route's, below its function's timeout). Every answer
+ * carries `Location`.
  */
 export async function respondWithCommand(
   commands: CommandStore,
-  command: CommandRecord,
+  command: StoredCommand,
   preferHeader: string | undefined,
   presenter: CommandPresenter,
+  maxWaitSeconds: number,
 ): Promise<HttpResult> {
   const headers = { location: commandLocation(command.id) };
-  const waitMs = preferredWaitMs(preferHeader, MAX_WAIT_SECONDS);
+  const waitMs = preferredWaitMs(preferHeader, maxWaitSeconds);
   const current = waitMs ? ((await waitForTerminal(commands, command.id, waitMs, command)) ?? command) : command;
   if (current.status === 'completed') {
     const body = presenter.completed?.(current) ?? { success: true, data: { command_id: current.id, ...current.result } };
@@ -46,7 +47,7 @@ export async function respondWithCommand(
 }
 
 /** The body of `GET /api/commands/{id}`. */
-export function commandView(command: CommandRecord): Record<string, unknown> {
+export function commandView(command: StoredCommand): Record<string, unknown> {
   return {
     success: true,
     data: {

@@ -1,10 +1,11 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { QUEUES, type JobQueueId } from '../catalogue/job-types';
+import { startingJobOf } from '../catalogue/job-types';
 import type { Clock } from '../platform/clock';
 import type { OperationMetrics } from '../platform/metrics';
-import { jobFor } from './accept';
+import { finishCommand, type FinishHook } from './finish';
 import type { JobQueue } from './queue';
-import type { CommandRecord } from './record';
+import type { StoredCommand } from './record';
+import { sendFirstJob } from './start';
 import type { CommandStore } from './store';
 
 /** When the janitor steps in. */
@@ -37,6 +38,7 @@ export interface JanitorDependencies {
   clock: Clock;
   logger: Pick<Logger, 'info' | 'warn'>;
   metrics?: OperationMetrics;
+  onFinished?: readonly FinishHook[];
 }
 
 export interface JanitorReport {
@@ -61,21 +63,18 @@ export async function sweepCommands(deps: JanitorDependencies, policy: JanitorPo
     // An unclaimed command counts from its acceptance (re-queuing touches updated_at), a claimed one from its last change.
     const idleMs = now - Date.parse(command.attempts === 0 ? command.created_at : command.updated_at);
     if (idleMs > policy.failStaleAfterMs) {
-      const failed = await deps.commands.fail(
-        command.id,
-        { code: 'SYSTEM_ERROR', message: 'The command did not finish in time; nothing more will be done. The request can be retried.' },
-        now,
-      );
+      const failed = await finishCommand(deps, command, {
+        status: 'failed',
+        error: { code: 'SYSTEM_ERROR', message: 'The command did not finish in time; nothing more will be done. The request can be retried.' },
+      });
       if (failed) {
         report.failed += 1;
-        deps.metrics?.count('CommandFailed', command.type);
         deps.logger.warn('Stuck command failed by the janitor', { commandId: command.id, type: command.type, idleMs });
       }
       continue;
     }
-    const queue = command.attempts === 0 ? queueOf(command) : undefined;
-    if (!queue || !requeueDue(command, now, policy)) continue;
-    await deps.queue.send(queue, jobFor(command));
+    if (command.attempts > 0 || !startingJobOf(command.type) || !requeueDue(command, now, policy)) continue;
+    await sendFirstJob(deps, command);
     await deps.commands.recordProgress(command.id, { requeued_at: new Date(now).toISOString() }, now);
     report.requeued += 1;
     deps.logger.warn('Unclaimed command queued again by the janitor', { commandId: command.id, type: command.type });
@@ -83,10 +82,6 @@ export async function sweepCommands(deps: JanitorDependencies, policy: JanitorPo
   return report;
 }
 
-function queueOf(command: CommandRecord): JobQueueId | undefined {
-  return QUEUES.find((queue) => queue.jobType === command.type)?.id;
-}
-
-function requeueDue(command: CommandRecord, now: number, policy: JanitorPolicy): boolean {
+function requeueDue(command: StoredCommand, now: number, policy: JanitorPolicy): boolean {
   return !command.requeued_at || now - Date.parse(command.requeued_at) > policy.requeueIntervalMs;
 }

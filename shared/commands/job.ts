@@ -1,32 +1,40 @@
 import { z } from 'zod';
-import type { CommandType } from './record';
+import { isUuid } from '../platform/ids';
 
 /** Version of the job envelope; a producer must send exactly this. */
 export const JOB_ENVELOPE_VERSION = 1;
 
+/** Tenant ids: lower-case letters, digits, '-' and '_' (no separators that could forge a storage key). */
+const tenantId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be 1–63 lower-case letters, digits, "-" or "_"');
+
 /**
- * The versioned envelope every job travels in. Event producers may put one
- * on a worker queue directly: `request` is the same body the HTTP route takes.
- * Jobs the service itself queues also carry `command_id`.
+ * The versioned envelope every job travels in. An event producer puts one
+ * on a worker queue directly, with `request` the same body the HTTP route
+ * takes; the service's own jobs name their command (`command_id`), whose
+ * stored request is what runs.
  */
 export const jobEnvelopeSchema = z
   .object({
     version: z.literal(JOB_ENVELOPE_VERSION),
-    type: z.string().min(1),
+    type: z.string().min(1).max(64),
     idempotency_key: z.string().min(1).max(255).optional(),
-    tenant_id: z.string().min(1).max(128),
-    command_id: z.string().uuid().optional(),
-    request: z.record(z.string(), z.unknown()),
+    tenant_id: tenantId,
+    command_id: z.string().refine(isUuid, 'must be a UUID').transform((id) => id.toLowerCase()).optional(),
+    request: z.record(z.string(), z.unknown()).optional(),
   })
-  .strict();
+  .strict()
+  .refine((job) => job.command_id !== undefined || job.request !== undefined, { message: 'a job needs a request (or a command_id)', path: ['request'] });
 
 /** A validated job envelope. */
-export type JobEnvelope = z.infer<typeof jobEnvelopeSchema> & { type: CommandType };
+export type JobEnvelope = z.infer<typeof jobEnvelopeSchema>;
 
-/** A job that can never succeed however often it is retried: it goes to the dead-letter queue. */
+/**
+ * A job that can never succeed however often it is retried, because of its
+ * own content: it goes to the dead-letter queue at once, with its reason.
+ */
 export class PoisonJobError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'PoisonJobError';
   }
 }

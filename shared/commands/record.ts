@@ -18,15 +18,15 @@ export const TERMINAL_STATUSES: readonly CommandStatus[] = ['completed', 'failed
  * The command record of ARCHITECTURE.md "The command". `result` and `error`
  * appear once the command is terminal; terminal commands never change.
  */
-export interface CommandRecord {
+export interface CommandRecord<Request = unknown, Progress = unknown> {
   id: string;
   type: CommandType;
   status: CommandStatus;
   tenant_id: string;
   /** The site it acts on; absent for operations that concern no site (deep research). */
   site_id?: string;
-  /** The validated request. */
-  request: Record<string, unknown>;
+  /** The validated request (parsed with its command type's schema when read back: see kind.ts). */
+  request: Request;
   targets?: unknown[];
   context?: unknown;
   supervisors?: unknown[];
@@ -39,7 +39,7 @@ export interface CommandRecord {
   parent_id?: string;
   child_ids?: string[];
   /** Intermediate output of earlier phases, kept so a retried phase never re-runs an earlier one. */
-  progress?: Record<string, unknown>;
+  progress?: Progress;
   /** Notes on things that went wrong without failing the command (e.g. an optional phase). */
   warnings?: ErrorInfo[];
   idempotency_key?: string;
@@ -54,6 +54,9 @@ export interface CommandRecord {
   /** When the janitor last queued its job again. */
   requeued_at?: string;
 }
+
+/** A command as the store holds it, before its command type's schemas have read `request` and `progress`. */
+export type StoredCommand = CommandRecord<unknown, unknown>;
 
 /** True once the command has completed or failed. */
 export function isTerminal(status: CommandStatus): boolean {

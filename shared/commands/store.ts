@@ -2,15 +2,23 @@ import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } fr
 import { TABLE } from '../catalogue/table';
 import { isConditionalCheckFailed, queryUpTo } from '../platform/dynamodb';
 import type { ErrorInfo } from '../platform/errors';
-import type { CommandRecord } from './record';
+import type { CommandType, StoredCommand } from './record';
 
 /** What happened when a worker tried to take a command up. */
 export type ClaimOutcome =
-  | { kind: 'claimed'; command: CommandRecord }
-  | { kind: 'terminal'; command: CommandRecord }
+  | { kind: 'claimed'; command: StoredCommand }
+  | { kind: 'terminal'; command: StoredCommand }
   /** Another worker holds a live lease on it. */
-  | { kind: 'leased'; command: CommandRecord }
+  | { kind: 'leased'; command: StoredCommand }
+  /** It belongs to another tenant or is of another type than the job expected. */
+  | { kind: 'mismatch'; command: StoredCommand }
   | { kind: 'missing' };
+
+/** What a job knows of the command it names; a claim succeeds only when both match. */
+export interface ClaimExpectation {
+  tenantId: string;
+  type: CommandType;
+}
 
 /**
  * Port: where commands live. Every state change is a conditional write, so
@@ -19,10 +27,10 @@ export type ClaimOutcome =
  */
 export interface CommandStore {
   /** Writes a new command; returns false when one with that id already exists. */
-  create(command: CommandRecord): Promise<boolean>;
-  get(id: string): Promise<CommandRecord | undefined>;
-  /** Takes the command for one attempt, holding it until `leaseUntil` (epoch ms). */
-  claim(id: string, now: number, leaseUntil: number): Promise<ClaimOutcome>;
+  create(command: StoredCommand): Promise<boolean>;
+  get(id: string): Promise<StoredCommand | undefined>;
+  /** Takes the command for one attempt, holding it until `leaseUntil` (epoch ms), if its tenant and type are the expected ones. */
+  claim(id: string, expected: ClaimExpectation, now: number, leaseUntil: number): Promise<ClaimOutcome>;
   /** Gives the lease back early so a redelivery need not wait for it to run out. */
   release(id: string): Promise<void>;
   /** Records progress of an in-progress command; false when it is no longer in progress. */
@@ -32,12 +40,12 @@ export interface CommandStore {
   /** Moves in_progress → failed; false when it was not in progress. */
   fail(id: string, error: ErrorInfo, now: number, patch?: CommandPatch): Promise<boolean>;
   /** Commands still in progress that were created before `createdBefore` (ISO), oldest first, up to `limit`. */
-  listInProgress(createdBefore: string, limit: number): Promise<CommandRecord[]>;
+  listInProgress(createdBefore: string, limit: number): Promise<StoredCommand[]>;
 }
 
 /** Fields a phase may set on an in-progress command. */
 export type CommandPatch = Partial<
-  Pick<CommandRecord, 'progress' | 'child_ids' | 'warnings' | 'targets' | 'context' | 'enqueue_failed_at' | 'requeued_at' | 'result'>
+  Pick<StoredCommand, 'progress' | 'child_ids' | 'warnings' | 'targets' | 'context' | 'enqueue_failed_at' | 'requeued_at' | 'result'>
 >;
 
 const KEY_PREFIX = 'CMD#';
@@ -56,7 +64,7 @@ export function commandKey(id: string): { pk: string; sk: string } {
 const IN_PROGRESS_SHARDS = 8;
 const IN_PROGRESS_INDEX = TABLE.indexes[0];
 
-function inProgressIndexKeys(command: Pick<CommandRecord, 'id' | 'created_at'>): Record<string, string> {
+function inProgressIndexKeys(command: Pick<StoredCommand, 'id' | 'created_at'>): Record<string, string> {
   const shard = parseInt(command.id.slice(-1), 16) % IN_PROGRESS_SHARDS || 0;
   return {
     [IN_PROGRESS_INDEX.partitionKey]: `CMD#IN_PROGRESS#${shard}`,
@@ -66,10 +74,10 @@ function inProgressIndexKeys(command: Pick<CommandRecord, 'id' | 'created_at'>):
 
 /** CommandStore on the single DynamoDB table. */
 export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string): CommandStore {
-  const toRecord = (item: Record<string, unknown> | undefined): CommandRecord | undefined => {
+  const toRecord = (item: Record<string, unknown> | undefined): StoredCommand | undefined => {
     if (!item) return undefined;
     const { pk: _pk, sk: _sk, [IN_PROGRESS_INDEX.partitionKey]: _ipk, [IN_PROGRESS_INDEX.sortKey]: _isk, ...rest } = item;
-    return rest as unknown as CommandRecord;
+    return rest as unknown as StoredCommand;
   };
   const leaveIndex = { [IN_PROGRESS_INDEX.partitionKey]: undefined, [IN_PROGRESS_INDEX.sortKey]: undefined };
 
@@ -138,7 +146,7 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
       return toRecord(Item);
     },
 
-    async claim(id, now, leaseUntil) {
+    async claim(id, expected, now, leaseUntil) {
       try {
         const { Attributes } = await db.send(
           new UpdateCommand({
@@ -146,15 +154,19 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
             Key: commandKey(id),
             UpdateExpression: 'SET #lease = :lease, #updated = :updated ADD #attempts :one',
             ConditionExpression:
-              'attribute_exists(pk) AND #status = :in_progress AND (attribute_not_exists(#lease) OR #lease < :now)',
+              'attribute_exists(pk) AND #status = :in_progress AND #tenant = :tenant AND #type = :type AND (attribute_not_exists(#lease) OR #lease < :now)',
             ExpressionAttributeNames: {
               '#status': 'status',
+              '#tenant': 'tenant_id',
+              '#type': 'type',
               '#lease': 'lease_until',
               '#updated': 'updated_at',
               '#attempts': 'attempts',
             },
             ExpressionAttributeValues: {
               ':in_progress': 'in_progress',
+              ':tenant': expected.tenantId,
+              ':type': expected.type,
               ':now': now,
               ':lease': leaseUntil,
               ':updated': iso(now),
@@ -168,6 +180,7 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
         if (!isConditionalCheckFailed(error)) throw error;
         const current = await store.get(id);
         if (!current) return { kind: 'missing' };
+        if (current.tenant_id !== expected.tenantId || current.type !== expected.type) return { kind: 'mismatch', command: current };
         if (current.status !== 'in_progress') return { kind: 'terminal', command: current };
         return { kind: 'leased', command: current };
       }

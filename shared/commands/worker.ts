@@ -1,29 +1,34 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { JobQueueId } from '../catalogue/job-types';
+import { tenantMayActOn, type TenantStore } from '../access/tenants';
+import { jobTypeByName, type JobType, type JobTypeDefinition } from '../catalogue/job-types';
+import { MAX_JSON_DEPTH } from '../catalogue/limits';
 import type { Clock } from '../platform/clock';
-import { AppError, GENERIC_SYSTEM_ERROR, type ErrorInfo } from '../platform/errors';
+import { AppError, GENERIC_SYSTEM_ERROR } from '../platform/errors';
+import { canonicalJson, sha256Hex } from '../platform/hashing';
+import { JsonDocumentError, parseJsonDocument } from '../platform/json';
 import { describeError, redact } from '../platform/logger';
 import { noMetrics, type OperationMetrics } from '../platform/metrics';
-import { canonicalJson, sha256Hex } from '../platform/hashing';
-import { newId } from '../platform/ids';
+import { finishCommand, type CommandEnding, type FinishHook } from './finish';
 import type { IdempotencyStore } from './idempotency';
 import { jobEnvelopeSchema, PoisonJobError, type JobEnvelope } from './job';
+import { readCommand, UnreadableCommandError, type CommandKind } from './kind';
 import type { JobQueue } from './queue';
-import type { CommandRecord, CommandType } from './record';
-import type { CommandPatch, CommandStore } from './store';
+import type { CommandRecord, StoredCommand } from './record';
+import { startCommand } from './start';
+import type { CommandStore } from './store';
 
 /** What a phase hands back to the runner. */
 export type PhaseOutcome =
-  | { status: 'completed'; result: Record<string, unknown>; patch?: CommandPatch }
-  | { status: 'failed'; error: ErrorInfo; patch?: CommandPatch }
-  /** The phase queued the next phase itself; the command stays in progress. */
+  | CommandEnding
+  /** The phase started the next phase itself; the command stays in progress. */
   | { status: 'handed_off' };
 
-/** What a phase is given: the claimed command, its validated request and the job it came in. */
-export interface PhaseInput<Request> {
-  command: CommandRecord;
+/** What a phase is given: the claimed command, read with its kind, and the job it came in. */
+export interface PhaseInput<Request, Progress> {
+  command: CommandRecord<Request, Progress>;
+  /** The command's stored request (the same as `command.request`). */
   request: Request;
   job: JobEnvelope;
   /** 1 on first delivery of this message. */
@@ -31,34 +36,41 @@ export interface PhaseInput<Request> {
 }
 
 /**
- * One job type's worker: how to read its request and how to run its phase.
- * A phase must be safe to run again on a command it already advanced
- * (redelivery after a crash): it reads `command.progress` to skip done work.
+ * One job type's worker: the command kind it runs and its phase. A phase
+ * must be safe to run again on a command it already advanced (redelivery
+ * after a crash): it reads `command.progress` to skip done work.
  */
-export interface JobDefinition<Request> {
-  queue: JobQueueId;
-  /** Envelope `type`s this queue takes. */
-  types: readonly CommandType[];
-  /** Validates `request`; throws PoisonJobError (or returns it) when it can never be valid. */
-  parseRequest(request: Record<string, unknown>): Request;
-  /** The site a producer's job concerns, for the command it gets (undefined for operations without one). */
+export interface JobDefinition<Request, Progress> {
+  /** The job type (shared/catalogue/job-types.ts) this worker consumes. */
+  type: JobType;
+  /** How its command's stored request and progress are read. */
+  kind: CommandKind<Request, Progress>;
+  /**
+   * Validates a producer's `request` with the route's schema (job types that
+   * producers may send); an AppError makes the job poison.
+   */
+  parseProducerRequest?: (raw: unknown) => Request;
+  /** The site a request concerns (undefined for operations without one). */
   siteIdOf(request: Request): string | undefined;
-  run(input: PhaseInput<Request>): Promise<PhaseOutcome>;
+  run(input: PhaseInput<Request, Progress>): Promise<PhaseOutcome>;
 }
 
 /** Ports and limits of a worker, built once per cold start. */
 export interface WorkerDependencies {
   commands: CommandStore;
   idempotency: IdempotencyStore;
+  tenants: Pick<TenantStore, 'get'>;
   queue: JobQueue;
   clock: Clock;
-  logger: Logger;
+  logger: Pick<Logger, 'info' | 'warn' | 'error' | 'addContext'>;
   /** How long one attempt holds its command; at least the function's timeout. */
   leaseMs: number;
   /** Deliveries after which SQS gives up on a message (the queue's maxReceiveCount). */
   maxReceiveCount: number;
-  /** Counts outcomes; optional. */
+  /** Counts outcomes. @default none */
   metrics?: OperationMetrics;
+  /** Run after each command this worker ends. @default none */
+  onFinished?: readonly FinishHook[];
 }
 
 /** Thrown when another worker holds the command: the message goes back to the queue for later. */
@@ -69,13 +81,19 @@ export class CommandBusyError extends Error {
   }
 }
 
+/** How one record ended, for the job log line. */
+type RecordOutcome = 'completed' | 'failed' | 'handed_off' | 'dead_lettered' | 'duplicate' | 'busy' | 'retried';
+
 /**
  * Builds the SQS batch handler of a worker: each record is processed on its
  * own, failures are reported per item (`batchItemFailures`), poison jobs go to
  * the dead-letter queue with their reason, and a job is never run twice on a
  * finished command.
  */
-export function createJobWorker<Request>(definition: JobDefinition<Request>, deps: WorkerDependencies) {
+export function createJobWorker<Request, Progress>(definition: JobDefinition<Request, Progress>, deps: WorkerDependencies) {
+  const jobType = jobTypeByName(definition.type);
+  if (!jobType) throw new Error(`Job type ${definition.type} is not in the service catalogue`);
+  if (jobType.fromProducers && !definition.parseProducerRequest) throw new Error(`Job type ${definition.type} takes producer jobs but has no parseProducerRequest`);
   const processor = new BatchProcessor(EventType.SQS);
   const processRecord = (record: SQSRecord) => processJobRecord(definition, deps, record);
   return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
@@ -88,159 +106,173 @@ export function createJobWorker<Request>(definition: JobDefinition<Request>, dep
 }
 
 /** Processes one SQS record; throws only when the message should be delivered again. */
-export async function processJobRecord<Request>(
-  definition: JobDefinition<Request>,
+export async function processJobRecord<Request, Progress>(
+  definition: JobDefinition<Request, Progress>,
   deps: WorkerDependencies,
   record: SQSRecord,
 ): Promise<void> {
+  const started = deps.clock.now();
   const receiveCount = Number(record.attributes?.ApproximateReceiveCount ?? '1') || 1;
-  const log = { messageId: record.messageId, queue: definition.queue, receiveCount };
-  let job: JobEnvelope;
-  let request: Request;
+  const context: RecordContext = { messageId: record.messageId, jobType: definition.type, receiveCount };
+  const done = (outcome: RecordOutcome, extra: Record<string, unknown> = {}) => {
+    const line = { ...context, outcome, durationMs: deps.clock.now() - started, ...extra };
+    if (outcome === 'failed' || outcome === 'dead_lettered' || outcome === 'retried') deps.logger.warn('Job done', line);
+    else deps.logger.info('Job done', line);
+  };
   try {
-    ({ job, request } = decodeJob(definition, record.body));
+    const outcome = await runRecord(definition, deps, record, receiveCount, context);
+    done(outcome.kind, outcome.extra);
   } catch (error) {
-    if (!(error instanceof PoisonJobError)) throw error;
-    await deadLetter(definition, deps, record.body, error.message, log);
-    return;
+    if (error instanceof PoisonJobError) {
+      await deadLetter(definition, deps, record.body, error.message);
+      done('dead_lettered', { reason: redact(error.message) });
+      return;
+    }
+    done(error instanceof CommandBusyError ? 'busy' : 'retried', { error: describeError(error) });
+    throw error;
+  }
+}
+
+interface RecordContext {
+  messageId: string;
+  jobType: string;
+  receiveCount: number;
+  commandId?: string;
+}
+
+async function runRecord<Request, Progress>(
+  definition: JobDefinition<Request, Progress>,
+  deps: WorkerDependencies,
+  record: SQSRecord,
+  receiveCount: number,
+  context: RecordContext,
+): Promise<{ kind: RecordOutcome; extra?: Record<string, unknown> }> {
+  const job = decodeJob(definition, record.body);
+  const commandId = job.command_id ?? (await startProducerCommand(definition, deps, job, record.messageId));
+  context.commandId = commandId;
+
+  const now = deps.clock.now();
+  const claim = await deps.commands.claim(commandId, { tenantId: job.tenant_id, type: definition.kind.type }, now, now + deps.leaseMs);
+  switch (claim.kind) {
+    case 'missing':
+      throw new PoisonJobError(`No command ${commandId} exists for this job`);
+    case 'mismatch':
+      throw new PoisonJobError(`Command ${commandId} is not a ${definition.kind.type} command of tenant ${job.tenant_id}`);
+    case 'terminal':
+      metricsOf(deps).count('DuplicateJobIgnored', claim.command.type);
+      return { kind: 'duplicate' };
+    case 'leased':
+      throw new CommandBusyError(commandId);
+    case 'claimed':
+      break;
   }
 
-  let commandId: string;
+  let command: CommandRecord<Request, Progress>;
   try {
-    commandId = job.command_id ?? (await adoptProducerJob(definition, deps, job, request, record.messageId));
+    command = readCommand(definition.kind, claim.command);
   } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    await deadLetter(definition, deps, record.body, `${error.code}: ${error.message}`, log);
-    return;
+    if (!(error instanceof UnreadableCommandError)) throw error;
+    await finish(deps, claim.command, { status: 'failed', error: { ...GENERIC_SYSTEM_ERROR, message: 'The stored command could not be read; it cannot run.' } });
+    throw new PoisonJobError(error.message, { cause: error });
   }
-  const now = deps.clock.now();
-  const claim = await deps.commands.claim(commandId, now, now + deps.leaseMs);
-  if (claim.kind === 'missing') {
-    await deadLetter(definition, deps, record.body, `No command ${commandId} exists for this job`, log);
-    return;
-  }
-  if (claim.kind === 'terminal') {
-    deps.logger.info('Job for a finished command ignored (duplicate delivery)', { ...log, commandId });
-    metricsOf(deps).count('DuplicateJobIgnored', claim.command.type);
-    return;
-  }
-  if (claim.kind === 'leased') throw new CommandBusyError(commandId);
 
   let outcome: PhaseOutcome;
   try {
-    outcome = await definition.run({ command: claim.command, request, job, receiveCount });
+    outcome = await definition.run({ command, request: command.request, job, receiveCount });
   } catch (error) {
     if (error instanceof AppError) {
       outcome = { status: 'failed', error: error.toInfo() };
     } else if (receiveCount >= deps.maxReceiveCount) {
-      deps.logger.error('Job failed on its last delivery; command marked failed', { ...log, commandId, error: describeError(error) });
-      if (await deps.commands.fail(commandId, { ...GENERIC_SYSTEM_ERROR }, deps.clock.now())) {
-        metricsOf(deps).count('CommandFailed', claim.command.type);
-      }
+      deps.logger.error('Job failed on its last delivery; command marked failed', { ...context, error: describeError(error) });
+      await finish(deps, claim.command, { status: 'failed', error: { ...GENERIC_SYSTEM_ERROR } });
       throw error;
     } else {
-      deps.logger.warn('Job failed; it will be delivered again', { ...log, commandId, error: describeError(error) });
       await deps.commands.release(commandId).catch(() => undefined);
       metricsOf(deps).count('JobRetried', claim.command.type);
       throw error;
     }
   }
-  await settle(deps, claim.command, outcome);
-  if (outcome.status === 'failed') {
-    deps.logger.warn('Job done: command failed', { ...log, commandId, code: outcome.error.code, reason: redact(outcome.error.message) });
-  } else {
-    deps.logger.info('Job done', { ...log, commandId, outcome: outcome.status });
-  }
+  if (outcome.status === 'handed_off') return { kind: 'handed_off' };
+  await finish(deps, claim.command, outcome);
+  return outcome.status === 'failed'
+    ? { kind: 'failed', extra: { code: outcome.error.code, reason: redact(outcome.error.message) } }
+    : { kind: 'completed' };
 }
 
-async function settle(deps: WorkerDependencies, command: CommandRecord, outcome: PhaseOutcome): Promise<void> {
-  const now = deps.clock.now();
-  switch (outcome.status) {
-    case 'completed':
-      if (await deps.commands.complete(command.id, outcome.result, now, outcome.patch)) metricsOf(deps).count('CommandCompleted', command.type);
-      return;
-    case 'failed':
-      if (await deps.commands.fail(command.id, outcome.error, now, outcome.patch)) metricsOf(deps).count('CommandFailed', command.type);
-      return;
-    case 'handed_off':
-      await deps.commands.release(command.id);
-      return;
-  }
-}
+const finish = (deps: WorkerDependencies, command: StoredCommand, ending: CommandEnding) => finishCommand(deps, command, ending);
 
-async function deadLetter<Request>(
-  definition: JobDefinition<Request>,
-  deps: WorkerDependencies,
-  body: string,
-  reason: string,
-  log: Record<string, unknown>,
-): Promise<void> {
-  deps.logger.warn('Poison job sent to the dead-letter queue', { ...log, reason });
-  await deps.queue.sendToDeadLetter(definition.queue, body, reason);
-  metricsOf(deps).count('JobDeadLettered', definition.types[0] ?? definition.queue);
+async function deadLetter<Request, Progress>(definition: JobDefinition<Request, Progress>, deps: WorkerDependencies, body: string, reason: string): Promise<void> {
+  const queue = jobTypeByName(definition.type)!.queue.id;
+  await deps.queue.sendToDeadLetter(queue, body, reason);
+  metricsOf(deps).count('JobDeadLettered', definition.kind.type);
 }
 
 const metricsOf = (deps: WorkerDependencies): OperationMetrics => deps.metrics ?? noMetrics;
 
-function decodeJob<Request>(definition: JobDefinition<Request>, body: string): { job: JobEnvelope; request: Request } {
+/** Reads the envelope; anything wrong with the message itself makes it poison. */
+function decodeJob<Request, Progress>(definition: JobDefinition<Request, Progress>, body: string): JobEnvelope {
   let raw: unknown;
   try {
-    raw = JSON.parse(body);
-  } catch {
-    throw new PoisonJobError('The message body is not JSON');
+    raw = parseJsonDocument(body, MAX_JSON_DEPTH);
+  } catch (error) {
+    if (error instanceof JsonDocumentError) throw new PoisonJobError(error.reason === 'too_deep' ? error.message : 'The message body is not JSON');
+    throw error;
   }
   const parsed = jobEnvelopeSchema.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw new PoisonJobError(
-      `The job envelope is invalid: ${first ? `${first.path.join('.') || 'envelope'}: ${first.message}` : 'unknown problem'}`,
-    );
+    throw new PoisonJobError(`The job envelope is invalid: ${first ? `${first.path.join('.') || 'envelope'}: ${first.message}` : 'unknown problem'}`);
   }
-  const job = parsed.data as JobEnvelope;
-  if (!definition.types.includes(job.type)) {
-    throw new PoisonJobError(`Job type "${job.type}" does not belong on the ${definition.queue} queue`);
+  if (parsed.data.type !== definition.type) {
+    throw new PoisonJobError(`Job type "${parsed.data.type}" does not belong on the ${jobTypeByName(definition.type)?.queue.id ?? definition.type} queue`);
   }
-  return { job, request: definition.parseRequest(job.request) };
+  return parsed.data;
 }
 
 /**
- * A producer's job arrives without a command: give it one, exactly once even
- * when the message is delivered twice (keyed by its idempotency key, else by
- * the SQS message id).
+ * A producer's job arrives without a command. Its request is validated with
+ * the route's schema, its tenant must exist and may act on the request's
+ * site; then it gets its command (once, even when the message is delivered
+ * twice: keyed by its idempotency key, else by the SQS message id), which
+ * stores the parsed request, and this worker runs it at once.
  */
-async function adoptProducerJob<Request>(
-  definition: JobDefinition<Request>,
+async function startProducerCommand<Request, Progress>(
+  definition: JobDefinition<Request, Progress>,
   deps: WorkerDependencies,
   job: JobEnvelope,
-  request: Request,
   messageId: string,
 ): Promise<string> {
-  const candidate = newId();
-  const key = job.idempotency_key ?? `sqs-message:${messageId}`;
-  const now = deps.clock.now();
-  const outcome = await deps.idempotency.claim({
-    tenantId: job.tenant_id,
-    scope: job.type,
-    key,
-    bodyHash: sha256Hex(canonicalJson(job.request)),
-    commandId: candidate,
-    now,
-  });
-  const commandId = outcome.kind === 'replay' ? outcome.commandId : candidate;
-  const nowIso = new Date(now).toISOString();
-  await deps.commands.create({
-    id: commandId,
-    type: job.type,
-    status: 'in_progress',
-    tenant_id: job.tenant_id,
-    ...optionalSite(definition.siteIdOf(request)),
-    request: job.request,
-    idempotency_key: key,
-    created_at: nowIso,
-    updated_at: nowIso,
-    attempts: 0,
-  });
-  return commandId;
+  const jobType: JobTypeDefinition = jobTypeByName(definition.type)!;
+  if (!jobType.fromProducers || !definition.parseProducerRequest) {
+    throw new PoisonJobError(`${definition.type} jobs are queued by the service only; a job without command_id is refused`);
+  }
+  let request: Request;
+  try {
+    request = definition.parseProducerRequest(job.request);
+  } catch (error) {
+    if (error instanceof AppError) throw new PoisonJobError(`${error.code}: ${error.message}`);
+    throw error;
+  }
+  const siteId = definition.siteIdOf(request);
+  const tenant = await deps.tenants.get(job.tenant_id);
+  if (!tenant) throw new PoisonJobError(`Tenant ${job.tenant_id} is unknown`);
+  if (!tenantMayActOn(tenant, siteId)) throw new PoisonJobError(`Tenant ${job.tenant_id} may not act on site ${siteId}`);
+  try {
+    const { command } = await startCommand(
+      { ...deps },
+      {
+        type: definition.kind.type,
+        tenantId: job.tenant_id,
+        ...(siteId === undefined ? {} : { siteId }),
+        request,
+        idempotency: { key: job.idempotency_key ?? `sqs-message:${messageId}`, bodyHash: sha256Hex(canonicalJson(job.request)) },
+      },
+      'in_hand',
+    );
+    return command.id;
+  } catch (error) {
+    if (error instanceof AppError) throw new PoisonJobError(`${error.code}: ${error.message}`);
+    throw error;
+  }
 }
 
-const optionalSite = (siteId: string | undefined) => (siteId === undefined ? {} : { site_id: siteId });

@@ -1,6 +1,6 @@
 import type { Principal } from '../access/api-keys';
 import { respondWithCommand } from '../api/command-responses';
-import { acceptCommand, type AcceptDependencies } from '../commands/accept';
+import { startCommand, type StartDependencies } from '../commands/start';
 import { AppError } from '../platform/errors';
 import { canonicalJson, sha256Hex } from '../platform/hashing';
 import type { HttpResult } from '../platform/http/types';
@@ -12,10 +12,12 @@ import { parseLeadFollowUpRequest, type LeadFollowUpOutput } from './schema';
 /** Longest Idempotency-Key accepted (the job envelope's limit). */
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-export interface LeadFollowUpApiDependencies extends AcceptDependencies {
+export interface LeadFollowUpApiDependencies extends StartDependencies {
   sites: SiteDirectory;
   /** LEAD_FOLLOW_UP_OUTPUT. */
   defaultOutput: LeadFollowUpOutput;
+  /** Longest `Prefer: wait` this route honours (below its function's timeout). */
+  maxWaitSeconds: number;
 }
 
 export interface LeadFollowUpCall {
@@ -36,15 +38,14 @@ export async function acceptLeadFollowUp(deps: LeadFollowUpApiDependencies, call
   const request = parseLeadFollowUpRequest(call.body, deps.defaultOutput);
   await checkLeadFollowUp(deps.sites, request, call.principal);
   const idempotencyKey = readIdempotencyKey(call.headers);
-  const { command } = await acceptCommand(deps, {
+  const { command } = await startCommand(deps, {
     type: 'lead_follow_up',
-    queue: 'sales',
     tenantId: call.principal.tenantId,
     siteId: request.siteId,
-    request: { ...request },
+    request,
     ...(idempotencyKey ? { idempotency: { key: idempotencyKey, bodyHash: sha256Hex(canonicalJson(call.body)) } } : {}),
   });
-  return respondWithCommand(deps.commands, command, call.headers.prefer, leadFollowUpPresenter);
+  return respondWithCommand(deps.commands, command, call.headers.prefer, leadFollowUpPresenter(request), deps.maxWaitSeconds);
 }
 
 function readIdempotencyKey(headers: LeadFollowUpCall['headers']): string | undefined {

@@ -1,10 +1,9 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { z } from 'zod';
-import { PoisonJobError } from '../commands/job';
+import { finishCommand, type FinishDependencies } from '../commands/finish';
+import { readCommand } from '../commands/kind';
 import type { CommandRecord } from '../commands/record';
-import type { CommandStore } from '../commands/store';
 import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker';
-import type { Clock } from '../platform/clock';
 import { AppError, type ErrorInfo } from '../platform/errors';
 import { describeError } from '../platform/logger';
 import { LlmError, type LlmClient } from '../providers/llm/port';
@@ -13,21 +12,21 @@ import type { Channel } from './channels';
 import { isActiveAgent } from './checks';
 import { agentSummary } from './context';
 import { copyRulesFor } from './copy-rules';
-import { copywriterRequestSchema, type CopywriterRequest } from './copywriter-request';
+import type { CopywriterRequest } from './copywriter-request';
 import { generateChecked } from './generation';
 import { checkChannelMessages, type ChannelMessages } from './message-checks';
 import { offlineRefinement } from './offline-writer';
 import { channelMessagesResult } from './presenter';
-import { copywriterProgressOf, salesProgressOf, type CopywriterProgress, type SalesProgress } from './progress';
+import { copywriterKind, leadFollowUpKind } from './kinds';
+import type { CopywriterCommandProgress, CopywriterProgress, LeadFollowUpProgress, SalesProgress } from './progress';
+import type { LeadFollowUpRequest } from './schema';
 import { copywriterPrompt } from './prompts';
 
 const REFINEMENT_MAX_TOKENS = 2_500;
 
-/** What the copywriter phase works with. */
-export interface CopywriterPhaseDependencies {
-  commands: CommandStore;
+/** What the copywriter phase works with (it ends its parent command). */
+export interface CopywriterPhaseDependencies extends FinishDependencies {
   sites: SiteDirectory;
-  clock: Clock;
   /** The model, resolved on first use. */
   llm: () => Promise<LlmClient>;
   /** The queue's maxReceiveCount: on the last delivery an unexpected error still lets the sales content stand. */
@@ -37,17 +36,14 @@ export interface CopywriterPhaseDependencies {
 
 type MessagesProgress = Extract<SalesProgress, { output: 'channel_messages' }>;
 type Refined = Partial<Record<Channel, { title: string; message: string }>>;
+type LeadFollowUpCommand = CommandRecord<LeadFollowUpRequest, LeadFollowUpProgress>;
+type CopywriterCommand = CommandRecord<CopywriterRequest, CopywriterCommandProgress>;
 
-/** The copywriter worker's job. Its request is written by the sales phase; anything else is a poison job. */
-export function copywriterJob(deps: CopywriterPhaseDependencies): JobDefinition<CopywriterRequest> {
+/** The copywriter worker's job. Only the sales phase starts copywriter commands; producers cannot. */
+export function copywriterJob(deps: CopywriterPhaseDependencies): JobDefinition<CopywriterRequest, CopywriterCommandProgress> {
   return {
-    queue: 'copywriter',
-    types: ['copywriter'],
-    parseRequest(request) {
-      const parsed = copywriterRequestSchema.safeParse(request);
-      if (!parsed.success) throw new PoisonJobError(`The copywriter request is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
-      return parsed.data;
-    },
+    type: 'copywriter',
+    kind: copywriterKind,
     siteIdOf: (request) => request.siteId,
     run: (input) => runCopywriterPhase(deps, input),
   };
@@ -62,15 +58,18 @@ export function copywriterJob(deps: CopywriterPhaseDependencies): JobDefinition<
  * with that reason. Every run looks at the parent first, so a job
  * redelivered after a crash between the two completions finishes both.
  */
-export async function runCopywriterPhase(deps: CopywriterPhaseDependencies, input: PhaseInput<CopywriterRequest>): Promise<PhaseOutcome> {
+export async function runCopywriterPhase(
+  deps: CopywriterPhaseDependencies,
+  input: PhaseInput<CopywriterRequest, CopywriterCommandProgress>,
+): Promise<PhaseOutcome> {
   const { command: child, request } = input;
   const parent = await loadParent(deps, child, request);
-  const sales = salesProgressOf(parent);
+  const sales = parent.progress?.sales;
   if (sales?.output !== 'channel_messages') {
     throw new AppError('SALES_COMMAND_FAILED', 'The sales phase left no messages to refine.');
   }
 
-  let outcome = copywriterProgressOf(child);
+  let outcome = child.progress?.copywriter;
   if (parent.status !== 'in_progress') {
     return childOutcome(
       outcome ?? { ok: false, error: { code: 'SALES_COMMAND_FAILED', message: 'The lead follow-up finished before the copywriter phase ran.' } },
@@ -87,19 +86,19 @@ export async function runCopywriterPhase(deps: CopywriterPhaseDependencies, inpu
     ? channelMessagesResult(sales.context, outcome.messages, outcome, { sales: parent.id, copywriter: child.id })
     : channelMessagesResult(sales.context, sales.messages, sales, { sales: parent.id, copywriter: null });
   const warnings = outcome.ok ? undefined : [...(parent.warnings ?? []), outcome.error];
-  await deps.commands.complete(parent.id, { ...final }, deps.clock.now(), warnings ? { warnings } : undefined);
+  await finishCommand(deps, parent, { status: 'completed', result: { ...final }, ...(warnings ? { patch: { warnings } } : {}) });
   return childOutcome(outcome, parent);
 }
 
-async function loadParent(deps: CopywriterPhaseDependencies, child: CommandRecord, request: CopywriterRequest): Promise<CommandRecord> {
-  const refused = () => new AppError('INVALID_REQUEST', 'A copywriter job must come from the sales phase of a lead follow-up.');
+async function loadParent(deps: CopywriterPhaseDependencies, child: CopywriterCommand, request: CopywriterRequest): Promise<LeadFollowUpCommand> {
+  const refused = () => new AppError('INVALID_REQUEST', 'A copywriter command must come from the sales phase of a lead follow-up.');
   if (child.parent_id !== request.parentId) throw refused();
   const parent = await deps.commands.get(request.parentId);
   if (!parent || parent.tenant_id !== child.tenant_id || !parent.child_ids?.includes(child.id)) throw refused();
-  return parent;
+  return readCommand(leadFollowUpKind, parent);
 }
 
-function childOutcome(outcome: CopywriterProgress, parent: CommandRecord): PhaseOutcome {
+function childOutcome(outcome: CopywriterProgress, parent: LeadFollowUpCommand): PhaseOutcome {
   if (!outcome.ok) return { status: 'failed', error: outcome.error };
   return {
     status: 'completed',

@@ -1,8 +1,9 @@
 import type { CommandPresenter } from '../api/command-responses';
-import type { CommandRecord } from '../commands/record';
+import type { StoredCommand } from '../commands/record';
 import type { GeneratedBy } from '../providers/llm/port';
 import type { InteractionNote, LeadProfile, WritingContext } from './context';
 import type { ChannelMessages } from './message-checks';
+import type { LeadFollowUpRequest } from './schema';
 import type { FollowUpItem } from './sequence';
 
 /** The lead as a response shows it: exactly these fields, nothing more of the stored lead. */
@@ -91,19 +92,18 @@ export function followUpSequenceResult(siteId: string, leadId: string, followUps
  * …result}}` for either variant, with any warnings (a copywriter phase that
  * failed) kept visible.
  */
-export const leadFollowUpPresenter: CommandPresenter = {
-  accepted(command) {
-    const request = command.request;
-    return { siteId: request.siteId, leadId: request.leadId, output: request.output };
-  },
-  completed(command: CommandRecord) {
-    return {
-      success: true,
-      data: {
-        command_id: command.id,
-        ...command.result,
-        ...(command.warnings?.length ? { warnings: command.warnings } : {}),
-      },
-    };
-  },
-};
+export function leadFollowUpPresenter(request: Pick<LeadFollowUpRequest, 'siteId' | 'leadId' | 'output'>): CommandPresenter {
+  return {
+    accepted: () => ({ siteId: request.siteId, leadId: request.leadId, output: request.output }),
+    completed(command: StoredCommand) {
+      return {
+        success: true,
+        data: {
+          command_id: command.id,
+          ...command.result,
+          ...(command.warnings?.length ? { warnings: command.warnings } : {}),
+        },
+      };
+    },
+  };
+}

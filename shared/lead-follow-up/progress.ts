@@ -1,39 +1,98 @@
-import type { CommandRecord } from '../commands/record';
-import type { ErrorInfo } from '../platform/errors';
+import { z } from 'zod';
+import { isErrorCode, type ErrorCode, type ErrorDetails } from '../platform/errors';
+import { CHANNEL_ORDER, type Channel } from './channels';
 import type { WritingContext } from './context';
-import type { ChannelMessages } from './message-checks';
+import type { ChannelMessage, ChannelMessages } from './message-checks';
 import type { Generation } from './presenter';
+import { FOLLOW_UP_TYPES } from './schema';
 import type { FollowUpItem } from './sequence';
 
 /**
- * What the sales phase keeps in `progress.sales` before it hands off or
- * finishes, so a redelivered job never calls the model again and the
- * copywriter phase has everything it needs.
+ * What the phases of a lead follow-up keep in their commands' `progress`,
+ * as zod schemas: stored state is read back through them, never cast.
  */
-export type SalesProgress =
-  | (Generation & {
-      output: 'channel_messages';
-      context: WritingContext;
-      messages: ChannelMessages;
-      /** The copywriter agent chosen for phase 2, or null when the site has none. */
-      copywriter_agent_id: string | null;
-    })
-  | (Generation & {
-      output: 'follow_up_sequence';
-      follow_ups: FollowUpItem[];
-    });
+
+const nullableText = z.string().nullable();
+const channel = z.enum(CHANNEL_ORDER as [Channel, ...Channel[]]);
+const followUpType = z.enum(FOLLOW_UP_TYPES);
+
+const generationShape = { generated_by: z.enum(['openai', 'offline']), model: z.string() } satisfies z.ZodRawShape;
+z.object(generationShape) satisfies z.ZodType<Generation>;
+
+const writingContextSchema: z.ZodType<WritingContext> = z.object({
+  site: z.object({ name: z.string(), url: nullableText }),
+  agent: z.object({ name: z.string(), instructions: nullableText }),
+  lead: z.object({
+    name: z.string(),
+    company: nullableText,
+    position: nullableText,
+    email: nullableText,
+    phone: nullableText,
+    pain_points: z.array(z.string()),
+    budget_range: nullableText,
+    lead_stage: nullableText,
+    language: nullableText,
+  }),
+  interactions: z.array(z.object({ date: z.string(), type: z.string(), summary: z.string() })),
+  preferences: z.record(z.string(), z.unknown()),
+  productInterest: z.array(z.string()),
+  followUpType: followUpType.nullable(),
+  channels: z.array(channel),
+});
+
+const channelMessageSchema: z.ZodType<ChannelMessage> = z.object({ title: z.string(), message: z.string(), strategy: z.string() });
+const channelMessagesSchema: z.ZodType<ChannelMessages> = z.partialRecord(channel, channelMessageSchema);
+
+const followUpItemSchema: z.ZodType<FollowUpItem> = z.object({
+  id: z.string(),
+  type: followUpType,
+  subject: z.string(),
+  content: z.string(),
+  scheduled_for: z.string(),
+  status: z.literal('scheduled'),
+  site_id: z.string(),
+  lead_id: z.string(),
+  user_id: nullableText,
+  metadata: z.object({
+    next_steps: z.string(),
+    lead_stage: nullableText,
+    sequence_position: z.number(),
+    template_used: z.string(),
+  }),
+});
+
+/** What the sales phase keeps in `progress.sales` before it hands off or finishes. */
+export const salesProgressSchema = z.discriminatedUnion('output', [
+  z.object({
+    ...generationShape,
+    output: z.literal('channel_messages'),
+    context: writingContextSchema,
+    messages: channelMessagesSchema,
+    /** The copywriter agent chosen for phase 2, or null when the site has none. */
+    copywriter_agent_id: z.string().nullable(),
+  }),
+  z.object({ ...generationShape, output: z.literal('follow_up_sequence'), follow_ups: z.array(followUpItemSchema) }),
+]);
+export type SalesProgress = z.infer<typeof salesProgressSchema>;
+
+/** The progress of a lead follow-up command. */
+export const leadFollowUpProgressSchema = z.object({ sales: salesProgressSchema.optional() });
+export type LeadFollowUpProgress = z.infer<typeof leadFollowUpProgressSchema>;
 
 /** What the copywriter phase keeps in its own command's `progress.copywriter`. */
-export type CopywriterProgress =
-  | (Generation & { ok: true; messages: ChannelMessages })
-  | { ok: false; error: ErrorInfo };
+export const copywriterOutcomeSchema = z.union([
+  z.object({ ...generationShape, ok: z.literal(true), messages: channelMessagesSchema }),
+  z.object({
+    ok: z.literal(false),
+    error: z.object({
+      code: z.custom<ErrorCode>(isErrorCode, 'unknown error code'),
+      message: z.string(),
+      details: z.custom<ErrorDetails>((value) => typeof value === 'object' && value !== null).optional(),
+    }),
+  }),
+]);
+export type CopywriterProgress = z.infer<typeof copywriterOutcomeSchema>;
 
-export function salesProgressOf(command: CommandRecord): SalesProgress | undefined {
-  const sales = command.progress?.sales as SalesProgress | undefined;
-  return sales && (sales.output === 'channel_messages' || sales.output === 'follow_up_sequence') ? sales : undefined;
-}
-
-export function copywriterProgressOf(command: CommandRecord): CopywriterProgress | undefined {
-  const copywriter = command.progress?.copywriter as CopywriterProgress | undefined;
-  return copywriter && typeof copywriter.ok === 'boolean' ? copywriter : undefined;
-}
+/** The progress of a copywriter command. */
+export const copywriterCommandProgressSchema = z.object({ copywriter: copywriterOutcomeSchema.optional() });
+export type CopywriterCommandProgress = z.infer<typeof copywriterCommandProgressSchema>;

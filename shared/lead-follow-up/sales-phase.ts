@@ -1,12 +1,8 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { z } from 'zod';
-import { JOB_ENVELOPE_VERSION, PoisonJobError } from '../commands/job';
-import type { JobQueue } from '../commands/queue';
 import type { CommandRecord } from '../commands/record';
-import type { CommandStore } from '../commands/store';
+import { startCommand, type StartDependencies } from '../commands/start';
 import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker';
-import type { Clock } from '../platform/clock';
-import { AppError } from '../platform/errors';
 import { newId } from '../platform/ids';
 import type { GeneratedBy, LlmClient } from '../providers/llm/port';
 import type { SiteDirectory } from '../sites/directory';
@@ -21,7 +17,8 @@ import { copyRulesFor } from './copy-rules';
 import { checkChannelMessages, type ChannelMessage, type ChannelMessages } from './message-checks';
 import { offlineChannelMessages, offlineSequence } from './offline-writer';
 import { channelMessagesResult, followUpSequenceResult } from './presenter';
-import { salesProgressOf, type SalesProgress } from './progress';
+import { leadFollowUpKind } from './kinds';
+import type { LeadFollowUpProgress, SalesProgress } from './progress';
 import { describeInterval, salesMessagesPrompt, salesSequencePrompt } from './prompts';
 import { parseLeadFollowUpRequest, type LeadFollowUpOutput, type LeadFollowUpRequest } from './schema';
 import { buildSequence, checkWrittenSequence, planSequenceTypes, sequenceLength, writtenSequenceSchema, type FollowUpItem } from './sequence';
@@ -30,13 +27,10 @@ import { buildSequence, checkWrittenSequence, planSequenceTypes, sequenceLength,
 const MESSAGES_MAX_TOKENS = 2_500;
 const SEQUENCE_MAX_TOKENS = 4_000;
 
-/** What the sales phase works with. */
-export interface SalesPhaseDependencies {
-  commands: CommandStore;
-  queue: JobQueue;
+/** What the sales phase works with (it starts the copywriter phase's command). */
+export interface SalesPhaseDependencies extends StartDependencies {
   sites: SiteDirectory;
   followUps: FollowUpStore;
-  clock: Clock;
   /** The model, resolved on first use (its key may come from Secrets Manager). */
   llm: () => Promise<LlmClient>;
   /** LEAD_FOLLOW_UP_OUTPUT: the `output` of a producer's job that names none. */
@@ -44,22 +38,17 @@ export interface SalesPhaseDependencies {
   logger?: Pick<Logger, 'info' | 'warn'>;
 }
 
+type LeadFollowUpCommand = CommandRecord<LeadFollowUpRequest, LeadFollowUpProgress>;
+
 /**
- * The sales worker's job: validates the request with the route's schema (a
- * request that can never be valid is a poison job), then runs the sales phase.
+ * The sales worker's job: runs the sales phase of a lead follow-up command.
+ * A producer's request is validated with the route's schema.
  */
-export function salesJob(deps: SalesPhaseDependencies): JobDefinition<LeadFollowUpRequest> {
+export function salesJob(deps: SalesPhaseDependencies): JobDefinition<LeadFollowUpRequest, LeadFollowUpProgress> {
   return {
-    queue: 'sales',
-    types: ['lead_follow_up'],
-    parseRequest(request) {
-      try {
-        return parseLeadFollowUpRequest(request, deps.defaultOutput);
-      } catch (error) {
-        if (error instanceof AppError) throw new PoisonJobError(`${error.code}: ${error.message}`);
-        throw error;
-      }
-    },
+    type: 'lead_follow_up',
+    kind: leadFollowUpKind,
+    parseProducerRequest: (raw) => parseLeadFollowUpRequest(raw, deps.defaultOutput),
     siteIdOf: (request) => request.siteId,
     run: (input) => runSalesPhase(deps, input),
   };
@@ -74,10 +63,14 @@ export function salesJob(deps: SalesPhaseDependencies): JobDefinition<LeadFollow
  * site's active copywriter (phase 2, `handed_off`) or, without one, complete
  * the command.
  */
-export async function runSalesPhase(deps: SalesPhaseDependencies, input: PhaseInput<LeadFollowUpRequest>): Promise<PhaseOutcome> {
+export async function runSalesPhase(
+  deps: SalesPhaseDependencies,
+  input: PhaseInput<LeadFollowUpRequest, LeadFollowUpProgress>,
+): Promise<PhaseOutcome> {
   const { command, request } = input;
-  let progress = salesProgressOf(command);
+  let progress = command.progress?.sales;
   let childId = command.child_ids?.[0];
+  let kept = progress !== undefined;
   if (!progress) {
     const checked = await checkLeadFollowUp(deps.sites, request);
     const context = writingContext(checked, request);
@@ -87,13 +80,14 @@ export async function runSalesPhase(deps: SalesPhaseDependencies, input: PhaseIn
         ? await writeSequence(deps, llm, command, request, checked, context)
         : await writeMessages(deps, llm, context, checked.site.id);
     if (progress.output === 'channel_messages' && progress.copywriter_agent_id) childId = newId();
-    const recorded = await deps.commands.recordProgress(
-      command.id,
-      { progress: { ...command.progress, sales: progress }, ...(childId ? { child_ids: [childId] } : {}) },
-      deps.clock.now(),
-    );
-    if (!recorded) throw new Error(`Command ${command.id} is no longer in progress; its sales output was not kept`);
+    // Kept before any further step that could fail, so a redelivery never calls the model again;
+    // messages that complete the command at once are kept by the completion itself.
+    if (progress.output === 'follow_up_sequence' || childId) {
+      await keepProgress(deps, command, progress, childId);
+      kept = true;
+    }
   }
+  const keepAlong = kept ? {} : { patch: { progress: { ...command.progress, sales: progress } } };
 
   if (progress.output === 'follow_up_sequence') {
     await deps.followUps.saveSequence(progress.follow_ups.map((item) => stored(item, command)));
@@ -109,7 +103,17 @@ export async function runSalesPhase(deps: SalesPhaseDependencies, input: PhaseIn
   return {
     status: 'completed',
     result: { ...channelMessagesResult(progress.context, progress.messages, progress, { sales: command.id, copywriter: null }) },
+    ...keepAlong,
   };
+}
+
+async function keepProgress(deps: SalesPhaseDependencies, command: LeadFollowUpCommand, sales: SalesProgress, childId: string | undefined): Promise<void> {
+  const recorded = await deps.commands.recordProgress(
+    command.id,
+    { progress: { ...command.progress, sales }, ...(childId ? { child_ids: [childId] } : {}) },
+    deps.clock.now(),
+  );
+  if (!recorded) throw new Error(`Command ${command.id} is no longer in progress; its sales output was not kept`);
 }
 
 /** The answer schema for a set of channels: each exactly once, each `{title, message, strategy}`. */
@@ -145,7 +149,7 @@ async function writeMessages(deps: SalesPhaseDependencies, llm: LlmClient, conte
 async function writeSequence(
   deps: SalesPhaseDependencies,
   llm: LlmClient,
-  command: CommandRecord,
+  command: LeadFollowUpCommand,
   request: LeadFollowUpRequest,
   checked: CheckedLeadFollowUp,
   context: WritingContext,
@@ -180,37 +184,24 @@ async function writeSequence(
 }
 
 /**
- * Phase 2 starts: the child command (its id already kept in the parent's
- * `child_ids`) is created once (a second create is refused by its
- * condition) and its job queued. A duplicate job is harmless: the child's
- * own claim lets only one run.
+ * Phase 2 starts: the child command, whose id the parent already keeps in
+ * `child_ids`, is started once (a second start finds it and queues its job
+ * only if no worker has taken it up). The copywriter runs the child's stored
+ * request, never a job's.
  */
-async function handOffToCopywriter(deps: SalesPhaseDependencies, parent: CommandRecord, childId: string, request: CopywriterRequest): Promise<void> {
-  const nowIso = new Date(deps.clock.now()).toISOString();
-  const payload = { ...request } as Record<string, unknown>;
-  await deps.commands.create({
+async function handOffToCopywriter(deps: SalesPhaseDependencies, parent: LeadFollowUpCommand, childId: string, request: CopywriterRequest): Promise<void> {
+  await startCommand(deps, {
+    type: 'copywriter',
     id: childId,
-    type: 'copywriter',
-    status: 'in_progress',
-    tenant_id: parent.tenant_id,
-    site_id: parent.site_id,
-    request: payload,
-    parent_id: parent.id,
-    created_at: nowIso,
-    updated_at: nowIso,
-    attempts: 0,
-  });
-  await deps.queue.send('copywriter', {
-    version: JOB_ENVELOPE_VERSION,
-    type: 'copywriter',
-    tenant_id: parent.tenant_id,
-    command_id: childId,
-    request: payload,
+    parentId: parent.id,
+    tenantId: parent.tenant_id,
+    ...(parent.site_id === undefined ? {} : { siteId: parent.site_id }),
+    request,
   });
   deps.logger?.info('Lead follow-up handed to the copywriter', { commandId: parent.id, childId });
 }
 
-function stored(item: FollowUpItem, command: CommandRecord): StoredFollowUp {
+function stored(item: FollowUpItem, command: LeadFollowUpCommand): StoredFollowUp {
   return { ...item, tenant_id: command.tenant_id, command_id: command.id, created_at: command.created_at };
 }
 

@@ -7,3 +7,10 @@ export const AWS_REQUEST_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 
 
 /** Retries of throttling and transient AWS errors, in the SDK (one layer). */
 export const AWS_MAX_ATTEMPTS = 3;
+
+/** Where an AWS client connects; anything absent comes from the SDK's own defaults (Lambda's environment). */
+export interface AwsClientOptions {
+  endpoint?: string;
+  region?: string;
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+}

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { AWS_MAX_ATTEMPTS, AWS_REQUEST_TIMEOUTS } from './aws-clients';
+import { AWS_MAX_ATTEMPTS, AWS_REQUEST_TIMEOUTS, type AwsClientOptions } from './aws-clients';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 
 /**
@@ -7,10 +7,11 @@ import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@a
  * settings (`AWS_ENDPOINT_URL_DYNAMODB` locally), so the same code runs in
  * Lambda and against the embedded server.
  */
-export function createDocumentClient(options: { endpoint?: string; region?: string } = {}): DynamoDBDocumentClient {
+export function createDocumentClient(options: AwsClientOptions = {}): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.region ? { region: options.region } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
     maxAttempts: AWS_MAX_ATTEMPTS,
     requestHandler: AWS_REQUEST_TIMEOUTS,
   });

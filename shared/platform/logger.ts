@@ -4,10 +4,10 @@ import { Logger } from '@aws-lambda-powertools/logger';
  * One structured JSON logger per function, built at cold start. Values that
  * look like credentials are never passed to it: see `redact`.
  */
-export function createLogger(serviceName: string): Logger {
+export function createLogger(serviceName: string, options: { level?: string | undefined } = {}): Logger {
   return new Logger({
     serviceName,
-    logLevel: (process.env.LOG_LEVEL as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT' | undefined) ?? 'INFO',
+    logLevel: ((options.level ?? process.env.LOG_LEVEL) as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT' | undefined) ?? 'INFO',
   });
 }
 

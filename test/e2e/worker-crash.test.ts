@@ -4,7 +4,7 @@ import { QUEUES } from '../../shared/catalogue/job-types';
 import { functionById } from '../../shared/catalogue/functions';
 import { DEMO_DATA_FILE, importFile } from '../../infra/local/provision';
 import { startPoller, type Poller, type SqsHandler } from '../../infra/local/sqs-poller';
-import { acceptCommand } from '../../shared/commands/accept';
+import { startCommand } from '../../shared/commands/start';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { sqsJobQueue } from '../../shared/commands/queue';
 import { dynamoCommandStore } from '../../shared/commands/store';
@@ -50,7 +50,6 @@ beforeAll(async () => {
   fake.enqueue({ hangMs: 120_000 });
   fake.respondWith(validReply);
   await importFile(services.db, services.aws.tableName, DEMO_DATA_FILE);
-  Object.assign(process.env, workerEnvironment());
 });
 
 afterAll(async () => {
@@ -93,9 +92,9 @@ describe('a worker killed mid-job', () => {
       queues: { sales: services.aws.queues.sales.url },
       deadLetterQueues: {},
     });
-    const { command } = await acceptCommand(
+    const { command } = await startCommand(
       { commands, idempotency: dynamoIdempotencyStore(services.db, services.aws.tableName), queue, clock: systemClock },
-      { type: 'lead_follow_up', queue: 'sales', tenantId: 'tenant-a', siteId: DEMO_SITE, request: { siteId: DEMO_SITE, leadId: DEMO_LEAD, output: 'channel_messages' } },
+      { type: 'lead_follow_up', tenantId: 'tenant-a', siteId: DEMO_SITE, request: { siteId: DEMO_SITE, leadId: DEMO_LEAD, output: 'channel_messages' } },
     );
 
     // The child worker has taken the command and is waiting on the model: kill it there.
@@ -108,7 +107,7 @@ describe('a worker killed mid-job', () => {
     // Healthy workers in this process (the same handler modules) take over after the visibility timeout.
     for (const queueDefinition of QUEUES) {
       const fn = functionById(queueDefinition.workerFunction);
-      const module = (await import(new URL(`../../${fn.entry}?crash-test`, import.meta.url).href)) as { handler: SqsHandler };
+      const module = (await import(new URL(`../../${fn.entry}`, import.meta.url).href)) as { build: (settings: Record<string, string>) => SqsHandler };
       pollers.push(
         startPoller({
           sqs: services.aws.sqs,
@@ -119,7 +118,7 @@ describe('a worker killed mid-job', () => {
           timeoutSeconds: fn.timeoutSeconds,
           batchSize: queueDefinition.batchSize,
           concurrency: 1,
-          handler: module.handler,
+          handler: module.build(workerEnvironment()),
         }),
       );
     }

@@ -24,6 +24,8 @@ const newCommand = (): CommandRecord => ({
   attempts: 0,
 });
 
+const expected = { tenantId: 'tenant-a', type: 'lead_follow_up' } as const;
+
 describe('dynamoCommandStore', () => {
   it('creates a command once; a second create with the same id is refused', async () => {
     const command = newCommand();
@@ -57,11 +59,11 @@ describe('dynamoCommandStore', () => {
     const command = newCommand();
     await store.create(command);
     const now = Date.now();
-    const first = await store.claim(command.id, now, now + 1_000);
+    const first = await store.claim(command.id, expected, now, now + 1_000);
     expect(first.kind).toBe('claimed');
     expect(first.kind === 'claimed' && first.command.attempts).toBe(1);
-    expect((await store.claim(command.id, now + 10, now + 1_010)).kind).toBe('leased');
-    const afterExpiry = await store.claim(command.id, now + 1_001, now + 2_001);
+    expect((await store.claim(command.id, expected, now + 10, now + 1_010)).kind).toBe('leased');
+    const afterExpiry = await store.claim(command.id, expected, now + 1_001, now + 2_001);
     expect(afterExpiry.kind === 'claimed' && afterExpiry.command.attempts).toBe(2);
   });
 
@@ -69,16 +71,16 @@ describe('dynamoCommandStore', () => {
     const command = newCommand();
     await store.create(command);
     await store.complete(command.id, {}, Date.now());
-    expect((await store.claim(command.id, Date.now(), Date.now() + 1000)).kind).toBe('terminal');
-    expect((await store.claim(newId(), Date.now(), Date.now() + 1000)).kind).toBe('missing');
+    expect((await store.claim(command.id, expected, Date.now(), Date.now() + 1000)).kind).toBe('terminal');
+    expect((await store.claim(newId(), expected, Date.now(), Date.now() + 1000)).kind).toBe('missing');
   });
 
   it('releases a lease so the next delivery can claim at once', async () => {
     const command = newCommand();
     await store.create(command);
     const now = Date.now();
-    await store.claim(command.id, now, now + 60_000);
+    await store.claim(command.id, expected, now, now + 60_000);
     await store.release(command.id);
-    expect((await store.claim(command.id, now + 1, now + 60_000)).kind).toBe('claimed');
+    expect((await store.claim(command.id, expected, now + 1, now + 60_000)).kind).toBe('claimed');
   });
 });

@@ -6,8 +6,8 @@ import { startPoller, type Poller } from '../../infra/local/sqs-poller';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { DEAD_LETTER_REASON_ATTRIBUTE, sqsJobQueue } from '../../shared/commands/queue';
 import { dynamoCommandStore, type CommandStore } from '../../shared/commands/store';
-import type { CommandRecord } from '../../shared/commands/record';
-import { PoisonJobError } from '../../shared/commands/job';
+import type { StoredCommand as CommandRecord } from '../../shared/commands/record';
+import { inMemoryTenants } from '../unit/lead-follow-up/fixtures';
 import { createJobWorker, processJobRecord, type JobDefinition, type WorkerDependencies } from '../../shared/commands/worker';
 import { AppError } from '../../shared/platform/errors';
 import { systemClock } from '../../shared/platform/clock';
@@ -28,17 +28,19 @@ let dlqUrl: string;
 
 const requestSchema = z.object({ site_id: z.string(), behaviour: z.enum(['ok', 'app-error', 'crash', 'hang']).default('ok') });
 type TestRequest = z.infer<typeof requestSchema>;
+const progressSchema = z.object({});
+type TestProgress = z.infer<typeof progressSchema>;
 
 const effects = new Map<string, number>();
 const counted: string[] = [];
 let hangRelease: (() => void) | undefined;
 
-const definition: JobDefinition<TestRequest> = {
-  queue: 'sales',
-  types: ['lead_follow_up'],
-  parseRequest(request) {
+const definition: JobDefinition<TestRequest, TestProgress> = {
+  type: 'lead_follow_up',
+  kind: { type: 'lead_follow_up', request: requestSchema, progress: progressSchema },
+  parseProducerRequest(request) {
     const parsed = requestSchema.safeParse(request);
-    if (!parsed.success) throw new PoisonJobError(`request: ${parsed.error.issues[0]?.message}`);
+    if (!parsed.success) throw new AppError('INVALID_REQUEST', `request: ${parsed.error.issues[0]?.message}`);
     return parsed.data;
   },
   siteIdOf: (request) => request.site_id,
@@ -59,6 +61,7 @@ beforeAll(async () => {
   deps = {
     commands,
     idempotency: dynamoIdempotencyStore(services.db, services.aws.tableName),
+    tenants: inMemoryTenants({ 'tenant-a': ['site-1'], 'tenant-p': ['site-9'], 'tenant-b': ['site-2'] }),
     queue: sqsJobQueue(services.aws.sqs, { queues: { sales: queueUrl }, deadLetterQueues: { sales: dlqUrl } }),
     clock: systemClock,
     logger: new Logger({ serviceName: 'test', logLevel: 'SILENT' }),
@@ -89,13 +92,13 @@ function startWorker(): void {
   });
 }
 
-async function newCommand(request: Record<string, unknown>): Promise<CommandRecord> {
+async function newCommand(request: Record<string, unknown>, tenantId = 'tenant-a'): Promise<CommandRecord> {
   const now = new Date().toISOString();
   const command: CommandRecord = {
     id: newId(),
     type: 'lead_follow_up',
     status: 'in_progress',
-    tenant_id: 'tenant-a',
+    tenant_id: tenantId,
     site_id: 'site-1',
     request,
     created_at: now,
@@ -167,7 +170,7 @@ describe('job worker lifecycle', () => {
     await eventually(async () => ((await commands.get(command.id))?.attempts === 1 ? true : undefined), 5_000, 'the first claim');
 
     // The job reappears after the visibility timeout; the lease has run out, so a healthy worker finishes it.
-    const healthy: JobDefinition<TestRequest> = { ...definition, run: async (input) => ({ status: 'completed', result: { done_by_attempt: input.command.attempts } }) };
+    const healthy: JobDefinition<TestRequest, TestProgress> = { ...definition, run: async (input) => ({ status: 'completed', result: { done_by_attempt: input.command.attempts } }) };
     poller = startPoller({
       sqs: services.aws.sqs,
       queueUrl,
@@ -240,6 +243,50 @@ describe('job worker lifecycle', () => {
     expect(await queueDepth(queueUrl)).toBe(0);
   });
 
+  it('dead-letters, at the first attempt and with a reason, a job nested deeper than the limit', async () => {
+    startWorker();
+    const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+    await send(JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'tenant-p', request: { site_id: 'site-9', nested: JSON.parse('[1]') } }).replace('[1]', deep));
+    const dead = await eventually(async () => {
+      const letters = await drainDeadLetters();
+      return letters.length > 0 ? letters : undefined;
+    }, 10_000, 'the deep job in the dead-letter queue');
+    expect(dead.map((letter) => letter.reason)).toEqual([expect.stringContaining('deeper than 64 levels')]);
+    expect(await queueDepth(queueUrl)).toBe(0);
+  });
+
+  it("refuses a producer's job whose tenant is unknown or has no grant for the site: dead-lettered, no command created", async () => {
+    startWorker();
+    const before = effects.size;
+    await send(JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'nobody', idempotency_key: 'u-1', request: { site_id: 'site-9' } }));
+    await send(JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'tenant-b', idempotency_key: 'u-2', request: { site_id: 'site-9' } }));
+    await eventually(async () => ((await queueDepth(dlqUrl)) >= 2 ? true : undefined), 10_000, 'two dead letters');
+    const dead = await drainDeadLetters();
+    expect(dead.map((letter) => letter.reason).sort()).toEqual(['Tenant nobody is unknown', 'Tenant tenant-b may not act on site site-9']);
+    expect(effects.size).toBe(before);
+    const idempotency = dynamoIdempotencyStore(services.db, services.aws.tableName);
+    // No command id was ever reserved for either job: the keys are still free.
+    for (const [tenantId, key] of [['nobody', 'u-1'], ['tenant-b', 'u-2']] as const) {
+      expect(await idempotency.claim({ tenantId, scope: 'lead_follow_up', key, bodyHash: 'h', commandId: newId(), now: Date.now() })).toEqual({ kind: 'first' });
+    }
+  });
+
+  it("never lets a job take over another tenant's command, and runs a named command's stored request, not the job's", async () => {
+    const strangers = await newCommand({ site_id: 'site-2', behaviour: 'hang' }, 'tenant-b');
+    const own = await newCommand({ site_id: 'site-1' });
+    startWorker();
+    await send(JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'tenant-a', command_id: strangers.id, request: { site_id: 'site-1' } }));
+    await send(JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'tenant-a', command_id: own.id, request: { site_id: 'site-1', behaviour: 'app-error' } }));
+    expect(await terminal(own.id)).toMatchObject({ status: 'completed', request: { site_id: 'site-1' } });
+    const dead = await eventually(async () => {
+      const letters = await drainDeadLetters();
+      return letters.length > 0 ? letters : undefined;
+    }, 10_000, 'the hijacking job in the dead-letter queue');
+    expect(dead.map((letter) => letter.reason)).toEqual([`Command ${strangers.id} is not a lead_follow_up command of tenant tenant-a`]);
+    expect(await commands.get(strangers.id)).toMatchObject({ status: 'in_progress', attempts: 0, tenant_id: 'tenant-b' });
+    expect(effects.get(strangers.id)).toBeUndefined();
+  });
+
   it("gives a producer's job one command, even when it is delivered twice", async () => {
     startWorker();
     const body = JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'tenant-p', idempotency_key: 'evt-42', request: { site_id: 'site-9' } });
@@ -250,6 +297,8 @@ describe('job worker lifecycle', () => {
     const producerCommands = (await Promise.all(adopted.map((id) => commands.get(id)))).filter((command) => command?.tenant_id === 'tenant-p');
     expect(producerCommands).toHaveLength(1);
     expect(producerCommands[0]).toMatchObject({ status: 'completed', site_id: 'site-9', idempotency_key: 'evt-42' });
+    // The stored request is the parsed one (defaults applied, unknown fields dropped).
+    expect(producerCommands[0]!.request).toEqual({ site_id: 'site-9', behaviour: 'ok' });
     expect(effects.get(producerCommands[0]!.id)).toBe(1);
   });
 });

@@ -1,7 +1,8 @@
-import type { CommandRecord } from '../../../shared/commands/record';
+import { readCommand } from '../../../shared/commands/kind';
+import type { StoredCommand as CommandRecord } from '../../../shared/commands/record';
+import { copywriterKind } from '../../../shared/lead-follow-up/kinds';
 import { runCopywriterPhase } from '../../../shared/lead-follow-up/copywriter-phase';
 import type { ChannelMessages } from '../../../shared/lead-follow-up/message-checks';
-import type { CopywriterRequest } from '../../../shared/lead-follow-up/copywriter-request';
 import { LlmUnavailableError } from '../../../shared/providers/llm/port';
 import { DEMO, demoSite, leadFollowUpHarness, type ScriptedAnswer } from './fixtures';
 
@@ -18,7 +19,7 @@ async function handedOff(script: ScriptedAnswer[]) {
   const parent = harness.commands.records.get(command.id)!;
   const childId = parent.child_ids![0]!;
   const copywriterJob = harness.queue.sent.find((sent) => sent.queue === 'copywriter')!.job;
-  const salesMessages = (parent.progress!.sales as { messages: ChannelMessages }).messages;
+  const salesMessages = ((parent.progress as { sales: { messages: ChannelMessages } }).sales).messages;
   return { harness, parentId: command.id, childId, copywriterJob, salesMessages };
 }
 
@@ -88,7 +89,7 @@ describe('copywriter phase', () => {
 
     await expect(harness.deliverCopywriter(copywriterJob)).rejects.toThrow('connection reset');
     expect(harness.commands.records.get(parentId)!.status).toBe('in_progress');
-    expect(harness.commands.records.get(childId)!.progress?.copywriter).toMatchObject({ ok: true });
+    expect((harness.commands.records.get(childId)!.progress as { copywriter: unknown }).copywriter).toMatchObject({ ok: true });
 
     await harness.deliverCopywriter(copywriterJob, 2);
 
@@ -99,10 +100,11 @@ describe('copywriter phase', () => {
 
   it('finishes the child when redelivered after a crash between the parent completion and its own', async () => {
     const { harness, parentId, childId, copywriterJob } = await handedOff([{ offline: true }]);
-    const child = (await harness.commands.claim(childId, harness.clock.now(), harness.clock.now() + 1000)) as { command: CommandRecord };
+    const child = (await harness.commands.claim(childId, { tenantId: 'tenant-a', type: 'copywriter' }, harness.clock.now(), harness.clock.now() + 1000)) as { command: CommandRecord };
+    const typed = readCommand(copywriterKind, child.command);
     await runCopywriterPhase(harness.copywriterDeps, {
-      command: child.command,
-      request: child.command.request as CopywriterRequest,
+      command: typed,
+      request: typed.request,
       job: copywriterJob,
       receiveCount: 1,
     });

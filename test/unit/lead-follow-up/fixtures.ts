@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSRecord } from 'aws-lambda';
 import type { JobQueueId } from '../../../shared/catalogue/job-types';
-import { acceptCommand } from '../../../shared/commands/accept';
+import { startCommand } from '../../../shared/commands/start';
 import type { IdempotencyStore } from '../../../shared/commands/idempotency';
 import type { JobEnvelope } from '../../../shared/commands/job';
 import type { JobQueue } from '../../../shared/commands/queue';
-import type { CommandRecord } from '../../../shared/commands/record';
+import type { StoredCommand as CommandRecord } from '../../../shared/commands/record';
 import type { CommandStore } from '../../../shared/commands/store';
 import { processJobRecord, type JobDefinition, type WorkerDependencies } from '../../../shared/commands/worker';
 import { copywriterJob, type CopywriterPhaseDependencies } from '../../../shared/lead-follow-up/copywriter-phase';
@@ -81,9 +81,10 @@ export function inMemoryCommands(): CommandStore & { records: Map<string, Comman
       const record = records.get(id);
       return record ? structuredClone(record) : undefined;
     },
-    async claim(id, now, leaseUntil) {
+    async claim(id, expected, now, leaseUntil) {
       const current = records.get(id);
       if (!current) return { kind: 'missing' };
+      if (current.tenant_id !== expected.tenantId || current.type !== expected.type) return { kind: 'mismatch', command: structuredClone(current) };
       if (current.status !== 'in_progress') return { kind: 'terminal', command: structuredClone(current) };
       if (current.lease_until !== undefined && current.lease_until >= now) return { kind: 'leased', command: structuredClone(current) };
       update(id, { lease_until: leaseUntil, attempts: current.attempts + 1, updated_at: iso(now) });
@@ -107,6 +108,16 @@ export function inMemoryCommands(): CommandStore & { records: Map<string, Comman
         .sort((a, b) => a.created_at.localeCompare(b.created_at))
         .slice(0, limit)
         .map((record) => structuredClone(record));
+    },
+  };
+}
+
+/** A tenant directory from tenant id → site ids. */
+export function inMemoryTenants(grants: Record<string, string[]>): WorkerDependencies['tenants'] {
+  return {
+    async get(tenantId) {
+      const siteIds = grants[tenantId];
+      return siteIds ? { tenant_id: tenantId, site_ids: siteIds, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' } : undefined;
     },
   };
 }
@@ -227,18 +238,28 @@ export function leadFollowUpHarness(options: { script?: ScriptedAnswer[]; sites?
   const worker: WorkerDependencies = {
     commands,
     idempotency: inMemoryIdempotency(),
+    tenants: inMemoryTenants({ 'tenant-a': (options.sites ?? [demoSite()]).map((site) => site.id) }),
     queue,
     clock,
     logger: new Logger({ logLevel: 'SILENT' }),
     leaseMs: 60_000,
     maxReceiveCount: 3,
   };
-  const salesDeps: SalesPhaseDependencies = { commands, queue, sites, followUps, clock, llm: async () => llm, defaultOutput: 'channel_messages' };
+  const salesDeps: SalesPhaseDependencies = {
+    commands,
+    idempotency: worker.idempotency,
+    queue,
+    sites,
+    followUps,
+    clock,
+    llm: async () => llm,
+    defaultOutput: 'channel_messages',
+  };
   const copywriterDeps: CopywriterPhaseDependencies = { commands, sites, clock, llm: async () => llm, maxReceiveCount: 3 };
   const sales = salesJob(salesDeps);
   const copywriter = copywriterJob(copywriterDeps);
   let messages = 0;
-  const deliver = async <R>(definition: JobDefinition<R>, job: unknown, receiveCount = 1) => {
+  const deliver = async <R, P>(definition: JobDefinition<R, P>, job: unknown, receiveCount = 1) => {
     messages += 1;
     const record = { messageId: `message-${messages}`, body: JSON.stringify(job), attributes: { ApproximateReceiveCount: String(receiveCount) } };
     await processJobRecord(definition, worker, record as unknown as SQSRecord);
@@ -260,10 +281,7 @@ export function leadFollowUpHarness(options: { script?: ScriptedAnswer[]; sites?
     /** Accepts a request the way the API does: the command is written, its sales job returned. */
     async accept(fields: Record<string, unknown>, tenantId = 'tenant-a') {
       const request = parseLeadFollowUpRequest({ siteId: DEMO.siteId, leadId: DEMO.leadId, ...fields }, 'channel_messages');
-      const outcome = await acceptCommand(
-        { commands, idempotency: worker.idempotency, queue, clock },
-        { type: 'lead_follow_up', queue: 'sales', tenantId, siteId: request.siteId, request: { ...request } },
-      );
+      const outcome = await startCommand({ commands, idempotency: worker.idempotency, queue, clock }, { type: 'lead_follow_up', tenantId, siteId: request.siteId, request });
       const sent = queue.sent.pop()!;
       return { command: outcome.command, job: sent.job };
     },

@@ -3,6 +3,8 @@ import { createOfflineLlm } from '../../../shared/providers/llm/offline';
 import { LlmUnavailableError } from '../../../shared/providers/llm/port';
 import { checkChannelMessages, type ChannelMessages } from '../../../shared/lead-follow-up/message-checks';
 import { runSalesPhase } from '../../../shared/lead-follow-up/sales-phase';
+import { readCommand } from '../../../shared/commands/kind';
+import { leadFollowUpKind } from '../../../shared/lead-follow-up/kinds';
 import { followUpId } from '../../../shared/lead-follow-up/sequence';
 import { DEMO, demoSite, leadFollowUpHarness } from './fixtures';
 
@@ -100,10 +102,11 @@ describe('sales phase', () => {
 
     const parent = harness.commands.records.get(command.id)!;
     expect(parent.status).toBe('in_progress');
-    expect(parent.lease_until).toBeUndefined();
+    // Handing off writes nothing more to the parent: its lease simply runs out.
+    expect(parent.attempts).toBe(1);
     expect(parent.child_ids).toHaveLength(1);
     const childId = parent.child_ids![0]!;
-    expect(parent.progress?.sales).toMatchObject({ output: 'channel_messages', copywriter_agent_id: DEMO.copywriterId, generated_by: 'openai' });
+    expect((parent.progress as { sales: unknown }).sales).toMatchObject({ output: 'channel_messages', copywriter_agent_id: DEMO.copywriterId, generated_by: 'openai' });
     expect(harness.commands.records.get(childId)).toMatchObject({
       type: 'copywriter',
       status: 'in_progress',
@@ -170,12 +173,13 @@ describe('sales phase', () => {
     it('plans, writes, schedules and saves the sequence once, even when the phase runs twice', async () => {
       const harness = leadFollowUpHarness({ script: [{ offline: true }] });
       const { command } = await harness.accept({ output: 'follow_up_sequence', followUpType: 'call', followUpInterval: '2 weeks', userId: DEMO.userId });
-      const claimed = (await harness.commands.claim(command.id, harness.clock.now(), harness.clock.now() + 1000)) as { command: typeof command };
+      const claimed = (await harness.commands.claim(command.id, { tenantId: 'tenant-a', type: 'lead_follow_up' }, harness.clock.now(), harness.clock.now() + 1000)) as { command: typeof command };
 
-      const first = await runSalesPhase(harness.salesDeps, { command: claimed.command, request: claimed.command.request as never, job: {} as never, receiveCount: 1 });
+      const typed = readCommand(leadFollowUpKind, claimed.command);
+      const first = await runSalesPhase(harness.salesDeps, { command: typed, request: typed.request, job: {} as never, receiveCount: 1 });
       // A crash before the runner settled: the next delivery sees the kept progress.
-      const again = harness.commands.records.get(command.id)!;
-      const second = await runSalesPhase(harness.salesDeps, { command: again, request: again.request as never, job: {} as never, receiveCount: 2 });
+      const again = readCommand(leadFollowUpKind, harness.commands.records.get(command.id)!);
+      const second = await runSalesPhase(harness.salesDeps, { command: again, request: again.request, job: {} as never, receiveCount: 2 });
 
       expect(harness.llmRequests).toHaveLength(1);
       expect(second).toEqual(first);

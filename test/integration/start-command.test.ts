@@ -1,5 +1,5 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { acceptCommand, type AcceptDependencies } from '../../shared/commands/accept';
+import { startCommand, type StartDependencies } from '../../shared/commands/start';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import type { JobEnvelope } from '../../shared/commands/job';
 import type { JobQueue } from '../../shared/commands/queue';
@@ -7,7 +7,7 @@ import { dynamoCommandStore } from '../../shared/commands/store';
 import { systemClock } from '../../shared/platform/clock';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
 
-/** acceptCommand when the queue fails between the command's write and its job's send. */
+/** startCommand when the queue fails between the command's write and its job's send. */
 let services: EmbeddedServices;
 beforeAll(async () => {
   services = await startEmbeddedServices();
@@ -27,40 +27,40 @@ function flakyQueue(failures: number): JobQueue & { sent: JobEnvelope[] } {
   return queue as JobQueue & { sent: JobEnvelope[] };
 }
 
-const depsWith = (queue: JobQueue): AcceptDependencies => ({
+const depsWith = (queue: JobQueue): StartDependencies => ({
   commands: dynamoCommandStore(services.db, services.aws.tableName),
   idempotency: dynamoIdempotencyStore(services.db, services.aws.tableName),
   queue,
   clock: systemClock,
 });
 
-const input = { type: 'lead_follow_up' as const, queue: 'sales' as const, tenantId: 't1', siteId: 's1', request: { a: 1 } };
+const input = { type: 'lead_follow_up' as const, tenantId: 't1', siteId: 's1', request: { a: 1 } };
 
-describe('acceptCommand', () => {
+describe('startCommand', () => {
   it('queues the job again when the caller retries with the same Idempotency-Key after a failed send', async () => {
     const queue = flakyQueue(1);
     const deps = depsWith(queue);
     const idempotency = { key: 'retry-me', bodyHash: 'h1' };
-    await expect(acceptCommand(deps, { ...input, idempotency })).rejects.toThrow('SQS unreachable');
-    const retry = await acceptCommand(deps, { ...input, idempotency });
+    await expect(startCommand(deps, { ...input, idempotency })).rejects.toThrow('SQS unreachable');
+    const retry = await startCommand(deps, { ...input, idempotency });
     expect(retry.replayed).toBe(true);
     expect(queue.sent).toHaveLength(1);
     expect(queue.sent[0]).toMatchObject({ command_id: retry.command.id, type: 'lead_follow_up', version: 1 });
     expect(retry.command.status).toBe('in_progress');
     expect((await deps.commands.get(retry.command.id))?.enqueue_failed_at).toBeUndefined();
-    await acceptCommand(deps, { ...input, idempotency });
+    await startCommand(deps, { ...input, idempotency });
     expect(queue.sent).toHaveLength(1);
   });
 
   it('closes a command it could not queue when no key lets the caller come back to it', async () => {
     const queue = flakyQueue(1);
     const deps = depsWith(queue);
-    await expect(acceptCommand(deps, { ...input, tenantId: 'no-key-tenant' })).rejects.toThrow('SQS unreachable');
+    await expect(startCommand(deps, { ...input, tenantId: 'no-key-tenant' })).rejects.toThrow('SQS unreachable');
     const { Items } = await services.db.send(
       new ScanCommand({ TableName: services.aws.tableName, FilterExpression: 'tenant_id = :t', ExpressionAttributeValues: { ':t': 'no-key-tenant' } }),
     );
     expect(Items).toEqual([expect.objectContaining({ status: 'failed', error: expect.objectContaining({ code: 'SYSTEM_ERROR' }) })]);
-    const next = await acceptCommand(deps, { ...input, tenantId: 'no-key-tenant' });
+    const next = await startCommand(deps, { ...input, tenantId: 'no-key-tenant' });
     expect(next.replayed).toBe(false);
     expect(queue.sent).toHaveLength(1);
   });
@@ -69,8 +69,8 @@ describe('acceptCommand', () => {
     const queue = flakyQueue(0);
     const deps = depsWith(queue);
     const idempotency = { key: 'healthy', bodyHash: 'h3' };
-    const first = await acceptCommand(deps, { ...input, idempotency });
-    const replay = await acceptCommand(deps, { ...input, idempotency });
+    const first = await startCommand(deps, { ...input, idempotency });
+    const replay = await startCommand(deps, { ...input, idempotency });
     expect(replay).toMatchObject({ replayed: true, command: { id: first.command.id } });
     expect(queue.sent).toHaveLength(1);
   });
@@ -79,9 +79,9 @@ describe('acceptCommand', () => {
     const queue = flakyQueue(0);
     const deps = depsWith(queue);
     const idempotency = { key: 'taken', bodyHash: 'h2' };
-    const first = await acceptCommand(deps, { ...input, idempotency });
+    const first = await startCommand(deps, { ...input, idempotency });
     await deps.commands.claim(first.command.id, Date.now(), Date.now() + 60_000);
-    const replay = await acceptCommand(deps, { ...input, idempotency });
+    const replay = await startCommand(deps, { ...input, idempotency });
     expect(replay.command.id).toBe(first.command.id);
     expect(queue.sent).toHaveLength(1);
   });

@@ -1,0 +1,48 @@
+import type { Clock } from '../platform/clock';
+import type { ErrorInfo } from '../platform/errors';
+import { noMetrics, type OperationMetrics } from '../platform/metrics';
+import type { StoredCommand } from './record';
+import type { CommandPatch, CommandStore } from './store';
+
+/** How a command ends: completed with its result, or failed with its error. */
+export type CommandEnding =
+  | { status: 'completed'; result: Record<string, unknown>; patch?: CommandPatch }
+  | { status: 'failed'; error: ErrorInfo; patch?: CommandPatch };
+
+/**
+ * Called once for every command that ends, after its terminal state is
+ * stored (completion webhooks and usage hook in here). A hook that throws
+ * fails the caller, which retries; the transition itself is not repeated.
+ */
+export type FinishHook = (command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id' | 'parent_id'>, ending: CommandEnding) => Promise<void>;
+
+/** What finishing a command writes through. */
+export interface FinishDependencies {
+  commands: CommandStore;
+  clock: Clock;
+  metrics?: OperationMetrics;
+  /** Run after each terminal transition this process makes. @default none */
+  onFinished?: readonly FinishHook[];
+}
+
+/**
+ * Use case: the one way a command ends. Moves it from `in_progress` to
+ * `completed` or `failed` (a conditional write: a terminal command never
+ * changes, so only one caller ever wins), counts it, and runs the finish
+ * hooks. Returns false when the command was no longer in progress.
+ */
+export async function finishCommand(
+  deps: FinishDependencies,
+  command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id' | 'parent_id'>,
+  ending: CommandEnding,
+): Promise<boolean> {
+  const now = deps.clock.now();
+  const moved =
+    ending.status === 'completed'
+      ? await deps.commands.complete(command.id, ending.result, now, ending.patch)
+      : await deps.commands.fail(command.id, ending.error, now, ending.patch);
+  if (!moved) return false;
+  (deps.metrics ?? noMetrics).count(ending.status === 'completed' ? 'CommandCompleted' : 'CommandFailed', command.type);
+  for (const hook of deps.onFinished ?? []) await hook(command, ending);
+  return true;
+}

@@ -1,0 +1,45 @@
+import type { CommandRecord, CommandType, StoredCommand } from './record';
+
+/** Anything that turns an unknown value into a T or throws: a zod schema fits. */
+export interface Parser<T> {
+  parse(value: unknown): T;
+}
+
+/**
+ * A command type's stored state: the schemas its `request` and `progress`
+ * are read back with. A feature declares one per command type it owns.
+ */
+export interface CommandKind<Request, Progress> {
+  type: CommandType;
+  request: Parser<Request>;
+  progress: Parser<Progress>;
+}
+
+/** A stored command whose request or progress no longer reads as its type's: it can never run. */
+export class UnreadableCommandError extends Error {
+  constructor(commandId: string, what: string, cause: unknown) {
+    super(`Command ${commandId}: its stored ${what} does not read as its type's`, { cause });
+    this.name = 'UnreadableCommandError';
+  }
+}
+
+/**
+ * Reads a stored command as its kind: the type must match, and `request`
+ * and `progress` are parsed with the kind's schemas (never cast).
+ */
+export function readCommand<Request, Progress>(kind: CommandKind<Request, Progress>, stored: StoredCommand): CommandRecord<Request, Progress> {
+  if (stored.type !== kind.type) throw new UnreadableCommandError(stored.id, `type (${stored.type}, expected ${kind.type})`, undefined);
+  let request: Request;
+  let progress: Progress;
+  try {
+    request = kind.request.parse(stored.request);
+  } catch (error) {
+    throw new UnreadableCommandError(stored.id, 'request', error);
+  }
+  try {
+    progress = kind.progress.parse(stored.progress ?? {});
+  } catch (error) {
+    throw new UnreadableCommandError(stored.id, 'progress', error);
+  }
+  return { ...stored, request, progress };
+}

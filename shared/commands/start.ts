@@ -1,0 +1,171 @@
+import { startingJobOf } from '../catalogue/job-types';
+import { MAX_WAIT_SECONDS } from '../catalogue/limits';
+import type { Clock } from '../platform/clock';
+import { newId } from '../platform/ids';
+import type { OperationMetrics } from '../platform/metrics';
+import { finishCommand, type FinishDependencies } from './finish';
+import type { IdempotencyStore } from './idempotency';
+import { JOB_ENVELOPE_VERSION, type JobEnvelope } from './job';
+import type { JobQueue } from './queue';
+import type { CommandRecord, CommandType, StoredCommand } from './record';
+import type { CommandStore } from './store';
+
+/** Longer than any API function may run: a command older than this without a job will never get one from its first request. */
+export const FIRST_SEND_DEADLINE_MS = (MAX_WAIT_SECONDS + 10) * 1000;
+
+/** Ports a command is started through (and, when its job cannot be queued, closed through). */
+export interface StartDependencies extends FinishDependencies {
+  commands: CommandStore;
+  idempotency: IdempotencyStore;
+  queue: JobQueue;
+  clock: Clock;
+  /** Counts started commands. @default none */
+  metrics?: OperationMetrics;
+}
+
+/** One validated request to turn into a command. */
+export interface StartInput<Request> {
+  type: CommandType;
+  tenantId: string;
+  /** The site the command acts on, when it acts on one. */
+  siteId?: string;
+  /** The validated (parsed) request: what is stored, and what every phase runs. */
+  request: Request;
+  /** The caller's Idempotency-Key (or a producer job's key), with the hash of the body it came with. */
+  idempotency?: { key: string; bodyHash: string };
+  /** The id to use (a parent names its child before creating it). @default a new id */
+  id?: string;
+  /** The command whose phase this one is. */
+  parentId?: string;
+  /** Seed fields known before any worker runs (targets, context, task, ...). */
+  initial?: Partial<Pick<CommandRecord, 'targets' | 'context' | 'supervisors' | 'task' | 'description'>>;
+}
+
+/**
+ * `queue`: send the command's first job (API requests, child phases);
+ * `in_hand`: the caller already holds the job and runs it (producer jobs).
+ */
+export type Dispatch = 'queue' | 'in_hand';
+
+/** The command a start created, or found already started. */
+export interface StartOutcome {
+  command: StoredCommand;
+  /** True when an earlier start (same Idempotency-Key, or same id) created it. */
+  replayed: boolean;
+}
+
+/**
+ * Use case: the one way to start a command. Writes the record
+ * (`in_progress`, conditional on its id being new) and then queues its first
+ * job, named in the job-type table. With an Idempotency-Key, the same key
+ * and body within 24 h give back the first start's command and queue nothing
+ * new (unless its job never reached the queue).
+ */
+export async function startCommand<Request>(deps: StartDependencies, input: StartInput<Request>, dispatch: Dispatch = 'queue'): Promise<StartOutcome> {
+  let commandId = input.id ?? newId();
+  if (input.idempotency) {
+    const outcome = await deps.idempotency.claim({
+      tenantId: input.tenantId,
+      scope: input.type,
+      key: input.idempotency.key,
+      bodyHash: input.idempotency.bodyHash,
+      commandId,
+      now: deps.clock.now(),
+    });
+    if (outcome.kind === 'replay') {
+      const existing = await deps.commands.get(outcome.commandId);
+      if (existing) {
+        if (dispatch === 'queue') await requeueIfStranded(deps, existing);
+        return { command: existing, replayed: true };
+      }
+      // The first start died between claiming the key and writing the command: finish its work.
+      commandId = outcome.commandId;
+    }
+  }
+
+  const command = newCommandRecord(deps.clock.now(), commandId, input);
+  if (!(await deps.commands.create(command))) {
+    const existing = await deps.commands.get(commandId);
+    if (existing) {
+      // Only a retried start reaches here; its job may not have been sent the first time.
+      if (dispatch === 'queue' && existing.status === 'in_progress' && existing.attempts === 0) await sendFirstJob(deps, existing);
+      return { command: existing, replayed: true };
+    }
+  }
+  if (dispatch === 'queue') {
+    try {
+      await sendFirstJob(deps, command);
+    } catch (error) {
+      await closeUnqueued(deps, command, input.idempotency !== undefined).catch(() => undefined);
+      throw error;
+    }
+  }
+  deps.metrics?.count('CommandAccepted', command.type);
+  return { command, replayed: false };
+}
+
+/** The record of a new command, in progress. */
+function newCommandRecord<Request>(now: number, id: string, input: StartInput<Request>): StoredCommand {
+  const nowIso = new Date(now).toISOString();
+  return {
+    id,
+    type: input.type,
+    status: 'in_progress',
+    tenant_id: input.tenantId,
+    ...(input.siteId === undefined ? {} : { site_id: input.siteId }),
+    request: input.request,
+    ...input.initial,
+    ...(input.parentId === undefined ? {} : { parent_id: input.parentId }),
+    created_at: nowIso,
+    updated_at: nowIso,
+    attempts: 0,
+    ...(input.idempotency ? { idempotency_key: input.idempotency.key } : {}),
+  };
+}
+
+/** The job that runs a command's first phase: it names the command, whose stored request is what runs. */
+export function jobFor(command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id'>): JobEnvelope {
+  const job = startingJobOf(command.type);
+  if (!job) throw new Error(`No job type starts a ${command.type} command`);
+  return { version: JOB_ENVELOPE_VERSION, type: job.type, tenant_id: command.tenant_id, command_id: command.id };
+}
+
+/** Queues the first job of a command (again: a worker runs a command's job only once). */
+export async function sendFirstJob(deps: Pick<StartDependencies, 'queue'>, command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id'>): Promise<void> {
+  const job = startingJobOf(command.type);
+  if (!job) throw new Error(`No job type starts a ${command.type} command`);
+  await deps.queue.send(job.queue.id, jobFor(command));
+}
+
+/**
+ * The first job could not be queued. With an Idempotency-Key the caller's
+ * retry queues it again, so the command waits, marked; without one nobody
+ * can, so it is closed.
+ */
+async function closeUnqueued(deps: StartDependencies, command: StoredCommand, retryable: boolean): Promise<void> {
+  const now = deps.clock.now();
+  if (retryable) {
+    await deps.commands.recordProgress(command.id, { enqueue_failed_at: new Date(now).toISOString() }, now);
+  } else {
+    await finishCommand(deps, command, {
+      status: 'failed',
+      error: { code: 'SYSTEM_ERROR', message: 'The command could not be queued; nothing was done. Retry the request.' },
+    });
+  }
+}
+
+/**
+ * A replay finds the first request's command. If its job never reached the
+ * queue (the send failed, or the first request died between the write and
+ * the send, which is certain once the API's timeout has passed) and no
+ * worker has taken it up, the job is sent now; otherwise nothing is queued.
+ */
+async function requeueIfStranded(deps: StartDependencies, command: StoredCommand): Promise<void> {
+  if (command.status !== 'in_progress' || command.attempts > 0) return;
+  const age = deps.clock.now() - Date.parse(command.created_at);
+  if (!command.enqueue_failed_at && age <= FIRST_SEND_DEADLINE_MS) return;
+  await sendFirstJob(deps, command);
+  if (command.enqueue_failed_at) {
+    await deps.commands.recordProgress(command.id, { enqueue_failed_at: undefined }, deps.clock.now());
+  }
+}
