@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoApiKeyStore, hashApiKey, registerApiKey } from '../../shared/access/api-keys';
+import { dynamoTenantStore } from '../../shared/access/tenants';
 import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
 import { importDataFile, type ImportSummary } from '../../shared/sites/import';
 
@@ -19,19 +20,20 @@ export async function importFile(db: DynamoDBDocumentClient, tableName: string, 
 }
 
 /**
- * Registers API keys. Each key of `API_KEYS` is its own tenant (named after
- * its hash) so tenant isolation can be tried on one machine.
+ * Registers API keys and keeps tenant records in step: each key's sites are
+ * granted to its tenant. Each key of `API_KEYS` is its own tenant (named
+ * after its hash) so tenant isolation can be tried on one machine.
  */
 export async function registerKeys(
   db: DynamoDBDocumentClient,
   tableName: string,
   keys: { key: string; siteIds: string[]; tenantId?: string; label: string }[],
 ): Promise<{ key: string; tenantId: string }[]> {
-  const store = dynamoApiKeyStore(db, tableName);
+  const ports = { keys: dynamoApiKeyStore(db, tableName), tenants: dynamoTenantStore(db, tableName) };
   const registered = [];
   for (const entry of keys) {
     const tenantId = entry.tenantId ?? `tenant-${hashApiKey(entry.key).slice(0, 8)}`;
-    await registerApiKey(store, { key: entry.key, tenantId, siteIds: entry.siteIds, label: entry.label, now: Date.now() });
+    await registerApiKey(ports, { key: entry.key, tenantId, siteIds: entry.siteIds, label: entry.label, now: Date.now() });
     registered.push({ key: entry.key, tenantId });
   }
   return registered;

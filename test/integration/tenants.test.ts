@@ -1,4 +1,6 @@
+import { dynamoApiKeyStore, generateApiKey, hashApiKey, registerApiKey } from '../../shared/access/api-keys';
 import { dynamoTenantStore, type TenantStore } from '../../shared/access/tenants';
+import { registerKeys } from '../../infra/local/provision';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
 
 const SITE_A = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
@@ -49,5 +51,43 @@ describe('dynamoTenantStore', () => {
     await expect(tenants.grantSites('Acme Corp', [SITE_A], T0)).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('Acme Corp') });
     await expect(tenants.grantSites('blank', [' '], T0)).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     expect(await tenants.get('blank')).toBeUndefined();
+  });
+});
+
+describe('registerApiKey', () => {
+  it("grants the key's sites to its tenant, creating or extending it; the key covers a subset", async () => {
+    const keys = dynamoApiKeyStore(services.db, services.aws.tableName);
+    await tenants.grantSites('acme', [SITE_A], T0);
+    const key = generateApiKey();
+
+    const record = await registerApiKey({ keys, tenants }, { key, tenantId: 'acme', siteIds: [SITE_B.toUpperCase(), 'site-c', SITE_B], now: T1 });
+
+    expect(record.site_ids).toEqual([SITE_B, 'site-c']);
+    expect(await keys.findByHash(hashApiKey(key))).toEqual(record);
+    const tenant = await tenants.get('acme');
+    expect(tenant?.site_ids).toEqual([SITE_A, SITE_B, 'site-c'].sort());
+    expect(record.site_ids.every((site) => tenant?.site_ids.includes(site))).toBe(true);
+  });
+
+  it('saves no key when its tenant id is malformed', async () => {
+    const keys = dynamoApiKeyStore(services.db, services.aws.tableName);
+    const key = generateApiKey();
+    await expect(registerApiKey({ keys, tenants }, { key, tenantId: 'ACME', siteIds: [SITE_A], now: T0 })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(await keys.findByHash(hashApiKey(key))).toBeUndefined();
+  });
+});
+
+describe('registerKeys (npm start)', () => {
+  it("keeps tenant records in step: 'local' gets every loaded site, each API_KEYS key's tenant its own sites", async () => {
+    const [mainKey, otherKey] = [generateApiKey(), generateApiKey()];
+    const registered = await registerKeys(services.db, services.aws.tableName, [
+      { key: mainKey, siteIds: [SITE_A, SITE_B], tenantId: 'local', label: 'API_KEY' },
+      { key: otherKey, siteIds: [SITE_B.toUpperCase()], label: 'API_KEYS' },
+    ]);
+
+    const otherTenant = `tenant-${hashApiKey(otherKey).slice(0, 8)}`;
+    expect(registered).toEqual([{ key: mainKey, tenantId: 'local' }, { key: otherKey, tenantId: otherTenant }]);
+    expect((await tenants.get('local'))?.site_ids).toEqual([SITE_A, SITE_B].sort());
+    expect((await tenants.get(otherTenant))?.site_ids).toEqual([SITE_B]);
   });
 });
