@@ -49,4 +49,45 @@ describe('importDataFile', () => {
     expect(await directory.getItem('site-b', 'leads', 'lead-1')).toBeUndefined();
     expect(await directory.listItems('site-a', 'tasks', 10)).toEqual([{ id: 't1', title: 'Launch' }]);
   });
+
+  it('stores UUID-shaped ids (site, lead, user, agent, visitor) in lower case and keeps other ids as given', async () => {
+    const directory = dynamoSiteDirectory(services.db, services.aws.tableName);
+    const [site, lead, user, agent, visitor] = [
+      '9A8B7C6D-5E4F-4A3B-8C2D-1E0F9A8B7C6D',
+      'AB12CD34-EF56-4A78-9B0C-D1E2F3A4B5C6',
+      'C0FFEE00-1234-4ABC-8DEF-0123456789AB',
+      'DEADBEEF-0000-4111-8222-333344445555',
+      'FACEFEED-9999-4888-9777-666655554444',
+    ];
+    const summary = await importDataFile(directory, {
+      sites: [
+        {
+          id: site,
+          name: 'Upper',
+          users: [{ id: user, name: 'Una' }],
+          visitors: [{ id: visitor }],
+          agents: [{ id: agent, name: 'Sales', role: 'sales', user_id: user }],
+          leads: [{ id: lead, name: 'Lee' }],
+          tasks: [{ id: 'Task-One', title: 'Keep my case' }],
+        },
+      ],
+    });
+
+    const lower = site.toLowerCase();
+    expect(summary.siteIds).toEqual([lower]);
+    expect(await directory.getSite(lower)).toEqual({ id: lower, name: 'Upper' });
+    expect(await directory.getSite(site)).toBeUndefined();
+    expect(await directory.getItem(lower, 'leads', lead.toLowerCase())).toMatchObject({ id: lead.toLowerCase() });
+    expect(await directory.getItem(lower, 'users', user.toLowerCase())).toMatchObject({ id: user.toLowerCase() });
+    expect(await directory.getItem(lower, 'visitors', visitor.toLowerCase())).toMatchObject({ id: visitor.toLowerCase() });
+    expect(await directory.getItem(lower, 'agents', agent.toLowerCase())).toMatchObject({ id: agent.toLowerCase(), user_id: user.toLowerCase() });
+    expect(await directory.getItem(lower, 'tasks', 'Task-One')).toMatchObject({ title: 'Keep my case' });
+  });
+
+  it('refuses two ids that differ only in the case of a UUID as duplicates', async () => {
+    const site = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
+    await expect(
+      importDataFile(dynamoSiteDirectory(services.db, services.aws.tableName), { sites: [{ id: site, name: 'A' }, { id: site.toUpperCase(), name: 'B' }] }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('$.sites[1].id') });
+  });
 });
