@@ -8,15 +8,24 @@ import { importDataFile, type ImportSummary } from '../../shared/sites/import';
 /** The demo data every `npm start` loads: one site with leads, agents, tasks and a campaign. */
 export const DEMO_DATA_FILE = new URL('./demo-data.json', import.meta.url);
 
-/** Reads and imports a data file; nothing is written if any part of it is invalid. */
-export async function importFile(db: DynamoDBDocumentClient, tableName: string, file: string | URL): Promise<ImportSummary> {
+/**
+ * Reads and imports a data file; nothing is written if any part of it is
+ * invalid. With `tenantId`, the file's sites are granted to that tenant.
+ */
+export async function importFile(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  file: string | URL,
+  options: { tenantId?: string } = {},
+): Promise<ImportSummary> {
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
     throw new Error(`Cannot read data file ${String(file)}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return importDataFile(dynamoSiteDirectory(db, tableName), raw);
+  const grant = options.tenantId === undefined ? undefined : { tenants: dynamoTenantStore(db, tableName), tenantId: options.tenantId, now: Date.now() };
+  return importDataFile(dynamoSiteDirectory(db, tableName), raw, grant);
 }
 
 /**

@@ -1,5 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { readFile } from 'node:fs/promises';
+import { DEMO_DATA_FILE, importFile } from '../../infra/local/provision';
+import { dynamoTenantStore } from '../../shared/access/tenants';
 import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
 import { importDataFile } from '../../shared/sites/import';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
@@ -11,6 +13,8 @@ beforeAll(async () => {
 afterAll(() => services.stop());
 
 const itemCount = async () => (await services.db.send(new ScanCommand({ TableName: services.aws.tableName }))).Items?.length ?? 0;
+const tenantItems = async () =>
+  (await services.db.send(new ScanCommand({ TableName: services.aws.tableName }))).Items?.filter((item) => String(item.pk).startsWith('TENANT#')) ?? [];
 
 describe('importDataFile', () => {
   it('refuses a file with one bad item anywhere, names its JSON path and writes nothing', async () => {
@@ -89,5 +93,42 @@ describe('importDataFile', () => {
     await expect(
       importDataFile(dynamoSiteDirectory(services.db, services.aws.tableName), { sites: [{ id: site, name: 'A' }, { id: site.toUpperCase(), name: 'B' }] }),
     ).rejects.toMatchObject({ message: expect.stringContaining('$.sites[1].id') });
+  });
+});
+
+describe('import --tenant', () => {
+  it("grants the file's sites to the tenant, creating it, then extending it on the next import", async () => {
+    const tenants = dynamoTenantStore(services.db, services.aws.tableName);
+    const demo = await importFile(services.db, services.aws.tableName, DEMO_DATA_FILE, { tenantId: 'acme' });
+    expect(demo.tenantId).toBe('acme');
+    expect((await tenants.get('acme'))?.site_ids).toEqual(demo.siteIds);
+
+    const more = await importDataFile(dynamoSiteDirectory(services.db, services.aws.tableName), { sites: [{ id: 'acme-second', name: 'Second' }] }, {
+      tenants,
+      tenantId: 'acme',
+      now: Date.now(),
+    });
+    expect(more).toEqual({ sites: 1, items: 0, siteIds: ['acme-second'], tenantId: 'acme' });
+    expect((await tenants.get('acme'))?.site_ids).toEqual([...demo.siteIds, 'acme-second'].sort());
+  });
+
+  it('imports without touching any tenant when none is named', async () => {
+    const before = await tenantItems();
+    const summary = await importDataFile(dynamoSiteDirectory(services.db, services.aws.tableName), { sites: [{ id: 'untenanted', name: 'U' }] });
+    expect(summary).toEqual({ sites: 1, items: 0, siteIds: ['untenanted'] });
+    expect(await tenantItems()).toEqual(before);
+  });
+
+  it('refuses a malformed tenant id before writing anything', async () => {
+    const tenants = dynamoTenantStore(services.db, services.aws.tableName);
+    const before = await itemCount();
+    await expect(
+      importDataFile(dynamoSiteDirectory(services.db, services.aws.tableName), { sites: [{ id: 'never-written', name: 'N' }] }, {
+        tenants,
+        tenantId: 'Acme Corp',
+        now: Date.now(),
+      }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('Acme Corp') });
+    expect(await itemCount()).toBe(before);
   });
 });
