@@ -1,3 +1,4 @@
+import { assertValidTenantId } from '../../shared/access/tenants';
 import { LOCAL_TABLE_NAME } from '../local/embedded-aws';
 
 /**
@@ -24,4 +25,15 @@ export function ensureLocalCredentials(env: NodeJS.ProcessEnv = process.env): vo
 export function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(2);
+}
+
+/** The `--tenant` option, checked: a malformed tenant id exits with the rule it breaks. */
+export function tenantOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    assertValidTenantId(value);
+  } catch (error) {
+    fail(`--tenant: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return value;
 }

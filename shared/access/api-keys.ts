@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../platform/hashing';
+import { canonicalId } from '../platform/ids';
+import type { TenantStore } from './tenants';
 
 /** Who is calling: the tenant a key belongs to and the sites it may act on. */
 export interface Principal {
@@ -61,20 +63,24 @@ export function dynamoApiKeyStore(db: DynamoDBDocumentClient, tableName: string)
 }
 
 /**
- * Use case: registers a key for a tenant and its sites. Returns the record;
- * the caller shows the key once.
+ * Use case: registers a key for a tenant and its sites. The sites are granted
+ * to the tenant first (creating it if needed), so a key never covers a site
+ * its tenant may not act on. UUID site ids are stored in lower case. Returns
+ * the key's record; the caller shows the key once.
  */
 export async function registerApiKey(
-  store: ApiKeyStore,
+  ports: { keys: ApiKeyStore; tenants: TenantStore },
   input: { key: string; tenantId: string; siteIds: string[]; label?: string; now: number },
 ): Promise<ApiKeyRecord> {
+  const siteIds = [...new Set(input.siteIds.map((id) => canonicalId(id.trim())))];
+  await ports.tenants.grantSites(input.tenantId, siteIds, input.now);
   const record: ApiKeyRecord = {
     key_hash: hashApiKey(input.key),
     tenant_id: input.tenantId,
-    site_ids: [...new Set(input.siteIds)],
+    site_ids: siteIds,
     created_at: new Date(input.now).toISOString(),
     ...(input.label ? { label: input.label } : {}),
   };
-  await store.save(record);
+  await ports.keys.save(record);
   return record;
 }

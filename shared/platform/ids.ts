@@ -9,3 +9,13 @@ export function newId(): string {
 export function isUuid(value: string): boolean {
   return validate(value) && version(value) >= 1;
 }
+
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The stored form of an id. UUIDs compare case-insensitively, so a
+ * UUID-shaped id is kept in lower case; any other id is kept as given.
+ */
+export function canonicalId(value: string): string {
+  return UUID_SHAPE.test(value) ? value.toLowerCase() : value;
+}

@@ -1,11 +1,14 @@
 import { z } from 'zod';
+import { canonicalId } from '../platform/ids';
 
 /**
  * The data file (`DATA_FILE`, `npm run data:import`): `{"sites": [site, …]}`.
  * Only `id` and `name` of each item are required; unknown fields are refused
- * so a typo never passes silently.
+ * so a typo never passes silently. UUID-shaped ids (sites, leads, users,
+ * agents, visitors, …) are stored in lower case: they compare
+ * case-insensitively.
  */
-const id = z.string().trim().min(1).max(128);
+const id = z.string().trim().min(1).max(128).transform(canonicalId);
 const text = z.string().max(10_000);
 const isoDate = z.string().max(64);
 
