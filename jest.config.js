@@ -18,4 +18,5 @@ export default {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testTimeout: 30000,
   maxWorkers: 2,
+  setupFiles: ['<rootDir>/test/support/aws-env.ts'],
 };

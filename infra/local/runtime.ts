@@ -8,8 +8,8 @@ import { TABLE } from '../../shared/catalogue/table';
 import { generateApiKey } from '../../shared/access/api-keys';
 import { sqsJobQueue } from '../../shared/commands/queue';
 import { dynamoCommandStore } from '../../shared/commands/store';
+import { documentClientOf } from '../../shared/composition/adapters';
 import type { Settings } from '../../shared/composition/settings';
-import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { startEmbeddedAws, type LocalQueue } from './embedded-aws';
 import { createGateway, type GatewayRoute, type HttpHandler } from './http-gateway';
 import { DEMO_DATA_FILE, importFile, registerKeys } from './provision';
@@ -95,7 +95,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     ...options.settings,
   };
 
-  const db = createDocumentClient({ endpoint: aws.dynamodbEndpoint, region: aws.region });
+  const db = documentClientOf(settings);
   const siteIds = new Set<string>();
   const files: (string | URL)[] = [...(options.demoData === false ? [] : [DEMO_DATA_FILE]), ...(options.dataFiles ?? [])];
   for (const file of files) {

@@ -1,4 +1,4 @@
-import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSEvent } from 'aws-lambda';
 import { z } from 'zod';
@@ -136,6 +136,7 @@ async function drainDeadLetters(): Promise<{ body: string; reason: string | unde
     if (!Messages?.length) return found;
     for (const message of Messages) {
       found.push({ body: message.Body ?? '', reason: message.MessageAttributes?.[DEAD_LETTER_REASON_ATTRIBUTE]?.StringValue });
+      await services.aws.sqs.send(new DeleteMessageCommand({ QueueUrl: dlqUrl, ReceiptHandle: message.ReceiptHandle! }));
     }
   }
 }

@@ -80,7 +80,7 @@ describe('startCommand', () => {
     const deps = depsWith(queue);
     const idempotency = { key: 'taken', bodyHash: 'h2' };
     const first = await startCommand(deps, { ...input, idempotency });
-    await deps.commands.claim(first.command.id, Date.now(), Date.now() + 60_000);
+    await deps.commands.claim(first.command.id, { tenantId: 't1', type: 'lead_follow_up' }, Date.now(), Date.now() + 60_000);
     const replay = await startCommand(deps, { ...input, idempotency });
     expect(replay.command.id).toBe(first.command.id);
     expect(queue.sent).toHaveLength(1);

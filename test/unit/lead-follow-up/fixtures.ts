@@ -238,7 +238,7 @@ export function leadFollowUpHarness(options: { script?: ScriptedAnswer[]; sites?
   const worker: WorkerDependencies = {
     commands,
     idempotency: inMemoryIdempotency(),
-    tenants: inMemoryTenants({ 'tenant-a': (options.sites ?? [demoSite()]).map((site) => site.id) }),
+    tenants: inMemoryTenants(Object.fromEntries(['tenant-a', 'producer-tenant'].map((tenant) => [tenant, (options.sites ?? [demoSite()]).map((site) => site.id)]))),
     queue,
     clock,
     logger: new Logger({ logLevel: 'SILENT' }),

@@ -117,11 +117,14 @@ describe('sales phase', () => {
     expect(harness.queue.sent).toEqual([
       {
         queue: 'copywriter',
-        job: { version: 1, type: 'copywriter', tenant_id: 'tenant-a', command_id: childId, request: expect.objectContaining({ parentId: command.id }) },
+        // The job names the child; the copywriter runs the child's stored request, never a job's.
+        job: { version: 1, type: 'copywriter', tenant_id: 'tenant-a', command_id: childId },
       },
     ]);
 
-    // Delivered again (e.g. the hand-off's acknowledgement was lost): no second model call, no second child.
+    // Delivered again after its visibility timeout (e.g. the hand-off's acknowledgement was lost),
+    // by when the first attempt's lease has run out: no second model call, no second child.
+    harness.clock.advance(harness.worker.leaseMs + 1);
     await harness.deliverSales(job, 2);
 
     expect(harness.llmRequests).toHaveLength(1);
