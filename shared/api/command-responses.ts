@@ -1,9 +1,8 @@
-import { MAX_WAIT_SECONDS } from '../catalogue/limits';
 import type { CommandRecord } from '../commands/record';
 import type { CommandStore } from '../commands/store';
-import { preferredWaitMs, waitForTerminal } from '../commands/wait';
 import { errorResponse, jsonResponse } from '../platform/http/responses';
 import type { HttpResult } from '../platform/http/types';
+import { honourWaitPreference } from './wait-preference';
 
 /** Where a command can be read. */
 export function commandLocation(id: string): string {
@@ -24,7 +23,7 @@ export interface CommandPresenter {
  * Answers a POST that created (or replayed) a command: 202 with what is
  * known, or, when the caller sent `Prefer: wait=N`, the finished result (200
  * or the error envelope of its code) if it ends in time. Every answer carries
- * `Location`.
+ * `Location`; `Preference-Applied` only an answer the wait made terminal.
  */
 export async function respondWithCommand(
   commands: CommandStore,
@@ -32,17 +31,18 @@ export async function respondWithCommand(
   preferHeader: string | undefined,
   presenter: CommandPresenter,
 ): Promise<HttpResult> {
-  const headers = { location: commandLocation(command.id) };
-  const waitMs = preferredWaitMs(preferHeader, MAX_WAIT_SECONDS);
-  const current = waitMs ? ((await waitForTerminal(commands, command.id, waitMs, command)) ?? command) : command;
+  const waited = await honourWaitPreference(commands, command, preferHeader);
+  const current = waited.command;
+  const location = { location: commandLocation(command.id) };
+  const headers = { ...location, ...waited.headers };
   if (current.status === 'completed') {
     const body = presenter.completed?.(current) ?? { success: true, data: { command_id: current.id, ...current.result } };
-    return jsonResponse(200, body, { ...headers, 'preference-applied': `wait=${Math.round((waitMs ?? 0) / 1000)}` });
+    return jsonResponse(200, body, headers);
   }
   if (current.status === 'failed' && current.error) {
     return errorResponse(current.error, headers, presenter.errorExtra?.(current) ?? {});
   }
-  return jsonResponse(202, { success: true, data: { command_id: current.id, status: current.status, ...presenter.accepted(current) } }, headers);
+  return jsonResponse(202, { success: true, data: { command_id: current.id, status: current.status, ...presenter.accepted(current) } }, location);
 }
 
 /** The body of `GET /api/commands/{id}`. */

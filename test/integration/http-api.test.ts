@@ -107,6 +107,13 @@ describe('routing and authentication', () => {
     expect(foreign).toMatchObject({ status: 404, body: { error: { code: 'COMMAND_NOT_FOUND' } } });
     expect((await call(runtime.url, 'GET', '/api/commands/not-a-uuid', { key: runtime.apiKey })).body.error?.code).toBe('COMMAND_NOT_FOUND');
   });
+
+  it('reads a command by its upper-cased id', async () => {
+    const created = await call(runtime.url, 'POST', ROUTE, { key: runtime.apiKey, body: validBody });
+    const id = created.body.data?.command_id as string;
+    const read = await call(runtime.url, 'GET', `/api/commands/${id.toUpperCase()}`, { key: runtime.apiKey });
+    expect(read).toMatchObject({ status: 200, body: { success: true, data: { command_id: id } } });
+  });
 });
 
 describe('the error envelope', () => {
