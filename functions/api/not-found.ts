@@ -1,25 +1,21 @@
 import middy from '@middy/core';
 import { apiRoute } from '../../shared/api/route';
+import { answerUnmatched } from '../../shared/api/unmatched';
 import { authenticatorOf, documentClientOf, loggerOf, tableNameOf } from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
-import { AppError } from '../../shared/platform/errors';
 import { errorEnvelope } from '../../shared/platform/http/middleware';
 import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
 
-const notFound = (event: HttpEvent) => new AppError('NOT_FOUND', `No route for ${event.requestContext.http.method} ${event.rawPath}.`);
+const unmatched = async (event: HttpEvent): Promise<HttpResult> => answerUnmatched(event.requestContext.http.method, event.rawPath);
 
-/** The `$default` route: every request no other route matches. It reads API keys only. */
+/** The `$default` route: every request no other route matches (404, or 405 for a known path). It reads API keys only. */
 export function build(settings: Settings) {
   const db = documentClientOf(settings);
   const deps = { logger: loggerOf('notFoundApi', settings), authenticate: authenticatorOf(db, tableNameOf(settings)) };
   /** Under /api, the key is checked first: a caller without one learns nothing about which routes exist. */
-  const apiNotFound = apiRoute(deps, {}, async ({ event }) => {
-    throw notFound(event);
-  });
-  const publicNotFound = middy<HttpEvent, HttpResult>(async (event: HttpEvent) => {
-    throw notFound(event);
-  }).use(errorEnvelope({ logger: deps.logger }));
+  const apiNotFound = apiRoute(deps, {}, async ({ event }) => unmatched(event));
+  const publicNotFound = middy<HttpEvent, HttpResult>(unmatched).use(errorEnvelope({ logger: deps.logger }));
   return async (event: HttpEvent, context: Parameters<typeof apiNotFound>[1]): Promise<HttpResult> =>
     event.rawPath === '/api' || event.rawPath.startsWith('/api/') ? apiNotFound(event, context) : publicNotFound(event, context);
 }

@@ -25,8 +25,9 @@ if (process.env.AWS_ENDPOINT_URL_SQS) {
 }
 const sqs = createSqsClient();
 const urls = await queueUrls(queue);
-const moved = await redriveDeadLetters(sqs, { from: urls.dlq, to: urls.queue, ...(max ? { max } : {}) });
+const { moved, skipped } = await redriveDeadLetters(sqs, { from: urls.dlq, to: urls.queue, ...(max ? { max } : {}) });
 process.stdout.write(`Moved ${moved} job(s) from the ${queue.id} dead-letter queue back to its queue.\n`);
+if (skipped > 0) process.stdout.write(`${skipped} job(s) were dead-lettered again during this run and stay on the dead-letter queue.\n`);
 sqs.destroy();
 
 async function queueUrls(definition: QueueDefinition): Promise<{ queue: string; dlq: string }> {

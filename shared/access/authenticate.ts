@@ -7,13 +7,19 @@ export const KEY_CACHE_TTL_MS = 60_000;
 /** Port: turns request headers into the caller, or refuses with 401 UNAUTHORIZED. */
 export type Authenticator = (headers: Readonly<Record<string, string | undefined>>) => Promise<Principal>;
 
-/** The key a request presents: `Authorization: Bearer KEY` or `x-api-key: KEY`. */
+/**
+ * The key a request presents: `Authorization: Bearer KEY` or `x-api-key: KEY`
+ * (both is fine when they carry the same key). Two different keys are
+ * refused with 401 UNAUTHORIZED rather than one of them silently winning.
+ */
 export function presentedKey(headers: Readonly<Record<string, string | undefined>>): string | undefined {
-  const direct = headers['x-api-key']?.trim();
-  if (direct) return direct;
+  const direct = headers['x-api-key']?.trim() || undefined;
   const authorization = headers.authorization?.trim();
-  const match = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization) : null;
-  return match?.[1];
+  const bearer = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined;
+  if (direct && bearer && direct !== bearer) {
+    throw new AppError('UNAUTHORIZED', 'The x-api-key and Authorization headers carry different keys; send one key.');
+  }
+  return direct ?? bearer;
 }
 
 /**

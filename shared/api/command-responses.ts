@@ -1,8 +1,8 @@
 import type { StoredCommand } from '../commands/record';
 import type { CommandStore } from '../commands/store';
-import { preferredWaitMs, waitForTerminal } from '../commands/wait';
 import { errorResponse, jsonResponse } from '../platform/http/responses';
 import type { HttpResult } from '../platform/http/types';
+import { honourWaitPreference } from './wait-preference';
 
 /** Where a command can be read. */
 export function commandLocation(id: string): string {
@@ -24,7 +24,7 @@ export interface CommandPresenter {
  * known, or, when the caller sent `Prefer: wait=N`, the finished result (200
  * or the error envelope of its code) if it ends in time; the wait is capped at
  * `maxWaitSeconds` (the route's, below its function's timeout). Every answer
- * carries `Location`.
+ * carries `Location`; `Preference-Applied` only an answer the wait made terminal.
  */
 export async function respondWithCommand(
   commands: CommandStore,
@@ -33,17 +33,18 @@ export async function respondWithCommand(
   presenter: CommandPresenter,
   maxWaitSeconds: number,
 ): Promise<HttpResult> {
-  const headers = { location: commandLocation(command.id) };
-  const waitMs = preferredWaitMs(preferHeader, maxWaitSeconds);
-  const current = waitMs ? ((await waitForTerminal(commands, command.id, waitMs, command)) ?? command) : command;
+  const waited = await honourWaitPreference(commands, command, preferHeader, maxWaitSeconds);
+  const current = waited.command;
+  const location = { location: commandLocation(command.id) };
+  const headers = { ...location, ...waited.headers };
   if (current.status === 'completed') {
     const body = presenter.completed?.(current) ?? { success: true, data: { command_id: current.id, ...current.result } };
-    return jsonResponse(200, body, { ...headers, 'preference-applied': `wait=${Math.round((waitMs ?? 0) / 1000)}` });
+    return jsonResponse(200, body, headers);
   }
   if (current.status === 'failed' && current.error) {
     return errorResponse(current.error, headers, presenter.errorExtra?.(current) ?? {});
   }
-  return jsonResponse(202, { success: true, data: { command_id: current.id, status: current.status, ...presenter.accepted(current) } }, headers);
+  return jsonResponse(202, { success: true, data: { command_id: current.id, status: current.status, ...presenter.accepted(current) } }, location);
 }
 
 /** The body of `GET /api/commands/{id}`. */

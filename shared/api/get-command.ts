@@ -1,17 +1,42 @@
 import type { Principal } from '../access/api-keys';
-import type { CommandRecord } from '../commands/record';
+import type { StoredCommand } from '../commands/record';
 import type { CommandStore } from '../commands/store';
 import { AppError } from '../platform/errors';
+import { jsonResponse } from '../platform/http/responses';
+import type { HttpResult } from '../platform/http/types';
 import { isUuid } from '../platform/ids';
+import { shownId } from '../platform/shown';
+import { commandView } from './command-responses';
+import { honourWaitPreference } from './wait-preference';
 
 /**
- * Use case: reads a command the caller's tenant created. Another tenant's
+ * Use case: reads a command the caller's tenant created. The id is read
+ * case-blind (an upper-case UUID names the same command). Another tenant's
  * command, or a malformed id, reads exactly like a missing one.
  */
-export async function readCommandFor(commands: CommandStore, principal: Principal, id: string | undefined): Promise<CommandRecord> {
-  const notFound = () => new AppError('COMMAND_NOT_FOUND', id ? `Command ${id} was not found.` : 'No command id was given.');
-  if (!id || !isUuid(id)) throw notFound();
-  const command = await commands.get(id);
+export async function readCommandFor(commands: CommandStore, principal: Principal, id: string | undefined): Promise<StoredCommand> {
+  const notFound = () => new AppError('COMMAND_NOT_FOUND', id ? `Command ${shownId(id)} was not found.` : 'No command id was given.');
+  const normalised = id?.toLowerCase();
+  if (!normalised || !isUuid(normalised)) throw notFound();
+  const command = await commands.get(normalised);
   if (!command || command.tenant_id !== principal.tenantId) throw notFound();
   return command;
+}
+
+/**
+ * Use case: `GET /api/commands/{id}`. Always 200 with the command's view for
+ * a command the caller may see; with `Prefer: wait=N` it answers as soon as
+ * the command ends (then with `Preference-Applied`), or after N seconds with
+ * its state then.
+ */
+export async function answerGetCommand(
+  commands: CommandStore,
+  principal: Principal,
+  id: string | undefined,
+  preferHeader: string | undefined,
+  maxWaitSeconds: number,
+): Promise<HttpResult> {
+  const command = await readCommandFor(commands, principal, id);
+  const waited = await honourWaitPreference(commands, command, preferHeader, maxWaitSeconds);
+  return jsonResponse(200, commandView(waited.command), waited.headers);
 }

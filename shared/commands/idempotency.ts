@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds, isConditionalCheckFailed } from '../platform/dynamodb';
 import { AppError } from '../platform/errors';
+import { canonicalJson, sha256Hex } from '../platform/hashing';
 
 /** How long an Idempotency-Key holds: a repeat within this window replays the first command. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -30,9 +31,22 @@ export interface IdempotencyStore {
   claim(claim: IdempotencyClaim): Promise<IdempotencyOutcome>;
 }
 
-/** IdempotencyStore on the single table (`IDEM#<tenant>#<scope>#<key>`, expiring through TTL). */
+/**
+ * The table key of a claim's record: `IDEM#` and the SHA-256 of the JSON
+ * array `[tenant, scope, key]`, so no choice of key (`#` included) can name
+ * another tenant's or operation's record.
+ */
+export function idempotencyRecordKey(claim: Pick<IdempotencyClaim, 'tenantId' | 'scope' | 'key'>): { pk: string; sk: string } {
+  return { pk: `IDEM#${sha256Hex(canonicalJson([claim.tenantId, claim.scope, claim.key]))}`, sk: 'IDEM' };
+}
+
+/**
+ * IdempotencyStore on the single table ({@link idempotencyRecordKey}, expiring
+ * through TTL). The record names its tenant and scope, and a replay checks
+ * both: a record that is not the claimant's is never returned.
+ */
 export function dynamoIdempotencyStore(db: DynamoDBDocumentClient, tableName: string): IdempotencyStore {
-  const keyOf = (claim: IdempotencyClaim) => ({ pk: `IDEM#${claim.tenantId}#${claim.scope}#${claim.key}`, sk: 'IDEM' });
+  const keyOf = idempotencyRecordKey;
 
   const tryWrite = async (claim: IdempotencyClaim): Promise<boolean> => {
     try {
@@ -41,6 +55,8 @@ export function dynamoIdempotencyStore(db: DynamoDBDocumentClient, tableName: st
           TableName: tableName,
           Item: {
             ...keyOf(claim),
+            tenant_id: claim.tenantId,
+            scope: claim.scope,
             body_hash: claim.bodyHash,
             command_id: claim.commandId,
             created_at: new Date(claim.now).toISOString(),
@@ -66,6 +82,9 @@ export function dynamoIdempotencyStore(db: DynamoDBDocumentClient, tableName: st
         // Expired and swept between our write and read: try once more.
         if (await tryWrite(claim)) return { kind: 'first' };
         throw new Error('Idempotency record vanished twice; giving up');
+      }
+      if (Item.tenant_id !== claim.tenantId || Item.scope !== claim.scope) {
+        throw new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key cannot be used; send the request with another one.');
       }
       if (Item.body_hash !== claim.bodyHash) {
         throw new AppError(

@@ -1,6 +1,7 @@
 import type { Principal } from '../access/api-keys';
 import { siteForPrincipal } from '../access/site-access';
 import { AppError } from '../platform/errors';
+import { shownId } from '../platform/shown';
 import type { SiteDirectory } from '../sites/directory';
 import type { Agent, Lead, Site, User } from '../sites/schema';
 import { availableChannels, configuredChannels, hasReachableChannel, leadReach, type Channel } from './channels';
@@ -38,12 +39,12 @@ export async function checkLeadFollowUp(
   const site = await findSite(sites, request.siteId, principal);
 
   const lead = await sites.getItem(site.id, 'leads', request.leadId);
-  if (!lead) throw new AppError('LEAD_NOT_FOUND', `Lead ${request.leadId} was not found on site ${site.id}.`);
+  if (!lead) throw new AppError('LEAD_NOT_FOUND', `Lead ${shownId(request.leadId)} was not found on site ${site.id}.`);
 
   let user: User | undefined;
   if (request.userId) {
     user = await sites.getItem(site.id, 'users', request.userId);
-    if (!user) throw new AppError('USER_NOT_FOUND', `User ${request.userId} was not found on site ${site.id}.`);
+    if (!user) throw new AppError('USER_NOT_FOUND', `User ${shownId(request.userId)} was not found on site ${site.id}.`);
   }
 
   const agent = await findSalesAgent(sites, site.id, request.agentId);
@@ -81,7 +82,7 @@ export async function checkLeadFollowUp(
 async function findSite(sites: SiteDirectory, siteId: string, principal: Principal | undefined): Promise<Site> {
   if (principal) return siteForPrincipal(sites, principal, siteId);
   const site = await sites.getSite(siteId);
-  if (!site) throw new AppError('SITE_NOT_FOUND', `Site ${siteId} was not found.`);
+  if (!site) throw new AppError('SITE_NOT_FOUND', `Site ${shownId(siteId)} was not found.`);
   return site;
 }
 
@@ -94,7 +95,7 @@ async function findSalesAgent(sites: SiteDirectory, siteId: string, agentId: str
   if (agentId) {
     const agent = await sites.getItem(siteId, 'agents', agentId);
     if (!agent || !isActiveAgent(agent)) {
-      throw new AppError('AGENT_NOT_FOUND', `Agent ${agentId} was not found, is inactive, or belongs to another site.`);
+      throw new AppError('AGENT_NOT_FOUND', `Agent ${shownId(agentId)} was not found, is inactive, or belongs to another site.`);
     }
     return agent;
   }

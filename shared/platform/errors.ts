@@ -36,8 +36,10 @@ export type ErrorCode =
   | (typeof SERVER_CODES)[number]
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
+  | 'METHOD_NOT_ALLOWED'
   | 'IDEMPOTENCY_CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'HEADERS_TOO_LARGE'
   | 'RATE_LIMITED';
 
 /** The HTTP status of every error code: the table of ARCHITECTURE.md "Errors". */
@@ -47,8 +49,10 @@ export const HTTP_STATUS_OF: Readonly<Record<ErrorCode, number>> = Object.freeze
   ...Object.fromEntries(SERVER_CODES.map((code) => [code, 500])),
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  METHOD_NOT_ALLOWED: 405,
   IDEMPOTENCY_CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  HEADERS_TOO_LARGE: 431,
   RATE_LIMITED: 429,
 } as Record<ErrorCode, number>);
 

@@ -40,6 +40,10 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
     expect(routeTargets(envs[name])).toEqual(expected);
   });
 
+  it('routes HEAD /health to the health function (HEAD, DELETE and PATCH are API Gateway methods too)', () => {
+    expect(routeTargets(envs[name])).toMatchObject({ 'GET /health': 'healthApi', 'HEAD /health': 'healthApi' });
+  });
+
   it('uses payload format 2.0 Lambda proxy integrations', () => {
     for (const integration of resourcesOf(envs[name], 'AWS::ApiGatewayV2::Integration')) {
       expect(integration).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });

@@ -64,6 +64,32 @@ describe('routing and authentication', () => {
     expect(outside).toMatchObject({ status: 404, body: { success: false, error: { code: 'NOT_FOUND' } } });
   });
 
+  it('answers HEAD /health with 200', async () => {
+    expect((await call(runtime.url, 'HEAD', '/health')).status).toBe(200);
+  });
+
+  it('answers a known path with the wrong method 405 METHOD_NOT_ALLOWED and Allow, under /api only after the key check', async () => {
+    const health = await call(runtime.url, 'POST', '/health');
+    expect(health).toMatchObject({ status: 405, body: { success: false, error: { code: 'METHOD_NOT_ALLOWED' } } });
+    expect(health.headers.get('allow')).toBe('GET, HEAD');
+    const commandPath = '/api/commands/0190a5e0-0000-7000-8000-000000000000';
+    expect((await call(runtime.url, 'POST', commandPath, { body: {} })).status).toBe(401);
+    const command = await call(runtime.url, 'POST', commandPath, { key: runtime.apiKey, body: {} });
+    expect(command).toMatchObject({ status: 405, body: { error: { code: 'METHOD_NOT_ALLOWED' } } });
+    expect(command.headers.get('allow')).toBe('GET');
+    const leadFollowUp = await call(runtime.url, 'GET', ROUTE, { key: runtime.apiKey });
+    expect(leadFollowUp.status).toBe(405);
+    expect(leadFollowUp.headers.get('allow')).toBe('POST');
+  });
+
+  it('refuses two different keys in x-api-key and Authorization with 401, and accepts the same key twice', async () => {
+    const path = '/api/commands/0190a5e0-0000-7000-8000-000000000000';
+    const conflicting = await call(runtime.url, 'GET', path, { key: runtime.apiKey, headers: { authorization: `Bearer ${secondTenantKey}` } });
+    expect(conflicting).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHORIZED' } } });
+    const same = await call(runtime.url, 'GET', path, { key: runtime.apiKey, headers: { authorization: `Bearer ${runtime.apiKey}` } });
+    expect(same.body.error?.code).toBe('COMMAND_NOT_FOUND');
+  });
+
   it('answers 403 FORBIDDEN for an existing site outside the key and 404 SITE_NOT_FOUND for a site that exists nowhere', async () => {
     const forbidden = await call(runtime.url, 'POST', ROUTE, { key: otherSiteKey, body: validBody });
     expect(forbidden).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN' } } });
@@ -80,6 +106,13 @@ describe('routing and authentication', () => {
     const foreign = await call(runtime.url, 'GET', `/api/commands/${id}`, { key: secondTenantKey });
     expect(foreign).toMatchObject({ status: 404, body: { error: { code: 'COMMAND_NOT_FOUND' } } });
     expect((await call(runtime.url, 'GET', '/api/commands/not-a-uuid', { key: runtime.apiKey })).body.error?.code).toBe('COMMAND_NOT_FOUND');
+  });
+
+  it('reads a command by its upper-cased id', async () => {
+    const created = await call(runtime.url, 'POST', ROUTE, { key: runtime.apiKey, body: validBody });
+    const id = created.body.data?.command_id as string;
+    const read = await call(runtime.url, 'GET', `/api/commands/${id.toUpperCase()}`, { key: runtime.apiKey });
+    expect(read).toMatchObject({ status: 200, body: { success: true, data: { command_id: id } } });
   });
 });
 

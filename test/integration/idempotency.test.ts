@@ -1,4 +1,5 @@
-import { dynamoIdempotencyStore, IDEMPOTENCY_WINDOW_MS, type IdempotencyStore } from '../../shared/commands/idempotency';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoIdempotencyStore, IDEMPOTENCY_WINDOW_MS, idempotencyRecordKey, type IdempotencyStore } from '../../shared/commands/idempotency';
 import { AppError } from '../../shared/platform/errors';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
 
@@ -44,5 +45,33 @@ describe('dynamoIdempotencyStore', () => {
     await store.claim(claim({ key: 'old-key', now: start }));
     const later = start + IDEMPOTENCY_WINDOW_MS + 2_000;
     expect(await store.claim(claim({ key: 'old-key', bodyHash: 'new', commandId: 'command-9', now: later }))).toEqual({ kind: 'first' });
+  });
+
+  it("never replays another tenant's command, whatever the key says (the probe: acme + 'x#lead_follow_up#k')", async () => {
+    const victim = claim({ tenantId: 'acme#lead_follow_up#x', key: 'k', bodyHash: 'same-body', commandId: 'victim-command' });
+    expect(await store.claim(victim)).toEqual({ kind: 'first' });
+    const probe = claim({ tenantId: 'acme', key: 'x#lead_follow_up#k', bodyHash: 'same-body', commandId: 'probe-command' });
+    expect(await store.claim(probe)).toEqual({ kind: 'first' });
+    expect(await store.claim({ ...probe, commandId: 'probe-again' })).toEqual({ kind: 'replay', commandId: 'probe-command' });
+    expect(await store.claim({ ...victim, commandId: 'victim-again' })).toEqual({ kind: 'replay', commandId: 'victim-command' });
+  });
+
+  it('keeps scopes apart however the key and scope split around #', async () => {
+    expect(await store.claim(claim({ scope: 'lead_follow_up', key: 'a#b', commandId: 'scope-1' }))).toEqual({ kind: 'first' });
+    expect(await store.claim(claim({ scope: 'lead_follow_up#a', key: 'b', commandId: 'scope-2' }))).toEqual({ kind: 'first' });
+  });
+
+  it('treats a record naming another tenant or scope, or none, as a conflict and never returns its command', async () => {
+    const mine = { tenantId: 'acme', scope: 'lead_follow_up', key: 'planted' };
+    for (const [index, foreign] of [{ tenant_id: 'mallory', scope: mine.scope }, { tenant_id: mine.tenantId, scope: 'deep_research' }, {}].entries()) {
+      const key = `${mine.key}-${index}`;
+      await services.db.send(
+        new PutCommand({
+          TableName: services.aws.tableName,
+          Item: { ...idempotencyRecordKey({ ...mine, key }), ...foreign, body_hash: 'hash-1', command_id: 'foreign-command', expires_at: 4_102_444_800 },
+        }),
+      );
+      await expect(store.claim(claim({ ...mine, key }))).rejects.toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
+    }
   });
 });

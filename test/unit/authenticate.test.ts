@@ -26,6 +26,17 @@ describe('authenticator', () => {
     expect(presentedKey({ authorization: `Basic ${key}` })).toBeUndefined();
   });
 
+  it('accepts the same key in both headers and refuses two different keys with UNAUTHORIZED', async () => {
+    const otherKey = generateApiKey();
+    const store = memoryStore([record, { ...record, key_hash: hashApiKey(otherKey), tenant_id: 'tenant-b' }]);
+    const authenticate = createAuthenticator(store);
+    expect(presentedKey({ 'x-api-key': key, authorization: `Bearer ${key}` })).toBe(key);
+    expect(await authenticate({ 'x-api-key': key, authorization: `bearer ${key}` })).toMatchObject({ tenantId: 'tenant-a' });
+    expect(() => presentedKey({ 'x-api-key': key, authorization: `Bearer ${otherKey}` })).toThrow(expect.objectContaining({ code: 'UNAUTHORIZED' }));
+    await expect(authenticate({ 'x-api-key': otherKey, authorization: `Bearer ${key}` })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(authenticate({ 'x-api-key': key, authorization: `Bearer ${otherKey}` })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
   it('finds the tenant and sites of a valid key, reading the store once per minute', async () => {
     const store = memoryStore([record]);
     const authenticate = createAuthenticator(store);

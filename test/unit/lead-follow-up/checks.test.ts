@@ -145,4 +145,34 @@ describe('checkLeadFollowUp', () => {
     );
     expect(await codeOf(promise)).toBe('NO_VALID_CHANNELS_FOR_LEAD');
   });
+
+  describe('error messages', () => {
+    const long = `${'q'.repeat(20)}${'z'.repeat(200)}`;
+    const messageOf = (promise: Promise<unknown>) =>
+      promise.then(
+        () => '',
+        (thrown: AppError) => `${thrown.code}: ${thrown.message}`,
+      );
+
+    it('repeat ids of up to 100 characters', async () => {
+      expect(await messageOf(checkLeadFollowUp(sites, request({ siteId: UNKNOWN })))).toBe(`SITE_NOT_FOUND: Site ${UNKNOWN} was not found.`);
+    });
+
+    it.each([
+      ['siteId', 'SITE_NOT_FOUND'],
+      ['leadId', 'LEAD_NOT_FOUND'],
+      ['userId', 'USER_NOT_FOUND'],
+      ['agentId', 'AGENT_NOT_FOUND'],
+    ])('never echo a %s longer than 100 characters (%s)', async (field, code) => {
+      const message = await messageOf(checkLeadFollowUp(sites, { ...request(), [field]: long }));
+      expect(message).toMatch(new RegExp(`^${code}: `));
+      expect(message).toContain(`${'q'.repeat(20)}…`);
+      expect(message).not.toContain('z');
+    });
+
+    it('with a principal too', async () => {
+      const principal: Principal = { tenantId: 't', siteIds: [DEMO.siteId], keyId: 'k' };
+      expect(await messageOf(checkLeadFollowUp(sites, { ...request(), siteId: long }, principal))).toBe(`SITE_NOT_FOUND: Site ${'q'.repeat(20)}… was not found.`);
+    });
+  });
 });
