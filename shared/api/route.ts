@@ -2,7 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { MAX_BODY_BYTES } from '../catalogue/limits';
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../catalogue/limits';
 import type { Principal } from '../access/api-keys';
 import type { Authenticator } from '../access/authenticate';
 import type { ErrorCode } from '../platform/errors';
@@ -53,7 +53,7 @@ export function apiRoute(deps: RouteDependencies, options: RouteOptions, run: (c
         request.context.principal = await deps.authenticate(lowerCaseHeaders(request.event.headers));
       },
     });
-  if (options.bodyErrorCode) chain.use(bodySizeLimit(MAX_BODY_BYTES)).use(jsonBody(options.bodyErrorCode));
+  if (options.bodyErrorCode) chain.use(bodySizeLimit(MAX_BODY_BYTES)).use(jsonBody(options.bodyErrorCode, MAX_JSON_DEPTH));
   return chain;
 }
 

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { TENANT_ID_PATTERN } from '../access/tenant-id';
 import { isUuid } from '../platform/ids';
 
 /** Version of the job envelope; a producer must send exactly this. */
 export const JOB_ENVELOPE_VERSION = 1;
 
 /** Tenant ids: lower-case letters, digits, '-' and '_' (no separators that could forge a storage key). */
-const tenantId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be 1–63 lower-case letters, digits, "-" or "_"');
+const tenantId = z.string().max(63).regex(TENANT_ID_PATTERN, 'must be 1–63 lower-case letters, digits, "-" or "_"');
 
 /**
  * The versioned envelope every job travels in. An event producer puts one

@@ -83,3 +83,24 @@ describe('bad input to POST /api/agents/sales/leadFollowUp', () => {
     expect(await commandCount()).toBe(before + accepted);
   });
 });
+
+describe('deeply nested bodies', () => {
+  it.each([5_000, 10_000])('answers a body nested %i levels deep with 400 INVALID_REQUEST and writes nothing', async (depth) => {
+    const before = await commandCount();
+    const nested = `{"siteId":"${DEMO_SITE}","leadId":"${DEMO_LEAD}","leadData":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+    for (const raw of [nested, '['.repeat(depth) + ']'.repeat(depth)]) {
+      const answer = await call(runtime.url, 'POST', ROUTE, { key: runtime.apiKey, rawBody: raw, headers: { 'content-type': 'application/json' } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('deeper than 64 levels') });
+    }
+    expect(await commandCount()).toBe(before);
+  });
+
+  it('still accepts a body nested within the limit', async () => {
+    const answer = await call(runtime.url, 'POST', ROUTE, {
+      key: runtime.apiKey,
+      body: { siteId: DEMO_SITE, leadId: DEMO_LEAD, leadData: { pain_points: ['double bookings'] } },
+    });
+    expect(answer.status).toBe(202);
+  });
+});

@@ -1,8 +1,8 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { AppError, toErrorInfo, type ErrorCode } from '../errors';
+import { JsonDocumentError, parseJsonDocument } from '../json';
 import { describeError } from '../logger';
 import { errorResponse } from './responses';
 import type { HttpEvent, HttpResult } from './types';
@@ -41,22 +41,24 @@ export function bodySizeLimit(maxBytes: number): MiddlewareObj<HttpEvent, HttpRe
 }
 
 /**
- * Parses the JSON body with middy's parser (any content type is accepted as
- * JSON), reporting a missing or malformed body with the route's own code.
+ * Parses the JSON body (any content type is accepted as JSON), reporting a
+ * missing, malformed or too deeply nested body with the route's own code.
+ * Depth is checked before parsing, so nothing downstream (validation,
+ * hashing, storage) can recurse until the stack overflows.
  */
-export function jsonBody(errorCode: ErrorCode): MiddlewareObj<HttpEvent, HttpResult> {
-  // `disableContentTypeCheck` exists at runtime (middy 6) but not in its typings.
-  const parser = httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]);
+export function jsonBody(errorCode: ErrorCode, maxDepth: number): MiddlewareObj<HttpEvent, HttpResult> {
   return {
     before: async (request) => {
-      const { body } = request.event;
-      if (body === undefined || body.trim() === '') {
+      const { body, isBase64Encoded } = request.event;
+      const text = body !== undefined && isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+      if (text === undefined || text.trim() === '') {
         throw new AppError(errorCode, 'A JSON request body is required.');
       }
       try {
-        await parser.before?.(request as never);
-      } catch {
-        throw new AppError(errorCode, 'The request body is not valid JSON.');
+        (request.event as { body: unknown }).body = parseJsonDocument(text, maxDepth);
+      } catch (error) {
+        if (!(error instanceof JsonDocumentError)) throw error;
+        throw new AppError(errorCode, error.reason === 'too_deep' ? `The request body nests deeper than ${maxDepth} levels.` : 'The request body is not valid JSON.');
       }
     },
   };

@@ -1,0 +1,62 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { FUNCTIONS } from '../../shared/catalogue/functions';
+import { JOB_TYPES, QUEUES } from '../../shared/catalogue/job-types';
+import { MAX_WAIT_SECONDS, maxWaitSecondsOf } from '../../shared/catalogue/limits';
+import { ROUTES } from '../../shared/catalogue/routes';
+
+/** The kernel's rules, checked against the code and the service catalogue. */
+const ROOT = resolve(import.meta.dirname, '../..');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const runtimeFiles = [...sourceFiles(join(ROOT, 'shared')), ...sourceFiles(join(ROOT, 'functions')), ...sourceFiles(join(ROOT, 'infra'))];
+
+describe('the command kernel', () => {
+  it('ends commands in one place: only finishCommand calls the store’s complete or fail', () => {
+    const callers = runtimeFiles.filter((file) => /\.(complete|fail)\(\s*[\w.]*id\b/.test(readFileSync(file, 'utf8'))).map((file) => relative(ROOT, file));
+    expect(callers).toEqual(['shared/commands/finish.ts']);
+  });
+
+  it('builds command records in one place: only startCommand writes a new command', () => {
+    const creators = runtimeFiles.filter((file) => /commands\.create\(/.test(readFileSync(file, 'utf8'))).map((file) => relative(ROOT, file));
+    expect(creators).toEqual(['shared/commands/start.ts']);
+  });
+
+  it('names queues only through the catalogue: no queue id is written as a string in runtime code', () => {
+    const ids = QUEUES.map((queue) => queue.id);
+    const offenders = runtimeFiles
+      .filter((file) => !file.includes(`${join('shared', 'catalogue')}`))
+      .flatMap((file) => {
+        const text = readFileSync(file, 'utf8');
+        return ids.filter((id) => new RegExp(`send(?:ToDeadLetter)?\\(\\s*'${id}'`).test(text)).map((id) => `${relative(ROOT, file)}: '${id}'`);
+      });
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe('the service catalogue', () => {
+  it('gives every job type its own queue and worker, and every worker module a build', async () => {
+    expect(new Set(JOB_TYPES.map((job) => job.queue.id)).size).toBe(JOB_TYPES.length);
+    expect(new Set(JOB_TYPES.map((job) => job.worker.id)).size).toBe(JOB_TYPES.length);
+    for (const fn of FUNCTIONS) {
+      const module = (await import(join(ROOT, fn.entry))) as { build?: unknown; handler?: unknown };
+      expect([fn.id, typeof module.build, typeof module.handler]).toEqual([fn.id, 'function', 'function']);
+    }
+  });
+
+  it('caps every route’s Prefer: wait below its function’s timeout', () => {
+    for (const route of ROUTES) {
+      const fn = FUNCTIONS.find((candidate) => candidate.id === route.function)!;
+      expect(maxWaitSecondsOf(route.function)).toBeLessThan(fn.timeoutSeconds);
+      expect(maxWaitSecondsOf(route.function)).toBeLessThanOrEqual(MAX_WAIT_SECONDS);
+    }
+    expect(maxWaitSecondsOf('getCommandApi')).toBe(MAX_WAIT_SECONDS);
+  });
+});
