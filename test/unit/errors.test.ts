@@ -10,6 +10,7 @@ describe('error table', () => {
     ['NOT_FOUND', 404],
     ['METHOD_NOT_ALLOWED', 405],
     ['IDEMPOTENCY_CONFLICT', 409],
+    ['INVALID_TRANSITION', 409],
     ['PAYLOAD_TOO_LARGE', 413],
     ['HEADERS_TOO_LARGE', 431],
     ['RATE_LIMITED', 429],
