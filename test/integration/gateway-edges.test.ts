@@ -97,7 +97,7 @@ describe('the request log', () => {
           handler: async () => ({ statusCode: 202, headers: { location: '/api/commands/c-42' }, body: '{"success":true}' }),
         },
       ],
-      { functionName: 'notFoundApi', timeoutSeconds: 10, handler: async () => ({ statusCode: 404, body: '{}' }) },
+      { functionName: 'notFoundApi', timeoutSeconds: 10, handler: async () => ({ statusCode: 404, headers: {}, body: '{}' }) },
       { log: (entry) => logged.push(entry) },
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

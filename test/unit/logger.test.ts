@@ -3,6 +3,15 @@ import { captureOutput } from '../support/capture-output';
 
 const TIME = /^\d\d:\d\d:\d\d /;
 const ESCAPE = '\x1b[';
+const YELLOW = '\x1b[33m';
+const RED = '\x1b[31m';
+const RESET = '\x1b[0m';
+
+/** The text of a line wrapped in `colour` (fails the test when it is not). */
+function inColour(line: string | undefined, colour: string): string {
+  expect(line?.startsWith(colour) && line.endsWith(RESET)).toBe(true);
+  return line!.slice(colour.length, -RESET.length);
+}
 
 /** Runs `run` with environment variables set, putting the old values back after. */
 async function withEnv(values: Record<string, string | undefined>, run: () => unknown): Promise<void> {
@@ -52,8 +61,8 @@ describe('createLogger, pretty', () => {
     };
     const terminal = await captureOutput(log, { tty: true });
     const [warning, error] = terminal.stderr.trimEnd().split('\n');
-    expect(warning).toMatch(/^\x1b\[33m\d\d:\d\d:\d\d WARN Job failed; it will be delivered again commandId=c-1\x1b\[0m$/);
-    expect(error).toMatch(/^\x1b\[31m\d\d:\d\d:\d\d ERROR Unhandled error error=\{"name":"Error","message":"boom"\}\x1b\[0m$/);
+    expect(inColour(warning, YELLOW)).toMatch(/^\d\d:\d\d:\d\d WARN Job failed; it will be delivered again commandId=c-1$/);
+    expect(inColour(error, RED)).toMatch(/^\d\d:\d\d:\d\d ERROR Unhandled error error=\{"name":"Error","message":"boom"\}$/);
     const piped = await captureOutput(log, { tty: false });
     expect(piped.stderr.split('\n').filter(Boolean)).toHaveLength(2);
     expect(piped.stderr).not.toContain(ESCAPE);

@@ -20,8 +20,9 @@ describe('formatRequestLine', () => {
   });
 
   it('colours client errors yellow and server errors red, only when asked', () => {
-    expect(formatRequestLine({ ...request, status: 401 }, { color: true })).toMatch(/^\x1b\[33m.* 401 .*\x1b\[0m$/);
-    expect(formatRequestLine({ ...request, status: 500 }, { color: true })).toMatch(/^\x1b\[31m.* 500 .*\x1b\[0m$/);
+    const plain = (status: number) => formatRequestLine({ ...request, status }, { color: false });
+    expect(formatRequestLine({ ...request, status: 401 }, { color: true })).toBe(`\x1b[33m${plain(401)}\x1b[0m`);
+    expect(formatRequestLine({ ...request, status: 500 }, { color: true })).toBe(`\x1b[31m${plain(500)}\x1b[0m`);
     expect(formatRequestLine(request, { color: true })).not.toContain('\x1b[');
   });
 });
