@@ -11,6 +11,7 @@ import { dynamoCommandStore } from '../../shared/commands/store';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { startEmbeddedAws, type LocalQueue } from './embedded-aws';
 import { createGateway, type GatewayRoute, type HttpHandler } from './http-gateway';
+import { drain, type StopOptions } from './drain';
 import { DEMO_DATA_FILE, importFile, registerKeys } from './provision';
 import { requeueUnfinishedCommands } from './recover';
 import { startSchedule, type LocalSchedule, type ScheduledHandler } from './scheduler';
@@ -59,8 +60,8 @@ export interface LocalRuntime {
   sqsEndpoint: string;
   tableName: string;
   queues: Record<JobQueueId, LocalQueue>;
-  /** Stops taking requests and jobs, lets jobs in hand finish, then stops the embedded services. */
-  stop(): Promise<void>;
+  /** Stops taking requests and jobs, gives jobs in hand a grace to finish (then abandons them), then stops the embedded services. */
+  stop(options?: StopOptions): Promise<void>;
 }
 
 /**
@@ -136,6 +137,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const { Attributes } = await aws.sqs.send(new GetQueueAttributesCommand({ QueueUrl: aws.queues[queue.id].url, AttributeNames: ['QueueArn'] }));
     pollers.push(
       startPoller({
+        name: queue.id,
         sqs: aws.sqs,
         queueUrl: aws.queues[queue.id].url,
         queueArn: Attributes?.QueueArn ?? queue.localName,
@@ -169,14 +171,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     sqsEndpoint: aws.sqsEndpoint,
     tableName: aws.tableName,
     queues: aws.queues,
-    async stop() {
+    async stop(stopOptions) {
       if (stopped) return;
       stopped = true;
-      await new Promise<void>((resolve) => {
-        gateway.close(() => resolve());
-        gateway.closeIdleConnections();
-      });
-      await Promise.all([...pollers.map((poller) => poller.stop()), ...schedules.map((schedule) => schedule.stop())]);
+      await drain({ gateway, pollers, schedules }, stopOptions);
       db.destroy();
       await aws.stop();
       restoreEnv();
