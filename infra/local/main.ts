@@ -12,6 +12,7 @@ import { startLocalRuntime } from './runtime';
  * "Configuration"): HOST, PORT, DATA_DIR, DATA_FILE, API_KEY, API_KEYS,
  * LOG_FORMAT, WORKER_CONCURRENCY and the provider settings of PROVIDERS.md.
  */
+
 // README recommends Node 22; the SDK's notice about Node 20 would only repeat it on every start.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
