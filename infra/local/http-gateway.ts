@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Context } from 'aws-lambda';
 import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
 import { lambdaContext } from './lambda-context';
+import { commandIdOfLocation, requestLogFromEnv, type RequestLog } from './request-log';
 
 /** An API handler module's `handler`, as API Gateway invokes it. */
 export type HttpHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
@@ -20,6 +22,12 @@ export interface GatewayRoute {
 /** API Gateway HTTP API refuses payloads over 10 MB before any function runs. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
+/** How the gateway reports what it serves. */
+export interface GatewayOptions {
+  /** Called once per answered request. @default one line on stdout, quiet under LOG_LEVEL ERROR or SILENT (`requestLogFromEnv`) */
+  log?: RequestLog;
+}
+
 interface CompiledRoute extends GatewayRoute {
   pattern: RegExp;
   names: string[];
@@ -30,15 +38,19 @@ interface CompiledRoute extends GatewayRoute {
  * matches the route, turns the request into a payload v2 event, invokes the
  * handler module and writes its structured result back.
  */
-export function createGateway(routes: GatewayRoute[], fallback: Omit<GatewayRoute, 'method' | 'path'>): Server {
+export function createGateway(routes: GatewayRoute[], fallback: Omit<GatewayRoute, 'method' | 'path'>, options: GatewayOptions = {}): Server {
   const compiled = routes.map(compile);
-  return createServer((req, res) => {
+  const log = options.log ?? requestLogFromEnv(process.env);
+  const server = createServer((req, res) => {
+    logWhenAnswered(req, res, log);
     void serve(req, res).catch((error: unknown) => {
       process.stderr.write(`gateway: ${error instanceof Error ? error.message : String(error)}\n`);
       if (!res.headersSent) writeJson(res, 500, { success: false, error: { code: 'SYSTEM_ERROR', message: 'An internal error occurred.' } });
       else res.destroy();
     });
   });
+  server.on('clientError', answerClientError);
+  return server;
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
@@ -57,14 +69,69 @@ export function createGateway(routes: GatewayRoute[], fallback: Omit<GatewayRout
       if (!match) continue;
       target = route;
       routeKey = `${route.method} ${route.path}`;
-      pathParameters = Object.fromEntries(route.names.map((name, index) => [name, decodeURIComponent(match[index + 1]!)]));
+      pathParameters = Object.fromEntries(route.names.map((name, index) => [name, decodeSegment(match[index + 1]!)]));
       break;
     }
     const event = toEvent(req, url, method, routeKey, body, pathParameters);
     const result = await target.handler(event, lambdaContext(target.functionName, target.timeoutSeconds));
-    res.writeHead(result.statusCode, result.headers ?? {});
-    res.end(result.body ?? '');
+    for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
+    const payload = result.body ?? '';
+    res.statusCode = result.statusCode;
+    if (method === 'HEAD') {
+      if (!res.hasHeader('content-length')) res.setHeader('content-length', Buffer.byteLength(payload));
+      res.end();
+      return;
+    }
+    res.end(payload);
   }
+}
+
+/** API Gateway passes a segment it cannot decode as it came; the handler then answers for an id that does not exist. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function logWhenAnswered(req: IncomingMessage, res: ServerResponse, log: RequestLog): void {
+  const at = new Date();
+  const started = performance.now();
+  res.once('finish', () => {
+    const commandId = commandIdOfLocation(res.getHeader('location'));
+    log({
+      at,
+      method: (req.method ?? 'GET').toUpperCase(),
+      path: (req.url ?? '/').split('?')[0]!,
+      status: res.statusCode,
+      durationMs: performance.now() - started,
+      ...(commandId ? { commandId } : {}),
+    });
+  });
+}
+
+/**
+ * Answers a request Node could not parse in the error envelope, as the API
+ * does: 431 HEADERS_TOO_LARGE for oversized headers, 400 INVALID_REQUEST for
+ * anything else; then closes the connection.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify({
+    success: false,
+    error: tooLarge
+      ? { code: 'HEADERS_TOO_LARGE', message: 'The request headers are too large.' }
+      : { code: 'INVALID_REQUEST', message: 'The request could not be parsed.' },
+  });
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 function compile(route: GatewayRoute): CompiledRoute {

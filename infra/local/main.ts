@@ -1,14 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import { readConfig } from '../../shared/platform/config';
-import { describeProviders } from './providers-banner';
+import { formatBanner, type KeySource } from './banner';
+import { DEFAULT_STOP_GRACE_MS } from './drain';
 import { localSettingsShape } from './settings';
+import { shutdownOnRequest, watchParent } from './shutdown';
+import { storedApiKey } from './stored-api-key';
 import { startLocalRuntime } from './runtime';
 
 /**
  * `npm start`: the whole service on this machine. Settings (README
- * "Configuration"): HOST, PORT, DATA_DIR, DATA_FILE, API_KEY, API_KEYS and
- * the provider settings of PROVIDERS.md.
+ * "Configuration"): HOST, PORT, DATA_DIR, DATA_FILE, API_KEY, API_KEYS,
+ * LOG_FORMAT, WORKER_CONCURRENCY and the provider settings of PROVIDERS.md.
  */
+
+// README recommends Node 22; the SDK's notice about Node 20 would only repeat it on every start.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const settings = (() => {
   try {
     return readConfig(localSettingsShape);
@@ -20,53 +27,42 @@ const settings = (() => {
 
 if (settings.DATA_DIR) mkdirSync(settings.DATA_DIR, { recursive: true });
 const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? `http://${settings.HOST}:${settings.PORT}`;
+const stored = !settings.API_KEY && settings.DATA_DIR ? await storedApiKey(settings.DATA_DIR) : undefined;
+const keySource: KeySource = settings.API_KEY ? { kind: 'setting' } : stored ? { kind: 'stored', file: stored.file, created: stored.created } : { kind: 'generated' };
+const apiKey = settings.API_KEY ?? stored?.key;
 
 const runtime = await startLocalRuntime({
   host: settings.HOST,
   port: settings.PORT,
   ...(settings.DATA_DIR ? { dataDir: settings.DATA_DIR } : {}),
   ...(settings.DATA_FILE ? { dataFiles: [settings.DATA_FILE] } : {}),
-  ...(settings.API_KEY ? { apiKey: settings.API_KEY } : {}),
+  ...(apiKey ? { apiKey } : {}),
   ...(settings.API_KEYS ? { apiKeys: settings.API_KEYS } : {}),
-  settings: { PUBLIC_BASE_URL: publicBaseUrl },
+  workerConcurrency: settings.WORKER_CONCURRENCY,
+  settings: { PUBLIC_BASE_URL: publicBaseUrl, LOG_FORMAT: settings.LOG_FORMAT },
 }).catch((error: unknown) => {
   process.stderr.write(`Switchboard could not start: ${startupProblem(error)}\n`);
   process.exit(1);
 });
 
-const lines = [
-  '',
-  `Switchboard is running at ${runtime.url}`,
-  `  API key (all ${runtime.siteIds.length} loaded site(s)): ${settings.API_KEY ? '(from API_KEY)' : runtime.apiKey}`,
-  ...(settings.API_KEYS ? [`  more keys from API_KEYS: ${Object.keys(settings.API_KEYS).length}, each its own tenant`] : []),
-  `  sites: ${runtime.siteIds.join(', ')}`,
-  `  embedded DynamoDB: ${runtime.dynamodbEndpoint} (table "${runtime.tableName}", ${settings.DATA_DIR ? `data in ${settings.DATA_DIR}` : 'in memory'})`,
-  `  embedded SQS:      ${runtime.sqsEndpoint}`,
-  ...Object.entries(runtime.queues).map(([id, queue]) => `    ${id} queue: ${queue.url} (dead letters: ${queue.dlqUrl})`),
-  `  providers:         ${describeProviders(process.env)}`,
-  '',
-  `  try: curl -s ${runtime.url}/health`,
-  `  CLIs reach this runtime with AWS_ENDPOINT_URL_DYNAMODB=${runtime.dynamodbEndpoint}`,
-  '  Ctrl-C stops it (jobs in hand finish; the rest stay queued).',
-  '',
-];
-process.stdout.write(lines.join('\n'));
+process.stdout.write(
+  formatBanner(runtime, {
+    keySource,
+    ...(settings.DATA_DIR ? { dataDir: settings.DATA_DIR } : {}),
+    extraKeys: Object.keys(settings.API_KEYS ?? {}).length,
+    graceSeconds: DEFAULT_STOP_GRACE_MS / 1000,
+    env: process.env,
+  }),
+);
 
-let stopping = false;
-const shutdown = (signal: string) => {
-  if (stopping) return;
-  stopping = true;
-  process.stdout.write(`\n${signal}: stopping…\n`);
-  runtime.stop().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      process.stderr.write(`stop failed: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exit(1);
-    },
-  );
-};
+const shutdown = shutdownOnRequest({
+  stop: (onWait) => runtime.stop({ graceMs: DEFAULT_STOP_GRACE_MS, onWait }),
+  write: (text) => process.stdout.write(text),
+  exit: (code) => process.exit(code),
+});
 process.on('SIGINT', () => shutdown('SIGINT'));
 process.on('SIGTERM', () => shutdown('SIGTERM'));
+watchParent(() => shutdown('npm exited', { insist: false }));
 
 /** A start-up failure in one line a user can act on. */
 function startupProblem(error: unknown): string {

@@ -12,6 +12,8 @@ import { documentClientOf } from '../../shared/composition/adapters';
 import type { Settings } from '../../shared/composition/settings';
 import { startEmbeddedAws, type LocalQueue } from './embedded-aws';
 import { createGateway, type GatewayRoute, type HttpHandler } from './http-gateway';
+import { requestLogFromEnv } from './request-log';
+import { drain, type StopOptions } from './drain';
 import { DEMO_DATA_FILE, importFile, registerKeys } from './provision';
 import { requeueUnfinishedCommands } from './recover';
 import { startSchedule, type LocalSchedule, type ScheduledHandler } from './scheduler';
@@ -60,8 +62,8 @@ export interface LocalRuntime {
   sqsEndpoint: string;
   tableName: string;
   queues: Record<JobQueueId, LocalQueue>;
-  /** Stops taking requests and jobs, lets jobs in hand finish, then stops the embedded services. */
-  stop(): Promise<void>;
+  /** Stops taking requests and jobs, gives jobs in hand a grace to finish (then abandons them), then stops the embedded services. */
+  stop(options?: StopOptions): Promise<void>;
 }
 
 /**
@@ -115,11 +117,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     return { method: route.method, path: route.path, functionName: fn.id, timeoutSeconds: fn.timeoutSeconds, handler: handlers.get(fn.id) as HttpHandler };
   });
   const fallbackFn = functionById(DEFAULT_ROUTE_FUNCTION);
-  const gateway = createGateway(routes, {
-    functionName: fallbackFn.id,
-    timeoutSeconds: fallbackFn.timeoutSeconds,
-    handler: handlers.get(fallbackFn.id) as HttpHandler,
-  });
+  const gateway = createGateway(
+    routes,
+    { functionName: fallbackFn.id, timeoutSeconds: fallbackFn.timeoutSeconds, handler: handlers.get(fallbackFn.id) as HttpHandler },
+    { log: requestLogFromEnv(settings) },
+  );
   await listen(gateway, options.port ?? 3000, host);
   const url = `http://${host}:${(gateway.address() as AddressInfo).port}`;
 
@@ -137,6 +139,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const { Attributes } = await aws.sqs.send(new GetQueueAttributesCommand({ QueueUrl: aws.queues[queue.id].url, AttributeNames: ['QueueArn'] }));
     pollers.push(
       startPoller({
+        name: queue.id,
         sqs: aws.sqs,
         queueUrl: aws.queues[queue.id].url,
         queueArn: Attributes?.QueueArn ?? queue.localName,
@@ -170,14 +173,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     sqsEndpoint: aws.sqsEndpoint,
     tableName: aws.tableName,
     queues: aws.queues,
-    async stop() {
+    async stop(stopOptions) {
       if (stopped) return;
       stopped = true;
-      await new Promise<void>((resolve) => {
-        gateway.close(() => resolve());
-        gateway.closeIdleConnections();
-      });
-      await Promise.all([...pollers.map((poller) => poller.stop()), ...schedules.map((schedule) => schedule.stop())]);
+      await drain({ gateway, pollers, schedules }, stopOptions);
       db.destroy();
       await aws.stop();
     },

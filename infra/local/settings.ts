@@ -18,4 +18,8 @@ export const localSettingsShape = {
       }
     })
     .optional(),
+  /** Readable lines on a terminal; `json` prints what Lambda prints. */
+  LOG_FORMAT: z.enum(['pretty', 'json']).default('pretty'),
+  /** Batches each worker handles at once (Lambda's maximum concurrency of the event source). */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(2),
 };

@@ -7,6 +7,8 @@ export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatch
 
 /** One queue, its worker and how Lambda would feed it. */
 export interface PollerOptions {
+  /** What the queue is called in messages to the user. @default functionName */
+  name?: string;
   sqs: SQSClient;
   queueUrl: string;
   queueArn: string;
@@ -23,8 +25,22 @@ export interface PollerOptions {
 
 /** A running poller. */
 export interface Poller {
-  /** Stops receiving, then waits for the batches in hand to finish. */
-  stop(): Promise<void>;
+  readonly name: string;
+  /** Jobs (messages) in the batches being handled now. */
+  inHand(): number;
+  /**
+   * Stops receiving, then waits for the batches in hand to finish, at most
+   * `graceMs`. Jobs still in hand then are abandoned: their messages stay on
+   * the queue (back after the visibility timeout), and whatever their
+   * handlers do later is not reported. Resolves with how many were abandoned.
+   */
+  stop(options?: StopPollerOptions): Promise<{ abandoned: number }>;
+}
+
+/** How long a stopping poller waits for jobs in hand. */
+export interface StopPollerOptions {
+  /** @default Infinity (wait for every batch in hand) */
+  graceMs?: number;
 }
 
 const IDLE_PAUSE_MS = { min: 10, max: 200 };
@@ -38,7 +54,10 @@ const IDLE_PAUSE_MS = { min: 10, max: 200 };
  */
 export function startPoller(options: PollerOptions): Poller {
   let stopping = false;
+  let abandoned = false;
+  const inHand = new Set<Message[]>();
   const loops = Array.from({ length: options.concurrency }, () => pollLoop());
+  const jobsInHand = () => [...inHand].reduce((sum, batch) => sum + batch.length, 0);
 
   async function pollLoop(): Promise<void> {
     let pause = IDLE_PAUSE_MS.min;
@@ -58,13 +77,15 @@ export function startPoller(options: PollerOptions): Poller {
       } catch (error) {
         if (!stopping) options.onError?.(error);
       }
+      if (stopping) break;
       if (messages.length === 0) {
         await delay(pause);
         pause = Math.min(pause * 2, IDLE_PAUSE_MS.max);
         continue;
       }
       pause = IDLE_PAUSE_MS.min;
-      await handleBatch(messages);
+      inHand.add(messages);
+      await handleBatch(messages).finally(() => inHand.delete(messages));
     }
   }
 
@@ -75,11 +96,11 @@ export function startPoller(options: PollerOptions): Poller {
       const response = await options.handler(event, lambdaContext(options.functionName, options.timeoutSeconds));
       failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
     } catch (error) {
-      options.onError?.(error);
+      if (!abandoned) options.onError?.(error);
       return;
     }
     const done = messages.filter((message) => !failed.has(message.MessageId!));
-    if (done.length === 0) return;
+    if (done.length === 0 || abandoned) return;
     try {
       await options.sqs.send(
         new DeleteMessageBatchCommand({
@@ -88,14 +109,25 @@ export function startPoller(options: PollerOptions): Poller {
         }),
       );
     } catch (error) {
-      options.onError?.(error);
+      if (!abandoned) options.onError?.(error);
     }
   }
 
   return {
-    async stop() {
+    name: options.name ?? options.functionName,
+    inHand: jobsInHand,
+    async stop(stopOptions = {}) {
       stopping = true;
-      await Promise.all(loops);
+      const graceMs = stopOptions.graceMs ?? Number.POSITIVE_INFINITY;
+      let timer: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        Promise.all(loops).then(() => true),
+        ...(Number.isFinite(graceMs) ? [new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)))] : []),
+      ]);
+      clearTimeout(timer);
+      if (finished) return { abandoned: 0 };
+      abandoned = true;
+      return { abandoned: jobsInHand() };
     },
   };
 }

@@ -8,7 +8,7 @@ import { QUEUES } from '../catalogue/job-types';
 import { SECRETS } from '../catalogue/secrets';
 import { TABLE } from '../catalogue/table';
 import { sqsJobQueue, type JobQueue, type QueueUrls } from '../commands/queue';
-import { readConfig, requiredString } from '../platform/config';
+import { ConfigError, readConfig, requiredString } from '../platform/config';
 import type { AwsClientOptions } from '../platform/aws-clients';
 import { createDocumentClient } from '../platform/dynamodb';
 import { createLogger } from '../platform/logger';
@@ -47,8 +47,11 @@ export function sqsClientOf(settings: Settings): SQSClient {
   return createSqsClient(awsClientOptions(settings, 'SQS'));
 }
 
+/** The function's logger: LOG_LEVEL, and LOG_FORMAT (`json` in Lambda; `pretty` under `npm start`). */
 export function loggerOf(functionId: FunctionId, settings: Settings): Logger {
-  return createLogger(functionId, { level: settings.LOG_LEVEL });
+  const format = settings.LOG_FORMAT?.trim().toLowerCase() || 'json';
+  if (format !== 'json' && format !== 'pretty') throw new ConfigError(`Invalid configuration: LOG_FORMAT must be json or pretty (got ${settings.LOG_FORMAT})`);
+  return createLogger(functionId, { level: settings.LOG_LEVEL ?? 'INFO', format });
 }
 
 export function metricsOf(functionId: FunctionId, settings: Settings): OperationMetrics {

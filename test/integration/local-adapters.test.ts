@@ -32,7 +32,7 @@ describe('local HTTP gateway', () => {
       functionName: 'notFoundApi',
       timeoutSeconds: 10,
       handler: capture,
-    });
+    }, { log: () => undefined });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));

@@ -1,0 +1,35 @@
+import type { LocalRuntime } from './runtime';
+import { describeProviders } from './providers-banner';
+
+/** Where the banner's key came from, so it is printed only when `npm start` made it. */
+export type KeySource = { kind: 'setting' } | { kind: 'generated' } | { kind: 'stored'; file: string; created: boolean };
+
+/** What `npm start` prints once it is up: where it listens, the key and its tenant, the embedded endpoints, the providers. */
+export function formatBanner(
+  runtime: LocalRuntime,
+  info: { keySource: KeySource; dataDir?: string; extraKeys: number; graceSeconds: number; env: Record<string, string | undefined> },
+): string {
+  const key =
+    info.keySource.kind === 'setting'
+      ? '(from API_KEY)'
+      : info.keySource.kind === 'stored'
+        ? `${runtime.apiKey} (${info.keySource.created ? 'made and kept' : 'kept'} in ${info.keySource.file})`
+        : runtime.apiKey;
+  return [
+    '',
+    `Switchboard is running at ${runtime.url}`,
+    `  API key (tenant "${runtime.tenantId}", all ${runtime.siteIds.length} loaded site(s)): ${key}`,
+    ...(info.extraKeys > 0 ? [`  more keys from API_KEYS: ${info.extraKeys}, each its own tenant`] : []),
+    `  sites: ${runtime.siteIds.join(', ')}`,
+    `  embedded DynamoDB: ${runtime.dynamodbEndpoint} (table "${runtime.tableName}", ${info.dataDir ? `data in ${info.dataDir}` : 'in memory'})`,
+    `  embedded SQS:      ${runtime.sqsEndpoint}`,
+    ...Object.entries(runtime.queues).map(([id, queue]) => `    ${id} queue: ${queue.url} (dead letters: ${queue.dlqUrl})`),
+    `  providers:         ${describeProviders(info.env)}`,
+    '',
+    `  try: curl -s ${runtime.url}/health`,
+    `  CLIs reach this runtime with AWS_ENDPOINT_URL_DYNAMODB=${runtime.dynamodbEndpoint} AWS_ENDPOINT_URL_SQS=${runtime.sqsEndpoint}`,
+    `  Ctrl-C stops it (jobs in hand get ${info.graceSeconds} s to finish; a second Ctrl-C exits at once).`,
+    '',
+    '',
+  ].join('\n');
+}
