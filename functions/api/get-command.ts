@@ -2,7 +2,7 @@ import { answerGetCommand } from '../../shared/api/get-command';
 import { apiRoute } from '../../shared/api/route';
 import { maxWaitSecondsOf } from '../../shared/catalogue/limits';
 import { dynamoCommandStore } from '../../shared/commands/store';
-import { authenticatorOf, documentClientOf, loggerOf, tableNameOf } from '../../shared/composition/adapters';
+import { authenticatorOf, documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 
@@ -13,7 +13,8 @@ import type { Settings } from '../../shared/composition/settings';
  * then (always 200). It reads the table only: no queue, secrets or idempotency.
  */
 export function build(settings: Settings) {
-  const db = documentClientOf(settings);
+  const tracing = tracingOf('getCommandApi', settings);
+  const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
   const commands = dynamoCommandStore(db, tableName);
   const maxWaitSeconds = maxWaitSecondsOf('getCommandApi');

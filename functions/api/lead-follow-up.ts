@@ -2,7 +2,7 @@ import { apiRoute } from '../../shared/api/route';
 import { maxWaitSecondsOf } from '../../shared/catalogue/limits';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { dynamoCommandStore } from '../../shared/commands/store';
-import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, metricsOf, tableNameOf } from '../../shared/composition/adapters';
+import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, metricsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { acceptLeadFollowUp } from '../../shared/lead-follow-up/accept';
@@ -16,14 +16,15 @@ const SITE_CACHE_TTL_MS = 30_000;
 
 /** POST /api/agents/sales/leadFollowUp: validate, check, start the command (record, then the sales job). */
 export function build(settings: Settings) {
-  const db = documentClientOf(settings);
+  const tracing = tracingOf('leadFollowUpApi', settings);
+  const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
   const deps = {
     logger: loggerOf('leadFollowUpApi', settings),
     authenticate: authenticatorOf(db, tableName),
     commands: dynamoCommandStore(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),
-    queue: jobQueueOf('leadFollowUpApi', settings),
+    queue: jobQueueOf('leadFollowUpApi', settings, tracing),
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
     clock: systemClock,
     metrics: metricsOf('leadFollowUpApi', settings),

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import { apiRoute } from '../../shared/api/route';
 import { answerUnmatched } from '../../shared/api/unmatched';
-import { authenticatorOf, documentClientOf, loggerOf, tableNameOf } from '../../shared/composition/adapters';
+import { authenticatorOf, documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { errorEnvelope } from '../../shared/platform/http/middleware';
@@ -11,7 +11,8 @@ const unmatched = async (event: HttpEvent): Promise<HttpResult> => answerUnmatch
 
 /** The `$default` route: every request no other route matches (404, or 405 for a known path). It reads API keys only. */
 export function build(settings: Settings) {
-  const db = documentClientOf(settings);
+  const tracing = tracingOf('notFoundApi', settings);
+  const db = documentClientOf(settings, tracing);
   const deps = { logger: loggerOf('notFoundApi', settings), authenticate: authenticatorOf(db, tableNameOf(settings)) };
   /** Under /api, the key is checked first: a caller without one learns nothing about which routes exist. */
   const apiNotFound = apiRoute(deps, {}, async ({ event }) => unmatched(event));

@@ -1,16 +1,17 @@
 import { sweepCommands } from '../../shared/commands/janitor';
 import { dynamoCommandStore } from '../../shared/commands/store';
-import { documentClientOf, jobQueueOf, loggerOf, metricsOf, tableNameOf } from '../../shared/composition/adapters';
+import { documentClientOf, jobQueueOf, loggerOf, metricsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { systemClock } from '../../shared/platform/clock';
 
 /** Composes the janitor, which runs every few minutes (EventBridge schedule; a timer locally): no accepted command waits forever. */
 export function build(settings: Settings) {
-  const db = documentClientOf(settings);
+  const tracing = tracingOf('commandJanitor', settings);
+  const db = documentClientOf(settings, tracing);
   const deps = {
     commands: dynamoCommandStore(db, tableNameOf(settings)),
-    queue: jobQueueOf('commandJanitor', settings),
+    queue: jobQueueOf('commandJanitor', settings, tracing),
     clock: systemClock,
     logger: loggerOf('commandJanitor', settings),
     metrics: metricsOf('commandJanitor', settings),

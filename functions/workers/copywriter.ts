@@ -8,7 +8,7 @@ import { lazyLlm } from '../../shared/providers/llm/from-settings';
 /** Composes the SQS handler of the `copywriter` queue (lead follow-up phase 2) from its settings. */
 export function build(settings: Settings) {
   const deps = workerComposition('copywriterWorker', settings);
-  return createJobWorker(copywriterJob({ ...deps, llm: lazyLlm(deps.secrets, settings) }), deps);
+  return createJobWorker(copywriterJob({ ...deps, llm: lazyLlm(deps.secrets, settings, deps.llmPolicy) }), deps);
 }
 
 export const handler = lambdaEntry(build);

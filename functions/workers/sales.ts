@@ -13,7 +13,7 @@ export function build(settings: Settings) {
   const definition = salesJob({
     ...deps,
     followUps: dynamoFollowUpStore(deps.db, deps.tableName),
-    llm: lazyLlm(deps.secrets, settings),
+    llm: lazyLlm(deps.secrets, settings, deps.llmPolicy),
     defaultOutput: readLeadFollowUpSettings(settings).defaultOutput,
   });
   return createJobWorker(definition, deps);

@@ -94,6 +94,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     ...(options.leaseSeconds ? { WORKER_LEASE_SECONDS: String(options.leaseSeconds) } : {}),
     // No CloudWatch here: metric lines would only clutter the console.
     POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
+    // On one machine the offline writer stands in for a model without a key (and says so in every result).
+    ALLOW_OFFLINE_PROVIDERS: process.env.ALLOW_OFFLINE_PROVIDERS ?? 'true',
     ...options.settings,
   };
 

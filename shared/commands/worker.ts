@@ -10,6 +10,7 @@ import { canonicalJson, sha256Hex } from '../platform/hashing';
 import { JsonDocumentError, parseJsonDocument } from '../platform/json';
 import { describeError, redact } from '../platform/logger';
 import { noMetrics, type OperationMetrics } from '../platform/metrics';
+import { noTracing, type Tracing } from '../platform/tracing';
 import { finishCommand, type CommandEnding, type FinishHook } from './finish';
 import type { IdempotencyStore } from './idempotency';
 import { jobEnvelopeSchema, PoisonJobError, type JobEnvelope } from './job';
@@ -71,6 +72,8 @@ export interface WorkerDependencies {
   metrics?: OperationMetrics;
   /** Run after each command this worker ends. @default none */
   onFinished?: readonly FinishHook[];
+  /** Each job runs in a subsegment annotated with its command id. @default none */
+  tracing?: Tracing;
 }
 
 /** Thrown when another worker holds the command: the message goes back to the queue for later. */
@@ -150,7 +153,17 @@ async function runRecord<Request, Progress>(
   const job = decodeJob(definition, record.body);
   const commandId = job.command_id ?? (await startProducerCommand(definition, deps, job, record.messageId));
   context.commandId = commandId;
+  return (deps.tracing ?? noTracing).span(`## ${definition.type}`, { commandId }, () => claimAndRun(definition, deps, job, commandId, receiveCount, context));
+}
 
+async function claimAndRun<Request, Progress>(
+  definition: JobDefinition<Request, Progress>,
+  deps: WorkerDependencies,
+  job: JobEnvelope,
+  commandId: string,
+  receiveCount: number,
+  context: RecordContext,
+): Promise<{ kind: RecordOutcome; extra?: Record<string, unknown> }> {
   const now = deps.clock.now();
   const claim = await deps.commands.claim(commandId, { tenantId: job.tenant_id, type: definition.kind.type }, now, now + deps.leaseMs);
   switch (claim.kind) {

@@ -13,6 +13,7 @@ import type { AwsClientOptions } from '../platform/aws-clients';
 import { createDocumentClient } from '../platform/dynamodb';
 import { createLogger } from '../platform/logger';
 import { powertoolsMetrics, type OperationMetrics } from '../platform/metrics';
+import { noTracing, powertoolsTracing, type Tracing } from '../platform/tracing';
 import { environmentSecrets, secretsManagerSecrets, type SecretSource } from '../platform/secrets';
 import { createSqsClient } from '../platform/sqs';
 import type { Settings } from './settings';
@@ -39,12 +40,20 @@ export function tableNameOf(settings: Settings): string {
   return readConfig({ [TABLE.envVar]: requiredString() }, settings)[TABLE.envVar] as string;
 }
 
-export function documentClientOf(settings: Settings): DynamoDBDocumentClient {
-  return createDocumentClient(awsClientOptions(settings, 'DYNAMODB'));
+/** The DynamoDB document client, its calls traced when `tracing` is on. */
+export function documentClientOf(settings: Settings, tracing: Tracing = noTracing): DynamoDBDocumentClient {
+  return createDocumentClient(awsClientOptions(settings, 'DYNAMODB'), (client) => tracing.captureClient(client));
 }
 
-export function sqsClientOf(settings: Settings): SQSClient {
-  return createSqsClient(awsClientOptions(settings, 'SQS'));
+/** The SQS client, its calls traced when `tracing` is on. */
+export function sqsClientOf(settings: Settings, tracing: Tracing = noTracing): SQSClient {
+  return createSqsClient(awsClientOptions(settings, 'SQS'), (client) => tracing.captureClient(client));
+}
+
+/** X-Ray tracing in Lambda (unless POWERTOOLS_TRACE_ENABLED=false); nothing anywhere else, `npm start` included. */
+export function tracingOf(functionId: FunctionId, settings: Settings): Tracing {
+  if (!settings.AWS_LAMBDA_FUNCTION_NAME || settings.POWERTOOLS_TRACE_ENABLED === 'false') return noTracing;
+  return powertoolsTracing(functionId);
 }
 
 /** The function's logger: LOG_LEVEL, and LOG_FORMAT (`json` in Lambda; `pretty` under `npm start`). */
@@ -64,7 +73,8 @@ export function authenticatorOf(db: DynamoDBDocumentClient, tableName: string): 
 }
 
 /** The queues a function declares it sends to (and the dead-letter queues), their URLs read from its settings. */
-export function jobQueueOf(functionId: FunctionId, settings: Settings, sqs: SQSClient = sqsClientOf(settings)): JobQueue {
+export function jobQueueOf(functionId: FunctionId, settings: Settings, tracing: Tracing = noTracing): JobQueue {
+  const sqs = sqsClientOf(settings, tracing);
   const { sendsTo, sendsToDeadLetterOf } = functionById(functionId).access;
   const shape: Record<string, ReturnType<typeof requiredString>> = {};
   for (const queue of QUEUES) {

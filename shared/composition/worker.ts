@@ -9,15 +9,20 @@ import { ConfigError } from '../platform/config';
 import type { SecretSource } from '../platform/secrets';
 import type { SiteDirectory } from '../sites/directory';
 import { dynamoSiteDirectory } from '../sites/dynamo-directory';
-import { documentClientOf, jobQueueOf, loggerOf, metricsOf, secretsOf, tableNameOf } from './adapters';
+import type { Tracing } from '../platform/tracing';
+import type { LlmPolicy } from '../providers/llm/from-settings';
+import { documentClientOf, jobQueueOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from './adapters';
 import type { Settings } from './settings';
 
-/** A worker's ports, plus what its phases read: the table, site data and provider credentials. */
+/** A worker's ports, plus what its phases read: the table, site data, provider credentials and the model's policy. */
 export interface WorkerComposition extends WorkerDependencies {
   db: ReturnType<typeof documentClientOf>;
   tableName: string;
   sites: SiteDirectory;
   secrets: SecretSource;
+  tracing: Tracing;
+  /** ALLOW_OFFLINE_PROVIDERS, and the metric and log line of offline answers and missing keys. */
+  llmPolicy: LlmPolicy;
 }
 
 /**
@@ -30,7 +35,10 @@ export function workerComposition(functionId: FunctionId, settings: Settings): W
   const jobType = jobTypeOfWorker(functionId);
   if (!jobType) throw new ConfigError(`No job type is run by ${functionId}`);
   const tableName = tableNameOf(settings);
-  const db = documentClientOf(settings);
+  const tracing = tracingOf(functionId, settings);
+  const db = documentClientOf(settings, tracing);
+  const logger = loggerOf(functionId, settings);
+  const metrics = metricsOf(functionId, settings);
   const override = Number(settings.WORKER_LEASE_SECONDS);
   const leaseSeconds = Number.isFinite(override) && override > 0 ? override : jobType.worker.timeoutSeconds;
   return {
@@ -40,11 +48,21 @@ export function workerComposition(functionId: FunctionId, settings: Settings): W
     idempotency: dynamoIdempotencyStore(db, tableName),
     tenants: dynamoTenantStore(db, tableName),
     sites: dynamoSiteDirectory(db, tableName),
-    queue: jobQueueOf(functionId, settings),
+    queue: jobQueueOf(functionId, settings, tracing),
     secrets: secretsOf(functionId, settings),
     clock: systemClock,
-    logger: loggerOf(functionId, settings),
-    metrics: metricsOf(functionId, settings),
+    logger,
+    metrics,
+    tracing,
+    llmPolicy: {
+      allowOffline: settings.ALLOW_OFFLINE_PROVIDERS === 'true',
+      onOffline: () => metrics.count('OfflineGeneration', jobType.commandType),
+      onNotConfigured: (error) => {
+        logger.error('Provider not configured: the job fails and is retried', { jobType: jobType.type, reason: error.message });
+        metrics.count('ProviderNotConfigured', jobType.commandType);
+      },
+      tracing,
+    },
     leaseMs: leaseSeconds * 1000,
     maxReceiveCount: jobType.queue.maxReceiveCount,
   };

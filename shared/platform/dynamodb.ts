@@ -7,14 +7,14 @@ import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@a
  * settings (`AWS_ENDPOINT_URL_DYNAMODB` locally), so the same code runs in
  * Lambda and against the embedded server.
  */
-export function createDocumentClient(options: AwsClientOptions = {}): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({
+export function createDocumentClient(options: AwsClientOptions = {}, instrument: <Client>(client: Client) => Client = (client) => client): DynamoDBDocumentClient {
+  const client = instrument(new DynamoDBClient({
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.region ? { region: options.region } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
     maxAttempts: AWS_MAX_ATTEMPTS,
     requestHandler: AWS_REQUEST_TIMEOUTS,
-  });
+  }));
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     unmarshallOptions: { wrapNumbers: false },

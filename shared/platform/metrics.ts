@@ -1,7 +1,17 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 
 /** What Switchboard counts about its commands, per command type. */
-export type OperationMetric = 'CommandAccepted' | 'CommandCompleted' | 'CommandFailed' | 'JobRetried' | 'JobDeadLettered' | 'DuplicateJobIgnored';
+export type OperationMetric =
+  | 'CommandAccepted'
+  | 'CommandCompleted'
+  | 'CommandFailed'
+  | 'JobRetried'
+  | 'JobDeadLettered'
+  | 'DuplicateJobIgnored'
+  /** The offline writer answered (alarms where provider keys are expected). */
+  | 'OfflineGeneration'
+  /** A job needed a provider whose credentials are not set (alarms). */
+  | 'ProviderNotConfigured';
 
 /** Port: counts operational events. */
 export interface OperationMetrics {

@@ -288,6 +288,21 @@ describe('job worker lifecycle', () => {
     expect(effects.get(strangers.id)).toBeUndefined();
   });
 
+  it('runs each job in a trace span annotated with its command id', async () => {
+    const command = await newCommand({ site_id: 'site-1' });
+    const spans: { name: string; annotations: Record<string, string> }[] = [];
+    const tracing = {
+      captureClient: <Client>(client: Client) => client,
+      span: <T>(name: string, annotations: Readonly<Record<string, string>>, work: () => Promise<T>) => {
+        spans.push({ name, annotations: { ...annotations } });
+        return work();
+      },
+    };
+    await processJobRecord(definition, { ...deps, tracing }, toRecord({ MessageId: 'm-trace', ReceiptHandle: 'r', Body: job(command) }) as never);
+    expect(spans).toEqual([{ name: '## lead_follow_up', annotations: { commandId: command.id } }]);
+    expect(await commands.get(command.id)).toMatchObject({ status: 'completed' });
+  });
+
   it("gives a producer's job one command, even when it is delivered twice", async () => {
     startWorker();
     const body = JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'tenant-p', idempotency_key: 'evt-42', request: { site_id: 'site-9' } });

@@ -1,4 +1,4 @@
-import { lazyLlm, LLM_REFRESH_MS } from '../../shared/providers/llm/from-settings';
+import { lazyLlm, LLM_REFRESH_MS, ProviderNotConfiguredError } from '../../shared/providers/llm/from-settings';
 import type { SecretSource } from '../../shared/platform/secrets';
 
 describe('lazyLlm', () => {
@@ -12,7 +12,7 @@ describe('lazyLlm', () => {
       },
     };
     let now = 0;
-    const llm = lazyLlm(secrets, {}, () => now);
+    const llm = lazyLlm(secrets, {}, { allowOffline: true }, () => now);
     expect((await llm()).generatedBy).toBe('offline');
     key = 'sk-filled-later';
     expect((await llm()).generatedBy).toBe('offline');
@@ -30,13 +30,28 @@ describe('lazyLlm', () => {
         return { OPENAI_API_KEY: undefined };
       },
     };
-    const llm = lazyLlm(secrets, {});
+    const llm = lazyLlm(secrets, {}, { allowOffline: true });
     await expect(llm()).rejects.toThrow('unreachable');
     fail = false;
     expect((await llm()).generatedBy).toBe('offline');
   });
 
   it('fails at once on a malformed base URL', () => {
-    expect(() => lazyLlm({ read: async () => ({}) }, { OPENAI_BASE_URL: 'not a url' })).toThrow(/OPENAI_BASE_URL/);
+    expect(() => lazyLlm({ read: async () => ({}) }, { OPENAI_BASE_URL: 'not a url' }, { allowOffline: true })).toThrow(/OPENAI_BASE_URL/);
+  });
+
+  it('never falls back to the offline writer where offline providers are not allowed (AWS without opt-in)', async () => {
+    const llm = lazyLlm({ read: async () => ({ OPENAI_API_KEY: undefined }) }, {}, { allowOffline: false });
+    await expect(llm()).rejects.toThrow(ProviderNotConfiguredError);
+    await expect(llm()).rejects.toThrow(/ALLOW_OFFLINE_PROVIDERS/);
+  });
+
+  it('reports every answer the offline writer gives', async () => {
+    let reported = 0;
+    const llm = await lazyLlm({ read: async () => ({}) }, {}, { allowOffline: true, onOffline: () => (reported += 1) })();
+    const request = { schemaName: 'x', schema: { safeParse: (value: unknown) => ({ success: true as const, data: value }) } as never, messages: [], offline: () => ({ ok: true }) };
+    await llm.completeJson(request);
+    await llm.completeJson(request);
+    expect(reported).toBe(2);
   });
 });
