@@ -15,6 +15,12 @@ export interface QueueDefinition {
   dlqUrlEnvVar: string;
   /** Deliveries before SQS moves a message to the dead-letter queue. */
   maxReceiveCount: number;
+  /**
+   * Seconds a job waits before its next delivery after an infrastructure
+   * fault, by attempt (the last value repeats): the worker shortens the
+   * message's visibility to this instead of waiting the full timeout.
+   */
+  retryDelaysSeconds: readonly number[];
   /** Records handed to one worker invocation. */
   batchSize: number;
   /** Seconds the event source may wait to fill a batch. */
@@ -42,6 +48,9 @@ export interface JobTypeDefinition {
   worker: FunctionDefinition<string> & { kind: 'worker' };
 }
 
+/** Back-off after an infrastructure fault: 10 s, 1 minute, then 5 minutes (a job ends within about 11 minutes). */
+const JOB_RETRY_DELAYS_SECONDS = [10, 60, 300] as const;
+
 /** Every job type of Switchboard. */
 export const JOB_TYPES = [
   {
@@ -54,7 +63,8 @@ export const JOB_TYPES = [
       localName: 'switchboard-sales',
       urlEnvVar: 'SALES_QUEUE_URL',
       dlqUrlEnvVar: 'SALES_DLQ_URL',
-      maxReceiveCount: 3,
+      maxReceiveCount: 5,
+      retryDelaysSeconds: JOB_RETRY_DELAYS_SECONDS,
       batchSize: 5,
       maxBatchingWindowSeconds: 1,
       maxConcurrency: 10,
@@ -67,7 +77,8 @@ export const JOB_TYPES = [
       // One model call and one repair call, each bounded by the LLM policy's 56 s deadline.
       timeoutSeconds: 120,
       memoryMb: 512,
-      access: { table: 'readwrite', sendsTo: ['copywriter'], sendsToDeadLetterOf: ['sales'], secrets: ['openai'] },
+      // Its own queue too: a job whose command is busy is queued again, delayed.
+      access: { table: 'readwrite', sendsTo: ['sales', 'copywriter'], sendsToDeadLetterOf: ['sales'], secrets: ['openai'] },
     },
   },
   {
@@ -80,7 +91,8 @@ export const JOB_TYPES = [
       localName: 'switchboard-copywriter',
       urlEnvVar: 'COPYWRITER_QUEUE_URL',
       dlqUrlEnvVar: 'COPYWRITER_DLQ_URL',
-      maxReceiveCount: 3,
+      maxReceiveCount: 5,
+      retryDelaysSeconds: JOB_RETRY_DELAYS_SECONDS,
       batchSize: 5,
       maxBatchingWindowSeconds: 1,
       maxConcurrency: 10,
@@ -93,7 +105,7 @@ export const JOB_TYPES = [
       // One model call and one repair call, each bounded by the LLM policy's 56 s deadline.
       timeoutSeconds: 120,
       memoryMb: 512,
-      access: { table: 'readwrite', sendsTo: [], sendsToDeadLetterOf: ['copywriter'], secrets: ['openai'] },
+      access: { table: 'readwrite', sendsTo: ['copywriter'], sendsToDeadLetterOf: ['copywriter'], secrets: ['openai'] },
     },
   },
 ] as const satisfies readonly JobTypeDefinition[];

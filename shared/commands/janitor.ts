@@ -34,7 +34,7 @@ export const JANITOR_POLICY: JanitorPolicy = {
 
 export interface JanitorDependencies {
   commands: CommandStore;
-  queue: JobQueue;
+  queue: Pick<JobQueue, 'send'>;
   clock: Clock;
   logger: Pick<Logger, 'info' | 'warn'>;
   metrics?: OperationMetrics;

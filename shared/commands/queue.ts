@@ -2,6 +2,9 @@ import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { JobQueueId } from '../catalogue/job-types';
 import type { JobEnvelope } from './job';
 
+/** Message attribute carrying which attempt a job queued again is (absent on a first attempt). */
+export const ATTEMPT_ATTRIBUTE = 'attempt';
+
 /** Message attribute naming why a job was put on a dead-letter queue. */
 export const DEAD_LETTER_REASON_ATTRIBUTE = 'dead_letter_reason';
 
@@ -10,6 +13,11 @@ export interface JobQueue {
   send(queue: JobQueueId, job: JobEnvelope): Promise<void>;
   /** Parks a job that can never succeed on the queue's dead-letter queue, with its reason. */
   sendToDeadLetter(queue: JobQueueId, body: string, reason: string): Promise<void>;
+  /**
+   * Queues a job's body again as a new message, delivered after
+   * `delaySeconds` (at most 900), carrying the attempt it will be.
+   */
+  sendAgain(queue: JobQueueId, body: string, delaySeconds: number, attempt: number): Promise<void>;
 }
 
 /** Queue URLs by job queue id, read from the function's environment at cold start. */
@@ -28,6 +36,16 @@ export function sqsJobQueue(sqs: SQSClient, urls: QueueUrls): JobQueue {
   return {
     async send(queue, job) {
       await sqs.send(new SendMessageCommand({ QueueUrl: urlOf(urls.queues, queue, 'queue'), MessageBody: JSON.stringify(job) }));
+    },
+    async sendAgain(queue, body, delaySeconds, attempt) {
+      await sqs.send(
+        new SendMessageCommand({
+          QueueUrl: urlOf(urls.queues, queue, 'queue'),
+          MessageBody: body,
+          DelaySeconds: Math.min(900, Math.max(0, Math.ceil(delaySeconds))),
+          MessageAttributes: { [ATTEMPT_ATTRIBUTE]: { DataType: 'Number', StringValue: String(attempt) } },
+        }),
+      );
     },
     async sendToDeadLetter(queue, body, reason) {
       await sqs.send(

@@ -131,7 +131,7 @@ export function jobFor(command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id'>
 }
 
 /** Queues the first job of a command (again: a worker runs a command's job only once). */
-export async function sendFirstJob(deps: Pick<StartDependencies, 'queue'>, command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id'>): Promise<void> {
+export async function sendFirstJob(deps: { queue: Pick<JobQueue, 'send'> }, command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id'>): Promise<void> {
   const job = startingJobOf(command.type);
   if (!job) throw new Error(`No job type starts a ${command.type} command`);
   await deps.queue.send(job.queue.id, jobFor(command));

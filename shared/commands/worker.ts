@@ -15,7 +15,7 @@ import { finishCommand, type CommandEnding, type FinishHook } from './finish';
 import type { IdempotencyStore } from './idempotency';
 import { jobEnvelopeSchema, PoisonJobError, type JobEnvelope } from './job';
 import { readCommand, UnreadableCommandError, type CommandKind } from './kind';
-import type { JobQueue } from './queue';
+import { ATTEMPT_ATTRIBUTE, type JobQueue } from './queue';
 import type { CommandRecord, StoredCommand } from './record';
 import { startCommand } from './start';
 import type { CommandStore } from './store';
@@ -32,8 +32,8 @@ export interface PhaseInput<Request, Progress> {
   /** The command's stored request (the same as `command.request`). */
   request: Request;
   job: JobEnvelope;
-  /** 1 on first delivery of this message. */
-  receiveCount: number;
+  /** 1 on the job's first attempt; the last is the queue's maxReceiveCount. */
+  attempt: number;
 }
 
 /**
@@ -66,22 +66,16 @@ export interface WorkerDependencies {
   logger: Pick<Logger, 'info' | 'warn' | 'error' | 'addContext'>;
   /** How long one attempt holds its command; at least the function's timeout. */
   leaseMs: number;
-  /** Deliveries after which SQS gives up on a message (the queue's maxReceiveCount). */
+  /** Attempts a job gets (the queue's maxReceiveCount, which also bounds SQS's own redeliveries). */
   maxReceiveCount: number;
+  /** Back-off before the next attempt after an infrastructure fault, by attempt (the queue's retryDelaysSeconds). */
+  retryDelaysSeconds: readonly number[];
   /** Counts outcomes. @default none */
   metrics?: OperationMetrics;
   /** Run after each command this worker ends. @default none */
   onFinished?: readonly FinishHook[];
   /** Each job runs in a subsegment annotated with its command id. @default none */
   tracing?: Tracing;
-}
-
-/** Thrown when another worker holds the command: the message goes back to the queue for later. */
-export class CommandBusyError extends Error {
-  constructor(id: string) {
-    super(`Command ${id} is held by another worker`);
-    this.name = 'CommandBusyError';
-  }
 }
 
 /** How one record ended, for the job log line. */
@@ -108,22 +102,28 @@ export function createJobWorker<Request, Progress>(definition: JobDefinition<Req
   };
 }
 
-/** Processes one SQS record; throws only when the message should be delivered again. */
+/**
+ * Processes one SQS record. A job that failed for a fault of the
+ * infrastructure is queued again after its back-off delay, as a new message
+ * carrying its attempt number, and this one is done; on its last attempt
+ * its command fails and the job goes to the dead-letter queue. It throws
+ * only when even that could not be done (SQS then delivers it again).
+ */
 export async function processJobRecord<Request, Progress>(
   definition: JobDefinition<Request, Progress>,
   deps: WorkerDependencies,
   record: SQSRecord,
 ): Promise<void> {
   const started = deps.clock.now();
-  const receiveCount = Number(record.attributes?.ApproximateReceiveCount ?? '1') || 1;
-  const context: RecordContext = { messageId: record.messageId, jobType: definition.type, receiveCount };
+  const attempt = attemptOf(record);
+  const context: RecordContext = { messageId: record.messageId, jobType: definition.type, attempt };
   const done = (outcome: RecordOutcome, extra: Record<string, unknown> = {}) => {
     const line = { ...context, outcome, durationMs: deps.clock.now() - started, ...extra };
     if (outcome === 'failed' || outcome === 'dead_lettered' || outcome === 'retried') deps.logger.warn('Job done', line);
     else deps.logger.info('Job done', line);
   };
   try {
-    const outcome = await runRecord(definition, deps, record, receiveCount, context);
+    const outcome = await runRecord(definition, deps, record, attempt, context);
     done(outcome.kind, outcome.extra);
   } catch (error) {
     if (error instanceof PoisonJobError) {
@@ -131,15 +131,35 @@ export async function processJobRecord<Request, Progress>(
       done('dead_lettered', { reason: redact(error.message) });
       return;
     }
-    done(error instanceof CommandBusyError ? 'busy' : 'retried', { error: describeError(error) });
-    throw error;
+    if (attempt >= deps.maxReceiveCount) {
+      await deadLetter(definition, deps, record.body, `Gave up after ${attempt} attempts: ${describeError(error).name}`);
+      done('dead_lettered', { error: describeError(error) });
+      return;
+    }
+    const delaySeconds = retryDelayOf(deps, attempt);
+    await deps.queue.sendAgain(queueOf(definition), record.body, delaySeconds, attempt + 1);
+    metricsOf(deps).count('JobRetried', definition.kind.type);
+    done('retried', { error: describeError(error), retryInSeconds: delaySeconds });
   }
 }
+
+/**
+ * Which attempt a record is: the attempt its message carries (a job queued
+ * again after a fault), plus deliveries SQS made of this message beyond the
+ * first (a worker that crashed or timed out).
+ */
+function attemptOf(record: SQSRecord): number {
+  const carried = Number(record.messageAttributes?.[ATTEMPT_ATTRIBUTE]?.stringValue ?? '1');
+  const deliveries = Number(record.attributes?.ApproximateReceiveCount ?? '1');
+  return (Number.isInteger(carried) && carried > 0 ? carried : 1) + (Number.isInteger(deliveries) && deliveries > 1 ? deliveries - 1 : 0);
+}
+
+const queueOf = <Request, Progress>(definition: JobDefinition<Request, Progress>) => jobTypeByName(definition.type)!.queue.id;
 
 interface RecordContext {
   messageId: string;
   jobType: string;
-  receiveCount: number;
+  attempt: number;
   commandId?: string;
 }
 
@@ -147,13 +167,13 @@ async function runRecord<Request, Progress>(
   definition: JobDefinition<Request, Progress>,
   deps: WorkerDependencies,
   record: SQSRecord,
-  receiveCount: number,
+  attempt: number,
   context: RecordContext,
 ): Promise<{ kind: RecordOutcome; extra?: Record<string, unknown> }> {
   const job = decodeJob(definition, record.body);
   const commandId = job.command_id ?? (await startProducerCommand(definition, deps, job, record.messageId));
   context.commandId = commandId;
-  return (deps.tracing ?? noTracing).span(`## ${definition.type}`, { commandId }, () => claimAndRun(definition, deps, job, commandId, receiveCount, context));
+  return (deps.tracing ?? noTracing).span(`## ${definition.type}`, { commandId }, () => claimAndRun(definition, deps, job, commandId, attempt, context));
 }
 
 async function claimAndRun<Request, Progress>(
@@ -161,7 +181,7 @@ async function claimAndRun<Request, Progress>(
   deps: WorkerDependencies,
   job: JobEnvelope,
   commandId: string,
-  receiveCount: number,
+  attempt: number,
   context: RecordContext,
 ): Promise<{ kind: RecordOutcome; extra?: Record<string, unknown> }> {
   const now = deps.clock.now();
@@ -174,8 +194,12 @@ async function claimAndRun<Request, Progress>(
     case 'terminal':
       metricsOf(deps).count('DuplicateJobIgnored', claim.command.type);
       return { kind: 'duplicate' };
-    case 'leased':
-      throw new CommandBusyError(commandId);
+    case 'leased': {
+      // Not a failure: the job is queued afresh for when the lease runs out, so it costs none of its attempts.
+      const waitSeconds = Math.ceil(((claim.command.lease_until ?? now) - now) / 1000) + 1;
+      await deps.queue.sendAgain(queueOf(definition), JSON.stringify(job), waitSeconds, attempt);
+      return { kind: 'busy', extra: { retryInSeconds: Math.min(900, waitSeconds) } };
+    }
     case 'claimed':
       break;
   }
@@ -191,19 +215,18 @@ async function claimAndRun<Request, Progress>(
 
   let outcome: PhaseOutcome;
   try {
-    outcome = await definition.run({ command, request: command.request, job, receiveCount });
+    outcome = await definition.run({ command, request: command.request, job, attempt });
   } catch (error) {
-    if (error instanceof AppError) {
-      outcome = { status: 'failed', error: error.toInfo() };
-    } else if (receiveCount >= deps.maxReceiveCount) {
-      deps.logger.error('Job failed on its last delivery; command marked failed', { ...context, error: describeError(error) });
-      await finish(deps, claim.command, { status: 'failed', error: { ...GENERIC_SYSTEM_ERROR } });
-      throw error;
-    } else {
-      await deps.commands.release(commandId).catch(() => undefined);
-      metricsOf(deps).count('JobRetried', claim.command.type);
+    if (!(error instanceof AppError)) {
+      if (attempt >= deps.maxReceiveCount) {
+        deps.logger.error('Job failed on its last attempt; command marked failed', { ...context, error: describeError(error) });
+        await finish(deps, claim.command, { status: 'failed', error: { ...GENERIC_SYSTEM_ERROR } });
+      } else {
+        await deps.commands.release(commandId).catch(() => undefined);
+      }
       throw error;
     }
+    outcome = { status: 'failed', error: error.toInfo() };
   }
   if (outcome.status === 'handed_off') return { kind: 'handed_off' };
   await finish(deps, claim.command, outcome);
@@ -214,9 +237,14 @@ async function claimAndRun<Request, Progress>(
 
 const finish = (deps: WorkerDependencies, command: StoredCommand, ending: CommandEnding) => finishCommand(deps, command, ending);
 
+/** Seconds before the attempt after `attempt`: the back-off schedule, its last step repeating. */
+function retryDelayOf(deps: WorkerDependencies, attempt: number): number {
+  const delays = deps.retryDelaysSeconds;
+  return delays[Math.min(attempt, delays.length) - 1] ?? 0;
+}
+
 async function deadLetter<Request, Progress>(definition: JobDefinition<Request, Progress>, deps: WorkerDependencies, body: string, reason: string): Promise<void> {
-  const queue = jobTypeByName(definition.type)!.queue.id;
-  await deps.queue.sendToDeadLetter(queue, body, reason);
+  await deps.queue.sendToDeadLetter(queueOf(definition), body, reason);
   metricsOf(deps).count('JobDeadLettered', definition.kind.type);
 }
 

@@ -29,7 +29,8 @@ export interface WorkerComposition extends WorkerDependencies {
  * Dependencies of a queue worker, from its settings: the kernel's ports, its
  * lease (the function's timeout, so a crashed attempt's lease has run out
  * by the time SQS delivers the job again; `WORKER_LEASE_SECONDS` overrides
- * it locally) and its queue's maxReceiveCount, all from the job-type table.
+ * it locally), its queue's maxReceiveCount and back-off (`JOB_RETRY_DELAYS_SECONDS`,
+ * e.g. "0,1", overrides it in tests), all from the job-type table.
  */
 export function workerComposition(functionId: FunctionId, settings: Settings): WorkerComposition {
   const jobType = jobTypeOfWorker(functionId);
@@ -65,5 +66,16 @@ export function workerComposition(functionId: FunctionId, settings: Settings): W
     },
     leaseMs: leaseSeconds * 1000,
     maxReceiveCount: jobType.queue.maxReceiveCount,
+    retryDelaysSeconds: retryDelaysOf(settings) ?? jobType.queue.retryDelaysSeconds,
   };
+}
+
+function retryDelaysOf(settings: Settings): number[] | undefined {
+  const text = settings.JOB_RETRY_DELAYS_SECONDS?.trim();
+  if (!text) return undefined;
+  const delays = text.split(',').map((part) => Number(part.trim()));
+  if (delays.some((delay) => !Number.isInteger(delay) || delay < 0 || delay > 43_200)) {
+    throw new ConfigError('Invalid configuration: JOB_RETRY_DELAYS_SECONDS must be whole seconds separated by commas, e.g. "10,60,300"');
+  }
+  return delays;
 }

@@ -29,7 +29,7 @@ export interface CopywriterPhaseDependencies extends FinishDependencies {
   sites: SiteDirectory;
   /** The model, resolved on first use. */
   llm: () => Promise<LlmClient>;
-  /** The queue's maxReceiveCount: on the last delivery an unexpected error still lets the sales content stand. */
+  /** The queue's maxReceiveCount: on the last attempt an unexpected error still lets the sales content stand. */
   maxReceiveCount: number;
   logger?: Pick<Logger, 'info' | 'warn'>;
 }
@@ -77,7 +77,7 @@ export async function runCopywriterPhase(
     );
   }
   if (!outcome) {
-    outcome = await refine(deps, sales, request, input.receiveCount);
+    outcome = await refine(deps, sales, request, input.attempt);
     const recorded = await deps.commands.recordProgress(child.id, { progress: { ...child.progress, copywriter: outcome } }, deps.clock.now());
     if (!recorded) throw new Error(`Copywriter command ${child.id} is no longer in progress`);
   }
@@ -127,7 +127,7 @@ async function refine(
   deps: CopywriterPhaseDependencies,
   sales: MessagesProgress,
   request: CopywriterRequest,
-  receiveCount: number,
+  attempt: number,
 ): Promise<CopywriterProgress> {
   const { context, messages: draft } = sales;
   try {
@@ -151,7 +151,7 @@ async function refine(
   } catch (error) {
     if (error instanceof AppError) return failed(error.code, error.message, error.details);
     if (error instanceof LlmError) return failed('SALES_COMMAND_FAILED', error.message);
-    if (receiveCount >= deps.maxReceiveCount) {
+    if (attempt >= deps.maxReceiveCount) {
       deps.logger?.warn('Copywriter phase failed on its last delivery; the sales content stands', { error: describeError(error) });
       return failed('SYSTEM_ERROR', 'The copywriter phase failed unexpectedly.');
     }

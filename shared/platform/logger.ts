@@ -62,7 +62,7 @@ class PrettyLogger extends Logger {
 }
 
 /** Keys of a job's log that only matter in CloudWatch. */
-const JOB_BOOKKEEPING = new Set(['jobType', 'commandId', 'outcome', 'durationMs', 'messageId', 'queue', 'receiveCount']);
+const JOB_BOOKKEEPING = new Set(['jobType', 'commandId', 'outcome', 'durationMs', 'messageId', 'queue', 'attempt']);
 const COLORS: Record<string, string> = { WARN: '\x1b[33m', ERROR: '\x1b[31m', CRITICAL: '\x1b[31m' };
 
 /**

@@ -45,7 +45,6 @@ function janitorAt(now: number): JanitorDependencies & { sent: { queue: string; 
       async send(queue, job) {
         sent.push({ queue, job });
       },
-      async sendToDeadLetter() {},
     },
     clock: { now: () => now },
     logger: new Logger({ serviceName: 'test', logLevel: 'SILENT' }),

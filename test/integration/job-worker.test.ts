@@ -66,7 +66,8 @@ beforeAll(async () => {
     clock: systemClock,
     logger: new Logger({ serviceName: 'test', logLevel: 'SILENT' }),
     leaseMs: 800,
-    maxReceiveCount: 3,
+    maxReceiveCount: 5,
+    retryDelaysSeconds: [0],
     metrics: { count: (metric, type) => counted.push(`${metric}:${type}`) },
   };
 });
@@ -191,35 +192,74 @@ describe('job worker lifecycle', () => {
     expect((await commands.get(command.id))?.result).toEqual({ done_by_attempt: 2 });
   });
 
-  it('reports partial batch failures: the good records are done, the bad one is retried and ends failed on its last delivery', async () => {
+  it('queues a job that hit an infrastructure fault again, after its back-off, as its next attempt; only a failure to do even that is a batch item failure', async () => {
     const good = await newCommand({ site_id: 'site-1' });
     const bad = await newCommand({ site_id: 'site-1', behaviour: 'crash' });
-    const worker = createJobWorker(definition, deps);
+    const resent: { body: string; delaySeconds: number; attempt: number }[] = [];
+    const queue = { ...deps.queue, sendAgain: async (_queue: string, body: string, delaySeconds: number, attempt: number) => void resent.push({ body, delaySeconds, attempt }) };
+    const worker = createJobWorker(definition, { ...deps, queue, retryDelaysSeconds: [10, 60, 300] });
     const event: SQSEvent = {
       Records: [good, bad].map((command, index) => toRecord({ MessageId: `m-${index}`, ReceiptHandle: 'r', Body: job(command), Attributes: { ApproximateReceiveCount: '1' } })),
     };
-    expect(await worker(event)).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
+    expect(await worker(event)).toEqual({ batchItemFailures: [] });
     expect(await commands.get(good.id)).toMatchObject({ status: 'completed' });
     expect(await commands.get(bad.id)).toMatchObject({ status: 'in_progress' });
+    expect(resent).toEqual([{ body: job(bad), delaySeconds: 10, attempt: 2 }]);
 
-    const lastDelivery: SQSEvent = {
-      Records: [toRecord({ MessageId: 'm-1', ReceiptHandle: 'r', Body: job(bad), Attributes: { ApproximateReceiveCount: '3' } })],
-    };
-    expect(await worker(lastDelivery)).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
-    expect(await commands.get(bad.id)).toMatchObject({ status: 'failed', error: { code: 'SYSTEM_ERROR' } });
+    // Its third attempt waits 5 minutes; the attempt travels on the message.
+    const third = { ...toRecord({ MessageId: 'm-3', ReceiptHandle: 'r', Body: job(bad) }), messageAttributes: { attempt: { dataType: 'Number', stringValue: '3' } } };
+    expect(await worker({ Records: [third] } as SQSEvent)).toEqual({ batchItemFailures: [] });
+    expect(resent.at(-1)).toEqual({ body: job(bad), delaySeconds: 300, attempt: 4 });
+
+    // SQS itself unreachable: the record is reported failed and SQS delivers it again.
+    const broken = createJobWorker(definition, { ...deps, queue: { ...deps.queue, sendAgain: async () => Promise.reject(new Error('SQS down')) } });
+    expect(await broken({ Records: [toRecord({ MessageId: 'm-4', ReceiptHandle: 'r', Body: job(bad) })] } as SQSEvent)).toEqual({
+      batchItemFailures: [{ itemIdentifier: 'm-4' }],
+    });
   });
 
-  it('lets SQS move a job that keeps crashing to the dead-letter queue after maxReceiveCount, with its command failed', async () => {
+  it('fails the command and dead-letters the job, with its reason, when its last attempt hits a fault', async () => {
     const command = await newCommand({ site_id: 'site-1', behaviour: 'crash' });
     startWorker();
     await send(job(command));
-    expect(await terminal(command.id)).toMatchObject({ status: 'failed', error: { code: 'SYSTEM_ERROR' }, attempts: 3 });
+    expect(await terminal(command.id)).toMatchObject({ status: 'failed', error: { code: 'SYSTEM_ERROR' }, attempts: 5 });
     const dead = await eventually(async () => {
       const letters = await drainDeadLetters();
       return letters.length > 0 ? letters : undefined;
-    }, 10_000, 'the redriven job');
-    expect(dead.map((letter) => letter.body)).toEqual([job(command)]);
-    expect(effects.get(command.id)).toBe(3);
+    }, 10_000, 'the job in the dead-letter queue');
+    expect(dead).toEqual([{ body: job(command), reason: 'Gave up after 5 attempts: Error' }]);
+    expect(effects.get(command.id)).toBe(5);
+  });
+
+  it('does not count a busy command against the job: it is queued again for when the lease runs out', async () => {
+    const command = await newCommand({ site_id: 'site-1' });
+    const now = Date.now();
+    await commands.claim(command.id, { tenantId: 'tenant-a', type: 'lead_follow_up' }, now, now + 5_000);
+    const resent: { delaySeconds: number; attempt: number }[] = [];
+    const queue = { ...deps.queue, sendAgain: async (_queue: string, _body: string, delaySeconds: number, attempt: number) => void resent.push({ delaySeconds, attempt }) };
+    await processJobRecord(definition, { ...deps, queue }, toRecord({ MessageId: 'm-busy', ReceiptHandle: 'r', Body: job(command) }) as never);
+    expect(resent).toEqual([{ delaySeconds: expect.any(Number), attempt: 1 }]);
+    expect(resent[0]!.delaySeconds).toBeGreaterThanOrEqual(5);
+    expect(resent[0]!.delaySeconds).toBeLessThanOrEqual(7);
+    expect(effects.get(command.id)).toBeUndefined();
+  });
+
+  it('runs the records of a batch at the same time', async () => {
+    const [first, second] = [await newCommand({ site_id: 'site-1', behaviour: 'hang' }), await newCommand({ site_id: 'site-1', behaviour: 'hang' })];
+    const started: string[] = [];
+    const releases: (() => void)[] = [];
+    const parallel = {
+      ...definition,
+      async run({ command }: { command: { id: string } }) {
+        started.push(command.id);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        return { status: 'completed' as const, result: {} };
+      },
+    };
+    const batch = createJobWorker(parallel, deps)({ Records: [first, second].map((command, index) => toRecord({ MessageId: `p-${index}`, ReceiptHandle: 'r', Body: job(command) })) } as SQSEvent);
+    await eventually(async () => (started.length === 2 ? true : undefined), 5_000, 'both records to start before either ends');
+    releases.forEach((release) => release());
+    expect(await batch).toEqual({ batchItemFailures: [] });
   });
 
   it('puts poison jobs on the dead-letter queue with their reason after one attempt', async () => {

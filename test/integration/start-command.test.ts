@@ -23,6 +23,8 @@ function flakyQueue(failures: number): JobQueue & { sent: JobEnvelope[] } {
       queue.sent.push(job);
     },
     async sendToDeadLetter() {},
+    async retryLater() {},
+    async sendAgain() {},
   };
   return queue as JobQueue & { sent: JobEnvelope[] };
 }

@@ -123,15 +123,20 @@ export function inMemoryTenants(grants: Record<string, string[]>): WorkerDepende
 }
 
 /** A JobQueue that keeps what was sent. */
-export function recordingQueue(): JobQueue & { sent: { queue: JobQueueId; job: JobEnvelope }[] } {
+export function recordingQueue(): JobQueue & { sent: { queue: JobQueueId; job: JobEnvelope }[]; resent: { queue: JobQueueId; body: string; delaySeconds: number; attempt: number }[] } {
   const sent: { queue: JobQueueId; job: JobEnvelope }[] = [];
+  const resent: { queue: JobQueueId; body: string; delaySeconds: number; attempt: number }[] = [];
   return {
     sent,
+    resent,
     async send(queue, job) {
       sent.push({ queue, job: structuredClone(job) });
     },
     async sendToDeadLetter() {
       throw new Error('not expected in these tests');
+    },
+    async sendAgain(queue, body, delaySeconds, attempt) {
+      resent.push({ queue, body, delaySeconds, attempt });
     },
   };
 }
@@ -244,6 +249,7 @@ export function leadFollowUpHarness(options: { script?: ScriptedAnswer[]; sites?
     logger: new Logger({ logLevel: 'SILENT' }),
     leaseMs: 60_000,
     maxReceiveCount: 3,
+    retryDelaysSeconds: [0],
   };
   const salesDeps: SalesPhaseDependencies = {
     commands,

@@ -179,10 +179,10 @@ describe('sales phase', () => {
       const claimed = (await harness.commands.claim(command.id, { tenantId: 'tenant-a', type: 'lead_follow_up' }, harness.clock.now(), harness.clock.now() + 1000)) as { command: typeof command };
 
       const typed = readCommand(leadFollowUpKind, claimed.command);
-      const first = await runSalesPhase(harness.salesDeps, { command: typed, request: typed.request, job: {} as never, receiveCount: 1 });
+      const first = await runSalesPhase(harness.salesDeps, { command: typed, request: typed.request, job: {} as never, attempt: 1 });
       // A crash before the runner settled: the next delivery sees the kept progress.
       const again = readCommand(leadFollowUpKind, harness.commands.records.get(command.id)!);
-      const second = await runSalesPhase(harness.salesDeps, { command: again, request: again.request, job: {} as never, receiveCount: 2 });
+      const second = await runSalesPhase(harness.salesDeps, { command: again, request: again.request, job: {} as never, attempt: 2 });
 
       expect(harness.llmRequests).toHaveLength(1);
       expect(second).toEqual(first);
