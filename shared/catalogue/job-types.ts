@@ -133,7 +133,7 @@ export function jobTypeByName(type: string): JobTypeDefinition | undefined {
 }
 
 /** The job type consumed from a queue. */
-export function jobTypeOfQueue(queue: JobQueueId): JobTypeDefinition {
+function jobTypeOfQueue(queue: JobQueueId): JobTypeDefinition {
   const found = JOB_TYPES.find((job) => job.queue.id === queue);
   if (!found) throw new Error(`No job type uses queue ${queue}`);
   return found;

@@ -25,7 +25,7 @@ export interface JanitorPolicy {
  * minutes and each delivery (at most twelve minutes apart) touches the
  * command, so an hour without a change means nothing is coming.
  */
-export const JANITOR_POLICY: JanitorPolicy = {
+const JANITOR_POLICY: JanitorPolicy = {
   requeueUnclaimedAfterMs: 10 * 60_000,
   requeueIntervalMs: 30 * 60_000,
   failStaleAfterMs: 60 * 60_000,

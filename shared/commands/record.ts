@@ -12,7 +12,7 @@ export type CommandType =
 export type CommandStatus = 'in_progress' | 'completed' | 'failed';
 
 /** The states a command never leaves. */
-export const TERMINAL_STATUSES: readonly CommandStatus[] = ['completed', 'failed'];
+const TERMINAL_STATUSES: readonly CommandStatus[] = ['completed', 'failed'];
 
 /**
  * The command record of ARCHITECTURE.md "The command". `result` and `error`

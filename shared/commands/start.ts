@@ -11,7 +11,7 @@ import type { CommandRecord, CommandType, StoredCommand } from './record';
 import type { CommandStore } from './store';
 
 /** Longer than any API function may run: a command older than this without a job will never get one from its first request. */
-export const FIRST_SEND_DEADLINE_MS = (MAX_WAIT_SECONDS + 10) * 1000;
+const FIRST_SEND_DEADLINE_MS = (MAX_WAIT_SECONDS + 10) * 1000;
 
 /** Ports a command is started through (and, when its job cannot be queued, closed through). */
 export interface StartDependencies extends FinishDependencies {
@@ -124,7 +124,7 @@ function newCommandRecord<Request>(now: number, id: string, input: StartInput<Re
 }
 
 /** The job that runs a command's first phase: it names the command, whose stored request is what runs. */
-export function jobFor(command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id'>): JobEnvelope {
+function jobFor(command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id'>): JobEnvelope {
   const job = startingJobOf(command.type);
   if (!job) throw new Error(`No job type starts a ${command.type} command`);
   return { version: JOB_ENVELOPE_VERSION, type: job.type, tenant_id: command.tenant_id, command_id: command.id };

@@ -25,7 +25,7 @@ import type { Settings } from './settings';
  */
 
 /** Where an AWS client connects: the endpoint, region and credentials given in the settings, else the SDK's defaults. */
-export function awsClientOptions(settings: Settings, service: 'DYNAMODB' | 'SQS'): AwsClientOptions {
+function awsClientOptions(settings: Settings, service: 'DYNAMODB' | 'SQS'): AwsClientOptions {
   const endpoint = settings[`AWS_ENDPOINT_URL_${service}`] ?? settings.AWS_ENDPOINT_URL;
   const { AWS_REGION: region, AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken } = settings;
   return {
@@ -46,7 +46,7 @@ export function documentClientOf(settings: Settings, tracing: Tracing = noTracin
 }
 
 /** The SQS client, its calls traced when `tracing` is on. */
-export function sqsClientOf(settings: Settings, tracing: Tracing = noTracing): SQSClient {
+function sqsClientOf(settings: Settings, tracing: Tracing = noTracing): SQSClient {
   return createSqsClient(awsClientOptions(settings, 'SQS'), (client) => tracing.captureClient(client));
 }
 

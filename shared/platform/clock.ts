@@ -5,7 +5,3 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
-
-export function isoAt(clock: Clock): string {
-  return new Date(clock.now()).toISOString();
-}

@@ -2,7 +2,7 @@
 export const MAX_SHOWN_ID_LENGTH = 100;
 
 /** How much of a longer id is kept, before the ellipsis. */
-export const SHOWN_ID_PREFIX_LENGTH = 20;
+const SHOWN_ID_PREFIX_LENGTH = 20;
 
 const INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
 

@@ -28,7 +28,7 @@ export interface LlmRetryPolicy {
 }
 
 /** The policy used when a caller does not override it. */
-export const defaultLlmRetryPolicy: Readonly<LlmRetryPolicy> = Object.freeze({
+const defaultLlmRetryPolicy: Readonly<LlmRetryPolicy> = Object.freeze({
   timeoutMs: 15_000,
   maxRetries: 2,
   maxRetryWaitMs: 5_000,

@@ -5,7 +5,7 @@ import { createOpenAiLlm } from './openai';
 import type { LlmClient } from './port';
 
 /** Model used when `OPENAI_MODEL` is unset (PROVIDERS.md, Settings). */
-export const defaultOpenAiModel = 'gpt-4o-mini';
+const defaultOpenAiModel = 'gpt-4o-mini';
 
 /** The LLM settings, as a shape for `readConfig`. All optional: no key means the offline writer. */
 export const llmSettingsSchema = {
