@@ -10,9 +10,11 @@ export type CommandEnding =
   | { status: 'failed'; error: ErrorInfo; patch?: CommandPatch };
 
 /**
- * Called once for every command that ends, after its terminal state is
- * stored (completion webhooks and usage hook in here). A hook that throws
- * fails the caller, which retries; the transition itself is not repeated.
+ * Called once for every command that ends, right after its terminal state is
+ * stored (completion webhooks and usage hook in here). The write and the
+ * hook are not one transaction: a hook must be quick and durable in its
+ * own right (queue a job, not deliver), and one that throws fails its
+ * caller after the transition, which a retry does not repeat.
  */
 export type FinishHook = (command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id' | 'parent_id'>, ending: CommandEnding) => Promise<void>;
 
