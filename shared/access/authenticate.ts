@@ -1,6 +1,6 @@
 import { AppError } from '../platform/errors';
 import { ExpiringLru } from '../platform/expiring-lru';
-import { hashApiKey, principalOf, type ApiKeyStore, type Principal } from './api-keys';
+import { hashApiKey, isKeyUsable, keyUsableUntil, principalOf, type ApiKeyStore, type Principal } from './api-keys';
 
 /** How long a looked-up key is trusted before it is read again (revocation takes at most this long). */
 export const KEY_CACHE_TTL_MS = 60_000;
@@ -48,9 +48,10 @@ export interface CachingAuthenticator extends Authenticator {
 
 /**
  * Builds the authenticator: looks keys up by SHA-256 and remembers the
- * answers in a bounded LRU, a found key for `ttlMs`, an unknown one only for
- * `missTtlMs` (a key registered a moment later works soon, and a flood of
- * random keys neither grows memory nor pins stale misses). Concurrent
+ * answers in a bounded LRU, a usable key for `ttlMs` (never past its expiry),
+ * an unknown, revoked or expired one only for `missTtlMs` (a key registered
+ * a moment later works soon, and a flood of random keys neither grows memory
+ * nor pins stale misses). Concurrent
  * lookups of one key share one read; a failed read is not remembered.
  */
 export function createAuthenticator(store: Pick<ApiKeyStore, 'findByHash'>, options: KeyCacheOptions = {}): CachingAuthenticator {
@@ -64,9 +65,11 @@ export function createAuthenticator(store: Pick<ApiKeyStore, 'findByHash'>, opti
     const cached = cache.get(hash, started);
     if (cached) return cached;
     const principal: Promise<Principal | undefined> = store.findByHash(hash).then((record) => {
-      const found = record && !record.revoked_at ? principalOf(record) : undefined;
-      if (!found) cache.expireAt(hash, principal, Math.min(started + ttlMs, now() + missTtlMs));
-      return found;
+      const at = now();
+      const usable = record !== undefined && isKeyUsable(record, at);
+      // A key that expires within the cache time is trusted only until it expires.
+      cache.expireAt(hash, principal, Math.min(started + ttlMs, usable ? keyUsableUntil(record) : at + missTtlMs));
+      return usable ? principalOf(record) : undefined;
     });
     cache.set(hash, principal, started + ttlMs);
     principal.catch(() => cache.delete(hash, principal));

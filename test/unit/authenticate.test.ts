@@ -135,4 +135,22 @@ describe('authenticator key cache', () => {
     await Promise.all(Array.from({ length: 5 }, () => authenticate({ 'x-api-key': key })));
     expect(reads).toBe(2);
   });
+
+  it('refuses an expired key like a revoked one, and stops trusting a cached key at its expiry', async () => {
+    const clock = fakeClock();
+    const expired = generateApiKey();
+    const expiring = generateApiKey();
+    const store = memoryStore([
+      { ...record, key_hash: hashApiKey(expired), valid_until: new Date(clock.at - 1).toISOString() },
+      { ...record, key_hash: hashApiKey(expiring), valid_until: new Date(clock.at + 10_000).toISOString() },
+    ]);
+    const authenticate = createAuthenticator(store, { now: clock.now });
+
+    await expect(authenticate({ 'x-api-key': expired })).rejects.toMatchObject({ code: 'UNAUTHORIZED', message: 'The API key is not valid.' });
+    expect(await authenticate({ 'x-api-key': expiring })).toMatchObject({ tenantId: 'tenant-a' });
+    clock.at += 9_999;
+    await authenticate({ 'x-api-key': expiring });
+    clock.at += 1;
+    await expect(authenticate({ 'x-api-key': expiring })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
 });
