@@ -2,6 +2,7 @@ import { dynamoTenantStore } from '../access/tenants';
 import type { FunctionId } from '../catalogue/functions';
 import { jobTypeOfWorker } from '../catalogue/job-types';
 import { dynamoIdempotencyStore } from '../commands/idempotency';
+import { readCommandRetention, type CommandRetention } from '../commands/retention';
 import { dynamoCommandStore } from '../commands/store';
 import type { WorkerDependencies } from '../commands/worker';
 import { systemClock } from '../platform/clock';
@@ -12,8 +13,12 @@ import { dynamoSiteDirectory } from '../sites/dynamo-directory';
 import { documentClientOf, jobQueueOf, loggerOf, metricsOf, secretsOf, tableNameOf } from './adapters';
 import type { Settings } from './settings';
 
-/** A worker's ports, plus what its phases read: the table, site data and provider credentials. */
-export interface WorkerComposition extends WorkerDependencies {
+/**
+ * A worker's ports, plus what its phases read: the table, site data and
+ * provider credentials, and the retention of the commands it starts (a
+ * producer's job, a child phase).
+ */
+export interface WorkerComposition extends WorkerDependencies, CommandRetention {
   db: ReturnType<typeof documentClientOf>;
   tableName: string;
   sites: SiteDirectory;
@@ -47,5 +52,6 @@ export function workerComposition(functionId: FunctionId, settings: Settings): W
     metrics: metricsOf(functionId, settings),
     leaseMs: leaseSeconds * 1000,
     maxReceiveCount: jobType.queue.maxReceiveCount,
+    ...readCommandRetention(settings),
   };
 }
