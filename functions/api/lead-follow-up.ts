@@ -1,6 +1,7 @@
 import { apiRoute } from '../../shared/api/route';
 import { maxWaitSecondsOf } from '../../shared/catalogue/limits';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
+import { readCommandRetention } from '../../shared/commands/retention';
 import { dynamoCommandStore } from '../../shared/commands/store';
 import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, metricsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
@@ -30,6 +31,7 @@ export function build(settings: Settings) {
     metrics: metricsOf('leadFollowUpApi', settings),
     maxWaitSeconds: maxWaitSecondsOf('leadFollowUpApi'),
     ...readLeadFollowUpSettings(settings),
+    ...readCommandRetention(settings),
   };
   return apiRoute(deps, { bodyErrorCode: 'INVALID_REQUEST' }, ({ principal, body, headers }) => acceptLeadFollowUp(deps, { principal, body, headers }));
 }

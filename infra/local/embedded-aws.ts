@@ -10,6 +10,11 @@ import { TABLE } from '../../shared/catalogue/table';
 /** The table's name on the embedded DynamoDB. */
 export const LOCAL_TABLE_NAME = 'switchboard';
 const LOCAL_REGION = 'us-east-1';
+/**
+ * Where the embedded servers listen, whatever `HOST` says: they have no
+ * authentication, so they are never reachable from another machine.
+ */
+export const EMBEDDED_HOST = '127.0.0.1';
 
 /** One work queue of the embedded SQS and its dead-letter queue. */
 export interface LocalQueue {
@@ -31,7 +36,6 @@ export interface EmbeddedAws {
 
 /** How to start the embedded services. */
 export interface EmbeddedAwsOptions {
-  host: string;
   /** Keep DynamoDB data in this folder (LevelDB); in memory when absent. */
   dataDir?: string;
   /** Visibility timeout of every work queue; by default the one AWS gets (6× the worker's timeout). */
@@ -40,19 +44,20 @@ export interface EmbeddedAwsOptions {
 
 /**
  * Starts the embedded, wire-compatible DynamoDB (dynalite) and SQS
- * (local-aws-sqs) servers and creates the table and the queues of
- * infra/definitions.ts, with dead-letter queues and redrive.
+ * (local-aws-sqs) servers on {@link EMBEDDED_HOST} and creates the table and
+ * the queues of the service catalogue, with dead-letter queues and redrive.
+ * The endpoints name the address each server is actually bound to.
  */
-export async function startEmbeddedAws(options: EmbeddedAwsOptions): Promise<EmbeddedAws> {
+export async function startEmbeddedAws(options: EmbeddedAwsOptions = {}): Promise<EmbeddedAws> {
   const dynamo: Server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(options.dataDir ? { path: options.dataDir } : {}) });
   await new Promise<void>((resolve, reject) => {
     dynamo.once('error', reject);
-    dynamo.listen(0, options.host, () => resolve());
+    dynamo.listen(0, EMBEDDED_HOST, () => resolve());
   });
-  const dynamodbEndpoint = `http://${options.host}:${(dynamo.address() as AddressInfo).port}`;
+  const dynamodbEndpoint = endpointOf(dynamo.address() as AddressInfo);
 
-  const sqsServer = await createSqsServer({ port: 0, hostname: options.host, emulateQueueCreationLifecycle: false });
-  const sqsEndpoint = `http://${options.host}:${(sqsServer.address() as AddressInfo).port}`;
+  const sqsServer = await createSqsServer({ port: 0, hostname: EMBEDDED_HOST, emulateQueueCreationLifecycle: false });
+  const sqsEndpoint = endpointOf(sqsServer.address() as AddressInfo);
 
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   const ddb = new DynamoDBClient({ endpoint: dynamodbEndpoint, region: LOCAL_REGION, credentials });
@@ -85,6 +90,12 @@ export async function startEmbeddedAws(options: EmbeddedAwsOptions): Promise<Emb
       await closeServer(dynamo);
     },
   };
+}
+
+/** The URL of a bound server, from the address it is listening on. */
+function endpointOf(address: AddressInfo): string {
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
 }
 
 async function ensureTable(ddb: DynamoDBClient, tableName: string): Promise<void> {

@@ -77,7 +77,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const host = options.host ?? '127.0.0.1';
   const onError = options.onError ?? ((error: unknown) => process.stderr.write(`local runtime: ${error instanceof Error ? error.message : String(error)}\n`));
   const aws = await startEmbeddedAws({
-    host,
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.visibilityTimeoutSeconds ? { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds } : {}),
   });

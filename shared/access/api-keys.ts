@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../platform/hashing';
 import { canonicalId } from '../platform/ids';
 import type { TenantStore } from './tenants';
@@ -8,7 +7,7 @@ import type { TenantStore } from './tenants';
 export interface Principal {
   tenantId: string;
   siteIds: readonly string[];
-  /** First characters of the key's hash: enough to tell keys apart in a log, useless to an attacker. */
+  /** The key's id ({@link keyIdOf}): enough to tell keys apart in a log, useless to an attacker. */
   keyId: string;
 }
 
@@ -19,16 +18,26 @@ export interface ApiKeyRecord {
   site_ids: string[];
   label?: string;
   created_at: string;
+  /** ISO time from which the key no longer works; absent: it never expires. */
+  valid_until?: string;
   revoked_at?: string;
 }
 
-/** Port: API keys, looked up by hash. */
+/** Port: API keys, looked up by hash (authentication) or by key id (administration). */
 export interface ApiKeyStore {
   findByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  /** The key whose id is `keyId` ({@link keyIdOf}), if any. */
+  findById(keyId: string): Promise<ApiKeyRecord | undefined>;
+  /** Every key, or the keys of one tenant. */
+  list(tenantId?: string): Promise<ApiKeyRecord[]>;
+  /** Writes the key (new, or changed: revoked); refuses a new key whose id another key already has. */
   save(record: ApiKeyRecord): Promise<void>;
 }
 
 const KEY_PREFIX = 'sbk_';
+
+/** Hex characters of a key's hash that make its id. */
+export const KEY_ID_LENGTH = 12;
 
 /** A new random API key. Shown once to its owner; only its hash is stored. */
 export function generateApiKey(): string {
@@ -40,26 +49,25 @@ export function hashApiKey(key: string): string {
   return sha256Hex(key);
 }
 
-/** The caller a stored key stands for. */
-export function principalOf(record: ApiKeyRecord): Principal {
-  return { tenantId: record.tenant_id, siteIds: record.site_ids, keyId: record.key_hash.slice(0, 12) };
+/** A key's id: the first {@link KEY_ID_LENGTH} hex characters of its hash. Logs and the keys CLI name keys by it. */
+export function keyIdOf(keyHash: string): string {
+  return keyHash.slice(0, KEY_ID_LENGTH);
 }
 
-const keyItemKey = (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' });
+/** Epoch ms from which a stored key no longer works (revoked or expired); Infinity while it has no end. */
+export function keyUsableUntil(record: ApiKeyRecord): number {
+  const ends = [record.valid_until, record.revoked_at].filter((at): at is string => at !== undefined).map((at) => Date.parse(at));
+  return ends.length === 0 ? Infinity : Math.min(...ends.map((at) => (Number.isNaN(at) ? -Infinity : at)));
+}
 
-/** ApiKeyStore on the single table (`APIKEY#<hash>`). */
-export function dynamoApiKeyStore(db: DynamoDBDocumentClient, tableName: string): ApiKeyStore {
-  return {
-    async findByHash(hash) {
-      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keyItemKey(hash) }));
-      if (!Item) return undefined;
-      const { pk: _pk, sk: _sk, ...record } = Item;
-      return record as ApiKeyRecord;
-    },
-    async save(record) {
-      await db.send(new PutCommand({ TableName: tableName, Item: { ...keyItemKey(record.key_hash), ...record } }));
-    },
-  };
+/** Whether a stored key may be used at `now`: never once revoked, nor from its expiry on. */
+export function isKeyUsable(record: ApiKeyRecord, now: number): boolean {
+  return record.revoked_at === undefined && keyUsableUntil(record) > now;
+}
+
+/** The caller a stored key stands for. */
+export function principalOf(record: ApiKeyRecord): Principal {
+  return { tenantId: record.tenant_id, siteIds: record.site_ids, keyId: keyIdOf(record.key_hash) };
 }
 
 /**
@@ -70,7 +78,7 @@ export function dynamoApiKeyStore(db: DynamoDBDocumentClient, tableName: string)
  */
 export async function registerApiKey(
   ports: { keys: ApiKeyStore; tenants: TenantStore },
-  input: { key: string; tenantId: string; siteIds: string[]; label?: string; now: number },
+  input: { key: string; tenantId: string; siteIds: string[]; label?: string; now: number; validUntil?: number },
 ): Promise<ApiKeyRecord> {
   const siteIds = [...new Set(input.siteIds.map((id) => canonicalId(id.trim())))];
   await ports.tenants.grantSites(input.tenantId, siteIds, input.now);
@@ -80,7 +88,16 @@ export async function registerApiKey(
     site_ids: siteIds,
     created_at: new Date(input.now).toISOString(),
     ...(input.label ? { label: input.label } : {}),
+    ...(input.validUntil === undefined ? {} : { valid_until: new Date(input.validUntil).toISOString() }),
   };
   await ports.keys.save(record);
   return record;
+}
+
+/** Use case: revokes a key (at once in the table; running functions forget it within their cache time). A revoked key stays revoked as it was. */
+export async function revokeApiKey(keys: ApiKeyStore, record: ApiKeyRecord, now: number): Promise<ApiKeyRecord> {
+  if (record.revoked_at) return record;
+  const revoked = { ...record, revoked_at: new Date(now).toISOString() };
+  await keys.save(revoked);
+  return revoked;
 }

@@ -1,8 +1,15 @@
 import { AppError } from '../platform/errors';
-import { hashApiKey, principalOf, type ApiKeyStore, type Principal } from './api-keys';
+import { ExpiringLru } from '../platform/expiring-lru';
+import { hashApiKey, isKeyUsable, keyUsableUntil, principalOf, type ApiKeyStore, type Principal } from './api-keys';
 
 /** How long a looked-up key is trusted before it is read again (revocation takes at most this long). */
 export const KEY_CACHE_TTL_MS = 60_000;
+
+/** How long an unknown key is remembered as unknown (a key registered meanwhile works after at most this long). */
+export const KEY_MISS_TTL_MS = 5_000;
+
+/** Most key lookups an authenticator remembers. */
+export const KEY_CACHE_MAX_ENTRIES = 1_000;
 
 /** Port: turns request headers into the caller, or refuses with 401 UNAUTHORIZED. */
 export type Authenticator = (headers: Readonly<Record<string, string | undefined>>) => Promise<Principal>;
@@ -22,29 +29,59 @@ export function presentedKey(headers: Readonly<Record<string, string | undefined
   return direct ?? bearer;
 }
 
+/** How the authenticator remembers key lookups. */
+export interface KeyCacheOptions {
+  /** How long a found key is trusted before it is read again. @default KEY_CACHE_TTL_MS (60 s) */
+  ttlMs?: number;
+  /** How long an unknown (or revoked) key is remembered as such. @default KEY_MISS_TTL_MS (5 s) */
+  missTtlMs?: number;
+  /** Most keys remembered at once; the least recently used are forgotten first. @default KEY_CACHE_MAX_ENTRIES (1,000) */
+  maxEntries?: number;
+  /** Epoch ms. @default Date.now */
+  now?: () => number;
+}
+
+/** An authenticator, and how many key lookups it currently remembers. */
+export interface CachingAuthenticator extends Authenticator {
+  cacheSize(): number;
+}
+
 /**
- * Builds the authenticator: looks keys up by SHA-256, remembering answers
- * (hits and misses) for a short time so a burst of requests costs one read.
+ * Builds the authenticator: looks keys up by SHA-256 and remembers the
+ * answers in a bounded LRU, a usable key for `ttlMs` (never past its expiry),
+ * an unknown, revoked or expired one only for `missTtlMs` (a key registered
+ * a moment later works soon, and a flood of random keys neither grows memory
+ * nor pins stale misses). Concurrent
+ * lookups of one key share one read; a failed read is not remembered.
  */
-export function createAuthenticator(store: ApiKeyStore, options: { ttlMs?: number; now?: () => number } = {}): Authenticator {
+export function createAuthenticator(store: Pick<ApiKeyStore, 'findByHash'>, options: KeyCacheOptions = {}): CachingAuthenticator {
   const ttlMs = options.ttlMs ?? KEY_CACHE_TTL_MS;
+  const missTtlMs = options.missTtlMs ?? KEY_MISS_TTL_MS;
   const now = options.now ?? Date.now;
-  const cache = new Map<string, { until: number; principal: Promise<Principal | undefined> }>();
+  const cache = new ExpiringLru<string, Promise<Principal | undefined>>(options.maxEntries ?? KEY_CACHE_MAX_ENTRIES);
 
   const lookup = (hash: string): Promise<Principal | undefined> => {
-    const hit = cache.get(hash);
-    if (hit && hit.until > now()) return hit.principal;
-    const principal = store.findByHash(hash).then((record) => (record && !record.revoked_at ? principalOf(record) : undefined));
-    cache.set(hash, { until: now() + ttlMs, principal });
-    principal.catch(() => cache.delete(hash));
+    const started = now();
+    const cached = cache.get(hash, started);
+    if (cached) return cached;
+    const principal: Promise<Principal | undefined> = store.findByHash(hash).then((record) => {
+      const at = now();
+      const usable = record !== undefined && isKeyUsable(record, at);
+      // A key that expires within the cache time is trusted only until it expires.
+      cache.expireAt(hash, principal, Math.min(started + ttlMs, usable ? keyUsableUntil(record) : at + missTtlMs));
+      return usable ? principalOf(record) : undefined;
+    });
+    cache.set(hash, principal, started + ttlMs);
+    principal.catch(() => cache.delete(hash, principal));
     return principal;
   };
 
-  return async (headers) => {
+  const authenticate = async (headers: Readonly<Record<string, string | undefined>>): Promise<Principal> => {
     const key = presentedKey(headers);
     if (!key) throw new AppError('UNAUTHORIZED', 'An API key is required: send "Authorization: Bearer KEY" or "x-api-key: KEY".');
     const principal = await lookup(hashApiKey(key));
     if (!principal) throw new AppError('UNAUTHORIZED', 'The API key is not valid.');
     return principal;
   };
+  return Object.assign(authenticate, { cacheSize: () => cache.size });
 }

@@ -1,5 +1,5 @@
 import type { Principal } from '../access/api-keys';
-import type { StoredCommand } from '../commands/record';
+import { isExpired, type StoredCommand } from '../commands/record';
 import type { CommandStore } from '../commands/store';
 import { AppError } from '../platform/errors';
 import { jsonResponse } from '../platform/http/responses';
@@ -12,14 +12,15 @@ import { honourWaitPreference } from './wait-preference';
 /**
  * Use case: reads a command the caller's tenant created. The id is read
  * case-blind (an upper-case UUID names the same command). Another tenant's
- * command, or a malformed id, reads exactly like a missing one.
+ * command, a command past its retention (not yet swept by the table's TTL)
+ * or a malformed id reads exactly like a missing one.
  */
-export async function readCommandFor(commands: CommandStore, principal: Principal, id: string | undefined): Promise<StoredCommand> {
+export async function readCommandFor(commands: CommandStore, principal: Principal, id: string | undefined, now: number = Date.now()): Promise<StoredCommand> {
   const notFound = () => new AppError('COMMAND_NOT_FOUND', id ? `Command ${shownId(id)} was not found.` : 'No command id was given.');
   const normalised = id?.toLowerCase();
   if (!normalised || !isUuid(normalised)) throw notFound();
   const command = await commands.get(normalised);
-  if (!command || command.tenant_id !== principal.tenantId) throw notFound();
+  if (!command || command.tenant_id !== principal.tenantId || isExpired(command, now)) throw notFound();
   return command;
 }
 

@@ -38,7 +38,8 @@ type CallContext = Context & { principal?: Principal };
 /**
  * The middy chain every API function shares, in the order of
  * ARCHITECTURE.md "Routes": key (401), body size (413), JSON (400), then the
- * route's own checks; any error leaves as the envelope.
+ * route's own checks; any error leaves as the envelope. Once the key is
+ * known, every log line of the request carries its `keyId`.
  */
 export function apiRoute(deps: RouteDependencies, options: RouteOptions, run: (call: ApiCall) => Promise<HttpResult>) {
   const inner = async (event: HttpEvent, context: CallContext): Promise<HttpResult> => {
@@ -50,7 +51,10 @@ export function apiRoute(deps: RouteDependencies, options: RouteOptions, run: (c
     .use(errorEnvelope({ logger: deps.logger, ...(options.errorExtra ? { extra: (request) => options.errorExtra!(request.event) } : {}) }))
     .use({
       before: async (request) => {
-        request.context.principal = await deps.authenticate(lowerCaseHeaders(request.event.headers));
+        const principal = await deps.authenticate(lowerCaseHeaders(request.event.headers));
+        request.context.principal = principal;
+        // Every later line of this request names the key by its id (never the key); injectLambdaContext drops it afterwards.
+        deps.logger.appendKeys({ keyId: principal.keyId });
       },
     });
   if (options.bodyErrorCode) chain.use(bodySizeLimit(MAX_BODY_BYTES)).use(jsonBody(options.bodyErrorCode, MAX_JSON_DEPTH));

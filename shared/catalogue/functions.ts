@@ -56,6 +56,16 @@ const API_AND_SCHEDULED = [
     access: { table: 'read', sendsTo: [], sendsToDeadLetterOf: [], secrets: [] },
   },
   {
+    id: 'deleteCommandApi',
+    kind: 'api',
+    entry: 'functions/api/delete-command.ts',
+    description: 'DELETE /api/commands/{id}: erase a command of the caller and its child phases',
+    timeoutSeconds: 10,
+    memoryMb: 256,
+    // Reads API keys (APIKEY#) and commands (CMD#), deletes commands (CMD#).
+    access: { table: 'readwrite', sendsTo: [], sendsToDeadLetterOf: [], secrets: [] },
+  },
+  {
     id: 'healthApi',
     kind: 'api',
     entry: 'functions/api/health.ts',

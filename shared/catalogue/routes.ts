@@ -11,6 +11,7 @@ export interface RouteDefinition {
 export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/api/agents/sales/leadFollowUp', function: 'leadFollowUpApi' },
   { method: 'GET', path: '/api/commands/{id}', function: 'getCommandApi' },
+  { method: 'DELETE', path: '/api/commands/{id}', function: 'deleteCommandApi' },
   { method: 'GET', path: '/health', function: 'healthApi' },
   { method: 'HEAD', path: '/health', function: 'healthApi' },
 ];

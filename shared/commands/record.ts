@@ -53,10 +53,21 @@ export interface CommandRecord<Request = unknown, Progress = unknown> {
   enqueue_failed_at?: string;
   /** When the janitor last queued its job again. */
   requeued_at?: string;
+  /**
+   * Epoch seconds after which the table deletes the command (its TTL
+   * attribute, `TABLE.ttlAttribute`): its creation plus the retention
+   * (COMMAND_RETENTION_DAYS). Until then an expired command reads as missing.
+   */
+  expires_at?: number;
 }
 
 /** A command as the store holds it, before its command type's schemas have read `request` and `progress`. */
 export type StoredCommand = CommandRecord<unknown, unknown>;
+
+/** True once the command's retention has run out (the table may not have deleted it yet: TTL deletion is lazy). */
+export function isExpired(command: Pick<StoredCommand, 'expires_at'>, now: number): boolean {
+  return command.expires_at !== undefined && command.expires_at * 1000 <= now;
+}
 
 /** True once the command has completed or failed. */
 export function isTerminal(status: CommandStatus): boolean {

@@ -1,12 +1,14 @@
 import { startingJobOf } from '../catalogue/job-types';
 import { MAX_WAIT_SECONDS } from '../catalogue/limits';
 import type { Clock } from '../platform/clock';
+import { epochSeconds } from '../platform/dynamodb';
 import { newId } from '../platform/ids';
 import type { OperationMetrics } from '../platform/metrics';
 import { finishCommand, type FinishDependencies } from './finish';
 import type { IdempotencyStore } from './idempotency';
 import { JOB_ENVELOPE_VERSION, type JobEnvelope } from './job';
 import type { JobQueue } from './queue';
+import { DEFAULT_COMMAND_RETENTION_MS } from './retention';
 import type { CommandRecord, CommandType, StoredCommand } from './record';
 import type { CommandStore } from './store';
 
@@ -17,10 +19,12 @@ const FIRST_SEND_DEADLINE_MS = (MAX_WAIT_SECONDS + 10) * 1000;
 export interface StartDependencies extends FinishDependencies {
   commands: CommandStore;
   idempotency: IdempotencyStore;
-  queue: JobQueue;
+  queue: Pick<JobQueue, 'send'>;
   clock: Clock;
   /** Counts started commands. @default none */
   metrics?: OperationMetrics;
+  /** How long a new command is kept (COMMAND_RETENTION_DAYS, see retention.ts). @default 90 days */
+  commandRetentionMs?: number;
 }
 
 /** One validated request to turn into a command. */
@@ -83,7 +87,7 @@ export async function startCommand<Request>(deps: StartDependencies, input: Star
     }
   }
 
-  const command = newCommandRecord(deps.clock.now(), commandId, input);
+  const command = newCommandRecord(deps.clock.now(), commandId, input, deps.commandRetentionMs ?? DEFAULT_COMMAND_RETENTION_MS);
   if (!(await deps.commands.create(command))) {
     const existing = await deps.commands.get(commandId);
     if (existing) {
@@ -104,8 +108,8 @@ export async function startCommand<Request>(deps: StartDependencies, input: Star
   return { command, replayed: false };
 }
 
-/** The record of a new command, in progress. */
-function newCommandRecord<Request>(now: number, id: string, input: StartInput<Request>): StoredCommand {
+/** The record of a new command, in progress, expiring `retentionMs` after now. */
+function newCommandRecord<Request>(now: number, id: string, input: StartInput<Request>, retentionMs: number): StoredCommand {
   const nowIso = new Date(now).toISOString();
   return {
     id,
@@ -120,6 +124,7 @@ function newCommandRecord<Request>(now: number, id: string, input: StartInput<Re
     updated_at: nowIso,
     attempts: 0,
     ...(input.idempotency ? { idempotency_key: input.idempotency.key } : {}),
+    expires_at: epochSeconds(now + retentionMs),
   };
 }
 

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLE } from '../catalogue/table';
 import { isConditionalCheckFailed, queryUpTo } from '../platform/dynamodb';
 import type { ErrorInfo } from '../platform/errors';
@@ -41,6 +41,12 @@ export interface CommandStore {
   fail(id: string, error: ErrorInfo, now: number, patch?: CommandPatch): Promise<boolean>;
   /** Commands still in progress that were created before `createdBefore` (ISO), oldest first, up to `limit`. */
   listInProgress(createdBefore: string, limit: number): Promise<StoredCommand[]>;
+  /**
+   * Deletes the command, in any state, if it belongs to `tenantId`; false when
+   * no command of that tenant has this id. Later writes to it (a worker still
+   * running it) then fail their conditions and change nothing.
+   */
+  erase(id: string, tenantId: string): Promise<boolean>;
 }
 
 /** Fields a phase may set on an in-progress command. */
@@ -231,6 +237,24 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
         .filter((command) => command.status === 'in_progress')
         .sort((a, b) => a.created_at.localeCompare(b.created_at))
         .slice(0, limit);
+    },
+
+    async erase(id, tenantId) {
+      try {
+        await db.send(
+          new DeleteCommand({
+            TableName: tableName,
+            Key: commandKey(id),
+            ConditionExpression: 'attribute_exists(pk) AND #tenant = :tenant',
+            ExpressionAttributeNames: { '#tenant': 'tenant_id' },
+            ExpressionAttributeValues: { ':tenant': tenantId },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return false;
+        throw error;
+      }
     },
   };
   return store;

@@ -2,7 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { createAuthenticator, type Authenticator } from '../access/authenticate';
-import { dynamoApiKeyStore } from '../access/api-keys';
+import { dynamoApiKeyStore } from '../access/dynamo-api-keys';
 import { functionById, type FunctionId } from '../catalogue/functions';
 import { QUEUES } from '../catalogue/job-types';
 import { SECRETS } from '../catalogue/secrets';

@@ -2,6 +2,7 @@ import { dynamoTenantStore } from '../access/tenants';
 import type { FunctionId } from '../catalogue/functions';
 import { jobTypeOfWorker } from '../catalogue/job-types';
 import { dynamoIdempotencyStore } from '../commands/idempotency';
+import { readCommandRetention, type CommandRetention } from '../commands/retention';
 import { dynamoCommandStore } from '../commands/store';
 import type { WorkerDependencies } from '../commands/worker';
 import { systemClock } from '../platform/clock';
@@ -14,8 +15,12 @@ import type { LlmPolicy } from '../providers/llm/from-settings';
 import { documentClientOf, jobQueueOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from './adapters';
 import type { Settings } from './settings';
 
-/** A worker's ports, plus what its phases read: the table, site data, provider credentials and the model's policy. */
-export interface WorkerComposition extends WorkerDependencies {
+/**
+ * A worker's ports, plus what its phases read: the table, site data,
+ * provider credentials and the model's policy, and the retention of the
+ * commands it starts (a producer's job, a child phase).
+ */
+export interface WorkerComposition extends WorkerDependencies, CommandRetention {
   db: ReturnType<typeof documentClientOf>;
   tableName: string;
   sites: SiteDirectory;
@@ -67,6 +72,7 @@ export function workerComposition(functionId: FunctionId, settings: Settings): W
     leaseMs: leaseSeconds * 1000,
     maxReceiveCount: jobType.queue.maxReceiveCount,
     retryDelaysSeconds: retryDelaysOf(settings) ?? jobType.queue.retryDelaysSeconds,
+    ...readCommandRetention(settings),
   };
 }
 

@@ -83,4 +83,21 @@ describe('dynamoCommandStore', () => {
     await store.release(command.id);
     expect((await store.claim(command.id, expected, now + 1, now + 60_000)).kind).toBe('claimed');
   });
+
+  it("erases a command of the given tenant only, in any state; a worker's later writes to it then change nothing", async () => {
+    const command = newCommand();
+    await store.create(command);
+    const now = Date.now();
+    await store.claim(command.id, expected, now, now + 60_000);
+
+    expect(await store.erase(command.id, 'tenant-b')).toBe(false);
+    expect(await store.get(command.id)).toBeDefined();
+    expect(await store.erase(command.id, 'tenant-a')).toBe(true);
+
+    expect(await store.recordProgress(command.id, { progress: { step: 1 } }, now)).toBe(false);
+    expect(await store.complete(command.id, { answer: 1 }, now)).toBe(false);
+    expect(await store.fail(command.id, { code: 'SYSTEM_ERROR', message: 'x' }, now)).toBe(false);
+    expect(await store.get(command.id)).toBeUndefined();
+    expect(await store.erase(command.id, 'tenant-a')).toBe(false);
+  });
 });

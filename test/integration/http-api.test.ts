@@ -76,7 +76,7 @@ describe('routing and authentication', () => {
     expect((await call(runtime.url, 'POST', commandPath, { body: {} })).status).toBe(401);
     const command = await call(runtime.url, 'POST', commandPath, { key: runtime.apiKey, body: {} });
     expect(command).toMatchObject({ status: 405, body: { error: { code: 'METHOD_NOT_ALLOWED' } } });
-    expect(command.headers.get('allow')).toBe('GET');
+    expect(command.headers.get('allow')).toBe('GET, DELETE');
     const leadFollowUp = await call(runtime.url, 'GET', ROUTE, { key: runtime.apiKey });
     expect(leadFollowUp.status).toBe(405);
     expect(leadFollowUp.headers.get('allow')).toBe('POST');

@@ -1,4 +1,5 @@
-import { dynamoApiKeyStore, generateApiKey, hashApiKey, registerApiKey } from '../../shared/access/api-keys';
+import { generateApiKey, hashApiKey, registerApiKey } from '../../shared/access/api-keys';
+import { dynamoApiKeyStore } from '../../shared/access/dynamo-api-keys';
 import { dynamoTenantStore, type TenantStore } from '../../shared/access/tenants';
 import { registerKeys } from '../../infra/local/provision';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';

@@ -13,7 +13,7 @@ export async function startEmbeddedServices(options: { visibilityTimeoutSeconds?
   process.env.AWS_ACCESS_KEY_ID ??= 'local';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
   process.env.AWS_REGION ??= 'us-east-1';
-  const aws = await startEmbeddedAws({ host: '127.0.0.1', ...options });
+  const aws = await startEmbeddedAws(options);
   const db = createDocumentClient({ endpoint: aws.dynamodbEndpoint, region: aws.region });
   return {
     aws,

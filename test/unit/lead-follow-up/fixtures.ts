@@ -109,6 +109,10 @@ export function inMemoryCommands(): CommandStore & { records: Map<string, Comman
         .slice(0, limit)
         .map((record) => structuredClone(record));
     },
+    async erase(id, tenantId) {
+      if (records.get(id)?.tenant_id !== tenantId) return false;
+      return records.delete(id);
+    },
   };
 }
 

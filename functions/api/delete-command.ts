@@ -1,0 +1,21 @@
+import { answerDeleteCommand } from '../../shared/api/delete-command';
+import { apiRoute } from '../../shared/api/route';
+import { dynamoCommandStore } from '../../shared/commands/store';
+import { authenticatorOf, documentClientOf, loggerOf, tableNameOf } from '../../shared/composition/adapters';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
+
+/**
+ * DELETE /api/commands/{id}: erases the caller's command and its child
+ * phases (200 with the ids erased), 404 COMMAND_NOT_FOUND otherwise. It
+ * reads and deletes commands, and reads keys: no queue, secrets or idempotency.
+ */
+export function build(settings: Settings) {
+  const db = documentClientOf(settings);
+  const tableName = tableNameOf(settings);
+  const commands = dynamoCommandStore(db, tableName);
+  const deps = { logger: loggerOf('deleteCommandApi', settings), authenticate: authenticatorOf(db, tableName) };
+  return apiRoute(deps, {}, ({ event, principal }) => answerDeleteCommand(commands, principal, event.pathParameters?.id));
+}
+
+export const handler = lambdaEntry(build);
