@@ -41,7 +41,9 @@ const RECEIVE_VISIBILITY_SECONDS = 60;
  * A run moves each job at most once, even while a job that is still bad is
  * dead-lettered again behind it: it moves no more than the queue held when
  * it began, and skips any message sent to the dead-letter queue after it
- * began (`SentTimestamp`), or whose message id or body it already moved.
+ * began (`SentTimestamp` after its start: a job dead-lettered in the very
+ * millisecond the run began was there before it), or whose message id or
+ * body it already moved.
  * Skipped messages are made visible again when the run ends.
  */
 export async function redriveDeadLetters(sqs: SQSClient, options: RedriveOptions): Promise<RedriveReport> {
@@ -57,7 +59,7 @@ export async function redriveDeadLetters(sqs: SQSClient, options: RedriveOptions
     const bodies = new Set<string>();
     for (const message of batch) {
       const body = sha256Hex(message.Body ?? '');
-      const repeat = Number(message.Attributes?.SentTimestamp) >= startedAt || movedIds.has(message.MessageId!) || movedBodies.has(body) || bodies.has(body);
+      const repeat = Number(message.Attributes?.SentTimestamp) > startedAt || movedIds.has(message.MessageId!) || movedBodies.has(body) || bodies.has(body);
       bodies.add(body);
       (repeat ? stale : fresh).push(message);
     }

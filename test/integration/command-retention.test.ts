@@ -52,7 +52,7 @@ describe('COMMAND_RETENTION_DAYS', () => {
 const startDeps = (retention?: number): StartDependencies => ({
   commands: dynamoCommandStore(db, runtime.tableName),
   idempotency: dynamoIdempotencyStore(db, runtime.tableName),
-  queue: { send: async () => undefined, sendToDeadLetter: async () => undefined },
+  queue: { send: async () => undefined },
   clock: { now: () => NOW },
   ...(retention === undefined ? {} : { commandRetentionMs: retention }),
 });
