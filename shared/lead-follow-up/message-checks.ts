@@ -1,4 +1,5 @@
 import type { IssueDetail } from '../platform/errors';
+import { unsafeCharactersIn } from '../platform/text';
 import { CHANNEL_LIMITS, type Channel } from './channels';
 import { isInLanguage } from './language';
 import { findPlaceholders } from './placeholders';
@@ -23,10 +24,18 @@ export interface CopyRules {
 
 const MARKUP_PATTERNS: readonly RegExp[] = [/\*\*[^*\n]+\*\*/, /`/, /^\s{0,3}#{1,6}\s/m, /^\s{0,3}>\s/m];
 
-/** Problems of one piece of copy that is sent to the lead: empty, placeholders, markup, language. */
+/** Problems of one piece of copy that is sent to the lead: empty, control or bidi characters, placeholders, markup, language. */
 export function copyProblems(text: string, path: string[], rules: CopyRules): ContentProblem[] {
   if (text.trim() === '') return [{ code: 'empty', message: 'is empty', path }];
   const problems: ContentProblem[] = [];
+  const unsafe = unsafeCharactersIn(text);
+  if (unsafe.length > 0) {
+    problems.push({
+      code: 'control_character',
+      message: `contains control or bidirectional formatting characters (${unsafe.slice(0, 5).join(', ')}); remove them`,
+      path,
+    });
+  }
   const placeholders = findPlaceholders(text);
   if (placeholders.length > 0) {
     problems.push({ code: 'placeholder', message: `contains placeholders or filler: ${placeholders.slice(0, 3).join(', ')}`, path });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../platform/errors';
 import { isUuid } from '../platform/ids';
+import { cleanText } from '../platform/text';
 import { describeFirstIssue, toIssueDetails } from '../platform/validation';
 import { parseFollowUpInterval } from './interval';
 
@@ -79,7 +80,8 @@ const ALIASES: readonly (readonly [string, ...string[]])[] = [
   ['phone_number', 'phoneNumber'],
 ];
 
-const text = (max: number) => z.string().trim().max(max);
+/** Free text: cleaned of control and bidi characters (it may reach generated copy), trimmed, and at most `max` characters. */
+const text = (max: number) => z.string().overwrite(cleanText).trim().max(max);
 
 const interactionSchema = z
   .object({
@@ -168,7 +170,8 @@ export function parseLeadFollowUpRequest(raw: unknown, defaultOutput: LeadFollow
   if (!ids.success) {
     throw new AppError('INVALID_INPUT', describeFirstIssue(ids.error.issues), toIssueDetails(ids.error.issues));
   }
-  const phone = structure.data.phone_number;
+  const given = structure.data.phone_number;
+  const phone = typeof given === 'string' ? cleanText(given).trim() : given;
   if (phone !== undefined && (typeof phone !== 'string' || !isValidPhoneNumber(phone))) {
     throw new AppError('INVALID_PHONE_NUMBER', `phone_number must be a phone number with ${MIN_PHONE_DIGITS} to ${MAX_PHONE_DIGITS} digits.`, [
       { code: 'invalid_format', message: 'Invalid phone number', path: ['phone_number'] },
@@ -179,7 +182,7 @@ export function parseLeadFollowUpRequest(raw: unknown, defaultOutput: LeadFollow
   return dropUndefined({
     ...ids.data,
     ...rest,
-    ...(typeof phone === 'string' ? { phone_number: phone.trim() } : {}),
+    ...(typeof phone === 'string' ? { phone_number: phone } : {}),
     output: output ?? defaultOutput,
   }) as unknown as LeadFollowUpRequest;
 }

@@ -149,3 +149,65 @@ describe('isValidPhoneNumber', () => {
     expect(isValidPhoneNumber('415 555 0123 ext 9')).toBe(false);
   });
 });
+
+describe('parseLeadFollowUpRequest: control and bidi characters', () => {
+  const NUL = '\u0000';
+  const RLO = '\u202E';
+  const planted = (text: string) => `${NUL}${text.slice(0, 2)}${RLO}${text.slice(2)}\u2066\u0085`;
+
+  it('cleans every free-text field of the request', () => {
+    const parsed = parseLeadFollowUpRequest(
+      {
+        ...valid,
+        followUpType: planted('email'),
+        leadStage: planted('qualified'),
+        previousInteractions: [
+          { date: planted('2026-11-18'), type: planted('call'), summary: planted('Discussed pricing') },
+          { date: '2026-11-19', type: 'chat', content: planted('Asked for a demo') },
+        ],
+        leadData: {
+          name: planted('Jordan'),
+          company: planted('Trailhead'),
+          position: planted('Director'),
+          email: planted('jordan@trailhead.example'),
+          phone: planted('+14155550123'),
+          pain_points: [planted('slow check-in')],
+          budget_range: planted('$10k'),
+        },
+        productInterest: [planted('Booking calendar')],
+        followUpInterval: planted('3 days'),
+        phone_number: `${RLO}+1 415 555 0199${NUL}`,
+      },
+      'channel_messages',
+    );
+
+    expect(parsed).toEqual({
+      ...valid,
+      followUpType: 'email',
+      leadStage: 'qualified',
+      previousInteractions: [
+        { date: '2026-11-18', type: 'call', summary: 'Discussed pricing' },
+        { date: '2026-11-19', type: 'chat', summary: 'Asked for a demo' },
+      ],
+      leadData: {
+        name: 'Jordan',
+        company: 'Trailhead',
+        position: 'Director',
+        email: 'jordan@trailhead.example',
+        phone: '+14155550123',
+        pain_points: ['slow check-in'],
+        budget_range: '$10k',
+      },
+      productInterest: ['Booking calendar'],
+      followUpInterval: '3 days',
+      phone_number: '+1 415 555 0199',
+      output: 'channel_messages',
+    });
+  });
+
+  it('keeps newlines and tabs, and parsing the result again changes nothing', () => {
+    const parsed = parseLeadFollowUpRequest({ ...valid, previousInteractions: [{ date: '2026-11-18', type: 'call', summary: 'Line one\r\n\tLine two' }] }, 'channel_messages');
+    expect(parsed.previousInteractions![0]!.summary).toBe('Line one\n\tLine two');
+    expect(parseLeadFollowUpRequest(JSON.parse(JSON.stringify(parsed)), 'channel_messages')).toEqual(parsed);
+  });
+});
