@@ -80,6 +80,9 @@ const ALIASES: readonly (readonly [string, ...string[]])[] = [
   ['phone_number', 'phoneNumber'],
 ];
 
+/** The canonical id fields; their aliases name the same field. */
+const ID_FIELDS: ReadonlySet<string> = new Set(['siteId', 'leadId', 'userId', 'agentId', 'visitorId']);
+
 /** Free text: cleaned of control and bidi characters (it may reach generated copy), trimmed, and at most `max` characters. */
 const text = (max: number) => z.string().overwrite(cleanText).trim().max(max);
 
@@ -130,13 +133,22 @@ const structureSchema = z.object({
   output: z.enum(OUTPUTS).optional(),
 });
 
+/**
+ * A UUID, in lower case: UUIDs compare case-insensitively (RFC 9562), so an
+ * upper-case id names the same site, lead or command as its lower-case form.
+ */
+export const uuidSchema = z
+  .string()
+  .refine(isUuid, { message: 'Invalid UUID' })
+  .transform((value) => value.toLowerCase());
+
 /** Stage 2: every id given is a UUID. */
 const idsSchema = z.object({
-  siteId: z.string().refine(isUuid, { message: 'Invalid UUID' }),
-  leadId: z.string().refine(isUuid, { message: 'Invalid UUID' }),
-  userId: z.string().refine(isUuid, { message: 'Invalid UUID' }).optional(),
-  agentId: z.string().refine(isUuid, { message: 'Invalid UUID' }).optional(),
-  visitorId: z.string().refine(isUuid, { message: 'Invalid UUID' }).optional(),
+  siteId: uuidSchema,
+  leadId: uuidSchema,
+  userId: uuidSchema.optional(),
+  agentId: uuidSchema.optional(),
+  visitorId: uuidSchema.optional(),
 });
 
 const MIN_PHONE_DIGITS = 7;
@@ -199,7 +211,7 @@ function normalizeAliases(raw: Record<string, unknown>): Record<string, unknown>
     const first = given[0];
     if (first === undefined) continue;
     body[canonical] = raw[first];
-    const conflicting = given.find((name) => JSON.stringify(raw[name]) !== JSON.stringify(raw[first]));
+    const conflicting = given.find((name) => !sameValue(canonical, raw[name], raw[first]));
     if (conflicting) {
       throw new AppError('INVALID_REQUEST', `${first} and ${conflicting} are the same field and disagree.`, [
         { code: 'custom', message: `conflicts with ${first}`, path: [conflicting] },
@@ -207,6 +219,12 @@ function normalizeAliases(raw: Record<string, unknown>): Record<string, unknown>
     }
   }
   return body;
+}
+
+/** Two spellings of a field agree: equal JSON, or for an id the same UUID in either case. */
+function sameValue(field: string, a: unknown, b: unknown): boolean {
+  if (ID_FIELDS.has(field) && typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase();
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function dropUndefined(value: Record<string, unknown>): Record<string, unknown> {

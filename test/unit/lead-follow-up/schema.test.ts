@@ -211,3 +211,32 @@ describe('parseLeadFollowUpRequest: control and bidi characters', () => {
     expect(parseLeadFollowUpRequest(JSON.parse(JSON.stringify(parsed)), 'channel_messages')).toEqual(parsed);
   });
 });
+
+describe('parseLeadFollowUpRequest: upper-case UUIDs', () => {
+  const upper = (id: string) => id.toUpperCase();
+
+  it('gives every id in lower case, whichever spelling named it', () => {
+    const parsed = parseLeadFollowUpRequest(
+      {
+        site_id: upper(DEMO.siteId),
+        leadId: upper(DEMO.leadId),
+        userId: upper(DEMO.userId),
+        agent_id: upper(DEMO.salesAgentId),
+        visitorId: '3E4F5A6B-7C8D-4E9F-A0B1-C2D3E4F5A6B7',
+      },
+      'channel_messages',
+    );
+    expect(parsed).toEqual({
+      siteId: DEMO.siteId,
+      leadId: DEMO.leadId,
+      userId: DEMO.userId,
+      agentId: DEMO.salesAgentId,
+      visitorId: '3e4f5a6b-7c8d-4e9f-a0b1-c2d3e4f5a6b7',
+      output: 'channel_messages',
+    });
+  });
+
+  it('treats an alias that differs only in case as the same id', () => {
+    expect(parseLeadFollowUpRequest({ ...valid, site_id: upper(DEMO.siteId) }, 'channel_messages').siteId).toBe(DEMO.siteId);
+  });
+});
