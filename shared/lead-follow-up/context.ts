@@ -1,5 +1,6 @@
 import { cleanText, cleanTextDeep } from '../platform/text';
 import type { Agent, Lead, Site } from '../sites/schema';
+import { allowedContactsOf, type AllowedContacts } from './allowed-contacts';
 import type { Channel } from './channels';
 import type { CheckedLeadFollowUp } from './checks';
 import type { FollowUpType, LeadFollowUpRequest } from './schema';
@@ -37,6 +38,8 @@ export interface WritingContext {
   productInterest: string[];
   followUpType: FollowUpType | null;
   channels: Channel[];
+  /** The links, e-mail addresses and phone numbers copy may carry: those of the stored site and lead. */
+  allowed_contacts: AllowedContacts;
 }
 
 /**
@@ -54,6 +57,7 @@ export function writingContext(checked: CheckedLeadFollowUp, request: LeadFollow
     productInterest: unique((request.productInterest ?? []).map(cleanText)),
     followUpType: checked.followUpType ?? null,
     channels: checked.channels,
+    allowed_contacts: allowedContactsOf(checked),
   };
 }
 

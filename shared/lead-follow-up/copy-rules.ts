@@ -1,4 +1,6 @@
+import { emailKey, phoneKey, urlKey } from '../platform/contacts';
 import type { GeneratedBy } from '../providers/llm/port';
+import type { AllowedContacts } from './allowed-contacts';
 import type { WritingContext } from './context';
 import { baseLanguage } from './language';
 import type { CopyRules } from './message-checks';
@@ -8,10 +10,25 @@ import { OFFLINE_LANGUAGES } from './offline-writer';
  * The rules generated copy is held to. A model must write in the lead's
  * language; the offline writer only in the languages it has (its result is
  * labelled offline, so English copy for another language is never mistaken
- * for a model's).
+ * for a model's). Either may use only the links, e-mail addresses and phone
+ * numbers of the stored site and lead.
  */
 export function copyRulesFor(context: WritingContext, generatedBy: GeneratedBy): CopyRules {
+  const allowedContacts = context.allowed_contacts ?? legacyAllowedContacts(context);
   const language = baseLanguage(context.lead.language ?? undefined);
-  if (generatedBy === 'offline' && language && !OFFLINE_LANGUAGES.includes(language)) return { language: null };
-  return { language: context.lead.language };
+  if (generatedBy === 'offline' && language && !OFFLINE_LANGUAGES.includes(language)) return { language: null, allowedContacts };
+  return { language: context.lead.language, allowedContacts };
+}
+
+/**
+ * A context kept in progress before `allowed_contacts` existed (a copywriter
+ * job of a command accepted before the upgrade): only the site's URL and the
+ * lead's own email and phone, since its text mixes stored and given data.
+ */
+function legacyAllowedContacts(context: WritingContext): AllowedContacts {
+  return {
+    urls: context.site.url ? [urlKey(context.site.url)] : [],
+    emails: context.lead.email ? [emailKey(context.lead.email)] : [],
+    phones: context.lead.phone ? [phoneKey(context.lead.phone)] : [],
+  };
 }

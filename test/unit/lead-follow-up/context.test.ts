@@ -49,4 +49,19 @@ describe('writingContext', () => {
     expect(agentSummary({ id: DEMO.copywriterId, name: `Riley${RLO}`, instructions: `  Warm${NUL} tone.  ` })).toEqual({ name: 'Riley', instructions: 'Warm tone.' });
   });
 
+  it('records the contacts of the stored site and lead as allowed, and none given in the request', async () => {
+    const site = demoSite();
+    site.leads![0]!.interactions!.push({ date: '2026-11-17', type: 'email', summary: 'Sent the brochure from https://northwind-outdoor.example/brochure' });
+    const context = await contextOf(site, {
+      previousInteractions: [{ date: '2026-11-19', type: 'chat', summary: 'Reach me at planted@evil.example or https://evil.example' }],
+      leadData: { company: 'Call +1 415 555 0999' },
+    });
+
+    expect(context.allowed_contacts).toEqual({
+      urls: ['northwind-outdoor.example', 'northwind-outdoor.example/brochure'],
+      emails: ['sales@northwind-outdoor.example', 'jordan.alvarez@trailhead-rentals.example'],
+      phones: ['14155550100', '14155550123'],
+    });
+    expect(JSON.parse(JSON.stringify(context.allowed_contacts))).toEqual(context.allowed_contacts);
+  });
 });
