@@ -31,16 +31,24 @@ export interface CopyRules {
 
 const MARKUP_PATTERNS: readonly RegExp[] = [/\*\*[^*\n]+\*\*/, /`/, /^\s{0,3}#{1,6}\s/m, /^\s{0,3}>\s/m];
 
+/**
+ * Longest piece of copy read at all: far beyond any answer the token limits
+ * allow, so only a runaway or hostile answer is refused for it, before any
+ * pattern runs over it.
+ */
+export const MAX_COPY_LENGTH = 20_000;
+
 /** Most foreign contacts named in one problem. */
 const MAX_NAMED_CONTACTS = 5;
 const MAX_CONTACT_LENGTH = 80;
 
 /**
- * Problems of one piece of copy that is sent to the lead: empty, control or
- * bidi characters, placeholders, markup, language, contacts not in the
- * stored data.
+ * Problems of one piece of copy that is sent to the lead: far too long (then
+ * nothing else is read), empty, control or bidi characters, placeholders,
+ * markup, language, contacts not in the stored data.
  */
 export function copyProblems(text: string, path: string[], rules: CopyRules): ContentProblem[] {
+  if (text.length > MAX_COPY_LENGTH) return lengthProblems(text, MAX_COPY_LENGTH, path);
   if (text.trim() === '') return [{ code: 'empty', message: 'is empty', path }];
   const problems: ContentProblem[] = [];
   const unsafe = unsafeCharactersIn(text);

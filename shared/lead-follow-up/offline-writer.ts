@@ -94,7 +94,8 @@ function allowedContactsIn(context: WritingContext): AllowedContacts {
 
 function factsOf(context: WritingContext): Facts {
   const allowed = allowedContactsIn(context);
-  const clean = (value: string, max: number) => cleanValue(withoutForeignContacts(value, allowed), max);
+  // A value is cut to a few times what is used of it before it is read, so a huge stored value costs no more than a short one.
+  const clean = (value: string, max: number) => cleanValue(withoutForeignContacts(value.slice(0, max * 4), allowed), max);
   const fullName = clean(context.lead.name, 120) || 'there';
   const company = context.lead.company ? clean(context.lead.company, 120) || null : null;
   const last = context.interactions.at(-1);
@@ -107,7 +108,7 @@ function factsOf(context: WritingContext): Facts {
     companyOrTeam: company ?? 'your team',
     position: context.lead.position ? clean(context.lead.position, 120) || null : null,
     site: clean(context.site.name, 120),
-    agent: clean(context.agent.name.replace(/\([^)]*\)/g, ' '), 80) || clean(context.site.name, 80),
+    agent: clean(context.agent.name.replace(/\([^()]*\)/g, ' '), 80) || clean(context.site.name, 80),
     pain: context.lead.pain_points[0] ? clean(context.lead.pain_points[0], 120) || null : null,
     secondPain: context.lead.pain_points[1] ? clean(context.lead.pain_points[1], 120) || null : null,
     budget: context.lead.budget_range ? clean(context.lead.budget_range, 80) || null : null,

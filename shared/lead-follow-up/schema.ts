@@ -3,7 +3,7 @@ import { AppError } from '../platform/errors';
 import { isUuid } from '../platform/ids';
 import { cleanText } from '../platform/text';
 import { describeFirstIssue, toIssueDetails } from '../platform/validation';
-import { parseFollowUpInterval } from './interval';
+import { MAX_FOLLOW_UP_INTERVAL_LENGTH, parseFollowUpInterval } from './interval';
 
 /** The two answers a lead follow-up can give (response variants B and A). */
 export const OUTPUTS = ['channel_messages', 'follow_up_sequence'] as const;
@@ -83,8 +83,24 @@ const ALIASES: readonly (readonly [string, ...string[]])[] = [
 /** The canonical id fields; their aliases name the same field. */
 const ID_FIELDS: ReadonlySet<string> = new Set(['siteId', 'leadId', 'userId', 'agentId', 'visitorId']);
 
-/** Free text: cleaned of control and bidi characters (it may reach generated copy), trimmed, and at most `max` characters. */
-const text = (max: number) => z.string().overwrite(cleanText).trim().max(max);
+/** Room a value may take before it is trimmed and cleaned: surrounding spaces, stray control characters. */
+const RAW_SLACK = 1_024;
+
+/**
+ * Free text: cleaned of control and bidi characters (it may reach generated
+ * copy), trimmed, and at most `max` characters. Length is checked first,
+ * loosely on the raw value and exactly once it is cleaned; both checks
+ * abort, so no later step or check of the field ever reads over-long input.
+ */
+const text = (max: number) => {
+  const tooBig = { abort: true, message: `Too big: expected string to have <=${max} characters` };
+  return z
+    .string()
+    .max(max + RAW_SLACK, tooBig)
+    .overwrite(cleanText)
+    .trim()
+    .max(max, tooBig);
+};
 
 const interactionSchema = z
   .object({
@@ -124,7 +140,7 @@ const structureSchema = z.object({
   previousInteractions: z.array(interactionSchema).max(100).optional(),
   leadData: leadDataSchema.optional(),
   productInterest: z.array(text(500)).max(50).optional(),
-  followUpInterval: text(64)
+  followUpInterval: text(MAX_FOLLOW_UP_INTERVAL_LENGTH)
     .refine((value) => parseFollowUpInterval(value) !== undefined, {
       message: 'Use a duration such as "3 days", "2 weeks" or "P3D" (1 hour to 365 days)',
     })
@@ -153,11 +169,14 @@ const idsSchema = z.object({
 
 const MIN_PHONE_DIGITS = 7;
 const MAX_PHONE_DIGITS = 15;
+/** Longest phone number read (15 digits with generous separators); longer text is refused before any pattern runs. */
+const MAX_PHONE_LENGTH = 32;
 
 /** True for a phone number a message can be sent to: 7 to 15 digits, with the usual separators only. */
 export function isValidPhoneNumber(value: string): boolean {
-  if (!/^\+?[\d\s().-]+$/.test(value.trim())) return false;
-  const digits = value.replace(/\D/g, '').length;
+  const trimmed = value.trim();
+  if (trimmed.length > MAX_PHONE_LENGTH || !/^\+?[\d\s().-]+$/.test(trimmed)) return false;
+  const digits = trimmed.replace(/\D/g, '').length;
   return digits >= MIN_PHONE_DIGITS && digits <= MAX_PHONE_DIGITS;
 }
 
@@ -183,7 +202,7 @@ export function parseLeadFollowUpRequest(raw: unknown, defaultOutput: LeadFollow
     throw new AppError('INVALID_INPUT', describeFirstIssue(ids.error.issues), toIssueDetails(ids.error.issues));
   }
   const given = structure.data.phone_number;
-  const phone = typeof given === 'string' ? cleanText(given).trim() : given;
+  const phone = typeof given === 'string' && given.length <= MAX_PHONE_LENGTH + RAW_SLACK ? cleanText(given).trim() : given;
   if (phone !== undefined && (typeof phone !== 'string' || !isValidPhoneNumber(phone))) {
     throw new AppError('INVALID_PHONE_NUMBER', `phone_number must be a phone number with ${MIN_PHONE_DIGITS} to ${MAX_PHONE_DIGITS} digits.`, [
       { code: 'invalid_format', message: 'Invalid phone number', path: ['phone_number'] },

@@ -112,3 +112,12 @@ describe('copy with control or bidi characters', () => {
     expect(checkChannelMessages({ ...complete(), email: good('Hi Jordan,\n\n\tthanks for your time.\n\nSam') }, channels, {})).toEqual([]);
   });
 });
+
+describe('copy far beyond any answer', () => {
+  it('is refused for its length alone, before any pattern reads it', () => {
+    const text = `Hi {{name}}, ${'x'.repeat(20_000)}`;
+    expect(checkChannelMessages({ ...complete(), web: good(text) }, channels, {})).toEqual([
+      { code: 'too_long', message: `is ${text.length} characters; at most 20000 allowed`, path: ['web', 'message'] },
+    ]);
+  });
+});

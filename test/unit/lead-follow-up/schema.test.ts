@@ -240,3 +240,19 @@ describe('parseLeadFollowUpRequest: upper-case UUIDs', () => {
     expect(parseLeadFollowUpRequest({ ...valid, site_id: upper(DEMO.siteId) }, 'channel_messages').siteId).toBe(DEMO.siteId);
   });
 });
+
+describe('parseLeadFollowUpRequest: length before pattern', () => {
+  it('refuses an over-long followUpInterval for its length alone', () => {
+    const error = failure({ ...valid, followUpInterval: `${'1'.repeat(65)} days` });
+    expect(error.code).toBe('INVALID_REQUEST');
+    expect(error.details).toEqual([expect.objectContaining({ code: 'too_big', path: ['followUpInterval'] })]);
+  });
+
+  it('refuses a phone number longer than 32 characters even when its digits would do', () => {
+    const padded = `+1 (415) 555-0199${'-'.repeat(16)}`;
+    expect(padded.length).toBe(33);
+    expect(isValidPhoneNumber(padded)).toBe(false);
+    expect(isValidPhoneNumber(padded.slice(0, 32))).toBe(true);
+    expect(failure({ ...valid, phone_number: padded }).code).toBe('INVALID_PHONE_NUMBER');
+  });
+});
