@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { emailKey, findContacts, phoneKey, samePhone, urlKey, type FoundContact } from '../platform/contacts';
 import { cleanText } from '../platform/text';
 import type { Agent, Lead, Site, User } from '../sites/schema';
@@ -12,6 +13,18 @@ export interface AllowedContacts {
   emails: string[];
   phones: string[];
 }
+
+/** None allowed: what a writing context kept before allowed contacts were recorded carries. */
+export const NO_CONTACTS: Readonly<AllowedContacts> = Object.freeze({ urls: [], emails: [], phones: [] });
+
+/**
+ * `AllowedContacts` as kept in a command's progress (the `allowed_contacts`
+ * of a stored writing context). A context kept before they were recorded
+ * reads as allowing none.
+ */
+export const allowedContactsSchema = z
+  .object({ urls: z.array(z.string()), emails: z.array(z.string()), phones: z.array(z.string()) })
+  .default(() => ({ urls: [], emails: [], phones: [] }));
 
 /** What the allowed contacts are read from: stored records only, never the caller's request. */
 export interface StoredSources {

@@ -1,6 +1,5 @@
-import { emailKey, phoneKey, urlKey } from '../platform/contacts';
 import type { GeneratedBy } from '../providers/llm/port';
-import type { AllowedContacts } from './allowed-contacts';
+import { NO_CONTACTS } from './allowed-contacts';
 import type { WritingContext } from './context';
 import { baseLanguage } from './language';
 import type { CopyRules } from './message-checks';
@@ -14,21 +13,9 @@ import { OFFLINE_LANGUAGES } from './offline-writer';
  * numbers of the stored site and lead.
  */
 export function copyRulesFor(context: WritingContext, generatedBy: GeneratedBy): CopyRules {
-  const allowedContacts = context.allowed_contacts ?? legacyAllowedContacts(context);
+  // A context kept in progress before allowed contacts were recorded allows none.
+  const allowedContacts = context.allowed_contacts ?? NO_CONTACTS;
   const language = baseLanguage(context.lead.language ?? undefined);
   if (generatedBy === 'offline' && language && !OFFLINE_LANGUAGES.includes(language)) return { language: null, allowedContacts };
   return { language: context.lead.language, allowedContacts };
-}
-
-/**
- * A context kept in progress before `allowed_contacts` existed (a copywriter
- * job of a command accepted before the upgrade): only the site's URL and the
- * lead's own email and phone, since its text mixes stored and given data.
- */
-function legacyAllowedContacts(context: WritingContext): AllowedContacts {
-  return {
-    urls: context.site.url ? [urlKey(context.site.url)] : [],
-    emails: context.lead.email ? [emailKey(context.lead.email)] : [],
-    phones: context.lead.phone ? [phoneKey(context.lead.phone)] : [],
-  };
 }

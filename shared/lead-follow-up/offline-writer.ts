@@ -1,4 +1,4 @@
-import { withoutForeignContacts, type AllowedContacts } from './allowed-contacts';
+import { NO_CONTACTS, withoutForeignContacts, type AllowedContacts } from './allowed-contacts';
 import { CHANNEL_LIMITS, type Channel } from './channels';
 import type { WritingContext } from './context';
 import type { ChannelMessage, ChannelMessages } from './message-checks';
@@ -89,7 +89,7 @@ export function offlineRefinement(context: WritingContext, messages: ChannelMess
 
 /** The contacts the copy may carry; none for a context kept before they were recorded. */
 function allowedContactsIn(context: WritingContext): AllowedContacts {
-  return context.allowed_contacts ?? { urls: [], emails: [], phones: [] };
+  return context.allowed_contacts ?? NO_CONTACTS;
 }
 
 function factsOf(context: WritingContext): Facts {

@@ -1,3 +1,4 @@
+import { allowedContactsSchema } from '../../../shared/lead-follow-up/allowed-contacts';
 import { checkLeadFollowUp } from '../../../shared/lead-follow-up/checks';
 import { writingContext, type WritingContext } from '../../../shared/lead-follow-up/context';
 import { copyRulesFor } from '../../../shared/lead-follow-up/copy-rules';
@@ -123,5 +124,20 @@ describe('links and contact details in copy', () => {
     const done = harness.commands.records.get(command.id)!;
     expect(done.status).toBe('completed');
     expect((done.result!.messages as ChannelMessages).email!.message).toBe(clean.email!.message);
+  });
+
+  it('keeps the allowed contacts through the progress record; a context kept before them allows none', async () => {
+    const context = await contextFor(PLANTED);
+    const stored = JSON.parse(JSON.stringify(context)) as WritingContext;
+    expect(allowedContactsSchema.parse(stored.allowed_contacts)).toEqual(context.allowed_contacts);
+    expect(allowedContactsSchema.parse(undefined)).toEqual({ urls: [], emails: [], phones: [] });
+
+    const { allowed_contacts: _dropped, ...legacy } = stored;
+    const copy = messagesWith('Hi Jordan, see https://northwind-outdoor.example for the calendar.');
+    expect(checkChannelMessages(copy, channels, copyRulesFor(stored, 'openai'))).toEqual([]);
+    expect(checkChannelMessages(copy, channels, copyRulesFor(legacy as WritingContext, 'openai'))).toEqual([
+      expect.objectContaining({ code: 'contact_not_allowed', path: ['email', 'message'] }),
+    ]);
+    expect(offlineChannelMessages(legacy as WritingContext).email!.message).toContain('Jordan');
   });
 });
