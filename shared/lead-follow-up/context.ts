@@ -1,4 +1,6 @@
+import { cleanText, cleanTextDeep } from '../platform/text';
 import type { Agent, Lead, Site } from '../sites/schema';
+import { allowedContactsOf, type AllowedContacts } from './allowed-contacts';
 import type { Channel } from './channels';
 import type { CheckedLeadFollowUp } from './checks';
 import type { FollowUpType, LeadFollowUpRequest } from './schema';
@@ -36,44 +38,54 @@ export interface WritingContext {
   productInterest: string[];
   followUpType: FollowUpType | null;
   channels: Channel[];
+  /** The links, e-mail addresses and phone numbers copy may carry: those of the stored site and lead. */
+  allowed_contacts: AllowedContacts;
 }
 
-/** Builds the writing context of a checked request. */
+/**
+ * Builds the writing context of a checked request. Stored text is cleaned
+ * of control and bidi characters here, as the request's text is by its
+ * schema, so nothing planted in either reaches the copy.
+ */
 export function writingContext(checked: CheckedLeadFollowUp, request: LeadFollowUpRequest): WritingContext {
   return {
     site: siteSummary(checked.site),
     agent: agentSummary(checked.agent),
     lead: leadProfile(checked.lead, request),
     interactions: mergedInteractions(checked.lead, request),
-    preferences: checked.lead.preferences ?? {},
-    productInterest: unique(request.productInterest ?? []),
+    preferences: cleanTextDeep(checked.lead.preferences ?? {}) as Record<string, unknown>,
+    productInterest: unique((request.productInterest ?? []).map(cleanText)),
     followUpType: checked.followUpType ?? null,
     channels: checked.channels,
+    allowed_contacts: allowedContactsOf(checked),
   };
 }
 
+/** The stored site as the writers see it, its text cleaned. */
 export function siteSummary(site: Site): WritingContext['site'] {
-  return { name: site.name, url: site.url ?? null };
+  return { name: cleanText(site.name), url: site.url ? cleanText(site.url) : null };
 }
 
+/** A stored agent as the writers see it, its text cleaned. */
 export function agentSummary(agent: Agent): WritingContext['agent'] {
-  return { name: agent.name, instructions: agent.instructions?.trim() || null };
+  return { name: cleanText(agent.name), instructions: cleanText(agent.instructions ?? '').trim() || null };
 }
 
 /** The stored lead, gaps filled from `leadData`, stage from `leadStage` when given. */
 export function leadProfile(lead: Lead, request: LeadFollowUpRequest): LeadProfile {
   const extra = request.leadData ?? {};
-  const pick = (stored: string | undefined, given: string | undefined) => stored?.trim() || given?.trim() || null;
+  const tidy = (value: string | undefined) => (value === undefined ? '' : cleanText(value).trim());
+  const pick = (stored: string | undefined, given: string | undefined) => tidy(stored) || tidy(given) || null;
   return {
-    name: pick(lead.name, extra.name) ?? lead.name,
+    name: pick(lead.name, extra.name) ?? cleanText(lead.name),
     company: pick(lead.company, extra.company),
     position: pick(lead.position, extra.position),
-    email: lead.email?.trim() || null,
-    phone: lead.phone?.trim() || null,
-    pain_points: unique([...(lead.pain_points ?? []), ...(extra.pain_points ?? [])]),
+    email: tidy(lead.email) || null,
+    phone: tidy(lead.phone) || null,
+    pain_points: unique([...(lead.pain_points ?? []), ...(extra.pain_points ?? [])].map(cleanText)),
     budget_range: pick(lead.budget_range, extra.budget_range),
-    lead_stage: request.leadStage?.trim() || lead.lead_stage?.trim() || null,
-    language: lead.language?.trim() || null,
+    lead_stage: tidy(request.leadStage) || tidy(lead.lead_stage) || null,
+    language: tidy(lead.language) || null,
   };
 }
 
@@ -83,10 +95,11 @@ export function mergedInteractions(lead: Lead, request: LeadFollowUpRequest): In
   const seen = new Set<string>();
   const merged: InteractionNote[] = [];
   for (const item of all) {
-    const key = `${item.date}|${item.type}|${item.summary}`;
+    const note = { date: cleanText(item.date), type: cleanText(item.type), summary: cleanText(item.summary) };
+    const key = `${note.date}|${note.type}|${note.summary}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    merged.push({ date: item.date, type: item.type, summary: item.summary });
+    merged.push(note);
   }
   return merged.sort((a, b) => a.date.localeCompare(b.date));
 }

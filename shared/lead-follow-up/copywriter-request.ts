@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { isUuid } from '../platform/ids';
+import { uuidSchema as uuid } from './schema';
 
-const uuid = z.string().refine(isUuid, { message: 'Invalid UUID' });
-
-/** The request of a copywriter job: which lead follow-up it refines, and with which agent. Only the sales phase queues it. */
+/**
+ * The request of a copywriter job: which lead follow-up it refines, and with
+ * which agent. Only the sales phase queues it. Ids come back in lower case.
+ */
 export const copywriterRequestSchema = z
   .object({
     parentId: uuid,

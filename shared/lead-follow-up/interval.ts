@@ -49,14 +49,29 @@ const NUMBER_WORDS: Readonly<Record<string, number>> = {
   fourteen: 14,
 };
 
+/** Longest `followUpInterval` read, after trimming; anything longer is refused before any pattern runs. */
+export const MAX_FOLLOW_UP_INTERVAL_LENGTH = 64;
+
+/**
+ * The patterns below are linear: in each, neighbouring quantifiers match
+ * disjoint characters (digits, letters, spaces, "-"), so the engine never
+ * has two ways to split the same run.
+ */
+const NUMBER = /^\d+(?:\.\d+)?$/;
+const ISO_DURATION = /^p(?:(\d+(?:\.\d+)?)w)?(?:(\d+(?:\.\d+)?)d)?(?:t(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?)?$/;
+/** "[every ]3 days", "3-day", "3days", "two weeks", "a week", "week". */
+const AMOUNT_AND_UNIT = /^(?:every\s+)?(?:(\d+(?:\.\d+)?)(?:\s*-)?\s*|([a-z]+)[\s-]+)?([a-z]+)$/;
+
 /**
  * Parses `followUpInterval` into milliseconds: "3 days", "2 weeks", "12 hours",
  * "1 month" (30 days), "weekly", a bare number of days ("5"), or an ISO 8601
  * duration ("P3D", "P2W", "PT36H", "P1DT12H"). Returns undefined for text it
- * cannot read or a gap outside 1 hour to 365 days.
+ * cannot read, text longer than 64 characters, or a gap outside 1 hour to
+ * 365 days.
  */
 export function parseFollowUpInterval(value: string): number | undefined {
   const input = value.trim().toLowerCase();
+  if (input.length > MAX_FOLLOW_UP_INTERVAL_LENGTH) return undefined;
   const ms = WORDS[input] ?? parseIso(input) ?? parseWords(input);
   if (ms === undefined || !Number.isFinite(ms)) return undefined;
   return ms >= MIN_FOLLOW_UP_INTERVAL_MS && ms <= MAX_FOLLOW_UP_INTERVAL_MS ? Math.round(ms) : undefined;
@@ -66,12 +81,12 @@ export function parseFollowUpInterval(value: string): number | undefined {
 export function followUpIntervalMs(value: string | undefined): number {
   if (value === undefined || value.trim() === '') return DEFAULT_FOLLOW_UP_INTERVAL_MS;
   const ms = parseFollowUpInterval(value);
-  if (ms === undefined) throw new RangeError(`Unreadable follow-up interval "${value}"`);
+  if (ms === undefined) throw new RangeError(`Unreadable follow-up interval "${value.slice(0, MAX_FOLLOW_UP_INTERVAL_LENGTH)}"`);
   return ms;
 }
 
 function parseIso(input: string): number | undefined {
-  const match = /^p(?:(\d+(?:\.\d+)?)w)?(?:(\d+(?:\.\d+)?)d)?(?:t(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?)?$/.exec(input);
+  const match = ISO_DURATION.exec(input);
   if (!match || input === 'p' || input.endsWith('t')) return undefined;
   const [, weeks, days, hours, minutes] = match;
   return (
@@ -80,8 +95,8 @@ function parseIso(input: string): number | undefined {
 }
 
 function parseWords(input: string): number | undefined {
-  if (/^\d+(?:\.\d+)?$/.test(input)) return Number(input) * DAY_MS;
-  const match = /^(?:every\s+)?(?:(\d+(?:\.\d+)?)\s*-?\s*|([a-z]+)[\s-]+)?([a-z]+)$/.exec(input);
+  if (NUMBER.test(input)) return Number(input) * DAY_MS;
+  const match = AMOUNT_AND_UNIT.exec(input);
   if (!match) return undefined;
   const [, digits, word, unitText] = match;
   const unit = UNIT_MS[unitText!];

@@ -1,4 +1,6 @@
 import type { IssueDetail } from '../platform/errors';
+import { unsafeCharactersIn } from '../platform/text';
+import { foreignContacts, type AllowedContacts } from './allowed-contacts';
 import { CHANNEL_LIMITS, type Channel } from './channels';
 import { isInLanguage } from './language';
 import { findPlaceholders } from './placeholders';
@@ -19,14 +21,44 @@ export type ContentProblem = IssueDetail;
 export interface CopyRules {
   /** The lead's language, when known; copy clearly in another language fails. */
   language?: string | null;
+  /**
+   * The links, e-mail addresses and phone numbers copy may carry; any other
+   * fails. Without it (checks of copy outside a lead follow-up) contacts are
+   * not checked.
+   */
+  allowedContacts?: AllowedContacts;
 }
 
 const MARKUP_PATTERNS: readonly RegExp[] = [/\*\*[^*\n]+\*\*/, /`/, /^\s{0,3}#{1,6}\s/m, /^\s{0,3}>\s/m];
 
-/** Problems of one piece of copy that is sent to the lead: empty, placeholders, markup, language. */
+/**
+ * Longest piece of copy read at all: far beyond any answer the token limits
+ * allow, so only a runaway or hostile answer is refused for it, before any
+ * pattern runs over it.
+ */
+export const MAX_COPY_LENGTH = 20_000;
+
+/** Most foreign contacts named in one problem. */
+const MAX_NAMED_CONTACTS = 5;
+const MAX_CONTACT_LENGTH = 80;
+
+/**
+ * Problems of one piece of copy that is sent to the lead: far too long (then
+ * nothing else is read), empty, control or bidi characters, placeholders,
+ * markup, language, contacts not in the stored data.
+ */
 export function copyProblems(text: string, path: string[], rules: CopyRules): ContentProblem[] {
+  if (text.length > MAX_COPY_LENGTH) return lengthProblems(text, MAX_COPY_LENGTH, path);
   if (text.trim() === '') return [{ code: 'empty', message: 'is empty', path }];
   const problems: ContentProblem[] = [];
+  const unsafe = unsafeCharactersIn(text);
+  if (unsafe.length > 0) {
+    problems.push({
+      code: 'control_character',
+      message: `contains control or bidirectional formatting characters (${unsafe.slice(0, 5).join(', ')}); remove them`,
+      path,
+    });
+  }
   const placeholders = findPlaceholders(text);
   if (placeholders.length > 0) {
     problems.push({ code: 'placeholder', message: `contains placeholders or filler: ${placeholders.slice(0, 3).join(', ')}`, path });
@@ -37,7 +69,29 @@ export function copyProblems(text: string, path: string[], rules: CopyRules): Co
   if (rules.language && !isInLanguage(text, rules.language)) {
     problems.push({ code: 'language', message: `is not written in the lead's language (${rules.language})`, path });
   }
+  if (rules.allowedContacts) problems.push(...contactProblems(text, path, rules.allowedContacts));
   return problems;
+}
+
+/** A problem when copy carries a link, e-mail address or phone number that is not in the site's or the lead's stored data. */
+export function contactProblems(text: string, path: string[], allowed: AllowedContacts): ContentProblem[] {
+  const foreign = foreignContacts(text, allowed);
+  if (foreign.length === 0) return [];
+  const named = [...new Set(foreign.map((contact) => `${contact.kind} ${shorten(contact.text)}`))];
+  const more = named.length > MAX_NAMED_CONTACTS ? ` and ${named.length - MAX_NAMED_CONTACTS} more` : '';
+  return [
+    {
+      code: 'contact_not_allowed',
+      message:
+        `contains links or contact details that are not in the site's or the lead's data: ${named.slice(0, MAX_NAMED_CONTACTS).join(', ')}${more}; ` +
+        'remove them (only the site\'s own URL and contacts from the stored data may appear)',
+      path,
+    },
+  ];
+}
+
+function shorten(value: string): string {
+  return value.length > MAX_CONTACT_LENGTH ? `${value.slice(0, MAX_CONTACT_LENGTH - 1)}…` : value;
 }
 
 /** Problems when a text is longer than its limit. */

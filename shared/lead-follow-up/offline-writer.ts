@@ -1,3 +1,4 @@
+import { NO_CONTACTS, withoutForeignContacts, type AllowedContacts } from './allowed-contacts';
 import { CHANNEL_LIMITS, type Channel } from './channels';
 import type { WritingContext } from './context';
 import type { ChannelMessage, ChannelMessages } from './message-checks';
@@ -8,7 +9,8 @@ import { SUBJECT_LIMIT, type WrittenFollowUp, type WrittenSequence } from './seq
 /**
  * The deterministic writer used when no model is configured (generated_by
  * "offline"). It writes real, ready-to-send English copy from the lead, site
- * and agent data only: no slots to fill, no invented facts.
+ * and agent data only: no slots to fill, no invented facts, and no link,
+ * e-mail address or phone number the stored data does not hold.
  */
 
 /** Languages the offline writer writes in. */
@@ -36,20 +38,30 @@ interface Facts {
 /** Channel messages for every channel of the context. */
 export function offlineChannelMessages(context: WritingContext): ChannelMessages {
   const facts = factsOf(context);
+  const allowed = allowedContactsIn(context);
   const writers: Record<Channel, (facts: Facts) => ChannelMessage> = {
     email: emailMessage,
     messaging_app: messagingMessage,
     notification: notificationMessage,
     web: webMessage,
   };
-  return Object.fromEntries(context.channels.map((channel) => [channel, fitted(channel, writers[channel](facts))]));
+  return Object.fromEntries(
+    context.channels.map((channel) => {
+      const { title, message, strategy } = fitted(channel, writers[channel](facts));
+      return [channel, { title: withoutForeignContacts(title, allowed), message: withoutForeignContacts(message, allowed), strategy }];
+    }),
+  );
 }
 
 /** A written sequence for the planned types. */
 export function offlineSequence(context: WritingContext, types: readonly FollowUpType[]): WrittenSequence {
   const facts = factsOf(context);
+  const allowed = allowedContactsIn(context);
   return {
-    follow_ups: types.map((type, index) => sequenceItem(facts, type, index, types)),
+    follow_ups: types.map((type, index) => {
+      const item = sequenceItem(facts, type, index, types);
+      return { ...item, subject: withoutForeignContacts(item.subject, allowed), content: withoutForeignContacts(item.content, allowed) };
+    }),
   };
 }
 
@@ -75,9 +87,17 @@ export function offlineRefinement(context: WritingContext, messages: ChannelMess
   return refined;
 }
 
+/** The contacts the copy may carry; none for a context kept before they were recorded. */
+function allowedContactsIn(context: WritingContext): AllowedContacts {
+  return context.allowed_contacts ?? NO_CONTACTS;
+}
+
 function factsOf(context: WritingContext): Facts {
+  const allowed = allowedContactsIn(context);
+  // A value is cut to a few times what is used of it before it is read, so a huge stored value costs no more than a short one.
+  const clean = (value: string, max: number) => cleanValue(withoutForeignContacts(value.slice(0, max * 4), allowed), max);
   const fullName = clean(context.lead.name, 120) || 'there';
-  const company = context.lead.company ? clean(context.lead.company, 120) : null;
+  const company = context.lead.company ? clean(context.lead.company, 120) || null : null;
   const last = context.interactions.at(-1);
   const contactTime = context.preferences.contact_time;
   const cta = callToAction(context.lead.lead_stage, company);
@@ -86,15 +106,15 @@ function factsOf(context: WritingContext): Facts {
     fullName,
     company,
     companyOrTeam: company ?? 'your team',
-    position: context.lead.position ? clean(context.lead.position, 120) : null,
+    position: context.lead.position ? clean(context.lead.position, 120) || null : null,
     site: clean(context.site.name, 120),
-    agent: clean(context.agent.name.replace(/\([^)]*\)/g, ' '), 80) || clean(context.site.name, 80),
-    pain: context.lead.pain_points[0] ? clean(context.lead.pain_points[0], 120) : null,
-    secondPain: context.lead.pain_points[1] ? clean(context.lead.pain_points[1], 120) : null,
-    budget: context.lead.budget_range ? clean(context.lead.budget_range, 80) : null,
-    products: context.productInterest.length ? listOf(context.productInterest.slice(0, 3).map((item) => clean(item, 80))) : null,
+    agent: clean(context.agent.name.replace(/\([^()]*\)/g, ' '), 80) || clean(context.site.name, 80),
+    pain: context.lead.pain_points[0] ? clean(context.lead.pain_points[0], 120) || null : null,
+    secondPain: context.lead.pain_points[1] ? clean(context.lead.pain_points[1], 120) || null : null,
+    budget: context.lead.budget_range ? clean(context.lead.budget_range, 80) || null : null,
+    products: listOf(context.productInterest.slice(0, 3).map((item) => clean(item, 80)).filter(Boolean)) || null,
     lastInteraction: last
-      ? { type: clean(last.type.replace(/_/g, ' '), 40).toLowerCase(), date: readableDate(last.date), summary: sentence(clean(last.summary, 240)) }
+      ? { type: clean(last.type.replace(/_/g, ' '), 40).toLowerCase(), date: readableDate(clean(last.date, 40)), summary: sentence(clean(last.summary, 240)) }
       : null,
     cta: cta.long,
     shortCta: cta.short,
@@ -149,7 +169,7 @@ function notificationMessage(facts: Facts): ChannelMessage {
     `${facts.first}, ${facts.site} has a next step ready for you. Reply to book ${facts.shortCta}.`,
     `${facts.first}, your next step with ${facts.site} is ready.`,
   ];
-  const message = candidates.find((text) => text.length <= CHANNEL_LIMITS.notification.message!) ?? clean(candidates[2]!, 240);
+  const message = candidates.find((text) => text.length <= CHANNEL_LIMITS.notification.message!) ?? cleanValue(candidates[2]!, 240);
   return {
     title: `Next step with ${facts.site}`,
     message,
@@ -183,7 +203,7 @@ function recap(facts: Facts): string {
   const last = facts.lastInteraction!;
   const note = last.summary.replace(/[.!\s]+$/, '');
   const lowered = /^[A-Z][a-z]/.test(note) ? note.charAt(0).toLowerCase() + note.slice(1) : note;
-  return `Picking up from our ${last.type} on ${last.date} (${lowered}).`;
+  return lowered ? `Picking up from our ${last.type} on ${last.date} (${lowered}).` : `Picking up from our ${last.type} on ${last.date}.`;
 }
 
 const TEMPLATES = ['recap_and_next_step', 'pain_point_focus', 'value_and_fit', 'meeting_request', 'final_check_in'] as const;
@@ -196,7 +216,7 @@ function sequenceItem(facts: Facts, type: FollowUpType, index: number, types: re
   const ask = template === 'final_check_in' || template === 'meeting_request' ? '' : `Would you have time for ${facts.cta}${facts.timeNote}?`;
   const next = types[index + 1];
   return {
-    subject: clean(subjectOf(facts, template), SUBJECT_LIMIT),
+    subject: cleanValue(subjectOf(facts, template), SUBJECT_LIMIT),
     content: contentOf(facts, type, core, ask),
     next_steps: next
       ? `If ${facts.first} replies, book ${facts.shortCta}; otherwise send follow-up ${index + 2} (${next.replace(/_/g, ' ')}) as scheduled.`
@@ -283,7 +303,7 @@ function fitted(channel: Channel, message: ChannelMessage): ChannelMessage {
   };
 }
 
-function clean(value: string, max: number): string {
+function cleanValue(value: string, max: number): string {
   return clampTo(sanitizeValue(value), max);
 }
 
@@ -316,8 +336,7 @@ function listOf(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
-function readableDate(value: string): string {
-  const cleaned = clean(value, 40);
+function readableDate(cleaned: string): string {
   if (!/^\d{4}-\d{2}-\d{2}/.test(cleaned)) return cleaned;
   const date = new Date(cleaned.length === 10 ? `${cleaned}T00:00:00Z` : cleaned);
   if (Number.isNaN(date.getTime())) return cleaned;

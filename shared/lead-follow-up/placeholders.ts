@@ -1,13 +1,16 @@
 /**
  * Generated copy is sent as it is, so anything left to fill in is a defect:
- * template variables, bracketed slots, filler text.
+ * template variables, bracketed slots, filler text. Each pattern is linear:
+ * an open bracket's scan stops at the next bracket of its kind (so scans
+ * never overlap), and no two adjacent quantifiers can match the same
+ * characters.
  */
 const PLACEHOLDER_PATTERNS: readonly RegExp[] = [
-  /\{\{[^}]*\}\}/g, // {{first_name}}
-  /\$\{[^}]*\}/g, // ${name}
+  /\{\{[^{}]*\}\}/g, // {{first_name}}
+  /\$\{[^{}]*\}/g, // ${name}
   /\{[^{}\n]{0,60}\}/g, // {first_name}, {}
-  /\[[^\]\n]{0,60}\]/g, // [Name], [Your Company]
-  /<\s*\/?\s*[A-Za-z_][^<>\n]{0,60}>/g, // <company>, <br>
+  /\[[^[\]\n]{0,60}\]/g, // [Name], [Your Company]
+  /<\s*(?:\/\s*)?[A-Za-z_][^<>\n]{0,60}>/g, // <company>, <br>
   /%(?:[sd]|\([a-z_]+\)s)\b/g, // %s, %(name)s
   /(?<![A-Za-z])(?:X{3,}|x{3,})(?![A-Za-z])/g, // XXX, xxxx
   /\blorem\b|\bipsum\b/gi, // Lorem ipsum

@@ -50,6 +50,7 @@ const COPY_RULES = [
   'Plain text only, ready to send: no Markdown, no HTML, no emoji lists.',
   'No placeholders or variables of any kind (such as {{name}}, {first_name}, [Name], <company>, XXX, Lorem ipsum): use the real names from the data, and leave out anything unknown.',
   'Never invent facts, prices, discounts, dates or customer names that are not in the data.',
+  "No links, e-mail addresses or phone numbers other than the site's URL: contact details written inside the data are not to be passed on.",
 ].join('\n- ');
 
 function languageRule(language: string | null): string {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { AppError } from '../platform/errors';
 import { isUuid } from '../platform/ids';
+import { cleanText } from '../platform/text';
 import { describeFirstIssue, toIssueDetails } from '../platform/validation';
-import { parseFollowUpInterval } from './interval';
+import { MAX_FOLLOW_UP_INTERVAL_LENGTH, parseFollowUpInterval } from './interval';
 
 /** The two answers a lead follow-up can give (response variants B and A). */
 export const OUTPUTS = ['channel_messages', 'follow_up_sequence'] as const;
@@ -79,7 +80,27 @@ const ALIASES: readonly (readonly [string, ...string[]])[] = [
   ['phone_number', 'phoneNumber'],
 ];
 
-const text = (max: number) => z.string().trim().max(max);
+/** The canonical id fields; their aliases name the same field. */
+const ID_FIELDS: ReadonlySet<string> = new Set(['siteId', 'leadId', 'userId', 'agentId', 'visitorId']);
+
+/** Room a value may take before it is trimmed and cleaned: surrounding spaces, stray control characters. */
+const RAW_SLACK = 1_024;
+
+/**
+ * Free text: cleaned of control and bidi characters (it may reach generated
+ * copy), trimmed, and at most `max` characters. Length is checked first,
+ * loosely on the raw value and exactly once it is cleaned; both checks
+ * abort, so no later step or check of the field ever reads over-long input.
+ */
+const text = (max: number) => {
+  const tooBig = { abort: true, message: `Too big: expected string to have <=${max} characters` };
+  return z
+    .string()
+    .max(max + RAW_SLACK, tooBig)
+    .overwrite(cleanText)
+    .trim()
+    .max(max, tooBig);
+};
 
 const interactionSchema = z
   .object({
@@ -119,7 +140,7 @@ const structureSchema = z.object({
   previousInteractions: z.array(interactionSchema).max(100).optional(),
   leadData: leadDataSchema.optional(),
   productInterest: z.array(text(500)).max(50).optional(),
-  followUpInterval: text(64)
+  followUpInterval: text(MAX_FOLLOW_UP_INTERVAL_LENGTH)
     .refine((value) => parseFollowUpInterval(value) !== undefined, {
       message: 'Use a duration such as "3 days", "2 weeks" or "P3D" (1 hour to 365 days)',
     })
@@ -128,22 +149,34 @@ const structureSchema = z.object({
   output: z.enum(OUTPUTS).optional(),
 });
 
+/**
+ * A UUID, in lower case: UUIDs compare case-insensitively (RFC 9562), so an
+ * upper-case id names the same site, lead or command as its lower-case form.
+ */
+export const uuidSchema = z
+  .string()
+  .refine(isUuid, { message: 'Invalid UUID' })
+  .transform((value) => value.toLowerCase());
+
 /** Stage 2: every id given is a UUID. */
 const idsSchema = z.object({
-  siteId: z.string().refine(isUuid, { message: 'Invalid UUID' }),
-  leadId: z.string().refine(isUuid, { message: 'Invalid UUID' }),
-  userId: z.string().refine(isUuid, { message: 'Invalid UUID' }).optional(),
-  agentId: z.string().refine(isUuid, { message: 'Invalid UUID' }).optional(),
-  visitorId: z.string().refine(isUuid, { message: 'Invalid UUID' }).optional(),
+  siteId: uuidSchema,
+  leadId: uuidSchema,
+  userId: uuidSchema.optional(),
+  agentId: uuidSchema.optional(),
+  visitorId: uuidSchema.optional(),
 });
 
 const MIN_PHONE_DIGITS = 7;
 const MAX_PHONE_DIGITS = 15;
+/** Longest phone number read (15 digits with generous separators); longer text is refused before any pattern runs. */
+const MAX_PHONE_LENGTH = 32;
 
 /** True for a phone number a message can be sent to: 7 to 15 digits, with the usual separators only. */
 export function isValidPhoneNumber(value: string): boolean {
-  if (!/^\+?[\d\s().-]+$/.test(value.trim())) return false;
-  const digits = value.replace(/\D/g, '').length;
+  const trimmed = value.trim();
+  if (trimmed.length > MAX_PHONE_LENGTH || !/^\+?[\d\s().-]+$/.test(trimmed)) return false;
+  const digits = trimmed.replace(/\D/g, '').length;
   return digits >= MIN_PHONE_DIGITS && digits <= MAX_PHONE_DIGITS;
 }
 
@@ -168,7 +201,8 @@ export function parseLeadFollowUpRequest(raw: unknown, defaultOutput: LeadFollow
   if (!ids.success) {
     throw new AppError('INVALID_INPUT', describeFirstIssue(ids.error.issues), toIssueDetails(ids.error.issues));
   }
-  const phone = structure.data.phone_number;
+  const given = structure.data.phone_number;
+  const phone = typeof given === 'string' && given.length <= MAX_PHONE_LENGTH + RAW_SLACK ? cleanText(given).trim() : given;
   if (phone !== undefined && (typeof phone !== 'string' || !isValidPhoneNumber(phone))) {
     throw new AppError('INVALID_PHONE_NUMBER', `phone_number must be a phone number with ${MIN_PHONE_DIGITS} to ${MAX_PHONE_DIGITS} digits.`, [
       { code: 'invalid_format', message: 'Invalid phone number', path: ['phone_number'] },
@@ -179,7 +213,7 @@ export function parseLeadFollowUpRequest(raw: unknown, defaultOutput: LeadFollow
   return dropUndefined({
     ...ids.data,
     ...rest,
-    ...(typeof phone === 'string' ? { phone_number: phone.trim() } : {}),
+    ...(typeof phone === 'string' ? { phone_number: phone } : {}),
     output: output ?? defaultOutput,
   }) as unknown as LeadFollowUpRequest;
 }
@@ -196,7 +230,7 @@ function normalizeAliases(raw: Record<string, unknown>): Record<string, unknown>
     const first = given[0];
     if (first === undefined) continue;
     body[canonical] = raw[first];
-    const conflicting = given.find((name) => JSON.stringify(raw[name]) !== JSON.stringify(raw[first]));
+    const conflicting = given.find((name) => !sameValue(canonical, raw[name], raw[first]));
     if (conflicting) {
       throw new AppError('INVALID_REQUEST', `${first} and ${conflicting} are the same field and disagree.`, [
         { code: 'custom', message: `conflicts with ${first}`, path: [conflicting] },
@@ -204,6 +238,12 @@ function normalizeAliases(raw: Record<string, unknown>): Record<string, unknown>
     }
   }
   return body;
+}
+
+/** Two spellings of a field agree: equal JSON, or for an id the same UUID in either case. */
+function sameValue(field: string, a: unknown, b: unknown): boolean {
+  if (ID_FIELDS.has(field) && typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase();
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function dropUndefined(value: Record<string, unknown>): Record<string, unknown> {

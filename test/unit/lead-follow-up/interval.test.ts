@@ -44,3 +44,16 @@ describe('followUpIntervalMs', () => {
     expect(() => followUpIntervalMs('whenever')).toThrow(RangeError);
   });
 });
+
+describe('parseFollowUpInterval: length first', () => {
+  it('refuses text longer than 64 characters, however readable, before any pattern runs', () => {
+    const spaced = `3${' '.repeat(70)}days`;
+    expect(parseFollowUpInterval(`3${' '.repeat(50)}days`)).toBe(3 * DAY);
+    expect(parseFollowUpInterval(spaced)).toBeUndefined();
+    expect(() => followUpIntervalMs(spaced)).toThrow(RangeError);
+  });
+
+  it('still trims before it measures', () => {
+    expect(parseFollowUpInterval(`${' '.repeat(100)}2 weeks${' '.repeat(100)}`)).toBe(14 * DAY);
+  });
+});

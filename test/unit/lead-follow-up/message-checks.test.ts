@@ -93,3 +93,31 @@ describe('language detection', () => {
     expect(isInLanguage('Thank you for your time and for the demo of the product.', 'fr')).toBe(false);
   });
 });
+
+describe('copy with control or bidi characters', () => {
+  it.each([
+    ['a NUL', 'Hi Jordan,\u0000 welcome back.', 'U+0000'],
+    ['a right-to-left override', 'Hi Jordan, \u202Eyour order is ready.', 'U+202E'],
+    ['an isolate', 'Hi \u2066Jordan\u2069, welcome back.', 'U+2066, U+2069'],
+    ['a left-to-right mark', 'Hi Jordan\u200E, welcome back.', 'U+200E'],
+    ['an Arabic letter mark', 'Hi Jordan\u061C, welcome back.', 'U+061C'],
+    ['a C1 control', 'Hi Jordan,\u0085 welcome back.', 'U+0085'],
+    ['a carriage return', 'Hi Jordan,\r\nwelcome back.', 'U+000D'],
+  ])('refuses %s', (_name, text, named) => {
+    const problems = checkChannelMessages({ ...complete(), web: good(text) }, channels, {});
+    expect(problems).toEqual([{ code: 'control_character', message: expect.stringContaining(named), path: ['web', 'message'] }]);
+  });
+
+  it('accepts newlines and tabs', () => {
+    expect(checkChannelMessages({ ...complete(), email: good('Hi Jordan,\n\n\tthanks for your time.\n\nSam') }, channels, {})).toEqual([]);
+  });
+});
+
+describe('copy far beyond any answer', () => {
+  it('is refused for its length alone, before any pattern reads it', () => {
+    const text = `Hi {{name}}, ${'x'.repeat(20_000)}`;
+    expect(checkChannelMessages({ ...complete(), web: good(text) }, channels, {})).toEqual([
+      { code: 'too_long', message: `is ${text.length} characters; at most 20000 allowed`, path: ['web', 'message'] },
+    ]);
+  });
+});

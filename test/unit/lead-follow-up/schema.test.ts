@@ -149,3 +149,110 @@ describe('isValidPhoneNumber', () => {
     expect(isValidPhoneNumber('415 555 0123 ext 9')).toBe(false);
   });
 });
+
+describe('parseLeadFollowUpRequest: control and bidi characters', () => {
+  const NUL = '\u0000';
+  const RLO = '\u202E';
+  const planted = (text: string) => `${NUL}${text.slice(0, 2)}${RLO}${text.slice(2)}\u2066\u0085`;
+
+  it('cleans every free-text field of the request', () => {
+    const parsed = parseLeadFollowUpRequest(
+      {
+        ...valid,
+        followUpType: planted('email'),
+        leadStage: planted('qualified'),
+        previousInteractions: [
+          { date: planted('2026-11-18'), type: planted('call'), summary: planted('Discussed pricing') },
+          { date: '2026-11-19', type: 'chat', content: planted('Asked for a demo') },
+        ],
+        leadData: {
+          name: planted('Jordan'),
+          company: planted('Trailhead'),
+          position: planted('Director'),
+          email: planted('jordan@trailhead.example'),
+          phone: planted('+14155550123'),
+          pain_points: [planted('slow check-in')],
+          budget_range: planted('$10k'),
+        },
+        productInterest: [planted('Booking calendar')],
+        followUpInterval: planted('3 days'),
+        phone_number: `${RLO}+1 415 555 0199${NUL}`,
+      },
+      'channel_messages',
+    );
+
+    expect(parsed).toEqual({
+      ...valid,
+      followUpType: 'email',
+      leadStage: 'qualified',
+      previousInteractions: [
+        { date: '2026-11-18', type: 'call', summary: 'Discussed pricing' },
+        { date: '2026-11-19', type: 'chat', summary: 'Asked for a demo' },
+      ],
+      leadData: {
+        name: 'Jordan',
+        company: 'Trailhead',
+        position: 'Director',
+        email: 'jordan@trailhead.example',
+        phone: '+14155550123',
+        pain_points: ['slow check-in'],
+        budget_range: '$10k',
+      },
+      productInterest: ['Booking calendar'],
+      followUpInterval: '3 days',
+      phone_number: '+1 415 555 0199',
+      output: 'channel_messages',
+    });
+  });
+
+  it('keeps newlines and tabs, and parsing the result again changes nothing', () => {
+    const parsed = parseLeadFollowUpRequest({ ...valid, previousInteractions: [{ date: '2026-11-18', type: 'call', summary: 'Line one\r\n\tLine two' }] }, 'channel_messages');
+    expect(parsed.previousInteractions![0]!.summary).toBe('Line one\n\tLine two');
+    expect(parseLeadFollowUpRequest(JSON.parse(JSON.stringify(parsed)), 'channel_messages')).toEqual(parsed);
+  });
+});
+
+describe('parseLeadFollowUpRequest: upper-case UUIDs', () => {
+  const upper = (id: string) => id.toUpperCase();
+
+  it('gives every id in lower case, whichever spelling named it', () => {
+    const parsed = parseLeadFollowUpRequest(
+      {
+        site_id: upper(DEMO.siteId),
+        leadId: upper(DEMO.leadId),
+        userId: upper(DEMO.userId),
+        agent_id: upper(DEMO.salesAgentId),
+        visitorId: '3E4F5A6B-7C8D-4E9F-A0B1-C2D3E4F5A6B7',
+      },
+      'channel_messages',
+    );
+    expect(parsed).toEqual({
+      siteId: DEMO.siteId,
+      leadId: DEMO.leadId,
+      userId: DEMO.userId,
+      agentId: DEMO.salesAgentId,
+      visitorId: '3e4f5a6b-7c8d-4e9f-a0b1-c2d3e4f5a6b7',
+      output: 'channel_messages',
+    });
+  });
+
+  it('treats an alias that differs only in case as the same id', () => {
+    expect(parseLeadFollowUpRequest({ ...valid, site_id: upper(DEMO.siteId) }, 'channel_messages').siteId).toBe(DEMO.siteId);
+  });
+});
+
+describe('parseLeadFollowUpRequest: length before pattern', () => {
+  it('refuses an over-long followUpInterval for its length alone', () => {
+    const error = failure({ ...valid, followUpInterval: `${'1'.repeat(65)} days` });
+    expect(error.code).toBe('INVALID_REQUEST');
+    expect(error.details).toEqual([expect.objectContaining({ code: 'too_big', path: ['followUpInterval'] })]);
+  });
+
+  it('refuses a phone number longer than 32 characters even when its digits would do', () => {
+    const padded = `+1 (415) 555-0199${'-'.repeat(16)}`;
+    expect(padded.length).toBe(33);
+    expect(isValidPhoneNumber(padded)).toBe(false);
+    expect(isValidPhoneNumber(padded.slice(0, 32))).toBe(true);
+    expect(failure({ ...valid, phone_number: padded }).code).toBe('INVALID_PHONE_NUMBER');
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * Characters that must never reach text a person reads: C0 and C1 controls
+ * (U+0000–U+001F, U+007F–U+009F) except tab and newline, and the bidi
+ * controls that can reorder what a reader sees (LRM, RLM, ALM, the
+ * embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069).
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's job
+const UNSAFE_CHARACTERS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+const ANY_UNSAFE = new RegExp(UNSAFE_CHARACTERS.source);
+const LINE_BREAK = /\r\n?/g;
+
+/**
+ * Cleans free text that may end up in generated copy: a carriage return
+ * (alone or before a newline) becomes a newline, and every other control or
+ * bidi character is removed. Idempotent and linear in the text's length.
+ */
+export function cleanText(value: string): string {
+  return ANY_UNSAFE.test(value) ? value.replace(LINE_BREAK, '\n').replace(UNSAFE_CHARACTERS, '') : value;
+}
+
+/** Most distinct characters `unsafeCharactersIn` names. */
+const MAX_NAMED = 8;
+
+/**
+ * The control and bidi characters a text holds, each once as "U+XXXX" in
+ * order of first appearance, at most 8; empty when the text is safe to show.
+ */
+export function unsafeCharactersIn(value: string): string[] {
+  const found: string[] = [];
+  const pattern = new RegExp(UNSAFE_CHARACTERS.source);
+  let rest = value;
+  for (let match = pattern.exec(rest); match && found.length < MAX_NAMED; match = pattern.exec(rest)) {
+    found.push(`U+${match[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+    rest = rest.slice(match.index + 1).replaceAll(match[0], '');
+  }
+  return found;
+}
+
+/**
+ * `cleanText` applied to every string of a JSON-like value (object keys
+ * included), for stored records such as a lead's preferences.
+ */
+export function cleanTextDeep(value: unknown): unknown {
+  if (typeof value === 'string') return cleanText(value);
+  if (Array.isArray(value)) return value.map(cleanTextDeep);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [cleanText(key), cleanTextDeep(item)]));
+  }
+  return value;
+}
