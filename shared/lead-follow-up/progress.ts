@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isErrorCode, type ErrorCode, type ErrorDetails } from '../platform/errors';
+import { allowedContactsSchema } from './allowed-contacts';
 import { CHANNEL_ORDER, type Channel } from './channels';
 import type { WritingContext } from './context';
 import type { ChannelMessage, ChannelMessages } from './message-checks';
@@ -38,6 +39,7 @@ const writingContextSchema: z.ZodType<WritingContext> = z.object({
   productInterest: z.array(z.string()),
   followUpType: followUpType.nullable(),
   channels: z.array(channel),
+  allowed_contacts: allowedContactsSchema,
 });
 
 const channelMessageSchema: z.ZodType<ChannelMessage> = z.object({ title: z.string(), message: z.string(), strategy: z.string() });
