@@ -196,3 +196,19 @@ describe('asynchrony, waiting and idempotency', () => {
     expect(theirs.body.data?.command_id).not.toBe(mine.body.data?.command_id);
   });
 });
+
+describe('UUIDs in upper case (RFC 9562: they compare case-insensitively)', () => {
+  it('name the same site, lead and command as lower-case ones', async () => {
+    const accepted = await call(runtime.url, 'POST', ROUTE, {
+      key: runtime.apiKey,
+      body: { siteId: DEMO_SITE.toUpperCase(), leadId: DEMO_LEAD.toUpperCase() },
+      headers: { prefer: 'wait=20' },
+    });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.data).toMatchObject({ lead: expect.objectContaining({ name: expect.any(String) }) });
+    const id = String(accepted.body.data?.command_id);
+    const read = await call(runtime.url, 'GET', `/api/commands/${id.toUpperCase()}`, { key: runtime.apiKey });
+    expect(read.status).toBe(200);
+    expect(read.body.data).toMatchObject({ command_id: id, site_id: DEMO_SITE, status: 'completed' });
+  });
+});
