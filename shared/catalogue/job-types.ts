@@ -67,7 +67,20 @@ export const JOB_TYPES = [
       // One model call and one repair call, each bounded by the LLM policy's 56 s deadline.
       timeoutSeconds: 120,
       memoryMb: 512,
-      access: { table: 'readwrite', sendsTo: ['copywriter'], sendsToDeadLetterOf: ['sales'], secrets: ['openai'] },
+      access: {
+        table: [
+          // Producer jobs: the tenant's sites, then the job's Idempotency-Key.
+          { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
+          { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+          { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
+          // Its command, and the copywriter child it starts.
+          { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+          { actions: ['PutItem'], keyPrefixes: ['FOLLOWUP#'] },
+        ],
+        sendsTo: ['copywriter'],
+        sendsToDeadLetterOf: ['sales'],
+        secrets: ['openai'],
+      },
     },
   },
   {
@@ -93,7 +106,16 @@ export const JOB_TYPES = [
       // One model call and one repair call, each bounded by the LLM policy's 56 s deadline.
       timeoutSeconds: 120,
       memoryMb: 512,
-      access: { table: 'readwrite', sendsTo: [], sendsToDeadLetterOf: ['copywriter'], secrets: ['openai'] },
+      access: {
+        table: [
+          { actions: ['GetItem'], keyPrefixes: ['SITE#'] },
+          // Its command and the parent lead follow-up it finishes.
+          { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+        ],
+        sendsTo: [],
+        sendsToDeadLetterOf: ['copywriter'],
+        secrets: ['openai'],
+      },
     },
   },
 ] as const satisfies readonly JobTypeDefinition[];
