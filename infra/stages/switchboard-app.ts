@@ -1,6 +1,6 @@
 import { Validations, type App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { environmentConfig, InvalidEnvironmentError, type ConfigOverrides } from '../config';
+import { accountConcurrencyNeeded, environmentConfig, InvalidEnvironmentError, type ConfigOverrides, type EnvironmentConfig } from '../config';
 import { SwitchboardStage } from './switchboard-stage';
 
 /** Id of the stage of environment `name`; also the prefix of its stack names. */
@@ -43,4 +43,14 @@ function contextOverrides(app: App): ConfigOverrides {
     ...(region ? { region } : {}),
     ...(alarmEmail ? { alarmEmails: alarmEmail.split(',').map((email) => email.trim()).filter(Boolean) } : {}),
   };
+}
+
+/** One line for the person synthesizing: where the stage deploys, where that came from, and the Lambda concurrency it needs. */
+export function describeTarget(config: EnvironmentConfig): string {
+  const from = (source: EnvironmentConfig['accountSource'], key: string) => (source === 'context' ? `-c ${key}` : 'infra/config.ts');
+  return (
+    `${stageId(config.name)}: account ${config.account} (from ${from(config.accountSource, 'account')}), ` +
+    `region ${config.region} (from ${from(config.regionSource, 'region')}); ` +
+    `needs Lambda account concurrency of at least ${accountConcurrencyNeeded(config)}`
+  );
 }
