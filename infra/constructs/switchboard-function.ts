@@ -53,7 +53,7 @@ export interface FunctionResources {
 
 /** Props of {@link SwitchboardFunction}. */
 export interface SwitchboardFunctionProps {
-  /** The function's entry in `FUNCTIONS` (infra/definitions.ts): entry, timeout, memory. */
+  /** The function's entry in `FUNCTIONS` (shared/catalogue/): entry, timeout, memory. */
   readonly definition: FunctionDefinition;
   /**
    * How long CloudWatch keeps the function's logs.
@@ -279,6 +279,6 @@ function entryPath(scope: Construct, projectRoot: string, definition: FunctionDe
 
 function lookup<K extends string, V>(map: ReadonlyMap<K, V>, key: K, kind: string): V {
   const found = map.get(key);
-  if (found === undefined) throw new Error(`No ${kind} "${key}" was created; is it missing from infra/definitions.ts?`);
+  if (found === undefined) throw new Error(`No ${kind} "${key}" was created; is it missing from the service catalogue (shared/catalogue/)?`);
   return found;
 }
