@@ -23,7 +23,7 @@ import { Construct } from 'constructs';
 import type { AlarmSubscriptions, AlarmThresholds } from '../config';
 import type { FunctionDefinition } from '../../shared/catalogue/functions';
 import type { QueueDefinition } from '../../shared/catalogue/job-types';
-import { METRICS_NAMESPACE } from '../../shared/platform/metrics';
+import { METRICS_NAMESPACE, type OperationMetric } from '../../shared/platform/metrics';
 
 const PERIOD = Duration.minutes(5);
 
@@ -33,7 +33,11 @@ export const COMMAND_FAILURE_PERIOD = Duration.minutes(15);
 /** CloudWatch refuses an alarm whose math reads more metrics than this. */
 const MAX_METRICS_PER_ALARM = 10;
 
-/** The metric the offline writer counts (Powertools EMF, dimensions `service` and `command_type`). */
+/**
+ * The metric counted when the offline writer is used (Powertools EMF,
+ * dimensions `service` and `command_type`). The alarm sums it over every
+ * dimension, so it holds whichever function emits it.
+ */
 export const OFFLINE_GENERATION_METRIC = 'OfflineGeneration';
 
 /** Props of {@link Operations}. */
@@ -160,7 +164,7 @@ export class Operations extends Construct {
       for (const commandType of commandTypes) {
         // Metric ids are unique per alarm and per graph, which shows every command type.
         const prefix = camel(commandType);
-        const summed = (metricName: 'CommandFailed' | 'CommandCompleted') => {
+        const summed = (metricName: Extract<OperationMetric, 'CommandFailed' | 'CommandCompleted'>) => {
           const id = (i: number) => `${prefix}${metricName === 'CommandFailed' ? 'Failed' : 'Completed'}${i}`;
           return new MathExpression({
             label: `${metricName} ${commandType}`,
