@@ -4,12 +4,16 @@
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { FUNCTIONS, type FunctionId } from '../shared/catalogue/functions';
+import { FUNCTIONS, functionById, type FunctionId } from '../shared/catalogue/functions';
 import { QUEUES } from '../shared/catalogue/job-types';
+import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../shared/catalogue/routes';
 
 export const ENVIRONMENT_NAMES = ['dev', 'staging', 'prod'] as const;
 
 export type EnvironmentName = (typeof ENVIRONMENT_NAMES)[number];
+
+/** AWS keeps this much of an account's Lambda concurrency unreserved; reservations cannot take it. */
+export const MINIMUM_UNRESERVED_CONCURRENCY = 100;
 
 /** Thresholds of the operational alarms. */
 export interface AlarmThresholds {
@@ -28,23 +32,79 @@ export interface AlarmThresholds {
   readonly workerErrors: number;
   /** Throttled invocations of one function over 5 minutes. */
   readonly functionThrottles: number;
+  /**
+   * Failed commands of one type, as a percentage of the commands of that
+   * type that ended (completed + failed) over 15 minutes.
+   */
+  readonly commandFailureRatePercent: number;
+  /** The failure rate counts only when at least this many commands of the type ended in those 15 minutes. */
+  readonly commandFailureMinimumEnded: number;
 }
 
-/** What one environment looks like; everything else is in `infra/definitions.ts`. */
+/** Who hears about alarms (and their recovery). */
+export interface AlarmSubscriptions {
+  /**
+   * E-mail addresses subscribed to the alarm topic; each receives a
+   * confirmation mail once. `-c alarmEmail=a@example.com,b@example.com`
+   * replaces the list.
+   */
+  readonly emails: readonly string[];
+  /**
+   * A Slack channel told through AWS Chatbot. The workspace must have been
+   * authorized once in the AWS Chatbot console (that gives the workspace id).
+   * @default - no chat channel
+   */
+  readonly slack?: { readonly workspaceId: string; readonly channelId: string };
+}
+
+/** A token bucket of API Gateway: `rateLimit` requests per second on average, `burstLimit` at once. */
+export interface Throttle {
+  readonly rateLimit: number;
+  readonly burstLimit: number;
+}
+
+/** Throttling of the HTTP API's stage. */
+export interface ApiThrottles {
+  /** The not-found route (`$default`) and any route not named in `routes`. */
+  readonly default: Throttle;
+  /** Per route, keyed `METHOD /path` as in ROUTES (shared/catalogue/routes.ts). */
+  readonly routes: Readonly<Record<string, Throttle>>;
+}
+
+/** What one environment looks like; the service itself is in the catalogue (shared/catalogue/). */
 export interface EnvironmentSettings {
+  /**
+   * The AWS account the environment deploys to: 12 digits. Placeholders
+   * until a team sets its own; `-c account=…` overrides. Deploying with
+   * credentials of another account is refused by the CDK CLI.
+   */
+  readonly account: string;
+  /** The region the environment deploys to; `-c region=…` overrides. */
+  readonly region: string;
   /** Days CloudWatch keeps function and API access logs. */
   readonly logRetention: RetentionDays;
-  /** Fate of the table, secrets and log groups when their stack is deleted. */
+  /** Fate of the table, queues and dead-letter queues, secrets and log groups when their stack is deleted or replaced. */
   readonly removalPolicy: RemovalPolicy;
   /** DynamoDB deletion protection on the table. */
   readonly tableDeletionProtection: boolean;
-  /** Concurrency reserved per function; functions not named use the unreserved pool. */
+  /**
+   * Concurrency reserved for (and capping) each function. Every api
+   * function is capped, so API traffic can neither starve the workers nor
+   * take the account's pool; workers reserve their queue's maxConcurrency.
+   */
   readonly reservedConcurrency: Readonly<Partial<Record<FunctionId, number>>>;
   /** LOG_LEVEL of every function. */
   readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
-  /** Steady-state and burst request rates of the HTTP API's default stage. */
-  readonly apiThrottle: { readonly rateLimit: number; readonly burstLimit: number };
+  /** Request rates of the HTTP API, per route. */
+  readonly apiThrottle: ApiThrottles;
   readonly alarms: AlarmThresholds;
+  readonly alarmSubscriptions: AlarmSubscriptions;
+  /**
+   * True where the provider secrets are filled: there, copy written by the
+   * offline writer means a provider failed or lost its key, and raises an
+   * alarm (metric `OfflineGeneration`). False where offline copy is expected.
+   */
+  readonly providersConfigured: boolean;
   /**
    * Public base URL for webhooks (Twilio callbacks), `https://…`, no trailing slash.
    * Can be overridden with `-c publicBaseUrl=https://…`.
@@ -53,13 +113,14 @@ export interface EnvironmentSettings {
   readonly publicBaseUrl?: string;
 }
 
-/** One environment, resolved: its settings plus where it deploys. */
+/** Where a resolved value came from: the table below, or a `-c` override. */
+export type SettingSource = 'config' | 'context';
+
+/** One environment, resolved: its settings plus overrides, with where account and region came from. */
 export interface EnvironmentConfig extends EnvironmentSettings {
   readonly name: EnvironmentName;
-  /** From CDK_DEFAULT_ACCOUNT; undefined makes the stacks environment-agnostic. */
-  readonly account: string | undefined;
-  /** From CDK_DEFAULT_REGION; undefined makes the stacks environment-agnostic. */
-  readonly region: string | undefined;
+  readonly accountSource: SettingSource;
+  readonly regionSource: SettingSource;
 }
 
 /**
@@ -71,51 +132,104 @@ const WORKERS_AT_MAX_CONCURRENCY: Partial<Record<FunctionId, number>> = Object.f
   QUEUES.map((queue) => [queue.workerFunction, queue.maxConcurrency]),
 );
 
+/*
+ * Route throttles and API caps go together: an api function's reserved
+ * concurrency covers, for each of its routes, the burst plus the rate times
+ * its timeout (a `Prefer: wait` request holds an instance up to 25 s), so
+ * API Gateway answers 429 before Lambda would throttle (see validate()).
+ * Lead follow-ups are limited well below what the gateway could take: each
+ * one is LLM work for a worker pool of 10.
+ */
 export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>> = {
   dev: {
+    account: '111111111111',
+    region: 'eu-west-1',
     logRetention: RetentionDays.ONE_WEEK,
     removalPolicy: RemovalPolicy.DESTROY,
     tableDeletionProtection: false,
-    reservedConcurrency: {},
+    reservedConcurrency: { leadFollowUpApi: 35, getCommandApi: 65, deleteCommandApi: 15, healthApi: 15, notFoundApi: 25 },
     logLevel: 'DEBUG',
-    apiThrottle: { rateLimit: 10, burstLimit: 20 },
+    apiThrottle: {
+      default: { rateLimit: 2, burstLimit: 5 },
+      routes: {
+        'POST /api/agents/sales/leadFollowUp': { rateLimit: 1, burstLimit: 5 },
+        'GET /api/commands/{id}': { rateLimit: 2, burstLimit: 5 },
+        'DELETE /api/commands/{id}': { rateLimit: 1, burstLimit: 2 },
+        'GET /health': { rateLimit: 1, burstLimit: 2 },
+        'HEAD /health': { rateLimit: 1, burstLimit: 2 },
+      },
+    },
     alarms: {
       apiServerErrorRatePercent: 10,
       apiP99LatencyMs: 27_000,
       queueOldestMessageAgeSeconds: 3600,
       workerErrors: 5,
       functionThrottles: 5,
+      commandFailureRatePercent: 50,
+      commandFailureMinimumEnded: 5,
     },
+    alarmSubscriptions: { emails: [] },
+    providersConfigured: false,
   },
   staging: {
+    account: '222222222222',
+    region: 'eu-west-1',
     logRetention: RetentionDays.TWO_WEEKS,
     removalPolicy: RemovalPolicy.DESTROY,
     tableDeletionProtection: false,
-    reservedConcurrency: {},
+    reservedConcurrency: { leadFollowUpApi: 70, getCommandApi: 155, deleteCommandApi: 30, healthApi: 30, notFoundApi: 60 },
     logLevel: 'INFO',
-    apiThrottle: { rateLimit: 25, burstLimit: 50 },
+    apiThrottle: {
+      default: { rateLimit: 5, burstLimit: 10 },
+      routes: {
+        'POST /api/agents/sales/leadFollowUp': { rateLimit: 2, burstLimit: 10 },
+        'GET /api/commands/{id}': { rateLimit: 5, burstLimit: 10 },
+        'DELETE /api/commands/{id}': { rateLimit: 2, burstLimit: 5 },
+        'GET /health': { rateLimit: 2, burstLimit: 5 },
+        'HEAD /health': { rateLimit: 2, burstLimit: 5 },
+      },
+    },
     alarms: {
       apiServerErrorRatePercent: 5,
       apiP99LatencyMs: 27_000,
       queueOldestMessageAgeSeconds: 1800,
       workerErrors: 1,
       functionThrottles: 1,
+      commandFailureRatePercent: 20,
+      commandFailureMinimumEnded: 5,
     },
+    alarmSubscriptions: { emails: ['switchboard-staging-alarms@example.com'] },
+    providersConfigured: true,
   },
   prod: {
+    account: '333333333333',
+    region: 'eu-west-1',
     logRetention: RetentionDays.THREE_MONTHS,
     removalPolicy: RemovalPolicy.RETAIN,
     tableDeletionProtection: true,
-    reservedConcurrency: WORKERS_AT_MAX_CONCURRENCY,
+    reservedConcurrency: { ...WORKERS_AT_MAX_CONCURRENCY, leadFollowUpApi: 155, getCommandApi: 310, deleteCommandApi: 65, healthApi: 70, notFoundApi: 120 },
     logLevel: 'INFO',
-    apiThrottle: { rateLimit: 100, burstLimit: 200 },
+    apiThrottle: {
+      default: { rateLimit: 10, burstLimit: 20 },
+      routes: {
+        'POST /api/agents/sales/leadFollowUp': { rateLimit: 5, burstLimit: 10 },
+        'GET /api/commands/{id}': { rateLimit: 10, burstLimit: 20 },
+        'DELETE /api/commands/{id}': { rateLimit: 5, burstLimit: 10 },
+        'GET /health': { rateLimit: 5, burstLimit: 10 },
+        'HEAD /health': { rateLimit: 5, burstLimit: 10 },
+      },
+    },
     alarms: {
       apiServerErrorRatePercent: 1,
       apiP99LatencyMs: 27_000,
       queueOldestMessageAgeSeconds: 900,
       workerErrors: 1,
       functionThrottles: 1,
+      commandFailureRatePercent: 10,
+      commandFailureMinimumEnded: 10,
     },
+    alarmSubscriptions: { emails: ['switchboard-oncall@example.com'] },
+    providersConfigured: true,
   },
 };
 
@@ -128,7 +242,7 @@ export class UnknownEnvironmentError extends Error {
   }
 }
 
-/** Thrown when an environment's settings contradict each other or the definitions. */
+/** Thrown when an environment's settings contradict each other or the catalogue. */
 export class InvalidEnvironmentError extends Error {
   constructor(message: string) {
     super(message);
@@ -143,40 +257,90 @@ export function isEnvironmentName(name: unknown): name is EnvironmentName {
 /** Overrides read from CDK context (`-c key=value`). */
 export interface ConfigOverrides {
   readonly publicBaseUrl?: string;
+  /** `-c account=123456789012` */
+  readonly account?: string;
+  /** `-c region=eu-central-1` */
+  readonly region?: string;
+  /** `-c alarmEmail=a@example.com,b@example.com`: replaces the e-mail subscriptions. */
+  readonly alarmEmails?: readonly string[];
 }
 
 /**
- * Resolves the environment named `name`: its settings, overrides, and the
- * account/region of the CDK CLI's credentials when there are any.
+ * Resolves the environment named `name`: its settings, then the overrides.
+ * The account and region are the configured ones (or the overrides),
+ * never those of whoever runs the CDK CLI.
+ * @param environments the table to read @default ENVIRONMENTS
  * @throws UnknownEnvironmentError for a missing or unknown name
  * @throws InvalidEnvironmentError for contradictory settings
  */
 export function environmentConfig(
   name: unknown,
   overrides: ConfigOverrides = {},
-  processEnv: Record<string, string | undefined> = process.env,
+  environments: Readonly<Record<EnvironmentName, EnvironmentSettings>> = ENVIRONMENTS,
 ): EnvironmentConfig {
   if (!isEnvironmentName(name)) throw new UnknownEnvironmentError(name);
-  const settings = ENVIRONMENTS[name];
+  const settings = environments[name];
   const config: EnvironmentConfig = {
     ...settings,
     ...(overrides.publicBaseUrl ? { publicBaseUrl: overrides.publicBaseUrl } : {}),
+    ...(overrides.alarmEmails ? { alarmSubscriptions: { ...settings.alarmSubscriptions, emails: overrides.alarmEmails } } : {}),
     name,
-    account: nonEmpty(processEnv.CDK_DEFAULT_ACCOUNT),
-    region: nonEmpty(processEnv.CDK_DEFAULT_REGION),
+    account: overrides.account ?? settings.account,
+    accountSource: overrides.account === undefined ? 'config' : 'context',
+    region: overrides.region ?? settings.region,
+    regionSource: overrides.region === undefined ? 'config' : 'context',
   };
   validate(config);
   return config;
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value;
+/** The route keys (`METHOD /path`) of the catalogue's routes. */
+export function routeKeys(): string[] {
+  return ROUTES.map((route) => `${route.method} ${route.path}`);
 }
+
+/** The throttle API Gateway applies to a route key. */
+export function throttleOf(throttles: ApiThrottles, routeKey: string): Throttle {
+  return throttles.routes[routeKey] ?? throttles.default;
+}
+
+/**
+ * The most requests a function's routes can hold at once when every one
+ * takes its whole timeout: per route, its burst plus its rate times the
+ * function's timeout (the not-found function answers `$default`).
+ */
+export function peakApiConcurrency(throttles: ApiThrottles, functionId: FunctionId): number {
+  const { timeoutSeconds } = functionById(functionId);
+  const throttlesOfRoutes = [
+    ...ROUTES.filter((route) => route.function === functionId).map((route) => throttleOf(throttles, `${route.method} ${route.path}`)),
+    ...(functionId === DEFAULT_ROUTE_FUNCTION ? [throttles.default] : []),
+  ];
+  return throttlesOfRoutes.reduce((sum, throttle) => sum + throttle.burstLimit + Math.ceil(throttle.rateLimit * timeoutSeconds), 0);
+}
+
+/** The Lambda concurrency the account needs for an environment: its reservations plus the pool AWS keeps unreserved. */
+export function accountConcurrencyNeeded(config: Pick<EnvironmentSettings, 'reservedConcurrency'>): number {
+  const reserved = Object.values(config.reservedConcurrency).reduce<number>((sum, value) => sum + (value ?? 0), 0);
+  return reserved + MINIMUM_UNRESERVED_CONCURRENCY;
+}
+
+const ACCOUNT = /^\d{12}$/;
+const REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
+const EMAIL = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
 
 function validate(config: EnvironmentConfig): void {
   const problems: string[] = [];
+  if (!ACCOUNT.test(config.account)) problems.push(`account must be 12 digits, got "${config.account}"`);
+  if (!REGION.test(config.region)) problems.push(`region must look like eu-west-1, got "${config.region}"`);
   if (config.publicBaseUrl !== undefined && !/^https:\/\/[^\s/]+(\/[^\s]*[^\s/])?$/.test(config.publicBaseUrl)) {
     problems.push(`publicBaseUrl must be an https URL without a trailing slash, got "${config.publicBaseUrl}"`);
+  }
+  for (const email of config.alarmSubscriptions.emails) {
+    if (!EMAIL.test(email)) problems.push(`alarm e-mail "${email}" is not an e-mail address`);
+  }
+  const { slack } = config.alarmSubscriptions;
+  if (slack && (!/^[A-Z0-9]+$/.test(slack.workspaceId) || !/^[A-Z0-9]+$/.test(slack.channelId))) {
+    problems.push('alarmSubscriptions.slack needs the workspace id and channel id as Slack shows them (e.g. T0123ABCD, C0456EFGH)');
   }
   for (const [id, reserved] of Object.entries(config.reservedConcurrency)) {
     if (!FUNCTIONS.some((fn) => fn.id === id)) problems.push(`reservedConcurrency names unknown function ${id}`);
@@ -188,6 +352,26 @@ function validate(config: EnvironmentConfig): void {
       problems.push(
         `reservedConcurrency.${id} (${reserved}) is below its queue's maxConcurrency (${queue.maxConcurrency}); ` +
           'throttled deliveries would count as receives and push jobs to the DLQ',
+      );
+    }
+  }
+  const keys = routeKeys();
+  for (const key of Object.keys(config.apiThrottle.routes)) {
+    if (!keys.includes(key)) problems.push(`apiThrottle.routes names "${key}", which is no route (routes: ${keys.join(', ')})`);
+  }
+  for (const [where, throttle] of [['default', config.apiThrottle.default], ...Object.entries(config.apiThrottle.routes)] as const) {
+    if (!(throttle.rateLimit > 0) || !Number.isInteger(throttle.burstLimit) || throttle.burstLimit < 1) {
+      problems.push(`apiThrottle ${where}: rateLimit must be above 0 and burstLimit a positive integer`);
+    }
+  }
+  for (const fn of FUNCTIONS.filter((candidate) => candidate.kind === 'api')) {
+    const reserved = config.reservedConcurrency[fn.id];
+    const peak = peakApiConcurrency(config.apiThrottle, fn.id);
+    if (reserved === undefined) problems.push(`reservedConcurrency.${fn.id} is missing: every api function is capped (its routes can hold ${peak})`);
+    else if (reserved < peak) {
+      problems.push(
+        `reservedConcurrency.${fn.id} (${reserved}) is below what its route throttles admit at once (${peak}: burst + rate x ${fn.timeoutSeconds} s); ` +
+          'Lambda would throttle requests API Gateway let through',
       );
     }
   }

@@ -7,20 +7,41 @@ import {
   Dashboard,
   GraphWidget,
   MathExpression,
+  Metric,
   TextWidget,
   TreatMissingData,
   type IMetric,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { SlackChannelConfiguration } from 'aws-cdk-lib/aws-chatbot';
+import { ManagedPolicy } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { AlarmThresholds } from '../config';
+import type { AlarmSubscriptions, AlarmThresholds } from '../config';
 import type { FunctionDefinition } from '../../shared/catalogue/functions';
 import type { QueueDefinition } from '../../shared/catalogue/job-types';
+import { METRICS_NAMESPACE, type OperationMetric } from '../../shared/platform/metrics';
 
 const PERIOD = Duration.minutes(5);
+
+/** Long enough for a failure rate to mean something at low traffic. */
+export const COMMAND_FAILURE_PERIOD = Duration.minutes(15);
+
+/** CloudWatch refuses an alarm whose math reads more metrics than this. */
+const MAX_METRICS_PER_ALARM = 10;
+
+/**
+ * The metric counted when the offline writer is used (Powertools EMF,
+ * dimensions `service` and `command_type`). The alarm sums it over every
+ * dimension, so it holds whichever function emits it.
+ */
+export const OFFLINE_GENERATION_METRIC = 'OfflineGeneration';
+
+/** The metric a worker counts when a job needs a provider whose key is not set (shared/composition/worker.ts). */
+export const PROVIDER_NOT_CONFIGURED_METRIC = 'ProviderNotConfigured';
 
 /** Props of {@link Operations}. */
 export interface OperationsProps {
@@ -38,13 +59,34 @@ export interface OperationsProps {
   readonly thresholds: AlarmThresholds;
   /** Prefix of the dashboard's name, e.g. `Switchboard-prod`. */
   readonly dashboardName: string;
+  /**
+   * Who is told: e-mail subscriptions of the alarm topic, and a Slack channel through AWS Chatbot.
+   * @default - nobody (the topic has no subscriber)
+   */
+  readonly subscriptions?: AlarmSubscriptions;
+  /**
+   * Watch the failure rate of these command types (`CommandFailed` over
+   * `CommandCompleted` + `CommandFailed`, namespace Switchboard), summed over
+   * the functions that finish commands, whose id is the metrics' `service`
+   * dimension.
+   * @default - no command failure alarms
+   */
+  readonly commandFailures?: { readonly commandTypes: readonly string[]; readonly finishedBy: readonly string[] };
+  /**
+   * Alarm when any function writes offline copy (`OfflineGeneration`): for
+   * environments whose provider keys are set, where offline copy means a
+   * provider failed.
+   * @default false
+   */
+  readonly alarmOnOfflineGeneration?: boolean;
 }
 
 /**
  * The operator's view: an SNS topic every alarm notifies (on alarm and on
- * recovery), the alarms (dead-letter depth and oldest message per queue,
- * errors per worker, throttles per function, API 5xx rate and p99
- * latency), and one dashboard. Subscribe to the topic to be told.
+ * recovery) with its e-mail and chat subscribers, the alarms (dead-letter
+ * depth and oldest message per queue, errors per worker, throttles per
+ * function, API 5xx rate and p99 latency, failure rate per command type,
+ * offline generation where providers are configured), and one dashboard.
  */
 export class Operations extends Construct {
   readonly alarmTopic: Topic;
@@ -55,6 +97,18 @@ export class Operations extends Construct {
     super(scope, id);
     const { thresholds } = props;
     this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: `${props.dashboardName} alarms`, enforceSSL: true });
+    for (const email of props.subscriptions?.emails ?? []) this.alarmTopic.addSubscription(new EmailSubscription(email));
+    const slack = props.subscriptions?.slack;
+    if (slack) {
+      new SlackChannelConfiguration(this, 'SlackChannel', {
+        slackChannelConfigurationName: `${props.dashboardName}-alarms`,
+        slackWorkspaceId: slack.workspaceId,
+        slackChannelId: slack.channelId,
+        notificationTopics: [this.alarmTopic],
+        // The channel only hears alarms; its role has no permissions and this caps whatever it might be given.
+        guardrailPolicies: [ManagedPolicy.fromAwsManagedPolicyName('CloudWatchReadOnlyAccess')],
+      });
+    }
 
     const serverErrorRate = new MathExpression({
       label: 'API 5xx %',
@@ -101,6 +155,80 @@ export class Operations extends Construct {
       );
     }
 
+    const commandOutcomes: IMetric[] = [];
+    if (props.commandFailures) {
+      const { commandTypes, finishedBy } = props.commandFailures;
+      if (2 * finishedBy.length > MAX_METRICS_PER_ALARM) {
+        throw new Error(
+          `A command failure alarm would read ${2 * finishedBy.length} metrics (CommandFailed and CommandCompleted of ${finishedBy.join(', ')}); ` +
+            `CloudWatch allows ${MAX_METRICS_PER_ALARM}. Emit the command metrics with a command_type-only dimension set and alarm on that.`,
+        );
+      }
+      for (const commandType of commandTypes) {
+        // Metric ids are unique per alarm and per graph, which shows every command type.
+        const prefix = camel(commandType);
+        const summed = (metricName: Extract<OperationMetric, 'CommandFailed' | 'CommandCompleted'>) => {
+          const id = (i: number) => `${prefix}${metricName === 'CommandFailed' ? 'Failed' : 'Completed'}${i}`;
+          return new MathExpression({
+            label: `${metricName} ${commandType}`,
+            expression: `FILL(SUM([${finishedBy.map((_, i) => id(i)).join(', ')}]), 0)`,
+            usingMetrics: Object.fromEntries(
+              finishedBy.map((service, i) => [
+                id(i),
+                new Metric({
+                  namespace: METRICS_NAMESPACE,
+                  metricName,
+                  dimensionsMap: { service, command_type: commandType },
+                  statistic: 'Sum',
+                  period: COMMAND_FAILURE_PERIOD,
+                }),
+              ]),
+            ),
+            period: COMMAND_FAILURE_PERIOD,
+          });
+        };
+        const rate = new MathExpression({
+          label: `${commandType} commands failed %`,
+          expression: `IF(${prefix}Failed + ${prefix}Completed >= ${thresholds.commandFailureMinimumEnded}, 100 * ${prefix}Failed / (${prefix}Failed + ${prefix}Completed), 0)`,
+          usingMetrics: { [`${prefix}Failed`]: summed('CommandFailed'), [`${prefix}Completed`]: summed('CommandCompleted') },
+          period: COMMAND_FAILURE_PERIOD,
+        });
+        this.alarm(
+          `${pascal(commandType)}CommandFailureRate`,
+          rate,
+          thresholds.commandFailureRatePercent,
+          `${commandType} commands failing: more than this % of those that ended in 15 minutes (counted once at least ${thresholds.commandFailureMinimumEnded} ended)`,
+          ComparisonOperator.GREATER_THAN_THRESHOLD,
+        );
+        commandOutcomes.push(rate);
+      }
+    }
+    const offlineGeneration = new MathExpression({
+      label: 'Offline generation',
+      expression: `SELECT SUM(${OFFLINE_GENERATION_METRIC}) FROM "${METRICS_NAMESPACE}"`,
+      usingMetrics: {},
+      period: PERIOD,
+    });
+    if (props.alarmOnOfflineGeneration) {
+      this.alarm(
+        'OfflineGeneration',
+        offlineGeneration,
+        1,
+        'Copy was written by the offline writer although provider keys are configured: a provider is failing or its key is missing',
+      );
+    }
+    this.alarm(
+      'ProviderNotConfigured',
+      new MathExpression({
+        label: 'Jobs waiting for a provider key',
+        expression: `SELECT SUM(${PROVIDER_NOT_CONFIGURED_METRIC}) FROM "${METRICS_NAMESPACE}"`,
+        usingMetrics: {},
+        period: PERIOD,
+      }),
+      1,
+      'A job needed a provider whose key is not set (fill its secret, or allow offline providers): it is retried, then dead-lettered',
+    );
+
     this.dashboard = new Dashboard(this, 'Dashboard', {
       dashboardName: props.dashboardName,
       defaultInterval: Duration.hours(3),
@@ -114,6 +242,7 @@ export class Operations extends Construct {
       graph('API 5xx %', [serverErrorRate]),
       graph('API latency p99 (ms)', [latencyP99]),
     );
+    this.dashboard.addWidgets(graph('Commands failed % (per type)', commandOutcomes), graph('Offline generation', [offlineGeneration]));
     for (const { definition, function: fn } of props.functions) {
       this.dashboard.addWidgets(
         graph(`${definition.id}: invocations, errors, throttles`, [
@@ -160,6 +289,20 @@ export class Operations extends Construct {
     alarm.addOkAction(action);
     this.alarms.push(alarm);
   }
+}
+
+/** `lead_follow_up` → `LeadFollowUp`. */
+function pascal(id: string): string {
+  return id
+    .split('_')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/** `lead_follow_up` → `leadFollowUp`. */
+function camel(id: string): string {
+  const name = pascal(id);
+  return name.charAt(0).toLowerCase() + name.slice(1);
 }
 
 function graph(title: string, metrics: IMetric[]): GraphWidget {

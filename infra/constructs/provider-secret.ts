@@ -5,7 +5,7 @@ import type { SecretDefinition } from '../../shared/catalogue/secrets';
 
 /** Props of {@link ProviderSecret}. */
 export interface ProviderSecretProps {
-  /** The secret's entry in `SECRETS` (infra/definitions.ts). */
+  /** The secret's entry in `SECRETS` (shared/catalogue/). */
   readonly definition: SecretDefinition;
   /**
    * What happens to the secret when it leaves the stack.

@@ -1,10 +1,10 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { CfnRoute, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, type ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnRoute, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, type CfnStage, type ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES, type RouteDefinition } from '../../shared/catalogue/routes';
 import type { FunctionId } from '../../shared/catalogue/functions';
 
@@ -19,16 +19,21 @@ export interface ServiceApiProps {
   readonly functions: ReadonlyMap<FunctionId, IFunction>;
   /**
    * The routes to expose.
-   * @default ROUTES (infra/definitions.ts)
+   * @default ROUTES (shared/catalogue/routes.ts)
    */
   readonly routes?: readonly RouteDefinition[];
   /**
    * The function answering the `$default` route (everything no route matches).
-   * @default DEFAULT_ROUTE_FUNCTION (infra/definitions.ts)
+   * @default DEFAULT_ROUTE_FUNCTION (shared/catalogue/routes.ts)
    */
   readonly defaultRouteFunction?: FunctionId;
-  /** Default throttling of every route of the stage. */
+  /** Throttling of the `$default` route and of every route without its own in `routeThrottles`. */
   readonly throttle: Required<ThrottleSettings>;
+  /**
+   * Throttling per route, keyed by route key (`METHOD /path`); each must name one of `routes`.
+   * @default {} (every route throttled by `throttle`)
+   */
+  readonly routeThrottles?: Readonly<Record<string, Required<ThrottleSettings>>>;
   /**
    * How long CloudWatch keeps the access log.
    * @default RetentionDays.ONE_MONTH
@@ -44,7 +49,7 @@ export interface ServiceApiProps {
 /**
  * The HTTP API (payload format 2.0): one route per `ROUTES` entry, the
  * `$default` route to the not-found function, a `$default` stage with
- * default throttling and a JSON access log. Authentication is the
+ * per-route throttling (a default for the rest) and a JSON access log. Authentication is the
  * handlers' job (API key → tenant; Twilio signatures), as the architecture
  * wants 401 before routing for every `/api/*` path.
  */
@@ -75,12 +80,14 @@ export class ServiceApi extends Construct {
       createDefaultStage: false,
       defaultIntegration: integrationFor(props.defaultRouteFunction ?? DEFAULT_ROUTE_FUNCTION),
     });
+    const routesByKey = new Map<string, IConstruct>();
     for (const route of props.routes ?? ROUTES) {
-      this.httpApi.addRoutes({
+      const [added] = this.httpApi.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
         integration: integrationFor(route.function),
       });
+      if (added) routesByKey.set(`${route.method} ${route.path}`, added);
     }
 
     this.accessLogGroup = new LogGroup(this, 'AccessLog', {
@@ -112,6 +119,17 @@ export class ServiceApi extends Construct {
       },
     });
     this.url = this.httpApi.apiEndpoint;
+
+    // RouteSettings is a free JSON map in the L1, written as CloudFormation spells it.
+    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
+    for (const [routeKey, throttle] of Object.entries(props.routeThrottles ?? {})) {
+      const route = routesByKey.get(routeKey);
+      if (!route) throw new Error(`routeThrottles names ${routeKey}, which is not a route of this API`);
+      routeSettings[routeKey] = { ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit };
+      // API Gateway refuses settings for a route that does not exist yet.
+      this.stage.node.addDependency(route);
+    }
+    if (Object.keys(routeSettings).length > 0) (this.stage.node.defaultChild as CfnStage).routeSettings = routeSettings;
 
     for (const route of this.httpApi.node.findAll().filter((node) => node instanceof CfnRoute)) {
       Validations.of(route).acknowledge({

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table, TableEncryption, type ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { TABLE } from '../../shared/catalogue/table';
+import { projectedAttributes, TABLE } from '../../shared/catalogue/table';
 
 /** Props of {@link ServiceTable}. */
 export interface ServiceTableProps {
@@ -19,9 +19,10 @@ export interface ServiceTableProps {
 }
 
 /**
- * The single table of `TABLE` in infra/definitions.ts, with defaults that
+ * The single table of `TABLE` (shared/catalogue/table.ts), with defaults that
  * cannot be forgotten: on-demand, point-in-time recovery, encryption with
- * the AWS-managed key, the TTL attribute and every global secondary index.
+ * the AWS-managed key, the TTL attribute and every global secondary index,
+ * each projecting only the attributes its readers read.
  */
 export class ServiceTable extends Construct {
   readonly table: ITable;
@@ -43,6 +44,8 @@ export class ServiceTable extends Construct {
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.INCLUDE,
+        nonKeyAttributes: projectedAttributes(index),
       });
     }
     this.table = table;

@@ -6,13 +6,13 @@ import type { EnvironmentConfig } from '../config';
 import { Operations } from '../constructs/operations';
 import { ServiceApi } from '../constructs/service-api';
 import { SwitchboardFunction, type FunctionResources } from '../constructs/switchboard-function';
-import { FUNCTIONS, type FunctionId } from '../../shared/catalogue/functions';
-import { QUEUES } from '../../shared/catalogue/job-types';
+import { FUNCTIONS, type FunctionDefinition, type FunctionId } from '../../shared/catalogue/functions';
+import { JOB_TYPES, QUEUES } from '../../shared/catalogue/job-types';
 import type { StatefulStack } from './stateful-stack';
 
 /** Props of {@link ServiceStack}. */
 export interface ServiceStackProps extends StackProps {
-  /** The environment: log retention, reserved concurrency, throttling, alarm thresholds, LOG_LEVEL, PUBLIC_BASE_URL. */
+  /** The environment: log retention, reserved concurrency, throttling, alarms and who hears them, LOG_LEVEL, PUBLIC_BASE_URL. */
   readonly config: EnvironmentConfig;
   /** Where the table, queues and secrets live. */
   readonly stateful: Pick<StatefulStack, 'table' | 'queues' | 'secrets'>;
@@ -44,7 +44,8 @@ export class ServiceStack extends Stack {
         logRetention: config.logRetention,
         logRemovalPolicy: config.removalPolicy,
         ...(reservedConcurrency === undefined ? {} : { reservedConcurrency }),
-        environment: { LOG_LEVEL: config.logLevel },
+        // Offline providers stand in for missing keys only where no provider is meant to be configured.
+        environment: { LOG_LEVEL: config.logLevel, ALLOW_OFFLINE_PROVIDERS: String(!config.providersConfigured) },
       });
       functions.set(definition.id, fn.bindDeclaredAccess(resources));
     }
@@ -53,7 +54,7 @@ export class ServiceStack extends Stack {
     for (const definition of FUNCTIONS) {
       const consumesAQueue = QUEUES.some((queue) => queue.workerFunction === definition.id);
       if (consumesAQueue !== (definition.kind === 'worker')) {
-        throw new Error(`infra/definitions.ts: ${definition.id} is kind ${definition.kind} but is ${consumesAQueue ? '' : 'not '}a queue's workerFunction`);
+        throw new Error(`shared/catalogue: ${definition.id} is kind ${definition.kind} but is ${consumesAQueue ? '' : 'not '}a queue's workerFunction`);
       }
     }
     for (const queue of QUEUES) {
@@ -65,7 +66,7 @@ export class ServiceStack extends Stack {
 
     for (const definition of FUNCTIONS.filter((candidate) => candidate.kind === 'scheduled')) {
       const fn = functions.get(definition.id);
-      if (!fn || !definition.scheduleMinutes) throw new Error(`infra/definitions.ts: scheduled function ${definition.id} needs scheduleMinutes`);
+      if (!fn || !definition.scheduleMinutes) throw new Error(`shared/catalogue: scheduled function ${definition.id} needs scheduleMinutes`);
       new Rule(this, `${definition.id}Schedule`, {
         description: `Runs ${definition.id} every ${definition.scheduleMinutes} minutes`,
         schedule: Schedule.rate(Duration.minutes(definition.scheduleMinutes)),
@@ -76,7 +77,8 @@ export class ServiceStack extends Stack {
     this.api = new ServiceApi(this, 'Api', {
       apiName: props.displayName,
       functions: new Map([...functions].map(([fid, fn]) => [fid, fn.function])),
-      throttle: config.apiThrottle,
+      throttle: config.apiThrottle.default,
+      routeThrottles: config.apiThrottle.routes,
       logRetention: config.logRetention,
       logRemovalPolicy: config.removalPolicy,
     });
@@ -93,25 +95,24 @@ export class ServiceStack extends Stack {
         if (!jobQueue) throw new Error(`Queue ${definition.id} missing`);
         return jobQueue;
       }),
+      subscriptions: config.alarmSubscriptions,
+      commandFailures: {
+        commandTypes: [...new Set(JOB_TYPES.map((job) => job.commandType))],
+        finishedBy: FUNCTIONS.filter(mayFinishCommands).map((definition) => definition.id),
+      },
+      alarmOnOfflineGeneration: config.providersConfigured,
     });
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the HTTP API', value: this.api.url });
     new CfnOutput(this, 'PublicBaseUrl', { description: 'Base URL given to webhooks (PUBLIC_BASE_URL)', value: publicBaseUrl });
     new CfnOutput(this, 'AlarmTopicArn', {
-      description: 'SNS topic of every alarm; subscribe to be told',
+      description: 'SNS topic of every alarm (e-mail subscribers from infra/config.ts); subscribe more to be told',
       value: this.operations.alarmTopic.topicArn,
     });
-    for (const definition of QUEUES) {
-      const jobQueue = stateful.queues.get(definition.id);
-      if (!jobQueue) continue;
-      new CfnOutput(this, `${definition.urlEnvVar}Output`, {
-        description: `URL of the ${definition.id} job queue (${definition.urlEnvVar})`,
-        value: jobQueue.queue.queueUrl,
-      });
-      new CfnOutput(this, `${definition.dlqUrlEnvVar}Output`, {
-        description: `URL of the ${definition.id} dead-letter queue (${definition.dlqUrlEnvVar})`,
-        value: jobQueue.deadLetterQueue.queueUrl,
-      });
-    }
   }
+}
+
+/** Whether a function can end a command: moving it to completed or failed is an UpdateItem on its `CMD#` item. */
+function mayFinishCommands(definition: FunctionDefinition): boolean {
+  return definition.access.table.some((grant) => grant.index === undefined && grant.actions.includes('UpdateItem') && grant.keyPrefixes.includes('CMD#'));
 }

@@ -1,6 +1,6 @@
 import { Validations, type App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { environmentConfig } from '../config';
+import { accountConcurrencyNeeded, environmentConfig, InvalidEnvironmentError, type ConfigOverrides, type EnvironmentConfig } from '../config';
 import { SwitchboardStage } from './switchboard-stage';
 
 /** Id of the stage of environment `name`; also the prefix of its stack names. */
@@ -10,22 +10,47 @@ export function stageId(name: string): string {
 
 /**
  * Adds to `app` the one stage named by its `env` context (`-c env=NAME`),
- * and cdk-nag's AwsSolutions pack as a validation plugin: `app.synth()`
- * (so `cdk synth` and `cdk deploy`) fails on any unacknowledged finding.
- * @param processEnv where CDK_DEFAULT_ACCOUNT/REGION are read (the CLI sets them when it has credentials)
+ * deployed to the account and region of infra/config.ts unless
+ * `-c account=…` / `-c region=…` say otherwise (`-c alarmEmail=…` and
+ * `-c publicBaseUrl=…` override too), and cdk-nag's AwsSolutions pack as a
+ * validation plugin: `app.synth()` (so `cdk synth` and `cdk deploy`) fails
+ * on any unacknowledged finding.
  * @throws UnknownEnvironmentError when `env` is missing or unknown
+ * @throws InvalidEnvironmentError when an override or the settings are invalid
  */
-export function addSwitchboardStage(
-  app: App,
-  processEnv: Record<string, string | undefined> = process.env,
-): SwitchboardStage {
-  const publicBaseUrl: unknown = app.node.tryGetContext('publicBaseUrl');
-  const config = environmentConfig(
-    app.node.tryGetContext('env'),
-    typeof publicBaseUrl === 'string' && publicBaseUrl !== '' ? { publicBaseUrl } : {},
-    processEnv,
-  );
+export function addSwitchboardStage(app: App): SwitchboardStage {
+  const config = environmentConfig(app.node.tryGetContext('env'), contextOverrides(app));
   const stage = new SwitchboardStage(app, stageId(config.name), { config });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   return stage;
+}
+
+/** The `-c` overrides given to the app; an empty value counts as not given. */
+function contextOverrides(app: App): ConfigOverrides {
+  const read = (key: string): string | undefined => {
+    const value: unknown = app.node.tryGetContext(key);
+    if (value === undefined || value === '') return undefined;
+    if (typeof value !== 'string' && typeof value !== 'number') throw new InvalidEnvironmentError(`-c ${key} must be a string`);
+    return String(value).trim();
+  };
+  const publicBaseUrl = read('publicBaseUrl');
+  const account = read('account');
+  const region = read('region');
+  const alarmEmail = read('alarmEmail');
+  return {
+    ...(publicBaseUrl ? { publicBaseUrl } : {}),
+    ...(account ? { account } : {}),
+    ...(region ? { region } : {}),
+    ...(alarmEmail ? { alarmEmails: alarmEmail.split(',').map((email) => email.trim()).filter(Boolean) } : {}),
+  };
+}
+
+/** One line for the person synthesizing: where the stage deploys, where that came from, and the Lambda concurrency it needs. */
+export function describeTarget(config: EnvironmentConfig): string {
+  const from = (source: EnvironmentConfig['accountSource'], key: string) => (source === 'context' ? `-c ${key}` : 'infra/config.ts');
+  return (
+    `${stageId(config.name)}: account ${config.account} (from ${from(config.accountSource, 'account')}), ` +
+    `region ${config.region} (from ${from(config.regionSource, 'region')}); ` +
+    `needs Lambda account concurrency of at least ${accountConcurrencyNeeded(config)}`
+  );
 }

@@ -1,22 +1,22 @@
 import { JOB_TYPES, type JobQueueId } from './job-types';
 import type { SecretId } from './secrets';
-import type { TableIndexName } from './table';
+import type { TableGrant } from './table';
 
 /** What a function touches, from which its IAM grants are derived. */
 export interface FunctionAccess {
-  table: 'none' | 'read' | 'readwrite';
+  /**
+   * What it does in the table: each grant is a list of item actions on the
+   * partition-key prefixes it owns (an IAM statement with a
+   * `dynamodb:LeadingKeys` condition), or Query on an index's prefixes.
+   * Empty: no table access, and no TABLE_NAME.
+   */
+  table: readonly TableGrant[];
   /** Queues it sends jobs to. */
   sendsTo: JobQueueId[];
   /** Dead-letter queues it sends poison jobs to (its own queue's). */
   sendsToDeadLetterOf: JobQueueId[];
   /** Provider secrets it reads. */
   secrets: SecretId[];
-  /**
-   * Table indexes it queries (names from `TABLE.indexes`); grants Query on
-   * exactly those index ARNs. Needs `table` to be `read` or `readwrite`.
-   * @default [] (no index access)
-   */
-  indexes?: TableIndexName[];
 }
 
 /** One Lambda function: its source module, sizing and access. */
@@ -43,7 +43,17 @@ const API_AND_SCHEDULED = [
     description: 'POST /api/agents/sales/leadFollowUp: validate, record the command, queue the sales job',
     timeoutSeconds: 29,
     memoryMb: 512,
-    access: { table: 'readwrite', sendsTo: ['sales'], sendsToDeadLetterOf: [], secrets: [] },
+    access: {
+      table: [
+        { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+        { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
+        { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+        { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+      ],
+      sendsTo: ['sales'],
+      sendsToDeadLetterOf: [],
+      secrets: [],
+    },
   },
   {
     id: 'getCommandApi',
@@ -53,7 +63,12 @@ const API_AND_SCHEDULED = [
     // Long enough for the longest `Prefer: wait` (limits.ts) and a margin.
     timeoutSeconds: 29,
     memoryMb: 256,
-    access: { table: 'read', sendsTo: [], sendsToDeadLetterOf: [], secrets: [] },
+    access: {
+      table: [{ actions: ['GetItem'], keyPrefixes: ['APIKEY#', 'CMD#'] }],
+      sendsTo: [],
+      sendsToDeadLetterOf: [],
+      secrets: [],
+    },
   },
   {
     id: 'deleteCommandApi',
@@ -62,8 +77,16 @@ const API_AND_SCHEDULED = [
     description: 'DELETE /api/commands/{id}: erase a command of the caller and its child phases',
     timeoutSeconds: 10,
     memoryMb: 256,
-    // Reads API keys (APIKEY#) and commands (CMD#), deletes commands (CMD#).
-    access: { table: 'readwrite', sendsTo: [], sendsToDeadLetterOf: [], secrets: [] },
+    access: {
+      table: [
+        { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+        // The command and its child phases, erased only for the tenant that owns them.
+        { actions: ['GetItem', 'DeleteItem'], keyPrefixes: ['CMD#'] },
+      ],
+      sendsTo: [],
+      sendsToDeadLetterOf: [],
+      secrets: [],
+    },
   },
   {
     id: 'healthApi',
@@ -72,7 +95,7 @@ const API_AND_SCHEDULED = [
     description: 'GET /health: liveness, no key',
     timeoutSeconds: 5,
     memoryMb: 128,
-    access: { table: 'none', sendsTo: [], sendsToDeadLetterOf: [], secrets: [] },
+    access: { table: [], sendsTo: [], sendsToDeadLetterOf: [], secrets: [] },
   },
   {
     id: 'notFoundApi',
@@ -81,7 +104,7 @@ const API_AND_SCHEDULED = [
     description: 'Every other route: 401 without a key under /api, 405 for a known path with another method, else 404 NOT_FOUND',
     timeoutSeconds: 10,
     memoryMb: 256,
-    access: { table: 'read', sendsTo: [], sendsToDeadLetterOf: [], secrets: [] },
+    access: { table: [{ actions: ['GetItem'], keyPrefixes: ['APIKEY#'] }], sendsTo: [], sendsToDeadLetterOf: [], secrets: [] },
   },
   {
     id: 'commandJanitor',
@@ -92,8 +115,10 @@ const API_AND_SCHEDULED = [
     memoryMb: 256,
     scheduleMinutes: 5,
     access: {
-      table: 'readwrite',
-      indexes: ['gsi1'],
+      table: [
+        { index: 'gsi1', actions: ['Query'], keyPrefixes: ['CMD#IN_PROGRESS#'] },
+        { actions: ['UpdateItem'], keyPrefixes: ['CMD#'] },
+      ],
       sendsTo: JOB_TYPES.filter((job) => job.startsCommand).map((job) => job.queue.id),
       sendsToDeadLetterOf: [],
       secrets: [],

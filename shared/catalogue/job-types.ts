@@ -77,8 +77,21 @@ export const JOB_TYPES = [
       // One model call and one repair call, each bounded by the LLM policy's 56 s deadline.
       timeoutSeconds: 120,
       memoryMb: 512,
-      // Its own queue too: a job whose command is busy is queued again, delayed.
-      access: { table: 'readwrite', sendsTo: ['sales', 'copywriter'], sendsToDeadLetterOf: ['sales'], secrets: ['openai'] },
+      access: {
+        table: [
+          // Producer jobs: the tenant's sites, then the job's Idempotency-Key.
+          { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
+          { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+          { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
+          // Its command, and the copywriter child it starts.
+          { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+          { actions: ['PutItem'], keyPrefixes: ['FOLLOWUP#'] },
+        ],
+        // Its own queue too: a job that hit a fault, or whose command is busy, is queued again, delayed.
+        sendsTo: ['sales', 'copywriter'],
+        sendsToDeadLetterOf: ['sales'],
+        secrets: ['openai'],
+      },
     },
   },
   {
@@ -105,7 +118,17 @@ export const JOB_TYPES = [
       // One model call and one repair call, each bounded by the LLM policy's 56 s deadline.
       timeoutSeconds: 120,
       memoryMb: 512,
-      access: { table: 'readwrite', sendsTo: ['copywriter'], sendsToDeadLetterOf: ['copywriter'], secrets: ['openai'] },
+      access: {
+        table: [
+          { actions: ['GetItem'], keyPrefixes: ['SITE#'] },
+          // Its command and the parent lead follow-up it finishes.
+          { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+        ],
+        // Its own queue: a job that hit a fault, or whose command is busy, is queued again, delayed.
+        sendsTo: ['copywriter'],
+        sendsToDeadLetterOf: ['copywriter'],
+        secrets: ['openai'],
+      },
     },
   },
 ] as const satisfies readonly JobTypeDefinition[];

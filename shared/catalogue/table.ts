@@ -7,14 +7,90 @@ export const TABLE = {
   sortKey: 'sk',
   /** Epoch seconds after which DynamoDB may delete the item (idempotency records, caches). */
   ttlAttribute: 'expires_at',
+  /**
+   * How each kind of item's partition key starts. Functions are granted
+   * table actions per prefix (`dynamodb:LeadingKeys`), so a new kind of item
+   * gets its own prefix here.
+   */
+  keyPrefixes: [
+    /** `APIKEY#<sha256>`: an API key's record (shared/access/api-keys.ts). */
+    'APIKEY#',
+    /** `TENANT#<id>`: the sites a tenant may act on (shared/access/tenants.ts). */
+    'TENANT#',
+    /** `SITE#<id>`: a site and, under the same key, its leads, agents, users, ... (shared/sites/dynamo-directory.ts). */
+    'SITE#',
+    /** `CMD#<id>`: a command (shared/commands/store.ts). */
+    'CMD#',
+    /** `IDEM#<sha256>`: an Idempotency-Key's claim (shared/commands/idempotency.ts). */
+    'IDEM#',
+    /** `FOLLOWUP#<id>`: a scheduled follow-up (shared/lead-follow-up/follow-up-store.ts). */
+    'FOLLOWUP#',
+  ],
   indexes: [
     /**
      * Overloaded: follow-ups by due time (`FOLLOWUP#scheduled`, for schedulers),
      * and commands still in progress by creation time (`CMD#IN_PROGRESS#<shard>`, for the janitor).
      */
-    { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    {
+      name: 'gsi1',
+      partitionKey: 'gsi1pk',
+      sortKey: 'gsi1sk',
+      /** How the index's partition keys start (granted per prefix, like the table's). */
+      keyPrefixes: ['CMD#IN_PROGRESS#', 'FOLLOWUP#scheduled'],
+      /**
+       * The attributes copied into the index besides the keys: exactly what
+       * is read through it, so the large ones (a command's request, result
+       * and context) are neither written twice nor paid for twice.
+       */
+      projection: {
+        /** What the janitor (`listInProgress`, shared/commands/janitor.ts) reads of a command in progress. */
+        commandsInProgress: ['id', 'type', 'status', 'tenant_id', 'parent_id', 'attempts', 'created_at', 'updated_at', 'requeued_at'],
+        /** A due follow-up, whole (`listDueFollowUps` returns StoredFollowUp). */
+        followUpsDue: [
+          'id',
+          'type',
+          'subject',
+          'content',
+          'scheduled_for',
+          'status',
+          'site_id',
+          'lead_id',
+          'user_id',
+          'metadata',
+          'tenant_id',
+          'command_id',
+          'created_at',
+        ],
+      },
+    },
   ],
 } as const;
 
 /** Name of one of the table's global secondary indexes. */
 export type TableIndexName = (typeof TABLE.indexes)[number]['name'];
+
+/** How a table item's partition key starts. */
+export type TableKeyPrefix = (typeof TABLE.keyPrefixes)[number];
+
+/** How an index entry's partition key starts. */
+export type IndexKeyPrefix = (typeof TABLE.indexes)[number]['keyPrefixes'][number];
+
+/** The non-key attributes projected into an index: every reader's attributes, once each. */
+export function projectedAttributes(index: (typeof TABLE.indexes)[number]): string[] {
+  return [...new Set(Object.values(index.projection).flat())];
+}
+
+/**
+ * The item actions a function may be granted on the table (no wildcards;
+ * never Scan, which no `dynamodb:LeadingKeys` condition can limit).
+ */
+export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem';
+
+/**
+ * One grant on the table: `actions` on the items whose partition key starts
+ * with one of `keyPrefixes`. With `index`, Query on that index instead,
+ * limited by the index's own partition key.
+ */
+export type TableGrant =
+  | { readonly actions: readonly TableAction[]; readonly keyPrefixes: readonly TableKeyPrefix[]; readonly index?: undefined }
+  | { readonly index: TableIndexName; readonly actions: readonly ['Query']; readonly keyPrefixes: readonly IndexKeyPrefix[] };

@@ -1,5 +1,9 @@
-import { Match } from 'aws-cdk-lib/assertions';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Function as LambdaFunction, Code, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { ENVIRONMENTS, ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
+import { Operations } from '../../infra/constructs/operations';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
 import { FUNCTIONS } from '../../shared/catalogue/functions';
 import { QUEUES } from '../../shared/catalogue/job-types';
@@ -50,31 +54,67 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
     }
   });
 
-  it('throttles the $default stage by default and logs access to a log group', () => {
+  it('throttles each route on its own and everything else by the default, and logs access to a log group', () => {
     const env = envs[name];
+    const { apiThrottle } = ENVIRONMENTS[name];
     const logGroupId = logicalId(env.stage.service.api.accessLogGroup);
     env.service.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
     env.service.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
-      DefaultRouteSettings: {
-        ThrottlingRateLimit: ENVIRONMENTS[name].apiThrottle.rateLimit,
-        ThrottlingBurstLimit: ENVIRONMENTS[name].apiThrottle.burstLimit,
-      },
+      DefaultRouteSettings: { ThrottlingRateLimit: apiThrottle.default.rateLimit, ThrottlingBurstLimit: apiThrottle.default.burstLimit },
+      RouteSettings: Object.fromEntries(
+        ROUTES.map((route) => {
+          const throttle = apiThrottle.routes[`${route.method} ${route.path}`]!;
+          return [`${route.method} ${route.path}`, { ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit }];
+        }),
+      ),
       AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [logGroupId, 'Arn'] }, Format: Match.stringLikeRegexp('\\$context.requestId') },
     });
   });
 
-  it('outputs the API URL and every queue and dead-letter queue URL', () => {
+  it('creates the stage after every route its settings name', () => {
     const env = envs[name];
-    const outputs = env.json.service.Outputs ?? {};
-    const values = Object.values(outputs).map((output) => canonical(output.Value, env));
-    expect(values).toContain(`Service:${logicalId(env.stage.service.api.httpApi)}.ApiEndpoint`);
-    for (const queue of QUEUES) {
-      const built = env.stage.stateful.queues.get(queue.id)!;
-      expect(values).toContain(`Stateful:${logicalId(built.queue)}`);
-      expect(values).toContain(`Stateful:${logicalId(built.deadLetterQueue)}`);
+    const [stage] = Object.values(env.json.service.Resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Stage');
+    const routeIds = Object.entries(env.json.service.Resources)
+      .filter(([, r]) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties?.RouteKey !== '$default')
+      .map(([id]) => id);
+    expect(routeIds).toHaveLength(ROUTES.length);
+    expect(stage?.DependsOn).toEqual(expect.arrayContaining(routeIds));
+  });
+
+  it('caps the concurrency of every api function', () => {
+    const env = envs[name];
+    for (const fn of FUNCTIONS.filter((candidate) => candidate.kind === 'api')) {
+      const id = logicalId(env.stage.service.functions.get(fn.id)!.function);
+      expect(env.json.service.Resources[id]?.Properties?.ReservedConcurrentExecutions).toBe(ENVIRONMENTS[name].reservedConcurrency[fn.id]);
+      expect(ENVIRONMENTS[name].reservedConcurrency[fn.id]).toBeGreaterThan(0);
     }
+  });
+
+  it('outputs what a team uses: API URL, public base URL and alarm topic; table, queue URLs and secrets from the stateful stack', () => {
+    const env = envs[name];
+    const { stateful, service } = env.stage;
+    const values = (stack: 'stateful' | 'service') =>
+      Object.fromEntries(
+        Object.entries(env.json[stack].Outputs ?? {})
+          .filter(([key]) => !key.startsWith('PublishOutput'))
+          .map(([key, output]) => [key, canonical(output.Value, env, stack === 'stateful' ? 'Stateful' : 'Service')]),
+      );
+    expect(values('service')).toEqual({
+      ApiUrl: `Service:${logicalId(service.api.httpApi)}.ApiEndpoint`,
+      PublicBaseUrl: `Service:${logicalId(service.api.httpApi)}.ApiEndpoint`,
+      AlarmTopicArn: `Service:${logicalId(service.operations.alarmTopic)}`,
+    });
+    expect(values('stateful')).toEqual({
+      TableName: `Stateful:${logicalId(stateful.table)}`,
+      SalesQueueUrl: `Stateful:${logicalId(stateful.queues.get('sales')!.queue)}`,
+      SalesDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('sales')!.deadLetterQueue)}`,
+      CopywriterQueueUrl: `Stateful:${logicalId(stateful.queues.get('copywriter')!.queue)}`,
+      CopywriterDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('copywriter')!.deadLetterQueue)}`,
+      SalesProducerPolicyArn: `Stateful:${logicalId(stateful.producerPolicies.get('sales')!)}`,
+      OpenaiSecretArn: `Stateful:${logicalId(stateful.secrets.get('openai')!.secret)}`,
+    });
   });
 });
 
@@ -127,23 +167,151 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
     expect(JSON.stringify(rate[0]?.Metrics)).toContain('"MetricName":"Count"');
   });
 
+  it('alarms on the failure rate of each command type, summed over the functions that finish commands', () => {
+    const env = envs[name];
+    const { alarms: thresholds } = ENVIRONMENTS[name];
+    const finishers = ['leadFollowUpApi', 'commandJanitor', 'salesWorker', 'copywriterWorker'];
+    const rateAlarms = alarms(env).filter((a) => String(a.AlarmDescription).includes('commands failing'));
+    expect(rateAlarms).toHaveLength(2);
+    for (const [commandType, prefix] of [
+      ['lead_follow_up', 'leadFollowUp'],
+      ['copywriter', 'copywriter'],
+    ] as const) {
+      const alarm = rateAlarms.find((a) => String(a.AlarmDescription).startsWith(`${commandType} `))!;
+      const metric = (metricName: string, id: string, service: string) => ({
+        Id: id,
+        MetricStat: {
+          Metric: {
+            Namespace: 'Switchboard',
+            MetricName: metricName,
+            Dimensions: [
+              { Name: 'command_type', Value: commandType },
+              { Name: 'service', Value: service },
+            ],
+          },
+          Period: 900,
+          Stat: 'Sum',
+        },
+        ReturnData: false,
+      });
+      const sum = (metricName: string, kind: string) => [
+        {
+          Id: `${prefix}${kind}`,
+          Label: `${metricName} ${commandType}`,
+          Expression: `FILL(SUM([${finishers.map((_, i) => `${prefix}${kind}${i}`).join(', ')}]), 0)`,
+          ReturnData: false,
+        },
+        ...finishers.map((service, i) => metric(metricName, `${prefix}${kind}${i}`, service)),
+      ];
+      expect(alarm).toMatchObject({
+        ComparisonOperator: 'GreaterThanThreshold',
+        Threshold: thresholds.commandFailureRatePercent,
+        EvaluationPeriods: 1,
+        TreatMissingData: 'notBreaching',
+        Metrics: [
+          {
+            Id: 'expr_1',
+            Expression: `IF(${prefix}Failed + ${prefix}Completed >= ${thresholds.commandFailureMinimumEnded}, 100 * ${prefix}Failed / (${prefix}Failed + ${prefix}Completed), 0)`,
+            ReturnData: true,
+          },
+          ...sum('CommandFailed', 'Failed'),
+          ...sum('CommandCompleted', 'Completed'),
+        ],
+      });
+      expect(alarm.Metrics).toHaveLength(3 + 2 * finishers.length);
+    }
+  });
+
+  it(`alarms on offline generation only where provider keys are configured (${name}: ${String(ENVIRONMENTS[name].providersConfigured)})`, () => {
+    const offline = alarms(envs[name]).filter((a) => JSON.stringify(a.Metrics ?? []).includes('OfflineGeneration'));
+    expect(offline).toEqual(
+      ENVIRONMENTS[name].providersConfigured
+        ? [
+            expect.objectContaining({
+              Metrics: [{ Id: 'expr_1', Label: 'Offline generation', Expression: 'SELECT SUM(OfflineGeneration) FROM "Switchboard"', Period: 300, ReturnData: true }],
+              Threshold: 1,
+              ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+              TreatMissingData: 'notBreaching',
+            }),
+          ]
+        : [],
+    );
+  });
+
   it('sends every alarm and its recovery to the one alarm topic, and has a dashboard', () => {
     const env = envs[name];
     env.service.resourceCountIs('AWS::SNS::Topic', 1);
     env.service.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     const topic = `Service:${logicalId(env.stage.service.operations.alarmTopic)}`;
     const all = alarms(env);
-    expect(all.length).toBe(2 + 2 * QUEUES.length + FUNCTIONS.length + FUNCTIONS.filter((f) => f.kind !== 'api').length);
+    const commandTypes = 2;
+    const offline = ENVIRONMENTS[name].providersConfigured ? 1 : 0;
+    const providerNotConfigured = 1;
+    expect(all.length).toBe(
+      2 + 2 * QUEUES.length + FUNCTIONS.length + FUNCTIONS.filter((f) => f.kind !== 'api').length + commandTypes + offline + providerNotConfigured,
+    );
+    expect(all.some((alarm) => String(alarm.AlarmDescription).startsWith('A job needed a provider whose key is not set'))).toBe(true);
     for (const alarm of all) {
       expect((alarm.AlarmActions as unknown[]).map((a) => canonical(a, env))).toEqual([topic]);
       expect((alarm.OKActions as unknown[]).map((a) => canonical(a, env))).toEqual([topic]);
     }
   });
+
+  it('subscribes the configured e-mail addresses to the alarm topic, and nothing else', () => {
+    const env = envs[name];
+    const topic = `Service:${logicalId(env.stage.service.operations.alarmTopic)}`;
+    const subscriptions = resourcesOf(env, 'AWS::SNS::Subscription').map((sub) => ({ ...sub, TopicArn: canonical(sub.TopicArn, env) }));
+    expect(subscriptions).toEqual(ENVIRONMENTS[name].alarmSubscriptions.emails.map((email) => ({ Protocol: 'email', Endpoint: email, TopicArn: topic })));
+    env.service.resourceCountIs('AWS::Chatbot::SlackChannelConfiguration', 0);
+  });
+});
+
+describe('alarm subscriptions', () => {
+  it('-c alarmEmail replaces the e-mail subscribers', () => {
+    const env = synthesize('prod', { alarmEmail: 'a@example.org,b@example.org' });
+    expect(resourcesOf(env, 'AWS::SNS::Subscription').map((sub) => sub.Endpoint)).toEqual(['a@example.org', 'b@example.org']);
+  });
+
+  it('tells a Slack channel through AWS Chatbot when one is configured', () => {
+    const stack = new Stack(new App(), 'Ops');
+    const fn = new LambdaFunction(stack, 'Fn', { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('exports.handler = 1') });
+    const operations = new Operations(stack, 'Operations', {
+      functions: [{ definition: FUNCTIONS[0]!, function: fn }],
+      queues: [],
+      httpApi: new HttpApi(stack, 'Api'),
+      thresholds: ENVIRONMENTS.prod.alarms,
+      dashboardName: 'Switchboard-test',
+      subscriptions: { emails: ['oncall@example.org'], slack: { workspaceId: 'T0123ABCD', channelId: 'C0456EFGH' } },
+    });
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::Chatbot::SlackChannelConfiguration', {
+      ConfigurationName: 'Switchboard-test-alarms',
+      SlackWorkspaceId: 'T0123ABCD',
+      SlackChannelId: 'C0456EFGH',
+      SnsTopicArns: [{ Ref: stack.resolve((operations.alarmTopic.node.defaultChild as unknown as { logicalId: string }).logicalId) }],
+    });
+    template.resourceCountIs('AWS::SNS::Subscription', 1);
+  });
+
+  it('refuses a command failure alarm that would read more metrics than CloudWatch allows', () => {
+    const stack = new Stack(new App(), 'Ops');
+    expect(
+      () =>
+        new Operations(stack, 'Operations', {
+          functions: [],
+          queues: [],
+          httpApi: new HttpApi(stack, 'Api'),
+          thresholds: ENVIRONMENTS.prod.alarms,
+          dashboardName: 'Switchboard-test',
+          commandFailures: { commandTypes: ['lead_follow_up'], finishedBy: ['a', 'b', 'c', 'd', 'e', 'f'] },
+        }),
+    ).toThrow(/would read 12 metrics .* CloudWatch allows 10/);
+  });
 });
 
 describe('PUBLIC_BASE_URL', () => {
   it('can be set with -c publicBaseUrl and reaches every function', () => {
-    const env = synthesize('dev', {}, { publicBaseUrl: 'https://hooks.example.com' });
+    const env = synthesize('dev', { publicBaseUrl: 'https://hooks.example.com' });
     for (const fn of resourcesOf(env, 'AWS::Lambda::Function')) {
       expect((fn.Environment as { Variables: Record<string, unknown> }).Variables.PUBLIC_BASE_URL).toBe('https://hooks.example.com');
     }

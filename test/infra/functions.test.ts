@@ -41,9 +41,10 @@ function expectedEnvironment(env: SynthesizedEnvironment, definition: FunctionDe
     NODE_OPTIONS: '--enable-source-maps',
     POWERTOOLS_SERVICE_NAME: 'switchboard',
     LOG_LEVEL: ENVIRONMENTS[name].logLevel,
+    ALLOW_OFFLINE_PROVIDERS: String(!ENVIRONMENTS[name].providersConfigured),
     PUBLIC_BASE_URL: `Service:${logicalId(env.stage.service.api.httpApi)}.ApiEndpoint`,
   };
-  if (definition.access.table !== 'none') expected[TABLE.envVar] = `Stateful:${logicalId(stateful.table)}`;
+  if (definition.access.table.length > 0) expected[TABLE.envVar] = `Stateful:${logicalId(stateful.table)}`;
   for (const id of definition.access.sendsTo) {
     expected[queueById(id).urlEnvVar] = `Stateful:${logicalId(stateful.queues.get(id)!.queue)}`;
   }

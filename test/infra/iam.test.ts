@@ -1,106 +1,202 @@
 import { ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
-import { FUNCTIONS, type FunctionDefinition } from '../../shared/catalogue/functions';
-import { QUEUES } from '../../shared/catalogue/job-types';
+import { FUNCTIONS, type FunctionId } from '../../shared/catalogue/functions';
+import { JOB_TYPES } from '../../shared/catalogue/job-types';
 import { canonical, logicalId, synthesize, type SynthesizedEnvironment } from './synthesize';
 
-/** The exact DynamoDB actions per access level (issue 7), written out here, not imported. */
-const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
-const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
-const SQS_CONSUME = [
-  'sqs:ReceiveMessage',
-  'sqs:ChangeMessageVisibility',
-  'sqs:GetQueueUrl',
-  'sqs:DeleteMessage',
-  'sqs:GetQueueAttributes',
-];
+/**
+ * The exact policy of every function, written out here (not derived from
+ * the catalogue): [actions, resource, partition-key patterns]. Resources:
+ * `table`, `index/<name>`, `queue/<id>`, `dlq/<id>`, `secret/<id>`. Every
+ * role also writes its own log group and sends X-Ray traces (below).
+ */
+type Grant = readonly [actions: readonly string[], resource: string, leadingKeys?: readonly string[]];
 
-type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
+const SQS_CONSUME = ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'];
+
+const EXPECTED: Record<FunctionId, readonly Grant[]> = {
+  leadFollowUpApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:GetItem', 'dynamodb:Query'], 'table', ['SITE#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
+    [['sqs:SendMessage'], 'queue/sales'],
+  ],
+  getCommandApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*', 'CMD#*']]],
+  deleteCommandApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:GetItem', 'dynamodb:DeleteItem'], 'table', ['CMD#*']],
+  ],
+  healthApi: [],
+  notFoundApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*']]],
+  commandJanitor: [
+    [['dynamodb:Query'], 'index/gsi1', ['CMD#IN_PROGRESS#*']],
+    [['dynamodb:UpdateItem'], 'table', ['CMD#*']],
+    [['sqs:SendMessage'], 'queue/sales'],
+    [['sqs:SendMessage'], 'queue/copywriter'],
+  ],
+  salesWorker: [
+    [['dynamodb:GetItem'], 'table', ['TENANT#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
+    [['dynamodb:GetItem', 'dynamodb:Query'], 'table', ['SITE#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
+    [['dynamodb:PutItem'], 'table', ['FOLLOWUP#*']],
+    [['sqs:SendMessage'], 'queue/sales'],
+    [['sqs:SendMessage'], 'queue/copywriter'],
+    [['sqs:SendMessage'], 'dlq/sales'],
+    [['secretsmanager:GetSecretValue'], 'secret/openai'],
+    [SQS_CONSUME, 'queue/sales'],
+  ],
+  copywriterWorker: [
+    [['dynamodb:GetItem'], 'table', ['SITE#*']],
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
+    [['sqs:SendMessage'], 'queue/copywriter'],
+    [['sqs:SendMessage'], 'dlq/copywriter'],
+    [['secretsmanager:GetSecretValue'], 'secret/openai'],
+    [SQS_CONSUME, 'queue/copywriter'],
+  ],
+};
+
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, unknown>> };
 
 const envs = {} as Record<EnvironmentName, SynthesizedEnvironment>;
 beforeAll(() => {
   for (const name of ENVIRONMENT_NAMES) envs[name] = synthesize(name);
 });
 
-function grants(actions: string[], resources: string[]): string[] {
-  return actions.flatMap((action) => resources.map((resource) => `${action} on ${resource}`));
-}
-
-/** Every (action, resource) pair the role of `definition` must have, derived from its definition alone. */
-function expectedGrants(env: SynthesizedEnvironment, definition: FunctionDefinition): string[] {
-  const { stateful, service } = env.stage;
-  const built = service.functions.get(definition.id)!;
-  const expected = [
-    ...grants(['logs:CreateLogStream', 'logs:PutLogEvents'], [`Service:${logicalId(built.logGroup)}.Arn`]),
-    ...grants(['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], ['*']),
-  ];
+/** The canonical template value of a symbolic resource of EXPECTED. */
+function resourceOf(env: SynthesizedEnvironment, symbol: string): string {
+  const { stateful } = env.stage;
+  const [kind, id] = symbol.split('/') as [string, string];
   const tableArn = `Stateful:${logicalId(stateful.table)}.Arn`;
-  const { access } = definition;
-  if (access.table === 'read') expected.push(...grants(TABLE_READ, [tableArn]));
-  if (access.table === 'readwrite') expected.push(...grants([...TABLE_READ, ...TABLE_WRITE], [tableArn]));
-  for (const index of access.indexes ?? []) expected.push(...grants(['dynamodb:Query'], [`${tableArn}/index/${index}`]));
-  for (const id of access.sendsTo) {
-    expected.push(...grants(['sqs:SendMessage'], [`Stateful:${logicalId(stateful.queues.get(id)!.queue)}.Arn`]));
-  }
-  for (const id of access.sendsToDeadLetterOf) {
-    expected.push(...grants(['sqs:SendMessage'], [`Stateful:${logicalId(stateful.queues.get(id)!.deadLetterQueue)}.Arn`]));
-  }
-  for (const id of access.secrets) {
-    expected.push(...grants(['secretsmanager:GetSecretValue'], [`Stateful:${logicalId(stateful.secrets.get(id)!.secret)}`]));
-  }
-  for (const queue of QUEUES.filter((q) => q.workerFunction === definition.id)) {
-    expected.push(...grants(SQS_CONSUME, [`Stateful:${logicalId(stateful.queues.get(queue.id)!.queue)}.Arn`]));
-  }
-  return [...new Set(expected)].sort();
+  if (kind === 'table') return tableArn;
+  if (kind === 'index') return `${tableArn}/index/${id}`;
+  if (kind === 'queue') return `Stateful:${logicalId(stateful.queues.get(id as never)!.queue)}.Arn`;
+  if (kind === 'dlq') return `Stateful:${logicalId(stateful.queues.get(id as never)!.deadLetterQueue)}.Arn`;
+  if (kind === 'secret') return `Stateful:${logicalId(stateful.secrets.get(id as never)!.secret)}`;
+  throw new Error(`Unknown resource ${symbol}`);
 }
 
-/** Every (action, resource) pair the role of `definition` has in the template, from every policy attached to it. */
-function actualGrants(env: SynthesizedEnvironment, definition: FunctionDefinition): { grants: string[]; statements: Statement[] } {
-  const roleId = logicalId(env.stage.service.functions.get(definition.id)!.role);
-  const policies = Object.values(env.json.service.Resources).filter(
-    (r) =>
-      r.Type === 'AWS::IAM::Policy' &&
-      (r.Properties?.Roles as unknown[] | undefined)?.some((role) => JSON.stringify(role) === JSON.stringify({ Ref: roleId })),
-  );
-  const statements = policies.flatMap((p) => (p.Properties?.PolicyDocument as { Statement: Statement[] }).Statement);
-  const pairs = statements.flatMap((statement) => {
-    const actions = [statement.Action].flat();
-    const resources = [statement.Resource].flat().map((resource) => canonical(resource, env));
-    return grants(actions, resources);
-  });
-  return { grants: [...new Set(pairs)].sort(), statements };
+/** One permission as a line: `action on resource [where pk like p1|p2]`. */
+function line(action: string, resource: string, leadingKeys?: readonly string[]): string {
+  return `${action} on ${resource}${leadingKeys ? ` where pk like ${[...leadingKeys].sort().join('|')}` : ''}`;
 }
+
+function expectedLines(env: SynthesizedEnvironment, id: FunctionId): string[] {
+  const built = env.stage.service.functions.get(id)!;
+  const grants: Grant[] = [
+    [['logs:CreateLogStream', 'logs:PutLogEvents'], `Service:${logicalId(built.logGroup)}.Arn`],
+    [['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], '*'],
+    ...EXPECTED[id].map(([actions, symbol, keys]): Grant => [actions, resourceOf(env, symbol), keys]),
+  ];
+  return grants.flatMap(([actions, resource, keys]) => actions.map((action) => line(action, resource, keys))).sort();
+}
+
+/** Every policy document attached to the role of `id`: its inline policies and the IAM::Policy resources naming it. */
+function statementsOf(env: SynthesizedEnvironment, id: FunctionId): { inline: Statement[]; attached: Statement[] } {
+  const roleId = logicalId(env.stage.service.functions.get(id)!.role);
+  const role = env.json.service.Resources[roleId]!;
+  const inline = ((role.Properties?.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap((p) => p.PolicyDocument.Statement);
+  const attached = Object.values(env.json.service.Resources)
+    .filter(
+      (r) =>
+        r.Type === 'AWS::IAM::Policy' &&
+        (r.Properties?.Roles as unknown[] | undefined)?.some((ref) => JSON.stringify(ref) === JSON.stringify({ Ref: roleId })),
+    )
+    .flatMap((p) => (p.Properties?.PolicyDocument as { Statement: Statement[] }).Statement);
+  return { inline, attached };
+}
+
+/** The lines of a statement; its condition must be absent or exactly the partition-key condition. */
+function linesOf(env: SynthesizedEnvironment, statement: Statement): string[] {
+  let keys: string[] | undefined;
+  if (statement.Condition !== undefined) {
+    const patterns = statement.Condition['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[];
+    expect(statement.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns },
+      Null: { 'dynamodb:LeadingKeys': 'false' },
+    });
+    keys = patterns;
+  }
+  const resources = [statement.Resource].flat().map((resource) => canonical(resource, env));
+  return [statement.Action].flat().flatMap((action) => resources.map((resource) => line(action, resource, keys)));
+}
+
+describe('the expected policies', () => {
+  it('name every function of the catalogue, and only those', () => {
+    expect(Object.keys(EXPECTED).sort()).toEqual(FUNCTIONS.map((fn) => fn.id).sort());
+  });
+});
 
 describe.each(ENVIRONMENT_NAMES)('least privilege (%s)', (name) => {
-  it.each(FUNCTIONS.map((fn) => [fn.id, fn] as const))('%s: has exactly the grants its definition implies', (_, definition) => {
+  it.each(FUNCTIONS.map((fn) => [fn.id] as const))('%s: has exactly its policy, table grants limited to its key prefixes', (id) => {
     const env = envs[name];
-    expect(actualGrants(env, definition).grants).toEqual(expectedGrants(env, definition));
+    const { inline, attached } = statementsOf(env, id);
+    const actual = [...inline, ...attached].flatMap((statement) => linesOf(env, statement));
+    expect([...new Set(actual)].sort()).toEqual(expectedLines(env, id));
   });
 
-  it.each(FUNCTIONS.map((fn) => [fn.id, fn] as const))('%s: only Allow statements, no conditions, no wildcard actions', (_, definition) => {
-    for (const statement of actualGrants(envs[name], definition).statements) {
+  it.each(FUNCTIONS.map((fn) => [fn.id] as const))('%s: only Allow statements, no wildcard actions, every DynamoDB statement conditioned', (id) => {
+    const { inline, attached } = statementsOf(envs[name], id);
+    for (const statement of [...inline, ...attached]) {
       expect(statement.Effect).toBe('Allow');
-      expect(statement.Condition).toBeUndefined();
-      for (const action of [statement.Action].flat()) expect(action).not.toContain('*');
+      const actions = [statement.Action].flat();
+      for (const action of actions) expect(action).not.toContain('*');
+      if (actions.some((action) => action.startsWith('dynamodb:'))) expect(statement.Condition).toBeDefined();
+      else expect(statement.Condition).toBeUndefined();
     }
   });
 
-  it('uses "*" as a resource only for X-Ray, which has no resource-level permissions', () => {
-    for (const definition of FUNCTIONS) {
-      for (const pair of actualGrants(envs[name], definition).grants) {
-        if (pair.endsWith(' on *')) expect(pair).toMatch(/^xray:(PutTraceSegments|PutTelemetryRecords) on \*$/);
-      }
-    }
+  it.each(FUNCTIONS.map((fn) => [fn.id] as const))('%s: keeps "*" to the X-Ray statement of its Tracing inline policy', (id) => {
+    const env = envs[name];
+    const { inline, attached } = statementsOf(env, id);
+    expect(inline).toEqual([{ Effect: 'Allow', Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Resource: '*' }]);
+    for (const statement of attached) expect([statement.Resource].flat()).not.toContain('*');
   });
 
-  it('attaches no managed policies and gives every function its own role', () => {
+  it('attaches no managed policy to a function and gives every function its own role', () => {
     const env = envs[name];
     const roles = Object.values(env.json.service.Resources).filter((r) => r.Type === 'AWS::IAM::Role');
     expect(roles).toHaveLength(FUNCTIONS.length);
     for (const role of roles) {
       expect(role.Properties?.ManagedPolicyArns).toBeUndefined();
-      expect(role.Properties?.Policies).toBeUndefined();
+      expect((role.Properties?.Policies as { PolicyName: string }[]).map((policy) => policy.PolicyName)).toEqual(['Tracing']);
     }
     env.service.resourceCountIs('AWS::IAM::ManagedPolicy', 0);
     env.stateful.resourceCountIs('AWS::IAM::Role', 0);
+  });
+});
+
+describe.each(ENVIRONMENT_NAMES)('producer policies (%s)', (name) => {
+  const producerQueues = JOB_TYPES.filter((job) => job.fromProducers).map((job) => job.queue.id);
+
+  it('are one managed policy per producer queue (sales), each SendMessage on that queue only', () => {
+    const env = envs[name];
+    expect(producerQueues).toEqual(['sales']);
+    const policies = Object.entries(env.json.stateful.Resources).filter(([, r]) => r.Type === 'AWS::IAM::ManagedPolicy');
+    expect(policies.map(([id]) => id)).toEqual(producerQueues.map((queue) => logicalId(env.stage.stateful.producerPolicies.get(queue)!)));
+    for (const queue of producerQueues) {
+      const policy = env.json.stateful.Resources[logicalId(env.stage.stateful.producerPolicies.get(queue)!)]!;
+      expect(policy.Properties?.PolicyDocument).toEqual({
+        Version: '2012-10-17',
+        Statement: [{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [logicalId(env.stage.stateful.queues.get(queue)!.queue), 'Arn'] } }],
+      });
+      expect(policy.Properties?.Roles).toBeUndefined();
+      expect(policy.Properties?.Users).toBeUndefined();
+      expect(policy.Properties?.Groups).toBeUndefined();
+    }
+  });
+
+  it('are exported with their ARN and the queue URL', () => {
+    const env = envs[name];
+    const outputs = env.json.stateful.Outputs ?? {};
+    const stack = `Switchboard-${name}-Stateful`;
+    expect(outputs.SalesProducerPolicyArn).toMatchObject({
+      Value: { Ref: logicalId(env.stage.stateful.producerPolicies.get('sales')!) },
+      Export: { Name: `${stack}-SalesProducerPolicyArn` },
+    });
+    expect(outputs.SalesQueueUrl).toMatchObject({
+      Value: { Ref: logicalId(env.stage.stateful.queues.get('sales')!.queue) },
+      Export: { Name: `${stack}-SalesQueueUrl` },
+    });
   });
 });

@@ -3,6 +3,7 @@ import { ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
 import { QUEUES, visibilityTimeoutSeconds } from '../../shared/catalogue/job-types';
 import { SECRETS } from '../../shared/catalogue/secrets';
 import { TABLE } from '../../shared/catalogue/table';
+import { ENVIRONMENTS } from '../../infra/config';
 import { functionById } from '../../shared/catalogue/functions';
 import { logicalId, synthesize, type SynthesizedEnvironment } from './synthesize';
 
@@ -14,10 +15,10 @@ beforeAll(() => {
 });
 
 describe.each(ENVIRONMENT_NAMES)('stateful stack (%s)', (name) => {
-  it('is environment-agnostic when synthesized without credentials', () => {
+  it('is pinned to the account and region of its config, though synthesized without credentials', () => {
     const { stage } = envs[name];
     for (const stack of [stage.stateful, stage.service]) {
-      expect(stack.environment).toBe('aws://unknown-account/unknown-region');
+      expect(stack.environment).toBe(`aws://${ENVIRONMENTS[name].account}/${ENVIRONMENTS[name].region}`);
     }
   });
 
@@ -33,15 +34,33 @@ describe.each(ENVIRONMENT_NAMES)('stateful stack (%s)', (name) => {
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       SSESpecification: { SSEEnabled: true },
       TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
-      GlobalSecondaryIndexes: TABLE.indexes.map((index) => ({
-        IndexName: index.name,
-        KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: 'HASH' },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      })),
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'gsi1',
+          KeySchema: [
+            { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+            { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+          ],
+          Projection: {
+            ProjectionType: 'INCLUDE',
+            NonKeyAttributes: [
+              // commands in progress, for the janitor
+              ...['id', 'type', 'status', 'tenant_id', 'parent_id', 'attempts', 'created_at', 'updated_at', 'requeued_at'],
+              // due follow-ups, whole (the rest of their attributes)
+              ...['subject', 'content', 'scheduled_for', 'site_id', 'lead_id', 'user_id', 'metadata', 'command_id'],
+            ],
+          },
+        },
+      ],
     });
+  });
+
+  it('never copies a command\'s large attributes into an index', () => {
+    const table = Object.values(envs[name].json.stateful.Resources).find((r) => r.Type === 'AWS::DynamoDB::Table');
+    const projected = JSON.stringify(table?.Properties?.GlobalSecondaryIndexes);
+    for (const attribute of ['request', 'result', 'context', 'targets', 'supervisors', 'progress', 'error', 'child_ids']) {
+      expect(projected).not.toContain(`"${attribute}"`);
+    }
   });
 
   it('gives every queue a dead-letter queue, SSE, TLS-only access and a 6x visibility timeout', () => {
@@ -115,10 +134,23 @@ describe('data protection per environment', () => {
     }
   });
 
+  it('retains every queue and dead-letter queue in prod, so a replaced stack keeps dead-lettered jobs', () => {
+    const queues = Object.entries(envs.prod.json.stateful.Resources).filter(([, r]) => r.Type === 'AWS::SQS::Queue');
+    const expected = QUEUES.flatMap((definition) => {
+      const built = envs.prod.stage.stateful.queues.get(definition.id)!;
+      return [logicalId(built.queue), logicalId(built.deadLetterQueue)];
+    });
+    expect(queues.map(([id]) => id).sort()).toEqual(expected.sort());
+    for (const [, queue] of queues) expect([queue.DeletionPolicy, queue.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
+  });
+
   it.each(['dev', 'staging'] as const)('lets %s be torn down: no RETAIN, no deletion protection', (name) => {
     const t = table(name);
     expect(t?.Properties?.DeletionProtectionEnabled).toBe(false);
     expect(t?.DeletionPolicy).toBe('Delete');
+    for (const r of Object.values(envs[name].json.stateful.Resources)) {
+      if (r.Type === 'AWS::SQS::Queue') expect([r.DeletionPolicy, r.UpdateReplacePolicy]).toEqual(['Delete', 'Delete']);
+    }
     for (const stack of ['stateful', 'service'] as const) {
       for (const r of Object.values(envs[name].json[stack].Resources)) expect(r.DeletionPolicy).not.toBe('Retain');
     }

@@ -1,9 +1,12 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { ServiceTable } from '../../infra/constructs/service-table';
 import { SwitchboardFunction } from '../../infra/constructs/switchboard-function';
 import type { FunctionDefinition } from '../../shared/catalogue/functions';
+import type { TableGrant } from '../../shared/catalogue/table';
 
 const definition = (overrides: Partial<FunctionDefinition['access']>): FunctionDefinition => ({
   id: 'getCommandApi',
@@ -12,7 +15,7 @@ const definition = (overrides: Partial<FunctionDefinition['access']>): FunctionD
   description: 'test function',
   timeoutSeconds: 5,
   memoryMb: 128,
-  access: { table: 'read', sendsTo: [], sendsToDeadLetterOf: [], secrets: [], ...overrides },
+  access: { table: [{ actions: ['GetItem'], keyPrefixes: ['APIKEY#'] }], sendsTo: [], sendsToDeadLetterOf: [], secrets: [], ...overrides },
 });
 
 function stack(bundling: boolean): Stack {
@@ -21,27 +24,82 @@ function stack(bundling: boolean): Stack {
 }
 
 describe('SwitchboardFunction', () => {
-  it('grants Query on exactly the declared indexes, beside the table actions', () => {
-    const scope = stack(false);
-    const { table } = new ServiceTable(scope, 'Data');
-    const fn = new SwitchboardFunction(scope, 'Fn', { definition: definition({ indexes: ['gsi1'] }) });
-    fn.bindDeclaredAccess({ table, queues: new Map(), secrets: new Map() });
-    const tableId = scope.resolve((table.node.defaultChild as unknown as { logicalId: string }).logicalId) as string;
-    const statements = Object.values(Template.fromStack(scope).findResources('AWS::IAM::Policy')).flatMap(
+  const statementsOf = (scope: Stack) =>
+    Object.values(Template.fromStack(scope).findResources('AWS::IAM::Policy')).flatMap(
       (policy) => (policy as { Properties: { PolicyDocument: { Statement: unknown[] } } }).Properties.PolicyDocument.Statement,
     );
-    expect(statements).toContainEqual({
-      Effect: 'Allow',
-      Action: 'dynamodb:Query',
-      Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId, 'Arn'] }, '/index/gsi1']] },
-    });
+  const logicalIdOf = (scope: Stack, table: ServiceTable['table']) =>
+    scope.resolve((table.node.defaultChild as unknown as { logicalId: string }).logicalId) as string;
+  const keyCondition = (...patterns: string[]) => ({
+    'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns },
+    Null: { 'dynamodb:LeadingKeys': 'false' },
   });
 
-  it('refuses index access without table access', () => {
+  it('turns each table grant into one statement limited to its partition-key prefixes', () => {
     const scope = stack(false);
     const { table } = new ServiceTable(scope, 'Data');
-    const fn = new SwitchboardFunction(scope, 'Fn', { definition: definition({ table: 'none', indexes: ['gsi1'] }) });
-    expect(() => fn.bindDeclaredAccess({ table, queues: new Map(), secrets: new Map() })).toThrow(/access.indexes needs access.table/);
+    const grants: TableGrant[] = [
+      { actions: ['GetItem'], keyPrefixes: ['APIKEY#', 'SITE#'] },
+      { actions: ['PutItem', 'DeleteItem'], keyPrefixes: ['CMD#'] },
+      { index: 'gsi1', actions: ['Query'], keyPrefixes: ['CMD#IN_PROGRESS#'] },
+    ];
+    new SwitchboardFunction(scope, 'Fn', { definition: definition({ table: grants }) }).bindDeclaredAccess({
+      table,
+      queues: new Map(),
+      secrets: new Map(),
+    });
+    const tableArn = { 'Fn::GetAtt': [logicalIdOf(scope, table), 'Arn'] };
+    expect(statementsOf(scope).filter((statement) => JSON.stringify(statement).includes('dynamodb'))).toEqual([
+      { Effect: 'Allow', Action: 'dynamodb:GetItem', Resource: tableArn, Condition: keyCondition('APIKEY#*', 'SITE#*') },
+      { Effect: 'Allow', Action: ['dynamodb:PutItem', 'dynamodb:DeleteItem'], Resource: tableArn, Condition: keyCondition('CMD#*') },
+      {
+        Effect: 'Allow',
+        Action: 'dynamodb:Query',
+        Resource: { 'Fn::Join': ['', [tableArn, '/index/gsi1']] },
+        Condition: keyCondition('CMD#IN_PROGRESS#*'),
+      },
+    ]);
+  });
+
+  it('sets TABLE_NAME only for a function with table grants', () => {
+    const scope = stack(false);
+    const { table } = new ServiceTable(scope, 'Data');
+    const none = new SwitchboardFunction(scope, 'None', { definition: definition({ table: [] }) });
+    none.bindDeclaredAccess({ table, queues: new Map(), secrets: new Map() });
+    const some = new SwitchboardFunction(scope, 'Some', { definition: definition({}) });
+    some.bindDeclaredAccess({ table, queues: new Map(), secrets: new Map() });
+    const variables = (fn: SwitchboardFunction) =>
+      Template.fromStack(scope).toJSON().Resources[scope.resolve((fn.function.node.defaultChild as unknown as { logicalId: string }).logicalId)].Properties
+        .Environment.Variables as Record<string, unknown>;
+    expect(variables(none)).not.toHaveProperty('TABLE_NAME');
+    expect(variables(some).TABLE_NAME).toEqual({ Ref: logicalIdOf(scope, table) });
+  });
+
+  it.each([
+    ['an index grant for anything but Query', [{ index: 'gsi1', actions: ['Query', 'GetItem'], keyPrefixes: ['CMD#IN_PROGRESS#'] }], /index grant allows Query only/],
+    ['a grant without prefixes', [{ actions: ['GetItem'], keyPrefixes: [] }], /needs actions and keyPrefixes/],
+    ['a grant without actions', [{ actions: [], keyPrefixes: ['CMD#'] }], /needs actions and keyPrefixes/],
+    ['a table prefix on an index', [{ index: 'gsi1', actions: ['Query'], keyPrefixes: ['CMD#'] }], /unknown key prefix CMD#/],
+    ['an unknown index', [{ index: 'gsi9', actions: ['Query'], keyPrefixes: ['CMD#IN_PROGRESS#'] }], /no index gsi9/],
+  ])('refuses %s', (_, grants, message) => {
+    const scope = stack(false);
+    const { table } = new ServiceTable(scope, 'Data');
+    const fn = new SwitchboardFunction(scope, 'Fn', { definition: definition({ table: grants as unknown as TableGrant[] }) });
+    expect(() => fn.bindDeclaredAccess({ table, queues: new Map(), secrets: new Map() })).toThrow(message);
+  });
+
+  it('acknowledges "*" to cdk-nag for the X-Ray statement only: a later "*" grant is a finding', () => {
+    const findings = (addWildcard: boolean) => {
+      const scope = stack(false);
+      const fn = new SwitchboardFunction(scope, 'Fn', { definition: definition({ table: [] }) });
+      if (addWildcard) fn.role.addToPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: ['*'] }));
+      return new AwsSolutionsChecks(scope)
+        .validateScope(scope)
+        .violations.filter((violation) => violation.ruleName.startsWith('AwsSolutions-IAM5'))
+        .map((violation) => [violation.ruleName, violation.violatingResources.map((resource) => resource.constructPath)]);
+    };
+    expect(findings(false)).toEqual([]);
+    expect(findings(true)).toEqual([['AwsSolutions-IAM5[Resource::*]', ['Test/Fn/Role/DefaultPolicy/Resource']]]);
   });
 
   it('names the missing queue when a definition sends to a queue that was not built', () => {
@@ -66,8 +124,7 @@ describe('SwitchboardFunction', () => {
       PolicyDocument: {
         Statement: [
           { Action: ['logs:CreateLogStream', 'logs:PutLogEvents'] },
-          { Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], Resource: '*' },
-          { Action: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'] },
+          { Action: 'dynamodb:GetItem', Condition: Match.anyValue() },
           { Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [queueId, 'Arn'] } },
         ].map((statement) => ({ Effect: 'Allow', ...statement, Resource: statement.Resource ?? Match.anyValue() })),
       },

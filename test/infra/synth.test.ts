@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { ENVIRONMENT_NAMES } from '../../infra/config';
+import { ENVIRONMENTS, ENVIRONMENT_NAMES } from '../../infra/config';
 import { addSwitchboardStage } from '../../infra/stages/switchboard-app';
 
 const CDK_JSON = JSON.parse(readFileSync(resolve(import.meta.dirname, '..', '..', 'cdk.json'), 'utf8')) as {
@@ -16,18 +16,18 @@ const CDK_JSON = JSON.parse(readFileSync(resolve(import.meta.dirname, '..', '..'
 };
 
 describe('app synthesis', () => {
-  it.each(ENVIRONMENT_NAMES)('synthesizes %s with no credentials, passing every validation plugin', (name) => {
+  it.each(ENVIRONMENT_NAMES)('synthesizes %s with no credentials into its pinned account and region, passing every validation plugin', (name) => {
     const outdir = mkdtempSync(join(tmpdir(), `switchboard-${name}-`));
     try {
       const app = new App({ outdir, context: { ...CDK_JSON.context, env: name, 'aws:cdk:bundling-stacks': [] } });
-      addSwitchboardStage(app, {});
+      addSwitchboardStage(app);
       const assembly = app.synth();
       const stage = assembly.getNestedAssembly(`assembly-Switchboard-${name}`);
       expect(stage.stacks.map((stack) => stack.stackName).sort()).toEqual([
         `Switchboard-${name}-Service`,
         `Switchboard-${name}-Stateful`,
       ]);
-      for (const stack of stage.stacks) expect(stack.environment).toMatchObject({ account: 'unknown-account', region: 'unknown-region' });
+      for (const stack of stage.stacks) expect(stack.environment).toMatchObject({ account: ENVIRONMENTS[name].account, region: ENVIRONMENTS[name].region });
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }

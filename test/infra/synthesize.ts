@@ -25,20 +25,19 @@ export interface SynthesizedEnvironment {
 }
 
 export interface TemplateJson {
-  Resources: Record<string, { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
-  Outputs?: Record<string, { Value: unknown }>;
+  Resources: Record<
+    string,
+    { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string; UpdateReplacePolicy?: string; DependsOn?: string[] }
+  >;
+  Outputs?: Record<string, { Value: unknown; Description?: string; Export?: { Name: unknown } }>;
 }
 
-/** Synthesizes environment `name` with no credentials (environment-agnostic) and no bundling. */
-export function synthesize(
-  name: EnvironmentName,
-  processEnv: Record<string, string | undefined> = {},
-  context: Record<string, unknown> = {},
-): SynthesizedEnvironment {
+/** Synthesizes environment `name` with no credentials and no bundling; `context` adds `-c` values. */
+export function synthesize(name: EnvironmentName, context: Record<string, unknown> = {}): SynthesizedEnvironment {
   const app = new App({
     context: { ...CDK_JSON.context, env: name, 'aws:cdk:bundling-stacks': [], ...context },
   });
-  const stage = addSwitchboardStage(app, processEnv);
+  const stage = addSwitchboardStage(app);
   const stateful = Template.fromStack(stage.stateful);
   const service = Template.fromStack(stage.service);
   return {

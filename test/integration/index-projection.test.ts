@@ -1,0 +1,148 @@
+/**
+ * The table exactly as the prod template declares it (its index projects
+ * only some attributes), on the embedded DynamoDB, under the code that
+ * reads through the index: the janitor and the due follow-ups.
+ */
+import type { AddressInfo, Server } from 'node:net';
+import { CreateTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { Logger } from '@aws-lambda-powertools/logger';
+import dynalite from 'dynalite';
+import { sweepCommands } from '../../shared/commands/janitor';
+import type { JobEnvelope } from '../../shared/commands/job';
+import type { StoredCommand } from '../../shared/commands/record';
+import { dynamoCommandStore, type CommandStore } from '../../shared/commands/store';
+import { dynamoFollowUpStore, type StoredFollowUp } from '../../shared/lead-follow-up/follow-up-store';
+import { createDocumentClient } from '../../shared/platform/dynamodb';
+import { newId } from '../../shared/platform/ids';
+import { synthesize } from '../infra/synthesize';
+
+const TABLE_NAME = 'projection-test';
+const T0 = Date.parse('2026-11-23T10:00:00Z');
+const MINUTE = 60_000;
+
+let server: Server;
+let db: DynamoDBDocumentClient;
+let commands: CommandStore;
+
+/** CreateTable input from the template's AWS::DynamoDB::Table: keys, attributes and indexes as deployed. */
+function tableFromTemplate(): CreateTableCommandInput {
+  const { json } = synthesize('prod');
+  const [table] = Object.values(json.stateful.Resources).filter((resource) => resource.Type === 'AWS::DynamoDB::Table');
+  const properties = table!.Properties as Pick<CreateTableCommandInput, 'KeySchema' | 'AttributeDefinitions' | 'GlobalSecondaryIndexes'>;
+  return {
+    TableName: TABLE_NAME,
+    BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: properties.KeySchema,
+    AttributeDefinitions: properties.AttributeDefinitions,
+    GlobalSecondaryIndexes: properties.GlobalSecondaryIndexes,
+  };
+}
+
+beforeAll(async () => {
+  const input = tableFromTemplate();
+  expect(input.GlobalSecondaryIndexes?.[0]?.Projection?.ProjectionType).toBe('INCLUDE');
+  server = dynalite({ createTableMs: 0 });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const options = { endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+  const client = new DynamoDBClient(options);
+  await client.send(new CreateTableCommand(input));
+  client.destroy();
+  db = createDocumentClient(options);
+  commands = dynamoCommandStore(db, TABLE_NAME);
+}, 60_000);
+
+afterAll(async () => {
+  db.destroy();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function command(createdAt: number, overrides: Partial<StoredCommand> = {}): Promise<StoredCommand> {
+  const at = new Date(createdAt).toISOString();
+  const record: StoredCommand = {
+    id: newId(),
+    type: 'lead_follow_up',
+    status: 'in_progress',
+    tenant_id: 'tenant-p',
+    site_id: 'site-1',
+    request: { siteId: 'site-1', leadId: 'lead-1', notes: 'x'.repeat(2000) },
+    context: { lead: { name: 'Ada' } },
+    targets: [{ id: 'lead-1' }],
+    created_at: at,
+    updated_at: at,
+    attempts: 0,
+    ...overrides,
+  };
+  await commands.create(record);
+  return record;
+}
+
+describe('the index as deployed', () => {
+  it('lists commands in progress with what the janitor reads (and site_id, projected for follow-ups), without their request or context', async () => {
+    const stored = await command(T0, { parent_id: 'parent-1', requeued_at: new Date(T0 + MINUTE).toISOString() });
+    const listed = (await commands.listInProgress(new Date(T0 + 5 * MINUTE).toISOString(), 100)).find((c) => c.id === stored.id);
+    expect(listed).toEqual({
+      id: stored.id,
+      type: 'lead_follow_up',
+      status: 'in_progress',
+      tenant_id: 'tenant-p',
+      parent_id: 'parent-1',
+      site_id: 'site-1',
+      attempts: 0,
+      created_at: stored.created_at,
+      updated_at: stored.updated_at,
+      requeued_at: stored.requeued_at,
+    });
+  });
+
+  it('is enough for the janitor: it fails the stuck command and queues the stranded one again', async () => {
+    const stuck = await command(T0 - 2 * 60 * MINUTE, { parent_id: 'parent-2' });
+    const stranded = await command(T0 - 20 * MINUTE);
+    const sent: { queue: string; job: JobEnvelope }[] = [];
+    const finished: unknown[] = [];
+    const report = await sweepCommands({
+      commands,
+      queue: {
+        async send(queue, job) {
+          sent.push({ queue, job });
+        },
+      },
+      clock: { now: () => T0 },
+      logger: new Logger({ serviceName: 'test', logLevel: 'SILENT' }),
+      onFinished: [
+        async (finishedCommand) => {
+          finished.push(finishedCommand);
+        },
+      ],
+    });
+
+    expect(report).toMatchObject({ failed: expect.any(Number), requeued: expect.any(Number) });
+    expect(await commands.get(stuck.id)).toMatchObject({ status: 'failed', error: { code: 'SYSTEM_ERROR' }, request: stuck.request });
+    expect(finished).toContainEqual(expect.objectContaining({ id: stuck.id, type: 'lead_follow_up', tenant_id: 'tenant-p', parent_id: 'parent-2' }));
+    expect(sent).toContainEqual({ queue: 'sales', job: { version: 1, type: 'lead_follow_up', tenant_id: 'tenant-p', command_id: stranded.id } });
+    expect(await commands.get(stranded.id)).toMatchObject({ status: 'in_progress', requeued_at: new Date(T0).toISOString(), request: stranded.request });
+  });
+
+  it('gives back due follow-ups whole', async () => {
+    const followUps = dynamoFollowUpStore(db, TABLE_NAME);
+    const item = (position: number): StoredFollowUp => ({
+      id: newId(),
+      type: 'email',
+      subject: `Step ${position}`,
+      content: 'Hello Ada, following up on our call.',
+      scheduled_for: new Date(T0 + position * 86_400_000).toISOString(),
+      status: 'scheduled',
+      site_id: 'site-1',
+      lead_id: 'lead-1',
+      user_id: null,
+      metadata: { next_steps: 'Call back', lead_stage: 'qualified', sequence_position: position, template_used: 'email' },
+      tenant_id: 'tenant-p',
+      command_id: 'command-1',
+      created_at: new Date(T0).toISOString(),
+    });
+    const saved = [item(1), item(2)];
+    await followUps.saveSequence(saved);
+    expect(await followUps.listDueFollowUps(new Date(T0 + 3 * 86_400_000).toISOString(), 10)).toEqual(saved);
+  });
+});

@@ -1,0 +1,302 @@
+/**
+ * Every DynamoDB request each function makes, on its real paths, judged
+ * by its IAM policy as synthesized for prod: each request must be allowed
+ * (action, table or index ARN, and `dynamodb:LeadingKeys` against the
+ * condition's patterns, as IAM evaluates `ForAllValues:StringLike` with the
+ * key required), and each table grant must be used by some request, so
+ * the catalogue declares neither too little nor too much.
+ *
+ * Each function is composed (its module's `build`) with exactly the
+ * settings its Lambda gets from the catalogue, and talks to the embedded
+ * DynamoDB through a recording proxy of its own.
+ */
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type Message } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { DEMO_DATA_FILE, importFile, registerKeys } from '../../infra/local/provision';
+import { createGateway, type HttpHandler } from '../../infra/local/http-gateway';
+import { lambdaContext } from '../../infra/local/lambda-context';
+import { requestLogFromEnv } from '../../infra/local/request-log';
+import { FUNCTIONS, functionById, type FunctionDefinition, type FunctionId } from '../../shared/catalogue/functions';
+import { QUEUES, queueById, type JobQueueId } from '../../shared/catalogue/job-types';
+import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
+import { TABLE } from '../../shared/catalogue/table';
+import { dynamoCommandStore } from '../../shared/commands/store';
+import type { Settings } from '../../shared/composition/settings';
+import { newId } from '../../shared/platform/ids';
+import { canonical, logicalId, synthesize, type SynthesizedEnvironment } from '../infra/synthesize';
+import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
+import { call } from '../support/http';
+
+const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
+const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
+const API_KEY = `sbk_${'t'.repeat(32)}`;
+const LEAD_FOLLOW_UP = '/api/agents/sales/leadFollowUp';
+
+/** One DynamoDB request as IAM sees it. */
+interface TableRequest {
+  action: string;
+  /** `table` or `index/<name>`. */
+  resource: string;
+  leadingKeys: string[];
+}
+
+type Handler = (event: unknown, context: Context) => Promise<unknown>;
+
+let services: EmbeddedServices;
+let gateway: Server;
+let url: string;
+let prod: SynthesizedEnvironment;
+const proxies: Server[] = [];
+const recorded = new Map<FunctionId, TableRequest[]>();
+const handlers = new Map<FunctionId, Handler>();
+
+/** What IAM reads of a DynamoDB request: its action, the table or index, and the partition keys it touches. */
+function asTableRequest(target: string, body: Record<string, unknown>): TableRequest {
+  const action = target.split('.')[1] ?? target;
+  const pkOf = (item: unknown) => String((item as Record<string, { S?: string }> | undefined)?.[TABLE.partitionKey]?.S);
+  if (['GetItem', 'DeleteItem', 'UpdateItem'].includes(action)) return { action, resource: 'table', leadingKeys: [pkOf(body.Key)] };
+  if (action === 'PutItem') return { action, resource: 'table', leadingKeys: [pkOf(body.Item)] };
+  if (action === 'Query') {
+    const index = TABLE.indexes.find((candidate) => candidate.name === body.IndexName);
+    const partitionKey = index ? index.partitionKey : TABLE.partitionKey;
+    const names = (body.ExpressionAttributeNames ?? {}) as Record<string, string>;
+    const values = (body.ExpressionAttributeValues ?? {}) as Record<string, { S?: string }>;
+    const keys = [...String(body.KeyConditionExpression).matchAll(/(#?\w+)\s*=\s*(:\w+)/g)]
+      .filter(([, name]) => (names[name!] ?? name) === partitionKey)
+      .map(([, , value]) => String(values[value!]?.S));
+    return { action, resource: index ? `index/${index.name}` : 'table', leadingKeys: keys };
+  }
+  return { action, resource: 'table', leadingKeys: [] };
+}
+
+/** A proxy in front of the embedded DynamoDB that records the requests of one function. */
+async function recordingProxy(functionId: FunctionId): Promise<string> {
+  const log = recorded.get(functionId) ?? [];
+  recorded.set(functionId, log);
+  const target = services.aws.dynamodbEndpoint;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const payload = Buffer.concat(chunks);
+      log.push(asTableRequest(String(req.headers['x-amz-target']), JSON.parse(payload.toString('utf8') || '{}') as Record<string, unknown>));
+      const forward = httpRequest(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 500, answer.headers);
+        answer.pipe(res);
+      });
+      forward.on('error', (error) => res.destroy(error));
+      forward.end(payload);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  proxies.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** What the function's Lambda is given (infra/constructs/switchboard-function.ts binds exactly these), pointed at the embedded services. */
+function lambdaSettings(definition: FunctionDefinition, dynamodbEndpoint: string, overrides: Settings = {}): Settings {
+  const { access } = definition;
+  return {
+    AWS_REGION: services.aws.region,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: dynamodbEndpoint,
+    AWS_ENDPOINT_URL_SQS: services.aws.sqsEndpoint,
+    LOG_LEVEL: 'SILENT',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+    ...(access.table.length > 0 ? { [TABLE.envVar]: services.aws.tableName } : {}),
+    ...Object.fromEntries(access.sendsTo.map((id) => [queueById(id).urlEnvVar, services.aws.queues[id].url])),
+    ...Object.fromEntries(access.sendsToDeadLetterOf.map((id) => [queueById(id).dlqUrlEnvVar, services.aws.queues[id].dlqUrl])),
+    ...overrides,
+  };
+}
+
+async function compose(definition: FunctionDefinition, settings: Settings): Promise<Handler> {
+  const module = (await import(new URL(`../../${definition.entry}`, import.meta.url).href)) as { build: (settings: Settings) => Handler };
+  return module.build(settings);
+}
+
+const invoke = (id: FunctionId, event: unknown) => handlers.get(id)!(event, lambdaContext(id, functionById(id).timeoutSeconds));
+
+/** Hands what is on a queue to its worker, as Lambda's event source does, until the queue is empty. */
+async function drain(queue: JobQueueId): Promise<void> {
+  const { url: queueUrl } = services.aws.queues[queue];
+  const worker = QUEUES.find((candidate) => candidate.id === queue)!.workerFunction;
+  for (let round = 0; round < 20; round++) {
+    const { Messages = [] } = await services.aws.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, AttributeNames: ['All'], MessageAttributeNames: ['All'], WaitTimeSeconds: 0 }),
+    );
+    if (Messages.length === 0) return;
+    const unique = [...new Map(Messages.map((message) => [message.MessageId, message])).values()];
+    const answer = (await invoke(worker, sqsEvent(unique))) as SQSBatchResponse;
+    const failed = new Set(answer.batchItemFailures.map((failure) => failure.itemIdentifier));
+    for (const message of unique) {
+      if (!failed.has(message.MessageId!)) await services.aws.sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! }));
+    }
+  }
+  throw new Error(`The ${queue} queue did not drain`);
+}
+
+function sqsEvent(messages: Message[]): SQSEvent {
+  return {
+    Records: messages.map((message) => ({
+      messageId: message.MessageId!,
+      receiptHandle: message.ReceiptHandle!,
+      body: message.Body!,
+      attributes: {
+        ApproximateReceiveCount: message.Attributes?.ApproximateReceiveCount ?? '1',
+        SentTimestamp: message.Attributes?.SentTimestamp ?? '0',
+        SenderId: 'local',
+        ApproximateFirstReceiveTimestamp: message.Attributes?.ApproximateFirstReceiveTimestamp ?? '0',
+      },
+      messageAttributes: {},
+      md5OfBody: message.MD5OfBody ?? '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:local',
+      awsRegion: 'us-east-1',
+    })),
+  };
+}
+
+const produce = (job: unknown) =>
+  services.aws.sqs.send(new SendMessageCommand({ QueueUrl: services.aws.queues.sales.url, MessageBody: JSON.stringify(job) }));
+
+beforeAll(async () => {
+  prod = synthesize('prod');
+  services = await startEmbeddedServices();
+  const { siteIds } = await importFile(services.db, services.aws.tableName, DEMO_DATA_FILE);
+  await registerKeys(services.db, services.aws.tableName, [{ key: API_KEY, siteIds, tenantId: 'local', label: 'table-access' }]);
+  for (const definition of FUNCTIONS) {
+    handlers.set(definition.id, await compose(definition, lambdaSettings(definition, await recordingProxy(definition.id))));
+  }
+  const route = (id: FunctionId) => ({ functionName: id, timeoutSeconds: functionById(id).timeoutSeconds, handler: handlers.get(id) as HttpHandler });
+  gateway = createGateway(
+    ROUTES.map((r) => ({ method: r.method, path: r.path, ...route(r.function) })),
+    route(DEFAULT_ROUTE_FUNCTION),
+    { log: requestLogFromEnv({ LOG_LEVEL: 'SILENT' }) },
+  );
+  await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+}, 120_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => gateway.close(resolve));
+  for (const proxy of proxies) await new Promise((resolve) => proxy.close(resolve));
+  await services.stop();
+});
+
+describe('the table access of every function, on its real paths', () => {
+  it('runs every path that touches the table', async () => {
+    // API: health, unknown route, a lead follow-up (then its replay), reading it.
+    expect((await call(url, 'GET', '/health')).status).toBe(200);
+    expect((await call(url, 'GET', '/api/nope', { key: API_KEY })).status).toBe(404);
+    const body = { siteId: DEMO_SITE, leadId: DEMO_LEAD };
+    const accepted = await call(url, 'POST', LEAD_FOLLOW_UP, { key: API_KEY, body, headers: { 'idempotency-key': 'access-1' } });
+    expect(accepted.status).toBe(202);
+    const commandId = String(accepted.body.data?.command_id);
+    expect((await call(url, 'POST', LEAD_FOLLOW_UP, { key: API_KEY, body, headers: { 'idempotency-key': 'access-1' } })).status).toBe(202);
+
+    // Workers: the sales phase hands over to the copywriter, which finishes the lead follow-up; a duplicate delivery is ignored.
+    await drain('sales');
+    await drain('copywriter');
+    await produce({ version: 1, type: 'lead_follow_up', tenant_id: 'local', command_id: commandId });
+    await drain('sales');
+    const read = await call(url, 'GET', `/api/commands/${commandId}`, { key: API_KEY, headers: { prefer: 'wait=1' } });
+    expect(read.body.data).toMatchObject({ status: 'completed' });
+
+    // A producer's job, delivered twice, and a sequence (follow-ups).
+    const job = { version: 1, type: 'lead_follow_up', idempotency_key: 'crm-1', tenant_id: 'local', request: { ...body, output: 'follow_up_sequence' } };
+    await produce(job);
+    await drain('sales');
+    await produce(job);
+    await drain('sales');
+
+    // The API when its queue is down: the command is marked (with a key) or closed (without).
+    const lead = functionById('leadFollowUpApi');
+    const unqueued = await compose(
+      lead,
+      lambdaSettings(lead, await recordingProxy('leadFollowUpApi'), { [queueById('sales').urlEnvVar]: `${services.aws.sqsEndpoint}/000000000000/missing` }),
+    );
+    const downGateway = createGateway([{ method: 'POST', path: LEAD_FOLLOW_UP, functionName: lead.id, timeoutSeconds: lead.timeoutSeconds, handler: unqueued as HttpHandler }], {
+      functionName: 'none',
+      timeoutSeconds: 1,
+      handler: handlers.get('notFoundApi') as HttpHandler,
+    }, { log: requestLogFromEnv({ LOG_LEVEL: 'SILENT' }) });
+    await new Promise<void>((resolve) => downGateway.listen(0, '127.0.0.1', resolve));
+    const downUrl = `http://127.0.0.1:${(downGateway.address() as AddressInfo).port}`;
+    expect((await call(downUrl, 'POST', LEAD_FOLLOW_UP, { key: API_KEY, body, headers: { 'idempotency-key': 'access-down' } })).status).toBe(500);
+    expect((await call(downUrl, 'POST', LEAD_FOLLOW_UP, { key: API_KEY, body })).status).toBe(500);
+    await new Promise((resolve) => downGateway.close(resolve));
+
+    // The janitor: one command stuck for hours (failed), one never taken up (queued again).
+    const commands = dynamoCommandStore(services.db, services.aws.tableName);
+    const now = Date.now();
+    for (const age of [3 * 60, 20]) {
+      const at = new Date(now - age * 60_000).toISOString();
+      await commands.create({ id: newId(), type: 'lead_follow_up', status: 'in_progress', tenant_id: 'local', site_id: DEMO_SITE, request: body, created_at: at, updated_at: at, attempts: 0 });
+    }
+    await invoke('commandJanitor', {});
+    await drain('sales');
+    await drain('copywriter');
+  }, 120_000);
+
+  it.each(FUNCTIONS.map((fn) => [fn.id] as const))('%s: every request is allowed by its prod policy', (id) => {
+    const denied = (recorded.get(id) ?? []).filter((request) => !allowed(prod, id, request));
+    expect(denied).toEqual([]);
+  });
+
+  it.each(FUNCTIONS.map((fn) => [fn.id] as const))('%s: every table grant is used', (id) => {
+    const unused = functionById(id).access.table.flatMap((grant) =>
+      grant.actions.flatMap((action) =>
+        grant.keyPrefixes
+          .filter(
+            (prefix) =>
+              !(recorded.get(id) ?? []).some(
+                (request) =>
+                  request.action === action &&
+                  request.resource === (grant.index === undefined ? 'table' : `index/${grant.index}`) &&
+                  request.leadingKeys.every((key) => key.startsWith(prefix)),
+              ),
+          )
+          .map((prefix) => `${action} ${grant.index ?? 'table'} ${prefix}`),
+      ),
+    );
+    expect(unused).toEqual([]);
+  });
+
+  it('sees the API refused on the keys it must not touch', () => {
+    expect(allowed(prod, 'leadFollowUpApi', { action: 'PutItem', resource: 'table', leadingKeys: ['APIKEY#abc'] })).toBe(false);
+    expect(allowed(prod, 'leadFollowUpApi', { action: 'DeleteItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
+    expect(allowed(prod, 'getCommandApi', { action: 'GetItem', resource: 'table', leadingKeys: ['TENANT#local'] })).toBe(false);
+    expect(allowed(prod, 'commandJanitor', { action: 'Query', resource: 'index/gsi1', leadingKeys: ['FOLLOWUP#scheduled'] })).toBe(false);
+    expect(allowed(prod, 'commandJanitor', { action: 'Query', resource: 'index/gsi1', leadingKeys: [] })).toBe(false);
+    expect(allowed(prod, 'salesWorker', { action: 'Scan', resource: 'table', leadingKeys: [] })).toBe(false);
+  });
+});
+
+/** Whether the function's synthesized policy allows the request, as IAM evaluates our statements. */
+function allowed(env: SynthesizedEnvironment, id: FunctionId, request: TableRequest): boolean {
+  const tableArn = `Stateful:${logicalId(env.stage.stateful.table)}.Arn`;
+  const resource = request.resource === 'table' ? tableArn : `${tableArn}/${request.resource}`;
+  const roleId = logicalId(env.stage.service.functions.get(id)!.role);
+  const statements = Object.values(env.json.service.Resources)
+    .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties?.Roles) === JSON.stringify([{ Ref: roleId }]))
+    .flatMap((r) => (r.Properties?.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, unknown>> }[] }).Statement);
+  return statements.some((statement) => {
+    if (![statement.Action].flat().includes(`dynamodb:${request.action}`)) return false;
+    if (![statement.Resource].flat().some((r) => canonical(r, env) === resource)) return false;
+    const condition = statement.Condition ?? {};
+    const patterns = condition['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[] | undefined;
+    if (condition.Null?.['dynamodb:LeadingKeys'] === 'false' && request.leadingKeys.length === 0) return false;
+    if (!patterns) return true;
+    return request.leadingKeys.every((key) => patterns.some((pattern) => globMatches(pattern, key)));
+  });
+}
+
+/** IAM's StringLike: `*` any run of characters, `?` one character. */
+function globMatches(pattern: string, value: string): boolean {
+  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${source}$`).test(value);
+}
