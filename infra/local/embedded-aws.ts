@@ -5,7 +5,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import dynalite from 'dynalite';
 import { createSqsServer } from 'local-aws-sqs';
 import { QUEUES, visibilityTimeoutSeconds, type JobQueueId } from '../../shared/catalogue/job-types';
-import { TABLE } from '../../shared/catalogue/table';
+import { projectedAttributes, TABLE } from '../../shared/catalogue/table';
 
 /** The table's name on the embedded DynamoDB. */
 export const LOCAL_TABLE_NAME = 'switchboard';
@@ -121,7 +121,8 @@ async function ensureTable(ddb: DynamoDBClient, tableName: string): Promise<void
           { AttributeName: index.partitionKey, KeyType: 'HASH' },
           { AttributeName: index.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        // As deployed: the index holds only what is read through it.
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: projectedAttributes(index) },
       })),
     }),
   );

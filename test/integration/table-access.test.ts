@@ -106,6 +106,8 @@ function lambdaSettings(definition: FunctionDefinition, dynamodbEndpoint: string
     AWS_ENDPOINT_URL_SQS: services.aws.sqsEndpoint,
     LOG_LEVEL: 'SILENT',
     POWERTOOLS_METRICS_DISABLED: 'true',
+    // As in dev, where no provider key is meant to be set.
+    ALLOW_OFFLINE_PROVIDERS: 'true',
     ...(access.table.length > 0 ? { [TABLE.envVar]: services.aws.tableName } : {}),
     ...Object.fromEntries(access.sendsTo.map((id) => [queueById(id).urlEnvVar, services.aws.queues[id].url])),
     ...Object.fromEntries(access.sendsToDeadLetterOf.map((id) => [queueById(id).dlqUrlEnvVar, services.aws.queues[id].dlqUrl])),
@@ -240,6 +242,10 @@ describe('the table access of every function, on its real paths', () => {
     await invoke('commandJanitor', {});
     await drain('sales');
     await drain('copywriter');
+
+    // Erasing the first lead follow-up and its copywriter phase.
+    const erased = await call(url, 'DELETE', `/api/commands/${commandId}`, { key: API_KEY });
+    expect(erased.body.data).toMatchObject({ deleted: true });
   }, 120_000);
 
   it.each(FUNCTIONS.map((fn) => [fn.id] as const))('%s: every request is allowed by its prod policy', (id) => {
