@@ -51,6 +51,24 @@ export interface JobTypeDefinition {
 /** Back-off after an infrastructure fault: 10 s, 1 minute, then 5 minutes (a job ends within about 11 minutes). */
 const JOB_RETRY_DELAYS_SECONDS = [10, 60, 300] as const;
 
+/**
+ * A work queue with the house defaults: five attempts with back-off,
+ * batches of five, at most ten worker invocations at once (provider quotas).
+ */
+function workQueue(id: JobQueueId, envPrefix: string): QueueDefinition {
+  return {
+    id,
+    localName: `switchboard-${id}`,
+    urlEnvVar: `${envPrefix}_QUEUE_URL`,
+    dlqUrlEnvVar: `${envPrefix}_DLQ_URL`,
+    maxReceiveCount: 5,
+    retryDelaysSeconds: JOB_RETRY_DELAYS_SECONDS,
+    batchSize: 5,
+    maxBatchingWindowSeconds: 1,
+    maxConcurrency: 10,
+  };
+}
+
 /** Every job type of Switchboard. */
 export const JOB_TYPES = [
   {
@@ -58,17 +76,7 @@ export const JOB_TYPES = [
     commandType: 'lead_follow_up',
     startsCommand: true,
     fromProducers: true,
-    queue: {
-      id: 'sales',
-      localName: 'switchboard-sales',
-      urlEnvVar: 'SALES_QUEUE_URL',
-      dlqUrlEnvVar: 'SALES_DLQ_URL',
-      maxReceiveCount: 5,
-      retryDelaysSeconds: JOB_RETRY_DELAYS_SECONDS,
-      batchSize: 5,
-      maxBatchingWindowSeconds: 1,
-      maxConcurrency: 10,
-    },
+    queue: workQueue('sales', 'SALES'),
     worker: {
       id: 'salesWorker',
       kind: 'worker',
@@ -99,17 +107,7 @@ export const JOB_TYPES = [
     commandType: 'copywriter',
     startsCommand: true,
     fromProducers: false,
-    queue: {
-      id: 'copywriter',
-      localName: 'switchboard-copywriter',
-      urlEnvVar: 'COPYWRITER_QUEUE_URL',
-      dlqUrlEnvVar: 'COPYWRITER_DLQ_URL',
-      maxReceiveCount: 5,
-      retryDelaysSeconds: JOB_RETRY_DELAYS_SECONDS,
-      batchSize: 5,
-      maxBatchingWindowSeconds: 1,
-      maxConcurrency: 10,
-    },
+    queue: workQueue('copywriter', 'COPYWRITER'),
     worker: {
       id: 'copywriterWorker',
       kind: 'worker',
