@@ -68,6 +68,8 @@ export async function runSalesPhase(
   input: PhaseInput<LeadFollowUpRequest, LeadFollowUpProgress>,
 ): Promise<PhaseOutcome> {
   const { command, request } = input;
+  // The first attempt at the command (the claim counted none before it) can have saved nothing yet.
+  const firstAttempt = command.attempts <= 1 && command.progress?.sales === undefined;
   let progress = command.progress?.sales;
   let childId = command.child_ids?.[0];
   let kept = progress !== undefined;
@@ -90,7 +92,10 @@ export async function runSalesPhase(
   const keepAlong = kept ? {} : { patch: { progress: { ...command.progress, sales: progress } } };
 
   if (progress.output === 'follow_up_sequence') {
-    await deps.followUps.saveSequence(progress.follow_ups.map((item) => stored(item, command)));
+    await deps.followUps.saveSequence(
+      progress.follow_ups.map((item) => stored(item, command)),
+      { firstSave: firstAttempt },
+    );
     return {
       status: 'completed',
       result: { ...followUpSequenceResult(request.siteId, request.leadId, progress.follow_ups, progress) },
