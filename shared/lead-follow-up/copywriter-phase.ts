@@ -1,5 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { z } from 'zod';
+import * as z from 'zod';
 import { finishCommand, type FinishDependencies } from '../commands/finish';
 import { readCommand } from '../commands/kind';
 import type { CommandRecord } from '../commands/record';

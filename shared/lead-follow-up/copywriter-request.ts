@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isUuid } from '../platform/ids';
 
 const uuid = z.string().refine(isUuid, { message: 'Invalid UUID' });

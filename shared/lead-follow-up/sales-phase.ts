@@ -1,5 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CommandRecord } from '../commands/record';
 import { startCommand, type StartDependencies } from '../commands/start';
 import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker';

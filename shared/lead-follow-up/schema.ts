@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../platform/errors';
 import { isUuid } from '../platform/ids';
 import { describeFirstIssue, toIssueDetails } from '../platform/validation';

@@ -1,5 +1,5 @@
 import { v5 as uuidv5 } from 'uuid';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CHANNEL_LIMITS, type Channel } from './channels';
 import { copyProblems, lengthProblems, type ContentProblem, type CopyRules } from './message-checks';
 import type { FollowUpType } from './schema';
