@@ -4,6 +4,7 @@ import type { CommandRecord } from '../commands/record';
 import { startCommand, type StartDependencies } from '../commands/start';
 import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker';
 import { newId } from '../platform/ids';
+import { memoize } from '../platform/memo';
 import type { GeneratedBy, LlmClient } from '../providers/llm/port';
 import type { SiteDirectory } from '../sites/directory';
 import { leadReach, type Channel } from './channels';
@@ -121,11 +122,14 @@ async function keepProgress(deps: SalesPhaseDependencies, command: LeadFollowUpC
   if (!recorded) throw new Error(`Command ${command.id} is no longer in progress; its sales output was not kept`);
 }
 
-/** The answer schema for a set of channels: each exactly once, each `{title, message, strategy}`. */
-export function channelMessagesSchema(channels: readonly Channel[]): z.ZodType<ChannelMessages> {
-  const message: z.ZodType<ChannelMessage> = z.object({ title: z.string(), message: z.string(), strategy: z.string() });
-  return z.object(Object.fromEntries(channels.map((channel) => [channel, message]))) as unknown as z.ZodType<ChannelMessages>;
-}
+/** The answer schema for a set of channels: each exactly once, each `{title, message, strategy}` (built once per channel list). */
+export const channelMessagesSchema: (channels: readonly Channel[]) => z.ZodType<ChannelMessages> = memoize(
+  (channels) => {
+    const message: z.ZodType<ChannelMessage> = z.object({ title: z.string(), message: z.string(), strategy: z.string() });
+    return z.object(Object.fromEntries(channels.map((channel) => [channel, message]))) as unknown as z.ZodType<ChannelMessages>;
+  },
+  (channels) => channels.join(','),
+);
 
 async function writeMessages(deps: SalesPhaseDependencies, llm: LlmClient, context: WritingContext, siteId: string): Promise<SalesProgress> {
   const answer = await generateChecked(
