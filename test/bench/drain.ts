@@ -193,7 +193,7 @@ async function untilQueuesEmpty(runtime: LocalRuntime, sqs: ReturnType<typeof cr
       for (const name of attributes) left += Number(Attributes?.[name] ?? 0);
     }
     if (left === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
