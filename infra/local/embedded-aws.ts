@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import dynalite from 'dynalite';
@@ -34,12 +34,22 @@ export interface EmbeddedAws {
   stop(): Promise<void>;
 }
 
+/**
+ * Sees a request to an embedded service as it arrives, before the service
+ * reads it. `operation` is the action named in `X-Amz-Target` (`PutItem`,
+ * `SendMessage`, ...). To read the body, attach `data` listeners at once,
+ * in this call; never consume it any other way.
+ */
+export type AwsRequestObserver = (service: 'dynamodb' | 'sqs', operation: string, request: IncomingMessage) => void;
+
 /** How to start the embedded services. */
 export interface EmbeddedAwsOptions {
   /** Keep DynamoDB data in this folder (LevelDB); in memory when absent. */
   dataDir?: string;
   /** Visibility timeout of every work queue; by default the one AWS gets (6× the worker's timeout). */
   visibilityTimeoutSeconds?: number;
+  /** Called with every request to either service (benches count calls with it). */
+  onRequest?: AwsRequestObserver;
 }
 
 /**
@@ -58,6 +68,12 @@ export async function startEmbeddedAws(options: EmbeddedAwsOptions = {}): Promis
 
   const sqsServer = await createSqsServer({ port: 0, hostname: EMBEDDED_HOST, emulateQueueCreationLifecycle: false });
   const sqsEndpoint = endpointOf(sqsServer.address() as AddressInfo);
+  if (options.onRequest) {
+    const observe = options.onRequest;
+    const operationOf = (request: IncomingMessage) => String(request.headers['x-amz-target'] ?? '').replace(/^.*\./, '');
+    dynamo.prependListener('request', (request: IncomingMessage) => observe('dynamodb', operationOf(request), request));
+    (sqsServer as unknown as Server).prependListener('request', (request: IncomingMessage) => observe('sqs', operationOf(request), request));
+  }
 
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   const ddb = new DynamoDBClient({ endpoint: dynamodbEndpoint, region: LOCAL_REGION, credentials });

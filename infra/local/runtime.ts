@@ -10,7 +10,7 @@ import { sqsJobQueue } from '../../shared/commands/queue';
 import { dynamoCommandStore } from '../../shared/commands/store';
 import { documentClientOf } from '../../shared/composition/adapters';
 import type { Settings } from '../../shared/composition/settings';
-import { startEmbeddedAws, type LocalQueue } from './embedded-aws';
+import { startEmbeddedAws, type AwsRequestObserver, type LocalQueue } from './embedded-aws';
 import { createGateway, type GatewayRoute, type HttpHandler } from './http-gateway';
 import { requestLogFromEnv } from './request-log';
 import { drain, type StopOptions } from './drain';
@@ -43,12 +43,14 @@ export interface LocalRuntimeOptions {
   leaseSeconds?: number;
   /** Batches each worker handles at once. @default 2 */
   workerConcurrency?: number;
-  /** Start the queue pollers; `false` leaves jobs queued (the bench measures the accept path alone). @default true */
+  /** Start the queue pollers; `false` leaves jobs queued until `startWorkers()` (the bench measures the accept path alone, or builds a backlog). @default true */
   workers?: boolean;
   /** Interval of every scheduled function; its `scheduleMinutes` by default, 0 turns schedules off. */
   scheduleEveryMs?: number;
   /** Where poller and gateway problems are reported. @default stderr */
   onError?: (error: unknown) => void;
+  /** Sees every request to the embedded DynamoDB and SQS as it arrives (the bench counts storage calls with it). */
+  onAwsRequest?: AwsRequestObserver;
 }
 
 /** A running local Switchboard. */
@@ -62,6 +64,8 @@ export interface LocalRuntime {
   sqsEndpoint: string;
   tableName: string;
   queues: Record<JobQueueId, LocalQueue>;
+  /** Starts the queue pollers when the runtime was started with `workers: false`; does nothing once they run. */
+  startWorkers(): Promise<void>;
   /** Stops taking requests and jobs, gives jobs in hand a grace to finish (then abandons them), then stops the embedded services. */
   stop(options?: StopOptions): Promise<void>;
 }
@@ -79,6 +83,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const aws = await startEmbeddedAws({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.visibilityTimeoutSeconds ? { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds } : {}),
+    ...(options.onAwsRequest ? { onRequest: options.onAwsRequest } : {}),
   });
 
   const settings: Settings = {
@@ -135,25 +140,30 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   }
 
   const pollers: Poller[] = [];
-  for (const queue of options.workers === false ? [] : QUEUES) {
-    const fn = functionById(queue.workerFunction);
-    const { Attributes } = await aws.sqs.send(new GetQueueAttributesCommand({ QueueUrl: aws.queues[queue.id].url, AttributeNames: ['QueueArn'] }));
-    pollers.push(
-      startPoller({
-        name: queue.id,
-        sqs: aws.sqs,
-        queueUrl: aws.queues[queue.id].url,
-        queueArn: Attributes?.QueueArn ?? queue.localName,
-        region: aws.region,
-        functionName: fn.id,
-        timeoutSeconds: fn.timeoutSeconds,
-        batchSize: queue.batchSize,
-        concurrency: options.workerConcurrency ?? 2,
-        handler: handlers.get(fn.id) as SqsHandler,
-        onError,
-      }),
-    );
-  }
+  let stopped = false;
+  const startWorkers = async () => {
+    if (pollers.length > 0 || stopped) return;
+    for (const queue of QUEUES) {
+      const fn = functionById(queue.workerFunction);
+      const { Attributes } = await aws.sqs.send(new GetQueueAttributesCommand({ QueueUrl: aws.queues[queue.id].url, AttributeNames: ['QueueArn'] }));
+      pollers.push(
+        startPoller({
+          name: queue.id,
+          sqs: aws.sqs,
+          queueUrl: aws.queues[queue.id].url,
+          queueArn: Attributes?.QueueArn ?? queue.localName,
+          region: aws.region,
+          functionName: fn.id,
+          timeoutSeconds: fn.timeoutSeconds,
+          batchSize: queue.batchSize,
+          concurrency: options.workerConcurrency ?? 2,
+          handler: handlers.get(fn.id) as SqsHandler,
+          onError,
+        }),
+      );
+    }
+  };
+  if (options.workers !== false) await startWorkers();
 
   const schedules: LocalSchedule[] = [];
   for (const fn of FUNCTIONS.filter((candidate) => candidate.kind === 'scheduled')) {
@@ -164,7 +174,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     );
   }
 
-  let stopped = false;
   return {
     url,
     apiKey,
@@ -174,6 +183,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     sqsEndpoint: aws.sqsEndpoint,
     tableName: aws.tableName,
     queues: aws.queues,
+    startWorkers,
     async stop(stopOptions) {
       if (stopped) return;
       stopped = true;

@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../platform/errors';
 import { canonicalId } from '../platform/ids';
 import { isValidTenantId } from './tenant-id';

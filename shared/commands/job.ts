@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { TENANT_ID_PATTERN } from '../access/tenant-id';
 import { isUuid } from '../platform/ids';
 

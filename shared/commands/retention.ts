@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { readConfig } from '../platform/config';
 
 /** How long a command (children included) is kept when COMMAND_RETENTION_DAYS is not set. */

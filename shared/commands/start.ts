@@ -129,7 +129,7 @@ function newCommandRecord<Request>(now: number, id: string, input: StartInput<Re
 }
 
 /** The job that runs a command's first phase: it names the command, whose stored request is what runs. */
-function jobFor(command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id'>): JobEnvelope {
+export function jobFor(command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id'>): JobEnvelope {
   const job = startingJobOf(command.type);
   if (!job) throw new Error(`No job type starts a ${command.type} command`);
   return { version: JOB_ENVELOPE_VERSION, type: job.type, tenant_id: command.tenant_id, command_id: command.id };

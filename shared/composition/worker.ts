@@ -9,11 +9,19 @@ import { systemClock } from '../platform/clock';
 import { ConfigError } from '../platform/config';
 import type { SecretSource } from '../platform/secrets';
 import type { SiteDirectory } from '../sites/directory';
+import { cachedSiteDirectory } from '../sites/cached-directory';
 import { dynamoSiteDirectory } from '../sites/dynamo-directory';
 import type { Tracing } from '../platform/tracing';
 import type { LlmPolicy } from '../providers/llm/from-settings';
 import { documentClientOf, jobQueueOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from './adapters';
 import type { Settings } from './settings';
+
+/**
+ * How long a worker keeps a site and its agents and users (never leads): a
+ * burst of jobs for one site reads them once, and a change still reaches the
+ * next job within seconds (the API keeps them 30 s).
+ */
+const WORKER_SITE_CACHE_TTL_MS = 5_000;
 
 /**
  * A worker's ports, plus what its phases read: the table, site data,
@@ -53,7 +61,7 @@ export function workerComposition(functionId: FunctionId, settings: Settings): W
     commands: dynamoCommandStore(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),
     tenants: dynamoTenantStore(db, tableName),
-    sites: dynamoSiteDirectory(db, tableName),
+    sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), WORKER_SITE_CACHE_TTL_MS),
     queue: jobQueueOf(functionId, settings, tracing),
     secrets: secretsOf(functionId, settings),
     clock: systemClock,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { emailKey, findContacts, phoneKey, samePhone, urlKey, type FoundContact } from '../platform/contacts';
 import { cleanText } from '../platform/text';
 import type { Agent, Lead, Site, User } from '../sites/schema';

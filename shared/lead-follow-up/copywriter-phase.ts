@@ -1,11 +1,12 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { z } from 'zod';
+import * as z from 'zod';
 import { finishCommand, type FinishDependencies } from '../commands/finish';
 import { readCommand } from '../commands/kind';
 import type { CommandRecord } from '../commands/record';
 import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker';
 import { AppError, type ErrorInfo } from '../platform/errors';
 import { describeError } from '../platform/logger';
+import { memoize } from '../platform/memo';
 import { LlmError, type LlmClient } from '../providers/llm/port';
 import type { SiteDirectory } from '../sites/directory';
 import type { Channel } from './channels';
@@ -106,11 +107,14 @@ function childOutcome(outcome: CopywriterProgress, parent: LeadFollowUpCommand):
   };
 }
 
-/** The answer schema of a refinement: `{title, message}` for each channel; strategies stay the sales agent's. */
-export function refinementSchema(channels: readonly Channel[]): z.ZodType<Refined> {
-  const item = z.object({ title: z.string(), message: z.string() });
-  return z.object(Object.fromEntries(channels.map((channel) => [channel, item]))) as unknown as z.ZodType<Refined>;
-}
+/** The answer schema of a refinement: `{title, message}` for each channel; strategies stay the sales agent's (built once per channel list). */
+export const refinementSchema: (channels: readonly Channel[]) => z.ZodType<Refined> = memoize(
+  (channels) => {
+    const item = z.object({ title: z.string(), message: z.string() });
+    return z.object(Object.fromEntries(channels.map((channel) => [channel, item]))) as unknown as z.ZodType<Refined>;
+  },
+  (channels) => channels.join(','),
+);
 
 /** The refined copy with each channel's strategy from the sales draft. */
 export function withStrategies(refined: Refined, draft: ChannelMessages, channels: readonly Channel[]): ChannelMessages {

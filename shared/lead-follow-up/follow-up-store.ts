@@ -1,6 +1,6 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLE } from '../catalogue/table';
-import { isConditionalCheckFailed, queryUpTo } from '../platform/dynamodb';
+import { batchPutAll, isConditionalCheckFailed, queryUpTo } from '../platform/dynamodb';
 import type { FollowUpItem } from './sequence';
 
 /** A follow-up as stored: the response item plus its owner and origin. */
@@ -16,8 +16,14 @@ export interface StoredFollowUp extends FollowUpItem {
  * twice is stored once; a scheduler reads what is due by time.
  */
 export interface FollowUpStore {
-  /** Writes the items that do not exist yet; returns how many were new. */
-  saveSequence(items: readonly StoredFollowUp[]): Promise<{ created: number; existing: number }>;
+  /**
+   * Writes the items that do not exist yet; returns how many were new. With
+   * `firstSave` the caller knows none can exist yet (the first attempt at
+   * their command: their ids derive from it, and the kernel's claim counted
+   * no earlier attempt), so the existence check, which needs one conditional
+   * write per item, is left out and they are written in batches.
+   */
+  saveSequence(items: readonly StoredFollowUp[], options?: { firstSave?: boolean }): Promise<{ created: number; existing: number }>;
   /** Scheduled follow-ups due at or before `before` (ISO 8601 UTC, as `toISOString` writes it), earliest first. */
   listDueFollowUps(before: string, limit: number): Promise<StoredFollowUp[]>;
 }
@@ -37,7 +43,15 @@ export function dueIndexKey(item: Pick<FollowUpItem, 'id' | 'scheduled_for'>): {
 /** FollowUpStore on the single table; the due-time query uses `gsi1`. */
 export function dynamoFollowUpStore(db: DynamoDBDocumentClient, tableName: string): FollowUpStore {
   return {
-    async saveSequence(items) {
+    async saveSequence(items, options = {}) {
+      if (options.firstSave) {
+        await batchPutAll(
+          db,
+          tableName,
+          items.map((item) => ({ ...followUpKey(item.id), ...dueIndexKey(item), ...item })),
+        );
+        return { created: items.length, existing: 0 };
+      }
       let created = 0;
       for (const item of items) {
         try {

@@ -336,9 +336,12 @@ function listOf(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
+/** Built once: `toLocaleDateString` with options builds a new formatter on every call. */
+const READABLE_DATE = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' });
+
 function readableDate(cleaned: string): string {
   if (!/^\d{4}-\d{2}-\d{2}/.test(cleaned)) return cleaned;
   const date = new Date(cleaned.length === 10 ? `${cleaned}T00:00:00Z` : cleaned);
   if (Number.isNaN(date.getTime())) return cleaned;
-  return date.toLocaleDateString('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' });
+  return READABLE_DATE.format(date);
 }

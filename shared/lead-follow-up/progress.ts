@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isErrorCode, type ErrorCode, type ErrorDetails } from '../platform/errors';
 import { allowedContactsSchema } from './allowed-contacts';
 import { CHANNEL_ORDER, type Channel } from './channels';

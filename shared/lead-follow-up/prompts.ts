@@ -58,9 +58,12 @@ function languageRule(language: string | null): string {
   return `Write everything the lead will read in ${languageName(language)} (language code "${language}").`;
 }
 
+/** Built once: constructing Intl objects is far dearer than using them. */
+const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
+
 function languageName(code: string): string {
   try {
-    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
+    return LANGUAGE_NAMES.of(code) ?? code;
   } catch {
     return code;
   }

@@ -1,9 +1,10 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CommandRecord } from '../commands/record';
 import { startCommand, type StartDependencies } from '../commands/start';
 import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker';
 import { newId } from '../platform/ids';
+import { memoize } from '../platform/memo';
 import type { GeneratedBy, LlmClient } from '../providers/llm/port';
 import type { SiteDirectory } from '../sites/directory';
 import { leadReach, type Channel } from './channels';
@@ -68,6 +69,8 @@ export async function runSalesPhase(
   input: PhaseInput<LeadFollowUpRequest, LeadFollowUpProgress>,
 ): Promise<PhaseOutcome> {
   const { command, request } = input;
+  // The first attempt at the command (the claim counted none before it) can have saved nothing yet.
+  const firstAttempt = command.attempts <= 1 && command.progress?.sales === undefined;
   let progress = command.progress?.sales;
   let childId = command.child_ids?.[0];
   let kept = progress !== undefined;
@@ -90,7 +93,10 @@ export async function runSalesPhase(
   const keepAlong = kept ? {} : { patch: { progress: { ...command.progress, sales: progress } } };
 
   if (progress.output === 'follow_up_sequence') {
-    await deps.followUps.saveSequence(progress.follow_ups.map((item) => stored(item, command)));
+    await deps.followUps.saveSequence(
+      progress.follow_ups.map((item) => stored(item, command)),
+      { firstSave: firstAttempt },
+    );
     return {
       status: 'completed',
       result: { ...followUpSequenceResult(request.siteId, request.leadId, progress.follow_ups, progress) },
@@ -116,11 +122,14 @@ async function keepProgress(deps: SalesPhaseDependencies, command: LeadFollowUpC
   if (!recorded) throw new Error(`Command ${command.id} is no longer in progress; its sales output was not kept`);
 }
 
-/** The answer schema for a set of channels: each exactly once, each `{title, message, strategy}`. */
-export function channelMessagesSchema(channels: readonly Channel[]): z.ZodType<ChannelMessages> {
-  const message: z.ZodType<ChannelMessage> = z.object({ title: z.string(), message: z.string(), strategy: z.string() });
-  return z.object(Object.fromEntries(channels.map((channel) => [channel, message]))) as unknown as z.ZodType<ChannelMessages>;
-}
+/** The answer schema for a set of channels: each exactly once, each `{title, message, strategy}` (built once per channel list). */
+export const channelMessagesSchema: (channels: readonly Channel[]) => z.ZodType<ChannelMessages> = memoize(
+  (channels) => {
+    const message: z.ZodType<ChannelMessage> = z.object({ title: z.string(), message: z.string(), strategy: z.string() });
+    return z.object(Object.fromEntries(channels.map((channel) => [channel, message]))) as unknown as z.ZodType<ChannelMessages>;
+  },
+  (channels) => channels.join(','),
+);
 
 async function writeMessages(deps: SalesPhaseDependencies, llm: LlmClient, context: WritingContext, siteId: string): Promise<SalesProgress> {
   const answer = await generateChecked(

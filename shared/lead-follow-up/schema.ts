@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../platform/errors';
 import { isUuid } from '../platform/ids';
 import { cleanText } from '../platform/text';
@@ -218,23 +218,31 @@ export function parseLeadFollowUpRequest(raw: unknown, defaultOutput: LeadFollow
   }) as unknown as LeadFollowUpRequest;
 }
 
+/** Every accepted spelling, canonical or alias (built once: this runs on every request). */
+const ALIASED_NAMES: ReadonlySet<string> = new Set(ALIASES.flat());
+
 /** Maps alias spellings onto canonical names and drops nulls (null means "not given"). */
 function normalizeAliases(raw: Record<string, unknown>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  const aliased = new Set(ALIASES.flat());
   for (const [key, value] of Object.entries(raw)) {
-    if (!aliased.has(key) && value !== null) body[key] = value;
+    if (!ALIASED_NAMES.has(key) && value !== null) body[key] = value;
   }
-  for (const [canonical, ...aliases] of ALIASES) {
-    const given = [canonical, ...aliases].filter((name) => raw[name] !== undefined && raw[name] !== null);
-    const first = given[0];
-    if (first === undefined) continue;
-    body[canonical] = raw[first];
-    const conflicting = given.find((name) => !sameValue(canonical, raw[name], raw[first]));
-    if (conflicting) {
-      throw new AppError('INVALID_REQUEST', `${first} and ${conflicting} are the same field and disagree.`, [
-        { code: 'custom', message: `conflicts with ${first}`, path: [conflicting] },
-      ]);
+  for (const names of ALIASES) {
+    let first: string | undefined;
+    for (const name of names) {
+      const value = raw[name];
+      if (value === undefined || value === null) continue;
+      if (first === undefined) {
+        first = name;
+        body[names[0]] = value;
+        continue;
+      }
+      // Serialised only when a second spelling is given: the common single spelling costs nothing.
+      if (value !== raw[first] && !sameValue(names[0], value, raw[first])) {
+        throw new AppError('INVALID_REQUEST', `${first} and ${name} are the same field and disagree.`, [
+          { code: 'custom', message: `conflicts with ${first}`, path: [name] },
+        ]);
+      }
     }
   }
   return body;

@@ -1,5 +1,6 @@
 import { v5 as uuidv5 } from 'uuid';
-import { z } from 'zod';
+import * as z from 'zod';
+import { memoize } from '../platform/memo';
 import { CHANNEL_LIMITS, type Channel } from './channels';
 import { copyProblems, lengthProblems, type ContentProblem, type CopyRules } from './message-checks';
 import type { FollowUpType } from './schema';
@@ -84,10 +85,11 @@ export const writtenFollowUpSchema = z.object({
   template: z.string(),
 });
 
-/** The answer asked of a writer for a sequence of `length` items. */
-export function writtenSequenceSchema(length: number) {
-  return z.object({ follow_ups: z.array(writtenFollowUpSchema).length(length) });
-}
+/** The answer asked of a writer for a sequence of `length` items (built once per length). */
+export const writtenSequenceSchema = memoize(
+  (length: number) => z.object({ follow_ups: z.array(writtenFollowUpSchema).length(length) }),
+  (length) => String(length),
+);
 
 export type WrittenSequence = { follow_ups: WrittenFollowUp[] };
 

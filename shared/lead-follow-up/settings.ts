@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { readConfig } from '../platform/config';
 import { OUTPUTS, type LeadFollowUpOutput } from './schema';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Thrown at cold start when a setting is missing or malformed; names every setting at fault. */
 export class ConfigError extends Error {

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { AWS_MAX_ATTEMPTS, AWS_REQUEST_TIMEOUTS, type AwsClientOptions } from './aws-clients';
-import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 
 /**
  * The document client every store uses. The endpoint comes from the SDK's own
@@ -44,4 +44,26 @@ export async function queryUpTo(
     startKey = page.LastEvaluatedKey;
   } while (startKey && items.length < limit);
   return items;
+}
+
+/** Most items DynamoDB takes in one BatchWriteItem. */
+const BATCH_WRITE_LIMIT = 25;
+/** Rounds of retrying unprocessed items (throttling) before giving up, with exponential backoff from 100 ms. */
+const MAX_UNPROCESSED_ROUNDS = 8;
+
+/**
+ * Puts items unconditionally, 25 to a BatchWriteItem, retrying what DynamoDB
+ * leaves unprocessed with backoff; throws if some stay unprocessed. For
+ * items no other writer can hold (a batch cannot carry conditions).
+ */
+export async function batchPutAll(db: DynamoDBDocumentClient, tableName: string, items: readonly object[]): Promise<void> {
+  for (let index = 0; index < items.length; index += BATCH_WRITE_LIMIT) {
+    let requests = items.slice(index, index + BATCH_WRITE_LIMIT).map((item) => ({ PutRequest: { Item: item as Record<string, unknown> } }));
+    for (let round = 0; requests.length > 0; round++) {
+      if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error(`DynamoDB kept ${requests.length} items unprocessed`);
+      if (round > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** round));
+      const result = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
+      requests = (result.UnprocessedItems?.[tableName] ?? []) as typeof requests;
+    }
+  }
 }

@@ -1,11 +1,9 @@
-import { BatchWriteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { queryUpTo } from '../platform/dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchPutAll, queryUpTo } from '../platform/dynamodb';
 import type { CollectionKind, SiteCollections, SiteDirectory, SiteWriter } from './directory';
 import type { Site } from './schema';
 
 const SITE_SORT_KEY = 'SITE';
-const BATCH_LIMIT = 25;
-const MAX_UNPROCESSED_ROUNDS = 8;
 
 export const siteKey = (siteId: string) => ({ pk: `SITE#${siteId}`, sk: SITE_SORT_KEY });
 export const itemKey = (siteId: string, kind: CollectionKind, id: string) => ({
@@ -49,16 +47,11 @@ export function dynamoSiteDirectory(db: DynamoDBDocumentClient, tableName: strin
     },
 
     async putItems(siteId, kind, items) {
-      for (let index = 0; index < items.length; index += BATCH_LIMIT) {
-        const chunk = items.slice(index, index + BATCH_LIMIT);
-        let requests = chunk.map((item) => ({ PutRequest: { Item: { ...itemKey(siteId, kind, item.id), ...item } } }));
-        for (let round = 0; requests.length > 0; round++) {
-          if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error(`DynamoDB kept ${requests.length} ${kind} items unprocessed`);
-          if (round > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** round));
-          const result = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-          requests = (result.UnprocessedItems?.[tableName] ?? []) as typeof requests;
-        }
-      }
+      await batchPutAll(
+        db,
+        tableName,
+        items.map((item) => ({ ...itemKey(siteId, kind, item.id), ...item })),
+      );
     },
   };
 }

@@ -1,92 +1,142 @@
 import { Worker } from 'node:worker_threads';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { startLocalRuntime } from '../../infra/local/runtime';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
+import { createSqsClient } from '../../shared/platform/sqs';
 import { startFloorServer } from './floor-server';
 import { percentile, type LoadResult } from './load';
+import { markdownTable, median } from './table';
 
 /**
- * `npm run bench`: the accept path of the local runtime (POST → 202) at
- * concurrency 1 and 64, beside a floor measured in the same run (a bare
- * HTTP server doing one PutItem and one SendMessage on the same embedded
- * services). Goal: p50 ≤ 1.3× the floor.
+ * Bench part `accept`: the accept path of the local runtime (POST → 202) at
+ * concurrency 1 and 64, beside two floors measured in the same run on the
+ * same embedded services: a bare HTTP server doing PutItem + SendMessage,
+ * and one doing the accept path's storage work, GetItem (the lead) +
+ * PutItem + SendMessage. Goal: p50 ≤ 1.10× the same-work floor at both.
  */
-const TOTAL = Number(process.env.BENCH_REQUESTS ?? 2000);
+const TOTAL = Number(process.env.BENCH_REQUESTS ?? 500);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
 const CONCURRENCIES = [1, 64];
+const GOAL = 1.1;
 const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
+const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 process.env.LOG_LEVEL = 'ERROR';
-const runtime = await startLocalRuntime({ port: 0, workers: false, settings: { LOG_LEVEL: 'ERROR', OPENAI_API_KEY: undefined } });
-const db = createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1' });
-const sqs = new SQSClient({ endpoint: runtime.sqsEndpoint, region: 'us-east-1' });
-const floor = await startFloorServer(db, sqs, runtime.tableName);
+const runtime = await startLocalRuntime({ port: 0, workers: false, scheduleEveryMs: 0, settings: { LOG_LEVEL: 'ERROR', OPENAI_API_KEY: undefined } });
+const db = createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1', credentials });
+// The floors use the service's own client set-up (retries, timeouts), so only the work differs.
+const sqs = createSqsClient({ endpoint: runtime.sqsEndpoint, region: 'us-east-1', credentials });
+const floor = await startFloorServer(db, sqs, runtime.tableName, { siteId: DEMO_SITE, leadId: DEMO_LEAD });
 
 const body = JSON.stringify({ siteId: DEMO_SITE, leadId: DEMO_LEAD, followUpType: 'email', productInterest: ['booking calendar'] });
-const serviceTarget = { url: `${runtime.url}/api/agents/sales/leadFollowUp`, headers: { 'content-type': 'application/json', 'x-api-key': runtime.apiKey } };
-const floorTarget = { url: floor.url, headers: { 'content-type': 'application/json' } };
+const json = { 'content-type': 'application/json' };
+const targets = {
+  putSend: { url: floor.putSendUrl, headers: json },
+  getPutSend: { url: floor.getPutSendUrl, headers: json },
+  sameItems: { url: floor.sameItemsUrl, headers: json },
+  accept: { url: `${runtime.url}/api/agents/sales/leadFollowUp`, headers: { ...json, 'x-api-key': runtime.apiKey } },
+};
+type TargetName = keyof typeof targets;
+/** BENCH_TARGETS (comma-separated) picks targets, e.g. `accept` alone under a profiler, or adds `sameItems`; ratios need the default three. */
+const ORDER = (process.env.BENCH_TARGETS?.split(',') ?? ['putSend', 'getPutSend', 'accept']).filter((name): name is TargetName => name in targets);
+const LABELS: Record<TargetName, string> = {
+  putSend: 'floor: PutItem + SendMessage',
+  getPutSend: 'floor: GetItem + PutItem + SendMessage',
+  sameItems: 'diagnostic: same calls, service items',
+  accept: 'accept path (POST → 202)',
+};
 
 /** Node 20 will not start a worker from a .ts file, so the worker boots through tsx's API. */
 const LOAD_WORKER_BOOTSTRAP = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => tsx.tsImport(${JSON.stringify(
   new URL('./load-worker.ts', import.meta.url).href,
 )}, ${JSON.stringify(import.meta.url)}));`;
 
-function load(target: { url: string; headers: Record<string, string> }, total: number, concurrency: number): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(LOAD_WORKER_BOOTSTRAP, { eval: true, workerData: { ...target, body, total, concurrency } });
-    worker.once('message', (result: LoadResult) => resolve(result));
+/** One load in its own thread, so the load generator does not share the servers' event loop; anything but 202 fails the bench. */
+function load(name: TargetName, total: number, concurrency: number): Promise<LoadResult & { cpuUsPerRequest: number }> {
+  return new Promise<LoadResult & { cpuUsPerRequest: number }>((resolve, reject) => {
+    const worker = new Worker(LOAD_WORKER_BOOTSTRAP, { eval: true, workerData: { ...targets[name], body, total, concurrency } });
+    let cpu: NodeJS.CpuUsage;
+    worker.on('message', (message: 'ready' | LoadResult) => {
+      if (message === 'ready') {
+        cpu = process.cpuUsage();
+        worker.postMessage('go');
+        return;
+      }
+      // CPU time of the whole process (servers, embedded services and load generator) per request: far less disturbed by other processes than latency.
+      const used = process.cpuUsage(cpu);
+      resolve({ ...message, cpuUsPerRequest: (used.user + used.system) / message.latenciesMs.length });
+    });
     worker.once('error', reject);
+  }).then((result) => {
+    const other = Object.keys(result.statuses).filter((status) => status !== '202');
+    if (other.length > 0) throw new Error(`${LABELS[name]} answered other than 202: ${JSON.stringify(result.statuses)}`);
+    return result;
   });
 }
 
-/** Rounds per concurrency, alternating floor and service, so a noisy moment hits both; medians are reported. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+type Measured = Awaited<ReturnType<typeof load>>;
 
-const rows: string[][] = [];
+interface Summary {
+  p50: number;
+  p99: number;
+  rps: number;
+  cpuUs: number;
+}
+
+const summary = (results: Measured[]): Summary => ({
+  p50: median(results.map((result) => percentile(result.latenciesMs, 50))),
+  p99: median(results.map((result) => percentile(result.latenciesMs, 99))),
+  rps: median(results.map((result) => (result.latenciesMs.length / result.elapsedMs) * 1000)),
+  cpuUs: median(results.map((result) => result.cpuUsPerRequest)),
+});
+
+const latencyRows: string[][] = [];
+const ratioRows: string[][] = [];
+const verdicts: boolean[] = [];
 for (const concurrency of CONCURRENCIES) {
-  await load(floorTarget, 200, concurrency);
-  await load(serviceTarget, 200, concurrency);
-  const floorRounds: LoadResult[] = [];
-  const serviceRounds: LoadResult[] = [];
+  for (const name of ORDER) await load(name, 200, concurrency);
+  const rounds: Record<TargetName, Measured[]> = { putSend: [], getPutSend: [], sameItems: [], accept: [] };
+  // Alternating rounds (the starting target rotates), so a noisy moment hits all three; medians are reported.
   for (let round = 0; round < ROUNDS; round++) {
-    floorRounds.push(await load(floorTarget, TOTAL, concurrency));
-    const serviceResult = await load(serviceTarget, TOTAL, concurrency);
-    const non202 = Object.entries(serviceResult.statuses).filter(([status]) => status !== '202');
-    if (non202.length > 0) throw new Error(`The service answered other than 202: ${JSON.stringify(serviceResult.statuses)}`);
-    serviceRounds.push(serviceResult);
+    for (let step = 0; step < ORDER.length; step++) {
+      const name = ORDER[(round + step) % ORDER.length]!;
+      rounds[name].push(await load(name, TOTAL, concurrency));
+    }
   }
-  const summary = (results: LoadResult[]) => ({
-    p50: median(results.map((result) => percentile(result.latenciesMs, 50))),
-    p99: median(results.map((result) => percentile(result.latenciesMs, 99))),
-    rps: median(results.map((result) => (result.latenciesMs.length / result.elapsedMs) * 1000)),
-  });
-  const f = summary(floorRounds);
-  const s = summary(serviceRounds);
-  rows.push([
+  const s = Object.fromEntries(ORDER.map((name) => [name, summary(rounds[name])])) as Partial<Record<TargetName, Summary>>;
+  for (const name of ORDER) {
+    latencyRows.push([String(concurrency), LABELS[name], s[name]!.p50.toFixed(2), s[name]!.p99.toFixed(2), s[name]!.rps.toFixed(0), s[name]!.cpuUs.toFixed(0)]);
+  }
+  if (!s.accept || !s.putSend || !s.getPutSend) continue;
+  // Ratios are taken within each round (its three loads ran back to back), then the median over rounds.
+  const ratio = (floorName: TargetName, p: number) => {
+    const perRound = rounds.accept.map((result, round) => percentile(result.latenciesMs, p) / percentile(rounds[floorName][round]!.latenciesMs, p));
+    return { median: median(perRound), min: Math.min(...perRound), max: Math.max(...perRound) };
+  };
+  const sameWork = ratio('getPutSend', 50);
+  verdicts.push(sameWork.median <= GOAL);
+  ratioRows.push([
     String(concurrency),
-    `${ROUNDS}×${TOTAL}`,
-    f.p50.toFixed(2),
-    f.p99.toFixed(2),
-    f.rps.toFixed(0),
-    s.p50.toFixed(2),
-    s.p99.toFixed(2),
-    s.rps.toFixed(0),
-    (s.p50 / f.p50).toFixed(2),
-    (s.p99 / f.p99).toFixed(2),
+    ratio('putSend', 50).median.toFixed(2),
+    sameWork.median.toFixed(2),
+    `${sameWork.min.toFixed(2)}–${sameWork.max.toFixed(2)}`,
+    ratio('getPutSend', 99).median.toFixed(2),
+    sameWork.median <= GOAL ? 'met' : 'not met',
   ]);
 }
 
-const header = ['conc', 'requests', 'floor p50 ms', 'floor p99 ms', 'floor req/s', 'accept p50 ms', 'accept p99 ms', 'accept req/s', 'p50 ratio', 'p99 ratio'];
-const widths = header.map((title, index) => Math.max(title.length, ...rows.map((row) => row[index]!.length)));
-const line = (cells: string[]) => `| ${cells.map((cell, index) => cell.padStart(widths[index]!)).join(' | ')} |`;
 process.stdout.write(
   [
-    'Accept path: POST /api/agents/sales/leadFollowUp → 202 (local runtime, workers off) vs floor (bare HTTP + PutItem + SendMessage)',
-    line(header),
-    `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`,
-    ...rows.map(line),
-    `Medians over ${ROUNDS} alternating rounds. Goal: p50 ratio ≤ 1.30`,
+    `## Accept path (local runtime, workers off; ${ROUNDS} alternating rounds × ${TOTAL} requests per target and concurrency; medians over rounds, ratios within a round)`,
+    '',
+    markdownTable(['conc', 'target', 'p50 ms', 'p99 ms', 'req/s', 'CPU µs/req'], latencyRows),
+    '',
+    markdownTable(['conc', 'p50 ÷ Put+Send floor', 'p50 ÷ Get+Put+Send floor', 'range over rounds', 'p99 ÷ Get+Put+Send floor', `goal p50 ≤ ${GOAL.toFixed(2)}×`], ratioRows),
+    '',
+    verdicts.length === CONCURRENCIES.length
+      ? `Accept path goal (p50 ≤ ${GOAL.toFixed(2)}× the same-work floor at concurrency 1 and 64): ${verdicts.every(Boolean) ? 'met' : 'NOT met'}.`
+      : 'Some targets were left out (BENCH_TARGETS): no ratios.',
+    '',
     '',
   ].join('\n'),
 );

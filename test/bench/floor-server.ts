@@ -2,13 +2,41 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CreateQueueCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { StoredCommand } from '../../shared/commands/record';
+import { jobFor } from '../../shared/commands/start';
+import { dynamoCommandStore } from '../../shared/commands/store';
+import { newId } from '../../shared/platform/ids';
+import { itemKey } from '../../shared/sites/dynamo-directory';
+
+/** A running floor server: one path per floor. */
+export interface FloorServer {
+  /** PutItem + SendMessage: the least any accept path does. */
+  putSendUrl: string;
+  /** GetItem of the lead + PutItem + SendMessage: the storage work of the lead follow-up accept path. */
+  getPutSendUrl: string;
+  /**
+   * Diagnostic: the same three calls with the service's payloads: a command
+   * record with its in-progress index keys, and the job envelope. What the
+   * accept path costs beyond this is its code, not its data.
+   */
+  sameItemsUrl: string;
+  close(): Promise<void>;
+}
 
 /**
- * The floor: a bare Node HTTP server that does the least an accept path
- * must (one PutItem, one SendMessage) against the same embedded services.
+ * The floors: a bare Node HTTP server that does only the storage calls an
+ * accept path must make, against the same embedded services. `/put-send`
+ * writes and queues; `/get-put-send` first reads a real lead item exactly as
+ * the site directory does (same key, eventually consistent, as
+ * `dynamoSiteDirectory.getItem` reads it) and answers 404 if it is absent.
  */
-export async function startFloorServer(db: DynamoDBDocumentClient, sqs: SQSClient, tableName: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function startFloorServer(
+  db: DynamoDBDocumentClient,
+  sqs: SQSClient,
+  tableName: string,
+  lead: { siteId: string; leadId: string },
+): Promise<FloorServer> {
   const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'bench-floor' }));
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -16,6 +44,20 @@ export async function startFloorServer(db: DynamoDBDocumentClient, sqs: SQSClien
     req.on('end', async () => {
       const id = randomUUID();
       const body = Buffer.concat(chunks).toString('utf8');
+      if (req.url === '/same-items') {
+        await sameItems(db, sqs, tableName, QueueUrl!, lead, JSON.parse(body) as Record<string, unknown>);
+        res.writeHead(202, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ success: true, data: { command_id: id, status: 'in_progress' } }));
+        return;
+      }
+      if (req.url === '/get-put-send') {
+        const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: itemKey(lead.siteId, 'leads', lead.leadId) }));
+        if (!Item) {
+          res.writeHead(404, { 'content-type': 'application/json' });
+          res.end('{"success":false}');
+          return;
+        }
+      }
       await db.send(new PutCommand({ TableName: tableName, Item: { pk: `FLOOR#${id}`, sk: 'FLOOR', body }, ConditionExpression: 'attribute_not_exists(pk)' }));
       await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: body }));
       res.writeHead(202, { 'content-type': 'application/json' });
@@ -23,12 +65,41 @@ export async function startFloorServer(db: DynamoDBDocumentClient, sqs: SQSClien
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    putSendUrl: `${base}/put-send`,
+    getPutSendUrl: `${base}/get-put-send`,
+    sameItemsUrl: `${base}/same-items`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+async function sameItems(
+  db: DynamoDBDocumentClient,
+  sqs: SQSClient,
+  tableName: string,
+  queueUrl: string,
+  lead: { siteId: string; leadId: string },
+  request: Record<string, unknown>,
+): Promise<void> {
+  await db.send(new GetCommand({ TableName: tableName, Key: itemKey(lead.siteId, 'leads', lead.leadId) }));
+  const id = newId();
+  const now = new Date().toISOString();
+  const command: StoredCommand = {
+    id,
+    type: 'lead_follow_up',
+    status: 'in_progress',
+    tenant_id: 'local',
+    site_id: lead.siteId,
+    request: { ...request, output: 'channel_messages' },
+    created_at: now,
+    updated_at: now,
+    attempts: 0,
+  };
+  await dynamoCommandStore(db, tableName).create(command);
+  await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(jobFor(command)) }));
 }

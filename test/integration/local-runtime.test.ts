@@ -64,3 +64,37 @@ describe('local runtime schedules', () => {
     }
   });
 });
+
+describe('local runtime started without workers', () => {
+  it('leaves jobs queued until startWorkers(), and shows each embedded-service call to onAwsRequest', async () => {
+    const calls: string[] = [];
+    const runtime = await startLocalRuntime({
+      port: 0,
+      apiKey: API_KEY,
+      workers: false,
+      scheduleEveryMs: 0,
+      onAwsRequest: (service, operation) => calls.push(`${service}:${operation}`),
+      settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined },
+    });
+    try {
+      calls.length = 0;
+      const accepted = await call(runtime.url, 'POST', '/api/agents/sales/leadFollowUp', { key: API_KEY, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD } });
+      expect(accepted.status).toBe(202);
+      expect(calls).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'sqs:SendMessage']));
+      const id = accepted.body.data?.command_id as string;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await call(runtime.url, 'GET', `/api/commands/${id}`, { key: API_KEY })).body.data?.status).toBe('in_progress');
+
+      await runtime.startWorkers();
+      await runtime.startWorkers();
+
+      await eventually(async () => {
+        const read = await call(runtime.url, 'GET', `/api/commands/${id}`, { key: API_KEY });
+        return read.body.data?.status === 'completed' ? read : undefined;
+      }, 20_000, 'the queued command to complete once the workers run');
+      expect(calls).toContain('sqs:ReceiveMessage');
+    } finally {
+      await runtime.stop();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { optionalUrl } from '../../platform/config';
 import { createOfflineLlm } from './offline';
 import { createOpenAiLlm } from './openai';

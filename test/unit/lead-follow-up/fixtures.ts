@@ -145,12 +145,16 @@ export function recordingQueue(): JobQueue & { sent: { queue: JobQueueId; job: J
   };
 }
 
-/** A FollowUpStore with the DynamoDB store's put-if-absent rule. */
-export function inMemoryFollowUps(): FollowUpStore & { items: Map<string, StoredFollowUp> } {
+/** A FollowUpStore with the DynamoDB store's put-if-absent rule; it records whether each save was declared a first one. */
+export function inMemoryFollowUps(): FollowUpStore & { items: Map<string, StoredFollowUp>; saves: { firstSave: boolean }[] } {
   const items = new Map<string, StoredFollowUp>();
+  const saves: { firstSave: boolean }[] = [];
   return {
     items,
-    async saveSequence(sequence) {
+    saves,
+    async saveSequence(sequence, options = {}) {
+      saves.push({ firstSave: options.firstSave === true });
+      if (options.firstSave && sequence.some((item) => items.has(item.id))) throw new Error('A first save found items already saved');
       let created = 0;
       for (const item of sequence) {
         if (items.has(item.id)) continue;

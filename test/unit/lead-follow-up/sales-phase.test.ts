@@ -200,6 +200,8 @@ describe('sales phase', () => {
       expect(followUps.map((item) => item.id)).toEqual([1, 2, 3, 4].map((position) => followUpId(command.id, position)));
       expect(followUps[0]).toMatchObject({ status: 'scheduled', user_id: DEMO.userId, metadata: { sequence_position: 1, lead_stage: 'qualified' } });
       expect(harness.followUps.items.size).toBe(4);
+      // The first attempt saves without existence checks (batched); the run that found kept progress checks each item.
+      expect(harness.followUps.saves).toEqual([{ firstSave: true }, { firstSave: false }]);
       expect(harness.followUps.items.get(followUps[0]!.id)).toMatchObject({ command_id: command.id, tenant_id: 'tenant-a' });
       expect(await harness.followUps.listDueFollowUps('2026-12-18T09:00:00.000Z', 10)).toHaveLength(2);
     });
@@ -212,6 +214,23 @@ describe('sales phase', () => {
 
       expect(harness.commands.records.get(command.id)).toMatchObject({ status: 'completed', result: { saved_to_database: true } });
       expect(harness.queue.sent).toEqual([]);
+    });
+
+    it('checks each item when a later delivery saves, even without kept progress (an attempt died before keeping it)', async () => {
+      const harness = leadFollowUpHarness({ script: [{ offline: true }, { offline: true }] });
+      const { command, job } = await harness.accept({ output: 'follow_up_sequence' });
+      const keep = harness.commands.recordProgress;
+      let crashes = 1;
+      harness.commands.recordProgress = async (...args) => {
+        if (crashes-- > 0) throw new Error('connection reset');
+        return keep(...args);
+      };
+
+      await expect(harness.deliverSales(job)).rejects.toThrow('connection reset');
+      await harness.deliverSales(job, 2);
+
+      expect(harness.commands.records.get(command.id)).toMatchObject({ status: 'completed', attempts: 2 });
+      expect(harness.followUps.saves).toEqual([{ firstSave: false }]);
     });
   });
 });

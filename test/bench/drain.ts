@@ -1,0 +1,261 @@
+import type { IncomingMessage } from 'node:http';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime';
+import { dynamoCommandStore } from '../../shared/commands/store';
+import type { StoredCommand } from '../../shared/commands/record';
+import { createDocumentClient } from '../../shared/platform/dynamodb';
+import { createSqsClient } from '../../shared/platform/sqs';
+import { markdownTable } from './table';
+
+/**
+ * Bench part `drain`: how fast the local runtime's workers (offline writer,
+ * no OPENAI_API_KEY) work off a backlog of lead follow-ups, a third of them
+ * sequences, queued through the HTTP API while the workers were off; and
+ * the storage calls each command makes, counted at the embedded servers.
+ * Goal: at least 50 lead follow-ups completed per second on this machine.
+ */
+const BACKLOG = Number(process.env.BENCH_DRAIN_COMMANDS ?? 2000);
+const SAMPLE = Number(process.env.BENCH_DRAIN_SAMPLE ?? 100);
+const WORKER_CONCURRENCY = process.env.BENCH_WORKER_CONCURRENCY ? Number(process.env.BENCH_WORKER_CONCURRENCY) : undefined;
+const GOAL_PER_SECOND = 50;
+const DEADLINE_MS = 15 * 60_000;
+const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
+const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
+/** The bench's own calls carry this header and are left out of the counts. */
+const BENCH_HEADER = 'x-switchboard-bench';
+const OPERATIONS = ['GetItem', 'PutItem', 'UpdateItem', 'Query', 'BatchWriteItem', 'SendMessage', 'ReceiveMessage', 'DeleteMessageBatch'] as const;
+type Output = 'channel_messages' | 'follow_up_sequence';
+
+/** Calls to the embedded services by operation, and writes to each command record (parents and children apart). */
+class CallCounter {
+  readonly calls = new Map<string, number>();
+  readonly writesByCommand = new Map<string, number>();
+  readonly children = new Set<string>();
+  private readonly readBodies: boolean;
+
+  constructor(options: { readBodies: boolean }) {
+    this.readBodies = options.readBodies;
+  }
+
+  observe = (service: 'dynamodb' | 'sqs', operation: string, request: IncomingMessage): void => {
+    if (request.headers[BENCH_HEADER]) return;
+    this.calls.set(operation, (this.calls.get(operation) ?? 0) + 1);
+    if (!this.readBodies || service !== 'dynamodb' || (operation !== 'PutItem' && operation !== 'UpdateItem')) return;
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => this.recordWrite(operation, JSON.parse(Buffer.concat(chunks).toString('utf8')) as WriteBody));
+  };
+
+  private recordWrite(operation: string, body: WriteBody): void {
+    const pk = operation === 'PutItem' ? body.Item?.pk?.S : body.Key?.pk?.S;
+    if (!pk?.startsWith('CMD#')) return;
+    const id = pk.slice('CMD#'.length);
+    if (operation === 'PutItem' && body.Item?.parent_id) this.children.add(id);
+    this.writesByCommand.set(id, (this.writesByCommand.get(id) ?? 0) + 1);
+  }
+
+  /** Starts counting calls afresh; writes to command records are counted over their whole life (the create included). */
+  resetCalls(): void {
+    this.calls.clear();
+  }
+}
+
+/** Marks a call of the bench's own, so the counter leaves it out. */
+function tagged<Args extends { request: unknown }>(args: Args): Args {
+  (args.request as { headers: Record<string, string> }).headers[BENCH_HEADER] = '1';
+  return args;
+}
+
+interface WriteBody {
+  Item?: { pk?: { S?: string }; parent_id?: unknown };
+  Key?: { pk?: { S?: string } };
+}
+
+interface DrainResult {
+  leadFollowUps: number;
+  children: number;
+  seconds: number;
+  /** Process CPU time over the drain, per lead follow-up. */
+  cpuMsPerLeadFollowUp: number;
+  /** Share of the drain the event loop was busy (everything runs on it: services, workers, embedded AWS). */
+  eventLoopUtilisation: number;
+  calls: Map<string, number>;
+  parentWrites?: number;
+  childWrites?: number;
+}
+
+/** Queues `outputs` through the HTTP API (workers off), then starts the workers and waits until every command is terminal. */
+async function drain(outputs: Output[], counter: CallCounter): Promise<DrainResult> {
+  const runtime = await startLocalRuntime({
+    port: 0,
+    workers: false,
+    scheduleEveryMs: 0,
+    ...(WORKER_CONCURRENCY ? { workerConcurrency: WORKER_CONCURRENCY } : {}),
+    onAwsRequest: counter.observe,
+    settings: { LOG_LEVEL: 'ERROR', OPENAI_API_KEY: undefined },
+    onError: (error) => process.stderr.write(`drain: ${error instanceof Error ? error.message : String(error)}\n`),
+  });
+  const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+  const db = createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1', credentials });
+  const sqs = createSqsClient({ endpoint: runtime.sqsEndpoint, region: 'us-east-1', credentials });
+  db.middlewareStack.add((next) => (args) => next(tagged(args)), { step: 'build', name: 'benchTag' });
+  sqs.middlewareStack.add((next) => (args) => next(tagged(args)), { step: 'build', name: 'benchTag' });
+  try {
+    const ids = await enqueue(runtime, outputs);
+    counter.resetCalls();
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const loop = performance.eventLoopUtilization();
+    await runtime.startWorkers();
+    await untilQueuesEmpty(runtime, sqs, started);
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    const utilisation = performance.eventLoopUtilization(loop).utilization;
+    const calls = new Map(counter.calls);
+    const store = dynamoCommandStore(db, runtime.tableName);
+    const parents = await mapInLanes(ids, (id) => store.get(id));
+    const childIds = parents.flatMap((parent) => parent?.child_ids ?? []);
+    const children = await mapInLanes(childIds, (id) => store.get(id));
+    checkAllCompleted(parents, ids.length, 'lead follow-up');
+    checkAllCompleted(children, childIds.length, 'copywriter');
+    const expectedChildren = outputs.filter((output) => output === 'channel_messages').length;
+    if (childIds.length !== expectedChildren) throw new Error(`Expected ${expectedChildren} copywriter commands, found ${childIds.length}`);
+    for (const queue of Object.values(runtime.queues)) {
+      const dead = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queue.dlqUrl, AttributeNames: ['ApproximateNumberOfMessages'] }));
+      if (Number(dead.Attributes?.ApproximateNumberOfMessages ?? 0) > 0) throw new Error(`Jobs were dead-lettered on ${queue.dlqUrl}`);
+    }
+    const writes = [...counter.writesByCommand.entries()];
+    return {
+      leadFollowUps: ids.length,
+      children: childIds.length,
+      seconds,
+      cpuMsPerLeadFollowUp: (used.user + used.system) / 1000 / ids.length,
+      eventLoopUtilisation: utilisation,
+      calls,
+      ...(writes.length > 0
+        ? {
+            parentWrites: writes.filter(([id]) => !counter.children.has(id)).reduce((sum, [, count]) => sum + count, 0),
+            childWrites: writes.filter(([id]) => counter.children.has(id)).reduce((sum, [, count]) => sum + count, 0),
+          }
+        : {}),
+      };
+  } finally {
+    db.destroy();
+    sqs.destroy();
+    await runtime.stop();
+  }
+}
+
+/** POSTs the backlog, a few at a time, and returns the command ids. */
+async function enqueue(runtime: LocalRuntime, outputs: Output[]): Promise<string[]> {
+  const ids: string[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < outputs.length) {
+      const output = outputs[next++]!;
+      const response = await fetch(`${runtime.url}/api/agents/sales/leadFollowUp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': runtime.apiKey },
+        body: JSON.stringify({ siteId: DEMO_SITE, leadId: DEMO_LEAD, followUpType: 'email', productInterest: ['booking calendar'], output }),
+      });
+      const body = (await response.json()) as { data?: { command_id?: string } };
+      if (response.status !== 202 || !body.data?.command_id) throw new Error(`Enqueueing answered ${response.status}: ${JSON.stringify(body)}`);
+      ids.push(body.data.command_id);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, lane));
+  return ids;
+}
+
+/** Maps a few at a time (a burst of thousands of reads would wait for sockets past the client's connection timeout). */
+async function mapInLanes<T, R>(items: readonly T[], map: (item: T) => Promise<R>, lanes = 16): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await map(items[index]!);
+      }
+    }),
+  );
+  return results;
+}
+
+/** Every job is deleted from its queue once its command moved on, so empty queues (visible and in flight) mean all is done. */
+async function untilQueuesEmpty(runtime: LocalRuntime, sqs: ReturnType<typeof createSqsClient>, started: number): Promise<void> {
+  const attributes = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] as const;
+  for (;;) {
+    if (performance.now() - started > DEADLINE_MS) throw new Error('The backlog was not drained in time');
+    let left = 0;
+    for (const queue of Object.values(runtime.queues)) {
+      const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: [...attributes] }));
+      for (const name of attributes) left += Number(Attributes?.[name] ?? 0);
+    }
+    if (left === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function checkAllCompleted(commands: (StoredCommand | undefined)[], expected: number, what: string): void {
+  const missing = commands.filter((command) => !command).length;
+  const notCompleted = commands.filter((command) => command && command.status !== 'completed');
+  if (commands.length !== expected || missing > 0 || notCompleted.length > 0) {
+    throw new Error(
+      `${what}: ${expected} expected, ${missing} lost, ${notCompleted.length} not completed (${JSON.stringify(notCompleted.slice(0, 3).map((command) => [command!.status, command!.error]))})`,
+    );
+  }
+}
+
+const mixed = (count: number): Output[] => Array.from({ length: count }, (_, index) => (index % 3 === 2 ? 'follow_up_sequence' : 'channel_messages'));
+
+process.env.LOG_LEVEL = 'ERROR';
+const main = await drain(mixed(BACKLOG), new CallCounter({ readBodies: false }));
+const perKind: [string, DrainResult][] = [];
+for (const output of ['channel_messages', 'follow_up_sequence'] as const) {
+  perKind.push([output, await drain(Array.from({ length: SAMPLE }, () => output), new CallCounter({ readBodies: true }))]);
+}
+
+const rate = main.leadFollowUps / main.seconds;
+const perCommand = (result: DrainResult, operation: string) => ((result.calls.get(operation) ?? 0) / result.leadFollowUps).toFixed(2);
+process.stdout.write(
+  [
+    `## Drain (offline writer; ${main.leadFollowUps} lead follow-ups queued with the workers off, a third of them sequences; worker concurrency ${WORKER_CONCURRENCY ?? 'default'})`,
+    '',
+    markdownTable(
+      ['lead follow-ups', 'copywriter commands', 'seconds', 'lead follow-ups/s', 'all commands/s', 'lost', 'failed', 'CPU ms per lead follow-up', 'event loop busy'],
+      [
+        [
+          String(main.leadFollowUps),
+          String(main.children),
+          main.seconds.toFixed(1),
+          rate.toFixed(1),
+          ((main.leadFollowUps + main.children) / main.seconds).toFixed(1),
+          '0',
+          '0',
+          main.cpuMsPerLeadFollowUp.toFixed(1),
+          `${(main.eventLoopUtilisation * 100).toFixed(0)}%`,
+        ],
+      ],
+    ),
+    '',
+    `Storage calls per lead follow-up (its copywriter command included), counted at the embedded servers; the per-output rows come from drains of ${SAMPLE} of one kind:`,
+    '',
+    markdownTable(
+      ['backlog', ...OPERATIONS, 'parent writes', 'child writes'],
+      [
+        ['mixed (⅓ sequences)', ...OPERATIONS.map((operation) => perCommand(main, operation)), '', ''],
+        ...perKind.map(([output, result]) => [
+          output,
+          ...OPERATIONS.map((operation) => perCommand(result, operation)),
+          ((result.parentWrites ?? 0) / result.leadFollowUps).toFixed(2),
+          result.children ? ((result.childWrites ?? 0) / result.children).toFixed(2) : '–',
+        ]),
+      ],
+    ),
+    '',
+    `Drain goal (≥ ${GOAL_PER_SECOND} lead follow-ups/s): ${rate >= GOAL_PER_SECOND ? 'met' : 'NOT met'}.`,
+    '',
+    '',
+  ].join('\n'),
+);

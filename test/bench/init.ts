@@ -1,0 +1,131 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, stat, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { FUNCTIONS } from '../../shared/catalogue/functions';
+import { QUEUES } from '../../shared/catalogue/job-types';
+import { SECRETS } from '../../shared/catalogue/secrets';
+import { TABLE } from '../../shared/catalogue/table';
+import { markdownTable, median } from './table';
+
+/**
+ * Bench part `init`: every function of the catalogue bundled as the CDK
+ * construct bundles it (infra/constructs/switchboard-function.ts: ESM,
+ * node22, minified, source maps without sources, the createRequire banner,
+ * `@aws-sdk/*` external since Lambda provides it), and once more with the
+ * SDK bundled in. Each bundle is imported by a fresh `node` (as Lambda's
+ * NODE_OPTIONS has it: --enable-source-maps) with
+ * AWS_LAMBDA_FUNCTION_NAME and the function's settings set, so the import
+ * composes the function like a cold start; the time around `await import()`
+ * is measured inside the child, median of BENCH_INIT_RUNS (10). The floor is
+ * a bundle that only creates the DynamoDB and SQS clients.
+ */
+const RUNS = Number(process.env.BENCH_INIT_RUNS ?? 10);
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+const run = promisify(execFile);
+
+interface Target {
+  name: string;
+  entry: string;
+}
+const targets: Target[] = [
+  { name: 'floor (DynamoDB + SQS clients only)', entry: 'test/bench/init-floor.ts' },
+  ...FUNCTIONS.map((fn) => ({ name: fn.id, entry: fn.entry })),
+];
+
+/** Every setting any function reads at cold start, with stand-in values (nothing is called during init). */
+const settings: Record<string, string> = {
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'bench',
+  AWS_SECRET_ACCESS_KEY: 'bench',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  LOG_LEVEL: 'ERROR',
+  POWERTOOLS_SERVICE_NAME: 'switchboard',
+  [TABLE.envVar]: 'switchboard-bench',
+  ...Object.fromEntries(
+    QUEUES.flatMap((queue) => [
+      [queue.urlEnvVar, `https://sqs.us-east-1.amazonaws.com/000000000000/${queue.localName}`],
+      [queue.dlqUrlEnvVar, `https://sqs.us-east-1.amazonaws.com/000000000000/${queue.localName}-dlq`],
+    ]),
+  ),
+  ...Object.fromEntries(SECRETS.map((secret) => [secret.arnEnvVar, `arn:aws:secretsmanager:us-east-1:000000000000:secret:${secret.id}-AbCdEf`])),
+};
+
+/** Imports one bundle in a fresh process and answers the milliseconds the import took, composition included. */
+const CHILD = `
+const started = performance.now();
+const module = await import(process.argv[1]);
+const ms = performance.now() - started;
+if (typeof module.handler !== 'function') throw new Error('no handler');
+process.stdout.write(JSON.stringify({ ms }));
+`;
+
+async function bundle(target: Target, outdir: string, sdk: 'external' | 'bundled'): Promise<string> {
+  const outfile = join(outdir, sdk, target.name.replace(/\W+/g, '-'), 'index.mjs');
+  await build({
+    entryPoints: [join(ROOT, target.entry)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    mainFields: ['module', 'main'],
+    minify: true,
+    sourcemap: true,
+    sourcesContent: false,
+    banner: { js: REQUIRE_BANNER },
+    external: sdk === 'external' ? ['@aws-sdk/*'] : [],
+    logLevel: 'error',
+  });
+  return outfile;
+}
+
+async function importTime(file: string, functionName: string): Promise<number> {
+  const { stdout } = await run(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', CHILD, pathToFileURL(file).href], {
+    env: { PATH: process.env.PATH ?? '', ...settings, AWS_LAMBDA_FUNCTION_NAME: functionName },
+  });
+  return (JSON.parse(stdout) as { ms: number }).ms;
+}
+
+const outdir = await mkdtemp(join(tmpdir(), 'switchboard-init-'));
+// The SDK-external bundles find @aws-sdk/* here, as Lambda's runtime provides it.
+await symlink(join(ROOT, 'node_modules'), join(outdir, 'node_modules'), 'dir');
+try {
+  const sections: string[] = [];
+  for (const sdk of ['external', 'bundled'] as const) {
+    const files = new Map<Target, string>();
+    for (const target of targets) files.set(target, await bundle(target, outdir, sdk));
+    const times = new Map<Target, number[]>(targets.map((target) => [target, []]));
+    // Round-robin, so a noisy moment on this machine hits every function alike.
+    for (let index = 0; index < RUNS; index++) {
+      for (const target of targets) times.get(target)!.push(await importTime(files.get(target)!, target.name));
+    }
+    const floorMs = median(times.get(targets[0]!)!);
+    const rows: string[][] = [];
+    for (const target of targets) {
+      const size = (await stat(files.get(target)!)).size;
+      const ms = median(times.get(target)!);
+      rows.push([target.name, (size / 1024).toFixed(0), ms.toFixed(0), (ms / floorMs).toFixed(2)]);
+    }
+    sections.push(
+      `### @aws-sdk/* ${sdk === 'external' ? 'external (as deployed: Lambda provides it)' : 'bundled in'}`,
+      '',
+      markdownTable(['function', 'bundle KiB', 'init ms (median)', '× floor'], rows),
+      '',
+    );
+  }
+  process.stdout.write(
+    [
+      `## Init (esbuild as the CDK construct bundles; fresh node --enable-source-maps per import, composition included; median of ${RUNS})`,
+      '',
+      ...sections,
+      '',
+    ].join('\n'),
+  );
+} finally {
+  await rm(outdir, { recursive: true, force: true });
+}

@@ -1,0 +1,30 @@
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+
+/**
+ * `npm run bench`: the parts named in BENCH_PARTS (default all, in this
+ * order), each in a fresh process so none inherits another's heap, caches
+ * or embedded data. Every part prints Markdown tables with its goal.
+ *
+ * - `accept`: accept path vs the two floors (BENCH_REQUESTS per round, BENCH_ROUNDS, BENCH_TARGETS)
+ * - `init`: bundle size and cold-start import time per function (BENCH_INIT_RUNS)
+ * - `drain`: a backlog of lead follow-ups worked off by the local workers
+ *   (BENCH_DRAIN_COMMANDS, BENCH_DRAIN_SAMPLE, BENCH_WORKER_CONCURRENCY)
+ */
+const PARTS = { accept: 'accept-path.ts', init: 'init.ts', drain: 'drain.ts' } as const;
+const requested = (process.env.BENCH_PARTS ?? Object.keys(PARTS).join(',')).split(',').map((part) => part.trim());
+const unknown = requested.filter((part) => !(part in PARTS));
+if (unknown.length > 0) throw new Error(`Unknown BENCH_PARTS ${unknown.join(', ')}; known: ${Object.keys(PARTS).join(', ')}`);
+
+process.stdout.write(`Switchboard bench on ${process.platform} ${process.arch}, Node ${process.version}, parts: ${requested.join(', ')}\n\n`);
+for (const part of requested as (keyof typeof PARTS)[]) {
+  const script = resolve(import.meta.dirname, PARTS[part]);
+  const { status } = spawnSync(process.execPath, ['--import', 'tsx', script], {
+    stdio: 'inherit',
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  });
+  if (status !== 0) {
+    process.stderr.write(`bench part ${part} failed (exit ${status})\n`);
+    process.exit(status ?? 1);
+  }
+}
