@@ -93,7 +93,8 @@ export const JOB_TYPES = [
           { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
           // Its command, and the copywriter child it starts.
           { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
-          { actions: ['PutItem'], keyPrefixes: ['FOLLOWUP#'] },
+          // A sequence's follow-ups: in one batch on the first attempt, item by item (conditionally) after.
+          { actions: ['PutItem', 'BatchWriteItem'], keyPrefixes: ['FOLLOWUP#'] },
         ],
         // Its own queue too: a job that hit a fault, or whose command is busy, is queued again, delayed.
         sendsTo: ['sales', 'copywriter'],

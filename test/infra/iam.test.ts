@@ -39,7 +39,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
     [['dynamodb:GetItem', 'dynamodb:Query'], 'table', ['SITE#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
-    [['dynamodb:PutItem'], 'table', ['FOLLOWUP#*']],
+    [['dynamodb:PutItem', 'dynamodb:BatchWriteItem'], 'table', ['FOLLOWUP#*']],
     [['sqs:SendMessage'], 'queue/sales'],
     [['sqs:SendMessage'], 'queue/copywriter'],
     [['sqs:SendMessage'], 'dlq/sales'],

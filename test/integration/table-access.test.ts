@@ -68,6 +68,11 @@ function asTableRequest(target: string, body: Record<string, unknown>): TableReq
       .map(([, , value]) => String(values[value!]?.S));
     return { action, resource: index ? `index/${index.name}` : 'table', leadingKeys: keys };
   }
+  if (action === 'BatchWriteItem') {
+    // IAM checks the partition key of every item the batch writes or deletes.
+    const writes = Object.values((body.RequestItems ?? {}) as Record<string, { PutRequest?: { Item: unknown }; DeleteRequest?: { Key: unknown } }[]>).flat();
+    return { action, resource: 'table', leadingKeys: writes.map((write) => pkOf(write.PutRequest?.Item ?? write.DeleteRequest?.Key)) };
+  }
   return { action, resource: 'table', leadingKeys: [] };
 }
 
@@ -213,6 +218,12 @@ describe('the table access of every function, on its real paths', () => {
     await produce(job);
     await drain('sales');
     await produce(job);
+    await drain('sales');
+
+    // A sequence whose first attempt died before it kept anything: the next one saves item by item, conditionally.
+    const retried = await call(url, 'POST', LEAD_FOLLOW_UP, { key: API_KEY, body: { ...body, output: 'follow_up_sequence' } });
+    const past = Date.now() - 60_000;
+    await dynamoCommandStore(services.db, services.aws.tableName).claim(String(retried.body.data?.command_id), { tenantId: 'local', type: 'lead_follow_up' }, past, past + 1);
     await drain('sales');
 
     // The API when its queue is down: the command is marked (with a key) or closed (without).
