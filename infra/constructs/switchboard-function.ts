@@ -159,7 +159,9 @@ export class SwitchboardFunction extends Construct {
         sourceMap: true,
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: false,
-        externalModules: ['@aws-sdk/*'],
+        // The pinned AWS SDK is bundled, not the one the runtime happens to ship: the code runs what the tests ran,
+        // and a bundled, tree-shaken SDK starts faster than the runtime's copy (npm run bench, "Init").
+        externalModules: [],
         banner: REQUIRE_BANNER,
       },
     });
