@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 
+/** The context's legacy callbacks do nothing locally; one function serves every invocation. */
+const ignore = () => undefined;
+
 /** A Lambda context for one local invocation, with the function's real timeout. */
 export function lambdaContext(functionName: string, timeoutSeconds: number): Context {
   const deadline = Date.now() + timeoutSeconds * 1000;
@@ -14,8 +17,8 @@ export function lambdaContext(functionName: string, timeoutSeconds: number): Con
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
+    done: ignore,
+    fail: ignore,
+    succeed: ignore,
   };
 }

@@ -33,7 +33,8 @@ export interface RouteOptions {
   errorExtra?: (event: HttpEvent) => Record<string, unknown>;
 }
 
-type CallContext = Context & { principal?: Principal };
+/** The invocation context once the caller is known; the headers are lower-cased once, for authentication and the route alike. */
+type CallContext = Context & { principal?: Principal; headers?: Record<string, string | undefined> };
 
 /**
  * The middy chain every API function shares, in the order of
@@ -44,14 +45,15 @@ type CallContext = Context & { principal?: Principal };
 export function apiRoute(deps: RouteDependencies, options: RouteOptions, run: (call: ApiCall) => Promise<HttpResult>) {
   const inner = async (event: HttpEvent, context: CallContext): Promise<HttpResult> => {
     if (!context.principal) throw new Error('apiRoute: no principal after authentication');
-    return run({ event, principal: context.principal, body: event.body, headers: lowerCaseHeaders(event.headers) });
+    return run({ event, principal: context.principal, body: event.body, headers: context.headers ?? lowerCaseHeaders(event.headers) });
   };
   const chain = middy<HttpEvent, HttpResult, Error, CallContext>(inner)
     .use(injectLambdaContext(deps.logger, { resetKeys: true }))
     .use(errorEnvelope({ logger: deps.logger, ...(options.errorExtra ? { extra: (request) => options.errorExtra!(request.event) } : {}) }))
     .use({
       before: async (request) => {
-        const principal = await deps.authenticate(lowerCaseHeaders(request.event.headers));
+        request.context.headers = lowerCaseHeaders(request.event.headers);
+        const principal = await deps.authenticate(request.context.headers);
         request.context.principal = principal;
         // Every later line of this request names the key by its id (never the key); injectLambdaContext drops it afterwards.
         deps.logger.appendKeys({ keyId: principal.keyId });

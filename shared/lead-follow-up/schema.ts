@@ -255,5 +255,7 @@ function sameValue(field: string, a: unknown, b: unknown): boolean {
 }
 
 function dropUndefined(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined));
+  const kept: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) if (value[key] !== undefined) kept[key] = value[key];
+  return kept;
 }
