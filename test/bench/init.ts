@@ -15,8 +15,8 @@ import { markdownTable, median } from './table';
  * Bench part `init`: every function of the catalogue bundled as the CDK
  * construct bundles it (infra/constructs/switchboard-function.ts: ESM,
  * node22, minified, source maps without sources, the createRequire banner,
- * `@aws-sdk/*` external since Lambda provides it), and once more with the
- * SDK bundled in. Each bundle is imported by a fresh `node` (as Lambda's
+ * the pinned AWS SDK bundled in), and once more with `@aws-sdk/*` external
+ * (the runtime's own SDK, as deployed before), to show what bundling costs. Each bundle is imported by a fresh `node` (as Lambda's
  * NODE_OPTIONS has it: --enable-source-maps) with
  * AWS_LAMBDA_FUNCTION_NAME and the function's settings set, so the import
  * composes the function like a cold start; the time around `await import()`
@@ -112,7 +112,7 @@ try {
       rows.push([target.name, (size / 1024).toFixed(0), ms.toFixed(0), (ms / floorMs).toFixed(2)]);
     }
     sections.push(
-      `### @aws-sdk/* ${sdk === 'external' ? 'external (as deployed: Lambda provides it)' : 'bundled in'}`,
+      `### @aws-sdk/* ${sdk === 'external' ? "external (the runtime's SDK, as deployed before)" : 'bundled in (as deployed: the pinned SDK)'}`,
       '',
       markdownTable(['function', 'bundle KiB', 'init ms (median)', '× floor'], rows),
       '',
