@@ -1,4 +1,12 @@
-import { Tracer } from '@aws-lambda-powertools/tracer';
+/**
+ * The Powertools Tracer is loaded only where it can trace (in Lambda, with
+ * tracing on): the X-Ray SDK under it installs async hooks when imported,
+ * which tax every promise of the process. Tests and `npm start` never load it.
+ */
+const Tracer =
+  process.env.AWS_LAMBDA_FUNCTION_NAME && process.env.POWERTOOLS_TRACE_ENABLED !== 'false'
+    ? (await import('@aws-lambda-powertools/tracer')).Tracer
+    : undefined;
 
 /**
  * Port: traces. In Lambda (active tracing) each AWS SDK call and each
@@ -18,8 +26,9 @@ export const noTracing: Tracing = {
   span: (_name, _annotations, work) => work(),
 };
 
-/** Tracing through the Powertools Tracer (X-Ray), for one function. */
+/** Tracing through the Powertools Tracer (X-Ray), for one function; nothing where the tracer is not loaded. */
 export function powertoolsTracing(serviceName: string): Tracing {
+  if (!Tracer) return noTracing;
   const tracer = new Tracer({ serviceName, captureHTTPsRequests: false });
   if (!tracer.isTracingEnabled()) return noTracing;
   return {
