@@ -13,7 +13,7 @@ import { noMetrics, type OperationMetrics } from '../platform/metrics';
 import { noTracing, type Tracing } from '../platform/tracing';
 import { finishCommand, type CommandEnding, type FinishHook } from './finish';
 import type { IdempotencyStore } from './idempotency';
-import { jobEnvelopeSchema, PoisonJobError, type JobEnvelope } from './job';
+import { JOB_ENVELOPE_VERSION, jobEnvelopeSchema, PoisonJobError, type JobEnvelope } from './job';
 import { readCommand, UnreadableCommandError, type CommandKind } from './kind';
 import { ATTEMPT_ATTRIBUTE, type JobQueue } from './queue';
 import type { CommandRecord, StoredCommand } from './record';
@@ -118,7 +118,8 @@ export async function processJobRecord<Request, Progress>(
   const attempt = attemptOf(record);
   const context: RecordContext = { messageId: record.messageId, jobType: definition.type, attempt };
   const done = (outcome: RecordOutcome, extra: Record<string, unknown> = {}) => {
-    const line = { ...context, outcome, durationMs: deps.clock.now() - started, ...extra };
+    const { retryBody: _retryBody, ...logged } = context;
+    const line = { ...logged, outcome, durationMs: deps.clock.now() - started, ...extra };
     if (outcome === 'failed' || outcome === 'dead_lettered' || outcome === 'retried') deps.logger.warn('Job done', line);
     else deps.logger.info('Job done', line);
   };
@@ -137,7 +138,7 @@ export async function processJobRecord<Request, Progress>(
       return;
     }
     const delaySeconds = retryDelayOf(deps, attempt);
-    await deps.queue.sendAgain(queueOf(definition), record.body, delaySeconds, attempt + 1);
+    await deps.queue.sendAgain(queueOf(definition), context.retryBody ?? record.body, delaySeconds, attempt + 1);
     metricsOf(deps).count('JobRetried', definition.kind.type);
     done('retried', { error: describeError(error), retryInSeconds: delaySeconds });
   }
@@ -161,6 +162,13 @@ interface RecordContext {
   jobType: string;
   attempt: number;
   commandId?: string;
+  /** The body to queue again: once the job has its command, one that names it (a producer's job keyed by its message id must not start a second command). */
+  retryBody?: string;
+}
+
+/** A job that names its command: what is queued again once a command exists. */
+function namingJob(job: JobEnvelope, commandId: string): string {
+  return JSON.stringify({ version: JOB_ENVELOPE_VERSION, type: job.type, tenant_id: job.tenant_id, command_id: commandId });
 }
 
 async function runRecord<Request, Progress>(
@@ -173,6 +181,7 @@ async function runRecord<Request, Progress>(
   const job = decodeJob(definition, record.body);
   const commandId = job.command_id ?? (await startProducerCommand(definition, deps, job, record.messageId));
   context.commandId = commandId;
+  context.retryBody = namingJob(job, commandId);
   return (deps.tracing ?? noTracing).span(`## ${definition.type}`, { commandId }, () => claimAndRun(definition, deps, job, commandId, attempt, context));
 }
 
@@ -197,7 +206,7 @@ async function claimAndRun<Request, Progress>(
     case 'leased': {
       // Not a failure: the job is queued afresh for when the lease runs out, so it costs none of its attempts.
       const waitSeconds = Math.ceil(((claim.command.lease_until ?? now) - now) / 1000) + 1;
-      await deps.queue.sendAgain(queueOf(definition), JSON.stringify(job), waitSeconds, attempt);
+      await deps.queue.sendAgain(queueOf(definition), namingJob(job, commandId), waitSeconds, attempt);
       return { kind: 'busy', extra: { retryInSeconds: Math.min(900, waitSeconds) } };
     }
     case 'claimed':

@@ -113,6 +113,9 @@ async function newCommand(request: Record<string, unknown>, tenantId = 'tenant-a
 const job = (command: CommandRecord) =>
   JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: command.tenant_id, command_id: command.id, request: command.request });
 
+/** What the worker queues again once a job has its command: a job that names it, and nothing more. */
+const named = (command: CommandRecord) => JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: command.tenant_id, command_id: command.id });
+
 const send = (body: string) => services.aws.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
 
 const terminal = (id: string) =>
@@ -204,12 +207,12 @@ describe('job worker lifecycle', () => {
     expect(await worker(event)).toEqual({ batchItemFailures: [] });
     expect(await commands.get(good.id)).toMatchObject({ status: 'completed' });
     expect(await commands.get(bad.id)).toMatchObject({ status: 'in_progress' });
-    expect(resent).toEqual([{ body: job(bad), delaySeconds: 10, attempt: 2 }]);
+    expect(resent).toEqual([{ body: named(bad), delaySeconds: 10, attempt: 2 }]);
 
     // Its third attempt waits 5 minutes; the attempt travels on the message.
     const third = { ...toRecord({ MessageId: 'm-3', ReceiptHandle: 'r', Body: job(bad) }), messageAttributes: { attempt: { dataType: 'Number', stringValue: '3' } } };
     expect(await worker({ Records: [third] } as SQSEvent)).toEqual({ batchItemFailures: [] });
-    expect(resent.at(-1)).toEqual({ body: job(bad), delaySeconds: 300, attempt: 4 });
+    expect(resent.at(-1)).toEqual({ body: named(bad), delaySeconds: 300, attempt: 4 });
 
     // SQS itself unreachable: the record is reported failed and SQS delivers it again.
     const broken = createJobWorker(definition, { ...deps, queue: { ...deps.queue, sendAgain: async () => Promise.reject(new Error('SQS down')) } });
@@ -227,7 +230,7 @@ describe('job worker lifecycle', () => {
       const letters = await drainDeadLetters();
       return letters.length > 0 ? letters : undefined;
     }, 10_000, 'the job in the dead-letter queue');
-    expect(dead).toEqual([{ body: job(command), reason: 'Gave up after 5 attempts: Error' }]);
+    expect(dead).toEqual([{ body: named(command), reason: 'Gave up after 5 attempts: Error' }]);
     expect(effects.get(command.id)).toBe(5);
   });
 
@@ -343,6 +346,19 @@ describe('job worker lifecycle', () => {
     expect(await commands.get(command.id)).toMatchObject({ status: 'completed' });
   });
 
+  it("gives a producer's job without an idempotency key one command even when a fault makes it run again", async () => {
+    startWorker();
+    await send(JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'tenant-p', request: { site_id: 'site-9', behaviour: 'crash' } }));
+    const failed = await eventually(async () => {
+      const found = (await Promise.all([...effects.keys()].map((id) => commands.get(id)))).filter((command) => command?.request && (command.request as { behaviour?: string }).behaviour === 'crash' && command.tenant_id === 'tenant-p');
+      return found.length > 0 && found.every((command) => command!.status === 'failed') ? found : undefined;
+    }, 15_000, 'the producer command to fail after its attempts');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ attempts: 5 });
+    expect(effects.get(failed[0]!.id)).toBe(5);
+    await drainDeadLetters();
+  });
+
   it("gives a producer's job one command, even when it is delivered twice", async () => {
     startWorker();
     const body = JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'tenant-p', idempotency_key: 'evt-42', request: { site_id: 'site-9' } });
@@ -350,7 +366,7 @@ describe('job worker lifecycle', () => {
     await send(body);
     await eventually(async () => ((await queueDepth(queueUrl)) === 0 ? true : undefined), 10_000, 'queue to drain');
     const adopted = [...effects.keys()];
-    const producerCommands = (await Promise.all(adopted.map((id) => commands.get(id)))).filter((command) => command?.tenant_id === 'tenant-p');
+    const producerCommands = (await Promise.all(adopted.map((id) => commands.get(id)))).filter((command) => command?.tenant_id === 'tenant-p' && command.idempotency_key === 'evt-42');
     expect(producerCommands).toHaveLength(1);
     expect(producerCommands[0]).toMatchObject({ status: 'completed', site_id: 'site-9', idempotency_key: 'evt-42' });
     // The stored request is the parsed one (defaults applied, unknown fields dropped).
