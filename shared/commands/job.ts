@@ -39,3 +39,8 @@ export class PoisonJobError extends Error {
     this.name = 'PoisonJobError';
   }
 }
+
+/** A job that names its command (the service's own jobs): the worker runs the command's stored request. */
+export function jobNaming(type: string, tenantId: string, commandId: string): JobEnvelope {
+  return { version: JOB_ENVELOPE_VERSION, type, tenant_id: tenantId, command_id: commandId };
+}

@@ -6,7 +6,7 @@ import { newId } from '../platform/ids';
 import type { OperationMetrics } from '../platform/metrics';
 import { finishCommand, type FinishDependencies } from './finish';
 import type { IdempotencyStore } from './idempotency';
-import { JOB_ENVELOPE_VERSION, type JobEnvelope } from './job';
+import { jobNaming, type JobEnvelope } from './job';
 import type { JobQueue } from './queue';
 import { DEFAULT_COMMAND_RETENTION_MS } from './retention';
 import type { CommandRecord, CommandType, StoredCommand } from './record';
@@ -132,7 +132,7 @@ function newCommandRecord<Request>(now: number, id: string, input: StartInput<Re
 export function jobFor(command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id'>): JobEnvelope {
   const job = startingJobOf(command.type);
   if (!job) throw new Error(`No job type starts a ${command.type} command`);
-  return { version: JOB_ENVELOPE_VERSION, type: job.type, tenant_id: command.tenant_id, command_id: command.id };
+  return jobNaming(job.type, command.tenant_id, command.id);
 }
 
 /** Queues the first job of a command (again: a worker runs a command's job only once). */

@@ -13,7 +13,7 @@ import { noMetrics, type OperationMetrics } from '../platform/metrics';
 import { noTracing, type Tracing } from '../platform/tracing';
 import { finishCommand, type CommandEnding, type FinishHook } from './finish';
 import type { IdempotencyStore } from './idempotency';
-import { JOB_ENVELOPE_VERSION, jobEnvelopeSchema, PoisonJobError, type JobEnvelope } from './job';
+import { jobEnvelopeSchema, jobNaming, PoisonJobError, type JobEnvelope } from './job';
 import { readCommand, UnreadableCommandError, type CommandKind } from './kind';
 import { ATTEMPT_ATTRIBUTE, type JobQueue } from './queue';
 import type { CommandRecord, StoredCommand } from './record';
@@ -166,10 +166,8 @@ interface RecordContext {
   retryBody?: string;
 }
 
-/** A job that names its command: what is queued again once a command exists. */
-function namingJob(job: JobEnvelope, commandId: string): string {
-  return JSON.stringify({ version: JOB_ENVELOPE_VERSION, type: job.type, tenant_id: job.tenant_id, command_id: commandId });
-}
+/** What is queued again once a job has its command: a job that names it. */
+const namingJob = (job: JobEnvelope, commandId: string): string => JSON.stringify(jobNaming(job.type, job.tenant_id, commandId));
 
 async function runRecord<Request, Progress>(
   definition: JobDefinition<Request, Progress>,
