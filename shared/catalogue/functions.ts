@@ -32,6 +32,16 @@ export interface FunctionDefinition<Id extends string = FunctionId> {
   access: FunctionAccess;
   /** How often a `scheduled` function runs. */
   scheduleMinutes?: number;
+  /** Files the function reads from disk at run time, copied into its bundle. @default none */
+  bundledFiles?: readonly BundledFile[];
+}
+
+/** A data file a function reads at run time: copied into its Lambda bundle at the same relative path. */
+export interface BundledFile {
+  /** Path relative to the repository root (and to the bundle's root, `/var/task` in Lambda). */
+  source: string;
+  /** Setting through which the function is told the file's path in the bundle. */
+  setting: string;
 }
 
 /** Functions behind routes, and the scheduled ones. Workers are declared with their job type (job-types.ts). */
@@ -120,6 +130,24 @@ const API_AND_SCHEDULED = [
         { actions: ['UpdateItem'], keyPrefixes: ['CMD#'] },
       ],
       sendsTo: JOB_TYPES.filter((job) => job.startsCommand).map((job) => job.queue.id),
+      sendsToDeadLetterOf: [],
+      secrets: [],
+    },
+  },
+  {
+    id: 'deepResearchApi',
+    kind: 'api',
+    entry: 'functions/api/deep-research.ts',
+    description: 'POST /api/deepResearch/operation: validate, record the command (no site), queue the research job',
+    timeoutSeconds: 29,
+    memoryMb: 512,
+    access: {
+      table: [
+        { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+        { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+        { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+      ],
+      sendsTo: ['research'],
       sendsToDeadLetterOf: [],
       secrets: [],
     },

@@ -14,6 +14,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'DELETE', path: '/api/commands/{id}', function: 'deleteCommandApi' },
   { method: 'GET', path: '/health', function: 'healthApi' },
   { method: 'HEAD', path: '/health', function: 'healthApi' },
+  { method: 'POST', path: '/api/deepResearch/operation', function: 'deepResearchApi' },
 ];
 
 /** The function that answers requests no route matches. */

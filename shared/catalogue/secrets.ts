@@ -1,4 +1,4 @@
-export type SecretId = 'openai';
+export type SecretId = 'openai' | 'search';
 
 /** Provider credentials kept in Secrets Manager in AWS, the environment locally. */
 export interface SecretDefinition {
@@ -9,4 +9,7 @@ export interface SecretDefinition {
   arnEnvVar: string;
 }
 
-export const SECRETS: readonly SecretDefinition[] = [{ id: 'openai', keys: ['OPENAI_API_KEY'], arnEnvVar: 'OPENAI_SECRET_ARN' }];
+export const SECRETS: readonly SecretDefinition[] = [
+  { id: 'openai', keys: ['OPENAI_API_KEY'], arnEnvVar: 'OPENAI_SECRET_ARN' },
+  { id: 'search', keys: ['GOOGLE_CSE_API_KEY', 'GOOGLE_CSE_ID', 'BRAVE_API_KEY', 'PERPLEXITY_API_KEY'], arnEnvVar: 'SEARCH_SECRET_ARN' },
+];
