@@ -138,7 +138,9 @@ const WORKERS_AT_MAX_CONCURRENCY: Partial<Record<FunctionId, number>> = Object.f
  * its timeout (a `Prefer: wait` request holds an instance up to 25 s), so
  * API Gateway answers 429 before Lambda would throttle (see validate()).
  * Lead follow-ups are limited well below what the gateway could take: each
- * one is LLM work for a worker pool of 10.
+ * one is LLM work for a worker pool of 10. Deep research is limited further:
+ * each operation spends search provider requests (Google's free quota is 100
+ * a day) and, with analysis, LLM calls.
  */
 export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>> = {
   dev: {
@@ -147,7 +149,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     logRetention: RetentionDays.ONE_WEEK,
     removalPolicy: RemovalPolicy.DESTROY,
     tableDeletionProtection: false,
-    reservedConcurrency: { leadFollowUpApi: 35, getCommandApi: 65, deleteCommandApi: 15, healthApi: 15, notFoundApi: 25 },
+    reservedConcurrency: { leadFollowUpApi: 35, getCommandApi: 65, deleteCommandApi: 15, healthApi: 15, notFoundApi: 25, deepResearchApi: 35 },
     logLevel: 'DEBUG',
     apiThrottle: {
       default: { rateLimit: 2, burstLimit: 5 },
@@ -157,6 +159,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'DELETE /api/commands/{id}': { rateLimit: 1, burstLimit: 2 },
         'GET /health': { rateLimit: 1, burstLimit: 2 },
         'HEAD /health': { rateLimit: 1, burstLimit: 2 },
+        'POST /api/deepResearch/operation': { rateLimit: 1, burstLimit: 5 },
       },
     },
     alarms: {
@@ -177,7 +180,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     logRetention: RetentionDays.TWO_WEEKS,
     removalPolicy: RemovalPolicy.DESTROY,
     tableDeletionProtection: false,
-    reservedConcurrency: { leadFollowUpApi: 70, getCommandApi: 155, deleteCommandApi: 30, healthApi: 30, notFoundApi: 60 },
+    reservedConcurrency: { leadFollowUpApi: 70, getCommandApi: 155, deleteCommandApi: 30, healthApi: 30, notFoundApi: 60, deepResearchApi: 35 },
     logLevel: 'INFO',
     apiThrottle: {
       default: { rateLimit: 5, burstLimit: 10 },
@@ -187,6 +190,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'DELETE /api/commands/{id}': { rateLimit: 2, burstLimit: 5 },
         'GET /health': { rateLimit: 2, burstLimit: 5 },
         'HEAD /health': { rateLimit: 2, burstLimit: 5 },
+        'POST /api/deepResearch/operation': { rateLimit: 1, burstLimit: 5 },
       },
     },
     alarms: {
@@ -207,7 +211,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     logRetention: RetentionDays.THREE_MONTHS,
     removalPolicy: RemovalPolicy.RETAIN,
     tableDeletionProtection: true,
-    reservedConcurrency: { ...WORKERS_AT_MAX_CONCURRENCY, leadFollowUpApi: 155, getCommandApi: 310, deleteCommandApi: 65, healthApi: 70, notFoundApi: 120 },
+    reservedConcurrency: { ...WORKERS_AT_MAX_CONCURRENCY, leadFollowUpApi: 155, getCommandApi: 310, deleteCommandApi: 65, healthApi: 70, notFoundApi: 120, deepResearchApi: 70 },
     logLevel: 'INFO',
     apiThrottle: {
       default: { rateLimit: 10, burstLimit: 20 },
@@ -217,6 +221,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'DELETE /api/commands/{id}': { rateLimit: 5, burstLimit: 10 },
         'GET /health': { rateLimit: 5, burstLimit: 10 },
         'HEAD /health': { rateLimit: 5, burstLimit: 10 },
+        'POST /api/deepResearch/operation': { rateLimit: 2, burstLimit: 10 },
       },
     },
     alarms: {

@@ -30,9 +30,6 @@ const PERIOD = Duration.minutes(5);
 /** Long enough for a failure rate to mean something at low traffic. */
 export const COMMAND_FAILURE_PERIOD = Duration.minutes(15);
 
-/** CloudWatch refuses an alarm whose math reads more metrics than this. */
-const MAX_METRICS_PER_ALARM = 10;
-
 /**
  * The metric counted when the offline writer is used (Powertools EMF,
  * dimensions `service` and `command_type`). The alarm sums it over every
@@ -66,12 +63,12 @@ export interface OperationsProps {
   readonly subscriptions?: AlarmSubscriptions;
   /**
    * Watch the failure rate of these command types (`CommandFailed` over
-   * `CommandCompleted` + `CommandFailed`, namespace Switchboard), summed over
-   * the functions that finish commands, whose id is the metrics' `service`
-   * dimension.
+   * `CommandCompleted` + `CommandFailed`, namespace Switchboard), read per
+   * command type alone (SERVICE_WIDE_METRICS), so it counts every function
+   * that finishes commands, however many there are.
    * @default - no command failure alarms
    */
-  readonly commandFailures?: { readonly commandTypes: readonly string[]; readonly finishedBy: readonly string[] };
+  readonly commandFailures?: { readonly commandTypes: readonly string[] };
   /**
    * Alarm when any function writes offline copy (`OfflineGeneration`): for
    * environments whose provider keys are set, where offline copy means a
@@ -157,40 +154,31 @@ export class Operations extends Construct {
 
     const commandOutcomes: IMetric[] = [];
     if (props.commandFailures) {
-      const { commandTypes, finishedBy } = props.commandFailures;
-      if (2 * finishedBy.length > MAX_METRICS_PER_ALARM) {
-        throw new Error(
-          `A command failure alarm would read ${2 * finishedBy.length} metrics (CommandFailed and CommandCompleted of ${finishedBy.join(', ')}); ` +
-            `CloudWatch allows ${MAX_METRICS_PER_ALARM}. Emit the command metrics with a command_type-only dimension set and alarm on that.`,
-        );
-      }
-      for (const commandType of commandTypes) {
+      for (const commandType of props.commandFailures.commandTypes) {
         // Metric ids are unique per alarm and per graph, which shows every command type.
         const prefix = camel(commandType);
-        const summed = (metricName: Extract<OperationMetric, 'CommandFailed' | 'CommandCompleted'>) => {
-          const id = (i: number) => `${prefix}${metricName === 'CommandFailed' ? 'Failed' : 'Completed'}${i}`;
+        // A period with failures only (or completions only) must still count: the missing outcome is zero.
+        const outcome = (metricName: Extract<OperationMetric, 'CommandFailed' | 'CommandCompleted'>) => {
+          const id = `${prefix}${metricName === 'CommandFailed' ? 'Failed' : 'Completed'}0`;
           return new MathExpression({
             label: `${metricName} ${commandType}`,
-            expression: `FILL(SUM([${finishedBy.map((_, i) => id(i)).join(', ')}]), 0)`,
-            usingMetrics: Object.fromEntries(
-              finishedBy.map((service, i) => [
-                id(i),
-                new Metric({
-                  namespace: METRICS_NAMESPACE,
-                  metricName,
-                  dimensionsMap: { service, command_type: commandType },
-                  statistic: 'Sum',
-                  period: COMMAND_FAILURE_PERIOD,
-                }),
-              ]),
-            ),
+            expression: `FILL(${id}, 0)`,
+            usingMetrics: {
+              [id]: new Metric({
+                namespace: METRICS_NAMESPACE,
+                metricName,
+                dimensionsMap: { command_type: commandType },
+                statistic: 'Sum',
+                period: COMMAND_FAILURE_PERIOD,
+              }),
+            },
             period: COMMAND_FAILURE_PERIOD,
           });
         };
         const rate = new MathExpression({
           label: `${commandType} commands failed %`,
           expression: `IF(${prefix}Failed + ${prefix}Completed >= ${thresholds.commandFailureMinimumEnded}, 100 * ${prefix}Failed / (${prefix}Failed + ${prefix}Completed), 0)`,
-          usingMetrics: { [`${prefix}Failed`]: summed('CommandFailed'), [`${prefix}Completed`]: summed('CommandCompleted') },
+          usingMetrics: { [`${prefix}Failed`]: outcome('CommandFailed'), [`${prefix}Completed`]: outcome('CommandCompleted') },
           period: COMMAND_FAILURE_PERIOD,
         });
         this.alarm(

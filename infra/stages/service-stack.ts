@@ -6,7 +6,7 @@ import type { EnvironmentConfig } from '../config';
 import { Operations } from '../constructs/operations';
 import { ServiceApi } from '../constructs/service-api';
 import { SwitchboardFunction, type FunctionResources } from '../constructs/switchboard-function';
-import { FUNCTIONS, type FunctionDefinition, type FunctionId } from '../../shared/catalogue/functions';
+import { FUNCTIONS, type FunctionId } from '../../shared/catalogue/functions';
 import { JOB_TYPES, QUEUES } from '../../shared/catalogue/job-types';
 import type { StatefulStack } from './stateful-stack';
 
@@ -96,10 +96,7 @@ export class ServiceStack extends Stack {
         return jobQueue;
       }),
       subscriptions: config.alarmSubscriptions,
-      commandFailures: {
-        commandTypes: [...new Set(JOB_TYPES.map((job) => job.commandType))],
-        finishedBy: FUNCTIONS.filter(mayFinishCommands).map((definition) => definition.id),
-      },
+      commandFailures: { commandTypes: [...new Set(JOB_TYPES.map((job) => job.commandType))] },
       alarmOnOfflineGeneration: config.providersConfigured,
     });
 
@@ -112,7 +109,3 @@ export class ServiceStack extends Stack {
   }
 }
 
-/** Whether a function can end a command: moving it to completed or failed is an UpdateItem on its `CMD#` item. */
-function mayFinishCommands(definition: FunctionDefinition): boolean {
-  return definition.access.table.some((grant) => grant.index === undefined && grant.actions.includes('UpdateItem') && grant.keyPrefixes.includes('CMD#'));
-}

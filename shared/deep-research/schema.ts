@@ -233,7 +233,7 @@ export function parseDeepResearchRequest(raw: unknown): DeepResearchRequest {
     if (!KNOWN_FIELDS.includes(field)) {
       details.push({
         code: 'unrecognized_keys',
-        message: `Unknown field "${shown(field)}"; the fields are ${KNOWN_FIELDS.join(', ')}`,
+        message: `Unknown field "${shown(field)}"`,
         expected: KNOWN_FIELDS.join(' | '),
         received: shown(field),
         path: [field],

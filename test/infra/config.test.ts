@@ -93,7 +93,14 @@ describe('environmentConfig', () => {
 
 describe('API throttles and concurrency caps', () => {
   it('throttle every route on its own, with the numbers of the config', () => {
-    expect(routeKeys()).toEqual(['POST /api/agents/sales/leadFollowUp', 'GET /api/commands/{id}', 'DELETE /api/commands/{id}', 'GET /health', 'HEAD /health']);
+    expect(routeKeys()).toEqual([
+      'POST /api/agents/sales/leadFollowUp',
+      'GET /api/commands/{id}',
+      'DELETE /api/commands/{id}',
+      'GET /health',
+      'HEAD /health',
+      'POST /api/deepResearch/operation',
+    ]);
     for (const name of ENVIRONMENT_NAMES) expect(Object.keys(ENVIRONMENTS[name].apiThrottle.routes).sort()).toEqual([...routeKeys()].sort());
   });
 
@@ -102,7 +109,7 @@ describe('API throttles and concurrency caps', () => {
       ENVIRONMENT_NAMES.map((name) => [
         name,
         Object.fromEntries(
-          (['leadFollowUpApi', 'getCommandApi', 'healthApi', 'notFoundApi'] as const).map((id) => [
+          (['leadFollowUpApi', 'getCommandApi', 'healthApi', 'notFoundApi', 'deepResearchApi'] as const).map((id) => [
             id,
             [peakApiConcurrency(ENVIRONMENTS[name].apiThrottle, id), ENVIRONMENTS[name].reservedConcurrency[id]],
           ]),
@@ -110,14 +117,14 @@ describe('API throttles and concurrency caps', () => {
       ]),
     );
     expect(caps).toEqual({
-      dev: { leadFollowUpApi: [34, 35], getCommandApi: [63, 65], healthApi: [14, 15], notFoundApi: [25, 25] },
-      staging: { leadFollowUpApi: [68, 70], getCommandApi: [155, 155], healthApi: [30, 30], notFoundApi: [60, 60] },
-      prod: { leadFollowUpApi: [155, 155], getCommandApi: [310, 310], healthApi: [70, 70], notFoundApi: [120, 120] },
+      dev: { leadFollowUpApi: [34, 35], getCommandApi: [63, 65], healthApi: [14, 15], notFoundApi: [25, 25], deepResearchApi: [34, 35] },
+      staging: { leadFollowUpApi: [68, 70], getCommandApi: [155, 155], healthApi: [30, 30], notFoundApi: [60, 60], deepResearchApi: [34, 35] },
+      prod: { leadFollowUpApi: [155, 155], getCommandApi: [310, 310], healthApi: [70, 70], notFoundApi: [120, 120], deepResearchApi: [68, 70] },
     });
   });
 
   it('need this much Lambda concurrency in the account (reservations + the 100 AWS keeps unreserved)', () => {
-    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([255, 445, 840]);
+    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([290, 480, 920]);
   });
 
   it.each([
@@ -128,7 +135,7 @@ describe('API throttles and concurrency caps', () => {
     ],
     [
       'an api function without a cap',
-      { reservedConcurrency: { salesWorker: 10, copywriterWorker: 10, leadFollowUpApi: 155, getCommandApi: 310, healthApi: 70 } },
+      { reservedConcurrency: { salesWorker: 10, copywriterWorker: 10, researchWorker: 10, leadFollowUpApi: 155, getCommandApi: 310, healthApi: 70, deepResearchApi: 70 } },
       /reservedConcurrency.notFoundApi is missing: every api function is capped \(its routes can hold 120\)/,
     ],
     [

@@ -55,6 +55,8 @@ function expectedEnvironment(env: SynthesizedEnvironment, definition: FunctionDe
     const secret = SECRETS.find((s) => s.id === id)!;
     expected[secret.arnEnvVar] = `Stateful:${logicalId(stateful.secrets.get(id)!.secret)}`;
   }
+  // A file carried in the bundle is found where Lambda unpacks it.
+  for (const file of definition.bundledFiles ?? []) expected[file.setting] = `/var/task/${file.source}`;
   return expected;
 }
 

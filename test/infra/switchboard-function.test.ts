@@ -1,10 +1,13 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ServiceTable } from '../../infra/constructs/service-table';
-import { SwitchboardFunction } from '../../infra/constructs/switchboard-function';
+import { REPOSITORY_ROOT, SwitchboardFunction } from '../../infra/constructs/switchboard-function';
 import type { FunctionDefinition } from '../../shared/catalogue/functions';
 import type { TableGrant } from '../../shared/catalogue/table';
 
@@ -130,6 +133,27 @@ describe('SwitchboardFunction', () => {
       },
     });
   });
+
+  it('copies the files a function reads into its bundle, and tells it where they are in Lambda', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'switchboard-bundle-'));
+    try {
+      const app = new App({ outdir });
+      const scope = new Stack(app, 'Bundled');
+      const file = { source: 'infra/local/demo-data.json', setting: 'DEMO_DATA_FILE' };
+      const fn = new SwitchboardFunction(scope, 'Fn', {
+        definition: { ...definition({ table: [] }), entry: 'functions/api/health.ts', bundledFiles: [file] },
+      });
+      const assembly = app.synth();
+      const properties = Template.fromStack(scope).toJSON().Resources[scope.resolve((fn.function.node.defaultChild as unknown as { logicalId: string }).logicalId)]
+        .Properties as { Code: { S3Key: string }; Environment: { Variables: Record<string, string> } };
+      expect(properties.Environment.Variables.DEMO_DATA_FILE).toBe('/var/task/infra/local/demo-data.json');
+      const asset = join(assembly.directory, `asset.${properties.Code.S3Key.replace(/\.zip$/, '')}`);
+      expect(readdirSync(asset).sort()).toEqual(['index.mjs', 'index.mjs.map', 'infra']);
+      expect(readFileSync(join(asset, file.source), 'utf8')).toBe(readFileSync(join(REPOSITORY_ROOT, file.source), 'utf8'));
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('fails synth on a missing entry when the stack is bundled', () => {
     expect(() => new SwitchboardFunction(stack(true), 'Fn', { definition: definition({}) })).toThrow(/Cannot find entry file/);
