@@ -57,6 +57,7 @@ export function publicUrlOf(publicBaseUrl: string, pathAndQuery: string): string
 const MARKUP = /<[^>]*>/g;
 const DECORATION = /[*_#`~|[\]{}<>\\]/g;
 const SPACES = /\s+/g;
+const SPACE_BEFORE_PUNCTUATION = / ([,.;:!?])/g;
 
 /**
  * The greeting as plain speech: no tags, markdown marks, control characters
@@ -64,7 +65,7 @@ const SPACES = /\s+/g;
  * at the last word that fits).
  */
 export function plainGreeting(text: string): string {
-  const plain = cleanText(text).replace(MARKUP, ' ').replace(DECORATION, ' ').replace(SPACES, ' ').trim();
+  const plain = cleanText(text).replace(MARKUP, ' ').replace(DECORATION, ' ').replace(SPACES, ' ').replace(SPACE_BEFORE_PUNCTUATION, '$1').trim();
   if (plain.length <= MAX_WELCOME_GREETING_LENGTH) return plain;
   const cut = plain.slice(0, MAX_WELCOME_GREETING_LENGTH + 1);
   const lastSpace = cut.lastIndexOf(' ');
