@@ -25,9 +25,10 @@ export interface FakeAnswer {
 /**
  * A scripted failure: a provider's own error answer, a slow answer (the
  * normal answer after `slowMs`), a 200 whose body is not JSON, or a
- * connection dropped without an answer.
+ * connection dropped without an answer; `normal` answers as usual (to
+ * script "two pages, then a failure").
  */
-export type ScriptedFailure = FakeAnswer | { slowMs: number } | { malformed: true } | { disconnect: true };
+export type ScriptedFailure = FakeAnswer | { slowMs: number } | { malformed: true } | { disconnect: true } | { normal: true };
 
 /** What every loopback provider fake offers. `Preset` names the provider's usual failures. */
 export interface LoopbackFake<Preset extends string> {
@@ -105,7 +106,7 @@ export async function startLoopbackFake<Preset extends string>(spec: LoopbackSpe
   });
 
   function respond(res: ServerResponse, request: RecordedRequest, failure: ScriptedFailure | undefined): void {
-    if (failure === undefined) {
+    if (failure === undefined || 'normal' in failure) {
       send(res, spec.answer(request));
     } else if ('slowMs' in failure) {
       const timer = setTimeout(() => respond(res, request, undefined), failure.slowMs);

@@ -1,4 +1,4 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import OpenAI, { type ClientOptions, APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import * as z from 'zod';
 import { hitOf, publicationDay } from './hits';
@@ -25,6 +25,8 @@ const defaultBaseUrl = 'https://api.perplexity.ai';
 const defaultModel = 'sonar';
 /** Most domains `search_domain_filter` takes. */
 const MAX_DOMAIN_FILTER = 20;
+/** The library's timeout only covers the wait for headers; this bounds a body that stalls after them. */
+const DEADLINE_GRACE_MS = 1_000;
 /** The written answer is not used, only its sources: keep it short and cheap. */
 const ANSWER_TOKENS = 256;
 
@@ -58,11 +60,13 @@ export function createPerplexitySearch(options: PerplexitySearchOptions): Search
   return {
     name: PERPLEXITY,
     async search(query: SearchQuery): Promise<SearchPage> {
+      const attempt = { timedOut: false };
+      const deadline = AbortSignal.timeout(timeoutMs + DEADLINE_GRACE_MS);
       let completion: unknown;
       try {
-        completion = await client.chat.completions.create(sonarRequest(model, query), { signal: AbortSignal.timeout(timeoutMs + 1_000) });
+        completion = await client.withOptions({ fetch: watchedFetch(attempt) }).chat.completions.create(sonarRequest(model, query), { signal: deadline });
       } catch (error) {
-        throw failure(error, timeoutMs);
+        throw failure(error, timeoutMs, attempt.timedOut, deadline.aborted);
       }
       const parsed = answerSchema.safeParse(completion);
       if (!parsed.success) {
@@ -101,11 +105,34 @@ export function sonarDate(day: string): string {
   return `${month}/${date}/${year}`;
 }
 
-function failure(error: unknown, timeoutMs: number): SearchProviderError {
-  if (error instanceof APIConnectionTimeoutError) {
+type Fetch = NonNullable<ClientOptions['fetch']>;
+
+/**
+ * `fetch` that notes whether the request was cut by its abort signal (the
+ * library's timeout): the library reports that as a timeout or as a
+ * connection error depending on where the abort lands, and errors from
+ * another realm fail its `instanceof` checks.
+ */
+function watchedFetch(attempt: { timedOut: boolean }): Fetch {
+  return async (input, init) =>
+    fetch(input, init).catch((error: unknown) => {
+      attempt.timedOut = init?.signal?.aborted === true;
+      throw error;
+    });
+}
+
+/**
+ * The SearchProviderError of a failed call. Error names are compared, not
+ * classes, where the error may come from the runtime's own realm (`fetch`,
+ * `JSON.parse` inside it).
+ */
+function failure(error: unknown, timeoutMs: number, timedOut: boolean, pastDeadline: boolean): SearchProviderError {
+  if (pastDeadline || error instanceof APIUserAbortError) {
+    return new SearchProviderError(PERPLEXITY, 'transient', 'Perplexity search ran past its deadline', 1);
+  }
+  if (error instanceof APIConnectionTimeoutError || (error instanceof APIConnectionError && timedOut)) {
     return new SearchProviderError(PERPLEXITY, 'transient', `Perplexity did not answer within ${timeoutMs} ms`, 1);
   }
-  if (error instanceof APIUserAbortError) return new SearchProviderError(PERPLEXITY, 'transient', 'Perplexity search ran past its deadline', 1);
   if (error instanceof APIConnectionError) return new SearchProviderError(PERPLEXITY, 'transient', 'Perplexity could not be reached', 0);
   if (error instanceof APIError && error.status !== undefined) {
     const code = safeToken(error.code) ?? safeToken(error.type);
@@ -113,7 +140,7 @@ function failure(error: unknown, timeoutMs: number): SearchProviderError {
     if (error.status === 402 || code === 'insufficient_quota') return new SearchProviderError(PERPLEXITY, 'quota', message, 1, error.status);
     return new SearchProviderError(PERPLEXITY, isTransientStatus(error.status) ? 'transient' : 'rejected', message, 1, error.status);
   }
-  if (error instanceof SyntaxError) return new SearchProviderError(PERPLEXITY, 'malformed', 'Perplexity sent a body that is not JSON', 1);
-  const name = error instanceof Error ? error.name : typeof error;
-  return new SearchProviderError(PERPLEXITY, 'transient', `Perplexity search failed (${name})`, 1);
+  const name = typeof error === 'object' && error !== null && 'name' in error ? String(error.name) : typeof error;
+  if (name === 'SyntaxError') return new SearchProviderError(PERPLEXITY, 'malformed', 'Perplexity sent a body that is not JSON', 1);
+  return new SearchProviderError(PERPLEXITY, 'transient', `Perplexity search failed (${safeToken(name) ?? 'error'})`, 1);
 }
