@@ -20,3 +20,11 @@ function describeSearch(env: Record<string, string | undefined>): string {
   if (inUse.length > 0) return `search ${inUse.join(' → ')}`;
   return 'search local-corpus (sample news; set BRAVE_API_KEY, PERPLEXITY_API_KEY or GOOGLE_CSE_API_KEY and GOOGLE_CSE_ID for web search)';
 }
+
+/** One line naming the telephony in use, without any credential. */
+export function describeTelephony(env: Record<string, string | undefined>, local?: { baseUrl: string }): string {
+  if (local) return `local telephony (no calls leave this machine; Twilio-compatible API at ${local.baseUrl})`;
+  const missing = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM_NUMBER'].filter((name) => !env[name]?.trim());
+  if (missing.length > 0) return `none: Twilio is not configured (${missing.join(', ')} not set), calls fail with "telephony not configured"`;
+  return `Twilio (calls from ${env.TWILIO_FROM_NUMBER}${env.TWILIO_API_BASE_URL ? ` at ${new URL(env.TWILIO_API_BASE_URL).host}` : ''})`;
+}
