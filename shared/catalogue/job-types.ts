@@ -146,13 +146,15 @@ export const JOB_TYPES = [
       kind: 'worker',
       entry: 'functions/workers/research.ts',
       description: 'Deep research: web search through the provider chain (or the local corpus), then optional content analysis',
-      // Worst case, every provider timing out once with its retry, then analysis to its budget
-      // (shared/deep-research/budget.ts, checked by test/unit/deep-research/budget.test.ts):
-      //   search:   Google 2 x 10 s + Brave 2 x 10 s + Perplexity 2 x 30 s + 3 retry pauses of 1 s  = 103 s
-      //   analysis: its budget (LLM calls 4 at once, each ending within the LLM policy's 56 s)     = 180 s
-      //   storage, queueing and completion                                                       ≤ 17 s
-      //   total                                                                                   = 300 s
-      timeoutSeconds: 300,
+      // Worst case, every provider timing out on its attempt and its retry, then analysis to its budget
+      // (checked by test/unit/deep-research/budget.test.ts):
+      //   search:   Google 2 x 20 s + Brave 2 x 20 s + Perplexity 2 x 30 s + 3 retry pauses of 1 s
+      //             (searchChainWorstCaseMs, shared/providers/search/policy.ts)                      = 143 s
+      //   analysis: no call starts after 120 s; those running end within a page read (5 s) and one
+      //             LLM call deadline (56 s) (ANALYSIS_BUDGET_MS, shared/deep-research/budget.ts)     = 181 s
+      //   storage, queueing and completion                                                           ≤  36 s
+      //   total                                                                                      = 360 s
+      timeoutSeconds: 360,
       // Advanced analysis parses up to 4 pages of up to 1 MiB at once into a DOM (linkedom): more room than the LLM-only workers.
       memoryMb: 512,
       // The local corpus (served when no search provider is configured and offline providers are allowed) is read from disk.

@@ -1,12 +1,22 @@
+import { llmCallDeadlineMs, resolveLlmRetryPolicy } from '../providers/llm/policy';
+
 /**
- * Time a research job may spend on content analysis before it completes
- * with the search results alone (and a warning). With the LLM policy's
- * 56 s deadline per call and calls run 4 at once, 180 s lets a full basic
- * analysis (100 results: 10 calls, 3 rounds) finish even when every call
- * runs to its deadline; the research worker's timeout (job-types.ts) is
- * this plus the search's worst case.
+ * How long a research job's content analysis may run, in two bounds:
+ * - no page read or LLM call starts later than ANALYSIS_NEW_WORK_MS after
+ *   the analysis began (the results left get the offline analysis);
+ * - the calls already running end within one page timeout (5 s) and one
+ *   LLM call deadline (56 s, the LLM policy's) after that: ANALYSIS_BUDGET_MS,
+ *   past which the results are given without analysis (a safety net that
+ *   the first bound keeps from firing).
+ * The research worker's timeout (shared/catalogue/job-types.ts) is this
+ * budget plus the search chain's worst case (test/unit/deep-research/budget.test.ts).
  */
-export const ANALYSIS_BUDGET_MS = 180_000;
+export const ANALYSIS_NEW_WORK_MS = 120_000;
+
+/** Longest page read of advanced analysis (shared/providers/web/page-reader.ts). */
+const PAGE_TIMEOUT_MS = 5_000;
+
+export const ANALYSIS_BUDGET_MS = ANALYSIS_NEW_WORK_MS + PAGE_TIMEOUT_MS + llmCallDeadlineMs(resolveLlmRetryPolicy());
 
 /** Thrown when content analysis outlives its budget. */
 export class AnalysisBudgetError extends Error {

@@ -6,8 +6,11 @@ import type { Clock } from '../platform/clock';
 import type { ErrorInfo } from '../platform/errors';
 import { describeError } from '../platform/logger';
 import { ProviderNotConfiguredError } from '../providers/llm/from-settings';
-import type { SearchHit, SearchProvider, SearchQuery } from '../providers/search/port';
-import { ANALYSIS_BUDGET_MS, AnalysisBudgetError, withinBudget } from './budget';
+import { LlmUnavailableError } from '../providers/llm/port';
+import type { SearchCache } from '../providers/search/cache';
+import { SearchFailedError, type ChainResult } from '../providers/search/chain';
+import type { SearchProvider, SearchQuery } from '../providers/search/port';
+import { ANALYSIS_BUDGET_MS, ANALYSIS_NEW_WORK_MS, AnalysisBudgetError, withinBudget } from './budget';
 import { deepResearchKind } from './kinds';
 import { dateRangeOf, searchFailedError, type DeepResearchResult } from './presenter';
 import type { DeepResearchProgress, SearchOutcome } from './progress';
@@ -17,20 +20,6 @@ import { parseDeepResearchRequest, type AnalysisDepth, type DeepResearchRequest 
 
 /** The name the local corpus serves under (results and the banner say it). */
 export const LOCAL_CORPUS_PROVIDER = 'local-corpus';
-
-/** What the provider chain answers (shared/providers/search/chain.ts). */
-export interface ChainAnswer {
-  provider: string;
-  hits: SearchHit[];
-  providerRequests: number;
-  passedOver: { provider: string; reason: string }[];
-}
-
-/** Search results kept for a while, keyed by the query (shared/providers/search/cache.ts). */
-export interface ResultCache {
-  get(query: SearchQuery): Promise<{ provider: string; hits: SearchHit[] } | undefined>;
-  put(query: SearchQuery, value: { provider: string; hits: SearchHit[] }): Promise<void>;
-}
 
 /** One result with its analysis. */
 export type AnalysedResult = ResearchResult & { content_analysis: unknown };
@@ -48,10 +37,13 @@ export interface ResearchPhaseDependencies {
   /** Told each time a job needs a search provider and none is configured (a loud log line and a metric that alarms). */
   onNotConfigured?: (error: ProviderNotConfiguredError) => void;
   /** Runs the providers in order until one serves (the chain's retry and fallback rules); throws SearchFailedError when none does. */
-  chain: (providers: readonly SearchProvider[], query: SearchQuery) => Promise<ChainAnswer>;
-  cache: ResultCache;
-  /** Content analysis of the results relative to `query` (the configured LLM; pages read for `advanced`). */
-  analyze: (input: { query: string; results: ResearchResult[]; depth: AnalysisDepth }) => Promise<AnalysedResult[]>;
+  chain: (providers: readonly SearchProvider[], query: SearchQuery) => Promise<ChainResult>;
+  cache: SearchCache;
+  /**
+   * Content analysis of the results relative to `query` (the configured LLM;
+   * pages read for `advanced`); no page read or model call starts after `deadlineAt`.
+   */
+  analyze: (input: { query: string; results: ResearchResult[]; depth: AnalysisDepth; deadlineAt: number }) => Promise<AnalysedResult[]>;
   /** How long analysis may take before the results are given without it. @default ANALYSIS_BUDGET_MS */
   analysisBudgetMs?: number;
   logger?: Pick<Logger, 'info' | 'warn'>;
@@ -103,7 +95,12 @@ export async function runResearchPhase(
   if (request.include_content_analysis) {
     try {
       if (results.length > 0) {
-        const analysed = deps.analyze({ query: analysisTopic(request, query), results: search.results, depth: request.analysis_depth });
+        const analysed = deps.analyze({
+          query: analysisTopic(request, query),
+          results: search.results,
+          depth: request.analysis_depth,
+          deadlineAt: deps.clock.now() + ANALYSIS_NEW_WORK_MS,
+        });
         results = await withinBudget(analysed, deps.analysisBudgetMs ?? ANALYSIS_BUDGET_MS);
       }
       analysisIncluded = true;
@@ -111,10 +108,7 @@ export async function runResearchPhase(
       // A missing model key fails loudly (the job is retried; the search is kept). Anything else leaves the results without analysis.
       if (error instanceof ProviderNotConfiguredError) throw error;
       deps.logger?.warn('Content analysis failed; the results are given without it', { commandId: command.id, error: describeError(error) });
-      warnings.push({
-        code: 'SYSTEM_ERROR',
-        message: error instanceof AnalysisBudgetError ? `${error.message}; the results are given without analysis.` : 'Content analysis failed; the results are given without analysis.',
-      });
+      warnings.push({ code: 'SYSTEM_ERROR', message: `${analysisFailure(error)}; the results are given without analysis.` });
     }
   }
 
@@ -154,11 +148,11 @@ async function searchOnce(deps: ResearchPhaseDependencies, query: SearchQuery): 
     providers = [deps.localCorpus()];
   }
 
-  let answer: ChainAnswer;
+  let answer: ChainResult;
   try {
     answer = await deps.chain(providers, query);
   } catch (error) {
-    if (!isSearchFailure(error)) throw error;
+    if (!(error instanceof SearchFailedError)) throw error;
     deps.logger?.warn('Every search provider failed', { failures: error.failures, providerRequests: error.providerRequests });
     return { error: searchFailedError(error.failures, error.providerRequests) };
   }
@@ -180,14 +174,11 @@ async function searchOnce(deps: ResearchPhaseDependencies, query: SearchQuery): 
   };
 }
 
-/** The chain's error when no provider served (SearchFailedError): each provider's reason and the requests spent. */
-function isSearchFailure(error: unknown): error is Error & { failures: { provider: string; reason: string }[]; providerRequests: number } {
-  return (
-    error instanceof Error &&
-    error.name === 'SearchFailedError' &&
-    Array.isArray((error as { failures?: unknown }).failures) &&
-    typeof (error as { providerRequests?: unknown }).providerRequests === 'number'
-  );
+/** Why analysis failed, in words safe to show (LLM errors never carry keys or prompts). */
+function analysisFailure(error: unknown): string {
+  if (error instanceof AnalysisBudgetError) return error.message;
+  if (error instanceof LlmUnavailableError) return `Content analysis failed: the language model is unavailable (${error.message})`;
+  return 'Content analysis failed';
 }
 
 async function keepSearch(deps: ResearchPhaseDependencies, command: ResearchCommand, search: SearchOutcome): Promise<void> {

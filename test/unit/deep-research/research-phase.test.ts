@@ -2,10 +2,12 @@ import type { JobEnvelope } from '../../../shared/commands/job';
 import type { CommandRecord } from '../../../shared/commands/record';
 import type { CommandPatch } from '../../../shared/commands/store';
 import type { DeepResearchProgress } from '../../../shared/deep-research/progress';
-import { researchJob, runResearchPhase, type ChainAnswer, type ResearchPhaseDependencies } from '../../../shared/deep-research/research-phase';
+import { researchJob, runResearchPhase, type ResearchPhaseDependencies } from '../../../shared/deep-research/research-phase';
+import { SearchFailedError, type ChainResult } from '../../../shared/providers/search/chain';
 import type { ResearchResult } from '../../../shared/deep-research/results';
 import { parseDeepResearchRequest, type DeepResearchRequest } from '../../../shared/deep-research/schema';
 import { ProviderNotConfiguredError } from '../../../shared/providers/llm/from-settings';
+import { LlmUnavailableError } from '../../../shared/providers/llm/port';
 import type { SearchHit, SearchProvider, SearchQuery } from '../../../shared/providers/search/port';
 
 const CREATED = Date.parse('2026-11-23T10:00:00.000Z');
@@ -15,23 +17,13 @@ const hits = (count: number, host = 'news.example.com'): SearchHit[] =>
 
 const provider = (name: string): SearchProvider => ({ name, search: async () => ({ hits: [], requests: 0 }) });
 
-class FakeSearchFailedError extends Error {
-  constructor(
-    readonly failures: { provider: string; reason: string }[],
-    readonly providerRequests: number,
-  ) {
-    super('every provider failed');
-    this.name = 'SearchFailedError';
-  }
-}
-
 /** A world of plain-object doubles, recording what the phase did in order. */
 function world(overrides: Partial<ResearchPhaseDependencies> = {}) {
   const events: string[] = [];
   const cached = new Map<string, { provider: string; hits: SearchHit[] }>();
   const progress: CommandPatch[] = [];
   const chainCalls: { providers: string[]; query: SearchQuery }[] = [];
-  let answer: ChainAnswer | Error = { provider: 'google', hits: hits(35), providerRequests: 4, passedOver: [] };
+  let answer: ChainResult | Error = { provider: 'google', hits: hits(35), providerRequests: 4, passedOver: [] };
   const deps: ResearchPhaseDependencies = {
     commands: {
       recordProgress: async (_id, patch) => {
@@ -69,7 +61,7 @@ function world(overrides: Partial<ResearchPhaseDependencies> = {}) {
     cached,
     progress,
     chainCalls,
-    answerWith: (next: ChainAnswer | Error) => (answer = next),
+    answerWith: (next: ChainResult | Error) => (answer = next),
   };
 }
 
@@ -143,7 +135,7 @@ describe('runResearchPhase', () => {
 
   it('fails with SEARCH_FAILED and every provider’s reason when none serves', async () => {
     const { deps, answerWith, cached } = world();
-    answerWith(new FakeSearchFailedError([{ provider: 'google', reason: 'daily quota used up' }, { provider: 'brave', reason: 'HTTP 503 twice' }], 3));
+    answerWith(new SearchFailedError([{ provider: 'google', reason: 'daily quota used up' }, { provider: 'brave', reason: 'HTTP 503 twice' }], 3));
     const outcome = await run(deps, commandOf({ operation_type: 'llm_news' }));
     expect(outcome).toEqual({
       status: 'failed',
@@ -189,18 +181,18 @@ describe('runResearchPhase', () => {
     const body = { operation_type: 'general_news', query: 'solar', max_results: 12, include_content_analysis: true, analysis_depth: 'advanced' };
 
     it('keeps the search outcome before analysing, then completes with each result analysed', async () => {
-      const analysed: { query: string; depth: string; count: number }[] = [];
+      const analysed: { query: string; depth: string; count: number; deadlineAt: number }[] = [];
       const base = world();
       const { deps, events, progress } = world({
         analyze: async (input) => {
-          analysed.push({ query: input.query, depth: input.depth, count: input.results.length });
+          analysed.push({ query: input.query, depth: input.depth, count: input.results.length, deadlineAt: input.deadlineAt });
           return base.deps.analyze(input);
         },
       });
       const outcome = await run(deps, commandOf(body));
       expect(events).toEqual(['searched', 'cached', 'progress kept']);
       expect(progress[0]).toEqual({ progress: { search: { provider: 'google', provider_requests: 4, cached: false, passed_over: [], results: expect.any(Array) } } });
-      expect(analysed).toEqual([{ query: 'solar news', depth: 'advanced', count: 12 }]);
+      expect(analysed).toEqual([{ query: 'solar news', depth: 'advanced', count: 12, deadlineAt: CREATED + 1_500 + 120_000 }]);
       expect(outcome).toMatchObject({ status: 'completed', result: { analysis_included: true, total_results: 12 } });
       if (outcome.status !== 'completed') throw new Error('not completed');
       expect((outcome.result.results as { content_analysis: unknown }[])[0]!.content_analysis).toMatchObject({ summary: 'On Story 0' });
@@ -228,6 +220,15 @@ describe('runResearchPhase', () => {
       });
       if (outcome.status !== 'completed') throw new Error('not completed');
       expect(outcome.result.results as object[]).toEqual(expect.arrayContaining([expect.not.objectContaining({ content_analysis: expect.anything() })]));
+    });
+
+    it('says so when the model stayed unavailable', async () => {
+      const { deps } = world({ analyze: async () => Promise.reject(new LlmUnavailableError('OpenAI answered 503 after 3 attempts', 503)) });
+      const outcome = await run(deps, commandOf(body));
+      expect(outcome).toMatchObject({
+        status: 'completed',
+        patch: { warnings: [{ message: 'Content analysis failed: the language model is unavailable (OpenAI answered 503 after 3 attempts); the results are given without analysis.' }] },
+      });
     });
 
     it('gives the results without analysis when it outlives its budget', async () => {
