@@ -198,6 +198,7 @@ describe('createLocalCorpusProvider over a given file', () => {
 
     expect(all.hits.map((hit) => hit.url)).toEqual(['https://n.test/new', 'https://n.test/mid', 'https://n.test/old']);
     expect(keyword.hits.map((hit) => hit.url).sort()).toEqual(['https://n.test/new', 'https://n.test/old']);
+    expect((await provider.search(query({ terms: 'the of --' }))).hits.map((hit) => hit.url)).toEqual(['https://n.test/new', 'https://n.test/mid', 'https://n.test/old']);
   });
 
   it('reads and indexes a file once per process', async () => {

@@ -64,8 +64,9 @@ const loaded = new Map<string, Promise<Corpus>>();
  * source or is a subdomain of it; `www.` ignored), `keywords` (each must
  * appear, as whole words, in title, snippet or content), `dateFrom`/`dateTo`
  * (published_date within, inclusive; undated documents are left out when a
- * date bound is set). Hits are ordered by score; with neither terms nor
- * keywords, every matching document, newest first. Costs no requests.
+ * date bound is set). Hits are ordered by score; with no searchable word
+ * in terms or keywords (none, or stop words only), every document the
+ * filters admit, newest first. Costs no requests.
  *
  * @param options.file the corpus (SEARCH_CORPUS_FILE); blank or absent: DEFAULT_CORPUS_FILE.
  *   A Lambda bundle must ship the file: copy it next to the bundle as `corpus/sample-news.jsonl`, or set the path.
@@ -89,8 +90,8 @@ function searchCorpus({ documents, index }: Corpus, query: SearchQuery): SearchH
     keywords.every((pattern) => pattern.test(doc.text)) &&
     withinDates(doc.published_date ?? undefined, query.dateFrom, query.dateTo);
 
-  const text = [query.terms, ...(query.terms.trim() ? [] : query.keywords)].join(' ').trim();
-  const matched = text
+  const text = [query.terms, ...(searchable(query.terms) ? [] : query.keywords)].join(' ').trim();
+  const matched = searchable(text)
     ? index.search(text, { filter: (result) => admits(documents[result.id as number]!) }).map((result) => documents[result.id as number]!)
     : documents.filter(admits).sort(newestFirst);
   return matched.slice(0, Math.max(0, query.maxResults)).map(toHit);
@@ -130,6 +131,11 @@ function wordPattern(keyword: string): RegExp | undefined {
   if (words.length === 0) return undefined;
   const body = words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+');
   return new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'u');
+}
+
+/** True when the text holds a word the index can search (not only stop words or punctuation). */
+function searchable(text: string): boolean {
+  return (text.match(/[\p{L}\p{N}]+/gu) ?? []).some((word) => processTerm(word) !== null);
 }
 
 function processTerm(term: string): string | null {
