@@ -2,6 +2,7 @@ import type { CommandPresenter } from '../api/command-responses';
 import type { StoredCommand } from '../commands/record';
 import type { ErrorInfo } from '../platform/errors';
 import type { SearchQuery } from '../providers/search/port';
+import type { ContentAnalysis } from './analysis';
 import type { ResearchResult } from './results';
 import type { DeepResearchRequest, OperationType } from './schema';
 
@@ -21,7 +22,7 @@ export type DeepResearchResult = {
   /** The query actually sent (operators included). */
   query: string;
   date_range: DateRange;
-  results: (ResearchResult & { content_analysis?: unknown })[];
+  results: (ResearchResult & { content_analysis?: ContentAnalysis })[];
   total_results: number;
   /** From the command's creation to its result. */
   processing_time_ms: number;

@@ -13,6 +13,8 @@ export const LLM_NEWS_SOURCES: readonly string[] = [
   'venturebeat.com',
   'wired.com',
   'technologyreview.com',
+  'theregister.com',
+  'siliconangle.com',
   'huggingface.co',
 ];
 
@@ -28,7 +30,8 @@ const NEWS_WORD = 'news';
  *   (or the request's), refined by `query` and the keywords;
  * - general_news: the query over news (`news` added unless it is there), sources optional;
  * - custom_search: exactly the parameters, nothing added.
- * Keywords are added to the query (phrases quoted), sources become `site:`
+ * Keywords are added to the query (phrases quoted; one the query already
+ * says is not repeated), sources become `site:`
  * alternatives `(site:a OR site:b)`, dates `after:YYYY-MM-DD` /
  * `before:YYYY-MM-DD`. `text` is the query actually sent (and echoed as
  * `query`); `terms` is the same search without operators; the structured
@@ -49,6 +52,8 @@ export function buildSearchQuery(request: DeepResearchRequest): SearchQuery {
     if (request.operation_type === 'general_news' && !new RegExp(`\\b${NEWS_WORD}\\b`, 'i').test(query)) addBoth(base, NEWS_WORD);
   }
   for (const keyword of keywords) {
+    // A keyword the query already says is not said twice (it still filters where a provider takes keywords).
+    if (containsPhrase(query, keyword)) continue;
     base.text.push(/\s/.test(keyword) ? `"${keyword}"` : keyword);
     base.terms.push(keyword);
   }
@@ -66,6 +71,12 @@ export function buildSearchQuery(request: DeepResearchRequest): SearchQuery {
     ...(request.date_to ? { dateTo: request.date_to } : {}),
     maxResults: request.max_results,
   };
+}
+
+/** Whether `text` holds `phrase` as whole words, case aside. */
+function containsPhrase(text: string, phrase: string): boolean {
+  const words = phrase.toLowerCase().split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`(?<![\\p{L}\\p{N}])${words.join('\\s+')}(?![\\p{L}\\p{N}])`, 'iu').test(text);
 }
 
 function addBoth(parts: { text: string[]; terms: string[] }, words: string): void {

@@ -3,12 +3,14 @@ import type { CommandRecord } from '../commands/record';
 import type { CommandStore } from '../commands/store';
 import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker';
 import type { Clock } from '../platform/clock';
+import type { ContentAnalysis } from './analysis';
 import type { ErrorInfo } from '../platform/errors';
 import { describeError } from '../platform/logger';
 import { ProviderNotConfiguredError } from '../providers/llm/from-settings';
 import { LlmUnavailableError } from '../providers/llm/port';
 import type { SearchCache } from '../providers/search/cache';
 import { SearchFailedError, type ChainResult } from '../providers/search/chain';
+import { LOCAL_CORPUS_PROVIDER } from '../providers/search/local-corpus';
 import type { SearchProvider, SearchQuery } from '../providers/search/port';
 import { ANALYSIS_BUDGET_MS, ANALYSIS_NEW_WORK_MS, AnalysisBudgetError, withinBudget } from './budget';
 import { deepResearchKind } from './kinds';
@@ -18,11 +20,8 @@ import { analysisTopic, buildSearchQuery } from './query';
 import { shapeResults, type ResearchResult } from './results';
 import { parseDeepResearchRequest, type AnalysisDepth, type DeepResearchRequest } from './schema';
 
-/** The name the local corpus serves under (results and the banner say it). */
-export const LOCAL_CORPUS_PROVIDER = 'local-corpus';
-
 /** One result with its analysis. */
-export type AnalysedResult = ResearchResult & { content_analysis: unknown };
+export type AnalysedResult = ResearchResult & { content_analysis: ContentAnalysis };
 
 /** What a research job works with, built once per cold start. */
 export interface ResearchPhaseDependencies {

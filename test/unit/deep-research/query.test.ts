@@ -58,6 +58,12 @@ describe('buildSearchQuery', () => {
       expect(query).not.toHaveProperty('dateTo');
     });
 
+    it('does not repeat a keyword the query already says', () => {
+      const query = built({ operation_type: 'custom_search', query: 'GPU prices in C++', keywords: ['gpu', 'c++', 'price', 'rental prices'] });
+      expect(query.text).toBe('GPU prices in C++ price "rental prices"');
+      expect(query.keywords).toEqual(['gpu', 'c++', 'price', 'rental prices']);
+    });
+
     it('echoes nothing it did not use', () => {
       expect(built({ operation_type: 'custom_search', query: 'x' }).text).toBe('x');
     });
