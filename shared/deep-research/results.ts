@@ -65,8 +65,9 @@ export function domainOf(url: string): string | undefined {
 
 /** What a provider put in a title or snippet, as plain text: no tags, the common entities decoded, one line, at most `max` characters. */
 export function plainText(value: string, max: number): string {
-  const text = cleanText(value)
-    .replace(/<[^>]*>/g, '')
+  // Bounded first, and a tag never spans another `<`: linear however the provider's text is made.
+  const text = cleanText(value.slice(0, max * 4))
+    .replace(/<[^<>]*>/g, '')
     .replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_, entity: string) => ENTITIES[entity] ?? '')
     .replace(/\s+/g, ' ')
     .trim();
