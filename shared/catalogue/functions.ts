@@ -171,7 +171,7 @@ const API_AND_SCHEDULED = [
     entry: 'functions/webhooks/twilio-call-status.ts',
     description: "POST /webhooks/twilio/call-status: Twilio's signed status callbacks move a command's call (one conditional update)",
     // It answers within a second (one conditional write); the margin covers a cold start reading the Twilio secret.
-    timeoutSeconds: 10,
+    timeoutSeconds: 5,
     memoryMb: 256,
     access: {
       // One conditional UpdateItem of the command's call; it reads nothing else.
