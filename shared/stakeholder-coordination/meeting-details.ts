@@ -40,14 +40,7 @@ export function isDynamic(given: GivenMeeting): boolean {
 export function offlineMeetingDetails(context: MeetingContext, given: GivenMeeting): WrittenMeeting {
   const { agenda, summary, site } = context;
   const topics = agenda.length > 0 ? agenda : contextTopics(context);
-  const title =
-    given.title ??
-    clip(
-      topics.length === 0
-        ? `${site.name} stakeholder meeting`
-        : `${site.name} stakeholder meeting: ${topics[0]}${topics.length > 1 ? ` and ${topics.length - 1} more topic${topics.length > 2 ? 's' : ''}` : ''}`,
-      MAX_TITLE,
-    );
+  const title = given.title ?? clip(topics.length === 0 ? `${site.name} stakeholder meeting` : upperFirst(topicPhrase(topics)), MAX_TITLE);
   const pending = pendingTasks(summary).length;
   const objective =
     given.objective ??
@@ -143,6 +136,19 @@ function contextTopics(context: MeetingContext): string[] {
   if (open.length > 0) topics.push(open.length === 1 ? `the requirement ${open[0]!.title}` : `${open.length} open requirements`);
   if (topics.length === 0 && context.lead) topics.push(`the lead ${context.lead.name}`);
   return topics;
+}
+
+/** Up to two topics by name, then how many more: "A and b", "A, b and 3 more topics". */
+function topicPhrase(topics: readonly string[]): string {
+  const [first, second] = topics.map(lowerFirst);
+  if (topics.length === 1) return first!;
+  if (topics.length === 2) return `${first} and ${second}`;
+  const more = topics.length - 2;
+  return `${first}, ${second} and ${more} more topic${more > 1 ? 's' : ''}`;
+}
+
+function upperFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function joinList(items: readonly string[]): string {

@@ -65,7 +65,7 @@ export function preCallPrompt(context: MeetingContext, meeting: Pick<MeetingDeta
     '- competitor topics not cleared: do not discuss competitors beyond what the participants raise and the site has cleared.',
     '- off-agenda roadmap items: note them for a later meeting instead of discussing them now.',
     '',
-    ...pendingTaskLines(summary),
+    ...pendingTaskLines(summary, 'Pending tasks of the site (ask for their progress where they touch the agenda):'),
   ].join('\n');
 }
 
@@ -81,7 +81,7 @@ export function postCallPrompt(context: MeetingContext, meeting: Pick<MeetingDet
     '',
     ...meetingLines(context, meeting),
     '',
-    ...pendingTaskLines(context.summary),
+    ...pendingTaskLines(context.summary, 'Pending tasks of the site before the call (report what the call said of them):'),
     '',
     'Write the summary in these sections, in plain text:',
     'KEY POINTS: the main points discussed, one line each, with the figures that were cited.',
@@ -118,11 +118,11 @@ function meetingLines(context: MeetingContext, meeting: Pick<MeetingDetails, 'ti
   ];
 }
 
-function pendingTaskLines(summary: ContextSummary): string[] {
+function pendingTaskLines(summary: ContextSummary, heading: string): string[] {
   const pending = pendingTasks(summary);
   if (pending.length === 0) return ['Pending tasks: the site has no pending tasks on record.'];
   return [
-    'Pending tasks of the site (ask for their progress where they touch the agenda):',
+    heading,
     ...pending.slice(0, MAX_LISTED).map((task) => `- ${task.title}${describe([task.status && `status ${task.status}`, task.owner && `owner ${task.owner}`, task.due_date && `due ${task.due_date}`])}`),
   ];
 }
