@@ -1,5 +1,5 @@
 import type { LocalRuntime } from './runtime';
-import { describeProviders } from './providers-banner';
+import { describeProviders, describeTelephony } from './providers-banner';
 
 /** Where the banner's key came from, so it is printed only when `npm start` made it. */
 export type KeySource = { kind: 'setting' } | { kind: 'generated' } | { kind: 'stored'; file: string; created: boolean };
@@ -25,6 +25,7 @@ export function formatBanner(
     `  embedded SQS:      ${runtime.sqsEndpoint}`,
     ...Object.entries(runtime.queues).map(([id, queue]) => `    ${id} queue: ${queue.url} (dead letters: ${queue.dlqUrl})`),
     `  providers:         ${describeProviders(info.env)}`,
+    `  telephony:         ${describeTelephony(info.env, runtime.localTelephony)}`,
     '',
     `  try: curl -s ${runtime.url}/health`,
     `  CLIs reach this runtime with AWS_ENDPOINT_URL_DYNAMODB=${runtime.dynamodbEndpoint} AWS_ENDPOINT_URL_SQS=${runtime.sqsEndpoint}`,

@@ -26,7 +26,6 @@ const settings = (() => {
 })();
 
 if (settings.DATA_DIR) mkdirSync(settings.DATA_DIR, { recursive: true });
-const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? `http://${settings.HOST}:${settings.PORT}`;
 const stored = !settings.API_KEY && settings.DATA_DIR ? await storedApiKey(settings.DATA_DIR) : undefined;
 const keySource: KeySource = settings.API_KEY ? { kind: 'setting' } : stored ? { kind: 'stored', file: stored.file, created: stored.created } : { kind: 'generated' };
 const apiKey = settings.API_KEY ?? stored?.key;
@@ -39,7 +38,8 @@ const runtime = await startLocalRuntime({
   ...(apiKey ? { apiKey } : {}),
   ...(settings.API_KEYS ? { apiKeys: settings.API_KEYS } : {}),
   workerConcurrency: settings.WORKER_CONCURRENCY,
-  settings: { PUBLIC_BASE_URL: publicBaseUrl, LOG_FORMAT: settings.LOG_FORMAT },
+  // PUBLIC_BASE_URL defaults to the runtime's own address (http://HOST:PORT) there.
+  settings: { LOG_FORMAT: settings.LOG_FORMAT },
 }).catch((error: unknown) => {
   process.stderr.write(`Switchboard could not start: ${startupProblem(error)}\n`);
   process.exit(1);

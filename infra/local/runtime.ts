@@ -11,6 +11,7 @@ import { dynamoCommandStore } from '../../shared/commands/store';
 import { documentClientOf } from '../../shared/composition/adapters';
 import type { Settings } from '../../shared/composition/settings';
 import { startEmbeddedAws, type AwsRequestObserver, type LocalQueue } from './embedded-aws';
+import { startLocalTelephony, type LocalTelephony } from './local-telephony';
 import { createGateway, type GatewayRoute, type HttpHandler } from './http-gateway';
 import { requestLogFromEnv } from './request-log';
 import { drain, type StopOptions } from './drain';
@@ -51,6 +52,8 @@ export interface LocalRuntimeOptions {
   onError?: (error: unknown) => void;
   /** Sees every request to the embedded DynamoDB and SQS as it arrives (the bench counts storage calls with it). */
   onAwsRequest?: AwsRequestObserver;
+  /** How long a call of the local telephony rings before it ends `no-answer`. @default 180_000 */
+  localRingTimeoutMs?: number;
 }
 
 /** A running local Switchboard. */
@@ -64,6 +67,10 @@ export interface LocalRuntime {
   sqsEndpoint: string;
   tableName: string;
   queues: Record<JobQueueId, LocalQueue>;
+  /** PUBLIC_BASE_URL the functions were given: the setting, else this runtime's `url`. */
+  publicBaseUrl: string;
+  /** The local telephony that stands in for Twilio when none of TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER is set. */
+  localTelephony?: LocalTelephony;
   /** Starts the queue pollers when the runtime was started with `workers: false`; does nothing once they run. */
   startWorkers(): Promise<void>;
   /** Stops taking requests and jobs, gives jobs in hand a grace to finish (then abandons them), then stops the embedded services. */
@@ -86,7 +93,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     ...(options.onAwsRequest ? { onRequest: options.onAwsRequest } : {}),
   });
 
-  const settings: Settings = {
+  const baseSettings: Settings = {
     ...process.env,
     AWS_REGION: aws.region,
     AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
@@ -103,7 +110,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     ...options.settings,
   };
 
-  const db = documentClientOf(settings);
+  const db = documentClientOf(baseSettings);
   const siteIds = new Set<string>();
   const files: (string | URL)[] = [...(options.demoData === false ? [] : [DEMO_DATA_FILE]), ...(options.dataFiles ?? [])];
   for (const file of files) {
@@ -115,21 +122,45 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     ...Object.entries(options.apiKeys ?? {}).map(([key, sites]) => ({ key, siteIds: sites, label: 'API_KEYS' })),
   ]);
 
+  // The gateway listens before the functions are composed, so PUBLIC_BASE_URL can default to its address (PORT=0 included);
+  // a request that comes in meanwhile waits for its function.
   const handlers = new Map<string, unknown>();
-  for (const fn of FUNCTIONS) handlers.set(fn.id, await composeFunction(fn, settings));
-
+  let composed: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (composed = resolve));
+  const handlerOf =
+    (id: string): HttpHandler =>
+    async (event, context) => {
+      await ready;
+      return (handlers.get(id) as HttpHandler)(event, context);
+    };
   const routes: GatewayRoute[] = ROUTES.map((route) => {
     const fn = functionById(route.function);
-    return { method: route.method, path: route.path, functionName: fn.id, timeoutSeconds: fn.timeoutSeconds, handler: handlers.get(fn.id) as HttpHandler };
+    return { method: route.method, path: route.path, functionName: fn.id, timeoutSeconds: fn.timeoutSeconds, handler: handlerOf(fn.id) };
   });
   const fallbackFn = functionById(DEFAULT_ROUTE_FUNCTION);
   const gateway = createGateway(
     routes,
-    { functionName: fallbackFn.id, timeoutSeconds: fallbackFn.timeoutSeconds, handler: handlers.get(fallbackFn.id) as HttpHandler },
-    { log: requestLogFromEnv(settings) },
+    { functionName: fallbackFn.id, timeoutSeconds: fallbackFn.timeoutSeconds, handler: handlerOf(fallbackFn.id) },
+    { log: requestLogFromEnv(baseSettings) },
   );
   await listen(gateway, options.port ?? 3000, host);
   const url = `http://${host}:${(gateway.address() as AddressInfo).port}`;
+
+  const publicBaseUrl = baseSettings.PUBLIC_BASE_URL?.trim() || url;
+  let localTelephony: LocalTelephony | undefined;
+  try {
+    localTelephony = usesLocalTelephony(baseSettings)
+      ? await startLocalTelephony({ publicBaseUrl, ...(options.localRingTimeoutMs ? { ringTimeoutMs: options.localRingTimeoutMs } : {}), onError: (error) => onError(error) })
+      : undefined;
+    const settings: Settings = { ...baseSettings, PUBLIC_BASE_URL: publicBaseUrl, ...localTelephony?.settings };
+    for (const fn of FUNCTIONS) handlers.set(fn.id, await composeFunction(fn, settings));
+    composed();
+  } catch (error) {
+    gateway.closeAllConnections();
+    gateway.close();
+    await localTelephony?.stop();
+    throw error;
+  }
 
   if (options.dataDir) {
     const urls = {
@@ -183,15 +214,26 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     sqsEndpoint: aws.sqsEndpoint,
     tableName: aws.tableName,
     queues: aws.queues,
+    publicBaseUrl,
+    ...(localTelephony ? { localTelephony } : {}),
     startWorkers,
     async stop(stopOptions) {
       if (stopped) return;
       stopped = true;
       await drain({ gateway, pollers, schedules }, stopOptions);
+      await localTelephony?.stop();
       db.destroy();
       await aws.stop();
     },
   };
+}
+
+/**
+ * The local telephony stands in for Twilio only when none of its settings is
+ * given: with some of them set, Twilio is meant, and the missing one shows.
+ */
+function usesLocalTelephony(settings: Settings): boolean {
+  return ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM_NUMBER'].every((name) => !settings[name]?.trim());
 }
 
 /**

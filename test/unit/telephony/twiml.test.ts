@@ -1,0 +1,88 @@
+import { MAX_WELCOME_GREETING_LENGTH, plainGreeting, publicUrlOf, relayTwiml, relayUrlOf } from '../../../shared/providers/telephony/twiml';
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/**
+ * Reads the TwiML strictly: with every double-quoted attribute value taken
+ * out, the markup must be exactly the expected elements (so no value broke
+ * out of its quotes), and each value decodes from XML entities.
+ */
+function parse(xml: string) {
+  const values: string[] = [];
+  const skeleton = xml.replace(/="([^"<]*)"/g, (_, raw: string) => {
+    values.push(raw.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (entity: string, name: string) =>
+      name.startsWith('#x') ? String.fromCodePoint(parseInt(name.slice(2), 16)) : name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : (ENTITIES[name] ?? entity),
+    ));
+    return '=""';
+  });
+  expect(skeleton).toBe(
+    '<?xml version="" encoding=""?><Response><Connect><ConversationRelay url="" welcomeGreeting=""><Parameter name="" value=""/></ConversationRelay></Connect></Response>',
+  );
+  const [, , url, welcomeGreeting, name, value] = values;
+  return { url, welcomeGreeting, name, value };
+}
+
+describe('relayTwiml', () => {
+  it('connects the call to the relay socket with the command id as a parameter', () => {
+    const xml = relayTwiml({ relayUrl: 'wss://hooks.example.com/relay', commandId: 'cmd_123', welcomeGreeting: 'Hello, this is Switchboard.' });
+    expect(xml).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Connect><ConversationRelay url="wss://hooks.example.com/relay" welcomeGreeting="Hello, this is Switchboard."><Parameter name="command_id" value="cmd_123"/></ConversationRelay></Connect></Response>',
+    );
+  });
+
+  it('escapes every attribute, so no input can change the document', () => {
+    const hostile = `x" /><Hangup/><Say a="<&>'`;
+    const xml = relayTwiml({ relayUrl: 'wss://h.example.com/relay?a=1&b="2"', commandId: hostile, welcomeGreeting: 'Tom & "Jerry"' });
+    expect(parse(xml)).toEqual({ url: 'wss://h.example.com/relay?a=1&b="2"', welcomeGreeting: 'Tom & "Jerry"', name: 'command_id', value: hostile });
+  });
+
+  it('speaks a plain, bounded greeting: no tags, markdown marks, controls or line breaks', () => {
+    const xml = relayTwiml({
+      relayUrl: 'wss://h.example.com/relay',
+      commandId: 'c',
+      welcomeGreeting: `**Hello** <speak>team</speak>,\n\n# agenda:\u0007 ${'budget review '.repeat(60)}`,
+    });
+    const greeting = parse(xml).welcomeGreeting ?? '';
+    expect(greeting.startsWith('Hello team, agenda: budget review')).toBe(true);
+    expect(greeting.length).toBeLessThanOrEqual(MAX_WELCOME_GREETING_LENGTH);
+    expect(greeting).not.toMatch(/[<>*#\n]/);
+    expect(greeting).not.toContain(String.fromCharCode(7));
+    expect(greeting.endsWith('review')).toBe(true);
+  });
+});
+
+describe('plainGreeting', () => {
+  it('keeps a short plain line as it is', () => {
+    expect(plainGreeting('Hi Ana, ready for the Q3 review?')).toBe('Hi Ana, ready for the Q3 review?');
+  });
+
+  it('cuts a long word-less text at the bound', () => {
+    expect(plainGreeting('a'.repeat(1000))).toHaveLength(MAX_WELCOME_GREETING_LENGTH);
+  });
+});
+
+describe('relayUrlOf', () => {
+  it.each([
+    ['https://hooks.example.com', 'wss://hooks.example.com/relay'],
+    ['https://hooks.example.com/', 'wss://hooks.example.com/relay'],
+    ['https://abc.execute-api.eu-west-1.amazonaws.com/prod', 'wss://abc.execute-api.eu-west-1.amazonaws.com/prod/relay'],
+    ['https://hooks.example.com:8443/base/', 'wss://hooks.example.com:8443/base/relay'],
+    ['http://127.0.0.1:3000', 'ws://127.0.0.1:3000/relay'],
+  ])('%s → %s', (base, relay) => {
+    expect(relayUrlOf(base)).toBe(relay);
+  });
+
+  it('refuses a base that is not http(s)', () => {
+    expect(() => relayUrlOf('ftp://hooks.example.com')).toThrow(/http\(s\)/);
+    expect(() => relayUrlOf('not a url')).toThrow();
+  });
+});
+
+describe('publicUrlOf', () => {
+  it('joins the base path prefix and keeps the query', () => {
+    expect(publicUrlOf('https://h.example.com/prod/', '/webhooks/twilio/call-status?command_id=c1')).toBe(
+      'https://h.example.com/prod/webhooks/twilio/call-status?command_id=c1',
+    );
+    expect(publicUrlOf('http://127.0.0.1:3000', 'webhooks/twilio/call-status')).toBe('http://127.0.0.1:3000/webhooks/twilio/call-status');
+  });
+});
