@@ -158,9 +158,10 @@ async function placeCallOnce(deps: StakeholderCallDependencies, command: Stakeho
     );
     deps.logger?.info('Call placed', { commandId: command.id, callId: call.id, provider: placed.provider, recorded });
   } catch (error) {
+    // A TelephonyError's message is safe to show (no credentials) and names Twilio's code (21211, 20003, …).
     const reason =
       error instanceof TelephonyError
-        ? `the provider refused the call${error.code !== undefined ? ` (code ${error.code})` : ''}${error.status !== undefined ? ` (HTTP ${error.status})` : ''}: ${error.message}`
+        ? error.message
         : `the call could not be placed (${error instanceof Error ? error.name : 'unknown error'}); not dialled again to avoid a second ring`;
     await deps.calls.failRequested(command.id, call.id, requestedAt, reason, now());
     deps.logger?.warn('Call failed', { commandId: command.id, callId: call.id, reason });
