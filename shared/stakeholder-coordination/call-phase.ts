@@ -156,7 +156,8 @@ async function placeCallOnce(deps: StakeholderCallDependencies, command: Stakeho
       { provider: placed.provider, providerCallId: placed.sid, providerStatus: placed.status, status: callStateOf(placed.status) ?? 'pending' },
       now(),
     );
-    deps.logger?.info('Call placed', { commandId: command.id, callId: call.id, provider: placed.provider, recorded });
+    // Not recorded: a status callback got there first and recorded the same call id with a newer status.
+    deps.logger?.info('Call placed', { commandId: command.id, callId: call.id, provider: placed.provider, recordedByWorker: recorded });
   } catch (error) {
     // A TelephonyError's message is safe to show (no credentials) and names Twilio's code (21211, 20003, …).
     const reason =

@@ -45,7 +45,13 @@ export interface CallStore {
    * provider answered. Never dialled again.
    */
   failRequested(commandId: string, callId: string, requestedAt: string, reason: string, now: number): Promise<boolean>;
-  /** Applies one status callback (see the port's rules). */
+  /**
+   * Applies one status callback (see the port's rules). Twilio may call back
+   * before the worker has recorded the call's id (the first `initiated`
+   * races the create's answer): a requested call without an id yet takes
+   * the callback's CallSid, since its command's callback URL was given to
+   * Twilio for that one call only.
+   */
   applyStatus(commandId: string, update: CallStatusUpdate, now: number): Promise<boolean>;
 }
 
@@ -139,6 +145,7 @@ export function dynamoCallStore(db: DynamoDBDocumentClient, tableName: string): 
       return update(
         commandId,
         {
+          provider_call_id: status.providerCallId,
           status: status.status,
           provider_status: status.providerStatus,
           last_sequence: status.sequence,
@@ -147,7 +154,8 @@ export function dynamoCallStore(db: DynamoDBDocumentClient, tableName: string): 
           reason: status.reason,
           updated_at: iso(now),
         },
-        '#call.provider_call_id = :sid AND #call.last_sequence < :sequence AND NOT (#call.#status IN (:completed, :failed))',
+        '(#call.provider_call_id = :sid OR (attribute_exists(#call.requested_at) AND attribute_not_exists(#call.provider_call_id))) ' +
+          'AND #call.last_sequence < :sequence AND NOT (#call.#status IN (:completed, :failed))',
         { ':sid': status.providerCallId, ':sequence': status.sequence, ':completed': 'completed', ':failed': 'failed' },
       );
     },

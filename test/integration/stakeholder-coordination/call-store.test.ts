@@ -108,6 +108,18 @@ describe('dynamoCallStore', () => {
     });
   });
 
+  it('takes the CallSid of a callback that arrives before the worker recorded the call id, and then only that call’s', async () => {
+    const command = await commandWithCall();
+    // Not requested yet: nothing of Twilio's can be about it.
+    expect(await calls.applyStatus(command.id, { providerCallId: 'CA1', status: 'pending', providerStatus: 'initiated', sequence: 0 }, NOW + 1)).toBe(false);
+    const requestedAt = (await calls.markRequested(command.id, command.call!.id, 'twilio', NOW + 2)) as string;
+    expect(await calls.applyStatus(command.id, { providerCallId: placed.providerCallId, status: 'pending', providerStatus: 'ringing', sequence: 1 }, NOW + 3)).toBe(true);
+    expect(await calls.applyStatus(command.id, { providerCallId: 'CA2', status: 'failed', providerStatus: 'busy', sequence: 2 }, NOW + 4)).toBe(false);
+    // The worker's late record changes nothing: the callback already holds the id and a newer status.
+    expect(await calls.recordPlaced(command.id, command.call!.id, requestedAt, placed, NOW + 5)).toBe(false);
+    expect(await callOf(command.id)).toMatchObject({ status: 'pending', provider_call_id: placed.providerCallId, provider_status: 'ringing', last_sequence: 1 });
+  });
+
   it('moves the call of a command that has completed: the call is the command’s live effect', async () => {
     const command = await commandWithCall();
     const requestedAt = (await calls.markRequested(command.id, command.call!.id, 'twilio', NOW + 1)) as string;
