@@ -22,15 +22,16 @@ export function build(settings: Settings) {
   const tracing = tracingOf('twilioCallStatusWebhook', settings);
   const db = documentClientOf(settings, tracing);
   const logger = loggerOf('twilioCallStatusWebhook', settings);
-  const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: z.url() }, settings);
+  // Optional like every telephony setting: without it no signature can be checked, so every callback is refused.
+  const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: z.url().optional() }, settings);
   const deps = {
     calls: dynamoCallStore(db, tableNameOf(settings)),
     authToken: twilioAuthToken({ secrets: secretsOf('twilioCallStatusWebhook', settings) }),
-    publicBaseUrl: PUBLIC_BASE_URL,
+    ...(PUBLIC_BASE_URL ? { publicBaseUrl: PUBLIC_BASE_URL } : {}),
     clock: systemClock,
     logger,
   };
-  return middy<HttpEvent, HttpResult>((event) => answerCallStatus(deps, event))
+  return middy<HttpEvent, HttpResult>(async (event: HttpEvent): Promise<HttpResult> => answerCallStatus(deps, event))
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(errorEnvelope({ logger }))
     .use(bodySizeLimit(MAX_BODY_BYTES));

@@ -12,13 +12,14 @@ import { dynamoCallStore } from '../../shared/stakeholder-coordination/call-stor
 /** Composes the SQS handler of the `call` queue (stakeholder coordination: meeting details, then the call) from its settings. */
 export function build(settings: Settings) {
   const deps = workerComposition('callWorker', settings);
-  const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: z.url() }, settings);
+  // Optional like every telephony setting: without it no call can be placed (Twilio could not call back), so calls fail as not configured.
+  const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: z.url().optional() }, settings);
   const definition = stakeholderCallJob({
     ...deps,
     calls: dynamoCallStore(deps.db, deps.tableName),
     llm: lazyLlm(deps.secrets, settings, deps.llmPolicy),
     telephony: configuredTelephony({ settings, secrets: deps.secrets }),
-    publicBaseUrl: PUBLIC_BASE_URL,
+    ...(PUBLIC_BASE_URL ? { publicBaseUrl: PUBLIC_BASE_URL } : {}),
   });
   return createJobWorker(definition, deps);
 }

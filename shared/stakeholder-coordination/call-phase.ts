@@ -39,8 +39,11 @@ export interface StakeholderCallDependencies {
   llm: () => Promise<LlmClient>;
   /** The telephony, resolved on first use; undefined when none is configured. */
   telephony: () => Promise<Telephony | undefined>;
-  /** PUBLIC_BASE_URL: where Twilio reaches this service (status callbacks, the relay socket). */
-  publicBaseUrl: string;
+  /**
+   * PUBLIC_BASE_URL: where Twilio reaches this service (status callbacks, the
+   * relay socket). Without it telephony counts as not configured.
+   */
+  publicBaseUrl?: string;
   logger?: Pick<Logger, 'info' | 'warn'>;
 }
 
@@ -119,7 +122,8 @@ export async function runStakeholderCall(
  *    stopped between the request and the provider's answer: it is marked
  *    `failed` with that reason and never dialled again (a second ring is
  *    worse than a missed call);
- * 3. without telephony, the call fails ("telephony not configured");
+ * 3. without telephony (or PUBLIC_BASE_URL, without which Twilio could
+ *    not call back), the call fails ("telephony not configured");
  * 4. otherwise "call requested" is written conditionally (only one worker
  *    can), then the provider is asked once; its call id is recorded, or
  *    its refusal (invalid number, auth, 5xx) fails the call with the reason.
@@ -133,8 +137,9 @@ async function placeCallOnce(deps: StakeholderCallDependencies, command: Stakeho
     return;
   }
 
-  const telephony = await deps.telephony();
-  if (!telephony) {
+  const { publicBaseUrl } = deps;
+  const telephony = publicBaseUrl ? await deps.telephony() : undefined;
+  if (!telephony || !publicBaseUrl) {
     await deps.calls.failUnrequested(command.id, call.id, NOT_CONFIGURED_REASON, now());
     return;
   }
@@ -145,8 +150,8 @@ async function placeCallOnce(deps: StakeholderCallDependencies, command: Stakeho
   try {
     const placed = await telephony.placeCall({
       to: call.phone_number,
-      twiml: relayTwiml({ relayUrl: relayUrlOf(deps.publicBaseUrl), commandId: command.id, welcomeGreeting: welcomeGreeting(context, meeting) }),
-      statusCallbackUrl: publicUrlOf(deps.publicBaseUrl, `${CALL_STATUS_PATH}?command_id=${encodeURIComponent(command.id)}`),
+      twiml: relayTwiml({ relayUrl: relayUrlOf(publicBaseUrl), commandId: command.id, welcomeGreeting: welcomeGreeting(context, meeting) }),
+      statusCallbackUrl: publicUrlOf(publicBaseUrl, `${CALL_STATUS_PATH}?command_id=${encodeURIComponent(command.id)}`),
       ringTimeoutSeconds: RING_TIMEOUT_SECONDS,
     });
     const recorded = await deps.calls.recordPlaced(

@@ -15,8 +15,8 @@ export interface CallStatusWebhookDependencies {
   calls: Pick<CallStore, 'applyStatus'>;
   /** TWILIO_AUTH_TOKEN, resolved on first use; undefined when telephony is not configured. */
   authToken: () => Promise<string | undefined>;
-  /** PUBLIC_BASE_URL: the URL Twilio signed is rebuilt from it, never from the Host header. */
-  publicBaseUrl: string;
+  /** PUBLIC_BASE_URL: the URL Twilio signed is rebuilt from it, never from the Host header. Without it every callback is refused. */
+  publicBaseUrl?: string;
   clock: Clock;
   logger?: Pick<Logger, 'info' | 'warn'>;
 }
@@ -46,11 +46,11 @@ const TAKEN: HttpResult = { statusCode: 204, headers: { 'cache-control': 'no-sto
  */
 export async function answerCallStatus(deps: CallStatusWebhookDependencies, event: HttpEvent): Promise<HttpResult> {
   const params = formParameters(event);
-  const url = publicUrlOf(deps.publicBaseUrl, `${CALL_STATUS_PATH}${event.rawQueryString ? `?${event.rawQueryString}` : ''}`);
   const signature = event.headers?.['x-twilio-signature'];
   const authToken = await deps.authToken();
-  if (!authToken || !isValidTwilioSignature(authToken, signature, url, params)) {
-    deps.logger?.warn('Call status callback refused: its signature does not match', { signed: Boolean(signature), configured: Boolean(authToken) });
+  const url = deps.publicBaseUrl ? publicUrlOf(deps.publicBaseUrl, `${CALL_STATUS_PATH}${event.rawQueryString ? `?${event.rawQueryString}` : ''}`) : undefined;
+  if (!authToken || !url || !isValidTwilioSignature(authToken, signature, url, params)) {
+    deps.logger?.warn('Call status callback refused: its signature does not match', { signed: Boolean(signature), configured: Boolean(authToken && url) });
     throw new AppError('FORBIDDEN', 'The request is not signed by Twilio for this service.');
   }
 

@@ -227,9 +227,18 @@ describe('answerCallStatus', () => {
     expect(applied).toEqual([{ providerCallId: params.CallSid, status: 'failed', providerStatus: 'busy', sequence: 3, reason: 'the line was busy' }]);
   });
 
-  it('refuses everything while telephony is not configured (no auth token)', async () => {
-    const deps = { calls: { applyStatus: async () => true }, authToken: async () => undefined, publicBaseUrl: 'https://hooks.example.com', clock: { now: () => 0 } };
-    const event = { rawPath: WEBHOOK, rawQueryString: '', headers: { 'x-twilio-signature': 'x' }, body: 'CallSid=CA1', isBase64Encoded: false } as unknown as HttpEvent;
-    await expect(answerCallStatus(deps, event)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  it('refuses everything while telephony is not configured (no auth token, or no PUBLIC_BASE_URL)', async () => {
+    const params = { CallSid: 'CA0123456789abcdef0123456789abcdef', CallStatus: 'busy', SequenceNumber: '3' };
+    const event = {
+      rawPath: WEBHOOK,
+      rawQueryString: '',
+      headers: { 'x-twilio-signature': signTwilioRequest('token-1', `https://hooks.example.com${WEBHOOK}`, params) },
+      body: new URLSearchParams(params).toString(),
+      isBase64Encoded: false,
+    } as unknown as HttpEvent;
+    const base = { calls: { applyStatus: async () => true }, clock: { now: () => 0 } };
+    await expect(answerCallStatus({ ...base, authToken: async () => undefined, publicBaseUrl: 'https://hooks.example.com' }, event)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(answerCallStatus({ ...base, authToken: async () => 'token-1' }, event)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(answerCallStatus({ ...base, authToken: async () => 'token-1', publicBaseUrl: 'https://hooks.example.com' }, event)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
   });
 });

@@ -146,6 +146,13 @@ describe('the call', () => {
     expect(command.call?.requested_at).toBeUndefined();
   });
 
+  it('fails as "telephony not configured" without PUBLIC_BASE_URL (Twilio could not call back), dialling nothing', async () => {
+    const accepted = await harness.accept({ meeting_title: 'T', meeting_objective: 'O', phone_numbers: ['+14155550129'] });
+    await harness.deliver(accepted.job!, { telephony: viaTwilio(), publicBaseUrl: undefined });
+    expect(await harness.command(accepted.data.command_id as string)).toMatchObject({ status: 'completed', call: { status: 'failed', reason: NOT_CONFIGURED_REASON } });
+    expect(callsTo('+14155550129')).toHaveLength(0);
+  });
+
   it('a worker killed between "call requested" and the provider’s answer leaves the call failed with a reason, and nothing dials again', async () => {
     const accepted = await harness.accept({ meeting_title: 'T', meeting_objective: 'O', phone_numbers: ['+14155550127'] });
     let dialled = 0;

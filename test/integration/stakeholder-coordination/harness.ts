@@ -27,6 +27,8 @@ export interface WorkerOptions {
   llm?: LlmClient;
   telephony?: () => Promise<Telephony | undefined>;
   calls?: CallStore;
+  /** PUBLIC_BASE_URL of the worker; `undefined` leaves it unset. @default PUBLIC_BASE_URL */
+  publicBaseUrl?: string | undefined;
 }
 
 /**
@@ -88,7 +90,7 @@ export async function stakeholderHarness() {
         clock: systemClock,
         llm: async () => options.llm ?? createOfflineLlm(),
         telephony: options.telephony ?? (async () => undefined),
-        publicBaseUrl: PUBLIC_BASE_URL,
+        ...('publicBaseUrl' in options ? (options.publicBaseUrl ? { publicBaseUrl: options.publicBaseUrl } : {}) : { publicBaseUrl: PUBLIC_BASE_URL }),
       };
       messages += 1;
       const record = { messageId: `message-${messages}`, body: JSON.stringify(job), attributes: { ApproximateReceiveCount: String(receiveCount) }, messageAttributes: {} };
