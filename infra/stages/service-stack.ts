@@ -45,7 +45,7 @@ export class ServiceStack extends Stack {
         logRemovalPolicy: config.removalPolicy,
         ...(reservedConcurrency === undefined ? {} : { reservedConcurrency }),
         // Offline providers stand in for missing keys only where no provider is meant to be configured.
-        environment: { LOG_LEVEL: config.logLevel, ALLOW_OFFLINE_PROVIDERS: String(!config.providersConfigured) },
+        environment: { LOG_LEVEL: config.logLevel, ALLOW_OFFLINE_PROVIDERS: String(!config.providersConfigured), ...providerSettingsOf(definition, config) },
       });
       functions.set(definition.id, fn.bindDeclaredAccess(resources));
     }
@@ -96,10 +96,7 @@ export class ServiceStack extends Stack {
         return jobQueue;
       }),
       subscriptions: config.alarmSubscriptions,
-      commandFailures: {
-        commandTypes: [...new Set(JOB_TYPES.map((job) => job.commandType))],
-        finishedBy: FUNCTIONS.filter(mayFinishCommands).map((definition) => definition.id),
-      },
+      commandFailures: { commandTypes: [...new Set(JOB_TYPES.map((job) => job.commandType))] },
       alarmOnOfflineGeneration: config.providersConfigured,
     });
 
@@ -112,7 +109,7 @@ export class ServiceStack extends Stack {
   }
 }
 
-/** Whether a function can end a command: moving it to completed or failed is an UpdateItem on its `CMD#` item. */
-function mayFinishCommands(definition: FunctionDefinition): boolean {
-  return definition.access.table.some((grant) => grant.index === undefined && grant.actions.includes('UpdateItem') && grant.keyPrefixes.includes('CMD#'));
+/** The environment's plain provider settings that a function declares it reads (and only those). */
+function providerSettingsOf(definition: FunctionDefinition, config: EnvironmentConfig): Record<string, string> {
+  return Object.fromEntries((definition.settings ?? []).flatMap((name) => (config.providerSettings[name] === undefined ? [] : [[name, config.providerSettings[name]]])));
 }

@@ -1,4 +1,4 @@
-export type SecretId = 'openai';
+export type SecretId = 'openai' | 'twilio';
 
 /** Provider credentials kept in Secrets Manager in AWS, the environment locally. */
 export interface SecretDefinition {
@@ -9,4 +9,7 @@ export interface SecretDefinition {
   arnEnvVar: string;
 }
 
-export const SECRETS: readonly SecretDefinition[] = [{ id: 'openai', keys: ['OPENAI_API_KEY'], arnEnvVar: 'OPENAI_SECRET_ARN' }];
+export const SECRETS: readonly SecretDefinition[] = [
+  { id: 'openai', keys: ['OPENAI_API_KEY'], arnEnvVar: 'OPENAI_SECRET_ARN' },
+  { id: 'twilio', keys: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'], arnEnvVar: 'TWILIO_SECRET_ARN' },
+];

@@ -25,6 +25,11 @@ export const TABLE = {
     'IDEM#',
     /** `FOLLOWUP#<id>`: a scheduled follow-up (shared/lead-follow-up/follow-up-store.ts). */
     'FOLLOWUP#',
+    /**
+     * `CONV#<site id>`: a site's conversations (shared/sites/conversations.ts), apart from `SITE#`
+     * so a function that starts conversations may write them without being able to write sites.
+     */
+    'CONV#',
   ],
   indexes: [
     /**

@@ -33,6 +33,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['sqs:SendMessage'], 'queue/sales'],
     [['sqs:SendMessage'], 'queue/copywriter'],
+    [['sqs:SendMessage'], 'queue/call'],
   ],
   salesWorker: [
     [['dynamodb:GetItem'], 'table', ['TENANT#*']],
@@ -53,6 +54,26 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'dlq/copywriter'],
     [['secretsmanager:GetSecretValue'], 'secret/openai'],
     [SQS_CONSUME, 'queue/copywriter'],
+  ],
+  stakeholderCoordinationApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:GetItem', 'dynamodb:Query'], 'table', ['SITE#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['CONV#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
+    [['sqs:SendMessage'], 'queue/call'],
+  ],
+  twilioCallStatusWebhook: [
+    [['dynamodb:UpdateItem'], 'table', ['CMD#*']],
+    [['secretsmanager:GetSecretValue'], 'secret/twilio'],
+  ],
+  callWorker: [
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
+    [['sqs:SendMessage'], 'queue/call'],
+    [['sqs:SendMessage'], 'dlq/call'],
+    [['secretsmanager:GetSecretValue'], 'secret/openai'],
+    [['secretsmanager:GetSecretValue'], 'secret/twilio'],
+    [SQS_CONSUME, 'queue/call'],
   ],
 };
 

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { accountConcurrencyNeeded, ENVIRONMENTS, environmentConfig } from '../../infra/config';
 import { describeTarget } from '../../infra/stages/switchboard-app';
+import { QUEUES } from '../../shared/catalogue/job-types';
 import { synthesize, type SynthesizedEnvironment, type TemplateJson } from './synthesize';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -33,11 +34,13 @@ function documentedOutputs(stack: 'Service' | 'Stateful'): string[] {
 describe('README: deploying to AWS', () => {
   it('shows the line synth prints for prod, and the concurrency every environment needs', () => {
     expect(SECTION).toContain(`# ${describeTarget(environmentConfig('prod'))}\n`);
-    expect(accountConcurrencyNeeded(ENVIRONMENTS.prod)).toBe(840);
-    expect(SECTION).toContain('must be ≥ 840');
+    expect(accountConcurrencyNeeded(ENVIRONMENTS.prod)).toBe(988);
+    expect(SECTION).toContain('must be ≥ 988');
     expect(SECTION).toContain(`staging ${accountConcurrencyNeeded(ENVIRONMENTS.staging)}; dev ${accountConcurrencyNeeded(ENVIRONMENTS.dev)}`);
     const reserved = Object.values(ENVIRONMENTS.prod.reservedConcurrency).reduce<number>((sum, value) => sum + (value ?? 0), 0);
-    expect(SECTION).toContain(`prod reserves\n${reserved} (api functions ${reserved - 20}, workers 20)`);
+    const workers = QUEUES.reduce((sum, queue) => sum + (ENVIRONMENTS.prod.reservedConcurrency[queue.workerFunction] ?? 0), 0);
+    expect(workers).toBe(30);
+    expect(SECTION).toContain(`prod reserves\n${reserved} (api functions ${reserved - workers}, workers ${workers})`);
   });
 
   it('bootstraps the pinned account and region, with a version the templates accept', () => {
