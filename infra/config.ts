@@ -4,7 +4,8 @@
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { FUNCTIONS, functionById, type FunctionId } from '../shared/catalogue/functions';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { FUNCTIONS, functionById, isRouted, type FunctionId } from '../shared/catalogue/functions';
 import { QUEUES } from '../shared/catalogue/job-types';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../shared/catalogue/routes';
 
@@ -106,6 +107,14 @@ export interface EnvironmentSettings {
    */
   readonly providersConfigured: boolean;
   /**
+   * Plain (not secret) provider settings by their PROVIDERS.md names
+   * (TWILIO_FROM_NUMBER, TWILIO_API_BASE_URL, …): each is set on the
+   * functions whose catalogue entry lists it (`FunctionDefinition.settings`),
+   * and on no other. Credentials never go here: they live in the provider
+   * secrets. `-c twilioFromNumber=+1…` overrides TWILIO_FROM_NUMBER.
+   */
+  readonly providerSettings: Readonly<Record<string, string>>;
+  /**
    * Public base URL for webhooks (Twilio callbacks), `https://…`, no trailing slash.
    * Can be overridden with `-c publicBaseUrl=https://…`.
    * @default the HTTP API's own execute-api URL
@@ -149,7 +158,16 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     logRetention: RetentionDays.ONE_WEEK,
     removalPolicy: RemovalPolicy.DESTROY,
     tableDeletionProtection: false,
-    reservedConcurrency: { leadFollowUpApi: 35, getCommandApi: 65, deleteCommandApi: 15, healthApi: 15, notFoundApi: 25, deepResearchApi: 35 },
+    reservedConcurrency: {
+      leadFollowUpApi: 35,
+      getCommandApi: 65,
+      deleteCommandApi: 15,
+      healthApi: 15,
+      notFoundApi: 25,
+      stakeholderCoordinationApi: 31,
+      twilioCallStatusWebhook: 15,
+      deepResearchApi: 35,
+    },
     logLevel: 'DEBUG',
     apiThrottle: {
       default: { rateLimit: 2, burstLimit: 5 },
@@ -159,6 +177,8 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'DELETE /api/commands/{id}': { rateLimit: 1, burstLimit: 2 },
         'GET /health': { rateLimit: 1, burstLimit: 2 },
         'HEAD /health': { rateLimit: 1, burstLimit: 2 },
+        'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 1, burstLimit: 2 },
+        'POST /webhooks/twilio/call-status': { rateLimit: 2, burstLimit: 5 },
         'POST /api/deepResearch/operation': { rateLimit: 1, burstLimit: 5 },
       },
     },
@@ -173,6 +193,8 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     },
     alarmSubscriptions: { emails: [] },
     providersConfigured: false,
+    // Placeholder caller id (a fictional 555-01xx number) until a team sets a number of its Twilio account.
+    providerSettings: { TWILIO_FROM_NUMBER: '+14155550102', TWILIO_API_BASE_URL: 'https://api.twilio.com' },
   },
   staging: {
     account: '222222222222',
@@ -180,7 +202,16 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     logRetention: RetentionDays.TWO_WEEKS,
     removalPolicy: RemovalPolicy.DESTROY,
     tableDeletionProtection: false,
-    reservedConcurrency: { leadFollowUpApi: 70, getCommandApi: 155, deleteCommandApi: 30, healthApi: 30, notFoundApi: 60, deepResearchApi: 35 },
+    reservedConcurrency: {
+      leadFollowUpApi: 70,
+      getCommandApi: 155,
+      deleteCommandApi: 30,
+      healthApi: 30,
+      notFoundApi: 60,
+      stakeholderCoordinationApi: 34,
+      twilioCallStatusWebhook: 35,
+      deepResearchApi: 35,
+    },
     logLevel: 'INFO',
     apiThrottle: {
       default: { rateLimit: 5, burstLimit: 10 },
@@ -190,6 +221,8 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'DELETE /api/commands/{id}': { rateLimit: 2, burstLimit: 5 },
         'GET /health': { rateLimit: 2, burstLimit: 5 },
         'HEAD /health': { rateLimit: 2, burstLimit: 5 },
+        'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 1, burstLimit: 5 },
+        'POST /webhooks/twilio/call-status': { rateLimit: 5, burstLimit: 10 },
         'POST /api/deepResearch/operation': { rateLimit: 1, burstLimit: 5 },
       },
     },
@@ -204,6 +237,8 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     },
     alarmSubscriptions: { emails: ['switchboard-staging-alarms@example.com'] },
     providersConfigured: true,
+    // Placeholder caller id (a fictional 555-01xx number) until a team sets a number of its Twilio account.
+    providerSettings: { TWILIO_FROM_NUMBER: '+14155550101', TWILIO_API_BASE_URL: 'https://api.twilio.com' },
   },
   prod: {
     account: '333333333333',
@@ -211,7 +246,17 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     logRetention: RetentionDays.THREE_MONTHS,
     removalPolicy: RemovalPolicy.RETAIN,
     tableDeletionProtection: true,
-    reservedConcurrency: { ...WORKERS_AT_MAX_CONCURRENCY, leadFollowUpApi: 155, getCommandApi: 310, deleteCommandApi: 65, healthApi: 70, notFoundApi: 120, deepResearchApi: 70 },
+    reservedConcurrency: {
+      ...WORKERS_AT_MAX_CONCURRENCY,
+      leadFollowUpApi: 155,
+      getCommandApi: 310,
+      deleteCommandApi: 65,
+      healthApi: 70,
+      notFoundApi: 120,
+      stakeholderCoordinationApi: 68,
+      twilioCallStatusWebhook: 70,
+      deepResearchApi: 70,
+    },
     logLevel: 'INFO',
     apiThrottle: {
       default: { rateLimit: 10, burstLimit: 20 },
@@ -221,6 +266,8 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'DELETE /api/commands/{id}': { rateLimit: 5, burstLimit: 10 },
         'GET /health': { rateLimit: 5, burstLimit: 10 },
         'HEAD /health': { rateLimit: 5, burstLimit: 10 },
+        'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 2, burstLimit: 10 },
+        'POST /webhooks/twilio/call-status': { rateLimit: 10, burstLimit: 20 },
         'POST /api/deepResearch/operation': { rateLimit: 2, burstLimit: 10 },
       },
     },
@@ -235,6 +282,8 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     },
     alarmSubscriptions: { emails: ['switchboard-oncall@example.com'] },
     providersConfigured: true,
+    // Placeholder caller id (a fictional 555-01xx number) until a team sets a number of its Twilio account.
+    providerSettings: { TWILIO_FROM_NUMBER: '+14155550100', TWILIO_API_BASE_URL: 'https://api.twilio.com' },
   },
 };
 
@@ -268,6 +317,8 @@ export interface ConfigOverrides {
   readonly region?: string;
   /** `-c alarmEmail=a@example.com,b@example.com`: replaces the e-mail subscriptions. */
   readonly alarmEmails?: readonly string[];
+  /** `-c twilioFromNumber=+14155552671`: the environment's TWILIO_FROM_NUMBER. */
+  readonly twilioFromNumber?: string;
 }
 
 /**
@@ -289,6 +340,7 @@ export function environmentConfig(
     ...settings,
     ...(overrides.publicBaseUrl ? { publicBaseUrl: overrides.publicBaseUrl } : {}),
     ...(overrides.alarmEmails ? { alarmSubscriptions: { ...settings.alarmSubscriptions, emails: overrides.alarmEmails } } : {}),
+    ...(overrides.twilioFromNumber ? { providerSettings: { ...settings.providerSettings, TWILIO_FROM_NUMBER: overrides.twilioFromNumber } } : {}),
     name,
     account: overrides.account ?? settings.account,
     accountSource: overrides.account === undefined ? 'config' : 'context',
@@ -327,6 +379,12 @@ export function peakApiConcurrency(throttles: ApiThrottles, functionId: Function
 export function accountConcurrencyNeeded(config: Pick<EnvironmentSettings, 'reservedConcurrency'>): number {
   const reserved = Object.values(config.reservedConcurrency).reduce<number>((sum, value) => sum + (value ?? 0), 0);
   return reserved + MINIMUM_UNRESERVED_CONCURRENCY;
+}
+
+/** A number in E.164 form that libphonenumber-js holds valid. */
+function isE164(value: string): boolean {
+  const parsed = parsePhoneNumberFromString(value);
+  return parsed !== undefined && parsed.isValid() && parsed.number === value;
 }
 
 const ACCOUNT = /^\d{12}$/;
@@ -369,7 +427,15 @@ function validate(config: EnvironmentConfig): void {
       problems.push(`apiThrottle ${where}: rateLimit must be above 0 and burstLimit a positive integer`);
     }
   }
-  for (const fn of FUNCTIONS.filter((candidate) => candidate.kind === 'api')) {
+  const declaredSettings = new Set(FUNCTIONS.flatMap((fn) => fn.settings ?? []));
+  for (const [name, value] of Object.entries(config.providerSettings)) {
+    if (!declaredSettings.has(name)) problems.push(`providerSettings names ${name}, which no function reads (FunctionDefinition.settings)`);
+    if (name === 'TWILIO_FROM_NUMBER' && !isE164(value)) problems.push(`providerSettings.TWILIO_FROM_NUMBER must be an E.164 number like +14155552671, got "${value}"`);
+    if (name.endsWith('_BASE_URL') && !/^https:\/\/[^\s/]+(\/[^\s]*[^\s/])?$/.test(value)) {
+      problems.push(`providerSettings.${name} must be an https URL without a trailing slash, got "${value}"`);
+    }
+  }
+  for (const fn of FUNCTIONS.filter(isRouted)) {
     const reserved = config.reservedConcurrency[fn.id];
     const peak = peakApiConcurrency(config.apiThrottle, fn.id);
     if (reserved === undefined) problems.push(`reservedConcurrency.${fn.id} is missing: every api function is capped (its routes can hold ${peak})`);

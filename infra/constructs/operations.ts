@@ -21,7 +21,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { AlarmSubscriptions, AlarmThresholds } from '../config';
-import type { FunctionDefinition } from '../../shared/catalogue/functions';
+import { isRouted, type FunctionDefinition } from '../../shared/catalogue/functions';
 import type { QueueDefinition } from '../../shared/catalogue/job-types';
 import { METRICS_NAMESPACE, type OperationMetric } from '../../shared/platform/metrics';
 
@@ -63,9 +63,9 @@ export interface OperationsProps {
   readonly subscriptions?: AlarmSubscriptions;
   /**
    * Watch the failure rate of these command types (`CommandFailed` over
-   * `CommandCompleted` + `CommandFailed`, namespace Switchboard), read per
-   * command type alone (SERVICE_WIDE_METRICS), so it counts every function
-   * that finishes commands, however many there are.
+   * `CommandCompleted` + `CommandFailed`, namespace Switchboard), read from
+   * the metrics' `command_type`-only dimension set, so each alarm reads two
+   * metrics however many functions end commands of that type.
    * @default - no command failure alarms
    */
   readonly commandFailures?: { readonly commandTypes: readonly string[] };
@@ -136,7 +136,8 @@ export class Operations extends Construct {
       );
     }
     for (const { definition, function: fn } of props.functions) {
-      if (definition.kind !== 'api') {
+      // Functions behind routes show their failures in the API's 5xx rate.
+      if (!isRouted(definition)) {
         this.alarm(
           `${definition.id}Errors`,
           fn.metricErrors({ statistic: 'Sum', period: PERIOD }),
@@ -153,47 +154,33 @@ export class Operations extends Construct {
     }
 
     const commandOutcomes: IMetric[] = [];
-    if (props.commandFailures) {
-      for (const commandType of props.commandFailures.commandTypes) {
-        // Metric ids are unique per alarm and per graph, which shows every command type.
-        const prefix = camel(commandType);
-        // A period with failures only (or completions only) must still count: the missing outcome is zero.
-        const outcome = (metricName: Extract<OperationMetric, 'CommandFailed' | 'CommandCompleted'>) => {
-          const id = `${prefix}${metricName === 'CommandFailed' ? 'Failed' : 'Completed'}0`;
-          return new MathExpression({
-            label: `${metricName} ${commandType}`,
-            expression: `FILL(${id}, 0)`,
-            usingMetrics: {
-              [id]: new Metric({
-                namespace: METRICS_NAMESPACE,
-                metricName,
-                dimensionsMap: { command_type: commandType },
-                statistic: 'Sum',
-                period: COMMAND_FAILURE_PERIOD,
-              }),
-            },
-            period: COMMAND_FAILURE_PERIOD,
-          });
-        };
-        const rate = new MathExpression({
-          label: `${commandType} commands failed %`,
-          expression: `IF(${prefix}Failed + ${prefix}Completed >= ${thresholds.commandFailureMinimumEnded}, 100 * ${prefix}Failed / (${prefix}Failed + ${prefix}Completed), 0)`,
-          usingMetrics: { [`${prefix}Failed`]: outcome('CommandFailed'), [`${prefix}Completed`]: outcome('CommandCompleted') },
-          period: COMMAND_FAILURE_PERIOD,
-        });
-        this.alarm(
-          `${pascal(commandType)}CommandFailureRate`,
-          rate,
-          thresholds.commandFailureRatePercent,
-          `${commandType} commands failing: more than this % of those that ended in 15 minutes (counted once at least ${thresholds.commandFailureMinimumEnded} ended)`,
-          ComparisonOperator.GREATER_THAN_THRESHOLD,
-        );
-        commandOutcomes.push(rate);
-      }
+    for (const commandType of props.commandFailures?.commandTypes ?? []) {
+      // Metric ids are unique per alarm and per graph, which shows every command type.
+      const prefix = camel(commandType);
+      // The command_type-only dimension set (METRIC_DIMENSION_SETS): one metric per outcome, whichever function ended the command.
+      const outcome = (metricName: Extract<OperationMetric, 'CommandFailed' | 'CommandCompleted'>) =>
+        new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { command_type: commandType }, statistic: 'Sum', period: COMMAND_FAILURE_PERIOD });
+      const failed = `FILL(${prefix}Failed, 0)`;
+      const ended = `(${failed} + FILL(${prefix}Completed, 0))`;
+      const rate = new MathExpression({
+        label: `${commandType} commands failed %`,
+        expression: `IF(${ended} >= ${thresholds.commandFailureMinimumEnded}, 100 * ${failed} / ${ended}, 0)`,
+        usingMetrics: { [`${prefix}Failed`]: outcome('CommandFailed'), [`${prefix}Completed`]: outcome('CommandCompleted') },
+        period: COMMAND_FAILURE_PERIOD,
+      });
+      this.alarm(
+        `${pascal(commandType)}CommandFailureRate`,
+        rate,
+        thresholds.commandFailureRatePercent,
+        `${commandType} commands failing: more than this % of those that ended in 15 minutes (counted once at least ${thresholds.commandFailureMinimumEnded} ended)`,
+        ComparisonOperator.GREATER_THAN_THRESHOLD,
+      );
+      commandOutcomes.push(rate);
     }
     const offlineGeneration = new MathExpression({
       label: 'Offline generation',
-      expression: `SELECT SUM(${OFFLINE_GENERATION_METRIC}) FROM "${METRICS_NAMESPACE}"`,
+      // One dimension set (of the two each count carries), so every event counts once.
+      expression: `SELECT SUM(${OFFLINE_GENERATION_METRIC}) FROM SCHEMA("${METRICS_NAMESPACE}", command_type)`,
       usingMetrics: {},
       period: PERIOD,
     });
@@ -209,7 +196,7 @@ export class Operations extends Construct {
       'ProviderNotConfigured',
       new MathExpression({
         label: 'Jobs waiting for a provider key',
-        expression: `SELECT SUM(${PROVIDER_NOT_CONFIGURED_METRIC}) FROM "${METRICS_NAMESPACE}"`,
+        expression: `SELECT SUM(${PROVIDER_NOT_CONFIGURED_METRIC}) FROM SCHEMA("${METRICS_NAMESPACE}", command_type)`,
         usingMetrics: {},
         period: PERIOD,
       }),

@@ -6,7 +6,7 @@ import type { EnvironmentConfig } from '../config';
 import { Operations } from '../constructs/operations';
 import { ServiceApi } from '../constructs/service-api';
 import { SwitchboardFunction, type FunctionResources } from '../constructs/switchboard-function';
-import { FUNCTIONS, type FunctionId } from '../../shared/catalogue/functions';
+import { FUNCTIONS, type FunctionDefinition, type FunctionId } from '../../shared/catalogue/functions';
 import { JOB_TYPES, QUEUES } from '../../shared/catalogue/job-types';
 import type { StatefulStack } from './stateful-stack';
 
@@ -45,7 +45,7 @@ export class ServiceStack extends Stack {
         logRemovalPolicy: config.removalPolicy,
         ...(reservedConcurrency === undefined ? {} : { reservedConcurrency }),
         // Offline providers stand in for missing keys only where no provider is meant to be configured.
-        environment: { LOG_LEVEL: config.logLevel, ALLOW_OFFLINE_PROVIDERS: String(!config.providersConfigured) },
+        environment: { LOG_LEVEL: config.logLevel, ALLOW_OFFLINE_PROVIDERS: String(!config.providersConfigured), ...providerSettingsOf(definition, config) },
       });
       functions.set(definition.id, fn.bindDeclaredAccess(resources));
     }
@@ -109,3 +109,7 @@ export class ServiceStack extends Stack {
   }
 }
 
+/** The environment's plain provider settings that a function declares it reads (and only those). */
+function providerSettingsOf(definition: FunctionDefinition, config: EnvironmentConfig): Record<string, string> {
+  return Object.fromEntries((definition.settings ?? []).flatMap((name) => (config.providerSettings[name] === undefined ? [] : [[name, config.providerSettings[name]]])));
+}

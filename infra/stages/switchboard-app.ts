@@ -37,11 +37,13 @@ function contextOverrides(app: App): ConfigOverrides {
   const account = read('account');
   const region = read('region');
   const alarmEmail = read('alarmEmail');
+  const twilioFromNumber = read('twilioFromNumber');
   return {
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(account ? { account } : {}),
     ...(region ? { region } : {}),
     ...(alarmEmail ? { alarmEmails: alarmEmail.split(',').map((email) => email.trim()).filter(Boolean) } : {}),
+    ...(twilioFromNumber ? { twilioFromNumber } : {}),
   };
 }
 

@@ -47,7 +47,10 @@ export async function respondWithCommand(
   return jsonResponse(202, { success: true, data: { command_id: current.id, status: current.status, ...presenter.accepted(current) } }, location);
 }
 
-/** The body of `GET /api/commands/{id}`. */
+/**
+ * The body of `GET /api/commands/{id}`. A command's live call (CallRecord)
+ * is shown as it is now: it overrides any snapshot of the call in `result`.
+ */
 export function commandView(command: StoredCommand): Record<string, unknown> {
   return {
     success: true,
@@ -61,6 +64,7 @@ export function commandView(command: StoredCommand): Record<string, unknown> {
       ...(command.parent_id ? { parent_id: command.parent_id } : {}),
       ...(command.child_ids?.length ? { child_ids: command.child_ids } : {}),
       ...(command.result ?? {}),
+      ...(command.call ? { call: command.call } : {}),
       ...(command.warnings?.length ? { warnings: command.warnings } : {}),
       ...(command.error ? { error: command.error } : {}),
     },

@@ -22,8 +22,13 @@ export interface FunctionAccess {
 /** One Lambda function: its source module, sizing and access. */
 export interface FunctionDefinition<Id extends string = FunctionId> {
   id: Id;
-  /** `api`: behind a route; `worker`: consumes a queue; `scheduled`: runs on a timer. */
-  kind: 'api' | 'worker' | 'scheduled';
+  /**
+   * `api`: behind a route, authenticated by API key (401 first under /api);
+   * `webhook`: behind a route outside /api, called by a provider and
+   * authenticated by that provider's signature, never by a key;
+   * `worker`: consumes a queue; `scheduled`: runs on a timer.
+   */
+  kind: 'api' | 'webhook' | 'worker' | 'scheduled';
   /** Module exporting `handler`, relative to the repository root. */
   entry: string;
   description: string;
@@ -32,6 +37,12 @@ export interface FunctionDefinition<Id extends string = FunctionId> {
   access: FunctionAccess;
   /** How often a `scheduled` function runs. */
   scheduleMinutes?: number;
+  /**
+   * Plain (not secret) provider settings it reads, by their PROVIDERS.md
+   * names: each environment's value (infra/config.ts) is set on it, and
+   * only on it. @default none
+   */
+  settings?: readonly string[];
   /** Files the function reads from disk at run time, copied into its bundle. @default none */
   bundledFiles?: readonly BundledFile[];
 }
@@ -42,6 +53,14 @@ export interface BundledFile {
   source: string;
   /** Setting through which the function is told the file's path in the bundle. */
   setting: string;
+}
+
+/** The kinds of function that sit behind a route (api functions and webhooks): each is capped and throttled per route. */
+export const ROUTED_KINDS: readonly FunctionDefinition['kind'][] = ['api', 'webhook'];
+
+/** True for a function behind a route (an api function or a webhook). */
+export function isRouted(definition: Pick<FunctionDefinition, 'kind'>): boolean {
+  return ROUTED_KINDS.includes(definition.kind);
 }
 
 /** Functions behind routes, and the scheduled ones. Workers are declared with their job type (job-types.ts). */
@@ -132,6 +151,45 @@ const API_AND_SCHEDULED = [
       sendsTo: JOB_TYPES.filter((job) => job.startsCommand).map((job) => job.queue.id),
       sendsToDeadLetterOf: [],
       secrets: [],
+    },
+  },
+  {
+    id: 'stakeholderCoordinationApi',
+    kind: 'api',
+    entry: 'functions/api/stakeholder-coordination.ts',
+    description: 'POST /api/agents/cmo/stakeholder-coordination: validate, build the meeting prompts and context summary, record the command, queue the call job',
+    timeoutSeconds: 29,
+    memoryMb: 512,
+    access: {
+      table: [
+        { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+        // The site, its lead, visitor, user and agents, and the bounded lists of its context summary.
+        { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
+        // A conversation named by the request, or the new one it starts.
+        { actions: ['GetItem', 'PutItem'], keyPrefixes: ['CONV#'] },
+        { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+        { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+      ],
+      sendsTo: ['call'],
+      sendsToDeadLetterOf: [],
+      secrets: [],
+    },
+  },
+  {
+    id: 'twilioCallStatusWebhook',
+    kind: 'webhook',
+    entry: 'functions/webhooks/twilio-call-status.ts',
+    description: "POST /webhooks/twilio/call-status: Twilio's signed status callbacks move a command's call (one conditional update)",
+    // It answers within a second (one conditional write); the margin covers a cold start reading the Twilio secret.
+    timeoutSeconds: 5,
+    memoryMb: 256,
+    access: {
+      // One conditional UpdateItem of the command's call; it reads nothing else.
+      table: [{ actions: ['UpdateItem'], keyPrefixes: ['CMD#'] }],
+      sendsTo: [],
+      sendsToDeadLetterOf: [],
+      // TWILIO_AUTH_TOKEN, to check X-Twilio-Signature.
+      secrets: ['twilio'],
     },
   },
   {

@@ -2,7 +2,7 @@ import type { CommandType } from '../commands/record';
 import type { FunctionDefinition, FunctionId } from './functions';
 
 /** Id of a work queue (one per job type). */
-export type JobQueueId = 'sales' | 'copywriter' | 'research';
+export type JobQueueId = 'sales' | 'copywriter' | 'call' | 'research';
 
 /** One work queue and its dead-letter queue. */
 export interface QueueDefinition {
@@ -132,6 +132,31 @@ export const JOB_TYPES = [
         sendsToDeadLetterOf: ['copywriter'],
         secrets: ['openai'],
       },
+    },
+  },
+  {
+    type: 'stakeholder_coordination',
+    commandType: 'stakeholder_coordination',
+    startsCommand: true,
+    fromProducers: false,
+    queue: workQueue('call', 'CALL'),
+    worker: {
+      id: 'callWorker',
+      kind: 'worker',
+      entry: 'functions/workers/stakeholder-call.ts',
+      description: 'Stakeholder coordination: writes a missing meeting title or objective, then places the call (never twice)',
+      // One model call bounded by the LLM policy's 56 s deadline, then one Twilio create bounded by the adapter's timeout.
+      timeoutSeconds: 120,
+      memoryMb: 256,
+      access: {
+        // Its command only: the request, context and prompts the API stored, and the call's conditional writes.
+        table: [{ actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CMD#'] }],
+        // Its own queue: a job that hit a fault, or whose command is busy, is queued again, delayed.
+        sendsTo: ['call'],
+        sendsToDeadLetterOf: ['call'],
+        secrets: ['openai', 'twilio'],
+      },
+      settings: ['TWILIO_FROM_NUMBER', 'TWILIO_API_BASE_URL'],
     },
   },
   {

@@ -29,6 +29,11 @@ export const TABLE = {
     'QUOTA#',
     /** `SEARCH#<sha256>`: search results cached for SEARCH_CACHE_TTL, keyed by the normalized query (shared/providers/search/cache.ts). */
     'SEARCH#',
+    /**
+     * `CONV#<site id>`: a site's conversations (shared/sites/conversations.ts), apart from `SITE#`
+     * so a function that starts conversations may write them without being able to write sites.
+     */
+    'CONV#',
   ],
   indexes: [
     /**

@@ -8,15 +8,59 @@ export type CommandType =
   | 'deep_research'
   | 'post_call_summary';
 
-/** A command is in progress until it completes or fails, and then never changes. */
+/**
+ * A command is in progress until it completes or fails, and then never
+ * changes, save for its live call (CallRecord).
+ */
 export type CommandStatus = 'in_progress' | 'completed' | 'failed';
+
+/** Where a command's phone call stands: `pending` until answered, then `in_progress`; `completed` and `failed` are final. */
+export type CallStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
+
+/** The call states a call never leaves. */
+export const FINAL_CALL_STATUSES: readonly CallStatus[] = ['completed', 'failed'];
+
+/**
+ * A command's phone call (stakeholder coordination): the command's one live
+ * effect. The command's status ends when its phases end; its call keeps
+ * moving afterwards (Twilio's status callbacks), so it is stored beside the
+ * command's status, written only by conditional updates of its own, and
+ * always shown as it is now (GET /api/commands/{id}).
+ */
+export interface CallRecord {
+  id: string;
+  status: CallStatus;
+  /** The number called (E.164): the first of the request's phone_numbers. */
+  phone_number: string;
+  /** Who carries it, once requested: Twilio, or the local telephony of `npm start`. */
+  provider?: 'twilio' | 'local';
+  /** The provider's call id (Twilio `CA…`), once the provider took the call. */
+  provider_call_id?: string;
+  /** The provider's own word for the last status it reported (`queued`, `ringing`, `no-answer`, …). */
+  provider_status?: string;
+  /** When a worker claimed the right to dial it; set once, before dialling, so nothing dials twice. */
+  requested_at?: string;
+  /** Why the call failed (safe to show). */
+  reason?: string;
+  duration_seconds?: number;
+  /** Twilio's AnsweredBy (`human`, `machine_start`, …), when machine detection ran. */
+  answered_by?: string;
+  /** Highest status callback SequenceNumber applied; -1 before any. Older or repeated callbacks change nothing. */
+  last_sequence: number;
+  updated_at: string;
+}
+
+/** True once the call has completed or failed: no callback moves it again. */
+export function isFinalCallStatus(status: CallStatus): boolean {
+  return FINAL_CALL_STATUSES.includes(status);
+}
 
 /** The states a command never leaves. */
 const TERMINAL_STATUSES: readonly CommandStatus[] = ['completed', 'failed'];
 
 /**
  * The command record of ARCHITECTURE.md "The command". `result` and `error`
- * appear once the command is terminal; terminal commands never change.
+ * appear once the command is terminal; terminal commands never change, save for their live `call`.
  */
 export interface CommandRecord<Request = unknown, Progress = unknown> {
   id: string;
@@ -47,6 +91,11 @@ export interface CommandRecord<Request = unknown, Progress = unknown> {
   updated_at: string;
   /** Times a worker has taken the command up. */
   attempts: number;
+  /**
+   * Its phone call, when it places one: the command's one live effect, which
+   * may still move after the command is terminal (see CallRecord).
+   */
+  call?: CallRecord;
   /** Epoch ms until which the current worker holds the command. */
   lease_until?: number;
   /** Set when handing its first job to the queue failed; an idempotent retry then queues it again. */

@@ -41,8 +41,8 @@ export interface StartInput<Request> {
   id?: string;
   /** The command whose phase this one is. */
   parentId?: string;
-  /** Seed fields known before any worker runs (targets, context, task, ...). */
-  initial?: Partial<Pick<CommandRecord, 'targets' | 'context' | 'supervisors' | 'task' | 'description'>>;
+  /** Seed fields known before any worker runs (targets, context, task, ..., and the call it will place). */
+  initial?: Partial<Pick<CommandRecord, 'targets' | 'context' | 'supervisors' | 'task' | 'description' | 'call'>>;
 }
 
 /**

@@ -12,7 +12,7 @@ import { ConfigError, readConfig, requiredString } from '../platform/config';
 import type { AwsClientOptions } from '../platform/aws-clients';
 import { createDocumentClient } from '../platform/dynamodb';
 import { createLogger } from '../platform/logger';
-import { powertoolsMetrics, type OperationMetrics } from '../platform/metrics';
+import { embeddedMetrics, type OperationMetrics } from '../platform/metrics';
 import { noTracing, powertoolsTracing, type Tracing } from '../platform/tracing';
 import { environmentSecrets, secretsManagerSecrets, type SecretSource } from '../platform/secrets';
 import { createSqsClient } from '../platform/sqs';
@@ -64,7 +64,7 @@ export function loggerOf(functionId: FunctionId, settings: Settings): Logger {
 }
 
 export function metricsOf(functionId: FunctionId, settings: Settings): OperationMetrics {
-  return powertoolsMetrics(functionId, settings);
+  return embeddedMetrics(functionId, settings);
 }
 
 /** Authenticates API keys against the table (a key lookup is cached briefly). */

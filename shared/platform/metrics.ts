@@ -1,5 +1,3 @@
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-
 /** What Switchboard counts about its commands, per command type. */
 export type OperationMetric =
   | 'CommandAccepted'
@@ -24,33 +22,37 @@ export const noMetrics: OperationMetrics = { count: () => undefined };
 export const METRICS_NAMESPACE = 'Switchboard';
 
 /**
- * Metrics also counted per command type alone (dimension set `command_type`),
- * whichever function emits them: the failure-rate alarm of a command type
- * reads two metrics however many functions finish its commands.
+ * The dimension sets of every count: per function and command type (the
+ * dashboard's view), and per command type alone, so an alarm reads one
+ * metric per command type however many functions emit it (CloudWatch caps
+ * an alarm at 10 metrics).
  */
-export const SERVICE_WIDE_METRICS: readonly OperationMetric[] = ['CommandCompleted', 'CommandFailed'];
+export const METRIC_DIMENSION_SETS = [['service', 'command_type'], ['command_type']] as const;
 
 /**
- * Counts as CloudWatch embedded-metric-format lines through Powertools, one
- * line per event with the function (`service`) and the command type as
- * dimensions, plus the command type alone for SERVICE_WIDE_METRICS. Locally
+ * Counts as CloudWatch embedded-metric-format lines, one line per event on
+ * stdout (Lambda sends it to CloudWatch Logs, which extracts the metric),
+ * under both METRIC_DIMENSION_SETS. Locally
  * (`POWERTOOLS_METRICS_DISABLED=true`) nothing is printed.
  */
-export function powertoolsMetrics(serviceName: string, env: Record<string, string | undefined> = process.env): OperationMetrics {
+export function embeddedMetrics(
+  serviceName: string,
+  env: Record<string, string | undefined> = process.env,
+  write: (line: string) => void = (line) => process.stdout.write(line),
+): OperationMetrics {
   if (env.POWERTOOLS_METRICS_DISABLED?.toLowerCase() === 'true') return noMetrics;
-  const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName });
   return {
     count(metric, commandType) {
-      const single = metrics.singleMetric();
-      if (SERVICE_WIDE_METRICS.includes(metric)) {
-        // Default dimensions join every set; without them the line carries [command_type] and [service, command_type].
-        single.clearDefaultDimensions();
-        single.addDimension('command_type', commandType);
-        single.addDimensions({ service: serviceName, command_type: commandType });
-      } else {
-        single.addDimension('command_type', commandType);
-      }
-      single.addMetric(metric, MetricUnit.Count, 1);
+      const line = {
+        _aws: {
+          Timestamp: Date.now(),
+          CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: METRIC_DIMENSION_SETS, Metrics: [{ Name: metric, Unit: 'Count' }] }],
+        },
+        service: serviceName,
+        command_type: commandType,
+        [metric]: 1,
+      };
+      write(`${JSON.stringify(line)}\n`);
     },
   };
 }

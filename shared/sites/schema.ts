@@ -100,6 +100,8 @@ export const siteSchema = z
     id,
     name: text,
     url: z.string().max(2048).optional(),
+    /** The user who owns the site: the one a request acts for when it names no user. */
+    owner_user_id: id.optional(),
     channels: channelsSchema.optional(),
     users: z.array(userSchema).optional(),
     visitors: z.array(visitorSchema).optional(),
@@ -151,6 +153,8 @@ export interface Site {
   id: string;
   name: string;
   url?: string;
+  /** The user who owns the site (a request that names no user acts for this one). */
+  owner_user_id?: string;
   channels?: Channels;
   resource_allocation?: Record<string, unknown>;
 }

@@ -5,7 +5,7 @@ import { Function as LambdaFunction, Code, Runtime } from 'aws-cdk-lib/aws-lambd
 import { ENVIRONMENTS, ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
 import { Operations } from '../../infra/constructs/operations';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
-import { FUNCTIONS } from '../../shared/catalogue/functions';
+import { FUNCTIONS, isRouted } from '../../shared/catalogue/functions';
 import { QUEUES } from '../../shared/catalogue/job-types';
 import { canonical, logicalId, synthesize, type SynthesizedEnvironment } from './synthesize';
 
@@ -83,9 +83,9 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
     expect(stage?.DependsOn).toEqual(expect.arrayContaining(routeIds));
   });
 
-  it('caps the concurrency of every api function', () => {
+  it('caps the concurrency of every function behind a route (api functions and webhooks)', () => {
     const env = envs[name];
-    for (const fn of FUNCTIONS.filter((candidate) => candidate.kind === 'api')) {
+    for (const fn of FUNCTIONS.filter(isRouted)) {
       const id = logicalId(env.stage.service.functions.get(fn.id)!.function);
       expect(env.json.service.Resources[id]?.Properties?.ReservedConcurrentExecutions).toBe(ENVIRONMENTS[name].reservedConcurrency[fn.id]);
       expect(ENVIRONMENTS[name].reservedConcurrency[fn.id]).toBeGreaterThan(0);
@@ -112,12 +112,15 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
       SalesDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('sales')!.deadLetterQueue)}`,
       CopywriterQueueUrl: `Stateful:${logicalId(stateful.queues.get('copywriter')!.queue)}`,
       CopywriterDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('copywriter')!.deadLetterQueue)}`,
+      CallQueueUrl: `Stateful:${logicalId(stateful.queues.get('call')!.queue)}`,
+      CallDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('call')!.deadLetterQueue)}`,
       SalesProducerPolicyArn: `Stateful:${logicalId(stateful.producerPolicies.get('sales')!)}`,
       ResearchQueueUrl: `Stateful:${logicalId(stateful.queues.get('research')!.queue)}`,
       ResearchDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('research')!.deadLetterQueue)}`,
       ResearchProducerPolicyArn: `Stateful:${logicalId(stateful.producerPolicies.get('research')!)}`,
       OpenaiSecretArn: `Stateful:${logicalId(stateful.secrets.get('openai')!.secret)}`,
       SearchSecretArn: `Stateful:${logicalId(stateful.secrets.get('search')!.secret)}`,
+      TwilioSecretArn: `Stateful:${logicalId(stateful.secrets.get('twilio')!.secret)}`,
     });
   });
 });
@@ -155,7 +158,7 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
     for (const fn of FUNCTIONS) {
       const fnRef = `Service:${logicalId(env.stage.service.functions.get(fn.id)!.function)}`;
       expect(metricAlarm(env, 'Throttles', 'FunctionName', fnRef)).toHaveLength(1);
-      expect(metricAlarm(env, 'Errors', 'FunctionName', fnRef)).toHaveLength(fn.kind === 'api' ? 0 : 1);
+      expect(metricAlarm(env, 'Errors', 'FunctionName', fnRef)).toHaveLength(isRouted(fn) ? 0 : 1);
     }
   });
 
@@ -171,30 +174,28 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
     expect(JSON.stringify(rate[0]?.Metrics)).toContain('"MetricName":"Count"');
   });
 
-  it('alarms on the failure rate of each command type, read per command type whichever function finished it', () => {
+  it('alarms on the failure rate of each command type from its command_type-only metrics (two metrics, however many functions end commands)', () => {
     const env = envs[name];
     const { alarms: thresholds } = ENVIRONMENTS[name];
     const rateAlarms = alarms(env).filter((a) => String(a.AlarmDescription).includes('commands failing'));
-    expect(rateAlarms).toHaveLength(3);
+    expect(rateAlarms).toHaveLength(4);
     for (const [commandType, prefix] of [
       ['lead_follow_up', 'leadFollowUp'],
       ['copywriter', 'copywriter'],
+      ['stakeholder_coordination', 'stakeholderCoordination'],
       ['deep_research', 'deepResearch'],
     ] as const) {
       const alarm = rateAlarms.find((a) => String(a.AlarmDescription).startsWith(`${commandType} `))!;
-      // Only the command type as dimension: the metric set counted by every function that finishes commands (SERVICE_WIDE_METRICS).
-      const filled = (metricName: string, kind: string) => [
-        { Id: `${prefix}${kind}`, Label: `${metricName} ${commandType}`, Expression: `FILL(${prefix}${kind}0, 0)`, ReturnData: false },
-        {
-          Id: `${prefix}${kind}0`,
-          MetricStat: {
-            Metric: { Namespace: 'Switchboard', MetricName: metricName, Dimensions: [{ Name: 'command_type', Value: commandType }] },
-            Period: 900,
-            Stat: 'Sum',
-          },
-          ReturnData: false,
+      const metric = (metricName: string, id: string) => ({
+        Id: id,
+        MetricStat: {
+          Metric: { Namespace: 'Switchboard', MetricName: metricName, Dimensions: [{ Name: 'command_type', Value: commandType }] },
+          Period: 900,
+          Stat: 'Sum',
         },
-      ];
+        ReturnData: false,
+      });
+      const ended = `(FILL(${prefix}Failed, 0) + FILL(${prefix}Completed, 0))`;
       expect(alarm).toMatchObject({
         ComparisonOperator: 'GreaterThanThreshold',
         Threshold: thresholds.commandFailureRatePercent,
@@ -203,14 +204,14 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
         Metrics: [
           {
             Id: 'expr_1',
-            Expression: `IF(${prefix}Failed + ${prefix}Completed >= ${thresholds.commandFailureMinimumEnded}, 100 * ${prefix}Failed / (${prefix}Failed + ${prefix}Completed), 0)`,
+            Expression: `IF(${ended} >= ${thresholds.commandFailureMinimumEnded}, 100 * FILL(${prefix}Failed, 0) / ${ended}, 0)`,
             ReturnData: true,
           },
-          ...filled('CommandFailed', 'Failed'),
-          ...filled('CommandCompleted', 'Completed'),
+          metric('CommandFailed', `${prefix}Failed`),
+          metric('CommandCompleted', `${prefix}Completed`),
         ],
       });
-      expect(alarm.Metrics).toHaveLength(5);
+      expect(alarm.Metrics).toHaveLength(3);
     }
   });
 
@@ -220,7 +221,7 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
       ENVIRONMENTS[name].providersConfigured
         ? [
             expect.objectContaining({
-              Metrics: [{ Id: 'expr_1', Label: 'Offline generation', Expression: 'SELECT SUM(OfflineGeneration) FROM "Switchboard"', Period: 300, ReturnData: true }],
+              Metrics: [{ Id: 'expr_1', Label: 'Offline generation', Expression: 'SELECT SUM(OfflineGeneration) FROM SCHEMA("Switchboard", command_type)', Period: 300, ReturnData: true }],
               Threshold: 1,
               ComparisonOperator: 'GreaterThanOrEqualToThreshold',
               TreatMissingData: 'notBreaching',
@@ -236,11 +237,11 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
     env.service.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     const topic = `Service:${logicalId(env.stage.service.operations.alarmTopic)}`;
     const all = alarms(env);
-    const commandTypes = 3;
+    const commandTypes = 4;
     const offline = ENVIRONMENTS[name].providersConfigured ? 1 : 0;
     const providerNotConfigured = 1;
     expect(all.length).toBe(
-      2 + 2 * QUEUES.length + FUNCTIONS.length + FUNCTIONS.filter((f) => f.kind !== 'api').length + commandTypes + offline + providerNotConfigured,
+      2 + 2 * QUEUES.length + FUNCTIONS.length + FUNCTIONS.filter((f) => !isRouted(f)).length + commandTypes + offline + providerNotConfigured,
     );
     expect(all.some((alarm) => String(alarm.AlarmDescription).startsWith('A job needed a provider whose key is not set'))).toBe(true);
     for (const alarm of all) {

@@ -84,6 +84,20 @@ describe('environmentConfig', () => {
     }
   });
 
+  it('sets the Twilio caller id and REST root per environment, -c twilioFromNumber overriding the number', () => {
+    for (const name of ENVIRONMENT_NAMES) {
+      expect(environmentConfig(name).providerSettings).toEqual({ TWILIO_FROM_NUMBER: expect.stringMatching(/^\+\d{8,15}$/), TWILIO_API_BASE_URL: 'https://api.twilio.com' });
+    }
+    expect(environmentConfig('prod', { twilioFromNumber: '+442071838750' }).providerSettings.TWILIO_FROM_NUMBER).toBe('+442071838750');
+    expect(() => environmentConfig('prod', { twilioFromNumber: '+1555' })).toThrow(/TWILIO_FROM_NUMBER must be an E.164 number/);
+    expect(() => environmentConfig('prod', { twilioFromNumber: '4155550100' })).toThrow(InvalidEnvironmentError);
+  });
+
+  it('refuses a provider setting no function reads', () => {
+    const environments = { ...ENVIRONMENTS, dev: { ...ENVIRONMENTS.dev, providerSettings: { ...ENVIRONMENTS.dev.providerSettings, TWILIO_API_KEY: 'x' } } };
+    expect(() => environmentConfig('dev', {}, environments)).toThrow(/providerSettings names TWILIO_API_KEY, which no function reads/);
+  });
+
   it('accepts an https public base URL override and rejects anything else', () => {
     expect(environmentConfig('dev', { publicBaseUrl: 'https://hooks.example.com' }).publicBaseUrl).toBe('https://hooks.example.com');
     expect(() => environmentConfig('dev', { publicBaseUrl: 'http://hooks.example.com' })).toThrow(InvalidEnvironmentError);
@@ -100,6 +114,8 @@ describe('API throttles and concurrency caps', () => {
       'GET /health',
       'HEAD /health',
       'POST /api/deepResearch/operation',
+      'POST /api/agents/cmo/stakeholder-coordination',
+      'POST /webhooks/twilio/call-status',
     ]);
     for (const name of ENVIRONMENT_NAMES) expect(Object.keys(ENVIRONMENTS[name].apiThrottle.routes).sort()).toEqual([...routeKeys()].sort());
   });
@@ -109,7 +125,7 @@ describe('API throttles and concurrency caps', () => {
       ENVIRONMENT_NAMES.map((name) => [
         name,
         Object.fromEntries(
-          (['leadFollowUpApi', 'getCommandApi', 'healthApi', 'notFoundApi', 'deepResearchApi'] as const).map((id) => [
+          (['leadFollowUpApi', 'getCommandApi', 'healthApi', 'notFoundApi', 'stakeholderCoordinationApi', 'twilioCallStatusWebhook', 'deepResearchApi'] as const).map((id) => [
             id,
             [peakApiConcurrency(ENVIRONMENTS[name].apiThrottle, id), ENVIRONMENTS[name].reservedConcurrency[id]],
           ]),
@@ -117,14 +133,38 @@ describe('API throttles and concurrency caps', () => {
       ]),
     );
     expect(caps).toEqual({
-      dev: { leadFollowUpApi: [34, 35], getCommandApi: [63, 65], healthApi: [14, 15], notFoundApi: [25, 25], deepResearchApi: [34, 35] },
-      staging: { leadFollowUpApi: [68, 70], getCommandApi: [155, 155], healthApi: [30, 30], notFoundApi: [60, 60], deepResearchApi: [34, 35] },
-      prod: { leadFollowUpApi: [155, 155], getCommandApi: [310, 310], healthApi: [70, 70], notFoundApi: [120, 120], deepResearchApi: [68, 70] },
+      dev: {
+        leadFollowUpApi: [34, 35],
+        getCommandApi: [63, 65],
+        healthApi: [14, 15],
+        notFoundApi: [25, 25],
+        stakeholderCoordinationApi: [31, 31],
+        twilioCallStatusWebhook: [15, 15],
+        deepResearchApi: [34, 35],
+      },
+      staging: {
+        leadFollowUpApi: [68, 70],
+        getCommandApi: [155, 155],
+        healthApi: [30, 30],
+        notFoundApi: [60, 60],
+        stakeholderCoordinationApi: [34, 34],
+        twilioCallStatusWebhook: [35, 35],
+        deepResearchApi: [34, 35],
+      },
+      prod: {
+        leadFollowUpApi: [155, 155],
+        getCommandApi: [310, 310],
+        healthApi: [70, 70],
+        notFoundApi: [120, 120],
+        stakeholderCoordinationApi: [68, 68],
+        twilioCallStatusWebhook: [70, 70],
+        deepResearchApi: [68, 70],
+      },
     });
   });
 
   it('need this much Lambda concurrency in the account (reservations + the 100 AWS keeps unreserved)', () => {
-    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([290, 480, 920]);
+    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([336, 549, 1068]);
   });
 
   it.each([
@@ -135,7 +175,7 @@ describe('API throttles and concurrency caps', () => {
     ],
     [
       'an api function without a cap',
-      { reservedConcurrency: { salesWorker: 10, copywriterWorker: 10, researchWorker: 10, leadFollowUpApi: 155, getCommandApi: 310, healthApi: 70, deepResearchApi: 70 } },
+      { reservedConcurrency: { ...ENVIRONMENTS.prod.reservedConcurrency, notFoundApi: undefined } },
       /reservedConcurrency.notFoundApi is missing: every api function is capped \(its routes can hold 120\)/,
     ],
     [

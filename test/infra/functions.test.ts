@@ -1,5 +1,5 @@
 import { ENVIRONMENTS, ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
-import { FUNCTIONS, type FunctionDefinition } from '../../shared/catalogue/functions';
+import { FUNCTIONS, isRouted, type FunctionDefinition } from '../../shared/catalogue/functions';
 import { MAX_WAIT_SECONDS } from '../../shared/catalogue/limits';
 import { QUEUES, queueById } from '../../shared/catalogue/job-types';
 import { ROUTES } from '../../shared/catalogue/routes';
@@ -57,6 +57,10 @@ function expectedEnvironment(env: SynthesizedEnvironment, definition: FunctionDe
   }
   // A file carried in the bundle is found where Lambda unpacks it.
   for (const file of definition.bundledFiles ?? []) expected[file.setting] = `/var/task/${file.source}`;
+  for (const setting of definition.settings ?? []) {
+    const value = ENVIRONMENTS[name].providerSettings[setting];
+    if (value !== undefined) expected[setting] = value;
+  }
   return expected;
 }
 
@@ -130,11 +134,19 @@ describe.each(ENVIRONMENT_NAMES)('event sources (%s)', (name) => {
 });
 
 describe('definitions the infrastructure relies on', () => {
-  it('lets api functions answer before API Gateway gives up (30 s), POST ones after the longest Prefer wait', () => {
-    for (const fn of FUNCTIONS.filter((f) => f.kind === 'api')) expect(fn.timeoutSeconds).toBeLessThan(30);
+  it('lets functions behind routes answer before API Gateway gives up (30 s), POST api ones after the longest Prefer wait', () => {
+    for (const fn of FUNCTIONS.filter(isRouted)) expect(fn.timeoutSeconds).toBeLessThan(30);
     for (const route of ROUTES.filter((r) => r.method === 'POST')) {
-      expect(FUNCTIONS.find((f) => f.id === route.function)?.timeoutSeconds).toBeGreaterThan(MAX_WAIT_SECONDS);
+      const fn = FUNCTIONS.find((f) => f.id === route.function)!;
+      // Webhooks are called by providers, which never send Prefer: wait; they answer at once.
+      if (fn.kind === 'api') expect(fn.timeoutSeconds).toBeGreaterThan(MAX_WAIT_SECONDS);
+      else expect(fn.kind).toBe('webhook');
     }
+  });
+
+  it('sets each plain provider setting only on the functions that declare it', () => {
+    const declared = FUNCTIONS.filter((fn) => (fn.settings ?? []).length > 0).map((fn) => [fn.id, fn.settings]);
+    expect(declared).toEqual([['callWorker', ['TWILIO_FROM_NUMBER', 'TWILIO_API_BASE_URL']]]);
   });
 
   it('makes every worker consume a queue and no api function consume one', () => {

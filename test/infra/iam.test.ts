@@ -34,6 +34,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'queue/sales'],
     [['sqs:SendMessage'], 'queue/copywriter'],
     [['sqs:SendMessage'], 'queue/research'],
+    [['sqs:SendMessage'], 'queue/call'],
   ],
   salesWorker: [
     [['dynamodb:GetItem'], 'table', ['TENANT#*']],
@@ -72,6 +73,26 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['secretsmanager:GetSecretValue'], 'secret/search'],
     [['secretsmanager:GetSecretValue'], 'secret/openai'],
     [SQS_CONSUME, 'queue/research'],
+  ],
+  stakeholderCoordinationApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:GetItem', 'dynamodb:Query'], 'table', ['SITE#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['CONV#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
+    [['sqs:SendMessage'], 'queue/call'],
+  ],
+  twilioCallStatusWebhook: [
+    [['dynamodb:UpdateItem'], 'table', ['CMD#*']],
+    [['secretsmanager:GetSecretValue'], 'secret/twilio'],
+  ],
+  callWorker: [
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
+    [['sqs:SendMessage'], 'queue/call'],
+    [['sqs:SendMessage'], 'dlq/call'],
+    [['secretsmanager:GetSecretValue'], 'secret/openai'],
+    [['secretsmanager:GetSecretValue'], 'secret/twilio'],
+    [SQS_CONSUME, 'queue/call'],
   ],
 };
 

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { DEMO_DATA_FILE, importFile, registerKeys } from '../../infra/local/provision';
+import { postSignedCallback } from '../../infra/local/twilio-wire';
 import { createGateway, type HttpHandler } from '../../infra/local/http-gateway';
 import { lambdaContext } from '../../infra/local/lambda-context';
 import { requestLogFromEnv } from '../../infra/local/request-log';
@@ -35,6 +36,12 @@ const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 const API_KEY = `sbk_${'t'.repeat(32)}`;
 const LEAD_FOLLOW_UP = '/api/agents/sales/leadFollowUp';
 const RESEARCH = '/api/deepResearch/operation';
+const STAKEHOLDER = '/api/agents/cmo/stakeholder-coordination';
+const CALL_STATUS = '/webhooks/twilio/call-status';
+/** PUBLIC_BASE_URL, which the CDK app sets on every function. */
+const PUBLIC_BASE_URL = 'https://switchboard.example.com';
+/** Stands in for the `twilio` secret of the webhook (it reads TWILIO_AUTH_TOKEN only). */
+const TWILIO_AUTH_TOKEN = 'table-access-twilio-auth-token';
 
 /** One DynamoDB request as IAM sees it. */
 interface TableRequest {
@@ -114,6 +121,7 @@ function lambdaSettings(definition: FunctionDefinition, dynamodbEndpoint: string
     AWS_ENDPOINT_URL_SQS: services.aws.sqsEndpoint,
     LOG_LEVEL: 'SILENT',
     POWERTOOLS_METRICS_DISABLED: 'true',
+    PUBLIC_BASE_URL,
     // As in dev, where no provider key is meant to be set.
     ALLOW_OFFLINE_PROVIDERS: 'true',
     ...(access.table.length > 0 ? { [TABLE.envVar]: services.aws.tableName } : {}),
@@ -186,7 +194,8 @@ beforeAll(async () => {
   await registerKeys(services.db, services.aws.tableName, [{ key: API_KEY, siteIds, tenantId: 'local', label: 'table-access' }]);
   google = await startFakeGoogle();
   for (const definition of FUNCTIONS) {
-    handlers.set(definition.id, await compose(definition, lambdaSettings(definition, await recordingProxy(definition.id), providerSettings(definition.id))));
+    const secrets = definition.id === 'twilioCallStatusWebhook' ? { TWILIO_AUTH_TOKEN } : {};
+    handlers.set(definition.id, await compose(definition, lambdaSettings(definition, await recordingProxy(definition.id), { ...secrets, ...providerSettings(definition.id) })));
   }
   const route = (id: FunctionId) => ({ functionName: id, timeoutSeconds: functionById(id).timeoutSeconds, handler: handlers.get(id) as HttpHandler });
   gateway = createGateway(
@@ -237,6 +246,26 @@ describe('the table access of every function, on its real paths', () => {
     await dynamoCommandStore(services.db, services.aws.tableName).claim(String(retried.body.data?.command_id), { tenantId: 'local', type: 'lead_follow_up' }, past, past + 1);
     await drain('sales');
 
+    // Stakeholder coordination: a request (then its replay), one naming the conversation it started; the call worker
+    // (no telephony configured here: the call fails without dialling), a duplicate delivery; a signed status callback.
+    const meeting = { site_id: DEMO_SITE, lead_id: DEMO_LEAD, phone_numbers: ['+14155550123'] };
+    const coordination = await call(url, 'POST', STAKEHOLDER, { key: API_KEY, body: meeting, headers: { 'idempotency-key': 'access-call-1' } });
+    expect(coordination.status).toBe(202);
+    const coordinationId = String(coordination.body.data?.command_id);
+    expect((await call(url, 'POST', STAKEHOLDER, { key: API_KEY, body: meeting, headers: { 'idempotency-key': 'access-call-1' } })).body.data?.command_id).toBe(coordinationId);
+    const conversationId = String(coordination.body.data?.conversation_id);
+    expect((await call(url, 'POST', STAKEHOLDER, { key: API_KEY, body: { ...meeting, conversationId } })).status).toBe(202);
+    await drain('call');
+    await services.aws.sqs.send(
+      new SendMessageCommand({ QueueUrl: services.aws.queues.call.url, MessageBody: JSON.stringify({ version: 1, type: 'stakeholder_coordination', tenant_id: 'local', command_id: coordinationId }) }),
+    );
+    await drain('call');
+    expect((await call(url, 'GET', `/api/commands/${coordinationId}`, { key: API_KEY })).body.data).toMatchObject({ status: 'completed', call: { status: 'failed' } });
+    const callback = { CallSid: 'CA0123456789abcdef0123456789abcdef', CallStatus: 'ringing', SequenceNumber: '1' };
+    const callbackPath = `${CALL_STATUS}?command_id=${coordinationId}`;
+    const signed = await postSignedCallback(`${url}${callbackPath}`, callback, { authToken: TWILIO_AUTH_TOKEN, signedUrl: `${PUBLIC_BASE_URL}${callbackPath}` });
+    expect(signed.status).toBe(204);
+
     // Deep research: a search (quota counted, results cached), its replay, the same search from the cache,
     // then a producer's research job delivered twice.
     const research = { operation_type: 'general_news', query: 'table access', max_results: 12, include_content_analysis: true };
@@ -252,39 +281,28 @@ describe('the table access of every function, on its real paths', () => {
     const researchRead = await call(url, 'GET', `/api/commands/${String(researched.body.data?.command_id)}`, { key: API_KEY });
     expect(researchRead.body.data).toMatchObject({ status: 'completed', provider: 'google', provider_requests: 2, analysis_included: true });
 
-    // The API when its queue is down: the command is marked (with a key) or closed (without).
-    const lead = functionById('leadFollowUpApi');
-    const unqueued = await compose(
-      lead,
-      lambdaSettings(lead, await recordingProxy('leadFollowUpApi'), { [queueById('sales').urlEnvVar]: `${services.aws.sqsEndpoint}/000000000000/missing` }),
-    );
-    const downGateway = createGateway([{ method: 'POST', path: LEAD_FOLLOW_UP, functionName: lead.id, timeoutSeconds: lead.timeoutSeconds, handler: unqueued as HttpHandler }], {
-      functionName: 'none',
-      timeoutSeconds: 1,
-      handler: handlers.get('notFoundApi') as HttpHandler,
-    }, { log: requestLogFromEnv({ LOG_LEVEL: 'SILENT' }) });
-    await new Promise<void>((resolve) => downGateway.listen(0, '127.0.0.1', resolve));
-    const downUrl = `http://127.0.0.1:${(downGateway.address() as AddressInfo).port}`;
-    expect((await call(downUrl, 'POST', LEAD_FOLLOW_UP, { key: API_KEY, body, headers: { 'idempotency-key': 'access-down' } })).status).toBe(500);
-    expect((await call(downUrl, 'POST', LEAD_FOLLOW_UP, { key: API_KEY, body })).status).toBe(500);
-    await new Promise((resolve) => downGateway.close(resolve));
-
-    // The same for deep research.
-    const researchApi = functionById('deepResearchApi');
-    const researchUnqueued = await compose(
-      researchApi,
-      lambdaSettings(researchApi, await recordingProxy('deepResearchApi'), { [queueById('research').urlEnvVar]: `${services.aws.sqsEndpoint}/000000000000/missing` }),
-    );
-    const researchDown = createGateway(
-      [{ method: 'POST', path: RESEARCH, functionName: researchApi.id, timeoutSeconds: researchApi.timeoutSeconds, handler: researchUnqueued as HttpHandler }],
-      { functionName: 'none', timeoutSeconds: 1, handler: handlers.get('notFoundApi') as HttpHandler },
-      { log: requestLogFromEnv({ LOG_LEVEL: 'SILENT' }) },
-    );
-    await new Promise<void>((resolve) => researchDown.listen(0, '127.0.0.1', resolve));
-    const researchDownUrl = `http://127.0.0.1:${(researchDown.address() as AddressInfo).port}`;
-    expect((await call(researchDownUrl, 'POST', RESEARCH, { key: API_KEY, body: research, headers: { 'idempotency-key': 'research-down' } })).status).toBe(500);
-    expect((await call(researchDownUrl, 'POST', RESEARCH, { key: API_KEY, body: research })).status).toBe(500);
-    await new Promise((resolve) => researchDown.close(resolve));
+    // The APIs when their queue is down: the command is marked (with a key) or closed (without).
+    for (const [id, path, queueId, request] of [
+      ['leadFollowUpApi', LEAD_FOLLOW_UP, 'sales', body],
+      ['stakeholderCoordinationApi', STAKEHOLDER, 'call', meeting],
+      ['deepResearchApi', RESEARCH, 'research', research],
+    ] as const) {
+      const api = functionById(id);
+      const unqueued = await compose(
+        api,
+        lambdaSettings(api, await recordingProxy(id), { [queueById(queueId).urlEnvVar]: `${services.aws.sqsEndpoint}/000000000000/missing` }),
+      );
+      const downGateway = createGateway([{ method: 'POST', path, functionName: api.id, timeoutSeconds: api.timeoutSeconds, handler: unqueued as HttpHandler }], {
+        functionName: 'none',
+        timeoutSeconds: 1,
+        handler: handlers.get('notFoundApi') as HttpHandler,
+      }, { log: requestLogFromEnv({ LOG_LEVEL: 'SILENT' }) });
+      await new Promise<void>((resolve) => downGateway.listen(0, '127.0.0.1', resolve));
+      const downUrl = `http://127.0.0.1:${(downGateway.address() as AddressInfo).port}`;
+      expect((await call(downUrl, 'POST', path, { key: API_KEY, body: request, headers: { 'idempotency-key': `access-down-${id}` } })).status).toBe(500);
+      expect((await call(downUrl, 'POST', path, { key: API_KEY, body: request })).status).toBe(500);
+      await new Promise((resolve) => downGateway.close(resolve));
+    }
 
     // The janitor: one command stuck for hours (failed), one never taken up (queued again).
     const commands = dynamoCommandStore(services.db, services.aws.tableName);
@@ -296,6 +314,7 @@ describe('the table access of every function, on its real paths', () => {
     await invoke('commandJanitor', {});
     await drain('sales');
     await drain('copywriter');
+    await drain('call');
     await drain('research');
 
     // Erasing the first lead follow-up and its copywriter phase.
@@ -333,10 +352,14 @@ describe('the table access of every function, on its real paths', () => {
     expect(allowed(prod, 'getCommandApi', { action: 'GetItem', resource: 'table', leadingKeys: ['TENANT#local'] })).toBe(false);
     expect(allowed(prod, 'commandJanitor', { action: 'Query', resource: 'index/gsi1', leadingKeys: ['FOLLOWUP#scheduled'] })).toBe(false);
     expect(allowed(prod, 'commandJanitor', { action: 'Query', resource: 'index/gsi1', leadingKeys: [] })).toBe(false);
-    expect(allowed(prod, 'salesWorker', { action: 'Scan', resource: 'table', leadingKeys: [] })).toBe(false);
     expect(allowed(prod, 'deepResearchApi', { action: 'GetItem', resource: 'table', leadingKeys: ['SITE#x'] })).toBe(false);
     expect(allowed(prod, 'researchWorker', { action: 'PutItem', resource: 'table', leadingKeys: ['QUOTA#google#2026-11-23'] })).toBe(false);
     expect(allowed(prod, 'researchWorker', { action: 'UpdateItem', resource: 'table', leadingKeys: ['SEARCH#abc'] })).toBe(false);
+    expect(allowed(prod, 'salesWorker', { action: 'Scan', resource: 'table', leadingKeys: [] })).toBe(false);
+    expect(allowed(prod, 'stakeholderCoordinationApi', { action: 'PutItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
+    expect(allowed(prod, 'twilioCallStatusWebhook', { action: 'GetItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
+    expect(allowed(prod, 'twilioCallStatusWebhook', { action: 'UpdateItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
+    expect(allowed(prod, 'callWorker', { action: 'GetItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
   });
 });
 

@@ -1,33 +1,28 @@
-import { powertoolsMetrics } from '../../shared/platform/metrics';
-import { captureOutput } from '../support/capture-output';
+import { embeddedMetrics, METRIC_DIMENSION_SETS, noMetrics } from '../../shared/platform/metrics';
 
-/** The EMF lines a counter prints. */
-async function linesOf(run: (metrics: ReturnType<typeof powertoolsMetrics>) => void): Promise<Record<string, unknown>[]> {
-  const metrics = powertoolsMetrics('researchWorker', {});
-  const { stdout } = await captureOutput(() => run(metrics));
-  return stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-const dimensionsOf = (line: Record<string, unknown>) => (line._aws as { CloudWatchMetrics: { Dimensions: string[][] }[] }).CloudWatchMetrics[0]!.Dimensions;
-
-describe('powertoolsMetrics', () => {
-  it('counts command outcomes per command type alone and per function, so one alarm reads every finisher', async () => {
-    const [line] = await linesOf((metrics) => metrics.count('CommandFailed', 'deep_research'));
-    expect(dimensionsOf(line!)).toEqual([['command_type'], ['service', 'command_type']]);
-    expect(line).toMatchObject({ command_type: 'deep_research', service: 'researchWorker', CommandFailed: 1 });
+describe('embeddedMetrics', () => {
+  it('writes one EMF line per count, under the function-and-type and the type-only dimension sets', () => {
+    const lines: string[] = [];
+    embeddedMetrics('callWorker', {}, (line) => lines.push(line)).count('CommandCompleted', 'stakeholder_coordination');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.endsWith('\n')).toBe(true);
+    expect(JSON.parse(lines[0]!)).toEqual({
+      _aws: {
+        Timestamp: expect.any(Number),
+        CloudWatchMetrics: [
+          { Namespace: 'Switchboard', Dimensions: [['service', 'command_type'], ['command_type']], Metrics: [{ Name: 'CommandCompleted', Unit: 'Count' }] },
+        ],
+      },
+      service: 'callWorker',
+      command_type: 'stakeholder_coordination',
+      CommandCompleted: 1,
+    });
+    expect(METRIC_DIMENSION_SETS).toEqual([['service', 'command_type'], ['command_type']]);
   });
 
-  it('counts everything else per function and command type', async () => {
-    const [line] = await linesOf((metrics) => metrics.count('JobRetried', 'deep_research'));
-    expect(dimensionsOf(line!)).toEqual([['service', 'command_type']]);
-    expect(line).toMatchObject({ command_type: 'deep_research', service: 'researchWorker', JobRetried: 1 });
-  });
-
-  it('prints nothing where metrics are disabled', async () => {
-    const { stdout } = await captureOutput(() => powertoolsMetrics('researchWorker', { POWERTOOLS_METRICS_DISABLED: 'true' }).count('CommandCompleted', 'x'));
-    expect(stdout).toBe('');
+  it('prints nothing when metrics are off (npm start)', () => {
+    expect(embeddedMetrics('callWorker', { POWERTOOLS_METRICS_DISABLED: 'true' }, () => {
+      throw new Error('printed');
+    })).toBe(noMetrics);
   });
 });

@@ -1,0 +1,40 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import * as z from 'zod';
+import { MAX_BODY_BYTES } from '../../shared/catalogue/limits';
+import { documentClientOf, loggerOf, secretsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
+import { systemClock } from '../../shared/platform/clock';
+import { readConfig } from '../../shared/platform/config';
+import { bodySizeLimit, errorEnvelope } from '../../shared/platform/http/middleware';
+import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
+import { twilioAuthToken } from '../../shared/providers/telephony/from-settings';
+import { answerCallStatus } from '../../shared/stakeholder-coordination/call-status-webhook';
+import { dynamoCallStore } from '../../shared/stakeholder-coordination/call-store';
+
+/**
+ * POST /webhooks/twilio/call-status: Twilio's status callbacks, without an
+ * API key. Its own check is the Twilio signature, against PUBLIC_BASE_URL;
+ * the write is one conditional update of the command's call.
+ */
+export function build(settings: Settings) {
+  const tracing = tracingOf('twilioCallStatusWebhook', settings);
+  const db = documentClientOf(settings, tracing);
+  const logger = loggerOf('twilioCallStatusWebhook', settings);
+  // Optional like every telephony setting: without it no signature can be checked, so every callback is refused.
+  const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: z.url().optional() }, settings);
+  const deps = {
+    calls: dynamoCallStore(db, tableNameOf(settings)),
+    authToken: twilioAuthToken({ secrets: secretsOf('twilioCallStatusWebhook', settings) }),
+    ...(PUBLIC_BASE_URL ? { publicBaseUrl: PUBLIC_BASE_URL } : {}),
+    clock: systemClock,
+    logger,
+  };
+  return middy<HttpEvent, HttpResult>(async (event: HttpEvent): Promise<HttpResult> => answerCallStatus(deps, event))
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(errorEnvelope({ logger }))
+    .use(bodySizeLimit(MAX_BODY_BYTES));
+}
+
+export const handler = lambdaEntry(build);

@@ -1,0 +1,27 @@
+import * as z from 'zod';
+import { createJobWorker } from '../../shared/commands/worker';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
+import { workerComposition } from '../../shared/composition/worker';
+import { readConfig } from '../../shared/platform/config';
+import { lazyLlm } from '../../shared/providers/llm/from-settings';
+import { configuredTelephony } from '../../shared/providers/telephony/from-settings';
+import { stakeholderCallJob } from '../../shared/stakeholder-coordination/call-phase';
+import { dynamoCallStore } from '../../shared/stakeholder-coordination/call-store';
+
+/** Composes the SQS handler of the `call` queue (stakeholder coordination: meeting details, then the call) from its settings. */
+export function build(settings: Settings) {
+  const deps = workerComposition('callWorker', settings);
+  // Optional like every telephony setting: without it no call can be placed (Twilio could not call back), so calls fail as not configured.
+  const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: z.url().optional() }, settings);
+  const definition = stakeholderCallJob({
+    ...deps,
+    calls: dynamoCallStore(deps.db, deps.tableName),
+    llm: lazyLlm(deps.secrets, settings, deps.llmPolicy),
+    telephony: configuredTelephony({ settings, secrets: deps.secrets }),
+    ...(PUBLIC_BASE_URL ? { publicBaseUrl: PUBLIC_BASE_URL } : {}),
+  });
+  return createJobWorker(definition, deps);
+}
+
+export const handler = lambdaEntry(build);

@@ -1,0 +1,97 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { isFinalCallStatus } from '../commands/record';
+import type { Clock } from '../platform/clock';
+import { AppError } from '../platform/errors';
+import type { HttpEvent, HttpResult } from '../platform/http/types';
+import { isUuid } from '../platform/ids';
+import { parseStatusCallback, StatusCallbackError, type StatusCallback } from '../providers/telephony/call-status';
+import { isValidTwilioSignature } from '../providers/telephony/signature';
+import { publicUrlOf } from '../providers/telephony/twiml';
+import { CALL_STATUS_PATH } from './call-phase';
+import type { CallStore } from './call-store';
+
+/** What the status callback webhook works with. */
+export interface CallStatusWebhookDependencies {
+  calls: Pick<CallStore, 'applyStatus'>;
+  /** TWILIO_AUTH_TOKEN, resolved on first use; undefined when telephony is not configured. */
+  authToken: () => Promise<string | undefined>;
+  /** PUBLIC_BASE_URL: the URL Twilio signed is rebuilt from it, never from the Host header. Without it every callback is refused. */
+  publicBaseUrl?: string;
+  clock: Clock;
+  logger?: Pick<Logger, 'info' | 'warn'>;
+}
+
+/** Why a failed call failed, in words, from Twilio's status. */
+const FAILURE_REASONS: Readonly<Record<string, string>> = {
+  busy: 'the line was busy',
+  'no-answer': 'nobody answered',
+  canceled: 'the call was canceled before it was answered',
+  failed: 'the provider could not connect the call',
+};
+
+/** The answer Twilio gets when the callback was taken (applied, or a repeat or late one ignored): 204, nothing to say. */
+const TAKEN: HttpResult = { statusCode: 204, headers: { 'cache-control': 'no-store' }, body: '' };
+
+/**
+ * Use case: `POST /webhooks/twilio/call-status?command_id=…`, a Twilio
+ * status callback. No API key: its own check is X-Twilio-Signature,
+ * validated against PUBLIC_BASE_URL + this path + the query (the URL the
+ * worker gave Twilio), never the Host header; an unsigned or forged one
+ * answers 403 FORBIDDEN and changes nothing. A signed one is applied by one
+ * conditional update of the command's call (CallStore.applyStatus): only
+ * to the call it names, only when newer than the last applied
+ * (SequenceNumber), never out of a final state. Repeated and out-of-order
+ * callbacks (Twilio retries) answer 204 like applied ones, so every
+ * callback is idempotent.
+ */
+export async function answerCallStatus(deps: CallStatusWebhookDependencies, event: HttpEvent): Promise<HttpResult> {
+  const params = formParameters(event);
+  const signature = event.headers?.['x-twilio-signature'];
+  const authToken = await deps.authToken();
+  const url = deps.publicBaseUrl ? publicUrlOf(deps.publicBaseUrl, `${CALL_STATUS_PATH}${event.rawQueryString ? `?${event.rawQueryString}` : ''}`) : undefined;
+  if (!authToken || !url || !isValidTwilioSignature(authToken, signature, url, params)) {
+    deps.logger?.warn('Call status callback refused: its signature does not match', { signed: Boolean(signature), configured: Boolean(authToken && url) });
+    throw new AppError('FORBIDDEN', 'The request is not signed by Twilio for this service.');
+  }
+
+  const commandId = event.queryStringParameters?.command_id?.toLowerCase();
+  if (!commandId || !isUuid(commandId)) {
+    throw new AppError('INVALID_REQUEST', 'The callback URL names no command (command_id).', [{ code: 'invalid_format', message: 'Invalid UUID', path: ['command_id'] }]);
+  }
+  let callback: StatusCallback;
+  try {
+    callback = parseStatusCallback(params);
+  } catch (error) {
+    if (error instanceof StatusCallbackError) throw new AppError('INVALID_REQUEST', error.message);
+    throw error;
+  }
+
+  const applied = await deps.calls.applyStatus(
+    commandId,
+    {
+      providerCallId: callback.callSid,
+      status: callback.state,
+      providerStatus: callback.callStatus,
+      sequence: callback.sequenceNumber,
+      ...(callback.durationSeconds === undefined ? {} : { durationSeconds: callback.durationSeconds }),
+      ...(callback.answeredBy === undefined ? {} : { answeredBy: callback.answeredBy }),
+      ...(callback.state === 'failed' ? { reason: FAILURE_REASONS[callback.callStatus] ?? `the call ended as ${callback.callStatus}` } : {}),
+    },
+    deps.clock.now(),
+  );
+  deps.logger?.info(applied ? 'Call status applied' : 'Call status ignored (repeated, out of order, after a final state, or another call)', {
+    commandId,
+    callStatus: callback.callStatus,
+    sequence: callback.sequenceNumber,
+    final: isFinalCallStatus(callback.state),
+  });
+  return TAKEN;
+}
+
+/** The form parameters of the body (`application/x-www-form-urlencoded`, base64 when API Gateway encoded it); one value per name. */
+function formParameters(event: HttpEvent): Record<string, string> {
+  const raw = event.body === undefined ? '' : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  const params: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(raw)) params[name] = value;
+  return params;
+}

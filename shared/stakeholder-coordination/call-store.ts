@@ -1,0 +1,163 @@
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { CallStatus } from '../commands/record';
+import { commandKey } from '../commands/store';
+import { isConditionalCheckFailed } from '../platform/dynamodb';
+
+/** What placing the call gave back. */
+export interface PlacedCallRecord {
+  provider: 'twilio' | 'local';
+  providerCallId: string;
+  providerStatus: string;
+  status: CallStatus;
+}
+
+/** One status callback, as the webhook applies it. */
+export interface CallStatusUpdate {
+  /** The provider call id the callback is about (Twilio's CallSid). */
+  providerCallId: string;
+  status: CallStatus;
+  providerStatus: string;
+  sequence: number;
+  durationSeconds?: number;
+  answeredBy?: string;
+  reason?: string;
+}
+
+/**
+ * Port: the writes of a command's live call (CommandRecord.call). Each is
+ * one conditional UpdateItem of the command's item (no transactions), and
+ * returns false when its condition did not hold, having changed nothing.
+ * The conditions are what make "never two calls" hold:
+ * pending → requested (once) → placed (the provider's id) or failed; a
+ * status callback moves only the call it names, only forward in Twilio's
+ * sequence, and never out of a final state.
+ */
+export interface CallStore {
+  /** Claims the right to dial: only from `pending`, never requested before. Called before dialling. */
+  markRequested(commandId: string, callId: string, provider: 'twilio' | 'local', now: number): Promise<string | false>;
+  /** Records the provider's call id: only for the request this worker made (`requestedAt`), and only once. */
+  recordPlaced(commandId: string, callId: string, requestedAt: string, placed: PlacedCallRecord, now: number): Promise<boolean>;
+  /** Fails a call that was never requested (nothing dialled): e.g. telephony not configured. */
+  failUnrequested(commandId: string, callId: string, reason: string, now: number): Promise<boolean>;
+  /**
+   * Fails a call that was requested but has no provider call id: the
+   * provider refused it, or the worker that requested it stopped before the
+   * provider answered. Never dialled again.
+   */
+  failRequested(commandId: string, callId: string, requestedAt: string, reason: string, now: number): Promise<boolean>;
+  /**
+   * Applies one status callback (see the port's rules). Twilio may call back
+   * before the worker has recorded the call's id (the first `initiated`
+   * races the create's answer): a requested call without an id yet takes
+   * the callback's CallSid, since its command's callback URL was given to
+   * Twilio for that one call only.
+   */
+  applyStatus(commandId: string, update: CallStatusUpdate, now: number): Promise<boolean>;
+}
+
+/** CallStore on the command items of the single DynamoDB table. */
+export function dynamoCallStore(db: DynamoDBDocumentClient, tableName: string): CallStore {
+  const update = async (
+    commandId: string,
+    sets: Record<string, unknown>,
+    condition: string,
+    values: Record<string, unknown>,
+  ): Promise<boolean> => {
+    const names: Record<string, string> = { '#call': 'call', '#id': 'id', '#status': 'status' };
+    const expressionValues: Record<string, unknown> = { ...values };
+    const assignments: string[] = [];
+    for (const [field, value] of Object.entries(sets)) {
+      if (value === undefined) continue;
+      names[`#f_${field}`] = field;
+      expressionValues[`:f_${field}`] = value;
+      assignments.push(`#call.#f_${field} = :f_${field}`);
+    }
+    const updateExpression = `SET ${assignments.join(', ')}`;
+    const conditionExpression = `attribute_exists(pk) AND attribute_exists(#call) AND ${condition}`;
+    // DynamoDB refuses names and values an expression does not use.
+    const used = (token: string) => new RegExp(`${token}\\b`).test(`${updateExpression} ${conditionExpression}`);
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: commandKey(commandId),
+          UpdateExpression: updateExpression,
+          ConditionExpression: conditionExpression,
+          ExpressionAttributeNames: Object.fromEntries(Object.entries(names).filter(([token]) => used(token))),
+          ExpressionAttributeValues: Object.fromEntries(Object.entries(expressionValues).filter(([token]) => used(token))),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) return false;
+      throw error;
+    }
+  };
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const PENDING = { ':pending': 'pending' };
+
+  return {
+    async markRequested(commandId, callId, provider, now) {
+      const requestedAt = iso(now);
+      const done = await update(
+        commandId,
+        { requested_at: requestedAt, provider, updated_at: requestedAt },
+        '#call.#id = :callId AND #call.#status = :pending AND attribute_not_exists(#call.requested_at)',
+        { ':callId': callId, ...PENDING },
+      );
+      return done ? requestedAt : false;
+    },
+
+    recordPlaced(commandId, callId, requestedAt, placed, now) {
+      return update(
+        commandId,
+        {
+          provider: placed.provider,
+          provider_call_id: placed.providerCallId,
+          provider_status: placed.providerStatus,
+          status: placed.status,
+          updated_at: iso(now),
+        },
+        '#call.#id = :callId AND #call.#status = :pending AND #call.requested_at = :requestedAt AND attribute_not_exists(#call.provider_call_id)',
+        { ':callId': callId, ':requestedAt': requestedAt, ...PENDING },
+      );
+    },
+
+    failUnrequested(commandId, callId, reason, now) {
+      return update(
+        commandId,
+        { status: 'failed', reason, updated_at: iso(now) },
+        '#call.#id = :callId AND #call.#status = :pending AND attribute_not_exists(#call.requested_at)',
+        { ':callId': callId, ...PENDING },
+      );
+    },
+
+    failRequested(commandId, callId, requestedAt, reason, now) {
+      return update(
+        commandId,
+        { status: 'failed', reason, updated_at: iso(now) },
+        '#call.#id = :callId AND #call.#status = :pending AND #call.requested_at = :requestedAt AND attribute_not_exists(#call.provider_call_id)',
+        { ':callId': callId, ':requestedAt': requestedAt, ...PENDING },
+      );
+    },
+
+    applyStatus(commandId, status, now) {
+      return update(
+        commandId,
+        {
+          provider_call_id: status.providerCallId,
+          status: status.status,
+          provider_status: status.providerStatus,
+          last_sequence: status.sequence,
+          duration_seconds: status.durationSeconds,
+          answered_by: status.answeredBy,
+          reason: status.reason,
+          updated_at: iso(now),
+        },
+        '(#call.provider_call_id = :sid OR (attribute_exists(#call.requested_at) AND attribute_not_exists(#call.provider_call_id))) ' +
+          'AND #call.last_sequence < :sequence AND NOT (#call.#status IN (:completed, :failed))',
+        { ':sid': status.providerCallId, ':sequence': status.sequence, ':completed': 'completed', ':failed': 'failed' },
+      );
+    },
+  };
+}

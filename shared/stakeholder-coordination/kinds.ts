@@ -1,0 +1,13 @@
+import type { CommandKind } from '../commands/kind';
+import { stakeholderProgressSchema, type StakeholderProgress } from './progress';
+import { parseStakeholderCoordinationRequest, type StakeholderCoordinationRequest } from './schema';
+
+/**
+ * A stakeholder coordination command: its stored request is the canonical
+ * parsed request, its progress the meeting details its worker settled on.
+ */
+export const stakeholderCoordinationKind: CommandKind<StakeholderCoordinationRequest, StakeholderProgress> = {
+  type: 'stakeholder_coordination',
+  request: { parse: parseStakeholderCoordinationRequest },
+  progress: stakeholderProgressSchema,
+};

@@ -1,0 +1,205 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import * as z from 'zod';
+import { AppError } from '../platform/errors';
+import { isUuid } from '../platform/ids';
+import { cleanText } from '../platform/text';
+import { describeFirstIssue, toIssueDetails } from '../platform/validation';
+
+/**
+ * The validated request of `POST /api/agents/cmo/stakeholder-coordination`
+ * in its canonical shape: what the command stores and its worker runs.
+ * Parsing it again gives it back unchanged.
+ */
+export interface StakeholderCoordinationRequest {
+  site_id: string;
+  meeting_title?: string;
+  meeting_objective?: string;
+  /** E-mail addresses or names; empty when none were given. */
+  participants: string[];
+  /** The agenda, one item per entry (a text agenda is split into its lines). */
+  meeting_agenda: string[];
+  /** E.164 numbers; only the first is called. Empty: no call. */
+  phone_numbers: string[];
+  visitor_id?: string;
+  lead_id?: string;
+  userId?: string;
+  conversationId?: string;
+  agentId?: string;
+  include_context_summary: boolean;
+}
+
+/** Most numbers a request may list (only the first is called). */
+export const MAX_PHONE_NUMBERS = 10;
+const MAX_PARTICIPANTS = 50;
+const MAX_AGENDA_ITEMS = 50;
+/** Longest agenda a request may send as one text. */
+const MAX_AGENDA_TEXT = 10_000;
+/** Longest phone number read; longer text is refused before it is parsed. */
+const MAX_PHONE_LENGTH = 32;
+
+/** Accepted spellings of each field: the issue's name first. */
+const ALIASES: readonly (readonly [string, ...string[]])[] = [
+  ['site_id', 'siteId'],
+  ['meeting_title', 'meetingTitle'],
+  ['meeting_objective', 'meetingObjective'],
+  ['meeting_agenda', 'meetingAgenda'],
+  ['phone_numbers', 'phoneNumbers'],
+  ['visitor_id', 'visitorId'],
+  ['lead_id', 'leadId'],
+  ['userId', 'user_id'],
+  ['conversationId', 'conversation_id'],
+  ['agentId', 'agent_id'],
+  ['include_context_summary', 'includeContextSummary'],
+];
+
+/** The id fields; their spellings compare as UUIDs (case-blind). */
+const ID_FIELDS: ReadonlySet<string> = new Set(['site_id', 'visitor_id', 'lead_id', 'userId', 'conversationId', 'agentId']);
+
+/** Room a value may take before it is cleaned and trimmed. */
+const RAW_SLACK = 1_024;
+
+/** Free text: cleaned of control and bidi characters (it reaches the prompts), trimmed, not empty, at most `max` characters. */
+const text = (max: number) => {
+  const tooBig = { abort: true, message: `Too big: expected string to have <=${max} characters` };
+  return z
+    .string()
+    .max(max + RAW_SLACK, tooBig)
+    .overwrite(cleanText)
+    .trim()
+    .max(max, tooBig)
+    .min(1, 'must not be empty');
+};
+
+/** A UUID, in lower case (UUIDs compare case-insensitively). */
+const uuid = z
+  .string()
+  .max(64, 'Invalid UUID')
+  .refine(isUuid, { message: 'Invalid UUID' })
+  .transform((value) => value.toLowerCase());
+
+/** Something that looks like an e-mail address must be one; anything else is a name. */
+const participant = text(320).refine((value) => !value.includes('@') || z.email().safeParse(value).success, {
+  message: 'Invalid e-mail address (a participant is an e-mail address or a name)',
+});
+
+/** A list marker at the start of an agenda line: `1.`, `2)`, `-`, `*`, `•`. */
+const LIST_MARKER = /^(?:\d{1,3}[.)]|[-*•])\s+/;
+
+/** An agenda given as one text becomes one item per non-empty line, without list markers. */
+function agendaItems(value: string): string[] {
+  return value
+    .split('\n')
+    .map((line) => line.trim().replace(LIST_MARKER, '').trim())
+    .filter((line) => line.length > 0);
+}
+
+const agenda = z
+  .union([
+    z.array(text(1_000)).max(MAX_AGENDA_ITEMS),
+    z
+      .string()
+      .max(MAX_AGENDA_TEXT, { abort: true, message: `Too big: expected string to have <=${MAX_AGENDA_TEXT} characters` })
+      .transform((value) => agendaItems(cleanText(value))),
+  ])
+  .refine((items) => items.every((item) => item.length <= 1_000), { message: 'Too big: an agenda item has more than 1000 characters' })
+  .refine((items) => items.length <= MAX_AGENDA_ITEMS, { message: `Too big: at most ${MAX_AGENDA_ITEMS} agenda items` });
+
+/**
+ * True for a phone number written in E.164 (`+` and the digits of a valid
+ * number of its country, nothing else), as libphonenumber-js reads it.
+ */
+export function isE164PhoneNumber(value: string): boolean {
+  if (value.length > MAX_PHONE_LENGTH || !value.startsWith('+')) return false;
+  const parsed = parsePhoneNumberFromString(value);
+  return parsed !== undefined && parsed.isValid() && parsed.number === value;
+}
+
+const phoneNumber = z
+  .string()
+  .trim()
+  .refine(isE164PhoneNumber, { message: 'Invalid phone number: expected a valid E.164 number such as +14155550123' });
+
+const requestSchema = z
+  .object({
+    site_id: uuid,
+    meeting_title: text(200).optional(),
+    meeting_objective: text(2_000).optional(),
+    participants: z.array(participant).max(MAX_PARTICIPANTS).optional(),
+    meeting_agenda: agenda.optional(),
+    phone_numbers: z.array(phoneNumber).max(MAX_PHONE_NUMBERS).optional(),
+    visitor_id: uuid.optional(),
+    lead_id: uuid.optional(),
+    userId: uuid.optional(),
+    conversationId: uuid.optional(),
+    agentId: uuid.optional(),
+    include_context_summary: z.boolean().optional(),
+  })
+  .refine((request) => request.userId !== undefined || request.visitor_id !== undefined || request.lead_id !== undefined, {
+    message: 'At least one of userId, visitor_id or lead_id is required',
+    path: ['userId'],
+  });
+
+/**
+ * Validates a stakeholder coordination request and returns its canonical
+ * shape. Every problem is INVALID_REQUEST; the message names the first
+ * field at fault (`site_id: Required`, `phone_numbers.1: Invalid phone
+ * number…`), `details` lists them all.
+ */
+export function parseStakeholderCoordinationRequest(raw: unknown): StakeholderCoordinationRequest {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new AppError('INVALID_REQUEST', 'The request body must be a JSON object.');
+  }
+  const body = normalizeAliases(raw as Record<string, unknown>);
+  if (body.site_id === undefined || body.site_id === '') {
+    throw new AppError('INVALID_REQUEST', 'site_id: Required', [{ code: 'invalid_type', message: 'Required', expected: 'string', path: ['site_id'] }]);
+  }
+  const parsed = requestSchema.safeParse(body);
+  if (!parsed.success) {
+    throw new AppError('INVALID_REQUEST', describeFirstIssue(parsed.error.issues), toIssueDetails(parsed.error.issues));
+  }
+  const { participants, meeting_agenda, phone_numbers, include_context_summary, ...rest } = parsed.data;
+  const request: StakeholderCoordinationRequest = {
+    ...rest,
+    participants: participants ?? [],
+    meeting_agenda: meeting_agenda ?? [],
+    phone_numbers: phone_numbers ?? [],
+    include_context_summary: include_context_summary ?? true,
+  };
+  for (const key of Object.keys(request) as (keyof StakeholderCoordinationRequest)[]) if (request[key] === undefined) delete request[key];
+  return request;
+}
+
+/** Accepted spellings, canonical or alias (built once). */
+const ALIASED_NAMES: ReadonlySet<string> = new Set(ALIASES.flat());
+
+/** Maps alias spellings onto the canonical names and drops nulls (null means "not given"). */
+function normalizeAliases(raw: Record<string, unknown>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (!ALIASED_NAMES.has(key) && value !== null) body[key] = value;
+  }
+  for (const names of ALIASES) {
+    let first: string | undefined;
+    for (const name of names) {
+      const value = raw[name];
+      if (value === undefined || value === null) continue;
+      if (first === undefined) {
+        first = name;
+        body[names[0]] = value;
+        continue;
+      }
+      if (!sameValue(names[0], value, raw[first])) {
+        throw new AppError('INVALID_REQUEST', `${first} and ${name} are the same field and disagree.`, [
+          { code: 'custom', message: `conflicts with ${first}`, path: [name] },
+        ]);
+      }
+    }
+  }
+  return body;
+}
+
+function sameValue(field: string, a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (ID_FIELDS.has(field) && typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase();
+  return JSON.stringify(a) === JSON.stringify(b);
+}
