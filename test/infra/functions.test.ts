@@ -146,7 +146,10 @@ describe('definitions the infrastructure relies on', () => {
 
   it('sets each plain provider setting only on the functions that declare it', () => {
     const declared = FUNCTIONS.filter((fn) => (fn.settings ?? []).length > 0).map((fn) => [fn.id, fn.settings]);
-    expect(declared).toEqual([['callWorker', ['TWILIO_FROM_NUMBER', 'TWILIO_API_BASE_URL']]]);
+    expect(declared).toEqual([
+      ['callWorker', ['TWILIO_FROM_NUMBER', 'TWILIO_API_BASE_URL']],
+      ['researchWorker', ['SEARCH_PROVIDERS', 'SEARCH_CACHE_TTL', 'GOOGLE_CSE_DAILY_QUOTA', 'GOOGLE_CSE_BASE_URL', 'BRAVE_BASE_URL', 'PERPLEXITY_BASE_URL', 'PERPLEXITY_MODEL']],
+    ]);
   });
 
   it('makes every worker consume a queue and no api function consume one', () => {
