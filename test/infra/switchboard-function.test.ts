@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
@@ -8,7 +8,7 @@ import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ServiceTable } from '../../infra/constructs/service-table';
 import { REPOSITORY_ROOT, SwitchboardFunction } from '../../infra/constructs/switchboard-function';
-import type { FunctionDefinition } from '../../shared/catalogue/functions';
+import { functionById, type FunctionDefinition } from '../../shared/catalogue/functions';
 import type { TableGrant } from '../../shared/catalogue/table';
 
 const definition = (overrides: Partial<FunctionDefinition['access']>): FunctionDefinition => ({
@@ -154,6 +154,17 @@ describe('SwitchboardFunction', () => {
       rmSync(outdir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('bundles the local corpus with the research worker, which reads it through SEARCH_CORPUS_FILE', () => {
+    const worker = functionById('researchWorker');
+    expect(worker.bundledFiles).toEqual([{ source: 'shared/providers/search/corpus/sample-news.jsonl', setting: 'SEARCH_CORPUS_FILE' }]);
+    expect(statSync(join(REPOSITORY_ROOT, worker.bundledFiles![0]!.source)).size).toBeGreaterThan(10_000);
+    const scope = stack(false);
+    const fn = new SwitchboardFunction(scope, 'Research', { definition: worker });
+    const variables = Template.fromStack(scope).toJSON().Resources[scope.resolve((fn.function.node.defaultChild as unknown as { logicalId: string }).logicalId)]
+      .Properties.Environment.Variables as Record<string, string>;
+    expect(variables.SEARCH_CORPUS_FILE).toBe('/var/task/shared/providers/search/corpus/sample-news.jsonl');
+  });
 
   it('fails synth on a missing entry when the stack is bundled', () => {
     expect(() => new SwitchboardFunction(stack(true), 'Fn', { definition: definition({}) })).toThrow(/Cannot find entry file/);
