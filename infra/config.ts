@@ -147,7 +147,9 @@ const WORKERS_AT_MAX_CONCURRENCY: Partial<Record<FunctionId, number>> = Object.f
  * its timeout (a `Prefer: wait` request holds an instance up to 25 s), so
  * API Gateway answers 429 before Lambda would throttle (see validate()).
  * Lead follow-ups are limited well below what the gateway could take: each
- * one is LLM work for a worker pool of 10.
+ * one is LLM work for a worker pool of 10. Deep research is limited further:
+ * each operation spends search provider requests (Google's free quota is 100
+ * a day) and, with analysis, LLM calls.
  */
 export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>> = {
   dev: {
@@ -164,6 +166,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       notFoundApi: 25,
       stakeholderCoordinationApi: 31,
       twilioCallStatusWebhook: 15,
+      deepResearchApi: 35,
     },
     logLevel: 'DEBUG',
     apiThrottle: {
@@ -176,6 +179,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'HEAD /health': { rateLimit: 1, burstLimit: 2 },
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 1, burstLimit: 2 },
         'POST /webhooks/twilio/call-status': { rateLimit: 2, burstLimit: 5 },
+        'POST /api/deepResearch/operation': { rateLimit: 1, burstLimit: 5 },
       },
     },
     alarms: {
@@ -206,6 +210,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       notFoundApi: 60,
       stakeholderCoordinationApi: 34,
       twilioCallStatusWebhook: 35,
+      deepResearchApi: 35,
     },
     logLevel: 'INFO',
     apiThrottle: {
@@ -218,6 +223,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'HEAD /health': { rateLimit: 2, burstLimit: 5 },
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 1, burstLimit: 5 },
         'POST /webhooks/twilio/call-status': { rateLimit: 5, burstLimit: 10 },
+        'POST /api/deepResearch/operation': { rateLimit: 1, burstLimit: 5 },
       },
     },
     alarms: {
@@ -249,6 +255,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       notFoundApi: 120,
       stakeholderCoordinationApi: 68,
       twilioCallStatusWebhook: 70,
+      deepResearchApi: 70,
     },
     logLevel: 'INFO',
     apiThrottle: {
@@ -261,6 +268,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'HEAD /health': { rateLimit: 5, burstLimit: 10 },
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 2, burstLimit: 10 },
         'POST /webhooks/twilio/call-status': { rateLimit: 10, burstLimit: 20 },
+        'POST /api/deepResearch/operation': { rateLimit: 2, burstLimit: 10 },
       },
     },
     alarms: {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { posix, resolve } from 'node:path';
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal, type CfnRole } from 'aws-cdk-lib/aws-iam';
@@ -12,7 +12,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TABLE, type TableGrant } from '../../shared/catalogue/table';
 import { queueById, type JobQueueId, type QueueDefinition } from '../../shared/catalogue/job-types';
-import type { FunctionDefinition } from '../../shared/catalogue/functions';
+import type { BundledFile, FunctionDefinition } from '../../shared/catalogue/functions';
 import type { SecretDefinition, SecretId } from '../../shared/catalogue/secrets';
 
 /** The repository root, against which `FunctionDefinition.entry` paths resolve. */
@@ -39,6 +39,18 @@ export function leadingKeysCondition(keyPrefixes: readonly string[]): Record<str
     'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': keyPrefixes.map((prefix) => `${prefix}*`) },
     Null: { 'dynamodb:LeadingKeys': 'false' },
   };
+}
+
+/** Where Lambda unpacks a function's code: a bundled file's path at run time is this plus its path in the bundle. */
+export const LAMBDA_TASK_ROOT = '/var/task';
+
+/**
+ * The commands that copy a function's `bundledFiles` into its bundle, each
+ * at its path relative to the repository root (run after esbuild, by the
+ * NodejsFunction's `afterBundling` hook).
+ */
+export function bundledFileCommands(files: readonly BundledFile[], inputDir: string, outputDir: string): string[] {
+  return files.flatMap((file) => [`mkdir -p "${outputDir}/${posix.dirname(file.source)}"`, `cp "${inputDir}/${file.source}" "${outputDir}/${file.source}"`]);
 }
 
 /** ESM bundles still meet CommonJS dependencies that call `require`. */
@@ -85,7 +97,9 @@ export interface SwitchboardFunctionProps {
 
 /**
  * The house Lambda function: Node.js 22 on arm64, an ESM bundle (minified,
- * source maps on, AWS SDK v3 left to the runtime), X-Ray active tracing, an
+ * source maps on, the pinned AWS SDK bundled, the definition's
+ * `bundledFiles` copied beside it with their settings naming their paths),
+ * X-Ray active tracing, an
  * explicit log group with retention, and a role that starts EMPTY apart
  * from writing to that log group and sending traces. The tracing grant is
  * the role's one inline policy and the only place a `*` resource is
@@ -106,6 +120,7 @@ export class SwitchboardFunction extends Construct {
     const { definition } = props;
     this.definition = definition;
     const projectRoot = props.projectRoot ?? REPOSITORY_ROOT;
+    const bundledFiles = definition.bundledFiles ?? [];
 
     this.logGroup = new LogGroup(this, 'LogGroup', {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
@@ -149,6 +164,8 @@ export class SwitchboardFunction extends Construct {
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        // Each bundled file's setting names where the function finds it.
+        ...Object.fromEntries(bundledFiles.map((file) => [file.setting, posix.join(LAMBDA_TASK_ROOT, file.source)])),
         ...props.environment,
       },
       bundling: {
@@ -163,6 +180,15 @@ export class SwitchboardFunction extends Construct {
         // and a bundled, tree-shaken SDK starts faster than the runtime's copy (npm run bench, "Init").
         externalModules: [],
         banner: REQUIRE_BANNER,
+        ...(bundledFiles.length > 0
+          ? {
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: (inputDir: string, outputDir: string) => bundledFileCommands(bundledFiles, inputDir, outputDir),
+              },
+            }
+          : {}),
       },
     });
 

@@ -3,7 +3,22 @@ export function describeProviders(env: Record<string, string | undefined>): stri
   const llm = env.OPENAI_API_KEY
     ? `LLM openai (${env.OPENAI_MODEL ?? 'gpt-4o-mini'}${env.OPENAI_BASE_URL ? ` at ${new URL(env.OPENAI_BASE_URL).host}` : ''})`
     : 'LLM offline (deterministic writer; set OPENAI_API_KEY for a model)';
-  return llm;
+  return `${llm}; ${describeSearch(env)}`;
+}
+
+/** The credentials each search provider needs (PROVIDERS.md "Settings"). */
+const SEARCH_CREDENTIALS: Readonly<Record<string, readonly string[]>> = {
+  google: ['GOOGLE_CSE_API_KEY', 'GOOGLE_CSE_ID'],
+  brave: ['BRAVE_API_KEY'],
+  perplexity: ['PERPLEXITY_API_KEY'],
+};
+
+/** The search chain in use (SEARCH_PROVIDERS order, providers without credentials skipped), or the local corpus. */
+function describeSearch(env: Record<string, string | undefined>): string {
+  const order = (env.SEARCH_PROVIDERS?.trim() || 'google,brave,perplexity').split(',').map((name) => name.trim().toLowerCase());
+  const inUse = order.filter((name) => SEARCH_CREDENTIALS[name]?.every((key) => Boolean(env[key]?.trim())));
+  if (inUse.length > 0) return `search ${inUse.join(' → ')}`;
+  return 'search local-corpus (sample news; set BRAVE_API_KEY, PERPLEXITY_API_KEY or GOOGLE_CSE_API_KEY and GOOGLE_CSE_ID for web search)';
 }
 
 /** One line naming the telephony in use, without any credential. */

@@ -43,6 +43,16 @@ export interface FunctionDefinition<Id extends string = FunctionId> {
    * only on it. @default none
    */
   settings?: readonly string[];
+  /** Files the function reads from disk at run time, copied into its bundle. @default none */
+  bundledFiles?: readonly BundledFile[];
+}
+
+/** A data file a function reads at run time: copied into its Lambda bundle at the same relative path. */
+export interface BundledFile {
+  /** Path relative to the repository root (and to the bundle's root, `/var/task` in Lambda). */
+  source: string;
+  /** Setting through which the function is told the file's path in the bundle. */
+  setting: string;
 }
 
 /** The kinds of function that sit behind a route (api functions and webhooks): each is capped and throttled per route. */
@@ -180,6 +190,24 @@ const API_AND_SCHEDULED = [
       sendsToDeadLetterOf: [],
       // TWILIO_AUTH_TOKEN, to check X-Twilio-Signature.
       secrets: ['twilio'],
+    },
+  },
+  {
+    id: 'deepResearchApi',
+    kind: 'api',
+    entry: 'functions/api/deep-research.ts',
+    description: 'POST /api/deepResearch/operation: validate, record the command (no site), queue the research job',
+    timeoutSeconds: 29,
+    memoryMb: 512,
+    access: {
+      table: [
+        { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+        { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+        { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+      ],
+      sendsTo: ['research'],
+      sendsToDeadLetterOf: [],
+      secrets: [],
     },
   },
 ] as const satisfies readonly FunctionDefinition<string>[];

@@ -2,7 +2,7 @@ import type { CommandType } from '../commands/record';
 import type { FunctionDefinition, FunctionId } from './functions';
 
 /** Id of a work queue (one per job type). */
-export type JobQueueId = 'sales' | 'copywriter' | 'call';
+export type JobQueueId = 'sales' | 'copywriter' | 'call' | 'research';
 
 /** One work queue and its dead-letter queue. */
 export interface QueueDefinition {
@@ -157,6 +157,52 @@ export const JOB_TYPES = [
         secrets: ['openai', 'twilio'],
       },
       settings: ['TWILIO_FROM_NUMBER', 'TWILIO_API_BASE_URL'],
+    },
+  },
+  {
+    type: 'deep_research',
+    commandType: 'deep_research',
+    startsCommand: true,
+    // A producer's research job concerns no site: its tenant only has to exist (tenantMayActOn).
+    fromProducers: true,
+    queue: workQueue('research', 'RESEARCH'),
+    worker: {
+      id: 'researchWorker',
+      kind: 'worker',
+      entry: 'functions/workers/research.ts',
+      description: 'Deep research: web search through the provider chain (or the local corpus), then optional content analysis',
+      // Worst case, every provider timing out on its attempt and its retry, then analysis to its budget
+      // (checked by test/unit/deep-research/budget.test.ts):
+      //   search:   Google 2 x 20 s + Brave 2 x 20 s + Perplexity 2 x 30 s + 3 retry pauses of 1 s
+      //             (searchChainWorstCaseMs, shared/providers/search/policy.ts)                      = 143 s
+      //   analysis: no call starts after 120 s; those running end within a page read (5 s) and one
+      //             LLM call deadline (56 s) (ANALYSIS_BUDGET_MS, shared/deep-research/budget.ts)     = 181 s
+      //   storage, queueing and completion                                                           ≤  36 s
+      //   total                                                                                      = 360 s
+      timeoutSeconds: 360,
+      // Advanced analysis parses up to 4 pages of up to 1 MiB at once into a DOM (linkedom): more room than the LLM-only workers.
+      memoryMb: 512,
+      // The local corpus (served when no search provider is configured and offline providers are allowed) is read from disk.
+      bundledFiles: [{ source: 'shared/providers/search/corpus/sample-news.jsonl', setting: 'SEARCH_CORPUS_FILE' }],
+      access: {
+        table: [
+          // Producer jobs: the tenant must exist, then the job's Idempotency-Key.
+          { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
+          { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+          // Its command (a producer's job starts one).
+          { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+          // Google's daily query counter, shared by every worker (an atomic conditional update).
+          { actions: ['UpdateItem'], keyPrefixes: ['QUOTA#'] },
+          // Search results cached for SEARCH_CACHE_TTL.
+          { actions: ['GetItem', 'PutItem'], keyPrefixes: ['SEARCH#'] },
+        ],
+        // Its own queue: a job that hit a fault, or whose command is busy, is queued again, delayed.
+        sendsTo: ['research'],
+        sendsToDeadLetterOf: ['research'],
+        secrets: ['search', 'openai'],
+      },
+      // Unset, each has its PROVIDERS.md default; an environment's providerSettings (infra/config.ts) may set them.
+      settings: ['SEARCH_PROVIDERS', 'SEARCH_CACHE_TTL', 'GOOGLE_CSE_DAILY_QUOTA', 'GOOGLE_CSE_BASE_URL', 'BRAVE_BASE_URL', 'PERPLEXITY_BASE_URL', 'PERPLEXITY_MODEL'],
     },
   },
 ] as const satisfies readonly JobTypeDefinition[];

@@ -14,6 +14,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'DELETE', path: '/api/commands/{id}', function: 'deleteCommandApi' },
   { method: 'GET', path: '/health', function: 'healthApi' },
   { method: 'HEAD', path: '/health', function: 'healthApi' },
+  { method: 'POST', path: '/api/deepResearch/operation', function: 'deepResearchApi' },
   { method: 'POST', path: '/api/agents/cmo/stakeholder-coordination', function: 'stakeholderCoordinationApi' },
   // Outside /api and without a key: Twilio signs each callback (X-Twilio-Signature), and the webhook checks that.
   { method: 'POST', path: '/webhooks/twilio/call-status', function: 'twilioCallStatusWebhook' },

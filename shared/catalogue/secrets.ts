@@ -1,4 +1,4 @@
-export type SecretId = 'openai' | 'twilio';
+export type SecretId = 'openai' | 'search' | 'twilio';
 
 /** Provider credentials kept in Secrets Manager in AWS, the environment locally. */
 export interface SecretDefinition {
@@ -11,5 +11,6 @@ export interface SecretDefinition {
 
 export const SECRETS: readonly SecretDefinition[] = [
   { id: 'openai', keys: ['OPENAI_API_KEY'], arnEnvVar: 'OPENAI_SECRET_ARN' },
+  { id: 'search', keys: ['GOOGLE_CSE_API_KEY', 'GOOGLE_CSE_ID', 'BRAVE_API_KEY', 'PERPLEXITY_API_KEY'], arnEnvVar: 'SEARCH_SECRET_ARN' },
   { id: 'twilio', keys: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'], arnEnvVar: 'TWILIO_SECRET_ARN' },
 ];

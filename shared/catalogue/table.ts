@@ -25,6 +25,10 @@ export const TABLE = {
     'IDEM#',
     /** `FOLLOWUP#<id>`: a scheduled follow-up (shared/lead-follow-up/follow-up-store.ts). */
     'FOLLOWUP#',
+    /** `QUOTA#<provider>#<day>`: a search provider's daily request counter, e.g. `QUOTA#google#2026-11-23` (US Pacific day; shared/providers/search/quota.ts). */
+    'QUOTA#',
+    /** `SEARCH#<sha256>`: search results cached for SEARCH_CACHE_TTL, keyed by the normalized query (shared/providers/search/cache.ts). */
+    'SEARCH#',
     /**
      * `CONV#<site id>`: a site's conversations (shared/sites/conversations.ts), apart from `SITE#`
      * so a function that starts conversations may write them without being able to write sites.

@@ -1,16 +1,13 @@
 import type { Principal } from '../access/api-keys';
 import { respondWithCommand } from '../api/command-responses';
+import { readIdempotencyKey } from '../api/idempotency-key';
 import { startCommand, type StartDependencies } from '../commands/start';
-import { AppError } from '../platform/errors';
 import { canonicalJson, sha256Hex } from '../platform/hashing';
 import type { HttpResult } from '../platform/http/types';
 import type { SiteDirectory } from '../sites/directory';
 import { checkLeadFollowUp } from './checks';
 import { leadFollowUpPresenter } from './presenter';
 import { parseLeadFollowUpRequest, type LeadFollowUpOutput } from './schema';
-
-/** Longest Idempotency-Key accepted (the job envelope's limit). */
-const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 export interface LeadFollowUpApiDependencies extends StartDependencies {
   sites: SiteDirectory;
@@ -37,7 +34,7 @@ export interface LeadFollowUpCall {
 export async function acceptLeadFollowUp(deps: LeadFollowUpApiDependencies, call: LeadFollowUpCall): Promise<HttpResult> {
   const request = parseLeadFollowUpRequest(call.body, deps.defaultOutput);
   await checkLeadFollowUp(deps.sites, request, call.principal);
-  const idempotencyKey = readIdempotencyKey(call.headers);
+  const idempotencyKey = readIdempotencyKey(call.headers, 'INVALID_REQUEST');
   const { command } = await startCommand(deps, {
     type: 'lead_follow_up',
     tenantId: call.principal.tenantId,
@@ -46,15 +43,4 @@ export async function acceptLeadFollowUp(deps: LeadFollowUpApiDependencies, call
     ...(idempotencyKey ? { idempotency: { key: idempotencyKey, bodyHash: sha256Hex(canonicalJson(call.body)) } } : {}),
   });
   return respondWithCommand(deps.commands, command, call.headers.prefer, leadFollowUpPresenter(request), deps.maxWaitSeconds);
-}
-
-function readIdempotencyKey(headers: LeadFollowUpCall['headers']): string | undefined {
-  const key = headers['idempotency-key']?.trim();
-  if (key === undefined || key === '') return undefined;
-  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw new AppError('INVALID_REQUEST', `The Idempotency-Key header is longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`, [
-      { code: 'too_big', message: `At most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`, path: ['Idempotency-Key'] },
-    ]);
-  }
-  return key;
 }

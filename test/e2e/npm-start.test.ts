@@ -52,6 +52,25 @@ describe('npm start', () => {
     expect(run.output()).not.toContain(API_KEY);
   });
 
+  it('answers deep research of every operation type from the local corpus, with no search key, and says so', async () => {
+    expect(run.output()).toMatch(/providers:.*search local-corpus/);
+    for (const body of [
+      { operation_type: 'llm_news', max_results: 5 },
+      { operation_type: 'general_news', query: 'AI chip export rules', date_from: '2025-01-01', max_results: 5 },
+      { operation_type: 'custom_search', query: 'GPU rental prices', keywords: ['GPU'], max_results: 3, include_content_analysis: true },
+    ]) {
+      const answer = await call(run.url, 'POST', '/api/deepResearch/operation', { key: API_KEY, headers: { prefer: 'wait=20' }, body });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ success: true, operation_type: body.operation_type, provider: 'local-corpus', provider_requests: 0 });
+      const results = answer.body.results as { domain: string; publishedDate?: string; content_analysis?: unknown }[];
+      expect(results.length).toBeGreaterThan(0);
+      expect(answer.body.total_results).toBe(results.length);
+      if (body.operation_type === 'llm_news') for (const result of results) expect(result.domain).toMatch(/ycombinator|techcrunch|theverge|arstechnica|venturebeat|wired|technologyreview|theregister|siliconangle|huggingface/);
+      if ('date_from' in body) for (const result of results) expect(result.publishedDate! >= '2025-01-01').toBe(true);
+      if ('include_content_analysis' in body) expect(results[0]!.content_analysis).toEqual(expect.objectContaining({ summary: expect.any(String) }));
+    }
+  });
+
   it('stops cleanly on Ctrl-C', async () => {
     run.signalGroup('SIGINT');
     expect(await settlesWithin(run.closed, 15_000)).toBe(true);

@@ -115,7 +115,11 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
       CallQueueUrl: `Stateful:${logicalId(stateful.queues.get('call')!.queue)}`,
       CallDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('call')!.deadLetterQueue)}`,
       SalesProducerPolicyArn: `Stateful:${logicalId(stateful.producerPolicies.get('sales')!)}`,
+      ResearchQueueUrl: `Stateful:${logicalId(stateful.queues.get('research')!.queue)}`,
+      ResearchDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('research')!.deadLetterQueue)}`,
+      ResearchProducerPolicyArn: `Stateful:${logicalId(stateful.producerPolicies.get('research')!)}`,
       OpenaiSecretArn: `Stateful:${logicalId(stateful.secrets.get('openai')!.secret)}`,
+      SearchSecretArn: `Stateful:${logicalId(stateful.secrets.get('search')!.secret)}`,
       TwilioSecretArn: `Stateful:${logicalId(stateful.secrets.get('twilio')!.secret)}`,
     });
   });
@@ -174,11 +178,12 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
     const env = envs[name];
     const { alarms: thresholds } = ENVIRONMENTS[name];
     const rateAlarms = alarms(env).filter((a) => String(a.AlarmDescription).includes('commands failing'));
-    expect(rateAlarms).toHaveLength(3);
+    expect(rateAlarms).toHaveLength(4);
     for (const [commandType, prefix] of [
       ['lead_follow_up', 'leadFollowUp'],
       ['copywriter', 'copywriter'],
       ['stakeholder_coordination', 'stakeholderCoordination'],
+      ['deep_research', 'deepResearch'],
     ] as const) {
       const alarm = rateAlarms.find((a) => String(a.AlarmDescription).startsWith(`${commandType} `))!;
       const metric = (metricName: string, id: string) => ({
@@ -232,7 +237,7 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
     env.service.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     const topic = `Service:${logicalId(env.stage.service.operations.alarmTopic)}`;
     const all = alarms(env);
-    const commandTypes = 3;
+    const commandTypes = 4;
     const offline = ENVIRONMENTS[name].providersConfigured ? 1 : 0;
     const providerNotConfigured = 1;
     expect(all.length).toBe(

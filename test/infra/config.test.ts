@@ -113,6 +113,7 @@ describe('API throttles and concurrency caps', () => {
       'DELETE /api/commands/{id}',
       'GET /health',
       'HEAD /health',
+      'POST /api/deepResearch/operation',
       'POST /api/agents/cmo/stakeholder-coordination',
       'POST /webhooks/twilio/call-status',
     ]);
@@ -124,7 +125,7 @@ describe('API throttles and concurrency caps', () => {
       ENVIRONMENT_NAMES.map((name) => [
         name,
         Object.fromEntries(
-          (['leadFollowUpApi', 'getCommandApi', 'healthApi', 'notFoundApi', 'stakeholderCoordinationApi', 'twilioCallStatusWebhook'] as const).map((id) => [
+          (['leadFollowUpApi', 'getCommandApi', 'healthApi', 'notFoundApi', 'stakeholderCoordinationApi', 'twilioCallStatusWebhook', 'deepResearchApi'] as const).map((id) => [
             id,
             [peakApiConcurrency(ENVIRONMENTS[name].apiThrottle, id), ENVIRONMENTS[name].reservedConcurrency[id]],
           ]),
@@ -139,6 +140,7 @@ describe('API throttles and concurrency caps', () => {
         notFoundApi: [25, 25],
         stakeholderCoordinationApi: [31, 31],
         twilioCallStatusWebhook: [15, 15],
+        deepResearchApi: [34, 35],
       },
       staging: {
         leadFollowUpApi: [68, 70],
@@ -147,6 +149,7 @@ describe('API throttles and concurrency caps', () => {
         notFoundApi: [60, 60],
         stakeholderCoordinationApi: [34, 34],
         twilioCallStatusWebhook: [35, 35],
+        deepResearchApi: [34, 35],
       },
       prod: {
         leadFollowUpApi: [155, 155],
@@ -155,12 +158,13 @@ describe('API throttles and concurrency caps', () => {
         notFoundApi: [120, 120],
         stakeholderCoordinationApi: [68, 68],
         twilioCallStatusWebhook: [70, 70],
+        deepResearchApi: [68, 70],
       },
     });
   });
 
   it('need this much Lambda concurrency in the account (reservations + the 100 AWS keeps unreserved)', () => {
-    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([301, 514, 988]);
+    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([336, 549, 1068]);
   });
 
   it.each([

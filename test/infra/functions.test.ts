@@ -55,6 +55,8 @@ function expectedEnvironment(env: SynthesizedEnvironment, definition: FunctionDe
     const secret = SECRETS.find((s) => s.id === id)!;
     expected[secret.arnEnvVar] = `Stateful:${logicalId(stateful.secrets.get(id)!.secret)}`;
   }
+  // A file carried in the bundle is found where Lambda unpacks it.
+  for (const file of definition.bundledFiles ?? []) expected[file.setting] = `/var/task/${file.source}`;
   for (const setting of definition.settings ?? []) {
     const value = ENVIRONMENTS[name].providerSettings[setting];
     if (value !== undefined) expected[setting] = value;
@@ -144,7 +146,10 @@ describe('definitions the infrastructure relies on', () => {
 
   it('sets each plain provider setting only on the functions that declare it', () => {
     const declared = FUNCTIONS.filter((fn) => (fn.settings ?? []).length > 0).map((fn) => [fn.id, fn.settings]);
-    expect(declared).toEqual([['callWorker', ['TWILIO_FROM_NUMBER', 'TWILIO_API_BASE_URL']]]);
+    expect(declared).toEqual([
+      ['callWorker', ['TWILIO_FROM_NUMBER', 'TWILIO_API_BASE_URL']],
+      ['researchWorker', ['SEARCH_PROVIDERS', 'SEARCH_CACHE_TTL', 'GOOGLE_CSE_DAILY_QUOTA', 'GOOGLE_CSE_BASE_URL', 'BRAVE_BASE_URL', 'PERPLEXITY_BASE_URL', 'PERPLEXITY_MODEL']],
+    ]);
   });
 
   it('makes every worker consume a queue and no api function consume one', () => {

@@ -33,6 +33,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['sqs:SendMessage'], 'queue/sales'],
     [['sqs:SendMessage'], 'queue/copywriter'],
+    [['sqs:SendMessage'], 'queue/research'],
     [['sqs:SendMessage'], 'queue/call'],
   ],
   salesWorker: [
@@ -54,6 +55,24 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'dlq/copywriter'],
     [['secretsmanager:GetSecretValue'], 'secret/openai'],
     [SQS_CONSUME, 'queue/copywriter'],
+  ],
+  deepResearchApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
+    [['sqs:SendMessage'], 'queue/research'],
+  ],
+  researchWorker: [
+    [['dynamodb:GetItem'], 'table', ['TENANT#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
+    [['dynamodb:UpdateItem'], 'table', ['QUOTA#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['SEARCH#*']],
+    [['sqs:SendMessage'], 'queue/research'],
+    [['sqs:SendMessage'], 'dlq/research'],
+    [['secretsmanager:GetSecretValue'], 'secret/search'],
+    [['secretsmanager:GetSecretValue'], 'secret/openai'],
+    [SQS_CONSUME, 'queue/research'],
   ],
   stakeholderCoordinationApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -190,9 +209,9 @@ describe.each(ENVIRONMENT_NAMES)('least privilege (%s)', (name) => {
 describe.each(ENVIRONMENT_NAMES)('producer policies (%s)', (name) => {
   const producerQueues = JOB_TYPES.filter((job) => job.fromProducers).map((job) => job.queue.id);
 
-  it('are one managed policy per producer queue (sales), each SendMessage on that queue only', () => {
+  it('are one managed policy per producer queue (sales, research), each SendMessage on that queue only', () => {
     const env = envs[name];
-    expect(producerQueues).toEqual(['sales']);
+    expect(producerQueues).toEqual(['sales', 'research']);
     const policies = Object.entries(env.json.stateful.Resources).filter(([, r]) => r.Type === 'AWS::IAM::ManagedPolicy');
     expect(policies.map(([id]) => id)).toEqual(producerQueues.map((queue) => logicalId(env.stage.stateful.producerPolicies.get(queue)!)));
     for (const queue of producerQueues) {
@@ -218,6 +237,14 @@ describe.each(ENVIRONMENT_NAMES)('producer policies (%s)', (name) => {
     expect(outputs.SalesQueueUrl).toMatchObject({
       Value: { Ref: logicalId(env.stage.stateful.queues.get('sales')!.queue) },
       Export: { Name: `${stack}-SalesQueueUrl` },
+    });
+    expect(outputs.ResearchProducerPolicyArn).toMatchObject({
+      Value: { Ref: logicalId(env.stage.stateful.producerPolicies.get('research')!) },
+      Export: { Name: `${stack}-ResearchProducerPolicyArn` },
+    });
+    expect(outputs.ResearchQueueUrl).toMatchObject({
+      Value: { Ref: logicalId(env.stage.stateful.queues.get('research')!.queue) },
+      Export: { Name: `${stack}-ResearchQueueUrl` },
     });
   });
 });

@@ -34,12 +34,12 @@ function documentedOutputs(stack: 'Service' | 'Stateful'): string[] {
 describe('README: deploying to AWS', () => {
   it('shows the line synth prints for prod, and the concurrency every environment needs', () => {
     expect(SECTION).toContain(`# ${describeTarget(environmentConfig('prod'))}\n`);
-    expect(accountConcurrencyNeeded(ENVIRONMENTS.prod)).toBe(988);
-    expect(SECTION).toContain('must be ≥ 988');
+    expect(accountConcurrencyNeeded(ENVIRONMENTS.prod)).toBe(1068);
+    expect(SECTION).toContain('must be ≥ 1068');
     expect(SECTION).toContain(`staging ${accountConcurrencyNeeded(ENVIRONMENTS.staging)}; dev ${accountConcurrencyNeeded(ENVIRONMENTS.dev)}`);
     const reserved = Object.values(ENVIRONMENTS.prod.reservedConcurrency).reduce<number>((sum, value) => sum + (value ?? 0), 0);
     const workers = QUEUES.reduce((sum, queue) => sum + (ENVIRONMENTS.prod.reservedConcurrency[queue.workerFunction] ?? 0), 0);
-    expect(workers).toBe(30);
+    expect(workers).toBe(40);
     expect(SECTION).toContain(`prod reserves\n${reserved} (api functions ${reserved - workers}, workers ${workers})`);
   });
 
@@ -65,7 +65,12 @@ describe('README: deploying to AWS', () => {
     const exported = Object.values(teamOutputs(prod.json.stateful))
       .map((output) => output.Export?.Name)
       .filter((name): name is string => typeof name === 'string');
-    expect(exported.sort()).toEqual(['Switchboard-prod-Stateful-SalesProducerPolicyArn', 'Switchboard-prod-Stateful-SalesQueueUrl']);
+    expect(exported.sort()).toEqual([
+      'Switchboard-prod-Stateful-ResearchProducerPolicyArn',
+      'Switchboard-prod-Stateful-ResearchQueueUrl',
+      'Switchboard-prod-Stateful-SalesProducerPolicyArn',
+      'Switchboard-prod-Stateful-SalesQueueUrl',
+    ]);
     for (const name of exported) {
       expect(SECTION).toContain(`exported as \`${name}\``);
       expect(SECTION).toContain(`Fn.importValue('${name}')`);

@@ -1,11 +1,14 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ServiceTable } from '../../infra/constructs/service-table';
-import { SwitchboardFunction } from '../../infra/constructs/switchboard-function';
-import type { FunctionDefinition } from '../../shared/catalogue/functions';
+import { REPOSITORY_ROOT, SwitchboardFunction } from '../../infra/constructs/switchboard-function';
+import { functionById, type FunctionDefinition } from '../../shared/catalogue/functions';
 import type { TableGrant } from '../../shared/catalogue/table';
 
 const definition = (overrides: Partial<FunctionDefinition['access']>): FunctionDefinition => ({
@@ -129,6 +132,38 @@ describe('SwitchboardFunction', () => {
         ].map((statement) => ({ Effect: 'Allow', ...statement, Resource: statement.Resource ?? Match.anyValue() })),
       },
     });
+  });
+
+  it('copies the files a function reads into its bundle, and tells it where they are in Lambda', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'switchboard-bundle-'));
+    try {
+      const app = new App({ outdir });
+      const scope = new Stack(app, 'Bundled');
+      const file = { source: 'infra/local/demo-data.json', setting: 'DEMO_DATA_FILE' };
+      const fn = new SwitchboardFunction(scope, 'Fn', {
+        definition: { ...definition({ table: [] }), entry: 'functions/api/health.ts', bundledFiles: [file] },
+      });
+      const assembly = app.synth();
+      const properties = Template.fromStack(scope).toJSON().Resources[scope.resolve((fn.function.node.defaultChild as unknown as { logicalId: string }).logicalId)]
+        .Properties as { Code: { S3Key: string }; Environment: { Variables: Record<string, string> } };
+      expect(properties.Environment.Variables.DEMO_DATA_FILE).toBe('/var/task/infra/local/demo-data.json');
+      const asset = join(assembly.directory, `asset.${properties.Code.S3Key.replace(/\.zip$/, '')}`);
+      expect(readdirSync(asset).sort()).toEqual(['index.mjs', 'index.mjs.map', 'infra']);
+      expect(readFileSync(join(asset, file.source), 'utf8')).toBe(readFileSync(join(REPOSITORY_ROOT, file.source), 'utf8'));
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('bundles the local corpus with the research worker, which reads it through SEARCH_CORPUS_FILE', () => {
+    const worker = functionById('researchWorker');
+    expect(worker.bundledFiles).toEqual([{ source: 'shared/providers/search/corpus/sample-news.jsonl', setting: 'SEARCH_CORPUS_FILE' }]);
+    expect(statSync(join(REPOSITORY_ROOT, worker.bundledFiles![0]!.source)).size).toBeGreaterThan(10_000);
+    const scope = stack(false);
+    const fn = new SwitchboardFunction(scope, 'Research', { definition: worker });
+    const variables = Template.fromStack(scope).toJSON().Resources[scope.resolve((fn.function.node.defaultChild as unknown as { logicalId: string }).logicalId)]
+      .Properties.Environment.Variables as Record<string, string>;
+    expect(variables.SEARCH_CORPUS_FILE).toBe('/var/task/shared/providers/search/corpus/sample-news.jsonl');
   });
 
   it('fails synth on a missing entry when the stack is bundled', () => {

@@ -27,6 +27,7 @@ import { dynamoCommandStore } from '../../shared/commands/store';
 import type { Settings } from '../../shared/composition/settings';
 import { newId } from '../../shared/platform/ids';
 import { canonical, logicalId, synthesize, type SynthesizedEnvironment } from '../infra/synthesize';
+import { startFakeGoogle, type GoogleFake } from '../fakes/google';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
 import { call } from '../support/http';
 
@@ -34,6 +35,7 @@ const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 const API_KEY = `sbk_${'t'.repeat(32)}`;
 const LEAD_FOLLOW_UP = '/api/agents/sales/leadFollowUp';
+const RESEARCH = '/api/deepResearch/operation';
 const STAKEHOLDER = '/api/agents/cmo/stakeholder-coordination';
 const CALL_STATUS = '/webhooks/twilio/call-status';
 /** PUBLIC_BASE_URL, which the CDK app sets on every function. */
@@ -55,6 +57,7 @@ let services: EmbeddedServices;
 let gateway: Server;
 let url: string;
 let prod: SynthesizedEnvironment;
+let google: GoogleFake;
 const proxies: Server[] = [];
 const recorded = new Map<FunctionId, TableRequest[]>();
 const handlers = new Map<FunctionId, Handler>();
@@ -175,17 +178,24 @@ function sqsEvent(messages: Message[]): SQSEvent {
   };
 }
 
-const produce = (job: unknown) =>
-  services.aws.sqs.send(new SendMessageCommand({ QueueUrl: services.aws.queues.sales.url, MessageBody: JSON.stringify(job) }));
+const produce = (job: unknown, queue: JobQueueId = 'sales') =>
+  services.aws.sqs.send(new SendMessageCommand({ QueueUrl: services.aws.queues[queue].url, MessageBody: JSON.stringify(job) }));
+
+/** Provider settings a function gets here: the research worker searches the loopback Google (its quota counter and cache are table items). */
+function providerSettings(id: FunctionId): Settings {
+  if (id !== 'researchWorker') return {};
+  return { GOOGLE_CSE_API_KEY: google.apiKey, GOOGLE_CSE_ID: google.engineId, GOOGLE_CSE_BASE_URL: google.baseUrl };
+}
 
 beforeAll(async () => {
   prod = synthesize('prod');
   services = await startEmbeddedServices();
   const { siteIds } = await importFile(services.db, services.aws.tableName, DEMO_DATA_FILE);
   await registerKeys(services.db, services.aws.tableName, [{ key: API_KEY, siteIds, tenantId: 'local', label: 'table-access' }]);
+  google = await startFakeGoogle();
   for (const definition of FUNCTIONS) {
     const secrets = definition.id === 'twilioCallStatusWebhook' ? { TWILIO_AUTH_TOKEN } : {};
-    handlers.set(definition.id, await compose(definition, lambdaSettings(definition, await recordingProxy(definition.id), secrets)));
+    handlers.set(definition.id, await compose(definition, lambdaSettings(definition, await recordingProxy(definition.id), { ...secrets, ...providerSettings(definition.id) })));
   }
   const route = (id: FunctionId) => ({ functionName: id, timeoutSeconds: functionById(id).timeoutSeconds, handler: handlers.get(id) as HttpHandler });
   gateway = createGateway(
@@ -198,6 +208,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await google?.close();
   await new Promise((resolve) => gateway.close(resolve));
   for (const proxy of proxies) await new Promise((resolve) => proxy.close(resolve));
   await services.stop();
@@ -255,10 +266,26 @@ describe('the table access of every function, on its real paths', () => {
     const signed = await postSignedCallback(`${url}${callbackPath}`, callback, { authToken: TWILIO_AUTH_TOKEN, signedUrl: `${PUBLIC_BASE_URL}${callbackPath}` });
     expect(signed.status).toBe(204);
 
+    // Deep research: a search (quota counted, results cached), its replay, the same search from the cache,
+    // then a producer's research job delivered twice.
+    const research = { operation_type: 'general_news', query: 'table access', max_results: 12, include_content_analysis: true };
+    const researched = await call(url, 'POST', RESEARCH, { key: API_KEY, body: research, headers: { 'idempotency-key': 'access-research' } });
+    expect(researched.status).toBe(202);
+    expect((await call(url, 'POST', RESEARCH, { key: API_KEY, body: research, headers: { 'idempotency-key': 'access-research' } })).status).toBe(202);
+    await drain('research');
+    expect((await call(url, 'POST', RESEARCH, { key: API_KEY, body: research })).status).toBe(202);
+    const researchJob = { version: 1, type: 'deep_research', idempotency_key: 'crm-research-1', tenant_id: 'local', request: { operation_type: 'llm_news', max_results: 3 } };
+    await produce(researchJob, 'research');
+    await produce(researchJob, 'research');
+    await drain('research');
+    const researchRead = await call(url, 'GET', `/api/commands/${String(researched.body.data?.command_id)}`, { key: API_KEY });
+    expect(researchRead.body.data).toMatchObject({ status: 'completed', provider: 'google', provider_requests: 2, analysis_included: true });
+
     // The APIs when their queue is down: the command is marked (with a key) or closed (without).
     for (const [id, path, queueId, request] of [
       ['leadFollowUpApi', LEAD_FOLLOW_UP, 'sales', body],
       ['stakeholderCoordinationApi', STAKEHOLDER, 'call', meeting],
+      ['deepResearchApi', RESEARCH, 'research', research],
     ] as const) {
       const api = functionById(id);
       const unqueued = await compose(
@@ -288,6 +315,7 @@ describe('the table access of every function, on its real paths', () => {
     await drain('sales');
     await drain('copywriter');
     await drain('call');
+    await drain('research');
 
     // Erasing the first lead follow-up and its copywriter phase.
     const erased = await call(url, 'DELETE', `/api/commands/${commandId}`, { key: API_KEY });
@@ -324,6 +352,9 @@ describe('the table access of every function, on its real paths', () => {
     expect(allowed(prod, 'getCommandApi', { action: 'GetItem', resource: 'table', leadingKeys: ['TENANT#local'] })).toBe(false);
     expect(allowed(prod, 'commandJanitor', { action: 'Query', resource: 'index/gsi1', leadingKeys: ['FOLLOWUP#scheduled'] })).toBe(false);
     expect(allowed(prod, 'commandJanitor', { action: 'Query', resource: 'index/gsi1', leadingKeys: [] })).toBe(false);
+    expect(allowed(prod, 'deepResearchApi', { action: 'GetItem', resource: 'table', leadingKeys: ['SITE#x'] })).toBe(false);
+    expect(allowed(prod, 'researchWorker', { action: 'PutItem', resource: 'table', leadingKeys: ['QUOTA#google#2026-11-23'] })).toBe(false);
+    expect(allowed(prod, 'researchWorker', { action: 'UpdateItem', resource: 'table', leadingKeys: ['SEARCH#abc'] })).toBe(false);
     expect(allowed(prod, 'salesWorker', { action: 'Scan', resource: 'table', leadingKeys: [] })).toBe(false);
     expect(allowed(prod, 'stakeholderCoordinationApi', { action: 'PutItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
     expect(allowed(prod, 'twilioCallStatusWebhook', { action: 'GetItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);

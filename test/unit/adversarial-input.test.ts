@@ -1,5 +1,9 @@
 import { presentedKey } from '../../shared/access/authenticate';
 import { preferredWaitMs } from '../../shared/commands/wait';
+import { dayOf } from '../../shared/deep-research/dates';
+import { buildSearchQuery } from '../../shared/deep-research/query';
+import { normalizeUrl, plainText, shapeResults } from '../../shared/deep-research/results';
+import { parseDeepResearchRequest } from '../../shared/deep-research/schema';
 import { allowedContactsOf, withoutForeignContacts } from '../../shared/lead-follow-up/allowed-contacts';
 import { checkLeadFollowUp } from '../../shared/lead-follow-up/checks';
 import { writingContext, type WritingContext } from '../../shared/lead-follow-up/context';
@@ -140,6 +144,18 @@ const REQUEST_FIELDS: Readonly<Record<string, (value: string) => Record<string, 
   productInterest: (value) => ({ ...ids, product_interest: [value] }),
 };
 
+/** Each string a deep research request carries, set to one value. */
+const RESEARCH_FIELDS: Readonly<Record<string, (value: string) => Record<string, unknown>>> = {
+  operation_type: (value) => ({ operation_type: value }),
+  query: (value) => ({ operation_type: 'custom_search', query: value }),
+  date_from: (value) => ({ operation_type: 'llm_news', date_from: value }),
+  date_to: (value) => ({ operation_type: 'llm_news', date_to: value }),
+  sources: (value) => ({ operation_type: 'llm_news', sources: [value] }),
+  keywords: (value) => ({ operation_type: 'llm_news', keywords: [value] }),
+  analysis_depth: (value) => ({ operation_type: 'llm_news', analysis_depth: value }),
+  'an unknown field': (value) => ({ operation_type: 'llm_news', [value]: 1 }),
+};
+
 describe('adversarial input: every validator and check is linear', () => {
   it('builds 256 KiB inputs', () => {
     for (const input of Object.values(ADVERSARIAL)) expect(input.length).toBeGreaterThanOrEqual(SIZE);
@@ -154,6 +170,31 @@ describe('adversarial input: every validator and check is linear', () => {
       for (const field of Object.keys(REQUEST_FIELDS)) {
         expect(() => parseLeadFollowUpRequest(REQUEST_FIELDS[field]!(ADVERSARIAL['digit-space pairs']!), 'channel_messages')).toThrow();
       }
+    });
+  });
+
+  describe('parseDeepResearchRequest', () => {
+    it.each(Object.keys(RESEARCH_FIELDS))('%s', (field) => {
+      expect(slowInputs((input) => parseDeepResearchRequest(RESEARCH_FIELDS[field]!(input)))).toEqual([]);
+    });
+
+    it('refuses each over-long field', () => {
+      for (const field of Object.keys(RESEARCH_FIELDS)) {
+        expect(() => parseDeepResearchRequest(RESEARCH_FIELDS[field]!(ADVERSARIAL['letter-dot pairs']!))).toThrow();
+      }
+    });
+  });
+
+  describe('deep research results (provider text)', () => {
+    it.each<[string, (input: string) => unknown]>([
+      ['normalizeUrl', normalizeUrl],
+      ['plainText', (input) => plainText(input, 1_000)],
+      ['dayOf', dayOf],
+      ['shapeResults', (input) => shapeResults([{ title: input, url: `https://a.example/${input}`, snippet: input, publishedDate: input }], { maxResults: 1 })],
+      ['buildSearchQuery (keywords against the query)', (input) =>
+        buildSearchQuery({ operation_type: 'custom_search', query: input.slice(0, 500), keywords: [input.slice(0, 100)], max_results: 1, include_content_analysis: false, analysis_depth: 'basic' })],
+    ])('%s', (_name, run) => {
+      expect(slowInputs(run)).toEqual([]);
     });
   });
 

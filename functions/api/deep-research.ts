@@ -1,0 +1,36 @@
+import { apiRoute } from '../../shared/api/route';
+import { maxWaitSecondsOf } from '../../shared/catalogue/limits';
+import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
+import { readCommandRetention } from '../../shared/commands/retention';
+import { dynamoCommandStore } from '../../shared/commands/store';
+import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, metricsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
+import { acceptDeepResearch } from '../../shared/deep-research/accept';
+import { processingTimer } from '../../shared/deep-research/processing-time';
+import { systemClock } from '../../shared/platform/clock';
+
+/** POST /api/deepResearch/operation: validate, start the command (record, then the research job); every error carries processing_time_ms. */
+export function build(settings: Settings) {
+  const tracing = tracingOf('deepResearchApi', settings);
+  const db = documentClientOf(settings, tracing);
+  const tableName = tableNameOf(settings);
+  const deps = {
+    logger: loggerOf('deepResearchApi', settings),
+    authenticate: authenticatorOf(db, tableName),
+    commands: dynamoCommandStore(db, tableName),
+    idempotency: dynamoIdempotencyStore(db, tableName),
+    queue: jobQueueOf('deepResearchApi', settings, tracing),
+    clock: systemClock,
+    metrics: metricsOf('deepResearchApi', settings),
+    maxWaitSeconds: maxWaitSecondsOf('deepResearchApi'),
+    ...readCommandRetention(settings),
+  };
+  const timer = processingTimer(deps.clock);
+  const route = apiRoute(deps, { bodyErrorCode: 'VALIDATION_ERROR', errorExtra: timer.errorExtra }, ({ principal, body, headers }) =>
+    acceptDeepResearch(deps, { principal, body, headers }),
+  );
+  return timer.timed(route);
+}
+
+export const handler = lambdaEntry(build);

@@ -1,0 +1,76 @@
+import type { CommandPresenter } from '../api/command-responses';
+import type { StoredCommand } from '../commands/record';
+import type { ErrorInfo } from '../platform/errors';
+import type { SearchQuery } from '../providers/search/port';
+import type { ContentAnalysis } from './analysis';
+import type { ResearchResult } from './results';
+import type { DeepResearchRequest, OperationType } from './schema';
+
+/** The requested publication range, as the response shows it (`null` where open). */
+export interface DateRange {
+  from: string | null;
+  to: string | null;
+}
+
+/**
+ * A completed research command's `result`: the seed's response fields
+ * (`success` is added when shown) plus which provider served and what it
+ * cost.
+ */
+export type DeepResearchResult = {
+  operation_type: OperationType;
+  /** The query actually sent (operators included). */
+  query: string;
+  date_range: DateRange;
+  results: (ResearchResult & { content_analysis?: ContentAnalysis })[];
+  total_results: number;
+  /** From the command's creation to its result. */
+  processing_time_ms: number;
+  analysis_included: boolean;
+  /** `google`, `brave`, `perplexity` or `local-corpus`. */
+  provider: string;
+  /** Provider requests the search spent (0 when the cache served). */
+  provider_requests: number;
+  /** True when the cache served the search. */
+  cached: boolean;
+};
+
+export function dateRangeOf(request: Pick<DeepResearchRequest, 'date_from' | 'date_to'>): DateRange {
+  return { from: request.date_from ?? null, to: request.date_to ?? null };
+}
+
+/** Milliseconds from a command's creation to its last change (its end, once terminal). */
+export function commandDurationMs(command: Pick<StoredCommand, 'created_at' | 'updated_at'>): number {
+  return Math.max(0, Date.parse(command.updated_at) - Date.parse(command.created_at));
+}
+
+/**
+ * How deep research shows its command to a POST caller: 202 with the id and
+ * the query that will run; once completed (`Prefer: wait=N`), the seed's
+ * response `{success: true, operation_type, query, date_range, results,
+ * total_results, processing_time_ms, analysis_included}` with `command_id`,
+ * `provider` and `provider_requests` beside it; once failed, the error
+ * envelope with `processing_time_ms`.
+ */
+export function deepResearchPresenter(request: DeepResearchRequest, query: SearchQuery): CommandPresenter {
+  return {
+    accepted: () => ({ operation_type: request.operation_type, query: query.text, date_range: dateRangeOf(request) }),
+    completed: (command) => ({
+      success: true,
+      command_id: command.id,
+      ...command.result,
+      ...(command.warnings?.length ? { warnings: command.warnings } : {}),
+    }),
+    errorExtra: (command) => ({ processing_time_ms: commandDurationMs(command) }),
+  };
+}
+
+/** The error of a search no provider could serve: SEARCH_FAILED, with each provider's reason. */
+export function searchFailedError(failures: readonly { provider: string; reason: string }[], providerRequests: number): ErrorInfo {
+  const reasons = failures.map((failure) => `${failure.provider}: ${failure.reason}`).join('; ');
+  return {
+    code: 'SEARCH_FAILED',
+    message: `Every search provider failed (${reasons || 'none configured'}); ${providerRequests} provider request(s) spent. The request can be retried.`,
+    details: failures.map((failure) => ({ code: 'provider_failed', message: failure.reason, path: ['providers', failure.provider] })),
+  };
+}
