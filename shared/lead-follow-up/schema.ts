@@ -4,6 +4,7 @@ import { isUuid } from '../platform/ids';
 import { cleanText } from '../platform/text';
 import { describeFirstIssue, toIssueDetails } from '../platform/validation';
 import { MAX_FOLLOW_UP_INTERVAL_LENGTH, parseFollowUpInterval } from './interval';
+import { aliasNormaliser } from '../platform/field-aliases';
 
 /** The two answers a lead follow-up can give (response variants B and A). */
 export const OUTPUTS = ['channel_messages', 'follow_up_sequence'] as const;
@@ -82,6 +83,9 @@ const ALIASES: readonly (readonly [string, ...string[]])[] = [
 
 /** The canonical id fields; their aliases name the same field. */
 const ID_FIELDS: ReadonlySet<string> = new Set(['siteId', 'leadId', 'userId', 'agentId', 'visitorId']);
+
+/** Maps alias spellings onto canonical names and drops nulls (built once: this runs on every request). */
+const normalizeAliases = aliasNormaliser(ALIASES, ID_FIELDS);
 
 /** Room a value may take before it is trimmed and cleaned: surrounding spaces, stray control characters. */
 const RAW_SLACK = 1_024;
@@ -218,41 +222,6 @@ export function parseLeadFollowUpRequest(raw: unknown, defaultOutput: LeadFollow
   }) as unknown as LeadFollowUpRequest;
 }
 
-/** Every accepted spelling, canonical or alias (built once: this runs on every request). */
-const ALIASED_NAMES: ReadonlySet<string> = new Set(ALIASES.flat());
-
-/** Maps alias spellings onto canonical names and drops nulls (null means "not given"). */
-function normalizeAliases(raw: Record<string, unknown>): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) {
-    if (!ALIASED_NAMES.has(key) && value !== null) body[key] = value;
-  }
-  for (const names of ALIASES) {
-    let first: string | undefined;
-    for (const name of names) {
-      const value = raw[name];
-      if (value === undefined || value === null) continue;
-      if (first === undefined) {
-        first = name;
-        body[names[0]] = value;
-        continue;
-      }
-      // Serialised only when a second spelling is given: the common single spelling costs nothing.
-      if (value !== raw[first] && !sameValue(names[0], value, raw[first])) {
-        throw new AppError('INVALID_REQUEST', `${first} and ${name} are the same field and disagree.`, [
-          { code: 'custom', message: `conflicts with ${first}`, path: [name] },
-        ]);
-      }
-    }
-  }
-  return body;
-}
-
-/** Two spellings of a field agree: equal JSON, or for an id the same UUID in either case. */
-function sameValue(field: string, a: unknown, b: unknown): boolean {
-  if (ID_FIELDS.has(field) && typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase();
-  return JSON.stringify(a) === JSON.stringify(b);
-}
 
 function dropUndefined(value: Record<string, unknown>): Record<string, unknown> {
   const kept: Record<string, unknown> = {};

@@ -4,6 +4,7 @@ import { AppError } from '../platform/errors';
 import { isUuid } from '../platform/ids';
 import { cleanText } from '../platform/text';
 import { describeFirstIssue, toIssueDetails } from '../platform/validation';
+import { aliasNormaliser } from '../platform/field-aliases';
 
 /**
  * The validated request of `POST /api/agents/cmo/stakeholder-coordination`
@@ -54,6 +55,9 @@ const ALIASES: readonly (readonly [string, ...string[]])[] = [
 
 /** The id fields; their spellings compare as UUIDs (case-blind). */
 const ID_FIELDS: ReadonlySet<string> = new Set(['site_id', 'visitor_id', 'lead_id', 'userId', 'conversationId', 'agentId']);
+
+/** Maps alias spellings onto canonical names and drops nulls (built once: this runs on every request). */
+const normalizeAliases = aliasNormaliser(ALIASES, ID_FIELDS);
 
 /** Room a value may take before it is cleaned and trimmed. */
 const RAW_SLACK = 1_024;
@@ -169,37 +173,3 @@ export function parseStakeholderCoordinationRequest(raw: unknown): StakeholderCo
   return request;
 }
 
-/** Accepted spellings, canonical or alias (built once). */
-const ALIASED_NAMES: ReadonlySet<string> = new Set(ALIASES.flat());
-
-/** Maps alias spellings onto the canonical names and drops nulls (null means "not given"). */
-function normalizeAliases(raw: Record<string, unknown>): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) {
-    if (!ALIASED_NAMES.has(key) && value !== null) body[key] = value;
-  }
-  for (const names of ALIASES) {
-    let first: string | undefined;
-    for (const name of names) {
-      const value = raw[name];
-      if (value === undefined || value === null) continue;
-      if (first === undefined) {
-        first = name;
-        body[names[0]] = value;
-        continue;
-      }
-      if (!sameValue(names[0], value, raw[first])) {
-        throw new AppError('INVALID_REQUEST', `${first} and ${name} are the same field and disagree.`, [
-          { code: 'custom', message: `conflicts with ${first}`, path: [name] },
-        ]);
-      }
-    }
-  }
-  return body;
-}
-
-function sameValue(field: string, a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (ID_FIELDS.has(field) && typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase();
-  return JSON.stringify(a) === JSON.stringify(b);
-}
