@@ -5,6 +5,7 @@ import { cleanText } from '../platform/text';
 import { describeFirstIssue, toIssueDetails } from '../platform/validation';
 import { MAX_FOLLOW_UP_INTERVAL_LENGTH, parseFollowUpInterval } from './interval';
 import { aliasNormaliser } from '../platform/field-aliases';
+import { cleanedText, RAW_SLACK } from '../platform/text-field';
 
 /** The two answers a lead follow-up can give (response variants B and A). */
 export const OUTPUTS = ['channel_messages', 'follow_up_sequence'] as const;
@@ -87,24 +88,7 @@ const ID_FIELDS: ReadonlySet<string> = new Set(['siteId', 'leadId', 'userId', 'a
 /** Maps alias spellings onto canonical names and drops nulls (built once: this runs on every request). */
 const normalizeAliases = aliasNormaliser(ALIASES, ID_FIELDS);
 
-/** Room a value may take before it is trimmed and cleaned: surrounding spaces, stray control characters. */
-const RAW_SLACK = 1_024;
-
-/**
- * Free text: cleaned of control and bidi characters (it may reach generated
- * copy), trimmed, and at most `max` characters. Length is checked first,
- * loosely on the raw value and exactly once it is cleaned; both checks
- * abort, so no later step or check of the field ever reads over-long input.
- */
-const text = (max: number) => {
-  const tooBig = { abort: true, message: `Too big: expected string to have <=${max} characters` };
-  return z
-    .string()
-    .max(max + RAW_SLACK, tooBig)
-    .overwrite(cleanText)
-    .trim()
-    .max(max, tooBig);
-};
+const text = cleanedText;
 
 const interactionSchema = z
   .object({

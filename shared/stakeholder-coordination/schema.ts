@@ -5,6 +5,7 @@ import { isUuid } from '../platform/ids';
 import { cleanText } from '../platform/text';
 import { describeFirstIssue, toIssueDetails } from '../platform/validation';
 import { aliasNormaliser } from '../platform/field-aliases';
+import { cleanedText } from '../platform/text-field';
 
 /**
  * The validated request of `POST /api/agents/cmo/stakeholder-coordination`
@@ -59,20 +60,7 @@ const ID_FIELDS: ReadonlySet<string> = new Set(['site_id', 'visitor_id', 'lead_i
 /** Maps alias spellings onto canonical names and drops nulls (built once: this runs on every request). */
 const normalizeAliases = aliasNormaliser(ALIASES, ID_FIELDS);
 
-/** Room a value may take before it is cleaned and trimmed. */
-const RAW_SLACK = 1_024;
-
-/** Free text: cleaned of control and bidi characters (it reaches the prompts), trimmed, not empty, at most `max` characters. */
-const text = (max: number) => {
-  const tooBig = { abort: true, message: `Too big: expected string to have <=${max} characters` };
-  return z
-    .string()
-    .max(max + RAW_SLACK, tooBig)
-    .overwrite(cleanText)
-    .trim()
-    .max(max, tooBig)
-    .min(1, 'must not be empty');
-};
+const text = (max: number) => cleanedText(max).min(1, 'must not be empty');
 
 /** A UUID, in lower case (UUIDs compare case-insensitively). */
 const uuid = z

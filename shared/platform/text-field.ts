@@ -1,0 +1,22 @@
+import * as z from 'zod';
+import { cleanText } from './text';
+
+/** Room a value may take before it is cleaned and trimmed: surrounding spaces, stray control characters. */
+export const RAW_SLACK = 1_024;
+
+/**
+ * A free-text request field: cleaned of control and bidi characters (it may
+ * reach prompts and generated copy), trimmed, and at most `max` characters.
+ * Length is checked first, loosely on the raw value and exactly once it is
+ * cleaned; both checks abort, so no later step or check of the field ever
+ * reads over-long input.
+ */
+export function cleanedText(max: number) {
+  const tooBig = { abort: true, message: `Too big: expected string to have <=${max} characters` };
+  return z
+    .string()
+    .max(max + RAW_SLACK, tooBig)
+    .overwrite(cleanText)
+    .trim()
+    .max(max, tooBig);
+}
