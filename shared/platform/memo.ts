@@ -16,3 +16,25 @@ export function memoize<Args extends unknown[], Result>(build: (...args: Args) =
     return result;
   };
 }
+
+/**
+ * A value resolved on first use and kept for `refreshMs`, then resolved
+ * again; a failed resolution is forgotten, so the next use retries it.
+ * Callers share one pending resolution. For provider clients built from
+ * secrets that may be filled in after deploy.
+ */
+export function refreshingLazy<T>(resolve: () => Promise<T>, refreshMs: number, now: () => number = Date.now): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  let resolvedAt = 0;
+  return () => {
+    if (pending && now() - resolvedAt > refreshMs) pending = undefined;
+    if (!pending) {
+      resolvedAt = now();
+      pending = resolve().catch((error: unknown) => {
+        pending = undefined;
+        throw error;
+      });
+    }
+    return pending;
+  };
+}

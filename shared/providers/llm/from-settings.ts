@@ -3,6 +3,7 @@ import type { SecretSource } from '../../platform/secrets';
 import { noTracing, type Tracing } from '../../platform/tracing';
 import type { JsonCompletionRequest, LlmClient } from './port';
 import { llmSettingsSchema, selectLlm } from './select';
+import { refreshingLazy } from '../../platform/memo';
 
 /** How long a resolved model is kept before its key is read again (a secret filled after deploy is picked up by then). */
 export const LLM_REFRESH_MS = 5 * 60 * 1000;
@@ -45,8 +46,6 @@ export function lazyLlm(
   now: () => number = Date.now,
 ): () => Promise<LlmClient> {
   const { OPENAI_BASE_URL, OPENAI_MODEL } = readConfig(llmSettingsSchema, settings);
-  let pending: Promise<LlmClient> | undefined;
-  let resolvedAt = 0;
   const resolve = async (): Promise<LlmClient> => {
     const { OPENAI_API_KEY } = await secrets.read(['OPENAI_API_KEY']);
     if (!OPENAI_API_KEY && !policy.allowOffline) {
@@ -58,17 +57,7 @@ export function lazyLlm(
     }
     return observed(selectLlm({ OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL }), policy);
   };
-  return () => {
-    if (pending && now() - resolvedAt > LLM_REFRESH_MS) pending = undefined;
-    if (!pending) {
-      resolvedAt = now();
-      pending = resolve().catch((error: unknown) => {
-        pending = undefined;
-        throw error;
-      });
-    }
-    return pending;
-  };
+  return refreshingLazy(resolve, LLM_REFRESH_MS, now);
 }
 
 /** The client with each call traced, and each offline answer reported. */

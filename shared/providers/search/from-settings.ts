@@ -3,6 +3,7 @@ import type { SecretSource } from '../../platform/secrets';
 import type { SearchProvider } from './port';
 import { SEARCH_PROVIDER_TABLE, SEARCH_SECRET_KEYS } from './providers';
 import { readSearchSettings } from './settings';
+import { refreshingLazy } from '../../platform/memo';
 
 /** How long a resolved chain is kept before the credentials are read again (a secret filled after deploy is picked up by then). */
 export const SEARCH_PROVIDERS_REFRESH_MS = 5 * 60 * 1000;
@@ -29,8 +30,6 @@ export interface SearchProviderDeps {
 export function configuredSearchProviders(deps: SearchProviderDeps): () => Promise<SearchProvider[]> {
   const settings = readSearchSettings(deps.settings);
   const now = deps.now ?? Date.now;
-  let pending: Promise<SearchProvider[]> | undefined;
-  let resolvedAt = 0;
   const resolve = async (): Promise<SearchProvider[]> => {
     const secrets = await deps.secrets.read(SEARCH_SECRET_KEYS);
     return settings.SEARCH_PROVIDERS.flatMap((name) => {
@@ -40,15 +39,5 @@ export function configuredSearchProviders(deps: SearchProviderDeps): () => Promi
       return [entry.build({ credentials, settings, db: deps.db, tableName: deps.tableName, now })];
     });
   };
-  return () => {
-    if (pending && now() - resolvedAt > SEARCH_PROVIDERS_REFRESH_MS) pending = undefined;
-    if (!pending) {
-      resolvedAt = now();
-      pending = resolve().catch((error: unknown) => {
-        pending = undefined;
-        throw error;
-      });
-    }
-    return pending;
-  };
+  return refreshingLazy(resolve, SEARCH_PROVIDERS_REFRESH_MS, now);
 }

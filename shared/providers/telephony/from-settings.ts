@@ -4,6 +4,7 @@ import { ConfigError, readConfig } from '../../platform/config';
 import type { SecretSource } from '../../platform/secrets';
 import type { Telephony } from './port';
 import { createTwilioTelephony } from './twilio';
+import { refreshingLazy } from '../../platform/memo';
 
 /** Setting names held in the `twilio` secret (Secrets Manager in AWS, the environment locally). */
 export const TWILIO_SECRET_KEYS = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const;
@@ -90,17 +91,5 @@ export function twilioAuthToken(deps: { secrets: SecretSource; now?: () => numbe
 
 /** A lazily resolved value, resolved again after TELEPHONY_REFRESH_MS or after a failure. */
 function refreshed<T>(now: () => number, resolve: () => Promise<T>): () => Promise<T> {
-  let pending: Promise<T> | undefined;
-  let resolvedAt = 0;
-  return () => {
-    if (pending && now() - resolvedAt > TELEPHONY_REFRESH_MS) pending = undefined;
-    if (!pending) {
-      resolvedAt = now();
-      pending = resolve().catch((error: unknown) => {
-        pending = undefined;
-        throw error;
-      });
-    }
-    return pending;
-  };
+  return refreshingLazy(resolve, TELEPHONY_REFRESH_MS, now);
 }
