@@ -169,7 +169,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       deepResearchApi: 35,
       listFollowUpsApi: 12,
       updateFollowUpApi: 12,
-      leadEventsApi: 12,
+      leadEventsApi: 31,
     },
     logLevel: 'DEBUG',
     apiThrottle: {
@@ -219,7 +219,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       deepResearchApi: 35,
       listFollowUpsApi: 25,
       updateFollowUpApi: 25,
-      leadEventsApi: 25,
+      leadEventsApi: 63,
     },
     logLevel: 'INFO',
     apiThrottle: {
@@ -270,7 +270,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       deepResearchApi: 70,
       listFollowUpsApi: 60,
       updateFollowUpApi: 60,
-      leadEventsApi: 60,
+      leadEventsApi: 155,
     },
     logLevel: 'INFO',
     apiThrottle: {

@@ -7,7 +7,7 @@ import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-stor
 import { systemClock } from '../../shared/platform/clock';
 
 /**
- * Composes the follow-up dispatcher, which runs every minute (EventBridge
+ * Composes the follow-up dispatcher, which runs every 5 minutes (EventBridge
  * schedule; every FOLLOW_UP_DISPATCH_SECONDS under `npm start`): due steps
  * become `due` once and `follow_up.due` is published (through `noEvents`
  * until the completion webhooks' publisher is composed here).

@@ -260,7 +260,8 @@ const API_AND_SCHEDULED = [
     kind: 'api',
     entry: 'functions/api/lead-events.ts',
     description: "POST /api/leads/{leadId}/events: record what a lead did and adapt the lead's remaining follow-ups (sequence.adapted)",
-    timeoutSeconds: 10,
+    // It answers within a second or two; a POST api function still outlasts the longest Prefer: wait, as every one does.
+    timeoutSeconds: 29,
     memoryMb: 256,
     access: {
       table: [
@@ -281,10 +282,11 @@ const API_AND_SCHEDULED = [
     id: 'followUpDispatcher',
     kind: 'scheduled',
     entry: 'functions/scheduled/follow-up-dispatcher.ts',
-    description: 'Every minute: makes scheduled follow-ups whose time has come due (once each) and publishes follow_up.due',
+    description: 'Every 5 minutes: makes scheduled follow-ups whose time has come due (once each) and publishes follow_up.due',
     timeoutSeconds: 60,
     memoryMb: 256,
-    scheduleMinutes: 1,
+    // Sequences are spaced by days: a step announced up to 5 minutes after its time is on time. Locally, FOLLOW_UP_DISPATCH_SECONDS.
+    scheduleMinutes: 5,
     localSchedule: { setting: 'FOLLOW_UP_DISPATCH_SECONDS', defaultSeconds: 60 },
     access: {
       table: [

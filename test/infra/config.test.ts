@@ -146,7 +146,7 @@ describe('API throttles and concurrency caps', () => {
         deepResearchApi: [34, 35],
         listFollowUpsApi: [12, 12],
         updateFollowUpApi: [12, 12],
-        leadEventsApi: [12, 12],
+        leadEventsApi: [31, 31],
       },
       staging: {
         leadFollowUpApi: [68, 70],
@@ -158,7 +158,7 @@ describe('API throttles and concurrency caps', () => {
         deepResearchApi: [34, 35],
         listFollowUpsApi: [25, 25],
         updateFollowUpApi: [25, 25],
-        leadEventsApi: [25, 25],
+        leadEventsApi: [63, 63],
       },
       prod: {
         leadFollowUpApi: [155, 155],
@@ -170,13 +170,13 @@ describe('API throttles and concurrency caps', () => {
         deepResearchApi: [68, 70],
         listFollowUpsApi: [60, 60],
         updateFollowUpApi: [60, 60],
-        leadEventsApi: [60, 60],
+        leadEventsApi: [155, 155],
       },
     });
   });
 
   it('need this much Lambda concurrency in the account (reservations + the 100 AWS keeps unreserved)', () => {
-    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([372, 624, 1248]);
+    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([391, 662, 1343]);
   });
 
   it.each([

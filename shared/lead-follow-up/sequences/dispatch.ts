@@ -10,7 +10,7 @@ import type { StepStore } from './step-store';
 export interface DispatchPolicy {
   /** Steps read from the index at a time. */
   batchSize: number;
-  /** Most steps made due in one run (the rest wait for the next run, a minute later). */
+  /** Most steps made due in one run (the rest wait for the next run). */
   maxSteps: number;
   /** Steps worked on at once. */
   concurrency: number;
@@ -60,7 +60,7 @@ export class DispatchIncompleteError extends Error {
 }
 
 /**
- * Use case: the due-step dispatcher, run on a timer (every minute in AWS,
+ * Use case: the due-step dispatcher, run on a timer (every 5 minutes in AWS,
  * every FOLLOW_UP_DISPATCH_SECONDS under `npm start`). It finds scheduled
  * steps whose time has come through the due-time index and moves each to
  * `due` with a conditional write, so a step is made due once however many
