@@ -58,7 +58,7 @@ export const TABLE = {
       projection: {
         /** What the janitor (`listInProgress`, shared/commands/janitor.ts) reads of a command in progress. */
         commandsInProgress: ['id', 'type', 'status', 'tenant_id', 'parent_id', 'attempts', 'created_at', 'updated_at', 'requeued_at'],
-        /** A due follow-up, whole (`listDueFollowUps` returns StoredFollowUp). */
+        /** A due follow-up as the sales phase saved it (`listDueFollowUps`); the dispatcher reads only its id. */
         followUpsDue: [
           'id',
           'type',
