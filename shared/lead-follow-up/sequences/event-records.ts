@@ -44,7 +44,7 @@ export interface LeadEventRecords {
   /** Keeps a new record; when one with its id exists already (a concurrent retry), that one is returned and kept. */
   create(record: LeadEventRecord): Promise<LeadEventRecord>;
   /** Adds the outcome (once: a second completion keeps the first). */
-  complete(id: string, outcome: EventOutcome): Promise<void>;
+  keepOutcome(id: string, outcome: EventOutcome): Promise<void>;
 }
 
 const iso = z.string().min(1).max(64);
@@ -111,7 +111,7 @@ export function dynamoLeadEventRecords(db: DynamoDBDocumentClient, tableName: st
         return existing;
       }
     },
-    async complete(id, outcome) {
+    async keepOutcome(id, outcome) {
       try {
         await db.send(
           new UpdateCommand({

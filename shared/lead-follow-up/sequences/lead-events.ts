@@ -199,7 +199,7 @@ async function carryOut(deps: LeadEventDependencies, record: LeadEventRecord): P
   if (interaction === 'lead_full') deps.logger?.warn('The lead holds the most interactions it may; the event was not added to them', { eventId: record.id });
   const outcome: EventOutcome = { changes, interaction_recorded: interaction === 'recorded' || interaction === 'already_recorded' };
   if (changes.length > 0) await deps.events.publish(sequenceAdaptedEvent(record, changes));
-  await deps.records.complete(record.id, outcome);
+  await deps.records.keepOutcome(record.id, outcome);
   return outcome;
 }
 
