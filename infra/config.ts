@@ -167,6 +167,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       stakeholderCoordinationApi: 31,
       twilioCallStatusWebhook: 15,
       deepResearchApi: 35,
+      listFollowUpsApi: 12,
+      updateFollowUpApi: 12,
+      leadEventsApi: 31,
     },
     logLevel: 'DEBUG',
     apiThrottle: {
@@ -180,6 +183,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 1, burstLimit: 2 },
         'POST /webhooks/twilio/call-status': { rateLimit: 2, burstLimit: 5 },
         'POST /api/deepResearch/operation': { rateLimit: 1, burstLimit: 5 },
+        'GET /api/leads/{leadId}/follow-ups': { rateLimit: 1, burstLimit: 2 },
+        'PATCH /api/follow-ups/{id}': { rateLimit: 1, burstLimit: 2 },
+        'POST /api/leads/{leadId}/events': { rateLimit: 1, burstLimit: 2 },
       },
     },
     alarms: {
@@ -211,6 +217,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       stakeholderCoordinationApi: 34,
       twilioCallStatusWebhook: 35,
       deepResearchApi: 35,
+      listFollowUpsApi: 25,
+      updateFollowUpApi: 25,
+      leadEventsApi: 63,
     },
     logLevel: 'INFO',
     apiThrottle: {
@@ -224,6 +233,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 1, burstLimit: 5 },
         'POST /webhooks/twilio/call-status': { rateLimit: 5, burstLimit: 10 },
         'POST /api/deepResearch/operation': { rateLimit: 1, burstLimit: 5 },
+        'GET /api/leads/{leadId}/follow-ups': { rateLimit: 2, burstLimit: 5 },
+        'PATCH /api/follow-ups/{id}': { rateLimit: 2, burstLimit: 5 },
+        'POST /api/leads/{leadId}/events': { rateLimit: 2, burstLimit: 5 },
       },
     },
     alarms: {
@@ -256,6 +268,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       stakeholderCoordinationApi: 68,
       twilioCallStatusWebhook: 70,
       deepResearchApi: 70,
+      listFollowUpsApi: 60,
+      updateFollowUpApi: 60,
+      leadEventsApi: 155,
     },
     logLevel: 'INFO',
     apiThrottle: {
@@ -269,6 +284,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 2, burstLimit: 10 },
         'POST /webhooks/twilio/call-status': { rateLimit: 10, burstLimit: 20 },
         'POST /api/deepResearch/operation': { rateLimit: 2, burstLimit: 10 },
+        'GET /api/leads/{leadId}/follow-ups': { rateLimit: 5, burstLimit: 10 },
+        'PATCH /api/follow-ups/{id}': { rateLimit: 5, burstLimit: 10 },
+        'POST /api/leads/{leadId}/events': { rateLimit: 5, burstLimit: 10 },
       },
     },
     alarms: {

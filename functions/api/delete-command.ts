@@ -4,18 +4,22 @@ import { dynamoCommandStore } from '../../shared/commands/store';
 import { authenticatorOf, documentClientOf, loggerOf, tableNameOf } from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
+import { sequenceLeftovers } from '../../shared/lead-follow-up/sequences/erase';
+import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
 
 /**
- * DELETE /api/commands/{id}: erases the caller's command and its child
- * phases (200 with the ids erased), 404 COMMAND_NOT_FOUND otherwise. It
- * reads and deletes commands, and reads keys: no queue, secrets or idempotency.
+ * DELETE /api/commands/{id}: erases the caller's command, its child
+ * phases and a sequence's follow-ups (200 with the ids erased), 404
+ * COMMAND_NOT_FOUND otherwise. It reads and deletes commands and
+ * follow-ups, and reads keys: no queue, secrets or idempotency.
  */
 export function build(settings: Settings) {
   const db = documentClientOf(settings);
   const tableName = tableNameOf(settings);
   const commands = dynamoCommandStore(db, tableName);
+  const eraseFollowUps = sequenceLeftovers(dynamoStepStore(db, tableName));
   const deps = { logger: loggerOf('deleteCommandApi', settings), authenticate: authenticatorOf(db, tableName) };
-  return apiRoute(deps, {}, ({ event, principal }) => answerDeleteCommand(commands, principal, event.pathParameters?.id));
+  return apiRoute(deps, {}, ({ event, principal }) => answerDeleteCommand(commands, principal, event.pathParameters?.id, Date.now(), eraseFollowUps));
 }
 
 export const handler = lambdaEntry(build);

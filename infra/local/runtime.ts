@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import * as z from 'zod';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
 import { FUNCTIONS, functionById, type FunctionDefinition } from '../../shared/catalogue/functions';
 import { QUEUES, type JobQueueId } from '../../shared/catalogue/job-types';
@@ -10,6 +11,7 @@ import { sqsJobQueue } from '../../shared/commands/queue';
 import { dynamoCommandStore } from '../../shared/commands/store';
 import { documentClientOf } from '../../shared/composition/adapters';
 import type { Settings } from '../../shared/composition/settings';
+import { readConfig } from '../../shared/platform/config';
 import { startEmbeddedAws, type AwsRequestObserver, type LocalQueue } from './embedded-aws';
 import { startLocalTelephony, type LocalTelephony } from './local-telephony';
 import { createGateway, type GatewayRoute, type HttpHandler } from './http-gateway';
@@ -46,7 +48,11 @@ export interface LocalRuntimeOptions {
   workerConcurrency?: number;
   /** Start the queue pollers; `false` leaves jobs queued until `startWorkers()` (the bench measures the accept path alone, or builds a backlog). @default true */
   workers?: boolean;
-  /** Interval of every scheduled function; its `scheduleMinutes` by default, 0 turns schedules off. */
+  /**
+   * Interval of every scheduled function, 0 turns schedules off. By default
+   * each runs every `scheduleMinutes`, or every `localSchedule` setting's
+   * seconds (the follow-up dispatcher: FOLLOW_UP_DISPATCH_SECONDS, 60).
+   */
   scheduleEveryMs?: number;
   /** Where poller and gateway problems are reported. @default stderr */
   onError?: (error: unknown) => void;
@@ -198,7 +204,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
   const schedules: LocalSchedule[] = [];
   for (const fn of FUNCTIONS.filter((candidate) => candidate.kind === 'scheduled')) {
-    const everyMs = options.scheduleEveryMs ?? (fn.scheduleMinutes ?? 5) * 60_000;
+    const everyMs = options.scheduleEveryMs ?? localIntervalMs(fn, baseSettings);
     if (everyMs <= 0) continue;
     schedules.push(
       startSchedule({ functionName: fn.id, timeoutSeconds: fn.timeoutSeconds, everyMs, handler: handlers.get(fn.id) as ScheduledHandler, onError }),
@@ -226,6 +232,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       await aws.stop();
     },
   };
+}
+
+/** How often a scheduled function runs here: its `localSchedule` setting (whole seconds), else every `scheduleMinutes`. */
+export function localIntervalMs(fn: Pick<FunctionDefinition, 'scheduleMinutes' | 'localSchedule'>, settings: Settings): number {
+  if (!fn.localSchedule) return (fn.scheduleMinutes ?? 5) * 60_000;
+  const { setting, defaultSeconds } = fn.localSchedule;
+  const values = readConfig({ [setting]: z.coerce.number().int('must be a whole number of seconds').min(1).max(86_400).optional() }, settings);
+  return ((values[setting] as number | undefined) ?? defaultSeconds) * 1000;
 }
 
 /**

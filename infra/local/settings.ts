@@ -22,4 +22,6 @@ export const localSettingsShape = {
   LOG_FORMAT: z.enum(['pretty', 'json']).default('pretty'),
   /** Batches each worker handles at once (Lambda's maximum concurrency of the event source). */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(2),
+  /** Seconds between runs of the follow-up dispatcher (checked here, so a bad value stops the start with its name). */
+  FOLLOW_UP_DISPATCH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
 };

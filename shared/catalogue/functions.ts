@@ -38,6 +38,12 @@ export interface FunctionDefinition<Id extends string = FunctionId> {
   /** How often a `scheduled` function runs. */
   scheduleMinutes?: number;
   /**
+   * How often a `scheduled` function runs under `npm start`, when not every
+   * `scheduleMinutes`: a setting in whole seconds (read by the local runtime) and its default.
+   * @default every scheduleMinutes
+   */
+  localSchedule?: { readonly setting: string; readonly defaultSeconds: number };
+  /**
    * Plain (not secret) provider settings it reads, by their PROVIDERS.md
    * names: each environment's value (infra/config.ts) is set on it, and
    * only on it. @default none
@@ -103,7 +109,7 @@ const API_AND_SCHEDULED = [
     id: 'deleteCommandApi',
     kind: 'api',
     entry: 'functions/api/delete-command.ts',
-    description: 'DELETE /api/commands/{id}: erase a command of the caller and its child phases',
+    description: "DELETE /api/commands/{id}: erase a command of the caller, its child phases and a sequence's follow-ups",
     timeoutSeconds: 10,
     memoryMb: 256,
     access: {
@@ -111,6 +117,8 @@ const API_AND_SCHEDULED = [
         { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
         // The command and its child phases, erased only for the tenant that owns them.
         { actions: ['GetItem', 'DeleteItem'], keyPrefixes: ['CMD#'] },
+        // A sequence's follow-ups, erased with their command (conditional on its tenant).
+        { actions: ['DeleteItem'], keyPrefixes: ['FOLLOWUP#'] },
       ],
       sendsTo: [],
       sendsToDeadLetterOf: [],
@@ -206,6 +214,86 @@ const API_AND_SCHEDULED = [
         { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
       ],
       sendsTo: ['research'],
+      sendsToDeadLetterOf: [],
+      secrets: [],
+    },
+  },
+  {
+    id: 'listFollowUpsApi',
+    kind: 'api',
+    entry: 'functions/api/list-follow-ups.ts',
+    description: "GET /api/leads/{leadId}/follow-ups: the lead's follow-ups of the caller's tenant, in schedule order, a page at a time",
+    timeoutSeconds: 10,
+    memoryMb: 256,
+    access: {
+      table: [
+        { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+        // The site (the key must cover it) and its lead.
+        { actions: ['GetItem'], keyPrefixes: ['SITE#'] },
+        // The lead's follow-ups, in the tenant's own lead partition.
+        { index: 'gsi2', actions: ['Query'], keyPrefixes: ['FOLLOWUP#LEAD#'] },
+      ],
+      sendsTo: [],
+      sendsToDeadLetterOf: [],
+      secrets: [],
+    },
+  },
+  {
+    id: 'updateFollowUpApi',
+    kind: 'api',
+    entry: 'functions/api/update-follow-up.ts',
+    description: 'PATCH /api/follow-ups/{id}: edit a step of a sequence (copy, time) or end it (sent, skipped, cancelled), one conditional write',
+    timeoutSeconds: 10,
+    memoryMb: 256,
+    access: {
+      table: [
+        { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+        { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['FOLLOWUP#'] },
+      ],
+      sendsTo: [],
+      sendsToDeadLetterOf: [],
+      secrets: [],
+    },
+  },
+  {
+    id: 'leadEventsApi',
+    kind: 'api',
+    entry: 'functions/api/lead-events.ts',
+    description: "POST /api/leads/{leadId}/events: record what a lead did and adapt the lead's remaining follow-ups (sequence.adapted)",
+    // It answers within a second or two; a POST api function still outlasts the longest Prefer: wait, as every one does.
+    timeoutSeconds: 29,
+    memoryMb: 256,
+    access: {
+      table: [
+        { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+        // The site and its lead; the event joins the lead's interactions (one conditional UpdateItem of the lead).
+        { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['SITE#'] },
+        { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+        // The steps it cancels or moves, and the event's record (FOLLOWUP#EVENT#).
+        { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['FOLLOWUP#'] },
+        { index: 'gsi2', actions: ['Query'], keyPrefixes: ['FOLLOWUP#LEAD#'] },
+      ],
+      sendsTo: [],
+      sendsToDeadLetterOf: [],
+      secrets: [],
+    },
+  },
+  {
+    id: 'followUpDispatcher',
+    kind: 'scheduled',
+    entry: 'functions/scheduled/follow-up-dispatcher.ts',
+    description: 'Every 5 minutes: makes scheduled follow-ups whose time has come due (once each) and publishes follow_up.due',
+    timeoutSeconds: 60,
+    memoryMb: 256,
+    // Sequences are spaced by days: a step announced up to 5 minutes after its time is on time. Locally, FOLLOW_UP_DISPATCH_SECONDS.
+    scheduleMinutes: 5,
+    localSchedule: { setting: 'FOLLOW_UP_DISPATCH_SECONDS', defaultSeconds: 60 },
+    access: {
+      table: [
+        { index: 'gsi1', actions: ['Query'], keyPrefixes: ['FOLLOWUP#scheduled', 'FOLLOWUP#announcing'] },
+        { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['FOLLOWUP#'] },
+      ],
+      sendsTo: [],
       sendsToDeadLetterOf: [],
       secrets: [],
     },

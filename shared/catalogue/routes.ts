@@ -18,6 +18,9 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/api/agents/cmo/stakeholder-coordination', function: 'stakeholderCoordinationApi' },
   // Outside /api and without a key: Twilio signs each callback (X-Twilio-Signature), and the webhook checks that.
   { method: 'POST', path: '/webhooks/twilio/call-status', function: 'twilioCallStatusWebhook' },
+  { method: 'GET', path: '/api/leads/{leadId}/follow-ups', function: 'listFollowUpsApi' },
+  { method: 'PATCH', path: '/api/follow-ups/{id}', function: 'updateFollowUpApi' },
+  { method: 'POST', path: '/api/leads/{leadId}/events', function: 'leadEventsApi' },
 ];
 
 /** The function that answers requests no route matches. */

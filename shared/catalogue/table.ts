@@ -23,7 +23,10 @@ export const TABLE = {
     'CMD#',
     /** `IDEM#<sha256>`: an Idempotency-Key's claim (shared/commands/idempotency.ts). */
     'IDEM#',
-    /** `FOLLOWUP#<id>`: a scheduled follow-up (shared/lead-follow-up/follow-up-store.ts). */
+    /**
+     * `FOLLOWUP#<id>`: a follow-up of a sequence (shared/lead-follow-up/follow-up-store.ts), and
+     * `FOLLOWUP#EVENT#<id>`: a lead event that adapted sequences (shared/lead-follow-up/sequences/event-records.ts).
+     */
     'FOLLOWUP#',
     /** `QUOTA#<provider>#<day>`: a search provider's daily request counter, e.g. `QUOTA#google#2026-11-23` (US Pacific day; shared/providers/search/quota.ts). */
     'QUOTA#',
@@ -37,15 +40,16 @@ export const TABLE = {
   ],
   indexes: [
     /**
-     * Overloaded: follow-ups by due time (`FOLLOWUP#scheduled`, for schedulers),
-     * and commands still in progress by creation time (`CMD#IN_PROGRESS#<shard>`, for the janitor).
+     * Overloaded: follow-ups by due time (`FOLLOWUP#scheduled`, for the dispatcher), follow-ups
+     * made due whose `follow_up.due` is not yet published (`FOLLOWUP#announcing`, by due time, for the
+     * dispatcher's retry), and commands still in progress by creation time (`CMD#IN_PROGRESS#<shard>`, for the janitor).
      */
     {
       name: 'gsi1',
       partitionKey: 'gsi1pk',
       sortKey: 'gsi1sk',
       /** How the index's partition keys start (granted per prefix, like the table's). */
-      keyPrefixes: ['CMD#IN_PROGRESS#', 'FOLLOWUP#scheduled'],
+      keyPrefixes: ['CMD#IN_PROGRESS#', 'FOLLOWUP#scheduled', 'FOLLOWUP#announcing'],
       /**
        * The attributes copied into the index besides the keys: exactly what
        * is read through it, so the large ones (a command's request, result
@@ -54,7 +58,7 @@ export const TABLE = {
       projection: {
         /** What the janitor (`listInProgress`, shared/commands/janitor.ts) reads of a command in progress. */
         commandsInProgress: ['id', 'type', 'status', 'tenant_id', 'parent_id', 'attempts', 'created_at', 'updated_at', 'requeued_at'],
-        /** A due follow-up, whole (`listDueFollowUps` returns StoredFollowUp). */
+        /** A due follow-up as the sales phase saved it (`listDueFollowUps`); the dispatcher reads only its id. */
         followUpsDue: [
           'id',
           'type',
@@ -69,6 +73,46 @@ export const TABLE = {
           'tenant_id',
           'command_id',
           'created_at',
+        ],
+      },
+    },
+    /**
+     * Overloaded like gsi1: a lead's follow-ups in schedule order, per tenant
+     * (`FOLLOWUP#LEAD#<site id>#<lead id>#<tenant id>`, sort key `<scheduled_for>#<id>`), for
+     * `GET /api/leads/{leadId}/follow-ups` and the lead events that adapt a sequence.
+     */
+    {
+      name: 'gsi2',
+      partitionKey: 'gsi2pk',
+      sortKey: 'gsi2sk',
+      keyPrefixes: ['FOLLOWUP#LEAD#'],
+      projection: {
+        /** A step whole, as shared/lead-follow-up/sequences/step.ts reads it (`storedStepSchema`). */
+        leadFollowUps: [
+          'id',
+          'type',
+          'subject',
+          'content',
+          'scheduled_for',
+          'status',
+          'site_id',
+          'lead_id',
+          'user_id',
+          'metadata',
+          'tenant_id',
+          'command_id',
+          'created_at',
+          'updated_at',
+          'due_at',
+          'announced_at',
+          'sent_at',
+          'skipped_at',
+          'cancelled_at',
+          'status_reason',
+          'edited_at',
+          'adapted_by',
+          'previous_scheduled_for',
+          'expires_at',
         ],
       },
     },

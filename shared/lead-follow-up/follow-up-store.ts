@@ -8,6 +8,9 @@ export interface StoredFollowUp extends FollowUpItem {
   tenant_id: string;
   command_id: string;
   created_at: string;
+  updated_at?: string;
+  /** Epoch seconds after which the table deletes it (TTL): its schedule plus COMMAND_RETENTION_DAYS. */
+  expires_at?: number;
 }
 
 /**
@@ -29,7 +32,8 @@ export interface FollowUpStore {
 }
 
 const GSI = TABLE.indexes[0];
-const SCHEDULED_PARTITION = 'FOLLOWUP#scheduled';
+/** The due-time partition of gsi1: scheduled follow-ups, by `<scheduled_for>#<id>`. */
+export const SCHEDULED_PARTITION = 'FOLLOWUP#scheduled';
 
 export function followUpKey(id: string): { pk: string; sk: string } {
   return { pk: `FOLLOWUP#${id}`, sk: 'FOLLOWUP' };
@@ -40,7 +44,25 @@ export function dueIndexKey(item: Pick<FollowUpItem, 'id' | 'scheduled_for'>): {
   return { gsi1pk: SCHEDULED_PARTITION, gsi1sk: `${item.scheduled_for}#${item.id}` };
 }
 
-/** FollowUpStore on the single table; the due-time query uses `gsi1`. */
+/** The partition of gsi2 that holds one tenant's follow-ups of one lead. */
+export function leadPartition(owner: { siteId: string; leadId: string; tenantId: string }): string {
+  // Site and lead ids of a sequence are UUIDs (no '#'), so the tenant id, last, cannot make two owners meet.
+  return `FOLLOWUP#LEAD#${owner.siteId}#${owner.leadId}#${owner.tenantId}`;
+}
+
+/** The lead-index entry of a follow-up: its lead's partition, in schedule order. */
+export function leadIndexKey(
+  item: Pick<StoredFollowUp, 'id' | 'scheduled_for' | 'site_id' | 'lead_id' | 'tenant_id'>,
+): { gsi2pk: string; gsi2sk: string } {
+  return { gsi2pk: leadPartition({ siteId: item.site_id, leadId: item.lead_id, tenantId: item.tenant_id }), gsi2sk: leadSortKey(item) };
+}
+
+/** Sort key of a follow-up in its lead's partition. */
+export function leadSortKey(item: Pick<FollowUpItem, 'id' | 'scheduled_for'>): string {
+  return `${item.scheduled_for}#${item.id}`;
+}
+
+/** FollowUpStore on the single table; the due-time query uses `gsi1`, a lead's follow-ups are listed through `gsi2`. */
 export function dynamoFollowUpStore(db: DynamoDBDocumentClient, tableName: string): FollowUpStore {
   return {
     async saveSequence(items, options = {}) {
@@ -48,7 +70,7 @@ export function dynamoFollowUpStore(db: DynamoDBDocumentClient, tableName: strin
         await batchPutAll(
           db,
           tableName,
-          items.map((item) => ({ ...followUpKey(item.id), ...dueIndexKey(item), ...item })),
+          items.map((item) => ({ ...followUpKey(item.id), ...dueIndexKey(item), ...leadIndexKey(item), ...item })),
         );
         return { created: items.length, existing: 0 };
       }
@@ -58,7 +80,7 @@ export function dynamoFollowUpStore(db: DynamoDBDocumentClient, tableName: strin
           await db.send(
             new PutCommand({
               TableName: tableName,
-              Item: { ...followUpKey(item.id), ...dueIndexKey(item), ...item },
+              Item: { ...followUpKey(item.id), ...dueIndexKey(item), ...leadIndexKey(item), ...item },
               ConditionExpression: 'attribute_not_exists(pk)',
             }),
           );
@@ -89,6 +111,6 @@ export function dynamoFollowUpStore(db: DynamoDBDocumentClient, tableName: strin
 }
 
 function stripKeys(item: Record<string, unknown>): StoredFollowUp {
-  const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, ...rest } = item;
+  const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, gsi2pk: _lpk, gsi2sk: _lsk, ...rest } = item;
   return rest as unknown as StoredFollowUp;
 }

@@ -1,8 +1,10 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import * as z from 'zod';
 import type { CommandRecord } from '../commands/record';
+import { DEFAULT_COMMAND_RETENTION_MS } from '../commands/retention';
 import { startCommand, type StartDependencies } from '../commands/start';
 import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker';
+import { epochSeconds } from '../platform/dynamodb';
 import { newId } from '../platform/ids';
 import { memoize } from '../platform/memo';
 import type { GeneratedBy, LlmClient } from '../providers/llm/port';
@@ -94,7 +96,7 @@ export async function runSalesPhase(
 
   if (progress.output === 'follow_up_sequence') {
     await deps.followUps.saveSequence(
-      progress.follow_ups.map((item) => stored(item, command)),
+      progress.follow_ups.map((item) => stored(item, command, deps.commandRetentionMs ?? DEFAULT_COMMAND_RETENTION_MS)),
       { firstSave: firstAttempt },
     );
     return {
@@ -210,8 +212,16 @@ async function handOffToCopywriter(deps: SalesPhaseDependencies, parent: LeadFol
   deps.logger?.info('Lead follow-up handed to the copywriter', { commandId: parent.id, childId });
 }
 
-function stored(item: FollowUpItem, command: LeadFollowUpCommand): StoredFollowUp {
-  return { ...item, tenant_id: command.tenant_id, command_id: command.id, created_at: command.created_at };
+/** A follow-up as saved: its owner and origin, and its expiry, COMMAND_RETENTION_DAYS after its schedule (like its command's, after its creation). */
+function stored(item: FollowUpItem, command: LeadFollowUpCommand, retentionMs: number): StoredFollowUp {
+  return {
+    ...item,
+    tenant_id: command.tenant_id,
+    command_id: command.id,
+    created_at: command.created_at,
+    updated_at: command.created_at,
+    expires_at: epochSeconds(Date.parse(item.scheduled_for) + retentionMs),
+  };
 }
 
 function pickChannels(messages: ChannelMessages, channels: readonly Channel[]): ChannelMessages {

@@ -116,6 +116,9 @@ describe('API throttles and concurrency caps', () => {
       'POST /api/deepResearch/operation',
       'POST /api/agents/cmo/stakeholder-coordination',
       'POST /webhooks/twilio/call-status',
+      'GET /api/leads/{leadId}/follow-ups',
+      'PATCH /api/follow-ups/{id}',
+      'POST /api/leads/{leadId}/events',
     ]);
     for (const name of ENVIRONMENT_NAMES) expect(Object.keys(ENVIRONMENTS[name].apiThrottle.routes).sort()).toEqual([...routeKeys()].sort());
   });
@@ -125,7 +128,7 @@ describe('API throttles and concurrency caps', () => {
       ENVIRONMENT_NAMES.map((name) => [
         name,
         Object.fromEntries(
-          (['leadFollowUpApi', 'getCommandApi', 'healthApi', 'notFoundApi', 'stakeholderCoordinationApi', 'twilioCallStatusWebhook', 'deepResearchApi'] as const).map((id) => [
+          (['leadFollowUpApi', 'getCommandApi', 'healthApi', 'notFoundApi', 'stakeholderCoordinationApi', 'twilioCallStatusWebhook', 'deepResearchApi', 'listFollowUpsApi', 'updateFollowUpApi', 'leadEventsApi'] as const).map((id) => [
             id,
             [peakApiConcurrency(ENVIRONMENTS[name].apiThrottle, id), ENVIRONMENTS[name].reservedConcurrency[id]],
           ]),
@@ -141,6 +144,9 @@ describe('API throttles and concurrency caps', () => {
         stakeholderCoordinationApi: [31, 31],
         twilioCallStatusWebhook: [15, 15],
         deepResearchApi: [34, 35],
+        listFollowUpsApi: [12, 12],
+        updateFollowUpApi: [12, 12],
+        leadEventsApi: [31, 31],
       },
       staging: {
         leadFollowUpApi: [68, 70],
@@ -150,6 +156,9 @@ describe('API throttles and concurrency caps', () => {
         stakeholderCoordinationApi: [34, 34],
         twilioCallStatusWebhook: [35, 35],
         deepResearchApi: [34, 35],
+        listFollowUpsApi: [25, 25],
+        updateFollowUpApi: [25, 25],
+        leadEventsApi: [63, 63],
       },
       prod: {
         leadFollowUpApi: [155, 155],
@@ -159,12 +168,15 @@ describe('API throttles and concurrency caps', () => {
         stakeholderCoordinationApi: [68, 68],
         twilioCallStatusWebhook: [70, 70],
         deepResearchApi: [68, 70],
+        listFollowUpsApi: [60, 60],
+        updateFollowUpApi: [60, 60],
+        leadEventsApi: [155, 155],
       },
     });
   });
 
   it('need this much Lambda concurrency in the account (reservations + the 100 AWS keeps unreserved)', () => {
-    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([336, 549, 1068]);
+    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([391, 662, 1343]);
   });
 
   it.each([

@@ -25,6 +25,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   deleteCommandApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem', 'dynamodb:DeleteItem'], 'table', ['CMD#*']],
+    [['dynamodb:DeleteItem'], 'table', ['FOLLOWUP#*']],
   ],
   healthApi: [],
   notFoundApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*']]],
@@ -93,6 +94,26 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['secretsmanager:GetSecretValue'], 'secret/openai'],
     [['secretsmanager:GetSecretValue'], 'secret/twilio'],
     [SQS_CONSUME, 'queue/call'],
+  ],
+  listFollowUpsApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:GetItem'], 'table', ['SITE#*']],
+    [['dynamodb:Query'], 'index/gsi2', ['FOLLOWUP#LEAD#*']],
+  ],
+  updateFollowUpApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['FOLLOWUP#*']],
+  ],
+  leadEventsApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['SITE#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['FOLLOWUP#*']],
+    [['dynamodb:Query'], 'index/gsi2', ['FOLLOWUP#LEAD#*']],
+  ],
+  followUpDispatcher: [
+    [['dynamodb:Query'], 'index/gsi1', ['FOLLOWUP#scheduled*', 'FOLLOWUP#announcing*']],
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['FOLLOWUP#*']],
   ],
 };
 

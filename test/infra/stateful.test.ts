@@ -51,6 +51,22 @@ describe.each(ENVIRONMENT_NAMES)('stateful stack (%s)', (name) => {
             ],
           },
         },
+        {
+          IndexName: 'gsi2',
+          KeySchema: [
+            { AttributeName: 'gsi2pk', KeyType: 'HASH' },
+            { AttributeName: 'gsi2sk', KeyType: 'RANGE' },
+          ],
+          Projection: {
+            ProjectionType: 'INCLUDE',
+            // a lead's follow-ups, whole
+            NonKeyAttributes: [
+              ...['id', 'type', 'subject', 'content', 'scheduled_for', 'status', 'site_id', 'lead_id', 'user_id', 'metadata', 'tenant_id', 'command_id'],
+              ...['created_at', 'updated_at', 'due_at', 'announced_at', 'sent_at', 'skipped_at', 'cancelled_at', 'status_reason', 'edited_at'],
+              ...['adapted_by', 'previous_scheduled_for', 'expires_at'],
+            ],
+          },
+        },
       ],
     });
   });

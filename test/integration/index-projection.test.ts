@@ -1,7 +1,7 @@
 /**
  * The table exactly as the prod template declares it (its index projects
  * only some attributes), on the embedded DynamoDB, under the code that
- * reads through the index: the janitor and the due follow-ups.
+ * reads through the indexes: the janitor, the due follow-ups and a lead's follow-ups.
  */
 import type { AddressInfo, Server } from 'node:net';
 import { CreateTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
@@ -13,6 +13,8 @@ import type { JobEnvelope } from '../../shared/commands/job';
 import type { StoredCommand } from '../../shared/commands/record';
 import { dynamoCommandStore, type CommandStore } from '../../shared/commands/store';
 import { dynamoFollowUpStore, type StoredFollowUp } from '../../shared/lead-follow-up/follow-up-store';
+import { followUpId } from '../../shared/lead-follow-up/sequence';
+import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { newId } from '../../shared/platform/ids';
 import { synthesize } from '../infra/synthesize';
@@ -144,5 +146,37 @@ describe('the index as deployed', () => {
     const saved = [item(1), item(2)];
     await followUps.saveSequence(saved);
     expect(await followUps.listDueFollowUps(new Date(T0 + 3 * 86_400_000).toISOString(), 10)).toEqual(saved);
+  });
+
+  it('gives back a lead\'s follow-ups whole through gsi2, after a lead event changed one', async () => {
+    const steps = dynamoStepStore(db, TABLE_NAME);
+    const commandId = newId();
+    const saved: StoredFollowUp[] = [1, 2].map((position) => ({
+      id: followUpId(commandId, position),
+      type: 'email',
+      subject: `Step ${position}`,
+      content: 'Hello Ada, following up on our call.',
+      scheduled_for: new Date(T0 + position * 86_400_000).toISOString(),
+      status: 'scheduled',
+      site_id: 'site-2',
+      lead_id: 'lead-2',
+      user_id: null,
+      metadata: { next_steps: 'Call back', lead_stage: 'qualified', sequence_position: position, template_used: 'email' },
+      tenant_id: 'tenant-p',
+      command_id: commandId,
+      created_at: new Date(T0).toISOString(),
+      updated_at: new Date(T0).toISOString(),
+      expires_at: 4_000_000_000,
+    }));
+    await dynamoFollowUpStore(db, TABLE_NAME).saveSequence(saved, { firstSave: true });
+    const at = new Date(T0 + MINUTE).toISOString();
+    const changed = await steps.change(
+      saved[0]!.id,
+      { at, status: 'cancelled', status_reason: 'replied', adapted_by: { event_id: 'event-1', event_type: 'replied', at } },
+      { tenantId: 'tenant-p', statuses: ['scheduled'] },
+    );
+    const { steps: listed } = await steps.listForLead({ tenantId: 'tenant-p', siteId: 'site-2', leadId: 'lead-2' }, { limit: 10, now: T0 });
+    expect(listed).toEqual([changed, await steps.get(saved[1]!.id)]);
+    expect(listed[0]).toMatchObject({ status: 'cancelled', cancelled_at: at, status_reason: 'replied', adapted_by: { event_id: 'event-1' }, expires_at: 4_000_000_000 });
   });
 });

@@ -13,6 +13,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type Message } from '@aws-sdk/client-sqs';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { DEMO_DATA_FILE, importFile, registerKeys } from '../../infra/local/provision';
 import { postSignedCallback } from '../../infra/local/twilio-wire';
@@ -320,6 +321,25 @@ describe('the table access of every function, on its real paths', () => {
     // Erasing the first lead follow-up and its copywriter phase.
     const erased = await call(url, 'DELETE', `/api/commands/${commandId}`, { key: API_KEY });
     expect(erased.body.data).toMatchObject({ deleted: true });
+
+    // Follow-up sequences: the lead's list, an edit, a lead event (then its replay), the dispatcher (a step due now,
+    // and one whose follow_up.due a dead run never published), and erasing a sequence's command with its follow-ups.
+    const listed = await call(url, 'GET', `/api/leads/${DEMO_LEAD}/follow-ups?site_id=${DEMO_SITE}&limit=2`, { key: API_KEY });
+    const steps = listed.body.data?.follow_ups as { id: string }[];
+    expect(steps).toHaveLength(2);
+    expect((await call(url, 'PATCH', `/api/follow-ups/${steps[0]!.id}`, { key: API_KEY, body: { content: 'Hi Jordan, a shorter note.' } })).status).toBe(200);
+    const leadEvent = { site_id: DEMO_SITE, event: { type: 'clicked' } };
+    expect((await call(url, 'POST', `/api/leads/${DEMO_LEAD}/events`, { key: API_KEY, body: leadEvent, headers: { 'idempotency-key': 'access-event' } })).status).toBe(200);
+    expect((await call(url, 'POST', `/api/leads/${DEMO_LEAD}/events`, { key: API_KEY, body: leadEvent, headers: { 'idempotency-key': 'access-event' } })).status).toBe(200);
+    const { Item: template } = await services.db.send(new GetCommand({ TableName: services.aws.tableName, Key: { pk: `FOLLOWUP#${steps[1]!.id}`, sk: 'FOLLOWUP' } }));
+    const longAgo = new Date(Date.now() - 60 * 60_000).toISOString();
+    for (const [id, status, gsi1pk] of [[newId(), 'scheduled', 'FOLLOWUP#scheduled'], [newId(), 'due', 'FOLLOWUP#announcing']] as const) {
+      const item = { ...template, pk: `FOLLOWUP#${id}`, id, status, scheduled_for: longAgo, gsi1pk, gsi1sk: `${longAgo}#${id}`, gsi2sk: `${longAgo}#${id}` };
+      await services.db.send(new PutCommand({ TableName: services.aws.tableName, Item: item }));
+    }
+    await invoke('followUpDispatcher', {});
+    const sequenceCommand = String(retried.body.data?.command_id);
+    expect((await call(url, 'DELETE', `/api/commands/${sequenceCommand}`, { key: API_KEY })).body.data).toMatchObject({ deleted_follow_up_ids: expect.any(Array) });
   }, 120_000);
 
   it.each(FUNCTIONS.map((fn) => [fn.id] as const))('%s: every request is allowed by its prod policy', (id) => {
@@ -360,6 +380,14 @@ describe('the table access of every function, on its real paths', () => {
     expect(allowed(prod, 'twilioCallStatusWebhook', { action: 'GetItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
     expect(allowed(prod, 'twilioCallStatusWebhook', { action: 'UpdateItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
     expect(allowed(prod, 'callWorker', { action: 'GetItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
+    expect(allowed(prod, 'listFollowUpsApi', { action: 'Query', resource: 'index/gsi1', leadingKeys: ['FOLLOWUP#scheduled'] })).toBe(false);
+    expect(allowed(prod, 'listFollowUpsApi', { action: 'UpdateItem', resource: 'table', leadingKeys: ['FOLLOWUP#abc'] })).toBe(false);
+    expect(allowed(prod, 'updateFollowUpApi', { action: 'UpdateItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
+    expect(allowed(prod, 'updateFollowUpApi', { action: 'DeleteItem', resource: 'table', leadingKeys: ['FOLLOWUP#abc'] })).toBe(false);
+    expect(allowed(prod, 'leadEventsApi', { action: 'PutItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
+    expect(allowed(prod, 'followUpDispatcher', { action: 'Query', resource: 'index/gsi1', leadingKeys: ['CMD#IN_PROGRESS#0'] })).toBe(false);
+    expect(allowed(prod, 'followUpDispatcher', { action: 'Query', resource: 'index/gsi2', leadingKeys: ['FOLLOWUP#LEAD#x'] })).toBe(false);
+    expect(allowed(prod, 'deleteCommandApi', { action: 'UpdateItem', resource: 'table', leadingKeys: ['FOLLOWUP#abc'] })).toBe(false);
   });
 });
 

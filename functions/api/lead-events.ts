@@ -1,0 +1,45 @@
+import { apiRoute } from '../../shared/api/route';
+import { noEvents } from '../../shared/commands/events';
+import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
+import { readCommandRetention } from '../../shared/commands/retention';
+import { authenticatorOf, documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
+import { dynamoLeadEventRecords } from '../../shared/lead-follow-up/sequences/event-records';
+import { answerLeadEvent } from '../../shared/lead-follow-up/sequences/lead-events';
+import { dynamoLeadInteractions } from '../../shared/lead-follow-up/sequences/lead-interactions';
+import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
+import { systemClock } from '../../shared/platform/clock';
+import { cachedSiteDirectory } from '../../shared/sites/cached-directory';
+import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
+
+/** How long this function trusts a site before reading it again (leads are never cached). */
+const SITE_CACHE_TTL_MS = 30_000;
+
+/**
+ * POST /api/leads/{leadId}/events: records what a lead did, adapts the
+ * lead's remaining follow-ups and publishes `sequence.adapted` (through
+ * `noEvents` until the completion webhooks' publisher is composed here).
+ */
+export function build(settings: Settings) {
+  const tracing = tracingOf('leadEventsApi', settings);
+  const db = documentClientOf(settings, tracing);
+  const tableName = tableNameOf(settings);
+  const deps = {
+    logger: loggerOf('leadEventsApi', settings),
+    authenticate: authenticatorOf(db, tableName),
+    sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
+    steps: dynamoStepStore(db, tableName),
+    records: dynamoLeadEventRecords(db, tableName),
+    interactions: dynamoLeadInteractions(db, tableName),
+    idempotency: dynamoIdempotencyStore(db, tableName),
+    events: noEvents,
+    clock: systemClock,
+    ...readCommandRetention(settings),
+  };
+  return apiRoute(deps, { bodyErrorCode: 'INVALID_REQUEST' }, ({ event, principal, body, headers }) =>
+    answerLeadEvent(deps, { principal, leadId: event.pathParameters?.leadId, body, headers }),
+  );
+}
+
+export const handler = lambdaEntry(build);

@@ -1,0 +1,29 @@
+import { apiRoute } from '../../shared/api/route';
+import { authenticatorOf, documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
+import { answerListFollowUps } from '../../shared/lead-follow-up/sequences/list';
+import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
+import { systemClock } from '../../shared/platform/clock';
+import { cachedSiteDirectory } from '../../shared/sites/cached-directory';
+import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
+
+/** How long this function trusts a site before reading it again (leads are never cached). */
+const SITE_CACHE_TTL_MS = 30_000;
+
+/** GET /api/leads/{leadId}/follow-ups: the lead's follow-ups the caller's tenant made, in schedule order, a page at a time. */
+export function build(settings: Settings) {
+  const tracing = tracingOf('listFollowUpsApi', settings);
+  const db = documentClientOf(settings, tracing);
+  const tableName = tableNameOf(settings);
+  const deps = {
+    logger: loggerOf('listFollowUpsApi', settings),
+    authenticate: authenticatorOf(db, tableName),
+    sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
+    steps: dynamoStepStore(db, tableName),
+    clock: systemClock,
+  };
+  return apiRoute(deps, {}, ({ event, principal }) => answerListFollowUps(deps, principal, event.pathParameters?.leadId, event.queryStringParameters));
+}
+
+export const handler = lambdaEntry(build);

@@ -1,0 +1,25 @@
+import { apiRoute } from '../../shared/api/route';
+import { readCommandRetention } from '../../shared/commands/retention';
+import { authenticatorOf, documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
+import { answerEditFollowUp } from '../../shared/lead-follow-up/sequences/edit';
+import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
+import { systemClock } from '../../shared/platform/clock';
+
+/** PATCH /api/follow-ups/{id}: edit a step of the caller's sequence (copy, time) or end it (sent, skipped, cancelled); one conditional write. */
+export function build(settings: Settings) {
+  const tracing = tracingOf('updateFollowUpApi', settings);
+  const db = documentClientOf(settings, tracing);
+  const tableName = tableNameOf(settings);
+  const deps = {
+    logger: loggerOf('updateFollowUpApi', settings),
+    authenticate: authenticatorOf(db, tableName),
+    steps: dynamoStepStore(db, tableName),
+    clock: systemClock,
+    ...readCommandRetention(settings),
+  };
+  return apiRoute(deps, { bodyErrorCode: 'INVALID_REQUEST' }, ({ event, principal, body }) => answerEditFollowUp(deps, principal, event.pathParameters?.id, body));
+}
+
+export const handler = lambdaEntry(build);

@@ -1,0 +1,29 @@
+import { noEvents } from '../../shared/commands/events';
+import { documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
+import { dispatchDueFollowUps } from '../../shared/lead-follow-up/sequences/dispatch';
+import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
+import { systemClock } from '../../shared/platform/clock';
+
+/**
+ * Composes the follow-up dispatcher, which runs every 5 minutes (EventBridge
+ * schedule; every FOLLOW_UP_DISPATCH_SECONDS under `npm start`): due steps
+ * become `due` once and `follow_up.due` is published (through `noEvents`
+ * until the completion webhooks' publisher is composed here).
+ */
+export function build(settings: Settings) {
+  const tracing = tracingOf('followUpDispatcher', settings);
+  const db = documentClientOf(settings, tracing);
+  const deps = {
+    steps: dynamoStepStore(db, tableNameOf(settings)),
+    events: noEvents,
+    clock: systemClock,
+    logger: loggerOf('followUpDispatcher', settings),
+  };
+  return async (): Promise<void> => {
+    await dispatchDueFollowUps(deps);
+  };
+}
+
+export const handler = lambdaEntry(build);

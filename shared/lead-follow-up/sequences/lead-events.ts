@@ -1,0 +1,239 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import * as z from 'zod';
+import type { Principal } from '../../access/api-keys';
+import { readIdempotencyKey } from '../../api/idempotency-key';
+import type { EventPublisher } from '../../commands/events';
+import type { IdempotencyStore } from '../../commands/idempotency';
+import type { Clock } from '../../platform/clock';
+import { epochSeconds } from '../../platform/dynamodb';
+import { AppError } from '../../platform/errors';
+import { canonicalJson, sha256Hex } from '../../platform/hashing';
+import { jsonResponse } from '../../platform/http/responses';
+import type { HttpResult } from '../../platform/http/types';
+import { newId } from '../../platform/ids';
+import { cleanText } from '../../platform/text';
+import { describeFirstIssue, toIssueDetails } from '../../platform/validation';
+import type { SiteDirectory } from '../../sites/directory';
+import { FOLLOW_UP_TYPES } from '../schema';
+import { DEFAULT_BOUNCE_CHANNEL, defaultSummary, LEAD_EVENT_TYPES, planAdaptation, type LeadEvent, type PlannedChange } from './adaptation';
+import type { AppliedChange, EventOutcome, LeadEventRecord, LeadEventRecords } from './event-records';
+import { sequenceAdaptedEvent } from './events';
+import { leadForPrincipal, uuidOf } from './lead-access';
+import type { LeadInteractions } from './lead-interactions';
+import { OPEN_STEP_STATUSES, type StoredStep } from './step';
+import type { StepStore } from './step-store';
+
+/** How far ahead of this server's clock `occurred_at` may be (clock skew), no further. */
+export const MAX_EVENT_CLOCK_SKEW_MS = 5 * 60_000;
+
+/** Most remaining steps of one lead an event looks at. */
+const MAX_OPEN_STEPS = 200;
+
+/** The Idempotency-Key scope of lead events (keys are scoped per tenant and operation). */
+const IDEMPOTENCY_SCOPE = 'lead_event';
+
+const summaryText = z
+  .string()
+  .max(2_000 + 1_024, { abort: true, message: 'Too big: expected string to have <=2000 characters' })
+  .overwrite(cleanText)
+  .trim()
+  .max(2_000, 'Too big: expected string to have <=2000 characters');
+
+const eventFields = {
+  type: z.enum(LEAD_EVENT_TYPES),
+  occurred_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date and time with a time zone, e.g. 2026-12-01T09:00:00Z' }).optional(),
+  channel: z.enum(FOLLOW_UP_TYPES).optional(),
+  summary: summaryText.optional(),
+};
+const site = z.unknown().refine((value) => value !== undefined && value !== '', { message: 'Required' });
+/** `{site_id, event: {type, occurred_at?, channel?, summary?}}`, or the event's fields beside `site_id`. */
+const nestedSchema = z.strictObject({ site_id: site, event: z.strictObject(eventFields) });
+const flatSchema = z.strictObject({ site_id: site, ...eventFields });
+
+/** A validated `POST /api/leads/{leadId}/events` body. */
+export interface LeadEventRequest {
+  siteId: string;
+  event: LeadEvent;
+}
+
+/**
+ * Parses the body (INVALID_REQUEST for anything missing, malformed or
+ * unknown; INVALID_INPUT for a site id that is not a UUID). `occurred_at`
+ * defaults to `now` and may not lie ahead of it by more than the clock skew;
+ * a bounce without a channel is an e-mail bounce.
+ */
+export function parseLeadEventRequest(raw: unknown, now: number): LeadEventRequest {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new AppError('INVALID_REQUEST', 'The request body must be a JSON object.');
+  const body = withoutNulls(raw as Record<string, unknown>);
+  if (body.siteId !== undefined) {
+    if (body.site_id !== undefined && String(body.site_id).toLowerCase() !== String(body.siteId).toLowerCase()) {
+      throw new AppError('INVALID_REQUEST', 'site_id and siteId are the same field and disagree.', [{ code: 'custom', message: 'conflicts with site_id', path: ['siteId'] }]);
+    }
+    body.site_id = body.site_id ?? body.siteId;
+    delete body.siteId;
+  }
+  const nested = body.event !== undefined && typeof body.event === 'object' && body.event !== null && !Array.isArray(body.event);
+  if (nested) body.event = withoutNulls(body.event as Record<string, unknown>);
+  const parsed = nested ? nestedSchema.safeParse(body) : flatSchema.safeParse(body);
+  if (!parsed.success) throw new AppError('INVALID_REQUEST', describeFirstIssue(parsed.error.issues), toIssueDetails(parsed.error.issues));
+  const { site_id, ...rest } = parsed.data as { site_id: unknown } & Record<string, unknown>;
+  const fields = (nested ? rest.event : rest) as { type: LeadEvent['type']; occurred_at?: string; channel?: LeadEvent['channel']; summary?: string };
+  const siteId = uuidOf(typeof site_id === 'string' ? site_id : String(site_id), 'site_id');
+  const path = nested ? ['event', 'occurred_at'] : ['occurred_at'];
+  let occurredAt = now;
+  if (fields.occurred_at !== undefined) {
+    occurredAt = Date.parse(fields.occurred_at);
+    if (occurredAt > now + MAX_EVENT_CLOCK_SKEW_MS) {
+      throw new AppError('INVALID_REQUEST', 'occurred_at lies in the future.', [{ code: 'invalid_value', message: 'must not be in the future', received: fields.occurred_at, path }]);
+    }
+  }
+  const channel = fields.channel ?? (fields.type === 'bounced' ? DEFAULT_BOUNCE_CHANNEL : null);
+  return {
+    siteId,
+    event: { type: fields.type, occurred_at: new Date(occurredAt).toISOString(), channel, summary: fields.summary ? fields.summary : null },
+  };
+}
+
+function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== null));
+}
+
+/** What reporting a lead event works with. */
+export interface LeadEventDependencies {
+  sites: SiteDirectory;
+  steps: StepStore;
+  records: LeadEventRecords;
+  interactions: LeadInteractions;
+  idempotency: IdempotencyStore;
+  /** Where `sequence.adapted` goes (`noEvents` without webhooks). */
+  events: EventPublisher;
+  clock: Clock;
+  /** COMMAND_RETENTION_DAYS: how long the event's record is kept, and a rescheduled step after its new time. */
+  commandRetentionMs: number;
+  logger?: Pick<Logger, 'info' | 'warn'>;
+}
+
+export interface LeadEventCall {
+  principal: Principal;
+  leadId: string | undefined;
+  body: unknown;
+  /** Request headers, lower-cased names. */
+  headers: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Use case: `POST /api/leads/{leadId}/events`. Records what the lead did and
+ * adapts the lead's remaining follow-ups of the caller's tenant by the rules
+ * of {@link planAdaptation}, then answers 200 with what changed. The changes
+ * are decided once and kept with the event before any is made; each is a
+ * conditional write, so a repeated event (same Idempotency-Key and body)
+ * changes nothing more, publishes `sequence.adapted` once (key
+ * `<event id>:adapted`) and answers as the first time did. The event is also
+ * added to the lead's interactions (once), so later follow-ups know of it.
+ */
+export async function answerLeadEvent(deps: LeadEventDependencies, call: LeadEventCall): Promise<HttpResult> {
+  const requested = deps.clock.now();
+  const request = parseLeadEventRequest(call.body, requested);
+  const leadId = uuidOf(call.leadId, 'leadId');
+  await leadForPrincipal(deps.sites, call.principal, request.siteId, leadId);
+
+  const key = readIdempotencyKey(call.headers, 'INVALID_REQUEST');
+  let eventId = newId();
+  let replayed = false;
+  if (key) {
+    const claim = await deps.idempotency.claim({
+      tenantId: call.principal.tenantId,
+      scope: IDEMPOTENCY_SCOPE,
+      key,
+      bodyHash: sha256Hex(canonicalJson({ lead_id: leadId, body: call.body })),
+      commandId: eventId,
+      now: requested,
+    });
+    if (claim.kind === 'replay') {
+      eventId = claim.commandId;
+      replayed = true;
+    }
+  }
+
+  const existing = replayed ? await deps.records.get(eventId) : undefined;
+  const record =
+    existing ??
+    (await deps.records.create({
+      id: eventId,
+      tenant_id: call.principal.tenantId,
+      site_id: request.siteId,
+      lead_id: leadId,
+      event: request.event,
+      plan: planAdaptation(request.event, await openSteps(deps, call.principal.tenantId, request.siteId, leadId), requested),
+      created_at: new Date(requested).toISOString(),
+      expires_at: epochSeconds(requested + deps.commandRetentionMs),
+    }));
+  const outcome = record.outcome ?? (await carryOut(deps, record));
+  return jsonResponse(
+    200,
+    {
+      success: true,
+      data: { event_id: record.id, site_id: record.site_id, lead_id: record.lead_id, event: record.event, changes: outcome.changes, interaction_recorded: outcome.interaction_recorded },
+    },
+    replayed ? { 'idempotent-replayed': 'true' } : {},
+  );
+}
+
+async function openSteps(deps: LeadEventDependencies, tenantId: string, siteId: string, leadId: string): Promise<StoredStep[]> {
+  const { steps } = await deps.steps.listForLead({ tenantId, siteId, leadId }, { limit: MAX_OPEN_STEPS, now: deps.clock.now(), statuses: OPEN_STEP_STATUSES });
+  return steps;
+}
+
+/** Makes the record's planned changes, records the interaction, publishes `sequence.adapted` if anything changed, and keeps the outcome. */
+async function carryOut(deps: LeadEventDependencies, record: LeadEventRecord): Promise<EventOutcome> {
+  const changes: AppliedChange[] = [];
+  for (const planned of record.plan) {
+    const applied = await applyChange(deps, record, planned);
+    if (applied) changes.push(applied);
+  }
+  const interaction = await deps.interactions.record(record.site_id, record.lead_id, record.id, {
+    date: record.event.occurred_at,
+    type: record.event.type,
+    summary: record.event.summary ?? defaultSummary(record.event),
+  });
+  if (interaction === 'lead_full') deps.logger?.warn('The lead holds the most interactions it may; the event was not added to them', { eventId: record.id });
+  const outcome: EventOutcome = { changes, interaction_recorded: interaction === 'recorded' || interaction === 'already_recorded' };
+  if (changes.length > 0) await deps.events.publish(sequenceAdaptedEvent(record, changes));
+  await deps.records.keepOutcome(record.id, outcome);
+  return outcome;
+}
+
+/**
+ * One planned change, as a conditional write on the state it was planned
+ * from. A step that moved meanwhile (sent, or edited) is left alone, unless
+ * this very event moved it (an earlier attempt): then the change counts.
+ */
+async function applyChange(deps: LeadEventDependencies, record: LeadEventRecord, planned: PlannedChange): Promise<AppliedChange | undefined> {
+  const at = new Date(deps.clock.now()).toISOString();
+  const adaptedBy = { event_id: record.id, event_type: record.event.type, at };
+  const expected = { tenantId: record.tenant_id, statuses: OPEN_STEP_STATUSES };
+  const step =
+    planned.action === 'cancel'
+      ? await deps.steps.change(planned.follow_up_id, { at, status: 'cancelled', status_reason: record.event.type, adapted_by: adaptedBy }, expected)
+      : await deps.steps.change(
+          planned.follow_up_id,
+          {
+            at,
+            scheduled_for: planned.to_scheduled_for,
+            expires_at: epochSeconds(Date.parse(planned.to_scheduled_for) + deps.commandRetentionMs),
+            previous_scheduled_for: planned.scheduled_for,
+            adapted_by: adaptedBy,
+          },
+          { ...expected, statuses: ['scheduled'], scheduledFor: planned.scheduled_for },
+        );
+  const current = step ?? (await deps.steps.get(planned.follow_up_id));
+  if (!current || (!step && current.adapted_by?.event_id !== record.id)) return undefined;
+  return {
+    follow_up_id: current.id,
+    change: planned.action === 'cancel' ? 'cancelled' : 'rescheduled',
+    previous_status: planned.from_status,
+    status: current.status,
+    previous_scheduled_for: planned.scheduled_for,
+    scheduled_for: current.scheduled_for,
+  };
+}

@@ -1,0 +1,286 @@
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TABLE } from '../../catalogue/table';
+import { epochSeconds, isConditionalCheckFailed, queryUpTo } from '../../platform/dynamodb';
+import { followUpKey, leadPartition, leadSortKey, SCHEDULED_PARTITION } from '../follow-up-store';
+import { followUpId, MAX_SEQUENCE } from '../sequence';
+import { FINAL_STEP_STATUSES, storedStepSchema, type StepAdaptation, type StepStatus, type StoredStep } from './step';
+
+/** The gsi1 partition of steps made due whose `follow_up.due` is not yet published, by `<due_at>#<id>`. */
+export const ANNOUNCING_PARTITION = 'FOLLOWUP#announcing';
+
+/** Whose steps: one tenant's, of one lead of one site. */
+export interface StepOwner {
+  tenantId: string;
+  siteId: string;
+  leadId: string;
+}
+
+/** Where a page of a lead's steps ends: the last step's sort key and id. */
+export interface StepCursor {
+  sortKey: string;
+  id: string;
+}
+
+/** What a conditional change of a step sets. Absent fields are left as they are. */
+export interface StepChange {
+  /** ISO time of the change (`updated_at`, and `<status>_at` of a new status). */
+  at: string;
+  status?: Exclude<StepStatus, 'scheduled' | 'due'>;
+  status_reason?: string;
+  subject?: string;
+  content?: string;
+  /** A new time (the step stays scheduled); `expires_at` moves with it. */
+  scheduled_for?: string;
+  expires_at?: number;
+  previous_scheduled_for?: string;
+  adapted_by?: StepAdaptation;
+}
+
+/** What a change expects of the step, else it changes nothing. */
+export interface StepExpectation {
+  tenantId: string;
+  /** The states it may be in. */
+  statuses: readonly StepStatus[];
+  /** Its current time, when the change depends on it (a reschedule). */
+  scheduledFor?: string;
+}
+
+/**
+ * Port: the steps of follow-up sequences, as they run. Every state change
+ * is one conditional write, so two dispatchers, or a dispatcher and a
+ * caller, never both move a step.
+ */
+export interface StepStore {
+  /** A step by id (strongly consistent), whoever owns it; undefined when there is none. */
+  get(id: string): Promise<StoredStep | undefined>;
+  /**
+   * A lead's steps of one tenant, in schedule order, up to `limit` (expired
+   * ones left out), from after `after`; `next` is where the following page starts.
+   */
+  listForLead(
+    owner: StepOwner,
+    options: { limit: number; now: number; after?: StepCursor; statuses?: readonly StepStatus[] },
+  ): Promise<{ steps: StoredStep[]; next?: StepCursor }>;
+  /** Ids of scheduled steps due at or before `before` (ISO), earliest first (the index: eventually consistent). */
+  listDue(before: string, limit: number): Promise<string[]>;
+  /** Moves a scheduled step whose time has come (at `at`) to `due`, into the announcing partition; undefined when another writer moved it first. */
+  markDue(id: string, at: string): Promise<StoredStep | undefined>;
+  /** Ids of steps made due at or before `before` whose announcement is still pending. */
+  listAnnouncing(before: string, limit: number): Promise<string[]>;
+  /** Takes a step out of the announcing partition once its `follow_up.due` is published; false when it already left it. */
+  markAnnounced(id: string, at: string): Promise<boolean>;
+  /** Applies a change if the step is as expected; the step after it, or undefined when it was not (missing, another tenant's, another state). */
+  change(id: string, change: StepChange, expected: StepExpectation): Promise<StoredStep | undefined>;
+  /** Erases the steps a command's sequence made (tenant's own only); returns their ids. */
+  eraseForCommand(commandId: string, tenantId: string): Promise<string[]>;
+}
+
+const [DUE_INDEX, LEAD_INDEX] = [TABLE.indexes[0], TABLE.indexes[1]];
+
+/** Reads a stored step through its schema; a malformed item is a fault, never shown as a step. */
+export function parseStoredStep(item: Record<string, unknown>): StoredStep {
+  const parsed = storedStepSchema.safeParse(item);
+  if (!parsed.success) throw new Error(`Stored follow-up ${String(item.id)} is malformed: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data;
+}
+
+/** StepStore on the single table: items `FOLLOWUP#<id>`, due times on gsi1, a lead's steps on gsi2. */
+export function dynamoStepStore(db: DynamoDBDocumentClient, tableName: string): StepStore {
+  const indexIds = async (partition: string, before: string, limit: number): Promise<string[]> => {
+    const items = await queryUpTo(
+      db,
+      {
+        TableName: tableName,
+        IndexName: DUE_INDEX.name,
+        KeyConditionExpression: '#pk = :pk AND #sk < :upper',
+        ExpressionAttributeNames: { '#pk': DUE_INDEX.partitionKey, '#sk': DUE_INDEX.sortKey },
+        // Sort keys are "<iso>#<id>" and "$" sorts right after "#": everything at `before` is included.
+        ExpressionAttributeValues: { ':pk': partition, ':upper': `${before}$` },
+      },
+      limit,
+    );
+    return items.map((item) => String(item.id));
+  };
+
+  return {
+    async get(id) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: followUpKey(id), ConsistentRead: true }));
+      return Item ? parseStoredStep(Item) : undefined;
+    },
+
+    async listForLead(owner, options) {
+      const partition = leadPartition(owner);
+      const names: Record<string, string> = { '#pk': LEAD_INDEX.partitionKey, '#expires': TABLE.ttlAttribute };
+      const values: Record<string, unknown> = { ':pk': partition, ':now': epochSeconds(options.now) };
+      let filter = '(attribute_not_exists(#expires) OR #expires > :now)';
+      if (options.statuses?.length) {
+        names['#status'] = 'status';
+        options.statuses.forEach((status, index) => (values[`:s${index}`] = status));
+        filter += ` AND #status IN (${options.statuses.map((_, index) => `:s${index}`).join(', ')})`;
+      }
+      const steps: StoredStep[] = [];
+      let startKey: Record<string, unknown> | undefined = options.after
+        ? { ...followUpKey(options.after.id), [LEAD_INDEX.partitionKey]: partition, [LEAD_INDEX.sortKey]: options.after.sortKey }
+        : undefined;
+      // Expired or filtered steps take room in a page: read on, a bounded number of pages, until the page is full.
+      for (let round = 0; round < 10 && steps.length < options.limit; round++) {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: LEAD_INDEX.name,
+            KeyConditionExpression: '#pk = :pk',
+            FilterExpression: filter,
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+            Limit: options.limit - steps.length,
+            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+          }),
+        );
+        steps.push(...(page.Items ?? []).map(parseStoredStep));
+        startKey = page.LastEvaluatedKey;
+        if (!startKey) break;
+      }
+      return { steps, ...(startKey ? { next: cursorOf(startKey) } : {}) };
+    },
+
+    listDue: (before, limit) => indexIds(SCHEDULED_PARTITION, before, limit),
+
+    async markDue(id, at) {
+      try {
+        const { Attributes } = await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: followUpKey(id),
+            UpdateExpression: 'SET #status = :due, due_at = :at, updated_at = :at, #gpk = :announcing, #gsk = :sk',
+            ConditionExpression: '#status = :scheduled AND scheduled_for <= :at',
+            ExpressionAttributeNames: { '#status': 'status', '#gpk': DUE_INDEX.partitionKey, '#gsk': DUE_INDEX.sortKey },
+            ExpressionAttributeValues: { ':due': 'due', ':scheduled': 'scheduled', ':at': at, ':announcing': ANNOUNCING_PARTITION, ':sk': `${at}#${id}` },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return Attributes ? parseStoredStep(Attributes) : undefined;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return undefined;
+        throw error;
+      }
+    },
+
+    listAnnouncing: (before, limit) => indexIds(ANNOUNCING_PARTITION, before, limit),
+
+    async markAnnounced(id, at) {
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: followUpKey(id),
+            UpdateExpression: 'SET announced_at = :at REMOVE #gpk, #gsk',
+            ConditionExpression: '#gpk = :announcing',
+            ExpressionAttributeNames: { '#gpk': DUE_INDEX.partitionKey, '#gsk': DUE_INDEX.sortKey },
+            ExpressionAttributeValues: { ':at': at, ':announcing': ANNOUNCING_PARTITION },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return false;
+        throw error;
+      }
+    },
+
+    async change(id, change, expected) {
+      const update = changeExpression(id, change, expected);
+      try {
+        const { Attributes } = await db.send(new UpdateCommand({ TableName: tableName, Key: followUpKey(id), ...update, ReturnValues: 'ALL_NEW' }));
+        return Attributes ? parseStoredStep(Attributes) : undefined;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return undefined;
+        throw error;
+      }
+    },
+
+    async eraseForCommand(commandId, tenantId) {
+      const erased: string[] = [];
+      // A sequence's ids derive from its command and their positions: no index is needed to find them.
+      for (let position = 1; position <= MAX_SEQUENCE; position++) {
+        const id = followUpId(commandId, position);
+        try {
+          const { Attributes } = await db.send(
+            new DeleteCommand({
+              TableName: tableName,
+              Key: followUpKey(id),
+              ConditionExpression: 'tenant_id = :tenant AND command_id = :command',
+              ExpressionAttributeValues: { ':tenant': tenantId, ':command': commandId },
+              ReturnValues: 'ALL_OLD',
+            }),
+          );
+          if (Attributes) erased.push(id);
+        } catch (error) {
+          if (!isConditionalCheckFailed(error)) throw error;
+        }
+      }
+      return erased;
+    },
+  };
+}
+
+/** The cursor of a page's last evaluated key (gsi2's sort key and the step's id). */
+function cursorOf(key: Record<string, unknown>): StepCursor {
+  return { sortKey: String(key[LEAD_INDEX.sortKey]), id: String(key[TABLE.partitionKey]).slice('FOLLOWUP#'.length) };
+}
+
+type UpdateParts = {
+  UpdateExpression: string;
+  ConditionExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+};
+
+/** The one conditional UpdateItem of a change: what it sets, what it removes, what it expects. */
+function changeExpression(id: string, change: StepChange, expected: StepExpectation): UpdateParts {
+  const names: Record<string, string> = { '#status': 'status', '#tenant': 'tenant_id' };
+  const values: Record<string, unknown> = { ':tenant': expected.tenantId, ':at': change.at };
+  const sets = ['updated_at = :at'];
+  const removes: string[] = [];
+  const set = (attribute: string, value: unknown) => {
+    names[`#${attribute}`] = attribute;
+    values[`:${attribute}`] = value;
+    sets.push(`#${attribute} = :${attribute}`);
+  };
+  if (change.subject !== undefined) set('subject', change.subject);
+  if (change.content !== undefined) set('content', change.content);
+  if (change.subject !== undefined || change.content !== undefined) sets.push('edited_at = :at');
+  const final = change.status !== undefined && FINAL_STEP_STATUSES.includes(change.status);
+  if (change.scheduled_for !== undefined) {
+    if (final) throw new Error('A step cannot be given a new time and end in the same change');
+    set('scheduled_for', change.scheduled_for);
+    // A step only gets a new time while scheduled: its due-time and lead index entries move with it.
+    set(DUE_INDEX.sortKey, `${change.scheduled_for}#${id}`);
+    set(LEAD_INDEX.sortKey, leadSortKey({ id, scheduled_for: change.scheduled_for }));
+    if (change.expires_at !== undefined) set(TABLE.ttlAttribute, change.expires_at);
+  }
+  if (change.previous_scheduled_for !== undefined) set('previous_scheduled_for', change.previous_scheduled_for);
+  if (change.adapted_by !== undefined) set('adapted_by', change.adapted_by);
+  if (change.status !== undefined) {
+    values[':newStatus'] = change.status;
+    sets.push('#status = :newStatus', `${change.status}_at = :at`);
+    if (change.status_reason !== undefined) set('status_reason', change.status_reason);
+    if (final) {
+      // A final step leaves the due-time index (scheduled or announcing) for good.
+      names['#gpk'] = DUE_INDEX.partitionKey;
+      names['#gsk'] = DUE_INDEX.sortKey;
+      removes.push('#gpk', '#gsk');
+    }
+  }
+  expected.statuses.forEach((status, index) => (values[`:from${index}`] = status));
+  let condition = `attribute_exists(pk) AND #tenant = :tenant AND #status IN (${expected.statuses.map((_, index) => `:from${index}`).join(', ')})`;
+  if (expected.scheduledFor !== undefined) {
+    names['#scheduled_for'] = 'scheduled_for';
+    values[':expectedAt'] = expected.scheduledFor;
+    condition += ' AND #scheduled_for = :expectedAt';
+  }
+  return {
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    ConditionExpression: condition,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
