@@ -167,6 +167,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       stakeholderCoordinationApi: 31,
       twilioCallStatusWebhook: 15,
       deepResearchApi: 35,
+      apiDocsApi: 15,
     },
     logLevel: 'DEBUG',
     apiThrottle: {
@@ -180,6 +181,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 1, burstLimit: 2 },
         'POST /webhooks/twilio/call-status': { rateLimit: 2, burstLimit: 5 },
         'POST /api/deepResearch/operation': { rateLimit: 1, burstLimit: 5 },
+        'GET /openapi.json': { rateLimit: 1, burstLimit: 2 },
+        'GET /docs': { rateLimit: 1, burstLimit: 2 },
+        'GET /docs/redoc.standalone.js': { rateLimit: 1, burstLimit: 2 },
       },
     },
     alarms: {
@@ -211,6 +215,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       stakeholderCoordinationApi: 34,
       twilioCallStatusWebhook: 35,
       deepResearchApi: 35,
+      apiDocsApi: 15,
     },
     logLevel: 'INFO',
     apiThrottle: {
@@ -224,6 +229,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 1, burstLimit: 5 },
         'POST /webhooks/twilio/call-status': { rateLimit: 5, burstLimit: 10 },
         'POST /api/deepResearch/operation': { rateLimit: 1, burstLimit: 5 },
+        'GET /openapi.json': { rateLimit: 1, burstLimit: 2 },
+        'GET /docs': { rateLimit: 1, burstLimit: 2 },
+        'GET /docs/redoc.standalone.js': { rateLimit: 1, burstLimit: 2 },
       },
     },
     alarms: {
@@ -256,6 +264,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       stakeholderCoordinationApi: 68,
       twilioCallStatusWebhook: 70,
       deepResearchApi: 70,
+      apiDocsApi: 15,
     },
     logLevel: 'INFO',
     apiThrottle: {
@@ -269,6 +278,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 2, burstLimit: 10 },
         'POST /webhooks/twilio/call-status': { rateLimit: 10, burstLimit: 20 },
         'POST /api/deepResearch/operation': { rateLimit: 2, burstLimit: 10 },
+        'GET /openapi.json': { rateLimit: 1, burstLimit: 2 },
+        'GET /docs': { rateLimit: 1, burstLimit: 2 },
+        'GET /docs/redoc.standalone.js': { rateLimit: 1, burstLimit: 2 },
       },
     },
     alarms: {

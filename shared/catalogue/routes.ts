@@ -18,6 +18,10 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/api/agents/cmo/stakeholder-coordination', function: 'stakeholderCoordinationApi' },
   // Outside /api and without a key: Twilio signs each callback (X-Twilio-Signature), and the webhook checks that.
   { method: 'POST', path: '/webhooks/twilio/call-status', function: 'twilioCallStatusWebhook' },
+  // The API reference, without a key like /health: the OpenAPI document, and the page that renders it (shared/api/reference.ts).
+  { method: 'GET', path: '/openapi.json', function: 'apiDocsApi' },
+  { method: 'GET', path: '/docs', function: 'apiDocsApi' },
+  { method: 'GET', path: '/docs/redoc.standalone.js', function: 'apiDocsApi' },
 ];
 
 /** The function that answers requests no route matches. */

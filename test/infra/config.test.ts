@@ -116,6 +116,9 @@ describe('API throttles and concurrency caps', () => {
       'POST /api/deepResearch/operation',
       'POST /api/agents/cmo/stakeholder-coordination',
       'POST /webhooks/twilio/call-status',
+      'GET /openapi.json',
+      'GET /docs',
+      'GET /docs/redoc.standalone.js',
     ]);
     for (const name of ENVIRONMENT_NAMES) expect(Object.keys(ENVIRONMENTS[name].apiThrottle.routes).sort()).toEqual([...routeKeys()].sort());
   });
@@ -125,7 +128,7 @@ describe('API throttles and concurrency caps', () => {
       ENVIRONMENT_NAMES.map((name) => [
         name,
         Object.fromEntries(
-          (['leadFollowUpApi', 'getCommandApi', 'healthApi', 'notFoundApi', 'stakeholderCoordinationApi', 'twilioCallStatusWebhook', 'deepResearchApi'] as const).map((id) => [
+          (['leadFollowUpApi', 'getCommandApi', 'healthApi', 'notFoundApi', 'stakeholderCoordinationApi', 'twilioCallStatusWebhook', 'deepResearchApi', 'apiDocsApi'] as const).map((id) => [
             id,
             [peakApiConcurrency(ENVIRONMENTS[name].apiThrottle, id), ENVIRONMENTS[name].reservedConcurrency[id]],
           ]),
@@ -141,6 +144,7 @@ describe('API throttles and concurrency caps', () => {
         stakeholderCoordinationApi: [31, 31],
         twilioCallStatusWebhook: [15, 15],
         deepResearchApi: [34, 35],
+        apiDocsApi: [15, 15],
       },
       staging: {
         leadFollowUpApi: [68, 70],
@@ -150,6 +154,7 @@ describe('API throttles and concurrency caps', () => {
         stakeholderCoordinationApi: [34, 34],
         twilioCallStatusWebhook: [35, 35],
         deepResearchApi: [34, 35],
+        apiDocsApi: [15, 15],
       },
       prod: {
         leadFollowUpApi: [155, 155],
@@ -159,12 +164,13 @@ describe('API throttles and concurrency caps', () => {
         stakeholderCoordinationApi: [68, 68],
         twilioCallStatusWebhook: [70, 70],
         deepResearchApi: [68, 70],
+        apiDocsApi: [15, 15],
       },
     });
   });
 
   it('need this much Lambda concurrency in the account (reservations + the 100 AWS keeps unreserved)', () => {
-    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([336, 549, 1068]);
+    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([351, 564, 1083]);
   });
 
   it.each([

@@ -27,6 +27,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:DeleteItem'], 'table', ['CMD#*']],
   ],
   healthApi: [],
+  apiDocsApi: [],
   notFoundApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*']]],
   commandJanitor: [
     [['dynamodb:Query'], 'index/gsi1', ['CMD#IN_PROGRESS#*']],
