@@ -1393,7 +1393,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `INVALID_REQUEST`: The body is missing, not JSON, or a field is missing or malformed (lead follow-up, stakeholder coordination).
+             * @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed.
              *     - `INVALID_INPUT`: An id of a lead follow-up is not a UUID.
              *     - `INVALID_PHONE_NUMBER`: `phone_number` is not a phone number (7 to 15 digits).
              *     - `INVALID_FOLLOW_UP_TYPE`: `followUpType` is not one of the follow-up types.
@@ -1559,7 +1559,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `INVALID_REQUEST`: The body is missing, not JSON, or a field is missing or malformed (lead follow-up, stakeholder coordination). */
+            /** @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1684,7 +1684,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description - `INVALID_REQUEST`: The body is missing, not JSON, or a field is missing or malformed (lead follow-up, stakeholder coordination). */
+            /** @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed. */
             400: {
                 headers: {
                     [name: string]: unknown;

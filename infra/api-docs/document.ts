@@ -3,8 +3,8 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { MAX_BODY_BYTES, MAX_WAIT_SECONDS } from '../../shared/catalogue/limits';
 import { registerComponents } from '../../shared/api/openapi/components';
 import { codesOfStatus, errorStatuses } from '../../shared/api/openapi/errors';
-import type { DocumentedOperation } from '../../shared/api/openapi/operation';
-import { OPERATIONS } from './operations';
+import type { DocumentedEvent, DocumentedOperation } from '../../shared/api/openapi/operation';
+import { EVENTS, OPERATIONS } from './operations';
 
 /** The service's version (package.json), the document's `info.version`. */
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -20,6 +20,7 @@ const TAGS: readonly { name: string; description: string }[] = [
   { name: 'Commands', description: 'Every operation is a command: read it, wait for it, erase it.' },
   { name: 'Provider webhooks', description: 'Routes the telephony provider calls, signed by it; no API key.' },
   { name: 'Service', description: 'Health and this reference; no API key.' },
+  { name: 'Webhook events', description: "What the service POSTs to a tenant's webhook endpoints, signed with `Switchboard-Signature`." },
 ];
 
 /** The codes of each status, as a Markdown table (from shared/platform/errors.ts). */
@@ -68,10 +69,11 @@ Each route is throttled by API Gateway per environment; over the limit the gatew
  * overview. Deterministic: the same sources give the same document, so the
  * committed docs/openapi.json can be checked against it.
  */
-export function buildOpenApiDocument(operations: readonly DocumentedOperation[] = OPERATIONS): OpenApiDocument {
+export function buildOpenApiDocument(operations: readonly DocumentedOperation[] = OPERATIONS, events: readonly DocumentedEvent[] = EVENTS): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   const schemas = registerComponents(registry);
   for (const operation of operations) registry.registerPath(operation.route);
+  for (const event of events) registry.registerWebhook(event.route);
   const generator = new OpenApiGeneratorV31([...registry.definitions, ...schemas.map((schema) => ({ type: 'schema' as const, schema }))]);
   const document = generator.generateDocument({
     openapi: '3.1.0',
@@ -89,7 +91,7 @@ export function buildOpenApiDocument(operations: readonly DocumentedOperation[] 
         variables: { apiId: { default: 'abc123defg', description: 'The HTTP API id' }, region: { default: 'eu-west-1' } },
       },
     ],
-    tags: TAGS.filter((tag) => operations.some((operation) => operation.route.tags?.includes(tag.name))).map((tag) => ({ ...tag })),
+    tags: TAGS.filter((tag) => [...operations, ...events].some((entry) => entry.route.tags?.includes(tag.name))).map((tag) => ({ ...tag })),
   });
   return document;
 }

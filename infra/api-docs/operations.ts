@@ -1,5 +1,5 @@
 import { COMMAND_OPERATIONS } from '../../shared/api/openapi/commands';
-import type { DocumentedOperation } from '../../shared/api/openapi/operation';
+import type { DocumentedEvent, DocumentedOperation } from '../../shared/api/openapi/operation';
 import { SERVICE_OPERATIONS } from '../../shared/api/openapi/service';
 import { DEEP_RESEARCH_OPERATIONS } from '../../shared/deep-research/openapi';
 import { LEAD_FOLLOW_UP_OPERATIONS } from '../../shared/lead-follow-up/openapi';
@@ -18,3 +18,9 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
   ...COMMAND_OPERATIONS,
   ...SERVICE_OPERATIONS,
 ];
+
+/**
+ * Every event sent to the tenants' webhook endpoints (the document's
+ * `webhooks`), each declared with `webhookEvent` in its feature's `openapi.ts`.
+ */
+export const EVENTS: readonly DocumentedEvent[] = [];

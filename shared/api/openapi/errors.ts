@@ -10,7 +10,7 @@ import { HTTP_STATUS_OF, type ErrorCode } from '../../platform/errors';
 
 /** What each code means to a caller; the reference lists it beside the code. */
 export const ERROR_CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
-  INVALID_REQUEST: 'The body is missing, not JSON, or a field is missing or malformed (lead follow-up, stakeholder coordination).',
+  INVALID_REQUEST: 'The body is missing or not JSON, or a field (or header) is missing or malformed.',
   INVALID_INPUT: 'An id of a lead follow-up is not a UUID.',
   INVALID_PHONE_NUMBER: '`phone_number` is not a phone number (7 to 15 digits).',
   INVALID_FOLLOW_UP_TYPE: '`followUpType` is not one of the follow-up types.',

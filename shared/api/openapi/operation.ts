@@ -104,10 +104,13 @@ export function errorResponses(codes: ErrorCodes): Record<string, ResponseConfig
         `${afterWait.map((code) => `\`${code}\``).join(', ')}: the command's own failure, answered after \`Prefer: wait=N\` with \`Location\` (read it again with GET /api/commands/{id}).`,
       );
     }
+    const headers = {
+      ...(status === 405 ? { Allow: HEADER.allow } : {}),
+      ...(afterWait.length > 0 ? { Location: HEADER.locationIfCommand, 'Preference-Applied': HEADER.preferenceApplied } : {}),
+    };
     responses[String(status)] = {
       description: lines.join('\n'),
-      ...(status === 405 ? { headers: { Allow: HEADER.allow } } : {}),
-      ...(afterWait.length > 0 ? { headers: { Location: HEADER.locationIfCommand, 'Preference-Applied': HEADER.preferenceApplied } } : {}),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
       content: { 'application/json': { schema: componentRef('schemas', errorSchemaName(status)) } },
     };
   }
@@ -234,7 +237,7 @@ export function commandOperation(basics: OperationBasics & ErrorCodes & CommandA
           'Accepted: the command is recorded and its first job queued (or, with an `Idempotency-Key` seen before with this body, the command that key made). ' +
           'Read it at `Location` (GET /api/commands/{id}).',
         headers: { Location: HEADER.location },
-        schema: acceptedEnvelope(basics.accepted),
+        schema: successEnvelope(basics.accepted),
         ...(basics.acceptedExample === undefined ? {} : { example: basics.acceptedExample }),
       },
       200: {
@@ -261,11 +264,6 @@ export function successEnvelope(data: z.ZodType) {
   return z.object({ success: z.literal(true), data });
 }
 
-/** The 202 body: `{success: true, data: {command_id, status: "in_progress", ...}}`. */
-function acceptedEnvelope(data: z.ZodType) {
-  return successEnvelope(data);
-}
-
 /** A route outside /api that needs no key (health, the reference itself). */
 export function publicOperation(basics: OperationBasics & ErrorCodes & { answers: Answers }): DocumentedOperation {
   return assemble(basics, { security: SECURITY.none, answers: basics.answers, codes: { errors: basics.errors } });
@@ -288,4 +286,47 @@ export function webhookOperation(
     },
   };
   return operation;
+}
+
+/** An event the service sends to a tenant's webhook endpoints: an entry of the document's `webhooks`. */
+export interface DocumentedEvent {
+  /** The event's `type` (`command.completed`). */
+  type: string;
+  route: RouteConfig;
+}
+
+/**
+ * An event delivered to the tenant's endpoints (ARCHITECTURE.md "Webhooks"):
+ * a signed POST of `{id: "evt_…", type, created_at, data}`; any 2xx answer
+ * acknowledges it, anything else is retried.
+ */
+export function webhookEvent(doc: { type: string; summary: string; description: string; data: z.ZodType }): DocumentedEvent {
+  const payload = z.object({
+    id: z.string().meta({ description: 'The event\'s id: the same on every delivery of it (de-duplicate by it).', example: 'evt_01a2089c61b9762880f6bfab1a2ceaa4' }),
+    type: z.literal(doc.type),
+    created_at: z.string().meta({ format: 'date-time' }),
+    data: doc.data,
+  });
+  return {
+    type: doc.type,
+    route: {
+      method: 'post',
+      path: doc.type,
+      operationId: `on${doc.type.replace(/(^|[._])(\w)/g, (_, _sep: string, letter: string) => letter.toUpperCase())}`,
+      tags: ['Webhook events'],
+      summary: doc.summary,
+      description: doc.description,
+      security: SECURITY.none,
+      request: {
+        headers: z.object({
+          'Switchboard-Signature': z.string().meta({
+            description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint\'s secret>`: check it, and the age of `t`, before trusting the body.',
+            example: 't=1763906531,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
+          }),
+        }),
+        body: { required: true, content: { 'application/json': { schema: payload } } },
+      },
+      responses: { '2XX': { description: 'Delivered: any 2xx acknowledges the event; anything else (or no answer in time) is retried with back-off.' } },
+    },
+  };
 }

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { buildOpenApiDocument } from '../../../infra/api-docs/document';
 import { OPERATIONS } from '../../../infra/api-docs/operations';
 import { ERROR_CODE_MEANINGS, codesOfStatus, errorSchemaName, errorStatuses } from '../../../shared/api/openapi/errors';
+import { webhookEvent } from '../../../shared/api/openapi/operation';
 import { API_REFERENCE_PATHS } from '../../../shared/api/reference';
 import { ROUTES } from '../../../shared/catalogue/routes';
 import { deepResearchRequestSchema } from '../../../shared/deep-research/openapi';
@@ -128,5 +129,17 @@ describe('examples', () => {
       }
     }
     expect(checked).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe('webhook events', () => {
+  it('documents an event as a signed POST of {id, type, created_at, data} under `webhooks`', () => {
+    const event = webhookEvent({ type: 'command.completed', summary: 'A command completed', description: 'Sent once.', data: z.object({ command: z.object({ command_id: z.string() }) }) });
+    const withEvent = buildOpenApiDocument(OPERATIONS, [event]);
+    const post = (withEvent.webhooks as Record<string, { post: { operationId: string; parameters: { name: string; in: string; required: boolean }[] } }>)['command.completed']!.post;
+    expect(post.operationId).toBe('onCommandCompleted');
+    expect(post.parameters).toContainEqual(expect.objectContaining({ name: 'Switchboard-Signature', in: 'header', required: true }));
+    expect(withEvent.tags?.map((tag) => tag.name)).toContain('Webhook events');
+    expect(document.tags?.map((tag) => tag.name)).not.toContain('Webhook events');
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { buildOpenApiDocument, serializeDocument } from '../../../infra/api-docs/document';
-import { CLIENT_TYPES, OPENAPI_JSON, generatedFiles, staleFiles } from '../../../infra/api-docs/generate';
+import { CLIENT_TYPES, OPENAPI_JSON, generatedFiles, staleFiles, type GeneratedFile } from '../../../infra/api-docs/generate';
 
 /**
  * The committed reference is what the sources give (`npm run docs` writes
@@ -16,13 +16,17 @@ const run = promisify(execFile);
 const CLI = resolve(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
 const QUIET = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
 
+let files: GeneratedFile[];
+beforeAll(async () => {
+  files = await generatedFiles();
+});
+
 describe('the generated reference', () => {
   it('is deterministic', () => {
     expect(serializeDocument(buildOpenApiDocument())).toBe(serializeDocument(buildOpenApiDocument()));
   });
 
   it('is committed up to date: docs/openapi.json and docs/switchboard-api.d.ts (run `npm run docs`)', async () => {
-    const files = await generatedFiles();
     expect(files.map((file) => file.path)).toEqual([OPENAPI_JSON, CLIENT_TYPES]);
     expect(await staleFiles(files)).toEqual([]);
   });
@@ -32,7 +36,7 @@ describe('the generated reference', () => {
   });
 
   it('types every operation for the typed client', async () => {
-    const [, types] = await generatedFiles();
+    const [, types] = files;
     for (const id of ['runLeadFollowUp', 'runStakeholderCoordination', 'runDeepResearch', 'getCommand', 'deleteCommand', 'getHealth']) {
       expect(types!.content).toContain(`    ${id}: {`);
     }
