@@ -3,6 +3,7 @@ import createClient from 'openapi-fetch';
 import * as z from 'zod';
 import type { paths } from '../../../docs/switchboard-api';
 import { OPERATIONS } from '../../../infra/api-docs/operations';
+import { formatBanner } from '../../../infra/local/banner';
 import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
 import { ERROR_ENVELOPES } from '../../../shared/api/openapi/errors';
 import { API_REFERENCE_PATHS } from '../../../shared/api/reference';
@@ -83,6 +84,11 @@ describe('the reference, served by the local runtime', () => {
     expect(script).toMatch(/export\s*\{[^}]*\binit\b/);
     const again = await fetch(`${runtime.url}${API_REFERENCE_PATHS.script}`, { headers: { 'if-none-match': answer.headers.get('etag')! } });
     expect(again.status).toBe(304);
+  });
+
+  it("is named in npm start's banner", () => {
+    const banner = formatBanner(runtime, { keySource: { kind: 'generated' }, extraKeys: 0, graceSeconds: 5, env: {} });
+    expect(banner).toContain(`API reference: ${runtime.url}/docs (OpenAPI document: ${runtime.url}/openapi.json)`);
   });
 
   it('answers another method on the reference with 405 and Allow', async () => {
