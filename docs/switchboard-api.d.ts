@@ -680,64 +680,7 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
-            /** @description The call, when `phone_numbers` named one: `pending` at first, as it is now afterwards. */
-            call?: {
-                /**
-                 * Format: uuid
-                 * @description The call's own id.
-                 * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
-                 */
-                id: string;
-                /**
-                 * @description `pending` until answered, then `in_progress`; `completed` and `failed` are final. It keeps moving after the command completed.
-                 * @enum {string}
-                 */
-                status: "pending" | "in_progress" | "completed" | "failed";
-                /**
-                 * @description The number called (E.164): the first of the request's `phone_numbers`.
-                 * @example +14155550123
-                 */
-                phone_number: string;
-                /**
-                 * @description Who carries the call, once requested: Twilio, or the local telephony of `npm start`.
-                 * @enum {string}
-                 */
-                provider?: "twilio" | "local";
-                /**
-                 * @description The provider's call id (Twilio `CA…`).
-                 * @example CA0123456789abcdef0123456789abcdef
-                 */
-                provider_call_id?: string;
-                /**
-                 * @description The provider's last word on the call (`queued`, `ringing`, `no-answer`, …).
-                 * @example ringing
-                 */
-                provider_status?: string;
-                /**
-                 * Format: date-time
-                 * @description When a worker asked the provider for the call (set once; nothing dials twice).
-                 * @example 2026-11-23T14:02:11.512Z
-                 */
-                requested_at?: string;
-                /**
-                 * @description Why the call failed.
-                 * @example nobody answered
-                 */
-                reason?: string;
-                duration_seconds?: number;
-                /** @description Twilio's AnsweredBy (`human`, `machine_start`, …), when machine detection ran. */
-                answered_by?: string;
-                /** @description The last status callback applied (SequenceNumber); -1 before any. */
-                last_sequence: number;
-                /**
-                 * Format: date-time
-                 * @description When the call last changed.
-                 * @example 2026-11-23T14:02:11.512Z
-                 */
-                updated_at: string;
-                /** @description When the request listed several numbers: only the first is called. */
-                note?: string;
-            };
+            call?: components["schemas"]["Call"];
             site_id: string;
             /** @description The command object: the meeting details, then the pre-call and post-call prompts as message lists. */
             targets: [
@@ -806,6 +749,64 @@ export interface components {
             /** @description Plain text, built from the site's own data. */
             content: string;
         };
+        /** @description The phone call a stakeholder coordination places when `phone_numbers` names one: one per command, dialled at most once, `pending` at first and always shown as it is now. */
+        Call: {
+            /**
+             * Format: uuid
+             * @description The call's own id.
+             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+             */
+            id: string;
+            /**
+             * @description `pending` until answered, then `in_progress`; `completed` and `failed` are final. It keeps moving after the command completed.
+             * @enum {string}
+             */
+            status: "pending" | "in_progress" | "completed" | "failed";
+            /**
+             * @description The number called (E.164): the first of the request's `phone_numbers`.
+             * @example +14155550123
+             */
+            phone_number: string;
+            /**
+             * @description Who carries the call, once requested: Twilio, or the local telephony of `npm start`.
+             * @enum {string}
+             */
+            provider?: "twilio" | "local";
+            /**
+             * @description The provider's call id (Twilio `CA…`).
+             * @example CA0123456789abcdef0123456789abcdef
+             */
+            provider_call_id?: string;
+            /**
+             * @description The provider's last word on the call (`queued`, `ringing`, `no-answer`, …).
+             * @example ringing
+             */
+            provider_status?: string;
+            /**
+             * Format: date-time
+             * @description When a worker asked the provider for the call (set once; nothing dials twice).
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            requested_at?: string;
+            /**
+             * @description Why the call failed.
+             * @example nobody answered
+             */
+            reason?: string;
+            duration_seconds?: number;
+            /** @description Twilio's AnsweredBy (`human`, `machine_start`, …), when machine detection ran. */
+            answered_by?: string;
+            /** @description The last status callback applied (SequenceNumber); -1 before any. */
+            last_sequence: number;
+            /**
+             * Format: date-time
+             * @description When the call last changed.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            updated_at: string;
+            /** @description When the request listed several numbers: only the first is called. */
+            note?: string;
+        };
         /** @description Everything known at once: the meeting details and prompts, the context summary, and a `pending` call. */
         StakeholderCoordinationAccepted: {
             /**
@@ -863,64 +864,7 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
-            /** @description The call, when `phone_numbers` named one: `pending` at first, as it is now afterwards. */
-            call?: {
-                /**
-                 * Format: uuid
-                 * @description The call's own id.
-                 * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
-                 */
-                id: string;
-                /**
-                 * @description `pending` until answered, then `in_progress`; `completed` and `failed` are final. It keeps moving after the command completed.
-                 * @enum {string}
-                 */
-                status: "pending" | "in_progress" | "completed" | "failed";
-                /**
-                 * @description The number called (E.164): the first of the request's `phone_numbers`.
-                 * @example +14155550123
-                 */
-                phone_number: string;
-                /**
-                 * @description Who carries the call, once requested: Twilio, or the local telephony of `npm start`.
-                 * @enum {string}
-                 */
-                provider?: "twilio" | "local";
-                /**
-                 * @description The provider's call id (Twilio `CA…`).
-                 * @example CA0123456789abcdef0123456789abcdef
-                 */
-                provider_call_id?: string;
-                /**
-                 * @description The provider's last word on the call (`queued`, `ringing`, `no-answer`, …).
-                 * @example ringing
-                 */
-                provider_status?: string;
-                /**
-                 * Format: date-time
-                 * @description When a worker asked the provider for the call (set once; nothing dials twice).
-                 * @example 2026-11-23T14:02:11.512Z
-                 */
-                requested_at?: string;
-                /**
-                 * @description Why the call failed.
-                 * @example nobody answered
-                 */
-                reason?: string;
-                duration_seconds?: number;
-                /** @description Twilio's AnsweredBy (`human`, `machine_start`, …), when machine detection ran. */
-                answered_by?: string;
-                /** @description The last status callback applied (SequenceNumber); -1 before any. */
-                last_sequence: number;
-                /**
-                 * Format: date-time
-                 * @description When the call last changed.
-                 * @example 2026-11-23T14:02:11.512Z
-                 */
-                updated_at: string;
-                /** @description When the request listed several numbers: only the first is called. */
-                note?: string;
-            };
+            call?: components["schemas"]["Call"];
             site_id: string;
             /** @description The command object: the meeting details, then the pre-call and post-call prompts as message lists. */
             targets: [
@@ -1104,16 +1048,17 @@ export interface components {
              * @description YYYY-MM-DD, when the provider knew it.
              */
             publishedDate?: string;
-            /** @description With `include_content_analysis: true`. */
-            content_analysis?: {
-                /** @description Plain text, one to three sentences. */
-                summary: string;
-                key_points: string[];
-                /** @enum {string} */
-                sentiment: "positive" | "negative" | "neutral";
-                /** @description 0 (unrelated to the query) to 10 (answers it directly). */
-                relevance_score: number;
-            };
+            content_analysis?: components["schemas"]["ContentAnalysis"];
+        };
+        /** @description What the model found in a result, relative to the query (with `include_content_analysis: true`). */
+        ContentAnalysis: {
+            /** @description Plain text, one to three sentences. */
+            summary: string;
+            key_points: string[];
+            /** @enum {string} */
+            sentiment: "positive" | "negative" | "neutral";
+            /** @description 0 (unrelated to the query) to 10 (answers it directly). */
+            relevance_score: number;
         };
         DeepResearchAccepted: {
             /**
@@ -1229,64 +1174,7 @@ export interface components {
             parent_id?: string;
             /** @description The command's later phases (a lead follow-up's copywriter command). */
             child_ids?: string[];
-            /** @description Its phone call as it is now, when it places one. */
-            call?: {
-                /**
-                 * Format: uuid
-                 * @description The call's own id.
-                 * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
-                 */
-                id: string;
-                /**
-                 * @description `pending` until answered, then `in_progress`; `completed` and `failed` are final. It keeps moving after the command completed.
-                 * @enum {string}
-                 */
-                status: "pending" | "in_progress" | "completed" | "failed";
-                /**
-                 * @description The number called (E.164): the first of the request's `phone_numbers`.
-                 * @example +14155550123
-                 */
-                phone_number: string;
-                /**
-                 * @description Who carries the call, once requested: Twilio, or the local telephony of `npm start`.
-                 * @enum {string}
-                 */
-                provider?: "twilio" | "local";
-                /**
-                 * @description The provider's call id (Twilio `CA…`).
-                 * @example CA0123456789abcdef0123456789abcdef
-                 */
-                provider_call_id?: string;
-                /**
-                 * @description The provider's last word on the call (`queued`, `ringing`, `no-answer`, …).
-                 * @example ringing
-                 */
-                provider_status?: string;
-                /**
-                 * Format: date-time
-                 * @description When a worker asked the provider for the call (set once; nothing dials twice).
-                 * @example 2026-11-23T14:02:11.512Z
-                 */
-                requested_at?: string;
-                /**
-                 * @description Why the call failed.
-                 * @example nobody answered
-                 */
-                reason?: string;
-                duration_seconds?: number;
-                /** @description Twilio's AnsweredBy (`human`, `machine_start`, …), when machine detection ran. */
-                answered_by?: string;
-                /** @description The last status callback applied (SequenceNumber); -1 before any. */
-                last_sequence: number;
-                /**
-                 * Format: date-time
-                 * @description When the call last changed.
-                 * @example 2026-11-23T14:02:11.512Z
-                 */
-                updated_at: string;
-                /** @description When the request listed several numbers: only the first is called. */
-                note?: string;
-            };
+            call?: components["schemas"]["Call"];
             /** @description What went wrong without failing it (a copywriter phase that failed: the sales copy stands). */
             warnings?: components["schemas"]["ErrorInfo"][];
             /** @description Why it failed, once `failed`. */

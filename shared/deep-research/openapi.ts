@@ -65,7 +65,7 @@ const contentAnalysisSchema = z
     sentiment: z.enum(SENTIMENTS),
     relevance_score: z.number().int().min(0).max(10).meta({ description: '0 (unrelated to the query) to 10 (answers it directly).' }),
   })
-  .meta({ id: 'ContentAnalysis' });
+  .meta({ id: 'ContentAnalysis', description: 'What the model found in a result, relative to the query (with `include_content_analysis: true`).' });
 
 const researchResultSchema = z
   .object({
@@ -74,7 +74,7 @@ const researchResultSchema = z
     snippet: z.string(),
     domain: z.string().meta({ description: "The URL's host, lower case, without `www.`.", example: 'techcrunch.com' }),
     publishedDate: z.string().optional().meta({ format: 'date', description: 'YYYY-MM-DD, when the provider knew it.' }),
-    content_analysis: contentAnalysisSchema.optional().meta({ description: 'With `include_content_analysis: true`.' }),
+    content_analysis: contentAnalysisSchema.optional(),
   })
   .meta({ id: 'ResearchResult' });
 

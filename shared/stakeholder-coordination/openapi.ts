@@ -62,7 +62,7 @@ const stakeholderFields = {
   meeting_details: z.object({ title: z.string(), objective: z.string() }),
   system_prompts: z.array(systemPromptSchema).length(2),
   context_summary: contextSummarySchema.optional().meta({ description: "The site's context (with `include_context_summary`, the default)." }),
-  call: callSchema.optional().meta({ description: 'The call, when `phone_numbers` named one: `pending` at first, as it is now afterwards.' }),
+  call: callSchema.optional(),
   site_id: z.string(),
   targets: z
     .tuple([

@@ -35,7 +35,7 @@ export const callSchema = z
     updated_at: instantField('When the call last changed.'),
     note: z.string().optional().meta({ description: 'When the request listed several numbers: only the first is called.' }),
   })
-  .meta({ id: 'Call', description: 'The phone call a stakeholder coordination places: one per command, dialled at most once.' });
+  .meta({ id: 'Call', description: 'The phone call a stakeholder coordination places when `phone_numbers` names one: one per command, dialled at most once, `pending` at first and always shown as it is now.' });
 
 /** `data` of GET /api/commands/{id}. */
 export const commandViewSchema = z
@@ -48,7 +48,7 @@ export const commandViewSchema = z
     updated_at: instantField('When it last changed.'),
     parent_id: uuidField('The command this phase belongs to (a copywriter phase names its lead follow-up).').optional(),
     child_ids: z.array(z.string()).optional().meta({ description: "The command's later phases (a lead follow-up's copywriter command)." }),
-    call: callSchema.optional().meta({ description: 'Its phone call as it is now, when it places one.' }),
+    call: callSchema.optional(),
     warnings: z.array(errorInfoSchema).optional().meta({ description: 'What went wrong without failing it (a copywriter phase that failed: the sales copy stands).' }),
     error: errorInfoSchema.optional().meta({ description: 'Why it failed, once `failed`.' }),
   })
