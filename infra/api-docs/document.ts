@@ -3,7 +3,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { MAX_BODY_BYTES, MAX_WAIT_SECONDS } from '../../shared/catalogue/limits';
 import { registerComponents } from '../../shared/api/openapi/components';
 import { codesOfStatus, errorStatuses } from '../../shared/api/openapi/errors';
-import type { DocumentedEvent, DocumentedOperation } from '../../shared/api/openapi/operation';
+import type { DocumentedEvent, DocumentedOperation, Tag } from '../../shared/api/openapi/operation';
 import { EVENTS, OPERATIONS } from './operations';
 
 /** The service's version (package.json), the document's `info.version`. */
@@ -11,17 +11,6 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.me
 
 /** The OpenAPI document, as generated: a plain JSON object. */
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
-
-/** The reference's sections, in order, with what each is about. */
-const TAGS: readonly { name: string; description: string }[] = [
-  { name: 'Lead follow-up', description: 'A sales agent writes follow-ups for a lead; a copywriter agent refines them.' },
-  { name: 'Stakeholder coordination', description: "The CMO agent prepares a stakeholder meeting from the site's own data and calls the stakeholder." },
-  { name: 'Deep research', description: 'Web research through a quota-aware chain of search providers, with optional content analysis.' },
-  { name: 'Commands', description: 'Every operation is a command: read it, wait for it, erase it.' },
-  { name: 'Provider webhooks', description: 'Routes the telephony provider calls, signed by it; no API key.' },
-  { name: 'Service', description: 'Health and this reference; no API key.' },
-  { name: 'Webhook events', description: "What the service POSTs to a tenant's webhook endpoints, signed with `Switchboard-Signature`." },
-];
 
 /** The codes of each status, as a Markdown table (from shared/platform/errors.ts). */
 function errorTable(): string {
@@ -91,9 +80,20 @@ export function buildOpenApiDocument(operations: readonly DocumentedOperation[] 
         variables: { apiId: { default: 'abc123defg', description: 'The HTTP API id' }, region: { default: 'eu-west-1' } },
       },
     ],
-    tags: TAGS.filter((tag) => [...operations, ...events].some((entry) => entry.route.tags?.includes(tag.name))).map((tag) => ({ ...tag })),
+    tags: sectionsOf([...operations, ...events]),
   });
   return document;
+}
+
+/** The sections of the reference, in the order their first entry comes; one tag name, one description. */
+function sectionsOf(entries: readonly { tag: Tag }[]): Tag[] {
+  const sections = new Map<string, Tag>();
+  for (const { tag } of entries) {
+    const known = sections.get(tag.name);
+    if (known && known.description !== tag.description) throw new Error(`Two descriptions of the section "${tag.name}": declare its Tag once and reuse it`);
+    sections.set(tag.name, { ...tag });
+  }
+  return [...sections.values()];
 }
 
 /** The document as docs/openapi.json holds it: two-space JSON and a final newline. */

@@ -6,7 +6,8 @@ import { LEAD_FOLLOW_UP_OPERATIONS } from '../../shared/lead-follow-up/openapi';
 import { STAKEHOLDER_COORDINATION_OPERATIONS } from '../../shared/stakeholder-coordination/openapi';
 
 /**
- * Every documented operation, feature by feature, in the reference's order.
+ * Every documented operation, feature by feature, in the reference's order
+ * (sections appear in the order of their first operation).
  * A feature declares its operations in its own `shared/<feature>/openapi.ts`;
  * a new feature adds one line here. test/unit/api-docs/coverage.test.ts fails
  * while a route of the catalogue (shared/catalogue/routes.ts) has no entry.

@@ -21,6 +21,8 @@ import {
  * field; this is the same request described from its limits, with every
  * field of DeepResearchRequest and no other (any other is refused).
  */
+const TAG = { name: 'Deep research', description: 'Web research through a quota-aware chain of search providers, with optional content analysis.' };
+
 const requestFields = {
   operation_type: z.enum(OPERATION_TYPES).meta({
     description:
@@ -112,7 +114,7 @@ export const DEEP_RESEARCH_OPERATIONS: readonly DocumentedOperation[] = [
     method: 'POST',
     path: '/api/deepResearch/operation',
     operationId: 'runDeepResearch',
-    tag: 'Deep research',
+    tag: TAG,
     summary: 'Run a research operation',
     description: [
       'Searches the web through the provider chain (Google, then Brave, then Perplexity by default; each skipped without its key, Google within its daily quota; ' +

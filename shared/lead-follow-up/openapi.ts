@@ -16,6 +16,8 @@ import { MAX_SEQUENCE, MIN_SEQUENCE } from './sequence';
  */
 const field = structureSchema.shape;
 
+const TAG = { name: 'Lead follow-up', description: 'A sales agent writes follow-ups for a lead; a copywriter agent refines them.' };
+
 export const leadFollowUpRequestSchema = z
   .object({
     siteId: uuidField('The site (alias `site_id`).', DEMO_SITE_ID),
@@ -147,7 +149,7 @@ export const LEAD_FOLLOW_UP_OPERATIONS: readonly DocumentedOperation[] = [
     method: 'POST',
     path: '/api/agents/sales/leadFollowUp',
     operationId: 'runLeadFollowUp',
-    tag: 'Lead follow-up',
+    tag: TAG,
     summary: 'Run a lead follow-up',
     description: [
       'A sales agent writes ready-to-send follow-ups for a lead on every channel that reaches them, then the site\'s copywriter agent (when it has an active one) refines them, ' +

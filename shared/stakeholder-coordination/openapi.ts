@@ -18,6 +18,9 @@ import { MAX_PHONE_NUMBERS, requestSchema } from './schema';
  */
 const field = requestSchema.shape;
 
+const TAG = { name: 'Stakeholder coordination', description: "The CMO agent prepares a stakeholder meeting from the site's own data and calls the stakeholder." };
+const PROVIDER_WEBHOOKS_TAG = { name: 'Provider webhooks', description: 'Routes the telephony provider calls, signed by it; no API key.' };
+
 export const stakeholderRequestSchema = z
   .object({
     site_id: field.site_id.meta({ format: 'uuid', description: 'The site (alias `siteId`).', example: DEMO_SITE_ID }),
@@ -107,7 +110,7 @@ export const STAKEHOLDER_COORDINATION_OPERATIONS: readonly DocumentedOperation[]
     method: 'POST',
     path: '/api/agents/cmo/stakeholder-coordination',
     operationId: 'runStakeholderCoordination',
-    tag: 'Stakeholder coordination',
+    tag: TAG,
     summary: 'Coordinate a stakeholder meeting',
     description: [
       "The CMO agent prepares a stakeholder meeting from the site's own data (tasks, requirements, campaigns, content, budget): meeting details, " +
@@ -129,7 +132,7 @@ export const STAKEHOLDER_COORDINATION_OPERATIONS: readonly DocumentedOperation[]
     method: 'POST',
     path: CALL_STATUS_PATH,
     operationId: 'twilioCallStatus',
-    tag: 'Provider webhooks',
+    tag: PROVIDER_WEBHOOKS_TAG,
     summary: "Twilio's call status callback",
     description:
       'Called by Twilio, never by clients: no API key. The request must carry a valid `X-Twilio-Signature` (HMAC-SHA1 with the account\'s auth token over ' +

@@ -5,6 +5,8 @@ import { commandIdField, EXAMPLE_COMMAND_ID, instantField, uuidField } from './f
 import { apiOperation, maxWaitOf, preferDescription, successEnvelope, type DocumentedOperation } from './operation';
 import { HEADER, PARAMETER } from './components';
 
+const COMMANDS_TAG = { name: 'Commands', description: 'Every operation is a command: read it, wait for it, erase it.' };
+
 /** Every command type, checked against the CommandType union below. */
 const COMMAND_TYPES = ['lead_follow_up', 'copywriter', 'stakeholder_coordination', 'deep_research', 'post_call_summary'] as const satisfies readonly CommandType[];
 const COMMAND_STATUSES = ['in_progress', 'completed', 'failed'] as const satisfies readonly CommandStatus[];
@@ -70,7 +72,7 @@ export const COMMAND_OPERATIONS: readonly DocumentedOperation[] = [
     method: 'GET',
     path: '/api/commands/{id}',
     operationId: 'getCommand',
-    tag: 'Commands',
+    tag: COMMANDS_TAG,
     summary: 'Read a command',
     description:
       'Any command the key\'s tenant created, in any state, with its result once completed or its error once failed. ' +
@@ -101,7 +103,7 @@ export const COMMAND_OPERATIONS: readonly DocumentedOperation[] = [
     method: 'DELETE',
     path: '/api/commands/{id}',
     operationId: 'deleteCommand',
-    tag: 'Commands',
+    tag: COMMANDS_TAG,
     summary: 'Erase a command',
     description:
       'Erases a command of the key\'s tenant, in any state, with its child phases (it may hold a lead\'s personal data; every command is erased anyway ' +

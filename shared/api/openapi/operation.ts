@@ -15,7 +15,16 @@ import { componentRef, HEADER, PARAMETER, SECURITY } from './components';
 export interface DocumentedOperation {
   method: RouteDefinition['method'];
   path: string;
+  /** The section of the reference it appears in. */
+  tag: Tag;
   route: RouteConfig;
+}
+
+/** A section of the reference (one per feature): its name and what it is about. Declared once per feature and given to each of its operations. */
+export interface Tag {
+  name: string;
+  /** One sentence. */
+  description: string;
 }
 
 /** What every operation says of itself. */
@@ -25,8 +34,8 @@ export interface OperationBasics {
   path: string;
   /** Stable, camelCase: the typed client and code generators name the call by it. */
   operationId: string;
-  /** A tag of the reference (one per feature). */
-  tag: string;
+  /** The section of the reference (one per feature). */
+  tag: Tag;
   summary: string;
   /** Markdown. */
   description: string;
@@ -167,11 +176,12 @@ function assemble(
   return {
     method: basics.method,
     path: basics.path,
+    tag: basics.tag,
     route: {
       method: lower(basics.method),
       path: basics.path,
       operationId: basics.operationId,
-      tags: [basics.tag],
+      tags: [basics.tag.name],
       summary: basics.summary,
       description: basics.description,
       security: parts.security,
@@ -292,8 +302,15 @@ export function webhookOperation(
 export interface DocumentedEvent {
   /** The event's `type` (`command.completed`). */
   type: string;
+  tag: Tag;
   route: RouteConfig;
 }
+
+/** The section of the reference that lists the events. */
+export const WEBHOOK_EVENTS_TAG: Tag = {
+  name: 'Webhook events',
+  description: "What the service POSTs to a tenant's webhook endpoints, signed with `Switchboard-Signature`.",
+};
 
 /**
  * An event delivered to the tenant's endpoints (ARCHITECTURE.md "Webhooks"):
@@ -309,11 +326,12 @@ export function webhookEvent(doc: { type: string; summary: string; description: 
   });
   return {
     type: doc.type,
+    tag: WEBHOOK_EVENTS_TAG,
     route: {
       method: 'post',
       path: doc.type,
       operationId: `on${doc.type.replace(/(^|[._])(\w)/g, (_, _sep: string, letter: string) => letter.toUpperCase())}`,
-      tags: ['Webhook events'],
+      tags: [WEBHOOK_EVENTS_TAG.name],
       summary: doc.summary,
       description: doc.description,
       security: SECURITY.none,

@@ -2,6 +2,8 @@ import * as z from 'zod';
 import { API_REFERENCE_PATHS } from '../reference';
 import { publicOperation, type DocumentedOperation } from './operation';
 
+const SERVICE_TAG = { name: 'Service', description: 'Health and this reference; no API key.' };
+
 const health = z.object({ status: z.literal('ok') });
 
 /** Routes without a key that say how the service is: health, and this reference itself. */
@@ -10,7 +12,7 @@ export const SERVICE_OPERATIONS: readonly DocumentedOperation[] = [
     method: 'GET',
     path: '/health',
     operationId: 'getHealth',
-    tag: 'Service',
+    tag: SERVICE_TAG,
     summary: 'Health',
     description: 'Answers without a key, for load balancers and start-up checks.',
     errors: [],
@@ -20,7 +22,7 @@ export const SERVICE_OPERATIONS: readonly DocumentedOperation[] = [
     method: 'HEAD',
     path: '/health',
     operationId: 'headHealth',
-    tag: 'Service',
+    tag: SERVICE_TAG,
     summary: 'Health (headers only)',
     description: 'GET /health without a body.',
     errors: [],
@@ -30,7 +32,7 @@ export const SERVICE_OPERATIONS: readonly DocumentedOperation[] = [
     method: 'GET',
     path: API_REFERENCE_PATHS.document,
     operationId: 'getOpenApiDocument',
-    tag: 'Service',
+    tag: SERVICE_TAG,
     summary: 'This reference (OpenAPI 3.1)',
     description:
       'The OpenAPI 3.1 document of this deployment, without a key: point a client generator, Postman or an HTTP client at it. ' +
@@ -47,7 +49,7 @@ export const SERVICE_OPERATIONS: readonly DocumentedOperation[] = [
     method: 'GET',
     path: API_REFERENCE_PATHS.page,
     operationId: 'getApiReferencePage',
-    tag: 'Service',
+    tag: SERVICE_TAG,
     summary: 'This reference as a page',
     description: `The reference rendered by Redoc, served from this service (no CDN): the page loads ${API_REFERENCE_PATHS.script} and ${API_REFERENCE_PATHS.document}.`,
     errors: [],
@@ -57,7 +59,7 @@ export const SERVICE_OPERATIONS: readonly DocumentedOperation[] = [
     method: 'GET',
     path: API_REFERENCE_PATHS.script,
     operationId: 'getApiReferenceScript',
-    tag: 'Service',
+    tag: SERVICE_TAG,
     summary: "The reference page's script",
     description: "Redoc's standalone bundle (an ES module), as the installed `@redocly/cli` ships it; cached by browsers.",
     errors: [],

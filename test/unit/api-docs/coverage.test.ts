@@ -52,6 +52,14 @@ describe('every route is documented', () => {
     for (const path of Object.values(API_REFERENCE_PATHS)) expect(ROUTES).toContainEqual({ method: 'GET', path, function: 'apiDocsApi' });
   });
 
+  it('puts every operation in a described section', () => {
+    const sections = new Map((document.tags ?? []).map((tag) => [tag.name, tag.description]));
+    for (const [route, operation] of operationsOf()) {
+      const [tag] = (operation as { tags: string[] }).tags;
+      expect([route, sections.get(tag!)?.length]).toEqual([route, expect.any(Number)]);
+    }
+  });
+
   it('asks for a key on every /api route and on no other', () => {
     for (const [route, operation] of operationsOf()) {
       const { security } = operation as { security?: unknown[] };
