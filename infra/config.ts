@@ -170,6 +170,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       listFollowUpsApi: 12,
       updateFollowUpApi: 12,
       leadEventsApi: 31,
+      apiDocsApi: 15,
     },
     logLevel: 'DEBUG',
     apiThrottle: {
@@ -186,6 +187,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'GET /api/leads/{leadId}/follow-ups': { rateLimit: 1, burstLimit: 2 },
         'PATCH /api/follow-ups/{id}': { rateLimit: 1, burstLimit: 2 },
         'POST /api/leads/{leadId}/events': { rateLimit: 1, burstLimit: 2 },
+        'GET /openapi.json': { rateLimit: 1, burstLimit: 2 },
+        'GET /docs': { rateLimit: 1, burstLimit: 2 },
+        'GET /docs/redoc.standalone.js': { rateLimit: 1, burstLimit: 2 },
       },
     },
     alarms: {
@@ -220,6 +224,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       listFollowUpsApi: 25,
       updateFollowUpApi: 25,
       leadEventsApi: 63,
+      apiDocsApi: 15,
     },
     logLevel: 'INFO',
     apiThrottle: {
@@ -236,6 +241,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'GET /api/leads/{leadId}/follow-ups': { rateLimit: 2, burstLimit: 5 },
         'PATCH /api/follow-ups/{id}': { rateLimit: 2, burstLimit: 5 },
         'POST /api/leads/{leadId}/events': { rateLimit: 2, burstLimit: 5 },
+        'GET /openapi.json': { rateLimit: 1, burstLimit: 2 },
+        'GET /docs': { rateLimit: 1, burstLimit: 2 },
+        'GET /docs/redoc.standalone.js': { rateLimit: 1, burstLimit: 2 },
       },
     },
     alarms: {
@@ -271,6 +279,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       listFollowUpsApi: 60,
       updateFollowUpApi: 60,
       leadEventsApi: 155,
+      apiDocsApi: 15,
     },
     logLevel: 'INFO',
     apiThrottle: {
@@ -287,6 +296,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'GET /api/leads/{leadId}/follow-ups': { rateLimit: 5, burstLimit: 10 },
         'PATCH /api/follow-ups/{id}': { rateLimit: 5, burstLimit: 10 },
         'POST /api/leads/{leadId}/events': { rateLimit: 5, burstLimit: 10 },
+        'GET /openapi.json': { rateLimit: 1, burstLimit: 2 },
+        'GET /docs': { rateLimit: 1, burstLimit: 2 },
+        'GET /docs/redoc.standalone.js': { rateLimit: 1, burstLimit: 2 },
       },
     },
     alarms: {

@@ -1,3 +1,4 @@
+import { API_REFERENCE_PATHS } from '../../shared/api/reference';
 import type { LocalRuntime } from './runtime';
 import { describeProviders, describeTelephony } from './providers-banner';
 
@@ -28,6 +29,7 @@ export function formatBanner(
     `  telephony:         ${describeTelephony(info.env, runtime.localTelephony)}`,
     '',
     `  try: curl -s ${runtime.url}/health`,
+    `  API reference: ${runtime.url}${API_REFERENCE_PATHS.page} (OpenAPI document: ${runtime.url}${API_REFERENCE_PATHS.document})`,
     `  CLIs reach this runtime with AWS_ENDPOINT_URL_DYNAMODB=${runtime.dynamodbEndpoint} AWS_ENDPOINT_URL_SQS=${runtime.sqsEndpoint}`,
     `  Ctrl-C stops it (jobs in hand get ${info.graceSeconds} s to finish; a second Ctrl-C exits at once).`,
     '',

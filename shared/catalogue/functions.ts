@@ -298,6 +298,21 @@ const API_AND_SCHEDULED = [
       secrets: [],
     },
   },
+  {
+    id: 'apiDocsApi',
+    kind: 'api',
+    entry: 'functions/api/api-docs.ts',
+    description: 'GET /openapi.json, /docs and its script: the API reference (the committed OpenAPI document, rendered by Redoc), no key',
+    // Two files read once, then answers from memory.
+    timeoutSeconds: 3,
+    memoryMb: 256,
+    access: { table: [], sendsTo: [], sendsToDeadLetterOf: [], secrets: [] },
+    bundledFiles: [
+      { source: 'docs/openapi.json', setting: 'OPENAPI_DOCUMENT_FILE' },
+      // Redoc's standalone page script, as @redocly/cli (a devDependency, installed wherever the app is synthesized) ships it.
+      { source: 'node_modules/@redocly/cli/lib/chunks/redoc.standalone.js', setting: 'REDOC_SCRIPT_FILE' },
+    ],
+  },
 ] as const satisfies readonly FunctionDefinition<string>[];
 
 /** Every deployed function: the API and scheduled ones, then one worker per job type. */

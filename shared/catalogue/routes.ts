@@ -21,6 +21,10 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'GET', path: '/api/leads/{leadId}/follow-ups', function: 'listFollowUpsApi' },
   { method: 'PATCH', path: '/api/follow-ups/{id}', function: 'updateFollowUpApi' },
   { method: 'POST', path: '/api/leads/{leadId}/events', function: 'leadEventsApi' },
+  // The API reference, without a key like /health: the OpenAPI document, and the page that renders it (shared/api/reference.ts).
+  { method: 'GET', path: '/openapi.json', function: 'apiDocsApi' },
+  { method: 'GET', path: '/docs', function: 'apiDocsApi' },
+  { method: 'GET', path: '/docs/redoc.standalone.js', function: 'apiDocsApi' },
 ];
 
 /** The function that answers requests no route matches. */

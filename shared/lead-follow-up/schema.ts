@@ -117,7 +117,7 @@ const leadDataSchema = z.object({
 const requiredPresence = z.unknown().refine((value) => value !== undefined && value !== '', { message: 'Required' });
 
 /** Stage 1: the body's structure. Ids are only required to be present here. */
-const structureSchema = z.object({
+export const structureSchema = z.object({
   siteId: requiredPresence,
   leadId: requiredPresence,
   userId: z.unknown().optional(),

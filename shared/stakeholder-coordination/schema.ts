@@ -111,7 +111,7 @@ const phoneNumber = z
   .trim()
   .refine(isE164PhoneNumber, { message: 'Invalid phone number: expected a valid E.164 number such as +14155550123' });
 
-const requestSchema = z
+export const requestSchema = z
   .object({
     site_id: uuid,
     meeting_title: text(200).optional(),

@@ -119,6 +119,9 @@ describe('API throttles and concurrency caps', () => {
       'GET /api/leads/{leadId}/follow-ups',
       'PATCH /api/follow-ups/{id}',
       'POST /api/leads/{leadId}/events',
+      'GET /openapi.json',
+      'GET /docs',
+      'GET /docs/redoc.standalone.js',
     ]);
     for (const name of ENVIRONMENT_NAMES) expect(Object.keys(ENVIRONMENTS[name].apiThrottle.routes).sort()).toEqual([...routeKeys()].sort());
   });
@@ -128,7 +131,7 @@ describe('API throttles and concurrency caps', () => {
       ENVIRONMENT_NAMES.map((name) => [
         name,
         Object.fromEntries(
-          (['leadFollowUpApi', 'getCommandApi', 'healthApi', 'notFoundApi', 'stakeholderCoordinationApi', 'twilioCallStatusWebhook', 'deepResearchApi', 'listFollowUpsApi', 'updateFollowUpApi', 'leadEventsApi'] as const).map((id) => [
+          (['leadFollowUpApi', 'getCommandApi', 'healthApi', 'notFoundApi', 'stakeholderCoordinationApi', 'twilioCallStatusWebhook', 'deepResearchApi', 'listFollowUpsApi', 'updateFollowUpApi', 'leadEventsApi', 'apiDocsApi'] as const).map((id) => [
             id,
             [peakApiConcurrency(ENVIRONMENTS[name].apiThrottle, id), ENVIRONMENTS[name].reservedConcurrency[id]],
           ]),
@@ -147,6 +150,7 @@ describe('API throttles and concurrency caps', () => {
         listFollowUpsApi: [12, 12],
         updateFollowUpApi: [12, 12],
         leadEventsApi: [31, 31],
+        apiDocsApi: [15, 15],
       },
       staging: {
         leadFollowUpApi: [68, 70],
@@ -159,6 +163,7 @@ describe('API throttles and concurrency caps', () => {
         listFollowUpsApi: [25, 25],
         updateFollowUpApi: [25, 25],
         leadEventsApi: [63, 63],
+        apiDocsApi: [15, 15],
       },
       prod: {
         leadFollowUpApi: [155, 155],
@@ -171,12 +176,13 @@ describe('API throttles and concurrency caps', () => {
         listFollowUpsApi: [60, 60],
         updateFollowUpApi: [60, 60],
         leadEventsApi: [155, 155],
+        apiDocsApi: [15, 15],
       },
     });
   });
 
   it('need this much Lambda concurrency in the account (reservations + the 100 AWS keeps unreserved)', () => {
-    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([391, 662, 1343]);
+    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([406, 677, 1358]);
   });
 
   it.each([

@@ -28,6 +28,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:DeleteItem'], 'table', ['FOLLOWUP#*']],
   ],
   healthApi: [],
+  apiDocsApi: [],
   notFoundApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*']]],
   commandJanitor: [
     [['dynamodb:Query'], 'index/gsi1', ['CMD#IN_PROGRESS#*']],

@@ -1,0 +1,33 @@
+import { join } from 'node:path';
+import middy from '@middy/core';
+import * as z from 'zod';
+import { serveReference } from '../../shared/api/reference';
+import { loggerOf } from '../../shared/composition/adapters';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
+import { readConfig } from '../../shared/platform/config';
+import { errorEnvelope } from '../../shared/platform/http/middleware';
+import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
+
+/** The repository root, where the local runtime finds the files (in Lambda their settings name them in the bundle). */
+const REPOSITORY_ROOT = join(import.meta.dirname, '..', '..');
+
+/** The committed OpenAPI document (`npm run docs` writes it). */
+export const DEFAULT_OPENAPI_DOCUMENT_FILE = join(REPOSITORY_ROOT, 'docs', 'openapi.json');
+/** Redoc's standalone bundle, as the installed @redocly/cli ships it. */
+export const DEFAULT_REDOC_SCRIPT_FILE = join(REPOSITORY_ROOT, 'node_modules', '@redocly', 'cli', 'lib', 'chunks', 'redoc.standalone.js');
+
+/**
+ * GET /openapi.json, /docs and /docs/redoc.standalone.js: the API
+ * reference, without a key. It serves the committed docs/openapi.json
+ * (OPENAPI_DOCUMENT_FILE) and Redoc's script (REDOC_SCRIPT_FILE), both
+ * carried in its bundle; no generator runs here. No table, queue or secret.
+ */
+export function build(settings: Settings) {
+  const logger = loggerOf('apiDocsApi', settings);
+  const { OPENAPI_DOCUMENT_FILE, REDOC_SCRIPT_FILE } = readConfig({ OPENAPI_DOCUMENT_FILE: z.string().optional(), REDOC_SCRIPT_FILE: z.string().optional() }, settings);
+  const serve = serveReference({ document: OPENAPI_DOCUMENT_FILE ?? DEFAULT_OPENAPI_DOCUMENT_FILE, script: REDOC_SCRIPT_FILE ?? DEFAULT_REDOC_SCRIPT_FILE });
+  return middy<HttpEvent, HttpResult>(async (event: HttpEvent) => serve(event.rawPath, event.headers ?? {})).use(errorEnvelope({ logger }));
+}
+
+export const handler = lambdaEntry(build);

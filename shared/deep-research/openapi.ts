@@ -1,0 +1,135 @@
+import * as z from 'zod';
+import { errorInfoSchema } from '../api/openapi/errors';
+import { commandIdField, EXAMPLE_COMMAND_ID } from '../api/openapi/fields';
+import { commandOperation, type DocumentedOperation } from '../api/openapi/operation';
+import { SENTIMENTS } from './analysis-schema';
+import {
+  ANALYSIS_DEPTHS,
+  DEFAULT_MAX_RESULTS,
+  MAX_KEYWORD_LENGTH,
+  MAX_KEYWORDS,
+  MAX_QUERY_LENGTH,
+  MAX_RESULTS_LIMIT,
+  MAX_SOURCES,
+  OPERATION_TYPES,
+  type DeepResearchRequest,
+} from './schema';
+
+/**
+ * The API reference of deep research (documentation only: no function
+ * bundle imports this file). schema.ts checks requests by hand, field by
+ * field; this is the same request described from its limits, with every
+ * field of DeepResearchRequest and no other (any other is refused).
+ */
+const TAG = { name: 'Deep research', description: 'Web research through a quota-aware chain of search providers, with optional content analysis.' };
+
+const requestFields = {
+  operation_type: z.enum(OPERATION_TYPES).meta({
+    description:
+      '`llm_news`: news about large language models from curated sources (or `sources`); `general_news`: news about `query`; `custom_search`: the web for `query`. ' +
+      'Missing or not a string: 400 VALIDATION_ERROR; another string: 400 INVALID_OPERATION.',
+  }),
+  query: z
+    .string()
+    .max(MAX_QUERY_LENGTH)
+    .optional()
+    .meta({ description: 'What to search for: required (not blank) for `general_news` and `custom_search` (else 400 MISSING_QUERY), optional for `llm_news`.', example: 'AI agents in B2B sales' }),
+  date_from: z.string().optional().meta({ format: 'date', description: 'First publication day (YYYY-MM-DD, inclusive); not after `date_to`.', example: '2026-11-01' }),
+  date_to: z.string().optional().meta({ format: 'date', description: 'Last publication day (YYYY-MM-DD, inclusive).', example: '2026-11-23' }),
+  sources: z
+    .array(z.string())
+    .max(MAX_SOURCES)
+    .optional()
+    .meta({ description: 'Hostnames the results must come from (no scheme, path or port); for `llm_news` they replace the curated list.', example: ['techcrunch.com'] }),
+  keywords: z
+    .array(z.string().max(MAX_KEYWORD_LENGTH))
+    .max(MAX_KEYWORDS)
+    .optional()
+    .meta({ description: 'Words or phrases every result must contain.', example: ['pricing'] }),
+  max_results: z.number().int().min(1).max(MAX_RESULTS_LIMIT).default(DEFAULT_MAX_RESULTS).meta({ description: 'Most results returned.' }),
+  include_content_analysis: z.boolean().default(false).meta({ description: 'Analyse each result (summary, key points, sentiment, relevance) with the model.' }),
+  analysis_depth: z
+    .enum(ANALYSIS_DEPTHS)
+    .default('basic')
+    .meta({ description: '`basic`: from the title and snippet, ten results per model call; `advanced`: from the page itself (public addresses only), one call per result.' }),
+} satisfies Record<keyof DeepResearchRequest, z.ZodType>;
+
+export const deepResearchRequestSchema = z
+  .strictObject(requestFields)
+  .meta({ id: 'DeepResearchRequest', description: 'A research operation. `null` counts as absent; an unknown field is refused (VALIDATION_ERROR).' });
+
+const dateRangeSchema = z.object({ from: z.string().nullable(), to: z.string().nullable() }).meta({ description: 'The requested publication range; `null` where open.' });
+
+const contentAnalysisSchema = z
+  .object({
+    summary: z.string().meta({ description: 'Plain text, one to three sentences.' }),
+    key_points: z.array(z.string()).max(5),
+    sentiment: z.enum(SENTIMENTS),
+    relevance_score: z.number().int().min(0).max(10).meta({ description: '0 (unrelated to the query) to 10 (answers it directly).' }),
+  })
+  .meta({ id: 'ContentAnalysis', description: 'What the model found in a result, relative to the query (with `include_content_analysis: true`).' });
+
+const researchResultSchema = z
+  .object({
+    title: z.string(),
+    url: z.string().meta({ format: 'uri' }),
+    snippet: z.string(),
+    domain: z.string().meta({ description: "The URL's host, lower case, without `www.`.", example: 'techcrunch.com' }),
+    publishedDate: z.string().optional().meta({ format: 'date', description: 'YYYY-MM-DD, when the provider knew it.' }),
+    content_analysis: contentAnalysisSchema.optional(),
+  })
+  .meta({ id: 'ResearchResult' });
+
+const accepted = z
+  .object({
+    command_id: commandIdField,
+    status: z.literal('in_progress'),
+    operation_type: z.enum(OPERATION_TYPES),
+    query: z.string().meta({ description: 'The query that will run (operators included).' }),
+    date_range: dateRangeSchema,
+  })
+  .meta({ id: 'DeepResearchAccepted' });
+
+export const deepResearchResultSchema = z
+  .object({
+    success: z.literal(true),
+    command_id: commandIdField,
+    operation_type: z.enum(OPERATION_TYPES),
+    query: z.string().meta({ description: 'The query sent (operators included).' }),
+    date_range: dateRangeSchema,
+    results: z.array(researchResultSchema),
+    total_results: z.number().int().min(0),
+    processing_time_ms: z.number().int().min(0).meta({ description: "From the command's creation to its result." }),
+    analysis_included: z.boolean(),
+    provider: z.string().meta({ description: 'Who served: `google`, `brave`, `perplexity` or `local-corpus` (no provider key).', example: 'google' }),
+    provider_requests: z.number().int().min(0).meta({ description: 'Provider requests the search spent (0 when the cache served).' }),
+    cached: z.boolean().meta({ description: 'True when the cache served the search.' }),
+    warnings: z.array(errorInfoSchema).optional().meta({ description: 'Analysis that could not run: the results are given without it.' }),
+  })
+  .meta({ id: 'DeepResearchResult', description: 'A completed research operation. Unlike the other operations, its fields sit at the top level, beside `success` (no `data`).' });
+
+/** POST /api/deepResearch/operation. */
+export const DEEP_RESEARCH_OPERATIONS: readonly DocumentedOperation[] = [
+  commandOperation({
+    method: 'POST',
+    path: '/api/deepResearch/operation',
+    operationId: 'runDeepResearch',
+    tag: TAG,
+    summary: 'Run a research operation',
+    description: [
+      'Searches the web through the provider chain (Google, then Brave, then Perplexity by default; each skipped without its key, Google within its daily quota; ' +
+        'the local corpus when none is configured), de-duplicates and filters the results, and analyses each one when asked. Concerns no site: any key of the tenant may run it.',
+      '',
+      'Every error answer carries `processing_time_ms` beside `error`; a body that is not JSON is VALIDATION_ERROR.',
+    ].join('\n'),
+    body: { schema: deepResearchRequestSchema, example: { operation_type: 'custom_search', query: 'AI agents in B2B sales', max_results: 10, include_content_analysis: true } },
+    errors: ['VALIDATION_ERROR', 'INVALID_OPERATION', 'MISSING_QUERY'],
+    failures: ['SEARCH_FAILED', 'SYSTEM_ERROR'],
+    accepted,
+    acceptedExample: {
+      success: true,
+      data: { command_id: EXAMPLE_COMMAND_ID, status: 'in_progress', operation_type: 'custom_search', query: 'AI agents in B2B sales', date_range: { from: null, to: null } },
+    },
+    completed: deepResearchResultSchema,
+  }),
+];

@@ -1,0 +1,149 @@
+import * as z from 'zod';
+import { callSchema, commandStatusSchema } from '../api/openapi/commands';
+import { errorInfoSchema } from '../api/openapi/errors';
+import { commandIdField, DEMO_LEAD_ID, DEMO_SITE_ID, EXAMPLE_COMMAND_ID, generatedByField, uuidField } from '../api/openapi/fields';
+import { commandOperation, successEnvelope, webhookOperation, type DocumentedOperation } from '../api/openapi/operation';
+import { TWILIO_CALL_STATUSES } from '../providers/telephony/call-status';
+import { CALL_STATUS_PATH } from './call-phase';
+import { STAKEHOLDER_SUPERVISORS, STAKEHOLDER_TASK } from './command-object';
+import { contextSummarySchema } from './context-summary';
+import { meetingDetailsSchema } from './context';
+import { MAX_PHONE_NUMBERS, requestSchema } from './schema';
+
+/**
+ * The API reference of stakeholder coordination (documentation only: no
+ * function bundle imports this file): the request is schema.ts's own, each
+ * field described; camelCase aliases (`siteId`, `meetingTitle`, ...) are
+ * accepted too and not listed.
+ */
+const field = requestSchema.shape;
+
+const TAG = { name: 'Stakeholder coordination', description: "The CMO agent prepares a stakeholder meeting from the site's own data and calls the stakeholder." };
+const PROVIDER_WEBHOOKS_TAG = { name: 'Provider webhooks', description: 'Routes the telephony provider calls, signed by it; no API key.' };
+
+export const stakeholderRequestSchema = z
+  .object({
+    site_id: field.site_id.meta({ format: 'uuid', description: 'The site (alias `siteId`).', example: DEMO_SITE_ID }),
+    meeting_title: field.meeting_title.meta({ description: 'The meeting\'s title (alias `meetingTitle`); without it the agent writes one.', example: 'Winter campaign results and budget for January' }),
+    meeting_objective: field.meeting_objective.meta({ description: 'What the meeting must achieve (alias `meetingObjective`); without it the agent writes one.' }),
+    participants: field.participants.meta({ description: 'E-mail addresses or names.', example: ['maya.chen@northwind-outdoor.example'] }),
+    meeting_agenda: field.meeting_agenda.meta({
+      description: 'The agenda (alias `meetingAgenda`): a list, or one text whose lines become items (list markers dropped).',
+      example: ['Campaign results', 'January budget'],
+    }),
+    phone_numbers: field.phone_numbers.meta({
+      description: `E.164 numbers (alias \`phoneNumbers\`), at most ${MAX_PHONE_NUMBERS}: only the first is called. None: no call.`,
+      example: ['+14155550123'],
+    }),
+    visitor_id: field.visitor_id.meta({ format: 'uuid', description: 'A visitor of the site (alias `visitorId`).' }),
+    lead_id: field.lead_id.meta({ format: 'uuid', description: 'A lead of the site (alias `leadId`).', example: DEMO_LEAD_ID }),
+    userId: field.userId.meta({ format: 'uuid', description: 'The user the meeting is for (alias `user_id`); without it, the site\'s owner.' }),
+    conversationId: field.conversationId.meta({ format: 'uuid', description: 'A conversation to file the meeting under (alias `conversation_id`); without it a new one is started.' }),
+    agentId: field.agentId.meta({ format: 'uuid', description: 'The CMO agent who runs the call (alias `agent_id`); without it, the site\'s active one.' }),
+    include_context_summary: field.include_context_summary.meta({
+      description: "Show the site's context summary (tasks, requirements, campaigns, content, resource allocation) in the answer (alias `includeContextSummary`). Default true.",
+    }),
+  })
+  .meta({
+    id: 'StakeholderCoordinationRequest',
+    description: 'A stakeholder meeting to prepare, and the number to call. At least one of `userId`, `visitor_id` or `lead_id` is required. `null` counts as absent.',
+  });
+
+const systemPromptSchema = z
+  .object({
+    id: z.enum(['pre_call', 'post_call']),
+    role: z.literal('system'),
+    phase: z.enum(['pre_call', 'post_call']),
+    content: z.string().meta({ description: 'Plain text, built from the site\'s own data.' }),
+  })
+  .meta({ id: 'SystemPrompt', description: '`pre_call`: the assistant\'s guidance during the call; `post_call`: how the summary is written after it.' });
+
+const stakeholderFields = {
+  command_id: commandIdField,
+  status: commandStatusSchema,
+  conversation_id: uuidField('The conversation the meeting is filed under.'),
+  meeting_details: z.object({ title: z.string(), objective: z.string() }),
+  system_prompts: z.array(systemPromptSchema).length(2),
+  context_summary: contextSummarySchema.optional().meta({ description: "The site's context (with `include_context_summary`, the default)." }),
+  call: callSchema.optional(),
+  site_id: z.string(),
+  targets: z
+    .tuple([
+      z.object({ meeting_details: meetingDetailsSchema }),
+      z.object({ messages: z.array(z.object({ role: z.literal('system'), content: z.string() })) }),
+      z.object({ messages: z.array(z.object({ role: z.literal('system'), content: z.string() })) }),
+    ])
+    .meta({ description: 'The command object: the meeting details, then the pre-call and post-call prompts as message lists.' }),
+  supervisors: z.array(z.object({ agent_role: z.string(), status: z.string() })).meta({ example: STAKEHOLDER_SUPERVISORS }),
+  task: z.string().meta({ example: STAKEHOLDER_TASK }),
+  description: z.string(),
+};
+
+const accepted = z
+  .object(stakeholderFields)
+  .meta({ id: 'StakeholderCoordinationAccepted', description: 'Everything known at once: the meeting details and prompts, the context summary, and a `pending` call.' });
+
+export const stakeholderResultSchema = z
+  .object({
+    ...stakeholderFields,
+    generated_by: generatedByField.optional().meta({ description: 'Who wrote the meeting details the request left out.' }),
+    warnings: z.array(errorInfoSchema).optional().meta({ description: 'Meeting details written without the model.' }),
+  })
+  .meta({ id: 'StakeholderCoordinationResult', description: 'The final meeting details and prompts, and the call as it is now (it keeps moving after the command completed).' });
+
+/** Twilio's status callback form (PROVIDERS.md), as the webhook reads it. */
+const statusCallbackSchema = z
+  .object({
+    CallSid: z.string().meta({ description: 'Twilio\'s call id: `CA` and 32 hex digits.', example: 'CA0123456789abcdef0123456789abcdef' }),
+    CallStatus: z.enum(TWILIO_CALL_STATUSES),
+    SequenceNumber: z.string().optional().meta({ description: 'Order of the event within its call; without it, the status\'s own order is used.', example: '1' }),
+    Timestamp: z.string().optional(),
+    CallDuration: z.string().optional().meta({ description: 'Seconds, with the final status.' }),
+    AnsweredBy: z.string().optional(),
+  })
+  .catchall(z.string())
+  .meta({ id: 'TwilioStatusCallback', description: 'A Twilio status callback (form fields; Twilio sends more, all signed).' });
+
+/** POST /api/agents/cmo/stakeholder-coordination, and Twilio's signed status callbacks. */
+export const STAKEHOLDER_COORDINATION_OPERATIONS: readonly DocumentedOperation[] = [
+  commandOperation({
+    method: 'POST',
+    path: '/api/agents/cmo/stakeholder-coordination',
+    operationId: 'runStakeholderCoordination',
+    tag: TAG,
+    summary: 'Coordinate a stakeholder meeting',
+    description: [
+      "The CMO agent prepares a stakeholder meeting from the site's own data (tasks, requirements, campaigns, content, budget): meeting details, " +
+        'a pre-call and a post-call system prompt, a context summary; and, when `phone_numbers` names one, a phone call run by the voice assistant.',
+      '',
+      'Checks, in this order: INVALID_REQUEST, SITE_NOT_FOUND / FORBIDDEN, then each id the request names on that site: LEAD_NOT_FOUND, NOT_FOUND (visitor), ' +
+        'USER_NOT_FOUND, AGENT_NOT_FOUND, NOT_FOUND (conversation). The call is placed at most once, ever: a replay with the same `Idempotency-Key` never dials again.',
+    ].join('\n'),
+    body: {
+      schema: stakeholderRequestSchema,
+      example: { site_id: DEMO_SITE_ID, lead_id: DEMO_LEAD_ID, meeting_agenda: ['Campaign results', 'January budget'], phone_numbers: ['+14155550123'] },
+    },
+    errors: ['INVALID_REQUEST', 'FORBIDDEN', 'SITE_NOT_FOUND', 'LEAD_NOT_FOUND', 'USER_NOT_FOUND', 'AGENT_NOT_FOUND', 'NOT_FOUND'],
+    failures: ['SYSTEM_ERROR'],
+    accepted,
+    completed: successEnvelope(stakeholderResultSchema),
+  }),
+  webhookOperation({
+    method: 'POST',
+    path: CALL_STATUS_PATH,
+    operationId: 'twilioCallStatus',
+    tag: PROVIDER_WEBHOOKS_TAG,
+    summary: "Twilio's call status callback",
+    description:
+      'Called by Twilio, never by clients: no API key. The request must carry a valid `X-Twilio-Signature` (HMAC-SHA1 with the account\'s auth token over ' +
+      'PUBLIC_BASE_URL + this path + query, then the form fields sorted by name); anything else answers 403 FORBIDDEN and changes nothing. A signed callback moves ' +
+      "the command's call by one conditional update: only forward (SequenceNumber), never out of a final state; repeats and late ones answer 204 too.",
+    query: z.object({ command_id: uuidField('The command whose call this is (set in the callback URL the worker gave Twilio).', EXAMPLE_COMMAND_ID) }),
+    headers: z.object({
+      'X-Twilio-Signature': z.string().meta({ description: 'Twilio\'s signature of the request (base64 HMAC-SHA1).', example: 'xmJb8v4c1pJ6L2Q2w0oV7n7Bf3E=' }),
+    }),
+    body: { contentType: 'application/x-www-form-urlencoded', schema: statusCallbackSchema },
+    errors: ['FORBIDDEN', 'INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'SYSTEM_ERROR'],
+    answers: { 204: { description: 'Taken: applied, or a repeated, late or out-of-order callback ignored.' } },
+  }),
+];
