@@ -15,6 +15,8 @@ export interface LocalRelay {
   readonly connections: RelayConnections;
   /** Sockets open now. */
   open(): number;
+  /** Resolves once every event received so far (each socket's `$disconnect` included) has been handled. */
+  settled(): Promise<void>;
   /** Closes every socket (1001, going away) and waits, at most `graceMs`, for their `$disconnect` to be handled. */
   close(graceMs: number): Promise<void>;
 }
@@ -103,6 +105,9 @@ export function attachRelaySocket(
   return {
     connections,
     open: () => sockets.size,
+    async settled() {
+      await Promise.all([...queues.values()]);
+    },
     async close(graceMs) {
       for (const ws of sockets.values()) ws.close(1001, 'the service is stopping');
       const pending = Promise.all([...queues.values()]);

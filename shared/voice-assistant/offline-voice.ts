@@ -81,7 +81,11 @@ export function closing(reason?: string): VoiceReply {
  * its instructions to the assistant (`…; ask the participants…`).
  */
 function spoken(detail: string): string {
-  const facts = detail.split(/[;.]\s*(?:ask|discuss)\b/i)[0]!.trim().replace(/[.;:]+$/, '');
+  const facts = detail
+    .split(/[;.]\s*(?:ask|discuss)\b/i)[0]!
+    .replace(/_/g, ' ')
+    .trim()
+    .replace(/[.;:]+$/, '');
   const sentence = facts.length > 0 ? `${facts.charAt(0).toUpperCase()}${facts.slice(1)}.` : '';
   return cutAt(sentence, MAX_DETAIL);
 }
