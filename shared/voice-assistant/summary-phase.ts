@@ -78,7 +78,7 @@ export async function runPostCallSummary(deps: PostCallSummaryDependencies, inpu
   }
 
   const { fallback_reason: _reason, ...summary } = kept;
-  const stored = await deps.summaries.complete(parent.id, child.id, summary, deps.clock.now());
+  const stored = await deps.summaries.markWritten(parent.id, child.id, summary, deps.clock.now());
   const current = (await deps.commands.get(parent.id)) ?? parent;
   if (!stored && current.meeting_summary?.status !== 'completed') {
     throw new AppError('INVALID_OPERATION', 'The stakeholder command no longer waits for this summary.');

@@ -21,7 +21,7 @@ export interface MeetingSummaryStore {
   /** Marks that there will be no summary, with the reason; only when none was requested before. */
   markSkipped(commandId: string, reason: string, now: number): Promise<boolean>;
   /** Stores the summary written by `childId`; only while it is pending for that child. */
-  complete(commandId: string, childId: string, summary: WrittenSummary, now: number): Promise<boolean>;
+  markWritten(commandId: string, childId: string, summary: WrittenSummary, now: number): Promise<boolean>;
 }
 
 /** MeetingSummaryStore on the command items of the single table. */
@@ -60,7 +60,7 @@ export function dynamoMeetingSummaryStore(db: DynamoDBDocumentClient, tableName:
       });
     },
 
-    complete(commandId, childId, summary, now) {
+    markWritten(commandId, childId, summary, now) {
       return update({
         Key: commandKey(commandId),
         UpdateExpression:
