@@ -83,7 +83,7 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
 
   it('creates the stage after every route its settings name', () => {
     const env = envs[name];
-    const [[, stage]] = apiResources(env, 'AWS::ApiGatewayV2::Stage', 'http') as [[string, { DependsOn?: unknown }]];
+    const [, stage] = apiResources(env, 'AWS::ApiGatewayV2::Stage', 'http')[0]!;
     const routeIds = apiResources(env, 'AWS::ApiGatewayV2::Route', 'http')
       .filter(([, r]) => r.Properties?.RouteKey !== '$default')
       .map(([id]) => id);
