@@ -98,6 +98,15 @@ describe('the relay socket', () => {
     expect((await command(call.commandId)).transcript).toBeUndefined();
   });
 
+  it('closes a socket whose setup names a command that is not a stakeholder coordination', async () => {
+    const call = await voice.placedCall();
+    const other = { ...(await command(call.commandId)), id: '0194f5c2-7b1e-7c3d-9a2b-00000000aaaa', type: 'lead_follow_up' as const };
+    await voice.stakeholder.commands.create(other);
+    const caller = await voice.connect();
+    caller.setup(call.callSid, { command_id: other.id });
+    expect(await caller.closed).toEqual({ code: 1008, reason: 'the command is not a stakeholder call' });
+  });
+
   it('closes a socket whose first message is not a setup', async () => {
     const caller = await voice.connect();
     caller.prompt('Hello?');
