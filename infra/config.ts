@@ -98,6 +98,13 @@ export interface EnvironmentSettings {
   readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /** Request rates of the HTTP API, per route. */
   readonly apiThrottle: ApiThrottles;
+  /**
+   * Messages per second (connects included) the ConversationRelay socket
+   * takes across every call, and the burst. A call sends a message every
+   * few seconds (each caller turn); the socket function's reserved
+   * concurrency covers burst + rate x its timeout (see validate()).
+   */
+  readonly relayThrottle: Throttle;
   readonly alarms: AlarmThresholds;
   readonly alarmSubscriptions: AlarmSubscriptions;
   /**
@@ -166,6 +173,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       notFoundApi: 25,
       stakeholderCoordinationApi: 31,
       twilioCallStatusWebhook: 15,
+      conversationRelayWebhook: 31,
       deepResearchApi: 35,
       listFollowUpsApi: 12,
       updateFollowUpApi: 12,
@@ -192,6 +200,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'GET /docs/redoc.standalone.js': { rateLimit: 1, burstLimit: 2 },
       },
     },
+    relayThrottle: { rateLimit: 1, burstLimit: 2 },
     alarms: {
       apiServerErrorRatePercent: 10,
       apiP99LatencyMs: 27_000,
@@ -220,6 +229,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       notFoundApi: 60,
       stakeholderCoordinationApi: 34,
       twilioCallStatusWebhook: 35,
+      conversationRelayWebhook: 63,
       deepResearchApi: 35,
       listFollowUpsApi: 25,
       updateFollowUpApi: 25,
@@ -246,6 +256,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'GET /docs/redoc.standalone.js': { rateLimit: 1, burstLimit: 2 },
       },
     },
+    relayThrottle: { rateLimit: 2, burstLimit: 5 },
     alarms: {
       apiServerErrorRatePercent: 5,
       apiP99LatencyMs: 27_000,
@@ -275,6 +286,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       notFoundApi: 120,
       stakeholderCoordinationApi: 68,
       twilioCallStatusWebhook: 70,
+      conversationRelayWebhook: 155,
       deepResearchApi: 70,
       listFollowUpsApi: 60,
       updateFollowUpApi: 60,
@@ -301,6 +313,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'GET /docs/redoc.standalone.js': { rateLimit: 1, burstLimit: 2 },
       },
     },
+    relayThrottle: { rateLimit: 5, burstLimit: 10 },
     alarms: {
       apiServerErrorRatePercent: 1,
       apiP99LatencyMs: 27_000,
@@ -475,6 +488,18 @@ function validate(config: EnvironmentConfig): void {
           'Lambda would throttle requests API Gateway let through',
       );
     }
+  }
+  const relay = functionById('conversationRelayWebhook');
+  const relayPeak = config.relayThrottle.burstLimit + Math.ceil(config.relayThrottle.rateLimit * relay.timeoutSeconds);
+  if (!(config.relayThrottle.rateLimit > 0) || !Number.isInteger(config.relayThrottle.burstLimit) || config.relayThrottle.burstLimit < 1) {
+    problems.push('relayThrottle: rateLimit must be above 0 and burstLimit a positive integer');
+  }
+  const relayReserved = config.reservedConcurrency[relay.id];
+  if (relayReserved !== undefined && relayReserved < relayPeak) {
+    problems.push(
+      `reservedConcurrency.${relay.id} (${relayReserved}) is below what the relay socket's throttle admits at once (${relayPeak}: burst + rate x ${relay.timeoutSeconds} s); ` +
+        'Lambda would throttle messages API Gateway let through',
+    );
   }
   if (problems.length > 0) {
     throw new InvalidEnvironmentError(`Environment ${config.name}: ${problems.join('; ')}`);

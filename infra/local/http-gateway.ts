@@ -26,6 +26,12 @@ const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export interface GatewayOptions {
   /** Called once per answered request. @default one line on stdout, quiet under LOG_LEVEL ERROR or SILENT (`requestLogFromEnv`) */
   log?: RequestLog;
+  /**
+   * Answers the runtime's own local paths (the local telephony's control,
+   * infra/local/relay-control.ts) before routing; returns true when it took
+   * the request. @default none
+   */
+  local?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 interface CompiledRoute extends GatewayRoute {
@@ -43,6 +49,7 @@ export function createGateway(routes: GatewayRoute[], fallback: Omit<GatewayRout
   const log = options.log ?? requestLogFromEnv(process.env);
   const server = createServer((req, res) => {
     logWhenAnswered(req, res, log);
+    if (options.local?.(req, res)) return;
     void serve(req, res).catch((error: unknown) => {
       process.stderr.write(`gateway: ${error instanceof Error ? error.message : String(error)}\n`);
       if (!res.headersSent) writeJson(res, 500, { success: false, error: { code: 'SYSTEM_ERROR', message: 'An internal error occurred.' } });

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
@@ -12,15 +12,19 @@ import { dynamoCommandStore } from '../../shared/commands/store';
 import { documentClientOf } from '../../shared/composition/adapters';
 import type { Settings } from '../../shared/composition/settings';
 import { readConfig } from '../../shared/platform/config';
+import type { RelayTransport } from '../../functions/webhooks/relay';
 import { startEmbeddedAws, type AwsRequestObserver, type LocalQueue } from './embedded-aws';
 import { startLocalTelephony, type LocalTelephony } from './local-telephony';
 import { createGateway, type GatewayRoute, type HttpHandler } from './http-gateway';
 import { requestLogFromEnv } from './request-log';
-import { drain, type StopOptions } from './drain';
+import { DEFAULT_STOP_GRACE_MS, drain, type StopOptions } from './drain';
 import { DEMO_DATA_FILE, importFile, registerKeys } from './provision';
 import { requeueUnfinishedCommands } from './recover';
 import { startSchedule, type LocalSchedule, type ScheduledHandler } from './scheduler';
 import { startPoller, type Poller, type SqsHandler } from './sqs-poller';
+import { attachRelaySocket, type LocalRelay, type SocketHandler } from './relay-server';
+import { localTelephonyControl } from './relay-control';
+import { relayUrlOf } from '../../shared/providers/telephony/twiml';
 
 /** How to run Switchboard on this machine; every field has a default. */
 export interface LocalRuntimeOptions {
@@ -144,22 +148,40 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     return { method: route.method, path: route.path, functionName: fn.id, timeoutSeconds: fn.timeoutSeconds, handler: handlerOf(fn.id) };
   });
   const fallbackFn = functionById(DEFAULT_ROUTE_FUNCTION);
+  // The local telephony's control paths (for `npm run call:local`), once the telephony runs.
+  let localControl: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
   const gateway = createGateway(
     routes,
     { functionName: fallbackFn.id, timeoutSeconds: fallbackFn.timeoutSeconds, handler: handlerOf(fallbackFn.id) },
-    { log: requestLogFromEnv(baseSettings) },
+    { log: requestLogFromEnv(baseSettings), local: (req, res) => localControl?.(req, res) ?? false },
   );
   await listen(gateway, options.port ?? 3000, host);
   const url = `http://${host}:${(gateway.address() as AddressInfo).port}`;
 
   const publicBaseUrl = baseSettings.PUBLIC_BASE_URL?.trim() || url;
+  // The ConversationRelay socket: API Gateway's WebSocket API in AWS, the gateway's upgrades here, at the path of relayUrlOf(PUBLIC_BASE_URL).
+  const relayFn = functionById(RELAY_FUNCTION);
+  const relay: LocalRelay = attachRelaySocket(gateway, {
+    path: new URL(relayUrlOf(publicBaseUrl)).pathname,
+    functionName: relayFn.id,
+    timeoutSeconds: relayFn.timeoutSeconds,
+    handler: async (event, context) => {
+      await ready;
+      return (handlers.get(relayFn.id) as SocketHandler)(event, context);
+    },
+    onError,
+  });
   let localTelephony: LocalTelephony | undefined;
   try {
     localTelephony = usesLocalTelephony(baseSettings)
       ? await startLocalTelephony({ publicBaseUrl, ...(options.localRingTimeoutMs ? { ringTimeoutMs: options.localRingTimeoutMs } : {}), onError: (error) => onError(error) })
       : undefined;
     const settings: Settings = { ...baseSettings, PUBLIC_BASE_URL: publicBaseUrl, ...localTelephony?.settings };
-    for (const fn of FUNCTIONS) handlers.set(fn.id, await composeFunction(fn, settings));
+    for (const fn of FUNCTIONS) handlers.set(fn.id, await composeFunction(fn, settings, { relayConnections: relay.connections }));
+    if (localTelephony) {
+      const socketBase = url.replace(/^http/, 'ws');
+      localControl = localTelephonyControl(localTelephony, { connectUrlOf: (relayUrl) => `${socketBase}${new URL(relayUrl).pathname}` });
+    }
     composed();
   } catch (error) {
     gateway.closeAllConnections();
@@ -226,6 +248,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     async stop(stopOptions) {
       if (stopped) return;
       stopped = true;
+      // Open calls end first: their `$disconnect` queues their summaries while storage and queues still run.
+      await relay.close(stopOptions?.graceMs ?? DEFAULT_STOP_GRACE_MS);
       await drain({ gateway, pollers, schedules }, stopOptions);
       await localTelephony?.stop();
       db.destroy();
@@ -256,11 +280,15 @@ function usesLocalTelephony(settings: Settings): boolean {
  * `build(settings)` beside its Lambda `handler`. Modules are imported once
  * per process; each runtime composes its own instances.
  */
-async function composeFunction(fn: FunctionDefinition, settings: Settings): Promise<unknown> {
-  const module = (await import(new URL(`../../${fn.entry}`, import.meta.url).href)) as { build?: (settings: Settings) => unknown };
+async function composeFunction(fn: FunctionDefinition, settings: Settings, transport: RelayTransport): Promise<unknown> {
+  const module = (await import(new URL(`../../${fn.entry}`, import.meta.url).href)) as { build?: (settings: Settings, transport: RelayTransport) => unknown };
   if (typeof module.build !== 'function') throw new Error(`${fn.entry} does not export build(settings)`);
-  return module.build(settings);
+  // Only the socket function takes the second argument: the sockets it answers through here (its `@connections` in AWS).
+  return module.build(settings, transport);
 }
+
+/** The function behind the ConversationRelay socket. */
+const RELAY_FUNCTION = 'conversationRelayWebhook';
 
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {

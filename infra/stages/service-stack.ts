@@ -4,6 +4,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../config';
 import { Operations } from '../constructs/operations';
+import { RelaySocketApi } from '../constructs/relay-socket-api';
 import { ServiceApi } from '../constructs/service-api';
 import { SwitchboardFunction, type FunctionResources } from '../constructs/switchboard-function';
 import { FUNCTIONS, type FunctionDefinition, type FunctionId } from '../../shared/catalogue/functions';
@@ -29,6 +30,8 @@ export interface ServiceStackProps extends StackProps {
 export class ServiceStack extends Stack {
   readonly functions: ReadonlyMap<FunctionId, SwitchboardFunction>;
   readonly api: ServiceApi;
+  /** The ConversationRelay socket (API Gateway WebSocket API) of the voice assistant. */
+  readonly relay: RelaySocketApi;
   readonly operations: Operations;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
@@ -82,6 +85,16 @@ export class ServiceStack extends Stack {
       logRetention: config.logRetention,
       logRemovalPolicy: config.removalPolicy,
     });
+    const relayFunction = functions.get('conversationRelayWebhook');
+    if (!relayFunction) throw new Error('shared/catalogue: the conversationRelayWebhook function is missing');
+    this.relay = new RelaySocketApi(this, 'Relay', {
+      apiName: `${props.displayName}-relay`,
+      handler: relayFunction.function,
+      handlerRole: relayFunction.role,
+      throttle: config.relayThrottle,
+      logRetention: config.logRetention,
+      logRemovalPolicy: config.removalPolicy,
+    });
     const publicBaseUrl = config.publicBaseUrl ?? this.api.url;
     for (const fn of functions.values()) fn.function.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
 
@@ -102,6 +115,10 @@ export class ServiceStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the HTTP API', value: this.api.url });
     new CfnOutput(this, 'PublicBaseUrl', { description: 'Base URL given to webhooks (PUBLIC_BASE_URL)', value: publicBaseUrl });
+    new CfnOutput(this, 'RelaySocketUrl', {
+      description: 'The ConversationRelay socket (WebSocket API stage); PUBLIC_BASE_URL + /relay must reach it (README "The voice assistant")',
+      value: this.relay.url,
+    });
     new CfnOutput(this, 'AlarmTopicArn', {
       description: 'SNS topic of every alarm (e-mail subscribers from infra/config.ts); subscribe more to be told',
       value: this.operations.alarmTopic.topicArn,

@@ -49,7 +49,8 @@ export async function respondWithCommand(
 
 /**
  * The body of `GET /api/commands/{id}`. A command's live call (CallRecord)
- * is shown as it is now: it overrides any snapshot of the call in `result`.
+ * is shown as it is now: it overrides any snapshot of the call in `result`;
+ * so are the call's transcript and meeting summary, once there are any.
  */
 export function commandView(command: StoredCommand): Record<string, unknown> {
   return {
@@ -65,6 +66,8 @@ export function commandView(command: StoredCommand): Record<string, unknown> {
       ...(command.child_ids?.length ? { child_ids: command.child_ids } : {}),
       ...(command.result ?? {}),
       ...(command.call ? { call: command.call } : {}),
+      ...(command.transcript ? { transcript: command.transcript } : {}),
+      ...(command.meeting_summary ? { meeting_summary: command.meeting_summary } : {}),
       ...(command.warnings?.length ? { warnings: command.warnings } : {}),
       ...(command.error ? { error: command.error } : {}),
     },

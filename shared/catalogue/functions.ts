@@ -313,6 +313,27 @@ const API_AND_SCHEDULED = [
       { source: 'node_modules/@redocly/cli/lib/chunks/redoc.standalone.js', setting: 'REDOC_SCRIPT_FILE' },
     ],
   },
+  {
+    id: 'conversationRelayWebhook',
+    kind: 'webhook',
+    entry: 'functions/webhooks/relay.ts',
+    description: "The ConversationRelay socket ($connect, $default, $disconnect): Twilio's signed socket, the assistant's turns, the transcript, the post-call job",
+    // Below API Gateway's 29 s integration timeout; one turn is one model call bounded by the voice policy's 18 s deadline.
+    timeoutSeconds: 29,
+    memoryMb: 256,
+    access: {
+      table: [
+        // The stakeholder command: its call and prompts (read), its transcript and meeting_summary (conditional appends), and the post-call child it starts.
+        { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+        // One session item per socket: which command and call it carries.
+        { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['RELAY#'] },
+      ],
+      sendsTo: ['summary'],
+      sendsToDeadLetterOf: [],
+      // TWILIO_AUTH_TOKEN, to check X-Twilio-Signature on the upgrade; OPENAI_API_KEY for the turns.
+      secrets: ['twilio', 'openai'],
+    },
+  },
 ] as const satisfies readonly FunctionDefinition<string>[];
 
 /** Every deployed function: the API and scheduled ones, then one worker per job type. */

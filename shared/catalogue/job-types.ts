@@ -2,7 +2,7 @@ import type { CommandType } from '../commands/record';
 import type { FunctionDefinition, FunctionId } from './functions';
 
 /** Id of a work queue (one per job type). */
-export type JobQueueId = 'sales' | 'copywriter' | 'call' | 'research';
+export type JobQueueId = 'sales' | 'copywriter' | 'call' | 'research' | 'summary';
 
 /** One work queue and its dead-letter queue. */
 export interface QueueDefinition {
@@ -203,6 +203,30 @@ export const JOB_TYPES = [
       },
       // Unset, each has its PROVIDERS.md default; an environment's providerSettings (infra/config.ts) may set them.
       settings: ['SEARCH_PROVIDERS', 'SEARCH_CACHE_TTL', 'GOOGLE_CSE_DAILY_QUOTA', 'GOOGLE_CSE_BASE_URL', 'BRAVE_BASE_URL', 'PERPLEXITY_BASE_URL', 'PERPLEXITY_MODEL'],
+    },
+  },
+  {
+    type: 'post_call_summary',
+    commandType: 'post_call_summary',
+    startsCommand: true,
+    fromProducers: false,
+    queue: workQueue('summary', 'SUMMARY'),
+    worker: {
+      id: 'postCallSummaryWorker',
+      kind: 'worker',
+      entry: 'functions/workers/post-call-summary.ts',
+      description: 'After a stakeholder call: turns its transcript into the meeting summary (key points, decisions, action items, requirements)',
+      // One model call bounded by the LLM policy's 56 s deadline, then two conditional writes and one event.
+      timeoutSeconds: 120,
+      memoryMb: 256,
+      access: {
+        // Its command, and the stakeholder command whose transcript it reads and whose meeting_summary it writes.
+        table: [{ actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CMD#'] }],
+        // Its own queue: a job that hit a fault, or whose command is busy, is queued again, delayed.
+        sendsTo: ['summary'],
+        sendsToDeadLetterOf: ['summary'],
+        secrets: ['openai'],
+      },
     },
   },
 ] as const satisfies readonly JobTypeDefinition[];

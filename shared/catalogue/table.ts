@@ -37,6 +37,8 @@ export const TABLE = {
      * so a function that starts conversations may write them without being able to write sites.
      */
     'CONV#',
+    /** `RELAY#<connection id>`: one ConversationRelay socket's session: its command and call (shared/voice-assistant/sessions.ts). */
+    'RELAY#',
   ],
   indexes: [
     /**

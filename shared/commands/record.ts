@@ -10,7 +10,8 @@ export type CommandType =
 
 /**
  * A command is in progress until it completes or fails, and then never
- * changes, save for its live call (CallRecord).
+ * changes, save for its live call (CallRecord), the call's transcript and
+ * its meeting summary.
  */
 export type CommandStatus = 'in_progress' | 'completed' | 'failed';
 
@@ -48,6 +49,70 @@ export interface CallRecord {
   /** Highest status callback SequenceNumber applied; -1 before any. Older or repeated callbacks change nothing. */
   last_sequence: number;
   updated_at: string;
+}
+
+/** One line of a call's transcript, kept on the command as the call goes (the voice assistant). */
+export interface TranscriptEntry {
+  /** `assistant`: what the assistant said (its opening line and replies); `user`: what the person on the call said or keyed in. */
+  role: 'assistant' | 'user';
+  /** The words, plain text; an interrupted reply keeps only what was spoken. */
+  content: string;
+  /** When it was said (ISO 8601). */
+  at: string;
+  /** Who wrote an assistant reply: the model, or the offline writer (labelled like every offline result). */
+  generated_by?: 'openai' | 'offline';
+  model?: string;
+  /** `welcome_greeting` for the opening line Twilio speaks from the TwiML. */
+  source?: 'welcome_greeting';
+  /** The person spoke over this reply; `content` was cut to what had been spoken. */
+  interrupted?: boolean;
+  /** A key pressed on the keypad (DTMF), for `user` entries that are one. */
+  dtmf?: string;
+}
+
+/** One action item of a meeting summary. */
+export interface MeetingActionItem {
+  assignee: string | null;
+  /** As said on the call (`2026-12-05`, `Friday`), or null when none was given. */
+  due_date: string | null;
+  priority: 'high' | 'medium' | 'low';
+  description: string;
+}
+
+/** One requirement (resource or spend) a meeting summary records. */
+export interface MeetingRequirement {
+  title: string;
+  description: string;
+  /** The estimated cost as said (`$5,000`), or null when none was given. */
+  cost: string | null;
+  priority: 'high' | 'medium' | 'low';
+  owner: string | null;
+  approval_needed: boolean;
+}
+
+/**
+ * The meeting summary of a command's call (stakeholder coordination),
+ * written after the call by its `post_call_summary` child: `pending` once
+ * queued, `completed` with the summary, `skipped` when nothing was said on
+ * the call (no job runs). Like the call, it lives beside the command's
+ * status and changes only through conditional updates of its own.
+ */
+export interface MeetingSummaryRecord {
+  status: 'pending' | 'completed' | 'skipped';
+  /** The `post_call_summary` command that writes it (absent when skipped). */
+  command_id?: string;
+  requested_at: string;
+  /** Why there is no summary (when skipped). */
+  reason?: string;
+  key_points?: string[];
+  decisions?: string[];
+  action_items?: MeetingActionItem[];
+  requirements?: MeetingRequirement[];
+  /** One line on how far the call met its objective. */
+  objective_outcome?: string;
+  generated_by?: 'openai' | 'offline';
+  model?: string;
+  created_at?: string;
 }
 
 /** True once the call has completed or failed: no callback moves it again. */
@@ -96,6 +161,10 @@ export interface CommandRecord<Request = unknown, Progress = unknown> {
    * may still move after the command is terminal (see CallRecord).
    */
   call?: CallRecord;
+  /** What was said on its call, turn by turn (appended by the voice assistant as the call goes). */
+  transcript?: TranscriptEntry[];
+  /** The summary of its call, once the call ended (see MeetingSummaryRecord). */
+  meeting_summary?: MeetingSummaryRecord;
   /** Epoch ms until which the current worker holds the command. */
   lease_until?: number;
   /** Set when handing its first job to the queue failed; an idempotent retry then queues it again. */

@@ -20,17 +20,25 @@ function resourcesOf(env: SynthesizedEnvironment, type: string) {
     .map((r) => r.Properties ?? {});
 }
 
+/** The resources of `type` that belong to one API (the HTTP API, or the relay's WebSocket API), by its logical id. */
+function apiResources(env: SynthesizedEnvironment, type: string, api: 'http' | 'relay') {
+  const apiId = logicalId(api === 'http' ? env.stage.service.api.httpApi : env.stage.service.relay.webSocketApi);
+  return Object.entries(env.json.service.Resources).filter(([, r]) => r.Type === type && JSON.stringify(r.Properties?.ApiId) === JSON.stringify({ Ref: apiId }));
+}
+
 /** The function a route's integration invokes, as a FunctionId. */
-function routeTargets(env: SynthesizedEnvironment): Record<string, string> {
+function routeTargets(env: SynthesizedEnvironment, api: 'http' | 'relay' = 'http'): Record<string, string> {
   const functionByLogicalId = new Map(
     FUNCTIONS.map((fn) => [logicalId(env.stage.service.functions.get(fn.id)!.function), fn.id]),
   );
   const targets: Record<string, string> = {};
-  for (const route of resourcesOf(env, 'AWS::ApiGatewayV2::Route')) {
-    const target = route.Target as { 'Fn::Join': [string, unknown[]] };
-    const integrationId = (target['Fn::Join'][1][1] as { Ref: string }).Ref;
-    const uri = env.json.service.Resources[integrationId]?.Properties?.IntegrationUri as { 'Fn::GetAtt': [string, string] };
-    targets[String(route.RouteKey)] = functionByLogicalId.get(uri['Fn::GetAtt'][0]) ?? '?';
+  for (const route of apiResources(env, 'AWS::ApiGatewayV2::Route', api).map(([, r]) => r.Properties ?? {})) {
+    const routeTarget = route.Target as { 'Fn::Join': [string, unknown[]] };
+    const integrationId = (routeTarget['Fn::Join'][1][1] as { Ref: string }).Ref;
+    // An HTTP API integration names the function's ARN; a WebSocket one its invocation URI, which holds that ARN.
+    const uri = JSON.stringify(env.json.service.Resources[integrationId]?.Properties?.IntegrationUri);
+    const target = [...functionByLogicalId].find(([id]) => uri.includes(`"Fn::GetAtt":["${id}","Arn"]`));
+    targets[String(route.RouteKey)] = target?.[1] ?? '?';
   }
   return targets;
 }
@@ -49,7 +57,7 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
   });
 
   it('uses payload format 2.0 Lambda proxy integrations', () => {
-    for (const integration of resourcesOf(envs[name], 'AWS::ApiGatewayV2::Integration')) {
+    for (const integration of apiResources(envs[name], 'AWS::ApiGatewayV2::Integration', 'http').map(([, r]) => r.Properties ?? {})) {
       expect(integration).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
     }
   });
@@ -58,7 +66,7 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
     const env = envs[name];
     const { apiThrottle } = ENVIRONMENTS[name];
     const logGroupId = logicalId(env.stage.service.api.accessLogGroup);
-    env.service.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    expect(apiResources(env, 'AWS::ApiGatewayV2::Stage', 'http')).toHaveLength(1);
     env.service.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
@@ -75,9 +83,9 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
 
   it('creates the stage after every route its settings name', () => {
     const env = envs[name];
-    const [stage] = Object.values(env.json.service.Resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Stage');
-    const routeIds = Object.entries(env.json.service.Resources)
-      .filter(([, r]) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties?.RouteKey !== '$default')
+    const [, stage] = apiResources(env, 'AWS::ApiGatewayV2::Stage', 'http')[0]!;
+    const routeIds = apiResources(env, 'AWS::ApiGatewayV2::Route', 'http')
+      .filter(([, r]) => r.Properties?.RouteKey !== '$default')
       .map(([id]) => id);
     expect(routeIds).toHaveLength(ROUTES.length);
     expect(stage?.DependsOn).toEqual(expect.arrayContaining(routeIds));
@@ -104,6 +112,7 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
     expect(values('service')).toEqual({
       ApiUrl: `Service:${logicalId(service.api.httpApi)}.ApiEndpoint`,
       PublicBaseUrl: `Service:${logicalId(service.api.httpApi)}.ApiEndpoint`,
+      RelaySocketUrl: `wss://Service:${logicalId(service.relay.webSocketApi)}.execute-api.${service.region}.Service:AWS::URLSuffix/relay`,
       AlarmTopicArn: `Service:${logicalId(service.operations.alarmTopic)}`,
     });
     expect(values('stateful')).toEqual({
@@ -118,10 +127,40 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
       ResearchQueueUrl: `Stateful:${logicalId(stateful.queues.get('research')!.queue)}`,
       ResearchDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('research')!.deadLetterQueue)}`,
       ResearchProducerPolicyArn: `Stateful:${logicalId(stateful.producerPolicies.get('research')!)}`,
+      SummaryQueueUrl: `Stateful:${logicalId(stateful.queues.get('summary')!.queue)}`,
+      SummaryDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('summary')!.deadLetterQueue)}`,
       OpenaiSecretArn: `Stateful:${logicalId(stateful.secrets.get('openai')!.secret)}`,
       SearchSecretArn: `Stateful:${logicalId(stateful.secrets.get('search')!.secret)}`,
       TwilioSecretArn: `Stateful:${logicalId(stateful.secrets.get('twilio')!.secret)}`,
     });
+  });
+});
+
+describe.each(ENVIRONMENT_NAMES)('relay socket (%s)', (name) => {
+  it('routes $connect, $default and $disconnect of the WebSocket API to the socket function, through Lambda proxy integrations', () => {
+    expect(routeTargets(envs[name], 'relay')).toEqual({ $connect: 'conversationRelayWebhook', $default: 'conversationRelayWebhook', $disconnect: 'conversationRelayWebhook' });
+    for (const [, integration] of apiResources(envs[name], 'AWS::ApiGatewayV2::Integration', 'relay')) {
+      expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY' });
+    }
+  });
+
+  it('has one auto-deployed `relay` stage, throttled by relayThrottle, logging access', () => {
+    const env = envs[name];
+    const stages = apiResources(env, 'AWS::ApiGatewayV2::Stage', 'relay');
+    expect(stages).toHaveLength(1);
+    const { relayThrottle } = ENVIRONMENTS[name];
+    expect(stages[0]![1].Properties).toMatchObject({
+      StageName: 'relay',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: relayThrottle.rateLimit, ThrottlingBurstLimit: relayThrottle.burstLimit },
+      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [logicalId(env.stage.service.relay.accessLogGroup), 'Arn'] } },
+    });
+  });
+
+  it('caps the socket function at what its throttle admits (burst + rate x timeout)', () => {
+    const { relayThrottle, reservedConcurrency } = ENVIRONMENTS[name];
+    const timeout = FUNCTIONS.find((fn) => fn.id === 'conversationRelayWebhook')!.timeoutSeconds;
+    expect(reservedConcurrency.conversationRelayWebhook).toBeGreaterThanOrEqual(relayThrottle.burstLimit + Math.ceil(relayThrottle.rateLimit * timeout));
   });
 });
 
@@ -178,12 +217,13 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
     const env = envs[name];
     const { alarms: thresholds } = ENVIRONMENTS[name];
     const rateAlarms = alarms(env).filter((a) => String(a.AlarmDescription).includes('commands failing'));
-    expect(rateAlarms).toHaveLength(4);
+    expect(rateAlarms).toHaveLength(5);
     for (const [commandType, prefix] of [
       ['lead_follow_up', 'leadFollowUp'],
       ['copywriter', 'copywriter'],
       ['stakeholder_coordination', 'stakeholderCoordination'],
       ['deep_research', 'deepResearch'],
+      ['post_call_summary', 'postCallSummary'],
     ] as const) {
       const alarm = rateAlarms.find((a) => String(a.AlarmDescription).startsWith(`${commandType} `))!;
       const metric = (metricName: string, id: string) => ({
@@ -237,7 +277,7 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
     env.service.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     const topic = `Service:${logicalId(env.stage.service.operations.alarmTopic)}`;
     const all = alarms(env);
-    const commandTypes = 4;
+    const commandTypes = 5;
     const offline = ENVIRONMENTS[name].providersConfigured ? 1 : 0;
     const providerNotConfigured = 1;
     expect(all.length).toBe(

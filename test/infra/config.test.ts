@@ -182,7 +182,7 @@ describe('API throttles and concurrency caps', () => {
   });
 
   it('need this much Lambda concurrency in the account (reservations + the 100 AWS keeps unreserved)', () => {
-    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([406, 677, 1358]);
+    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([437, 740, 1523]);
   });
 
   it.each([

@@ -55,6 +55,11 @@ function expectedEnvironment(env: SynthesizedEnvironment, definition: FunctionDe
     const secret = SECRETS.find((s) => s.id === id)!;
     expected[secret.arnEnvVar] = `Stateful:${logicalId(stateful.secrets.get(id)!.secret)}`;
   }
+  // The socket function answers through its WebSocket stage's @connections API.
+  if (definition.id === 'conversationRelayWebhook') {
+    const { relay } = env.stage.service;
+    expected.RELAY_CONNECTIONS_URL = `https://Service:${logicalId(relay.webSocketApi)}.execute-api.${env.stage.service.region}.Service:AWS::URLSuffix/relay`;
+  }
   // A file carried in the bundle is found where Lambda unpacks it.
   for (const file of definition.bundledFiles ?? []) expected[file.setting] = `/var/task/${file.source}`;
   for (const setting of definition.settings ?? []) {

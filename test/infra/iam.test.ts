@@ -37,6 +37,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'queue/copywriter'],
     [['sqs:SendMessage'], 'queue/research'],
     [['sqs:SendMessage'], 'queue/call'],
+    [['sqs:SendMessage'], 'queue/summary'],
   ],
   salesWorker: [
     [['dynamodb:GetItem'], 'table', ['TENANT#*']],
@@ -88,6 +89,21 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['secretsmanager:GetSecretValue'], 'secret/twilio'],
   ],
+  postCallSummaryWorker: [
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
+    [['sqs:SendMessage'], 'queue/summary'],
+    [['sqs:SendMessage'], 'dlq/summary'],
+    [['secretsmanager:GetSecretValue'], 'secret/openai'],
+    [SQS_CONSUME, 'queue/summary'],
+  ],
+  conversationRelayWebhook: [
+    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['RELAY#*']],
+    [['sqs:SendMessage'], 'queue/summary'],
+    [['secretsmanager:GetSecretValue'], 'secret/twilio'],
+    [['secretsmanager:GetSecretValue'], 'secret/openai'],
+    [['execute-api:ManageConnections'], 'connections'],
+  ],
   callWorker: [
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['sqs:SendMessage'], 'queue/call'],
@@ -135,6 +151,11 @@ function resourceOf(env: SynthesizedEnvironment, symbol: string): string {
   if (kind === 'queue') return `Stateful:${logicalId(stateful.queues.get(id as never)!.queue)}.Arn`;
   if (kind === 'dlq') return `Stateful:${logicalId(stateful.queues.get(id as never)!.deadLetterQueue)}.Arn`;
   if (kind === 'secret') return `Stateful:${logicalId(stateful.secrets.get(id as never)!.secret)}`;
+  // The relay socket's own connections: its WebSocket API, its stage, the @connections management path.
+  if (kind === 'connections') {
+    const { relay, region, account } = env.stage.service;
+    return `arn:aws:execute-api:${region}:${account}:Service:${logicalId(relay.webSocketApi)}/${relay.stage.stageName}/*/@connections/*`;
+  }
   throw new Error(`Unknown resource ${symbol}`);
 }
 

@@ -31,6 +31,10 @@ import { canonical, logicalId, synthesize, type SynthesizedEnvironment } from '.
 import { startFakeGoogle, type GoogleFake } from '../fakes/google';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
 import { call } from '../support/http';
+import type { RelayTransport } from '../../functions/webhooks/relay';
+import type { RelayConnections } from '../../shared/voice-assistant/connections';
+import { relayUrlOf } from '../../shared/providers/telephony/twiml';
+import { signTwilioRequest } from '../../infra/local/twilio-wire';
 
 const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
@@ -132,9 +136,16 @@ function lambdaSettings(definition: FunctionDefinition, dynamodbEndpoint: string
   };
 }
 
+/** The socket function answers through these instead of API Gateway's @connections (what it sent is kept). */
+const relayMessages: { connectionId: string; message: unknown }[] = [];
+const relayConnections: RelayConnections = {
+  send: async (connectionId, message) => void relayMessages.push({ connectionId, message }),
+  close: async (connectionId, code, reason) => void relayMessages.push({ connectionId, message: { close: code, reason } }),
+};
+
 async function compose(definition: FunctionDefinition, settings: Settings): Promise<Handler> {
-  const module = (await import(new URL(`../../${definition.entry}`, import.meta.url).href)) as { build: (settings: Settings) => Handler };
-  return module.build(settings);
+  const module = (await import(new URL(`../../${definition.entry}`, import.meta.url).href)) as { build: (settings: Settings, transport?: RelayTransport) => Handler };
+  return module.build(settings, { relayConnections });
 }
 
 const invoke = (id: FunctionId, event: unknown) => handlers.get(id)!(event, lambdaContext(id, functionById(id).timeoutSeconds));
@@ -195,7 +206,7 @@ beforeAll(async () => {
   await registerKeys(services.db, services.aws.tableName, [{ key: API_KEY, siteIds, tenantId: 'local', label: 'table-access' }]);
   google = await startFakeGoogle();
   for (const definition of FUNCTIONS) {
-    const secrets = definition.id === 'twilioCallStatusWebhook' ? { TWILIO_AUTH_TOKEN } : {};
+    const secrets = definition.id === 'twilioCallStatusWebhook' || definition.id === 'conversationRelayWebhook' ? { TWILIO_AUTH_TOKEN } : {};
     handlers.set(definition.id, await compose(definition, lambdaSettings(definition, await recordingProxy(definition.id), { ...secrets, ...providerSettings(definition.id) })));
   }
   const route = (id: FunctionId) => ({ functionName: id, timeoutSeconds: functionById(id).timeoutSeconds, handler: handlers.get(id) as HttpHandler });
@@ -267,6 +278,33 @@ describe('the table access of every function, on its real paths', () => {
     const signed = await postSignedCallback(`${url}${callbackPath}`, callback, { authToken: TWILIO_AUTH_TOKEN, signedUrl: `${PUBLIC_BASE_URL}${callbackPath}` });
     expect(signed.status).toBe(204);
 
+    // The voice assistant: a call's socket (signed upgrade, setup, two turns, a keypress, an interrupt, the close),
+    // then its summary by the post-call worker, delivered twice.
+    const store = dynamoCommandStore(services.db, services.aws.tableName);
+    const placed = (await store.get(coordinationId))!;
+    const callSid = 'CA0123456789abcdef0123456789abcde0';
+    const live = { ...placed, id: newId(), status: 'completed' as const, call: { ...placed.call!, status: 'in_progress' as const, provider_call_id: callSid } };
+    await store.create(live);
+    const socket = (eventType: 'CONNECT' | 'MESSAGE' | 'DISCONNECT', body?: unknown, headers?: Record<string, string>) =>
+      invoke('conversationRelayWebhook', {
+        requestContext: { routeKey: eventType === 'CONNECT' ? '$connect' : eventType === 'MESSAGE' ? '$default' : '$disconnect', eventType, connectionId: 'conn-access-1', domainName: 'local', stage: 'relay' },
+        ...(headers ? { headers } : {}),
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }) as Promise<{ statusCode: number }>;
+    expect((await socket('CONNECT', undefined, { 'X-Twilio-Signature': signTwilioRequest(TWILIO_AUTH_TOKEN, relayUrlOf(PUBLIC_BASE_URL), {}) })).statusCode).toBe(200);
+    await socket('MESSAGE', { type: 'setup', callSid, customParameters: { command_id: live.id } });
+    await socket('MESSAGE', { type: 'prompt', voicePrompt: 'Yes, good time.', last: true });
+    await socket('MESSAGE', { type: 'interrupt', utteranceUntilInterrupt: 'Thank you.' });
+    await socket('MESSAGE', { type: 'dtmf', digit: '1' });
+    await socket('MESSAGE', { type: 'prompt', voicePrompt: 'We decided to keep the budget.', last: true });
+    await socket('DISCONNECT');
+    expect(relayMessages.filter((sent) => sent.connectionId === 'conn-access-1').map((sent) => (sent.message as { type?: string }).type)).toEqual(['text', 'text']);
+    const summaryJob = (await store.get(live.id))!.meeting_summary!;
+    expect(summaryJob).toMatchObject({ status: 'pending' });
+    await produce({ version: 1, type: 'post_call_summary', tenant_id: 'local', command_id: summaryJob.command_id }, 'summary');
+    await drain('summary');
+    expect((await store.get(live.id))!.meeting_summary).toMatchObject({ status: 'completed', generated_by: 'offline' });
+
     // Deep research: a search (quota counted, results cached), its replay, the same search from the cache,
     // then a producer's research job delivered twice.
     const research = { operation_type: 'general_news', query: 'table access', max_results: 12, include_content_analysis: true };
@@ -317,6 +355,7 @@ describe('the table access of every function, on its real paths', () => {
     await drain('copywriter');
     await drain('call');
     await drain('research');
+    await drain('summary');
 
     // Erasing the first lead follow-up and its copywriter phase.
     const erased = await call(url, 'DELETE', `/api/commands/${commandId}`, { key: API_KEY });
@@ -388,6 +427,10 @@ describe('the table access of every function, on its real paths', () => {
     expect(allowed(prod, 'followUpDispatcher', { action: 'Query', resource: 'index/gsi1', leadingKeys: ['CMD#IN_PROGRESS#0'] })).toBe(false);
     expect(allowed(prod, 'followUpDispatcher', { action: 'Query', resource: 'index/gsi2', leadingKeys: ['FOLLOWUP#LEAD#x'] })).toBe(false);
     expect(allowed(prod, 'deleteCommandApi', { action: 'UpdateItem', resource: 'table', leadingKeys: ['FOLLOWUP#abc'] })).toBe(false);
+    expect(allowed(prod, 'conversationRelayWebhook', { action: 'DeleteItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
+    expect(allowed(prod, 'conversationRelayWebhook', { action: 'GetItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
+    expect(allowed(prod, 'postCallSummaryWorker', { action: 'PutItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
+    expect(allowed(prod, 'postCallSummaryWorker', { action: 'GetItem', resource: 'table', leadingKeys: ['RELAY#abc'] })).toBe(false);
   });
 });
 

@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 
 /** The import rules of ARCHITECTURE.md "Rules of the house", checked on every build. */
 const ROOT = resolve(import.meta.dirname, '../..');
-const FEATURES = ['lead-follow-up', 'deep-research', 'stakeholder-coordination', 'webhooks'];
+const FEATURES = ['lead-follow-up', 'deep-research', 'stakeholder-coordination', 'webhooks', 'voice-assistant'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

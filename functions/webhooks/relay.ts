@@ -1,0 +1,64 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
+import { readCommandRetention } from '../../shared/commands/retention';
+import { dynamoCommandStore } from '../../shared/commands/store';
+import { documentClientOf, jobQueueOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
+import { systemClock } from '../../shared/platform/clock';
+import { optionalUrl, readConfig } from '../../shared/platform/config';
+import { twilioAuthToken } from '../../shared/providers/telephony/from-settings';
+import { apiGatewayConnections } from '../../shared/voice-assistant/api-gateway-connections';
+import type { RelayConnections } from '../../shared/voice-assistant/connections';
+import { handleRelayEvent } from '../../shared/voice-assistant/relay';
+import { dynamoRelaySessions } from '../../shared/voice-assistant/sessions';
+import type { SocketEvent, SocketResult } from '../../shared/voice-assistant/socket-event';
+import { dynamoMeetingSummaryStore } from '../../shared/voice-assistant/summary-store';
+import { dynamoTranscriptStore } from '../../shared/voice-assistant/transcript-store';
+import { voiceLlm } from '../../shared/voice-assistant/voice-llm';
+
+/** What a runtime other than Lambda gives the socket function: its own sockets (the local socket server). */
+export interface RelayTransport {
+  relayConnections?: RelayConnections;
+}
+
+/**
+ * The ConversationRelay socket ($connect, $default, $disconnect of the
+ * WebSocket API): Twilio's signed socket, the assistant's turns, the
+ * transcript, the post-call job. It answers through API Gateway's
+ * `@connections` API at RELAY_CONNECTIONS_URL (set by the CDK app; else the
+ * stage the event came from), or through the sockets a local runtime hands it.
+ */
+export function build(settings: Settings, transport: RelayTransport = {}) {
+  const tracing = tracingOf('conversationRelayWebhook', settings);
+  const db = documentClientOf(settings, tracing);
+  const tableName = tableNameOf(settings);
+  const logger = loggerOf('conversationRelayWebhook', settings);
+  const secrets = secretsOf('conversationRelayWebhook', settings);
+  // Optional like every telephony setting: without PUBLIC_BASE_URL no signature can be checked, so every socket is refused.
+  const { PUBLIC_BASE_URL, RELAY_CONNECTIONS_URL } = readConfig({ PUBLIC_BASE_URL: optionalUrl(), RELAY_CONNECTIONS_URL: optionalUrl() }, settings);
+  let connections = transport.relayConnections ?? (RELAY_CONNECTIONS_URL ? apiGatewayConnections({ endpoint: RELAY_CONNECTIONS_URL }) : undefined);
+  const deps = {
+    commands: dynamoCommandStore(db, tableName),
+    idempotency: dynamoIdempotencyStore(db, tableName),
+    queue: jobQueueOf('conversationRelayWebhook', settings, tracing),
+    clock: systemClock,
+    metrics: metricsOf('conversationRelayWebhook', settings),
+    ...readCommandRetention(settings),
+    sessions: dynamoRelaySessions(db, tableName),
+    transcripts: dynamoTranscriptStore(db, tableName),
+    summaries: dynamoMeetingSummaryStore(db, tableName),
+    llm: voiceLlm(secrets, settings, { allowOffline: settings.ALLOW_OFFLINE_PROVIDERS === 'true', logger }),
+    authToken: twilioAuthToken({ secrets }),
+    ...(PUBLIC_BASE_URL ? { publicBaseUrl: PUBLIC_BASE_URL } : {}),
+    logger,
+  };
+  return middy<SocketEvent, SocketResult>(async (event: SocketEvent): Promise<SocketResult> => {
+    const { domainName, stage } = event.requestContext;
+    connections ??= apiGatewayConnections({ endpoint: `https://${domainName}/${stage}` });
+    return handleRelayEvent({ ...deps, connections }, event);
+  }).use(injectLambdaContext(logger, { resetKeys: true }));
+}
+
+export const handler = lambdaEntry(build);

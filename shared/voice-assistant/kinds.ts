@@ -1,0 +1,26 @@
+import * as z from 'zod';
+import type { CommandKind } from '../commands/kind';
+import { isUuid } from '../platform/ids';
+import { meetingSummarySchema } from './summary-schema';
+
+/** The request of a `post_call_summary` command: the stakeholder command whose call it summarizes. */
+export const postCallSummaryRequestSchema = z.object({ parent_id: z.string().refine(isUuid, 'must be a UUID') }).strict();
+export type PostCallSummaryRequest = z.infer<typeof postCallSummaryRequestSchema>;
+
+/**
+ * What the post-call phase keeps in its command's `progress`: the summary
+ * once written, so a redelivered job stores it without asking the model again.
+ */
+export const postCallSummaryProgressSchema = z.object({
+  summary: meetingSummarySchema
+    .extend({ generated_by: z.enum(['openai', 'offline']), model: z.string(), fallback_reason: z.string().optional() })
+    .optional(),
+});
+export type PostCallSummaryProgress = z.infer<typeof postCallSummaryProgressSchema>;
+
+/** A post-call summary command: started by the end of a stakeholder call, never by a producer. */
+export const postCallSummaryKind: CommandKind<PostCallSummaryRequest, PostCallSummaryProgress> = {
+  type: 'post_call_summary',
+  request: postCallSummaryRequestSchema,
+  progress: postCallSummaryProgressSchema,
+};

@@ -1,0 +1,262 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { isFinalCallStatus, type CallStatus, type TranscriptEntry } from '../commands/record';
+import { describeError } from '../platform/logger';
+import { isUuid } from '../platform/ids';
+import { cleanText } from '../platform/text';
+import type { LlmClient } from '../providers/llm/port';
+import { isValidTwilioSignature } from '../providers/telephony/signature';
+import { relayUrlOf } from '../providers/telephony/twiml';
+import { callerTurns, NotACallError, readCallBrief, type CallBrief } from './call-brief';
+import { CLOSE_CODES, ConnectionGoneError, type RelayConnections } from './connections';
+import { requestMeetingSummary, type EndOfCallDependencies } from './end-of-call';
+import { RELAY_LIMITS } from './limits';
+import { closing, openingLine } from './offline-voice';
+import { endMessage, parseInboundMessage, RelayProtocolError, textMessage, type InboundMessage, type OutboundMessage } from './protocol';
+import type { RelaySession, RelaySessionStore } from './sessions';
+import { bodyOf, headerOf, type SocketEvent, type SocketResult } from './socket-event';
+import { cutAt, plainSpeech } from './speech';
+import type { TranscriptStore } from './transcript-store';
+import { assistantTurn, type AssistantTurn } from './voice-turn';
+
+/** What the ConversationRelay socket works with. */
+export interface RelayDependencies extends EndOfCallDependencies {
+  connections: RelayConnections;
+  sessions: RelaySessionStore;
+  transcripts: TranscriptStore;
+  /** The model, resolved on first use (the voice policy: short timeouts). */
+  llm: () => Promise<LlmClient>;
+  /** TWILIO_AUTH_TOKEN, resolved on first use; undefined when telephony is not configured (then every socket is refused). */
+  authToken: () => Promise<string | undefined>;
+  /** PUBLIC_BASE_URL: the relay URL Twilio signs is `relayUrlOf(PUBLIC_BASE_URL)`, never the Host header. Without it every socket is refused. */
+  publicBaseUrl?: string;
+  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+}
+
+const OK: SocketResult = { statusCode: 200 };
+const FORBIDDEN: SocketResult = { statusCode: 403, body: 'Forbidden' };
+
+/**
+ * Use case: one event of the ConversationRelay socket (Twilio's side of a
+ * live call; PROVIDERS.md "Voice assistant"). The same module answers API
+ * Gateway's WebSocket routes in AWS and the local socket server:
+ * - `$connect`: the upgrade must carry a valid X-Twilio-Signature over
+ *   `relayUrlOf(PUBLIC_BASE_URL)`; otherwise 403 (the socket is never opened);
+ * - `$default`: one message. `setup` must come first and name, in
+ *   `customParameters.command_id`, a stakeholder coordination whose call is
+ *   this `callSid` and has not ended (else the socket is closed, 1008, with
+ *   the reason). Each final `prompt` is one turn: the caller's words are
+ *   kept, the model (or the offline writer) answers from the pre-call
+ *   prompt, the reply is kept and sent as `text`. `interrupt` cuts the
+ *   last reply in the transcript to what was spoken; `dtmf` is kept;
+ *   `error` is logged. Turns and time are bounded (RELAY_LIMITS): at a
+ *   limit the assistant says goodbye and sends `end`;
+ * - `$disconnect` (and the assistant's own `end`): the call is over, and
+ *   its summary is queued, exactly once however many times that is said.
+ * Every write is a conditional update of its own, made as the call goes,
+ * so a socket that drops loses nothing already said.
+ */
+export async function handleRelayEvent(deps: RelayDependencies, event: SocketEvent): Promise<SocketResult> {
+  const { eventType, connectionId } = event.requestContext;
+  try {
+    if (eventType === 'CONNECT') return await connect(deps, event);
+    if (eventType === 'DISCONNECT') {
+      await disconnect(deps, connectionId);
+      return OK;
+    }
+    await onMessage(deps, connectionId, bodyOf(event));
+    return OK;
+  } catch (error) {
+    deps.logger.error('Relay event failed', { eventType, connectionId, error: describeError(error) });
+    return { statusCode: 500, body: 'Internal error' };
+  }
+}
+
+/** `$connect`: only Twilio, signing this service's relay URL, may open the socket. */
+async function connect(deps: RelayDependencies, event: SocketEvent): Promise<SocketResult> {
+  const signature = headerOf(event, 'x-twilio-signature');
+  const authToken = await deps.authToken();
+  const url = deps.publicBaseUrl ? signedUrlOf(deps.publicBaseUrl, event.queryStringParameters) : undefined;
+  if (!authToken || !url || !isValidTwilioSignature(authToken, signature, url, {})) {
+    deps.logger.warn('Relay socket refused: its signature does not match', { signed: Boolean(signature), configured: Boolean(authToken && url) });
+    return FORBIDDEN;
+  }
+  return OK;
+}
+
+/** The URL Twilio signed: the relay URL of PUBLIC_BASE_URL, with the query the TwiML gave it (none, as this service writes it). */
+function signedUrlOf(publicBaseUrl: string, query: SocketEvent['queryStringParameters']): string {
+  const params = Object.entries(query ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return `${relayUrlOf(publicBaseUrl)}${params.length > 0 ? `?${new URLSearchParams(params).toString()}` : ''}`;
+}
+
+async function onMessage(deps: RelayDependencies, connectionId: string, body: string): Promise<void> {
+  let message: InboundMessage | { type: 'other'; name: string };
+  try {
+    message = parseInboundMessage(body);
+  } catch (error) {
+    if (!(error instanceof RelayProtocolError)) throw error;
+    if (!(await deps.sessions.get(connectionId))) return refuse(deps, connectionId, 'the first message must be a valid setup');
+    deps.logger.warn('Relay message ignored: not one ConversationRelay sends', { connectionId, problem: error.message });
+    return;
+  }
+  if (message.type === 'setup') return setup(deps, connectionId, message);
+  const session = await deps.sessions.get(connectionId);
+  if (!session) return refuse(deps, connectionId, 'the first message must be a setup');
+  if (session.ended_at) return;
+  switch (message.type) {
+    case 'prompt':
+      if (message.last === false) return;
+      return prompt(deps, session, message.voicePrompt);
+    case 'interrupt':
+      return interrupt(deps, session, message.utteranceUntilInterrupt ?? '');
+    case 'dtmf':
+      return keep(deps, session, [{ role: 'user', content: `Pressed ${message.digit} on the keypad.`, dtmf: message.digit, at: iso(deps.clock.now()) }]);
+    case 'error':
+      deps.logger.warn('ConversationRelay reported an error', { connectionId, commandId: session.command_id, description: cutAt(cleanText(message.description ?? ''), 300) });
+      return;
+    default:
+      deps.logger.info('Relay message of a type the assistant does not use, ignored', { connectionId, type: message.name });
+  }
+}
+
+/** `setup`: binds the socket to its command's call, or closes it with the reason. */
+async function setup(deps: RelayDependencies, connectionId: string, message: Extract<InboundMessage, { type: 'setup' }>): Promise<void> {
+  const existing = await deps.sessions.get(connectionId);
+  if (existing) {
+    deps.logger.warn('Repeated setup on a relay socket, ignored', { connectionId });
+    return;
+  }
+  const commandId = message.customParameters?.command_id?.trim().toLowerCase();
+  if (!commandId || !isUuid(commandId)) return refuse(deps, connectionId, 'setup names no command (command_id)');
+  const command = await deps.commands.get(commandId);
+  if (!command) return refuse(deps, connectionId, 'unknown command');
+  let brief: CallBrief;
+  try {
+    brief = readCallBrief(command);
+  } catch (error) {
+    if (error instanceof NotACallError) return refuse(deps, connectionId, 'the command is not a stakeholder call');
+    throw error;
+  }
+  if (!brief.callSid || brief.callSid !== message.callSid) return refuse(deps, connectionId, 'the call is not the call of this command');
+  if ((brief.callStatus && isFinalCallStatus(brief.callStatus as CallStatus)) || brief.summaryRequested) return refuse(deps, connectionId, 'the call has ended');
+
+  const now = deps.clock.now();
+  const session: RelaySession = { connection_id: connectionId, command_id: command.id, tenant_id: command.tenant_id, call_sid: brief.callSid, started_at: iso(now) };
+  if (!(await deps.sessions.start(session, now))) return;
+  // Twilio speaks the welcome greeting of the TwiML as the socket opens: it is the transcript's first line.
+  const greeting = openingLine(brief.preCallPrompt);
+  if (brief.transcript.length === 0 && greeting) {
+    await deps.transcripts.append(command.id, brief.callSid, [{ role: 'assistant', content: greeting, at: iso(now), source: 'welcome_greeting' }]);
+  }
+  deps.logger.info('Relay session started', { connectionId, commandId: command.id });
+}
+
+/** A final `prompt`: one turn of the conversation. */
+async function prompt(deps: RelayDependencies, session: RelaySession, voicePrompt: string): Promise<void> {
+  const words = cutAt(cleanText(voicePrompt).replace(/\s+/g, ' ').trim(), RELAY_LIMITS.maxPromptCharacters);
+  if (words.length === 0) return;
+  const brief = await briefOf(deps, session);
+  if (!brief) return finish(deps, session, 'the call has ended');
+
+  const heard: TranscriptEntry = { role: 'user', content: words, at: iso(deps.clock.now()) };
+  const kept = await deps.transcripts.append(session.command_id, session.call_sid, [heard]);
+  if (kept === 'closed' || kept === 'refused') return finish(deps, session, 'the call has ended');
+
+  const transcript = kept === 'appended' ? [...brief.transcript, heard] : brief.transcript;
+  const limit =
+    kept === 'full' || callerTurns(transcript) > RELAY_LIMITS.maxCallerTurns
+      ? 'We have reached the length limit of this call.'
+      : deps.clock.now() - Date.parse(session.started_at) > RELAY_LIMITS.maxCallSeconds * 1000
+        ? 'We have reached the time limit of this call.'
+        : undefined;
+  const turn: AssistantTurn = limit
+    ? { ...closingTurn(limit) }
+    : await assistantTurn(await deps.llm(), brief, transcript);
+  if (turn.fallbackReason) deps.logger.warn('Turn answered by the offline writer', { commandId: session.command_id, reason: turn.fallbackReason });
+
+  const said: TranscriptEntry = { role: 'assistant', content: turn.reply, at: iso(deps.clock.now()), generated_by: turn.generatedBy, model: turn.model };
+  await deps.transcripts.append(session.command_id, session.call_sid, [said]);
+  if (!(await send(deps, session, textMessage(turn.reply, true)))) return;
+  if (turn.endCall) await finish(deps, session, limit ? 'limit_reached' : 'conversation_ended');
+}
+
+/** `interrupt`: the caller spoke over the last reply; the transcript keeps only what was spoken of it. */
+async function interrupt(deps: RelayDependencies, session: RelaySession, utterance: string): Promise<void> {
+  const brief = await briefOf(deps, session);
+  if (!brief) return;
+  const index = brief.transcript.length - 1;
+  const last = brief.transcript[index];
+  if (!last || last.role !== 'assistant' || last.interrupted) return;
+  const spoken = cleanText(utterance).replace(/\s+/g, ' ').trim();
+  if (spoken.length >= last.content.length) return;
+  const cut = await deps.transcripts.cutReply(session.command_id, session.call_sid, index, brief.transcript.length, spoken);
+  deps.logger.info('Reply interrupted', { commandId: session.command_id, kept: spoken.length, of: last.content.length, recorded: cut });
+}
+
+/** Keeps entries that need no answer (a keypress). */
+async function keep(deps: RelayDependencies, session: RelaySession, entries: TranscriptEntry[]): Promise<void> {
+  const kept = await deps.transcripts.append(session.command_id, session.call_sid, entries);
+  if (kept === 'closed' || kept === 'refused') await finish(deps, session, 'the call has ended');
+}
+
+/** `$disconnect`: the socket closed (hung up, dropped, or after `end`); the call's summary is queued once. */
+async function disconnect(deps: RelayDependencies, connectionId: string): Promise<void> {
+  const session = await deps.sessions.get(connectionId);
+  if (!session) return;
+  await deps.sessions.end(connectionId, deps.clock.now());
+  const outcome = await requestMeetingSummary(deps, session.command_id);
+  deps.logger.info('Relay session closed', { connectionId, commandId: session.command_id, summary: outcome });
+}
+
+/**
+ * Ends the session from this side: `end` to Twilio (which hangs up), the
+ * session marked ended, and the summary queued (once; the `$disconnect`
+ * that follows finds it queued).
+ */
+async function finish(deps: RelayDependencies, session: RelaySession, reason: string): Promise<void> {
+  await send(deps, session, endMessage({ reason, command_id: session.command_id }));
+  await deps.sessions.end(session.connection_id, deps.clock.now());
+  await requestMeetingSummary(deps, session.command_id);
+}
+
+/** Sends a message; false when the socket is gone (the call is over: its `$disconnect` queues the summary). */
+async function send(deps: RelayDependencies, session: RelaySession, message: OutboundMessage): Promise<boolean> {
+  try {
+    await deps.connections.send(session.connection_id, message);
+    return true;
+  } catch (error) {
+    if (!(error instanceof ConnectionGoneError)) throw error;
+    deps.logger.info('Relay socket gone before a message could be sent', { connectionId: session.connection_id, type: message.type });
+    return false;
+  }
+}
+
+/** Closes a socket that did not prove it belongs to a call of this service. */
+async function refuse(deps: RelayDependencies, connectionId: string, reason: string): Promise<void> {
+  deps.logger.warn('Relay socket closed', { connectionId, reason });
+  try {
+    await deps.connections.close(connectionId, CLOSE_CODES.policyViolation, reason);
+  } catch (error) {
+    if (!(error instanceof ConnectionGoneError)) throw error;
+  }
+}
+
+/** The session's command as a call, or undefined when it is gone, is no call, or its transcript is closed. */
+async function briefOf(deps: RelayDependencies, session: RelaySession): Promise<CallBrief | undefined> {
+  const command = await deps.commands.get(session.command_id);
+  if (!command) return undefined;
+  try {
+    const brief = readCallBrief(command);
+    return brief.summaryRequested || brief.callSid !== session.call_sid ? undefined : brief;
+  } catch (error) {
+    if (error instanceof NotACallError) return undefined;
+    throw error;
+  }
+}
+
+function closingTurn(reason: string): AssistantTurn {
+  const line = closing(reason);
+  return { reply: plainSpeech(line.reply, RELAY_LIMITS.maxReplyCharacters), endCall: true, generatedBy: 'offline', model: 'offline-writer-v1' };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();

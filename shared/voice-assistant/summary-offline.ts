@@ -1,0 +1,81 @@
+import type { TranscriptEntry } from '../commands/record';
+import type { WrittenMeetingSummary } from './summary-schema';
+import { cutAt } from './speech';
+
+type Priority = 'high' | 'medium' | 'low';
+
+const MAX_POINTS = 10;
+const MAX_ITEM = 300;
+const DECISION = /\b(?:decided|decide|agree[ds]?|agreed|approved?|approves|confirmed?|go ahead|let'?s go with|we will go with|settled on)\b/i;
+const ACTION = /\b(?:will|'ll|going to|is to|are to|needs? to|should|follow up|send|prepare|draft|schedule|set up|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next week|the end of|\d))\b/i;
+const REQUIREMENT = /\b(?:budget|need(?:s|ed)? (?:a|an|more|another|extra)|require[sd]?|requirement|hire|headcount|tool|licen[cs]e|spend|cost|contractor|agency)\b/i;
+const AMOUNT = String.raw`(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?`;
+const MONEY = new RegExp(String.raw`(?:[$€£]\s?${AMOUNT}(?:\s?(?:k|m|thousand|million)\b)?|\b${AMOUNT}\s?(?:k|thousand|million)?\s?(?:dollars|euros|pounds|usd|eur|gbp)\b)`, 'i');
+const HIGH = /\b(?:urgent|asap|as soon as possible|high priority|critical|top priority)\b/i;
+const LOW = /\b(?:low priority|nice to have|when (?:there is|we have) time|eventually)\b/i;
+const APPROVAL = /\b(?:approv\w*|sign[- ]off|budget)\b/i;
+const DUE = /\bby\s+((?:\d{4}-\d{2}-\d{2})|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|tomorrow|next week|the end of (?:the )?(?:week|month|quarter)|(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2})\b/i;
+const ASSIGNEE = /\b([A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+(?:will|is going to|is to|needs to|should)\b/;
+/** Words that start a sentence with a capital but name nobody. */
+const NOT_NAMES: ReadonlySet<string> = new Set(['We', 'I', 'You', 'They', 'It', 'That', 'This', 'There', 'The', 'Someone', 'Everyone', 'Then', 'So', 'And', 'But', 'Also', 'Yes', 'No', 'Ok', 'Okay']);
+
+/**
+ * The deterministic writer of the meeting summary (no model), from what
+ * the person called said: every statement is a key point; sentences that
+ * decide or agree are decisions; sentences that commit someone to a task are
+ * action items (assignee when a name commits, `by …` as the due date,
+ * priority from its words); sentences about budget, spend or resources are
+ * requirements (a sum said is the cost; approval is needed when a sum or an
+ * approval is mentioned). Nothing is invented: an empty section stays empty.
+ */
+export function offlineMeetingSummary(transcript: readonly TranscriptEntry[], objective: string): WrittenMeetingSummary {
+  const said = transcript.filter((entry) => entry.role === 'user' && entry.dtmf === undefined).map((entry) => entry.content.trim()).filter(Boolean);
+  const sentences = said.flatMap(sentencesOf);
+  const decisions = sentences.filter((sentence) => DECISION.test(sentence));
+  const actions = sentences.filter((sentence) => ACTION.test(sentence) && !REQUIREMENT.test(sentence));
+  // A decision that mentions a budget is a decision; a sum, or a need that decides nothing, is a requirement.
+  const requirements = sentences.filter((sentence) => MONEY.test(sentence) || (REQUIREMENT.test(sentence) && !DECISION.test(sentence)));
+  return {
+    key_points: said.slice(0, MAX_POINTS).map((text) => `The participant said: ${cutAt(text, MAX_ITEM)}`),
+    decisions: decisions.slice(0, MAX_POINTS).map((sentence) => cutAt(sentence, MAX_ITEM)),
+    action_items: actions.slice(0, MAX_POINTS).map((sentence) => ({
+      assignee: assigneeOf(sentence),
+      due_date: DUE.exec(sentence)?.[1] ?? null,
+      priority: priorityOf(sentence),
+      description: cutAt(sentence, MAX_ITEM),
+    })),
+    requirements: requirements.slice(0, MAX_POINTS).map((sentence) => ({
+      title: cutAt(sentence.replace(/[.!?]+$/, ''), 80),
+      description: cutAt(sentence, MAX_ITEM),
+      cost: MONEY.exec(sentence)?.[0]?.trim() ?? null,
+      priority: priorityOf(sentence),
+      owner: assigneeOf(sentence),
+      approval_needed: MONEY.test(sentence) || APPROVAL.test(sentence),
+    })),
+    objective_outcome:
+      `Objective: ${cutAt(objective, 200)} ` +
+      `The participants spoke ${said.length} time${said.length === 1 ? '' : 's'}; ${count(decisions.length, 'decision')}, ${count(actions.length, 'action item')} and ${count(requirements.length, 'requirement')} were noted.`,
+  };
+}
+
+function sentencesOf(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+/)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence.length > 0);
+}
+
+function assigneeOf(sentence: string): string | null {
+  const name = ASSIGNEE.exec(sentence)?.[1];
+  return name && !NOT_NAMES.has(name.split(' ')[0]!) ? name : null;
+}
+
+function priorityOf(sentence: string): Priority {
+  if (HIGH.test(sentence)) return 'high';
+  if (LOW.test(sentence)) return 'low';
+  return 'medium';
+}
+
+function count(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,87 @@
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { MeetingSummaryRecord } from '../commands/record';
+import { commandKey } from '../commands/store';
+import { isConditionalCheckFailed } from '../platform/dynamodb';
+
+/** A finished summary, as the post-call phase writes it. */
+export type WrittenSummary = Required<
+  Pick<MeetingSummaryRecord, 'key_points' | 'decisions' | 'action_items' | 'requirements' | 'objective_outcome' | 'generated_by' | 'model'>
+>;
+
+/**
+ * Port: the `meeting_summary` of a stakeholder command. Each write is one
+ * conditional update of the command item, false when its condition did not
+ * hold (having changed nothing): the summary is requested once (pending or
+ * skipped, never both, never twice), and completed once, by the command
+ * that was named when it was requested.
+ */
+export interface MeetingSummaryStore {
+  /** Marks the summary queued for `childId` and lists the child among the command's `child_ids`; only when none was requested before. */
+  markPending(commandId: string, childId: string, now: number): Promise<boolean>;
+  /** Marks that there will be no summary, with the reason; only when none was requested before. */
+  markSkipped(commandId: string, reason: string, now: number): Promise<boolean>;
+  /** Stores the summary written by `childId`; only while it is pending for that child. */
+  markWritten(commandId: string, childId: string, summary: WrittenSummary, now: number): Promise<boolean>;
+}
+
+/** MeetingSummaryStore on the command items of the single table. */
+export function dynamoMeetingSummaryStore(db: DynamoDBDocumentClient, tableName: string): MeetingSummaryStore {
+  const update = async (input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<boolean> => {
+    try {
+      await db.send(new UpdateCommand({ TableName: tableName, ...input }));
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) return false;
+      throw error;
+    }
+  };
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  return {
+    markPending(commandId, childId, now) {
+      const summary: MeetingSummaryRecord = { status: 'pending', command_id: childId, requested_at: iso(now) };
+      return update({
+        Key: commandKey(commandId),
+        UpdateExpression: 'SET #summary = :summary, #children = list_append(if_not_exists(#children, :none), :child)',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#summary)',
+        ExpressionAttributeNames: { '#summary': 'meeting_summary', '#children': 'child_ids' },
+        ExpressionAttributeValues: { ':summary': summary, ':none': [], ':child': [childId] },
+      });
+    },
+
+    markSkipped(commandId, reason, now) {
+      const summary: MeetingSummaryRecord = { status: 'skipped', requested_at: iso(now), reason };
+      return update({
+        Key: commandKey(commandId),
+        UpdateExpression: 'SET #summary = :summary',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#summary)',
+        ExpressionAttributeNames: { '#summary': 'meeting_summary' },
+        ExpressionAttributeValues: { ':summary': summary },
+      });
+    },
+
+    markWritten(commandId, childId, summary, now) {
+      return update({
+        Key: commandKey(commandId),
+        UpdateExpression:
+          'SET #summary.#status = :completed, #summary.key_points = :key_points, #summary.decisions = :decisions, #summary.action_items = :action_items, ' +
+          '#summary.requirements = :requirements, #summary.objective_outcome = :outcome, #summary.generated_by = :generated_by, #summary.#model = :model, #summary.created_at = :now',
+        ConditionExpression: 'attribute_exists(pk) AND #summary.#status = :pending AND #summary.command_id = :child',
+        ExpressionAttributeNames: { '#summary': 'meeting_summary', '#status': 'status', '#model': 'model' },
+        ExpressionAttributeValues: {
+          ':completed': 'completed',
+          ':pending': 'pending',
+          ':child': childId,
+          ':key_points': summary.key_points,
+          ':decisions': summary.decisions,
+          ':action_items': summary.action_items,
+          ':requirements': summary.requirements,
+          ':outcome': summary.objective_outcome,
+          ':generated_by': summary.generated_by,
+          ':model': summary.model,
+          ':now': iso(now),
+        },
+      });
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { TranscriptEntry } from '../commands/record';
+import { commandKey } from '../commands/store';
+import { isConditionalCheckFailed } from '../platform/dynamodb';
+import { RELAY_LIMITS } from './limits';
+
+/**
+ * `appended`: kept; `closed`: the call's summary was queued (or skipped),
+ * so the transcript takes nothing more; `full`: it holds its most entries;
+ * `refused`: the command is gone or its call is another one.
+ */
+export type AppendOutcome = 'appended' | 'closed' | 'full' | 'refused';
+
+/**
+ * Port: the transcript of a command's call, kept on the command item as the
+ * call goes (`transcript`), one conditional write per change, so a socket
+ * that drops loses nothing already said. Writes are accepted only for the
+ * command's own call (its provider call id) and only until the summary is
+ * requested, after which the transcript never changes.
+ */
+export interface TranscriptStore {
+  /** Appends entries at the end (DynamoDB `list_append`: concurrent appends never overwrite each other). */
+  append(commandId: string, callSid: string, entries: readonly TranscriptEntry[]): Promise<AppendOutcome>;
+  /**
+   * Replaces the content of entry `index` (an assistant reply the caller
+   * spoke over) with what was spoken, marking it interrupted; only while the
+   * transcript still has `length` entries and that entry is the assistant's.
+   */
+  cutReply(commandId: string, callSid: string, index: number, length: number, spoken: string): Promise<boolean>;
+}
+
+/** TranscriptStore on the command items of the single table. */
+export function dynamoTranscriptStore(db: DynamoDBDocumentClient, tableName: string): TranscriptStore {
+  const why = async (commandId: string, callSid: string, adding: number): Promise<AppendOutcome> => {
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: commandKey(commandId), ConsistentRead: true }));
+    const call = Item?.call as { provider_call_id?: unknown } | undefined;
+    if (!Item || call?.provider_call_id !== callSid) return 'refused';
+    if (Item.meeting_summary !== undefined) return 'closed';
+    const length = Array.isArray(Item.transcript) ? Item.transcript.length : 0;
+    return length + adding > RELAY_LIMITS.maxTranscriptEntries ? 'full' : 'refused';
+  };
+
+  return {
+    async append(commandId, callSid, entries) {
+      if (entries.length === 0) return 'appended';
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: commandKey(commandId),
+            UpdateExpression: 'SET #transcript = list_append(if_not_exists(#transcript, :empty), :entries)',
+            ConditionExpression:
+              'attribute_exists(pk) AND #call.provider_call_id = :sid AND attribute_not_exists(#summary) AND (attribute_not_exists(#transcript) OR size(#transcript) <= :room)',
+            ExpressionAttributeNames: { '#transcript': 'transcript', '#call': 'call', '#summary': 'meeting_summary' },
+            ExpressionAttributeValues: {
+              ':empty': [],
+              ':entries': entries.map(withoutUndefined),
+              ':sid': callSid,
+              ':room': RELAY_LIMITS.maxTranscriptEntries - entries.length,
+            },
+          }),
+        );
+        return 'appended';
+      } catch (error) {
+        if (!isConditionalCheckFailed(error)) throw error;
+        return why(commandId, callSid, entries.length);
+      }
+    },
+
+    async cutReply(commandId, callSid, index, length, spoken) {
+      if (!Number.isInteger(index) || index < 0 || index >= length) return false;
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: commandKey(commandId),
+            // A list index cannot be an expression value; `index` is a checked integer.
+            UpdateExpression: `SET #transcript[${index}].#content = :spoken, #transcript[${index}].#interrupted = :yes`,
+            ConditionExpression: `attribute_exists(pk) AND #call.provider_call_id = :sid AND attribute_not_exists(#summary) AND size(#transcript) = :length AND #transcript[${index}].#role = :assistant`,
+            ExpressionAttributeNames: {
+              '#transcript': 'transcript',
+              '#content': 'content',
+              '#interrupted': 'interrupted',
+              '#role': 'role',
+              '#call': 'call',
+              '#summary': 'meeting_summary',
+            },
+            ExpressionAttributeValues: { ':spoken': spoken, ':yes': true, ':sid': callSid, ':length': length, ':assistant': 'assistant' },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return false;
+        throw error;
+      }
+    },
+  };
+}
+
+/** DynamoDB's document client refuses `undefined` values; optional fields are left out instead. */
+function withoutUndefined(entry: TranscriptEntry): TranscriptEntry {
+  return Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== undefined)) as unknown as TranscriptEntry;
+}

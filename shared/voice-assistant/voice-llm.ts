@@ -1,0 +1,49 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { readConfig } from '../platform/config';
+import type { SecretSource } from '../platform/secrets';
+import { LLM_REFRESH_MS } from '../providers/llm/from-settings';
+import { createOfflineLlm } from '../providers/llm/offline';
+import { createOpenAiLlm } from '../providers/llm/openai';
+import type { LlmClient } from '../providers/llm/port';
+import { llmSettingsSchema } from '../providers/llm/select';
+import { VOICE_LLM_POLICY } from './limits';
+
+/** Model used when `OPENAI_MODEL` is unset (PROVIDERS.md, Settings). */
+const DEFAULT_MODEL = 'gpt-4o-mini';
+
+/**
+ * The model of the live call, resolved on first use: OpenAI (or any
+ * compatible server at OPENAI_BASE_URL) with the voice policy's short
+ * timeouts when OPENAI_API_KEY is set, else the offline writer. A call in
+ * progress never waits for a key: where offline answers are not allowed
+ * (ALLOW_OFFLINE_PROVIDERS is not true) a missing key is logged as an error,
+ * and the offline writer answers anyway (labelled `offline`), since silence
+ * on a live line is worse. The choice is kept for LLM_REFRESH_MS.
+ */
+export function voiceLlm(
+  secrets: SecretSource,
+  settings: Record<string, string | undefined>,
+  options: { allowOffline: boolean; logger?: Pick<Logger, 'error'>; now?: () => number },
+): () => Promise<LlmClient> {
+  const { OPENAI_BASE_URL, OPENAI_MODEL } = readConfig(llmSettingsSchema, settings);
+  const now = options.now ?? Date.now;
+  let pending: Promise<LlmClient> | undefined;
+  let resolvedAt = 0;
+  const resolve = async (): Promise<LlmClient> => {
+    const apiKey = (await secrets.read(['OPENAI_API_KEY'])).OPENAI_API_KEY?.trim();
+    if (apiKey) return createOpenAiLlm({ apiKey, baseUrl: OPENAI_BASE_URL, model: OPENAI_MODEL ?? DEFAULT_MODEL }, VOICE_LLM_POLICY);
+    if (!options.allowOffline) options.logger?.error('Provider not configured: no OPENAI_API_KEY; the call is answered by the offline writer');
+    return createOfflineLlm();
+  };
+  return () => {
+    if (pending && now() - resolvedAt > LLM_REFRESH_MS) pending = undefined;
+    if (!pending) {
+      resolvedAt = now();
+      pending = resolve().catch((error: unknown) => {
+        pending = undefined;
+        throw error;
+      });
+    }
+    return pending;
+  };
+}

@@ -1,0 +1,159 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DeleteMessageCommand, ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { lambdaContext } from '../../../infra/local/lambda-context';
+import { build as buildSummaryWorker } from '../../../functions/workers/post-call-summary';
+import { attachRelaySocket, type LocalRelay, type SocketHandler } from '../../../infra/local/relay-server';
+import { openRelayCaller, type RelayCaller } from '../../../infra/local/relay-caller';
+import { signTwilioRequest } from '../../../infra/local/twilio-wire';
+import { build as buildRelay } from '../../../functions/webhooks/relay';
+import { queueById } from '../../../shared/catalogue/job-types';
+import { TABLE } from '../../../shared/catalogue/table';
+import type { Settings } from '../../../shared/composition/settings';
+import type { Telephony } from '../../../shared/providers/telephony/port';
+import { relayUrlOf } from '../../../shared/providers/telephony/twiml';
+import { stakeholderHarness, type StakeholderHarness } from '../stakeholder-coordination/harness';
+
+/** The auth token the relay checks signatures with (the `twilio` secret, from the settings locally). */
+export const AUTH_TOKEN = 'voice-relay-test-auth-token';
+
+/** A telephony that takes every call, each with a new Twilio-shaped sid. */
+export function acceptingTelephony(): Telephony & { sids: string[] } {
+  const sids: string[] = [];
+  return {
+    provider: 'local',
+    sids,
+    async placeCall() {
+      const sid = `CA${(sids.length + 1).toString(16).padStart(32, '0')}`;
+      sids.push(sid);
+      return { sid, status: 'queued', provider: 'local' };
+    },
+  };
+}
+
+/**
+ * The relay socket function (functions/webhooks/relay.ts, composed with its
+ * settings) behind the local socket server on a plain HTTP server, over the
+ * embedded DynamoDB and SQS with the demo data, and stakeholder commands
+ * whose calls were placed (the real accept path and call worker).
+ */
+export async function voiceHarness(extraSettings: Settings = {}) {
+  const stakeholder: StakeholderHarness = await stakeholderHarness();
+  const { services } = stakeholder;
+  const server: Server = createServer((_req, res) => res.writeHead(404).end());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const publicBaseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const relayUrl = relayUrlOf(publicBaseUrl);
+  const summaryQueue = services.aws.queues.summary;
+  const settings: Settings = {
+    AWS_REGION: services.aws.region,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: services.aws.dynamodbEndpoint,
+    AWS_ENDPOINT_URL_SQS: services.aws.sqsEndpoint,
+    [TABLE.envVar]: services.aws.tableName,
+    [queueById('summary').urlEnvVar]: summaryQueue.url,
+    PUBLIC_BASE_URL: publicBaseUrl,
+    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+    LOG_LEVEL: 'SILENT',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+    ALLOW_OFFLINE_PROVIDERS: 'true',
+    ...extraSettings,
+  };
+  const composed: { handler?: SocketHandler } = {};
+  const relay: LocalRelay = attachRelaySocket(server, {
+    path: new URL(relayUrl).pathname,
+    functionName: 'conversationRelayWebhook',
+    timeoutSeconds: 29,
+    handler: (event, context) => composed.handler!(event, context),
+    onError: () => undefined,
+  });
+  composed.handler = buildRelay(settings, { relayConnections: relay.connections }) as unknown as SocketHandler;
+  const telephony = acceptingTelephony();
+  const seenSummaryJobs = new Map<string, Message>();
+
+  return {
+    stakeholder,
+    services,
+    relayUrl,
+    relay,
+    telephony,
+    /** A stakeholder command whose call was placed: its id and its call's sid. */
+    async placedCall(fields: Record<string, unknown> = {}): Promise<{ commandId: string; callSid: string }> {
+      const accepted = await stakeholder.accept({ meeting_agenda: ['Winter campaign results', 'Budget for January'], phone_numbers: ['+14155550123'], ...fields });
+      await stakeholder.deliver(accepted.job!, { telephony: async () => telephony });
+      const command = await stakeholder.command(String(accepted.data.command_id));
+      return { commandId: command.id, callSid: command.call!.provider_call_id! };
+    },
+    /** Opens the socket as ConversationRelay does: the upgrade signed over the relay URL (or with `signature` as given; null: unsigned). */
+    connect(signature: string | null = signTwilioRequest(AUTH_TOKEN, relayUrl, {})): Promise<RelayCaller> {
+      return openRelayCaller(relayUrl, signature ?? undefined);
+    },
+    /** A connected socket after a `setup` for the call. */
+    async answered(call: { commandId: string; callSid: string }): Promise<RelayCaller> {
+      const caller = await openRelayCaller(relayUrl, signTwilioRequest(AUTH_TOKEN, relayUrl, {}));
+      caller.setup(call.callSid, { command_id: call.commandId });
+      return caller;
+    },
+    /** The summary jobs on the summary queue so far (each message once, left on the queue). */
+    async summaryJobs(): Promise<{ command_id: string; type: string }[]> {
+      for (let round = 0; round < 3; round++) {
+        const { Messages = [] } = await services.aws.sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: summaryQueue.url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 0, AttributeNames: ['All'] }),
+        );
+        for (const message of Messages) seenSummaryJobs.set(message.MessageId!, message);
+      }
+      return [...seenSummaryJobs.values()].map((message) => JSON.parse(message.Body!) as { command_id: string; type: string });
+    },
+    /**
+     * Hands the jobs on the summary queue to the post-call summary worker
+     * (functions/workers/post-call-summary.ts composed with `extra` settings)
+     * as Lambda's event source does, until the queue is empty.
+     */
+    async drainSummaries(extra: Settings = {}): Promise<void> {
+      const worker = buildSummaryWorker({ ...settings, [queueById('summary').dlqUrlEnvVar]: summaryQueue.dlqUrl, ...extra });
+      for (let round = 0; round < 10; round++) {
+        const { Messages = [] } = await services.aws.sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: summaryQueue.url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, AttributeNames: ['All'] }),
+        );
+        const unique = [...new Map(Messages.map((message) => [message.MessageId, message])).values()];
+        if (unique.length === 0) return;
+        const answer = (await worker(sqsEvent(unique), lambdaContext('postCallSummaryWorker', 120))) as SQSBatchResponse;
+        const failed = new Set(answer.batchItemFailures.map((failure) => failure.itemIdentifier));
+        for (const message of unique) {
+          if (!failed.has(message.MessageId!)) await services.aws.sqs.send(new DeleteMessageCommand({ QueueUrl: summaryQueue.url, ReceiptHandle: message.ReceiptHandle! }));
+        }
+      }
+      throw new Error('The summary queue did not drain');
+    },
+    async stop() {
+      await relay.close(1_000);
+      await new Promise((resolve) => server.close(resolve));
+      await stakeholder.stop();
+    },
+  };
+}
+
+export type VoiceHarness = Awaited<ReturnType<typeof voiceHarness>>;
+
+function sqsEvent(messages: Message[]): SQSEvent {
+  return {
+    Records: messages.map((message) => ({
+      messageId: message.MessageId!,
+      receiptHandle: message.ReceiptHandle!,
+      body: message.Body!,
+      attributes: {
+        ApproximateReceiveCount: message.Attributes?.ApproximateReceiveCount ?? '1',
+        SentTimestamp: message.Attributes?.SentTimestamp ?? '0',
+        SenderId: 'local',
+        ApproximateFirstReceiveTimestamp: message.Attributes?.ApproximateFirstReceiveTimestamp ?? '0',
+      },
+      messageAttributes: {},
+      md5OfBody: message.MD5OfBody ?? '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:switchboard-summary',
+      awsRegion: 'us-east-1',
+    })),
+  };
+}

@@ -1,0 +1,179 @@
+import { RelayRefusedError } from '../../../infra/local/relay-caller';
+import { signTwilioRequest } from '../../../infra/local/twilio-wire';
+import type { StoredCommand } from '../../../shared/commands/record';
+import { eventually } from '../../support/embedded';
+import { AUTH_TOKEN, voiceHarness, type VoiceHarness } from './harness';
+
+/**
+ * The ConversationRelay socket against the real socket function
+ * (functions/webhooks/relay.ts) over a real local WebSocket, the embedded
+ * DynamoDB and SQS: Twilio's protocol (setup, prompt, interrupt, dtmf,
+ * error; text and end back), the signed upgrade, refusals, the transcript
+ * kept as the call goes, and the post-call job queued once.
+ */
+let voice: VoiceHarness;
+
+beforeAll(async () => {
+  voice = await voiceHarness();
+}, 60_000);
+afterAll(() => voice.stop());
+
+const command = (id: string): Promise<StoredCommand> => voice.stakeholder.command(id);
+
+describe('the relay socket', () => {
+  it('answers each final prompt with a text reply, plain and short, from the pre-call prompt (offline writer, labelled)', async () => {
+    const call = await voice.placedCall();
+    const caller = await voice.answered(call);
+    const reply = await caller.say('Yes, this is a good time.');
+    expect(reply).toMatch(/performance metrics review/i);
+    expect(reply).not.toMatch(/[*#`[\]{}]/);
+    expect(reply!.length).toBeLessThanOrEqual(600);
+    const [text] = caller.received;
+    expect(text).toEqual({ type: 'text', token: reply, last: true });
+
+    // A partial prompt (last: false) is not answered; the final one is.
+    caller.prompt('The campaign', false);
+    const second = await caller.say('The campaign converted well.');
+    expect(second).toMatch(/channel analysis/i);
+    expect(caller.received.filter((message) => message.type === 'text')).toHaveLength(2);
+
+    const stored = await command(call.commandId);
+    expect(stored.transcript?.map((entry) => [entry.role, entry.content])).toEqual([
+      ['assistant', expect.stringContaining('Hello, this is')],
+      ['user', 'Yes, this is a good time.'],
+      ['assistant', reply],
+      ['user', 'The campaign converted well.'],
+      ['assistant', second],
+    ]);
+    expect(stored.transcript?.[0]).toMatchObject({ source: 'welcome_greeting' });
+    expect(stored.transcript?.[2]).toMatchObject({ generated_by: 'offline', model: 'offline-writer-v1', at: expect.any(String) });
+    caller.close();
+    await caller.closed;
+  });
+
+  it('cuts the interrupted reply in the transcript to what was spoken, and keeps keypresses', async () => {
+    const call = await voice.placedCall();
+    const caller = await voice.answered(call);
+    const reply = await caller.say('Go ahead.');
+    const spoken = reply!.split(' ').slice(0, 4).join(' ');
+    caller.interrupt(spoken, 900);
+    caller.press('5');
+    const stored = await eventually(async () => {
+      const current = await command(call.commandId);
+      return current.transcript?.some((entry) => entry.dtmf === '5') ? current : undefined;
+    }, 5_000, 'the keypress to be kept');
+    expect(stored.transcript?.[2]).toMatchObject({ role: 'assistant', content: spoken, interrupted: true });
+    expect(stored.transcript?.[3]).toMatchObject({ role: 'user', dtmf: '5', content: 'Pressed 5 on the keypad.' });
+    caller.close();
+    await caller.closed;
+  });
+
+  it('logs an error message from Twilio and carries on', async () => {
+    const call = await voice.placedCall();
+    const caller = await voice.answered(call);
+    caller.sendRaw(JSON.stringify({ type: 'error', description: 'Invalid message received' }));
+    caller.sendRaw(JSON.stringify({ type: 'info', something: 'new' }));
+    expect(await caller.say('Hello?')).toMatch(/performance metrics review/i);
+    caller.close();
+    await caller.closed;
+  });
+
+  it('refuses an unsigned upgrade, and one signed with another token or for another URL (403, never opened)', async () => {
+    await expect(voice.connect(null)).rejects.toEqual(new RelayRefusedError(403));
+    await expect(voice.connect(signTwilioRequest('another-token', voice.relayUrl, {}))).rejects.toEqual(new RelayRefusedError(403));
+    await expect(voice.connect(signTwilioRequest(AUTH_TOKEN, 'wss://elsewhere.example.com/relay', {}))).rejects.toEqual(new RelayRefusedError(403));
+  });
+
+  it.each([
+    ['an unknown command', (call: { commandId: string; callSid: string }) => [call.callSid, '0194f5c2-7b1e-7c3d-9a2b-1c2d3e4f5a6b'], 'unknown command'],
+    ['a call that is not the command’s', (call: { commandId: string; callSid: string }) => [`CA${'f'.repeat(32)}`, call.commandId], 'the call is not the call of this command'],
+    ['no command id', (call: { commandId: string; callSid: string }) => [call.callSid, 'not-a-uuid'], 'setup names no command (command_id)'],
+  ])('closes a socket whose setup names %s (1008, with the reason), and keeps nothing', async (_, pick, reason) => {
+    const call = await voice.placedCall();
+    const [callSid, commandId] = pick(call);
+    const caller = await voice.connect();
+    caller.setup(callSid!, { command_id: commandId! });
+    caller.prompt('Hello?');
+    expect(await caller.closed).toEqual({ code: 1008, reason });
+    expect((await command(call.commandId)).transcript).toBeUndefined();
+  });
+
+  it('closes a socket whose setup names a command that is not a stakeholder coordination', async () => {
+    const call = await voice.placedCall();
+    const other = { ...(await command(call.commandId)), id: '0194f5c2-7b1e-7c3d-9a2b-00000000aaaa', type: 'lead_follow_up' as const };
+    await voice.stakeholder.commands.create(other);
+    const caller = await voice.connect();
+    caller.setup(call.callSid, { command_id: other.id });
+    expect(await caller.closed).toEqual({ code: 1008, reason: 'the command is not a stakeholder call' });
+  });
+
+  it('closes a socket whose first message is not a setup', async () => {
+    const caller = await voice.connect();
+    caller.prompt('Hello?');
+    expect(await caller.closed).toEqual({ code: 1008, reason: 'the first message must be a setup' });
+  });
+
+  it('keeps the transcript when the socket drops, and queues the summary job once', async () => {
+    const call = await voice.placedCall();
+    const caller = await voice.answered(call);
+    await caller.say('Yes, now is fine.');
+    await caller.say('We decided to keep the January budget at 12000 dollars.');
+    caller.drop();
+    const stored = await eventually(async () => {
+      const current = await command(call.commandId);
+      return current.meeting_summary ? current : undefined;
+    }, 5_000, 'the summary to be requested');
+    expect(stored.transcript?.filter((entry) => entry.role === 'user').map((entry) => entry.content)).toEqual([
+      'Yes, now is fine.',
+      'We decided to keep the January budget at 12000 dollars.',
+    ]);
+    expect(stored.transcript).toHaveLength(5);
+    expect(stored.meeting_summary).toMatchObject({ status: 'pending', command_id: expect.any(String) });
+    expect(stored.child_ids).toEqual([stored.meeting_summary!.command_id]);
+    const jobs = (await voice.summaryJobs()).filter((job) => job.command_id === stored.meeting_summary!.command_id);
+    expect(jobs).toEqual([expect.objectContaining({ type: 'post_call_summary' })]);
+    const child = await command(stored.meeting_summary!.command_id!);
+    expect(child).toMatchObject({ type: 'post_call_summary', status: 'in_progress', parent_id: call.commandId, request: { parent_id: call.commandId } });
+  });
+
+  it('queues the summary once when the assistant ends the call (end) and the socket then closes', async () => {
+    const call = await voice.placedCall();
+    const caller = await voice.answered(call);
+    await caller.say('Sure.');
+    const goodbye = await caller.say('That is all for today, goodbye.');
+    expect(goodbye).toMatch(/Goodbye\.$/);
+    const end = await caller.next('end');
+    expect(end).toMatchObject({ type: 'end' });
+    expect(JSON.parse((end as { handoffData: string }).handoffData)).toEqual({ reason: 'conversation_ended', command_id: call.commandId });
+    caller.close();
+    await caller.closed;
+    // The $disconnect has been handled: it found the summary requested and queued nothing more.
+    await eventually(async () => (voice.relay.open() === 0 ? true : undefined), 5_000, 'the socket to close');
+    await voice.relay.settled();
+    const stored = await command(call.commandId);
+    const jobs = (await voice.summaryJobs()).filter((job) => job.command_id === stored.meeting_summary!.command_id);
+    expect(jobs).toHaveLength(1);
+    expect((await command(call.commandId)).child_ids).toEqual([stored.meeting_summary!.command_id]);
+
+    // After the end, the call takes nothing more: a late socket for it is refused.
+    const late = await voice.answered(call);
+    expect(await late.closed).toEqual({ code: 1008, reason: 'the call has ended' });
+  });
+
+  it('queues no job for a call in which the person called said nothing: the summary is skipped, with the reason', async () => {
+    const call = await voice.placedCall();
+    const caller = await voice.answered(call);
+    await eventually(async () => ((await command(call.commandId)).transcript?.length ? true : undefined), 5_000, 'the greeting to be kept');
+    caller.close();
+    const stored = await eventually(async () => {
+      const current = await command(call.commandId);
+      return current.meeting_summary ? current : undefined;
+    }, 5_000, 'the summary to be decided');
+    expect(stored.meeting_summary).toEqual({
+      status: 'skipped',
+      requested_at: expect.any(String),
+      reason: 'Nothing was said on the call by the person called, so there is nothing to summarize.',
+    });
+    expect(stored.child_ids).toBeUndefined();
+  });
+});
