@@ -150,6 +150,8 @@ const WORKERS_AT_MAX_CONCURRENCY: Partial<Record<FunctionId, number>> = Object.f
  * one is LLM work for a worker pool of 10. Deep research is limited further:
  * each operation spends search provider requests (Google's free quota is 100
  * a day) and, with analysis, LLM calls.
+ * The webhook routes are administration (register, list, rotate, redeliver):
+ * a request or two a second is plenty, and each is a few table calls.
  */
 export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>> = {
   dev: {
@@ -167,6 +169,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       stakeholderCoordinationApi: 31,
       twilioCallStatusWebhook: 15,
       deepResearchApi: 35,
+      webhooksApi: 42,
     },
     logLevel: 'DEBUG',
     apiThrottle: {
@@ -180,6 +183,12 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 1, burstLimit: 2 },
         'POST /webhooks/twilio/call-status': { rateLimit: 2, burstLimit: 5 },
         'POST /api/deepResearch/operation': { rateLimit: 1, burstLimit: 5 },
+        'POST /api/webhooks': { rateLimit: 0.5, burstLimit: 2 },
+        'GET /api/webhooks': { rateLimit: 0.5, burstLimit: 2 },
+        'DELETE /api/webhooks/{id}': { rateLimit: 0.5, burstLimit: 2 },
+        'POST /api/webhooks/{id}/rotate-secret': { rateLimit: 0.5, burstLimit: 2 },
+        'GET /api/webhooks/{id}/deliveries': { rateLimit: 0.5, burstLimit: 2 },
+        'POST /api/webhooks/{id}/deliveries/{event_id}/redeliver': { rateLimit: 0.5, burstLimit: 2 },
       },
     },
     alarms: {
@@ -211,6 +220,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       stakeholderCoordinationApi: 34,
       twilioCallStatusWebhook: 35,
       deepResearchApi: 35,
+      webhooksApi: 72,
     },
     logLevel: 'INFO',
     apiThrottle: {
@@ -224,6 +234,12 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 1, burstLimit: 5 },
         'POST /webhooks/twilio/call-status': { rateLimit: 5, burstLimit: 10 },
         'POST /api/deepResearch/operation': { rateLimit: 1, burstLimit: 5 },
+        'POST /api/webhooks': { rateLimit: 1, burstLimit: 2 },
+        'GET /api/webhooks': { rateLimit: 1, burstLimit: 2 },
+        'DELETE /api/webhooks/{id}': { rateLimit: 1, burstLimit: 2 },
+        'POST /api/webhooks/{id}/rotate-secret': { rateLimit: 1, burstLimit: 2 },
+        'GET /api/webhooks/{id}/deliveries': { rateLimit: 1, burstLimit: 2 },
+        'POST /api/webhooks/{id}/deliveries/{event_id}/redeliver': { rateLimit: 1, burstLimit: 2 },
       },
     },
     alarms: {
@@ -256,6 +272,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       stakeholderCoordinationApi: 68,
       twilioCallStatusWebhook: 70,
       deepResearchApi: 70,
+      webhooksApi: 98,
     },
     logLevel: 'INFO',
     apiThrottle: {
@@ -269,6 +286,12 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 2, burstLimit: 10 },
         'POST /webhooks/twilio/call-status': { rateLimit: 10, burstLimit: 20 },
         'POST /api/deepResearch/operation': { rateLimit: 2, burstLimit: 10 },
+        'POST /api/webhooks': { rateLimit: 1, burstLimit: 2 },
+        'GET /api/webhooks': { rateLimit: 2, burstLimit: 5 },
+        'DELETE /api/webhooks/{id}': { rateLimit: 1, burstLimit: 2 },
+        'POST /api/webhooks/{id}/rotate-secret': { rateLimit: 1, burstLimit: 2 },
+        'GET /api/webhooks/{id}/deliveries': { rateLimit: 2, burstLimit: 5 },
+        'POST /api/webhooks/{id}/deliveries/{event_id}/redeliver': { rateLimit: 1, burstLimit: 2 },
       },
     },
     alarms: {

@@ -107,6 +107,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
     // On one machine the offline writer stands in for a model without a key (and says so in every result).
     ALLOW_OFFLINE_PROVIDERS: process.env.ALLOW_OFFLINE_PROVIDERS ?? 'true',
+    // On one machine a webhook receiver is a local process: http:// and https:// on loopback are allowed (never in AWS).
+    WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
     ...options.settings,
   };
 

@@ -34,6 +34,15 @@ export const TABLE = {
      * so a function that starts conversations may write them without being able to write sites.
      */
     'CONV#',
+    /**
+     * `WEBHOOK#<tenant id>`: the tenant's webhook endpoints, one item per slot (`sk` `SLOT#<n>`), so a
+     * conditional put per slot bounds their number (shared/webhooks/endpoint-store.ts).
+     */
+    'WEBHOOK#',
+    /** `EVENT#<sha256>`: an event for the tenant's webhooks, keyed by its publisher's idempotency key (shared/webhooks/event-store.ts). */
+    'EVENT#',
+    /** `DELIVERY#<endpoint id>`: an endpoint's deliveries, `sk` the event id (time-ordered) (shared/webhooks/delivery-store.ts). */
+    'DELIVERY#',
   ],
   indexes: [
     /**

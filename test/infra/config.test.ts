@@ -116,6 +116,12 @@ describe('API throttles and concurrency caps', () => {
       'POST /api/deepResearch/operation',
       'POST /api/agents/cmo/stakeholder-coordination',
       'POST /webhooks/twilio/call-status',
+      'POST /api/webhooks',
+      'GET /api/webhooks',
+      'DELETE /api/webhooks/{id}',
+      'POST /api/webhooks/{id}/rotate-secret',
+      'GET /api/webhooks/{id}/deliveries',
+      'POST /api/webhooks/{id}/deliveries/{event_id}/redeliver',
     ]);
     for (const name of ENVIRONMENT_NAMES) expect(Object.keys(ENVIRONMENTS[name].apiThrottle.routes).sort()).toEqual([...routeKeys()].sort());
   });
@@ -125,7 +131,7 @@ describe('API throttles and concurrency caps', () => {
       ENVIRONMENT_NAMES.map((name) => [
         name,
         Object.fromEntries(
-          (['leadFollowUpApi', 'getCommandApi', 'healthApi', 'notFoundApi', 'stakeholderCoordinationApi', 'twilioCallStatusWebhook', 'deepResearchApi'] as const).map((id) => [
+          (['leadFollowUpApi', 'getCommandApi', 'healthApi', 'notFoundApi', 'stakeholderCoordinationApi', 'twilioCallStatusWebhook', 'deepResearchApi', 'webhooksApi'] as const).map((id) => [
             id,
             [peakApiConcurrency(ENVIRONMENTS[name].apiThrottle, id), ENVIRONMENTS[name].reservedConcurrency[id]],
           ]),
@@ -141,6 +147,7 @@ describe('API throttles and concurrency caps', () => {
         stakeholderCoordinationApi: [31, 31],
         twilioCallStatusWebhook: [15, 15],
         deepResearchApi: [34, 35],
+        webhooksApi: [42, 42],
       },
       staging: {
         leadFollowUpApi: [68, 70],
@@ -150,6 +157,7 @@ describe('API throttles and concurrency caps', () => {
         stakeholderCoordinationApi: [34, 34],
         twilioCallStatusWebhook: [35, 35],
         deepResearchApi: [34, 35],
+        webhooksApi: [72, 72],
       },
       prod: {
         leadFollowUpApi: [155, 155],
@@ -159,12 +167,13 @@ describe('API throttles and concurrency caps', () => {
         stakeholderCoordinationApi: [68, 68],
         twilioCallStatusWebhook: [70, 70],
         deepResearchApi: [68, 70],
+        webhooksApi: [98, 98],
       },
     });
   });
 
   it('need this much Lambda concurrency in the account (reservations + the 100 AWS keeps unreserved)', () => {
-    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([336, 549, 1068]);
+    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([378, 621, 1176]);
   });
 
   it.each([

@@ -35,6 +35,11 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'queue/copywriter'],
     [['sqs:SendMessage'], 'queue/research'],
     [['sqs:SendMessage'], 'queue/call'],
+    [['dynamodb:GetItem'], 'table', ['CMD#*']],
+    [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
+    [['dynamodb:UpdateItem'], 'table', ['EVENT#*']],
+    [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
+    [['sqs:SendMessage'], 'queue/webhooks'],
   ],
   salesWorker: [
     [['dynamodb:GetItem'], 'table', ['TENANT#*']],
@@ -47,6 +52,10 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'dlq/sales'],
     [['secretsmanager:GetSecretValue'], 'secret/openai'],
     [SQS_CONSUME, 'queue/sales'],
+    [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
+    [['dynamodb:UpdateItem'], 'table', ['EVENT#*']],
+    [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
+    [['sqs:SendMessage'], 'queue/webhooks'],
   ],
   copywriterWorker: [
     [['dynamodb:GetItem'], 'table', ['SITE#*']],
@@ -55,6 +64,10 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'dlq/copywriter'],
     [['secretsmanager:GetSecretValue'], 'secret/openai'],
     [SQS_CONSUME, 'queue/copywriter'],
+    [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
+    [['dynamodb:UpdateItem'], 'table', ['EVENT#*']],
+    [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
+    [['sqs:SendMessage'], 'queue/webhooks'],
   ],
   deepResearchApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -73,6 +86,10 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['secretsmanager:GetSecretValue'], 'secret/search'],
     [['secretsmanager:GetSecretValue'], 'secret/openai'],
     [SQS_CONSUME, 'queue/research'],
+    [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
+    [['dynamodb:UpdateItem'], 'table', ['EVENT#*']],
+    [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
+    [['sqs:SendMessage'], 'queue/webhooks'],
   ],
   stakeholderCoordinationApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -85,6 +102,11 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   twilioCallStatusWebhook: [
     [['dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['secretsmanager:GetSecretValue'], 'secret/twilio'],
+    [['dynamodb:GetItem'], 'table', ['CMD#*']],
+    [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
+    [['dynamodb:UpdateItem'], 'table', ['EVENT#*']],
+    [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
+    [['sqs:SendMessage'], 'queue/webhooks'],
   ],
   callWorker: [
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
@@ -93,6 +115,24 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['secretsmanager:GetSecretValue'], 'secret/openai'],
     [['secretsmanager:GetSecretValue'], 'secret/twilio'],
     [SQS_CONSUME, 'queue/call'],
+    [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
+    [['dynamodb:UpdateItem'], 'table', ['EVENT#*']],
+    [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
+    [['sqs:SendMessage'], 'queue/webhooks'],
+  ],
+  webhooksApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], 'table', ['WEBHOOK#*']],
+    [['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['DELIVERY#*']],
+    [['sqs:SendMessage'], 'queue/webhooks'],
+  ],
+  webhookDeliveryWorker: [
+    [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
+    [['dynamodb:GetItem'], 'table', ['EVENT#*']],
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['DELIVERY#*']],
+    [['sqs:SendMessage'], 'queue/webhooks'],
+    [['sqs:SendMessage'], 'dlq/webhooks'],
+    [SQS_CONSUME, 'queue/webhooks'],
   ],
 };
 
