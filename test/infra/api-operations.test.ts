@@ -118,6 +118,8 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
       ResearchQueueUrl: `Stateful:${logicalId(stateful.queues.get('research')!.queue)}`,
       ResearchDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('research')!.deadLetterQueue)}`,
       ResearchProducerPolicyArn: `Stateful:${logicalId(stateful.producerPolicies.get('research')!)}`,
+      WebhooksQueueUrl: `Stateful:${logicalId(stateful.queues.get('webhooks')!.queue)}`,
+      WebhooksDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('webhooks')!.deadLetterQueue)}`,
       OpenaiSecretArn: `Stateful:${logicalId(stateful.secrets.get('openai')!.secret)}`,
       SearchSecretArn: `Stateful:${logicalId(stateful.secrets.get('search')!.secret)}`,
       TwilioSecretArn: `Stateful:${logicalId(stateful.secrets.get('twilio')!.secret)}`,
