@@ -1,7 +1,9 @@
 import type { JobQueueId } from '../../../shared/catalogue/job-types';
-import { JOB_ENVELOPE_VERSION } from '../../../shared/commands/job';
+import { JOB_ENVELOPE_VERSION, type JobEnvelope } from '../../../shared/commands/job';
+import type { TaskInput } from '../../../shared/commands/task-worker';
 import type { HostLookup } from '../../../shared/platform/http/public-address';
 import { runDeliveryAttempt, type DeliveryDependencies } from '../../../shared/webhooks/delivery';
+import type { DeliveryJobRequest } from '../../../shared/webhooks/delivery-job';
 import { dynamoDeliveryStore, type DeliveryStore } from '../../../shared/webhooks/delivery-store';
 import { dynamoEndpointStore, type EndpointStore, type WebhookEndpoint } from '../../../shared/webhooks/endpoint-store';
 import { dynamoEventStore, type EventStore } from '../../../shared/webhooks/event-store';
@@ -76,8 +78,8 @@ async function pending(url: string, endpointOverrides: Partial<WebhookEndpoint> 
     created_at: at,
     updated_at: at,
   });
-  const job = { version: JOB_ENVELOPE_VERSION, type: 'webhook_delivery', tenant_id: TENANT };
-  const input = (attempt = 1) => ({ job: { ...job, request: {} }, input: { endpoint_id: endpoint.id, event_id: event.id, attempt }, attempt: 1, messageId: 'm' });
+  const job: JobEnvelope = { version: JOB_ENVELOPE_VERSION, type: 'webhook_delivery', tenant_id: TENANT, request: {} };
+  const input = (attempt = 1): TaskInput<DeliveryJobRequest> => ({ job, input: { endpoint_id: endpoint.id, event_id: event.id, attempt }, attempt: 1, messageId: 'm' });
   return { endpoint, event, input, read: () => deliveries.get(endpoint.id, event.id) };
 }
 
