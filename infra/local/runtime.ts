@@ -17,6 +17,7 @@ import { requestLogFromEnv } from './request-log';
 import { drain, type StopOptions } from './drain';
 import { DEMO_DATA_FILE, importFile, registerKeys } from './provision';
 import { requeueUnfinishedCommands } from './recover';
+import { requeuePendingDeliveries } from './recover-deliveries';
 import { startSchedule, type LocalSchedule, type ScheduledHandler } from './scheduler';
 import { startPoller, type Poller, type SqsHandler } from './sqs-poller';
 
@@ -170,6 +171,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       deadLetterQueues: Object.fromEntries(QUEUES.map((queue) => [queue.id, aws.queues[queue.id].dlqUrl])),
     };
     await requeueUnfinishedCommands(dynamoCommandStore(db, aws.tableName), sqsJobQueue(aws.sqs, urls));
+    await requeuePendingDeliveries(db, aws.tableName, sqsJobQueue(aws.sqs, urls));
   }
 
   const pollers: Poller[] = [];

@@ -227,3 +227,41 @@ describe('a stakeholder call', () => {
     for (const endpoint of [calls, commandsOnly]) await call(runtime.url, 'DELETE', `/api/webhooks/${endpoint.id}`, { key: runtime.apiKey });
   });
 });
+
+describe('a restart with DATA_DIR', () => {
+  it('keeps a pending delivery and makes its next attempt after the restart', async () => {
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dataDir = await mkdtemp(join(tmpdir(), 'switchboard-webhooks-'));
+    const settings = { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, LEAD_FOLLOW_UP_OUTPUT: 'channel_messages', WEBHOOK_RETRY_DELAYS: '2' };
+    const apiKey = 'sbk_webhooks-restart-test-key-0001';
+    receiver.answerAlways('/restart', { status: 503 });
+
+    const first = await startLocalRuntime({ port: 0, dataDir, apiKey, scheduleEveryMs: 0, settings });
+    let endpointId = '';
+    try {
+      const registered = await call(first.url, 'POST', '/api/webhooks', { key: apiKey, body: { url: `${receiver.url}/restart`, events: ['command.completed'] } });
+      endpointId = String(registered.body.data?.id);
+      await call(first.url, 'POST', LEAD_FOLLOW_UP, { key: apiKey, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD }, headers: { prefer: 'wait=20' } });
+      await eventually(async () => {
+        const answer = await call(first.url, 'GET', `/api/webhooks/${endpointId}/deliveries`, { key: apiKey });
+        return (answer.body.data?.deliveries as { attempts: number }[] | undefined)?.some((item) => item.attempts === 1) ? true : undefined;
+      }, 15_000, 'the first attempt to fail');
+    } finally {
+      await first.stop();
+    }
+
+    receiver.heal();
+    const second = await startLocalRuntime({ port: 0, dataDir, apiKey, scheduleEveryMs: 0, settings });
+    try {
+      const delivered = await eventually(async () => {
+        const answer = await call(second.url, 'GET', `/api/webhooks/${endpointId}/deliveries`, { key: apiKey });
+        return (answer.body.data?.deliveries as Record<string, unknown>[]).find((item) => item.status === 'delivered');
+      }, 20_000, 'the delivery to complete after the restart');
+      expect(delivered).toMatchObject({ attempts: 2, last_response_status: 200 });
+    } finally {
+      await second.stop();
+    }
+  }, 60_000);
+});
