@@ -157,6 +157,8 @@ const WORKERS_AT_MAX_CONCURRENCY: Partial<Record<FunctionId, number>> = Object.f
  * one is LLM work for a worker pool of 10. Deep research is limited further:
  * each operation spends search provider requests (Google's free quota is 100
  * a day) and, with analysis, LLM calls.
+ * The webhook routes are administration (register, list, rotate, redeliver):
+ * a request or two a second is plenty, and each is a few table calls.
  */
 export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>> = {
   dev: {
@@ -179,6 +181,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       updateFollowUpApi: 12,
       leadEventsApi: 31,
       apiDocsApi: 15,
+      webhooksApi: 42,
     },
     logLevel: 'DEBUG',
     apiThrottle: {
@@ -198,6 +201,12 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'GET /openapi.json': { rateLimit: 1, burstLimit: 2 },
         'GET /docs': { rateLimit: 1, burstLimit: 2 },
         'GET /docs/redoc.standalone.js': { rateLimit: 1, burstLimit: 2 },
+        'POST /api/webhooks': { rateLimit: 0.5, burstLimit: 2 },
+        'GET /api/webhooks': { rateLimit: 0.5, burstLimit: 2 },
+        'DELETE /api/webhooks/{id}': { rateLimit: 0.5, burstLimit: 2 },
+        'POST /api/webhooks/{id}/rotate-secret': { rateLimit: 0.5, burstLimit: 2 },
+        'GET /api/webhooks/{id}/deliveries': { rateLimit: 0.5, burstLimit: 2 },
+        'POST /api/webhooks/{id}/deliveries/{event_id}/redeliver': { rateLimit: 0.5, burstLimit: 2 },
       },
     },
     relayThrottle: { rateLimit: 1, burstLimit: 2 },
@@ -235,6 +244,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       updateFollowUpApi: 25,
       leadEventsApi: 63,
       apiDocsApi: 15,
+      webhooksApi: 72,
     },
     logLevel: 'INFO',
     apiThrottle: {
@@ -254,6 +264,12 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'GET /openapi.json': { rateLimit: 1, burstLimit: 2 },
         'GET /docs': { rateLimit: 1, burstLimit: 2 },
         'GET /docs/redoc.standalone.js': { rateLimit: 1, burstLimit: 2 },
+        'POST /api/webhooks': { rateLimit: 1, burstLimit: 2 },
+        'GET /api/webhooks': { rateLimit: 1, burstLimit: 2 },
+        'DELETE /api/webhooks/{id}': { rateLimit: 1, burstLimit: 2 },
+        'POST /api/webhooks/{id}/rotate-secret': { rateLimit: 1, burstLimit: 2 },
+        'GET /api/webhooks/{id}/deliveries': { rateLimit: 1, burstLimit: 2 },
+        'POST /api/webhooks/{id}/deliveries/{event_id}/redeliver': { rateLimit: 1, burstLimit: 2 },
       },
     },
     relayThrottle: { rateLimit: 2, burstLimit: 5 },
@@ -292,6 +308,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
       updateFollowUpApi: 60,
       leadEventsApi: 155,
       apiDocsApi: 15,
+      webhooksApi: 98,
     },
     logLevel: 'INFO',
     apiThrottle: {
@@ -311,6 +328,12 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'GET /openapi.json': { rateLimit: 1, burstLimit: 2 },
         'GET /docs': { rateLimit: 1, burstLimit: 2 },
         'GET /docs/redoc.standalone.js': { rateLimit: 1, burstLimit: 2 },
+        'POST /api/webhooks': { rateLimit: 1, burstLimit: 2 },
+        'GET /api/webhooks': { rateLimit: 2, burstLimit: 5 },
+        'DELETE /api/webhooks/{id}': { rateLimit: 1, burstLimit: 2 },
+        'POST /api/webhooks/{id}/rotate-secret': { rateLimit: 1, burstLimit: 2 },
+        'GET /api/webhooks/{id}/deliveries': { rateLimit: 2, burstLimit: 5 },
+        'POST /api/webhooks/{id}/deliveries/{event_id}/redeliver': { rateLimit: 1, burstLimit: 2 },
       },
     },
     relayThrottle: { rateLimit: 5, burstLimit: 10 },

@@ -2,7 +2,9 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import * as z from 'zod';
 import { MAX_BODY_BYTES } from '../../shared/catalogue/limits';
-import { documentClientOf, loggerOf, secretsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { dynamoCommandStore } from '../../shared/commands/store';
+import { documentClientOf, jobQueueOf, loggerOf, secretsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { eventPublisherOf } from '../../shared/composition/events';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { systemClock } from '../../shared/platform/clock';
@@ -16,7 +18,8 @@ import { dynamoCallStore } from '../../shared/stakeholder-coordination/call-stor
 /**
  * POST /webhooks/twilio/call-status: Twilio's status callbacks, without an
  * API key. Its own check is the Twilio signature, against PUBLIC_BASE_URL;
- * the write is one conditional update of the command's call.
+ * the write is one conditional update of the command's call, then the
+ * tenant's webhooks hear of it (call.status_changed).
  */
 export function build(settings: Settings) {
   const tracing = tracingOf('twilioCallStatusWebhook', settings);
@@ -24,12 +27,18 @@ export function build(settings: Settings) {
   const logger = loggerOf('twilioCallStatusWebhook', settings);
   // Optional like every telephony setting: without it no signature can be checked, so every callback is refused.
   const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: z.url().optional() }, settings);
+  const tableName = tableNameOf(settings);
+  const events = {
+    publisher: eventPublisherOf('twilioCallStatusWebhook', { db, tableName, queue: jobQueueOf('twilioCallStatusWebhook', settings, tracing), clock: systemClock }),
+    commands: dynamoCommandStore(db, tableName),
+  };
   const deps = {
-    calls: dynamoCallStore(db, tableNameOf(settings)),
+    calls: dynamoCallStore(db, tableName),
     authToken: twilioAuthToken({ secrets: secretsOf('twilioCallStatusWebhook', settings) }),
     ...(PUBLIC_BASE_URL ? { publicBaseUrl: PUBLIC_BASE_URL } : {}),
     clock: systemClock,
     logger,
+    events,
   };
   return middy<HttpEvent, HttpResult>(async (event: HttpEvent): Promise<HttpResult> => answerCallStatus(deps, event))
     .use(injectLambdaContext(logger, { resetKeys: true }))

@@ -20,6 +20,7 @@ import { requestLogFromEnv } from './request-log';
 import { DEFAULT_STOP_GRACE_MS, drain, type StopOptions } from './drain';
 import { DEMO_DATA_FILE, importFile, registerKeys } from './provision';
 import { requeueUnfinishedCommands } from './recover';
+import { requeuePendingDeliveries } from './recover-deliveries';
 import { startSchedule, type LocalSchedule, type ScheduledHandler } from './scheduler';
 import { startPoller, type Poller, type SqsHandler } from './sqs-poller';
 import { attachRelaySocket, type LocalRelay, type SocketHandler } from './relay-server';
@@ -117,6 +118,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
     // On one machine the offline writer stands in for a model without a key (and says so in every result).
     ALLOW_OFFLINE_PROVIDERS: process.env.ALLOW_OFFLINE_PROVIDERS ?? 'true',
+    // On one machine a webhook receiver is a local process: http:// and https:// on loopback are allowed (never in AWS).
+    WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
     ...options.settings,
   };
 
@@ -196,6 +199,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       deadLetterQueues: Object.fromEntries(QUEUES.map((queue) => [queue.id, aws.queues[queue.id].dlqUrl])),
     };
     await requeueUnfinishedCommands(dynamoCommandStore(db, aws.tableName), sqsJobQueue(aws.sqs, urls));
+    await requeuePendingDeliveries(db, aws.tableName, sqsJobQueue(aws.sqs, urls));
   }
 
   const pollers: Poller[] = [];

@@ -8,7 +8,7 @@ import { RelaySocketApi } from '../constructs/relay-socket-api';
 import { ServiceApi } from '../constructs/service-api';
 import { SwitchboardFunction, type FunctionResources } from '../constructs/switchboard-function';
 import { FUNCTIONS, type FunctionDefinition, type FunctionId } from '../../shared/catalogue/functions';
-import { JOB_TYPES, QUEUES } from '../../shared/catalogue/job-types';
+import { commandTypesRun, QUEUES } from '../../shared/catalogue/job-types';
 import type { StatefulStack } from './stateful-stack';
 
 /** Props of {@link ServiceStack}. */
@@ -109,7 +109,7 @@ export class ServiceStack extends Stack {
         return jobQueue;
       }),
       subscriptions: config.alarmSubscriptions,
-      commandFailures: { commandTypes: [...new Set(JOB_TYPES.map((job) => job.commandType))] },
+      commandFailures: { commandTypes: commandTypesRun() },
       alarmOnOfflineGeneration: config.providersConfigured,
     });
 

@@ -1,3 +1,4 @@
+import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from './event-publishing';
 import { JOB_TYPES, type JobQueueId } from './job-types';
 import type { SecretId } from './secrets';
 import type { TableGrant } from './table';
@@ -155,8 +156,11 @@ const API_AND_SCHEDULED = [
       table: [
         { index: 'gsi1', actions: ['Query'], keyPrefixes: ['CMD#IN_PROGRESS#'] },
         { actions: ['UpdateItem'], keyPrefixes: ['CMD#'] },
+        // A command it fails is told to the tenant's webhooks (command.failed): the event carries the command as GET shows it.
+        { actions: ['GetItem'], keyPrefixes: ['CMD#'] },
+        ...EVENT_PUBLISHER_TABLE_GRANTS,
       ],
-      sendsTo: JOB_TYPES.filter((job) => job.startsCommand).map((job) => job.queue.id),
+      sendsTo: [...JOB_TYPES.filter((job) => job.startsCommand).map((job) => job.queue.id), EVENT_DELIVERY_QUEUE],
       sendsToDeadLetterOf: [],
       secrets: [],
     },
@@ -192,9 +196,14 @@ const API_AND_SCHEDULED = [
     timeoutSeconds: 5,
     memoryMb: 256,
     access: {
-      // One conditional UpdateItem of the command's call; it reads nothing else.
-      table: [{ actions: ['UpdateItem'], keyPrefixes: ['CMD#'] }],
-      sendsTo: [],
+      table: [
+        // One conditional UpdateItem of the command's call.
+        { actions: ['UpdateItem'], keyPrefixes: ['CMD#'] },
+        // Then the command is read, to tell the tenant's webhooks (call.status_changed).
+        { actions: ['GetItem'], keyPrefixes: ['CMD#'] },
+        ...EVENT_PUBLISHER_TABLE_GRANTS,
+      ],
+      sendsTo: [EVENT_DELIVERY_QUEUE],
       sendsToDeadLetterOf: [],
       // TWILIO_AUTH_TOKEN, to check X-Twilio-Signature.
       secrets: ['twilio'],
@@ -332,6 +341,28 @@ const API_AND_SCHEDULED = [
       sendsToDeadLetterOf: [],
       // TWILIO_AUTH_TOKEN, to check X-Twilio-Signature on the upgrade; OPENAI_API_KEY for the turns.
       secrets: ['twilio', 'openai'],
+    },
+  },
+  {
+    id: 'webhooksApi',
+    kind: 'api',
+    entry: 'functions/api/webhooks.ts',
+    description: "/api/webhooks: register, list, delete the tenant's endpoints, rotate a signing secret, list and redeliver deliveries",
+    // Registration resolves the URL's host (bounded by a 3 s lookup deadline); every other route is one or two table calls.
+    timeoutSeconds: 10,
+    memoryMb: 256,
+    access: {
+      table: [
+        { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+        // The tenant's endpoints: one partition, a bounded number of slots, each written conditionally.
+        { actions: ['Query', 'PutItem', 'UpdateItem', 'DeleteItem'], keyPrefixes: ['WEBHOOK#'] },
+        // An endpoint's deliveries: listed newest first, read and set for redelivery.
+        { actions: ['Query', 'GetItem', 'UpdateItem'], keyPrefixes: ['DELIVERY#'] },
+      ],
+      // A redelivery's job.
+      sendsTo: ['webhooks'],
+      sendsToDeadLetterOf: [],
+      secrets: [],
     },
   },
 ] as const satisfies readonly FunctionDefinition<string>[];

@@ -1,8 +1,9 @@
 import type { CommandType } from '../commands/record';
+import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from './event-publishing';
 import type { FunctionDefinition, FunctionId } from './functions';
 
 /** Id of a work queue (one per job type). */
-export type JobQueueId = 'sales' | 'copywriter' | 'call' | 'research' | 'summary';
+export type JobQueueId = 'sales' | 'copywriter' | 'call' | 'research' | 'summary' | 'webhooks';
 
 /** One work queue and its dead-letter queue. */
 export interface QueueDefinition {
@@ -38,8 +39,12 @@ export interface QueueDefinition {
 export interface JobTypeDefinition {
   /** The job envelope's `type`. */
   type: string;
-  /** The command type whose phase this job runs; the job that starts a command of that type. */
-  commandType: CommandType;
+  /**
+   * The command type whose phase this job runs; the job that starts a command of that type.
+   * Absent for a job that runs without a command (a webhook delivery): its worker is a task
+   * worker (shared/commands/task-worker.ts), which keeps its own state.
+   */
+  commandType?: CommandType;
   /** True when the command's first job is this one (the janitor and restart recovery queue it again). */
   startsCommand: boolean;
   /** True when event producers may put this job on its queue directly (without a command). */
@@ -97,9 +102,11 @@ export const JOB_TYPES = [
           { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
           // A sequence's follow-ups: in one batch on the first attempt, item by item (conditionally) after.
           { actions: ['PutItem', 'BatchWriteItem'], keyPrefixes: ['FOLLOWUP#'] },
+          // command.completed / command.failed for the tenant's webhooks (event-publishing.ts).
+          ...EVENT_PUBLISHER_TABLE_GRANTS,
         ],
         // Its own queue too: a job that hit a fault, or whose command is busy, is queued again, delayed.
-        sendsTo: ['sales', 'copywriter'],
+        sendsTo: ['sales', 'copywriter', EVENT_DELIVERY_QUEUE],
         sendsToDeadLetterOf: ['sales'],
         secrets: ['openai'],
       },
@@ -126,9 +133,11 @@ export const JOB_TYPES = [
           { actions: ['GetItem'], keyPrefixes: ['SITE#'] },
           // Its command and the parent lead follow-up it finishes.
           { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+          // The parent's command.completed for the tenant's webhooks (event-publishing.ts).
+          ...EVENT_PUBLISHER_TABLE_GRANTS,
         ],
         // Its own queue: a job that hit a fault, or whose command is busy, is queued again, delayed.
-        sendsTo: ['copywriter'],
+        sendsTo: ['copywriter', EVENT_DELIVERY_QUEUE],
         sendsToDeadLetterOf: ['copywriter'],
         secrets: ['openai'],
       },
@@ -149,10 +158,14 @@ export const JOB_TYPES = [
       timeoutSeconds: 120,
       memoryMb: 256,
       access: {
-        // Its command only: the request, context and prompts the API stored, and the call's conditional writes.
-        table: [{ actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CMD#'] }],
+        table: [
+          // Its command: the request, context and prompts the API stored, and the call's conditional writes.
+          { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+          // command.completed / command.failed for the tenant's webhooks (event-publishing.ts).
+          ...EVENT_PUBLISHER_TABLE_GRANTS,
+        ],
         // Its own queue: a job that hit a fault, or whose command is busy, is queued again, delayed.
-        sendsTo: ['call'],
+        sendsTo: ['call', EVENT_DELIVERY_QUEUE],
         sendsToDeadLetterOf: ['call'],
         secrets: ['openai', 'twilio'],
       },
@@ -195,9 +208,11 @@ export const JOB_TYPES = [
           { actions: ['UpdateItem'], keyPrefixes: ['QUOTA#'] },
           // Search results cached for SEARCH_CACHE_TTL.
           { actions: ['GetItem', 'PutItem'], keyPrefixes: ['SEARCH#'] },
+          // command.completed / command.failed for the tenant's webhooks (event-publishing.ts).
+          ...EVENT_PUBLISHER_TABLE_GRANTS,
         ],
         // Its own queue: a job that hit a fault, or whose command is busy, is queued again, delayed.
-        sendsTo: ['research'],
+        sendsTo: ['research', EVENT_DELIVERY_QUEUE],
         sendsToDeadLetterOf: ['research'],
         secrets: ['search', 'openai'],
       },
@@ -227,6 +242,38 @@ export const JOB_TYPES = [
         sendsToDeadLetterOf: ['summary'],
         secrets: ['openai'],
       },
+    },
+  },
+  {
+    type: 'webhook_delivery',
+    // No command: a delivery keeps its own state (DELIVERY#), and its worker is a task worker.
+    startsCommand: false,
+    fromProducers: false,
+    // Deliveries are short and independent: ten to a batch, run side by side.
+    queue: { ...workQueue('webhooks', 'WEBHOOKS'), batchSize: 10 },
+    worker: {
+      id: 'webhookDeliveryWorker',
+      kind: 'worker',
+      entry: 'functions/workers/webhook-delivery.ts',
+      description: "Completion webhooks: POSTs one signed event to one tenant endpoint, records the attempt, schedules the next (WEBHOOK_RETRY_DELAYS)",
+      // A batch runs in parallel: each attempt is bounded by the 10 s request timeout, plus its reads and writes.
+      timeoutSeconds: 30,
+      memoryMb: 256,
+      access: {
+        table: [
+          // The endpoint (its URL and signing secrets), among its tenant's.
+          { actions: ['Query'], keyPrefixes: ['WEBHOOK#'] },
+          // The event's payload.
+          { actions: ['GetItem'], keyPrefixes: ['EVENT#'] },
+          // The delivery: read, leased for one attempt, then the attempt recorded (conditional updates).
+          { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['DELIVERY#'] },
+        ],
+        // Its own queue: the next attempt (delayed), and waits longer than SQS's 900 s in hops.
+        sendsTo: ['webhooks'],
+        sendsToDeadLetterOf: ['webhooks'],
+        secrets: [],
+      },
+      settings: ['WEBHOOK_RETRY_DELAYS'],
     },
   },
 ] as const satisfies readonly JobTypeDefinition[];
@@ -262,7 +309,12 @@ function jobTypeOfQueue(queue: JobQueueId): JobTypeDefinition {
 
 /** The job that starts (or restarts) a command of this type, if one does. */
 export function startingJobOf(commandType: string): JobTypeDefinition | undefined {
-  return JOB_TYPES.find((job) => job.commandType === commandType && job.startsCommand);
+  return (JOB_TYPES as readonly JobTypeDefinition[]).find((job) => job.commandType === commandType && job.startsCommand);
+}
+
+/** Every command type some job type runs (the job types without a command run none). */
+export function commandTypesRun(): CommandType[] {
+  return [...new Set((JOB_TYPES as readonly JobTypeDefinition[]).flatMap((job) => (job.commandType ? [job.commandType] : [])))];
 }
 
 /** The job type a worker function runs. */

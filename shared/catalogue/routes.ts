@@ -18,6 +18,13 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/api/agents/cmo/stakeholder-coordination', function: 'stakeholderCoordinationApi' },
   // Outside /api and without a key: Twilio signs each callback (X-Twilio-Signature), and the webhook checks that.
   { method: 'POST', path: '/webhooks/twilio/call-status', function: 'twilioCallStatusWebhook' },
+  // The tenant's completion webhooks (ARCHITECTURE.md "Webhooks").
+  { method: 'POST', path: '/api/webhooks', function: 'webhooksApi' },
+  { method: 'GET', path: '/api/webhooks', function: 'webhooksApi' },
+  { method: 'DELETE', path: '/api/webhooks/{id}', function: 'webhooksApi' },
+  { method: 'POST', path: '/api/webhooks/{id}/rotate-secret', function: 'webhooksApi' },
+  { method: 'GET', path: '/api/webhooks/{id}/deliveries', function: 'webhooksApi' },
+  { method: 'POST', path: '/api/webhooks/{id}/deliveries/{event_id}/redeliver', function: 'webhooksApi' },
   { method: 'GET', path: '/api/leads/{leadId}/follow-ups', function: 'listFollowUpsApi' },
   { method: 'PATCH', path: '/api/follow-ups/{id}', function: 'updateFollowUpApi' },
   { method: 'POST', path: '/api/leads/{leadId}/events', function: 'leadEventsApi' },

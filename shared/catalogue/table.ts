@@ -39,6 +39,15 @@ export const TABLE = {
     'CONV#',
     /** `RELAY#<connection id>`: one ConversationRelay socket's session: its command and call (shared/voice-assistant/sessions.ts). */
     'RELAY#',
+    /**
+     * `WEBHOOK#<tenant id>`: the tenant's webhook endpoints, one item per slot (`sk` `SLOT#<n>`), so a
+     * conditional put per slot bounds their number (shared/webhooks/endpoint-store.ts).
+     */
+    'WEBHOOK#',
+    /** `EVENT#<sha256>`: an event for the tenant's webhooks, keyed by its publisher's idempotency key (shared/webhooks/event-store.ts). */
+    'EVENT#',
+    /** `DELIVERY#<endpoint id>`: an endpoint's deliveries, `sk` the event id (time-ordered) (shared/webhooks/delivery-store.ts). */
+    'DELIVERY#',
   ],
   indexes: [
     /**

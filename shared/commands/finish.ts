@@ -10,11 +10,14 @@ export type CommandEnding =
   | { status: 'failed'; error: ErrorInfo; patch?: CommandPatch };
 
 /**
- * Called once for every command that ends, right after its terminal state is
+ * Called for every command that ends, right after its terminal state is
  * stored (completion webhooks and usage hook in here). The write and the
  * hook are not one transaction: a hook must be quick and durable in its
  * own right (queue a job, not deliver), and one that throws fails its
- * caller after the transition, which a retry does not repeat.
+ * caller after the transition. The worker then retries the job, and a job
+ * that finds its command already terminal runs the hooks again
+ * ({@link replayFinishHooks}): a hook may run more than once for one
+ * ending, so it must be idempotent (the event publisher is, by key).
  */
 export type FinishHook = (command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id' | 'parent_id'>, ending: CommandEnding) => Promise<void>;
 
@@ -45,6 +48,30 @@ export async function finishCommand(
       : await deps.commands.fail(command.id, ending.error, now, ending.patch);
   if (!moved) return false;
   (deps.metrics ?? noMetrics).count(ending.status === 'completed' ? 'CommandCompleted' : 'CommandFailed', command.type);
+  for (const hook of deps.onFinished ?? []) await hook(command, ending);
+  return true;
+}
+
+/** The ending a terminal command was stored with; undefined while it is in progress. */
+export function endingOf(command: Pick<StoredCommand, 'status' | 'result' | 'error'>): CommandEnding | undefined {
+  if (command.status === 'completed') return { status: 'completed', result: command.result ?? {} };
+  if (command.status === 'failed') return { status: 'failed', error: command.error ?? { code: 'SYSTEM_ERROR', message: 'The command failed.' } };
+  return undefined;
+}
+
+/**
+ * Runs the finish hooks again for a command that is already terminal, with
+ * the ending it was stored with: what a redelivered job does when it finds
+ * its command finished, so a hook that failed, or a process that died
+ * between the terminal write and its hooks, loses nothing. Hooks are
+ * idempotent (see {@link FinishHook}). Returns false for a command in progress.
+ */
+export async function replayFinishHooks(
+  deps: Pick<FinishDependencies, 'onFinished'>,
+  command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id' | 'parent_id' | 'status' | 'result' | 'error'>,
+): Promise<boolean> {
+  const ending = endingOf(command);
+  if (!ending) return false;
   for (const hook of deps.onFinished ?? []) await hook(command, ending);
   return true;
 }

@@ -11,7 +11,7 @@ import { JsonDocumentError, parseJsonDocument } from '../platform/json';
 import { describeError, redact } from '../platform/logger';
 import { noMetrics, type OperationMetrics } from '../platform/metrics';
 import { noTracing, type Tracing } from '../platform/tracing';
-import { finishCommand, type CommandEnding, type FinishHook } from './finish';
+import { finishCommand, replayFinishHooks, type CommandEnding, type FinishHook } from './finish';
 import type { IdempotencyStore } from './idempotency';
 import { jobEnvelopeSchema, jobNaming, PoisonJobError, type JobEnvelope } from './job';
 import { readCommand, UnreadableCommandError, type CommandKind } from './kind';
@@ -90,6 +90,7 @@ type RecordOutcome = 'completed' | 'failed' | 'handed_off' | 'dead_lettered' | '
 export function createJobWorker<Request, Progress>(definition: JobDefinition<Request, Progress>, deps: WorkerDependencies) {
   const jobType = jobTypeByName(definition.type);
   if (!jobType) throw new Error(`Job type ${definition.type} is not in the service catalogue`);
+  if (!jobType.commandType) throw new Error(`Job type ${definition.type} runs without a command: its worker is a task worker (task-worker.ts)`);
   if (jobType.fromProducers && !definition.parseProducerRequest) throw new Error(`Job type ${definition.type} takes producer jobs but has no parseProducerRequest`);
   const processor = new BatchProcessor(EventType.SQS);
   const processRecord = (record: SQSRecord) => processJobRecord(definition, deps, record);
@@ -149,7 +150,7 @@ export async function processJobRecord<Request, Progress>(
  * again after a fault), plus deliveries SQS made of this message beyond the
  * first (a worker that crashed or timed out).
  */
-function attemptOf(record: SQSRecord): number {
+export function attemptOf(record: Pick<SQSRecord, 'messageAttributes' | 'attributes'>): number {
   const carried = Number(record.messageAttributes?.[ATTEMPT_ATTRIBUTE]?.stringValue ?? '1');
   const deliveries = Number(record.attributes?.ApproximateReceiveCount ?? '1');
   return (Number.isInteger(carried) && carried > 0 ? carried : 1) + (Number.isInteger(deliveries) && deliveries > 1 ? deliveries - 1 : 0);
@@ -199,6 +200,9 @@ async function claimAndRun<Request, Progress>(
     case 'mismatch':
       throw new PoisonJobError(`Command ${commandId} is not a ${definition.kind.type} command of tenant ${job.tenant_id}`);
     case 'terminal':
+      // Finished by an earlier delivery, whose hooks may have failed or never run (a process that died after the
+      // terminal write): they run again, idempotently, so the job is acknowledged only once they have succeeded.
+      await replayFinishHooks(deps, claim.command);
       metricsOf(deps).count('DuplicateJobIgnored', claim.command.type);
       return { kind: 'duplicate' };
     case 'leased': {
@@ -245,7 +249,7 @@ async function claimAndRun<Request, Progress>(
 const finish = (deps: WorkerDependencies, command: StoredCommand, ending: CommandEnding) => finishCommand(deps, command, ending);
 
 /** Seconds before the attempt after `attempt`: the back-off schedule, its last step repeating. */
-function retryDelayOf(deps: WorkerDependencies, attempt: number): number {
+export function retryDelayOf(deps: Pick<WorkerDependencies, 'retryDelaysSeconds'>, attempt: number): number {
   const delays = deps.retryDelaysSeconds;
   return delays[Math.min(attempt, delays.length) - 1] ?? 0;
 }
@@ -257,8 +261,8 @@ async function deadLetter<Request, Progress>(definition: JobDefinition<Request, 
 
 const metricsOf = (deps: WorkerDependencies): OperationMetrics => deps.metrics ?? noMetrics;
 
-/** Reads the envelope; anything wrong with the message itself makes it poison. */
-function decodeJob<Request, Progress>(definition: JobDefinition<Request, Progress>, body: string): JobEnvelope {
+/** Reads the envelope; anything wrong with the message itself makes it poison (job types with and without a command alike). */
+export function decodeJob(definition: { type: string }, body: string): JobEnvelope {
   let raw: unknown;
   try {
     raw = parseJsonDocument(body, MAX_JSON_DEPTH);

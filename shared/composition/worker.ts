@@ -3,7 +3,9 @@ import type { FunctionId } from '../catalogue/functions';
 import { jobTypeOfWorker } from '../catalogue/job-types';
 import { dynamoIdempotencyStore } from '../commands/idempotency';
 import { readCommandRetention, type CommandRetention } from '../commands/retention';
+import type { EventPublisher } from '../commands/events';
 import { dynamoCommandStore } from '../commands/store';
+import type { TaskWorkerDependencies } from '../commands/task-worker';
 import type { WorkerDependencies } from '../commands/worker';
 import { systemClock } from '../platform/clock';
 import { ConfigError } from '../platform/config';
@@ -14,6 +16,7 @@ import { dynamoSiteDirectory } from '../sites/dynamo-directory';
 import type { Tracing } from '../platform/tracing';
 import type { LlmPolicy } from '../providers/llm/from-settings';
 import { documentClientOf, jobQueueOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from './adapters';
+import { commandFinishHooksOf, eventPublisherOf } from './events';
 import type { Settings } from './settings';
 
 /**
@@ -36,6 +39,12 @@ export interface WorkerComposition extends WorkerDependencies, CommandRetention 
   tracing: Tracing;
   /** ALLOW_OFFLINE_PROVIDERS, and the metric and log line of offline answers and missing keys. */
   llmPolicy: LlmPolicy;
+  /**
+   * Events for the tenant's webhooks (call.status_changed, meeting_summary.created, …), when the
+   * function's catalogue entry grants publishing; `noEvents` otherwise. Commands that end are
+   * announced by `onFinished` (command.completed / command.failed), wired here for every worker.
+   */
+  events: EventPublisher;
 }
 
 /**
@@ -55,14 +64,18 @@ export function workerComposition(functionId: FunctionId, settings: Settings): W
   const metrics = metricsOf(functionId, settings);
   const override = Number(settings.WORKER_LEASE_SECONDS);
   const leaseSeconds = Number.isFinite(override) && override > 0 ? override : jobType.worker.timeoutSeconds;
+  const commandType = jobType.commandType ?? jobType.type;
+  const commands = dynamoCommandStore(db, tableName);
+  const queue = jobQueueOf(functionId, settings, tracing);
+  const publishing = { db, tableName, queue, clock: systemClock };
   return {
     db,
     tableName,
-    commands: dynamoCommandStore(db, tableName),
+    commands,
     idempotency: dynamoIdempotencyStore(db, tableName),
     tenants: dynamoTenantStore(db, tableName),
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), WORKER_SITE_CACHE_TTL_MS),
-    queue: jobQueueOf(functionId, settings, tracing),
+    queue,
     secrets: secretsOf(functionId, settings),
     clock: systemClock,
     logger,
@@ -70,13 +83,15 @@ export function workerComposition(functionId: FunctionId, settings: Settings): W
     tracing,
     llmPolicy: {
       allowOffline: settings.ALLOW_OFFLINE_PROVIDERS === 'true',
-      onOffline: () => metrics.count('OfflineGeneration', jobType.commandType),
+      onOffline: () => metrics.count('OfflineGeneration', commandType),
       onNotConfigured: (error) => {
         logger.error('Provider not configured: the job fails and is retried', { jobType: jobType.type, reason: error.message });
-        metrics.count('ProviderNotConfigured', jobType.commandType);
+        metrics.count('ProviderNotConfigured', commandType);
       },
       tracing,
     },
+    events: eventPublisherOf(functionId, publishing),
+    onFinished: commandFinishHooksOf(functionId, { ...publishing, commands }),
     leaseMs: leaseSeconds * 1000,
     maxReceiveCount: jobType.queue.maxReceiveCount,
     retryDelaysSeconds: retryDelaysOf(settings) ?? jobType.queue.retryDelaysSeconds,
@@ -92,4 +107,37 @@ function retryDelaysOf(settings: Settings): number[] | undefined {
     throw new ConfigError('Invalid configuration: JOB_RETRY_DELAYS_SECONDS must be whole seconds separated by commas, e.g. "10,60,300"');
   }
   return delays;
+}
+
+/** A task worker's ports (a job type without a command: the webhook deliveries), from its settings and its job type's queue. */
+export interface TaskWorkerComposition extends TaskWorkerDependencies {
+  db: ReturnType<typeof documentClientOf>;
+  tableName: string;
+  logger: ReturnType<typeof loggerOf>;
+  metrics: ReturnType<typeof metricsOf>;
+  tracing: Tracing;
+  /** How long one attempt holds what it works on: the function's timeout (`WORKER_LEASE_SECONDS` overrides it locally). */
+  leaseMs: number;
+}
+
+/** Dependencies of a task worker: the table, its queues, logger, metrics and tracing, and its queue's limits (`JOB_RETRY_DELAYS_SECONDS` overrides the back-off in tests). */
+export function taskWorkerComposition(functionId: FunctionId, settings: Settings): TaskWorkerComposition {
+  const jobType = jobTypeOfWorker(functionId);
+  if (!jobType) throw new ConfigError(`No job type is run by ${functionId}`);
+  const tracing = tracingOf(functionId, settings);
+  const db = documentClientOf(settings, tracing);
+  const override = Number(settings.WORKER_LEASE_SECONDS);
+  const leaseSeconds = Number.isFinite(override) && override > 0 ? override : jobType.worker.timeoutSeconds;
+  return {
+    db,
+    tableName: tableNameOf(settings),
+    queue: jobQueueOf(functionId, settings, tracing),
+    clock: systemClock,
+    logger: loggerOf(functionId, settings),
+    metrics: metricsOf(functionId, settings),
+    tracing,
+    leaseMs: leaseSeconds * 1000,
+    maxReceiveCount: jobType.queue.maxReceiveCount,
+    retryDelaysSeconds: retryDelaysOf(settings) ?? jobType.queue.retryDelaysSeconds,
+  };
 }

@@ -112,6 +112,7 @@ export function clockTime(date: Date): string {
 const SECRET_PATTERNS: readonly RegExp[] = [
   /\bsk-[A-Za-z0-9_-]{8,}/g,
   /\bsbk_[A-Za-z0-9_-]{8,}/g,
+  /\bwhsec_[A-Za-z0-9_-]{8,}/g,
   /([?&](?:key|api_key|token)=)[^&\s]+/gi,
   /(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi,
 ];

@@ -9,7 +9,11 @@ export type OperationMetric =
   /** The offline writer answered (alarms where provider keys are expected). */
   | 'OfflineGeneration'
   /** A job needed a provider whose credentials are not set (alarms). */
-  | 'ProviderNotConfigured';
+  | 'ProviderNotConfigured'
+  /** A webhook delivery: an attempt the endpoint answered 2xx, one it did not, and a delivery given up after its last attempt (per event type). */
+  | 'WebhookDelivered'
+  | 'WebhookAttemptFailed'
+  | 'WebhookDeliveryFailed';
 
 /** Port: counts operational events. */
 export interface OperationMetrics {

@@ -1,5 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
+import type { EventPublisher } from '../commands/events';
 import { isFinalCallStatus } from '../commands/record';
+import type { CommandStore } from '../commands/store';
 import type { Clock } from '../platform/clock';
 import { AppError } from '../platform/errors';
 import type { HttpEvent, HttpResult } from '../platform/http/types';
@@ -19,6 +21,8 @@ export interface CallStatusWebhookDependencies {
   publicBaseUrl?: string;
   clock: Clock;
   logger?: Pick<Logger, 'info' | 'warn'>;
+  /** The tenant's webhooks hear of each callback applied (`call.status_changed`); the command is read for its tenant and call. @default none */
+  events?: { publisher: EventPublisher; commands: Pick<CommandStore, 'get'> };
 }
 
 /** Why a failed call failed, in words, from Twilio's status. */
@@ -85,7 +89,28 @@ export async function answerCallStatus(deps: CallStatusWebhookDependencies, even
     sequence: callback.sequenceNumber,
     final: isFinalCallStatus(callback.state),
   });
+  if (deps.events) await publishCallStatus(deps.events, commandId, callback, applied);
   return TAKEN;
+}
+
+/**
+ * Tells the tenant's webhooks of an applied callback: `call.status_changed`
+ * with the call as it stands, once per callback (key `<command id>:call:<sequence>`).
+ * A repeat of the callback last applied publishes again (idempotently), so
+ * an event lost to a failure here is sent when Twilio retries the callback.
+ */
+async function publishCallStatus(events: NonNullable<CallStatusWebhookDependencies['events']>, commandId: string, callback: StatusCallback, applied: boolean): Promise<void> {
+  const command = await events.commands.get(commandId);
+  const call = command?.call;
+  if (!command || !call) return;
+  const sameCallback = call.provider_call_id === callback.callSid && call.last_sequence === callback.sequenceNumber;
+  if (!applied && !sameCallback) return;
+  await events.publisher.publish({
+    tenantId: command.tenant_id,
+    type: 'call.status_changed',
+    data: { command_id: command.id, call },
+    idempotencyKey: `${command.id}:call:${callback.sequenceNumber}`,
+  });
 }
 
 /** The form parameters of the body (`application/x-www-form-urlencoded`, base64 when API Gateway encoded it); one value per name. */

@@ -118,6 +118,8 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
     expect(values('stateful')).toEqual({
       TableName: `Stateful:${logicalId(stateful.table)}`,
       SalesQueueUrl: `Stateful:${logicalId(stateful.queues.get('sales')!.queue)}`,
+      WebhooksQueueUrl: `Stateful:${logicalId(stateful.queues.get('webhooks')!.queue)}`,
+      WebhooksDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('webhooks')!.deadLetterQueue)}`,
       SalesDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('sales')!.deadLetterQueue)}`,
       CopywriterQueueUrl: `Stateful:${logicalId(stateful.queues.get('copywriter')!.queue)}`,
       CopywriterDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('copywriter')!.deadLetterQueue)}`,

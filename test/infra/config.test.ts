@@ -116,6 +116,12 @@ describe('API throttles and concurrency caps', () => {
       'POST /api/deepResearch/operation',
       'POST /api/agents/cmo/stakeholder-coordination',
       'POST /webhooks/twilio/call-status',
+      'POST /api/webhooks',
+      'GET /api/webhooks',
+      'DELETE /api/webhooks/{id}',
+      'POST /api/webhooks/{id}/rotate-secret',
+      'GET /api/webhooks/{id}/deliveries',
+      'POST /api/webhooks/{id}/deliveries/{event_id}/redeliver',
       'GET /api/leads/{leadId}/follow-ups',
       'PATCH /api/follow-ups/{id}',
       'POST /api/leads/{leadId}/events',
@@ -131,7 +137,7 @@ describe('API throttles and concurrency caps', () => {
       ENVIRONMENT_NAMES.map((name) => [
         name,
         Object.fromEntries(
-          (['leadFollowUpApi', 'getCommandApi', 'healthApi', 'notFoundApi', 'stakeholderCoordinationApi', 'twilioCallStatusWebhook', 'deepResearchApi', 'listFollowUpsApi', 'updateFollowUpApi', 'leadEventsApi', 'apiDocsApi'] as const).map((id) => [
+          (['leadFollowUpApi', 'getCommandApi', 'healthApi', 'notFoundApi', 'stakeholderCoordinationApi', 'twilioCallStatusWebhook', 'deepResearchApi', 'listFollowUpsApi', 'updateFollowUpApi', 'leadEventsApi', 'apiDocsApi', 'webhooksApi'] as const).map((id) => [
             id,
             [peakApiConcurrency(ENVIRONMENTS[name].apiThrottle, id), ENVIRONMENTS[name].reservedConcurrency[id]],
           ]),
@@ -151,6 +157,7 @@ describe('API throttles and concurrency caps', () => {
         updateFollowUpApi: [12, 12],
         leadEventsApi: [31, 31],
         apiDocsApi: [15, 15],
+        webhooksApi: [42, 42],
       },
       staging: {
         leadFollowUpApi: [68, 70],
@@ -164,6 +171,7 @@ describe('API throttles and concurrency caps', () => {
         updateFollowUpApi: [25, 25],
         leadEventsApi: [63, 63],
         apiDocsApi: [15, 15],
+        webhooksApi: [72, 72],
       },
       prod: {
         leadFollowUpApi: [155, 155],
@@ -177,12 +185,13 @@ describe('API throttles and concurrency caps', () => {
         updateFollowUpApi: [60, 60],
         leadEventsApi: [155, 155],
         apiDocsApi: [15, 15],
+        webhooksApi: [98, 98],
       },
     });
   });
 
   it('need this much Lambda concurrency in the account (reservations + the 100 AWS keeps unreserved)', () => {
-    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([437, 740, 1523]);
+    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([479, 812, 1631]);
   });
 
   it.each([

@@ -38,6 +38,11 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'queue/research'],
     [['sqs:SendMessage'], 'queue/call'],
     [['sqs:SendMessage'], 'queue/summary'],
+    [['dynamodb:GetItem'], 'table', ['CMD#*']],
+    [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
+    [['dynamodb:UpdateItem'], 'table', ['EVENT#*']],
+    [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
+    [['sqs:SendMessage'], 'queue/webhooks'],
   ],
   salesWorker: [
     [['dynamodb:GetItem'], 'table', ['TENANT#*']],
@@ -50,6 +55,10 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'dlq/sales'],
     [['secretsmanager:GetSecretValue'], 'secret/openai'],
     [SQS_CONSUME, 'queue/sales'],
+    [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
+    [['dynamodb:UpdateItem'], 'table', ['EVENT#*']],
+    [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
+    [['sqs:SendMessage'], 'queue/webhooks'],
   ],
   copywriterWorker: [
     [['dynamodb:GetItem'], 'table', ['SITE#*']],
@@ -58,6 +67,10 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'dlq/copywriter'],
     [['secretsmanager:GetSecretValue'], 'secret/openai'],
     [SQS_CONSUME, 'queue/copywriter'],
+    [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
+    [['dynamodb:UpdateItem'], 'table', ['EVENT#*']],
+    [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
+    [['sqs:SendMessage'], 'queue/webhooks'],
   ],
   deepResearchApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -76,6 +89,10 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['secretsmanager:GetSecretValue'], 'secret/search'],
     [['secretsmanager:GetSecretValue'], 'secret/openai'],
     [SQS_CONSUME, 'queue/research'],
+    [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
+    [['dynamodb:UpdateItem'], 'table', ['EVENT#*']],
+    [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
+    [['sqs:SendMessage'], 'queue/webhooks'],
   ],
   stakeholderCoordinationApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -88,6 +105,11 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   twilioCallStatusWebhook: [
     [['dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['secretsmanager:GetSecretValue'], 'secret/twilio'],
+    [['dynamodb:GetItem'], 'table', ['CMD#*']],
+    [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
+    [['dynamodb:UpdateItem'], 'table', ['EVENT#*']],
+    [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
+    [['sqs:SendMessage'], 'queue/webhooks'],
   ],
   postCallSummaryWorker: [
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
@@ -111,6 +133,10 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['secretsmanager:GetSecretValue'], 'secret/openai'],
     [['secretsmanager:GetSecretValue'], 'secret/twilio'],
     [SQS_CONSUME, 'queue/call'],
+    [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
+    [['dynamodb:UpdateItem'], 'table', ['EVENT#*']],
+    [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
+    [['sqs:SendMessage'], 'queue/webhooks'],
   ],
   listFollowUpsApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -131,6 +157,20 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   followUpDispatcher: [
     [['dynamodb:Query'], 'index/gsi1', ['FOLLOWUP#scheduled*', 'FOLLOWUP#announcing*']],
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['FOLLOWUP#*']],
+  ],
+  webhooksApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], 'table', ['WEBHOOK#*']],
+    [['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['DELIVERY#*']],
+    [['sqs:SendMessage'], 'queue/webhooks'],
+  ],
+  webhookDeliveryWorker: [
+    [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
+    [['dynamodb:GetItem'], 'table', ['EVENT#*']],
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['DELIVERY#*']],
+    [['sqs:SendMessage'], 'queue/webhooks'],
+    [['sqs:SendMessage'], 'dlq/webhooks'],
+    [SQS_CONSUME, 'queue/webhooks'],
   ],
 };
 

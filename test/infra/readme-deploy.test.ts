@@ -34,12 +34,12 @@ function documentedOutputs(stack: 'Service' | 'Stateful'): string[] {
 describe('README: deploying to AWS', () => {
   it('shows the line synth prints for prod, and the concurrency every environment needs', () => {
     expect(SECTION).toContain(`# ${describeTarget(environmentConfig('prod'))}\n`);
-    expect(accountConcurrencyNeeded(ENVIRONMENTS.prod)).toBe(1523);
-    expect(SECTION).toContain('must be ≥ 1523');
+    expect(accountConcurrencyNeeded(ENVIRONMENTS.prod)).toBe(1631);
+    expect(SECTION).toContain('must be ≥ 1631');
     expect(SECTION).toContain(`staging ${accountConcurrencyNeeded(ENVIRONMENTS.staging)}; dev ${accountConcurrencyNeeded(ENVIRONMENTS.dev)}`);
     const reserved = Object.values(ENVIRONMENTS.prod.reservedConcurrency).reduce<number>((sum, value) => sum + (value ?? 0), 0);
     const workers = QUEUES.reduce((sum, queue) => sum + (ENVIRONMENTS.prod.reservedConcurrency[queue.workerFunction] ?? 0), 0);
-    expect(workers).toBe(50);
+    expect(workers).toBe(60);
     expect(SECTION).toContain(`prod reserves\n${reserved} (api functions ${reserved - workers}, workers ${workers})`);
   });
 

@@ -29,6 +29,7 @@ import type { Settings } from '../../shared/composition/settings';
 import { newId } from '../../shared/platform/ids';
 import { canonical, logicalId, synthesize, type SynthesizedEnvironment } from '../infra/synthesize';
 import { startFakeGoogle, type GoogleFake } from '../fakes/google';
+import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
 import { call } from '../support/http';
 import type { RelayTransport } from '../../functions/webhooks/relay';
@@ -63,6 +64,7 @@ let gateway: Server;
 let url: string;
 let prod: SynthesizedEnvironment;
 let google: GoogleFake;
+let receiver: WebhookReceiver;
 const proxies: Server[] = [];
 const recorded = new Map<FunctionId, TableRequest[]>();
 const handlers = new Map<FunctionId, Handler>();
@@ -195,6 +197,8 @@ const produce = (job: unknown, queue: JobQueueId = 'sales') =>
 
 /** Provider settings a function gets here: the research worker searches the loopback Google (its quota counter and cache are table items). */
 function providerSettings(id: FunctionId): Settings {
+  // The webhook receiver of this test is a loopback server, as under npm start.
+  if (id === 'webhooksApi' || id === 'webhookDeliveryWorker') return { WEBHOOK_ALLOW_LOOPBACK: 'true' };
   if (id !== 'researchWorker') return {};
   return { GOOGLE_CSE_API_KEY: google.apiKey, GOOGLE_CSE_ID: google.engineId, GOOGLE_CSE_BASE_URL: google.baseUrl };
 }
@@ -205,6 +209,7 @@ beforeAll(async () => {
   const { siteIds } = await importFile(services.db, services.aws.tableName, DEMO_DATA_FILE);
   await registerKeys(services.db, services.aws.tableName, [{ key: API_KEY, siteIds, tenantId: 'local', label: 'table-access' }]);
   google = await startFakeGoogle();
+  receiver = await startWebhookReceiver();
   for (const definition of FUNCTIONS) {
     const secrets = definition.id === 'twilioCallStatusWebhook' || definition.id === 'conversationRelayWebhook' ? { TWILIO_AUTH_TOKEN } : {};
     handlers.set(definition.id, await compose(definition, lambdaSettings(definition, await recordingProxy(definition.id), { ...secrets, ...providerSettings(definition.id) })));
@@ -221,6 +226,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await google?.close();
+  await receiver?.close();
   await new Promise((resolve) => gateway.close(resolve));
   for (const proxy of proxies) await new Promise((resolve) => proxy.close(resolve));
   await services.stop();
@@ -231,6 +237,13 @@ describe('the table access of every function, on its real paths', () => {
     // API: health, unknown route, a lead follow-up (then its replay), reading it.
     expect((await call(url, 'GET', '/health')).status).toBe(200);
     expect((await call(url, 'GET', '/api/nope', { key: API_KEY })).status).toBe(404);
+
+    // Webhooks: an endpoint (registered, listed, its secret rotated), so every command that ends below publishes its event.
+    const hook = await call(url, 'POST', '/api/webhooks', { key: API_KEY, body: { url: `${receiver.url}/hooks` } });
+    expect(hook.status).toBe(201);
+    const hookId = String(hook.body.data?.id);
+    expect((await call(url, 'GET', '/api/webhooks', { key: API_KEY })).status).toBe(200);
+    expect((await call(url, 'POST', `/api/webhooks/${hookId}/rotate-secret`, { key: API_KEY })).status).toBe(200);
     const body = { siteId: DEMO_SITE, leadId: DEMO_LEAD };
     const accepted = await call(url, 'POST', LEAD_FOLLOW_UP, { key: API_KEY, body, headers: { 'idempotency-key': 'access-1' } });
     expect(accepted.status).toBe(202);
@@ -277,6 +290,24 @@ describe('the table access of every function, on its real paths', () => {
     const callbackPath = `${CALL_STATUS}?command_id=${coordinationId}`;
     const signed = await postSignedCallback(`${url}${callbackPath}`, callback, { authToken: TWILIO_AUTH_TOKEN, signedUrl: `${PUBLIC_BASE_URL}${callbackPath}` });
     expect(signed.status).toBe(204);
+    // A call Twilio has (placed by an earlier worker): its callback applies, and the tenant's webhooks hear of it.
+    const placedAt = new Date().toISOString();
+    const ringingId = newId();
+    await dynamoCommandStore(services.db, services.aws.tableName).create({
+      id: ringingId,
+      type: 'stakeholder_coordination',
+      status: 'completed',
+      tenant_id: 'local',
+      site_id: DEMO_SITE,
+      request: meeting,
+      created_at: placedAt,
+      updated_at: placedAt,
+      attempts: 1,
+      call: { id: newId(), status: 'pending', phone_number: '+14155550123', provider: 'twilio', provider_call_id: callback.CallSid, requested_at: placedAt, last_sequence: 0, updated_at: placedAt },
+    });
+    const ringingPath = `${CALL_STATUS}?command_id=${ringingId}`;
+    const applied = await postSignedCallback(`${url}${ringingPath}`, callback, { authToken: TWILIO_AUTH_TOKEN, signedUrl: `${PUBLIC_BASE_URL}${ringingPath}` });
+    expect(applied.status).toBe(204);
 
     // The voice assistant: a call's socket (signed upgrade, setup, two turns, a keypress, an interrupt, the close),
     // then its summary by the post-call worker, delivered twice.
@@ -357,6 +388,17 @@ describe('the table access of every function, on its real paths', () => {
     await drain('research');
     await drain('summary');
 
+    // Webhook deliveries: every event above is sent to the receiver; one of them is sent again (a redelivery).
+    await drain('webhooks');
+    const deliveries = await call(url, 'GET', `/api/webhooks/${hookId}/deliveries`, { key: API_KEY });
+    const told = deliveries.body.data?.deliveries as { event_id: string; status: string }[];
+    expect(told.length).toBeGreaterThanOrEqual(6);
+    expect(told.every((delivery) => delivery.status === 'delivered')).toBe(true);
+    expect((await call(url, 'POST', `/api/webhooks/${hookId}/deliveries/${told[0]!.event_id}/redeliver`, { key: API_KEY })).status).toBe(202);
+    await drain('webhooks');
+    expect(receiver.received.map((item) => item.body.type)).toEqual(expect.arrayContaining(['command.completed', 'command.failed', 'call.status_changed']));
+    expect((await call(url, 'DELETE', `/api/webhooks/${hookId}`, { key: API_KEY })).status).toBe(200);
+
     // Erasing the first lead follow-up and its copywriter phase.
     const erased = await call(url, 'DELETE', `/api/commands/${commandId}`, { key: API_KEY });
     expect(erased.body.data).toMatchObject({ deleted: true });
@@ -416,7 +458,14 @@ describe('the table access of every function, on its real paths', () => {
     expect(allowed(prod, 'researchWorker', { action: 'UpdateItem', resource: 'table', leadingKeys: ['SEARCH#abc'] })).toBe(false);
     expect(allowed(prod, 'salesWorker', { action: 'Scan', resource: 'table', leadingKeys: [] })).toBe(false);
     expect(allowed(prod, 'stakeholderCoordinationApi', { action: 'PutItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
-    expect(allowed(prod, 'twilioCallStatusWebhook', { action: 'GetItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
+    expect(allowed(prod, 'twilioCallStatusWebhook', { action: 'PutItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
+    expect(allowed(prod, 'twilioCallStatusWebhook', { action: 'GetItem', resource: 'table', leadingKeys: ['WEBHOOK#local'] })).toBe(false);
+    expect(allowed(prod, 'salesWorker', { action: 'PutItem', resource: 'table', leadingKeys: ['WEBHOOK#local'] })).toBe(false);
+    expect(allowed(prod, 'salesWorker', { action: 'GetItem', resource: 'table', leadingKeys: ['DELIVERY#we_1'] })).toBe(false);
+    expect(allowed(prod, 'webhookDeliveryWorker', { action: 'PutItem', resource: 'table', leadingKeys: ['EVENT#abc'] })).toBe(false);
+    expect(allowed(prod, 'webhookDeliveryWorker', { action: 'GetItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
+    expect(allowed(prod, 'webhooksApi', { action: 'GetItem', resource: 'table', leadingKeys: ['EVENT#abc'] })).toBe(false);
+    expect(allowed(prod, 'webhooksApi', { action: 'GetItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
     expect(allowed(prod, 'twilioCallStatusWebhook', { action: 'UpdateItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
     expect(allowed(prod, 'callWorker', { action: 'GetItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
     expect(allowed(prod, 'listFollowUpsApi', { action: 'Query', resource: 'index/gsi1', leadingKeys: ['FOLLOWUP#scheduled'] })).toBe(false);

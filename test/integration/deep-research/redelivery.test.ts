@@ -41,6 +41,8 @@ function settings(overrides: Settings): Settings {
     [TABLE.envVar]: services.aws.tableName,
     [queue.urlEnvVar]: services.aws.queues.research.url,
     [queue.dlqUrlEnvVar]: services.aws.queues.research.dlqUrl,
+    // The worker announces the commands it ends to the tenant's webhooks (none registered here).
+    [queueById('webhooks').urlEnvVar]: services.aws.queues.webhooks.url,
     LOG_LEVEL: 'SILENT',
     POWERTOOLS_METRICS_DISABLED: 'true',
     JOB_RETRY_DELAYS_SECONDS: '0',

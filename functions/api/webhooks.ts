@@ -1,0 +1,33 @@
+import { apiRoute } from '../../shared/api/route';
+import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
+import { systemClock } from '../../shared/platform/clock';
+import { dynamoDeliveryStore } from '../../shared/webhooks/delivery-store';
+import { dynamoEndpointStore } from '../../shared/webhooks/endpoint-store';
+import { answerWebhookRoute } from '../../shared/webhooks/routes';
+import { readWebhookSettings } from '../../shared/webhooks/settings';
+
+/**
+ * /api/webhooks and below: the tenant's completion webhooks (register,
+ * list, delete, rotate a secret, list and redeliver deliveries). Endpoint
+ * URLs are checked against WEBHOOK_ALLOW_LOOPBACK.
+ */
+export function build(settings: Settings) {
+  const tracing = tracingOf('webhooksApi', settings);
+  const db = documentClientOf(settings, tracing);
+  const tableName = tableNameOf(settings);
+  const { allowLoopback } = readWebhookSettings(settings);
+  const deps = {
+    logger: loggerOf('webhooksApi', settings),
+    authenticate: authenticatorOf(db, tableName),
+    endpoints: dynamoEndpointStore(db, tableName),
+    deliveries: dynamoDeliveryStore(db, tableName),
+    queue: jobQueueOf('webhooksApi', settings, tracing),
+    clock: systemClock,
+    urlPolicy: { allowLoopback },
+  };
+  return apiRoute(deps, {}, (call) => answerWebhookRoute(deps, call));
+}
+
+export const handler = lambdaEntry(build);

@@ -1,0 +1,36 @@
+import { createTaskWorker } from '../../shared/commands/task-worker';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
+import { taskWorkerComposition } from '../../shared/composition/worker';
+import { deliveryTask } from '../../shared/webhooks/delivery';
+import { dynamoDeliveryStore } from '../../shared/webhooks/delivery-store';
+import { dynamoEndpointStore } from '../../shared/webhooks/endpoint-store';
+import { dynamoEventStore } from '../../shared/webhooks/event-store';
+import { pinnedPost } from '../../shared/webhooks/http-post';
+import { readWebhookSettings } from '../../shared/webhooks/settings';
+
+/**
+ * Composes the SQS handler of the `webhooks` queue: one signed POST per job
+ * to a tenant's endpoint, its address checked again before each attempt
+ * (WEBHOOK_ALLOW_LOOPBACK), retried after WEBHOOK_RETRY_DELAYS.
+ */
+export function build(settings: Settings) {
+  const deps = taskWorkerComposition('webhookDeliveryWorker', settings);
+  const { retryDelaysSeconds, allowLoopback } = readWebhookSettings(settings);
+  const definition = deliveryTask({
+    endpoints: dynamoEndpointStore(deps.db, deps.tableName),
+    events: dynamoEventStore(deps.db, deps.tableName),
+    deliveries: dynamoDeliveryStore(deps.db, deps.tableName),
+    queue: deps.queue,
+    clock: deps.clock,
+    post: pinnedPost,
+    urlPolicy: { allowLoopback },
+    retryDelaysSeconds,
+    leaseMs: deps.leaseMs,
+    metrics: deps.metrics,
+    logger: deps.logger,
+  });
+  return createTaskWorker(definition, deps);
+}
+
+export const handler = lambdaEntry(build);

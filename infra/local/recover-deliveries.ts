@@ -1,0 +1,36 @@
+import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { EVENT_DELIVERY_QUEUE } from '../../shared/catalogue/event-publishing';
+import type { JobQueue } from '../../shared/commands/queue';
+import { deliveryJob } from '../../shared/webhooks/delivery-job';
+
+/**
+ * With `DATA_DIR`, webhook deliveries outlive a restart but the embedded SQS
+ * (and the jobs that carried their next attempts) does not: at start, each
+ * delivery still pending gets a job for its next attempt again. The worker
+ * sends nothing before it is due, and never an attempt twice. (A scan is
+ * fine on one machine's table; in AWS the jobs live in SQS and need no
+ * recovery.)
+ */
+export async function requeuePendingDeliveries(db: DynamoDBDocumentClient, tableName: string, queue: Pick<JobQueue, 'send'>): Promise<number> {
+  let requeued = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new ScanCommand({
+        TableName: tableName,
+        FilterExpression: 'begins_with(pk, :delivery) AND #status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':delivery': 'DELIVERY#', ':pending': 'pending' },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const { tenant_id: tenantId, endpoint_id: endpointId, event_id: eventId, attempt_count: count } = item;
+      if (typeof tenantId !== 'string' || typeof endpointId !== 'string' || typeof eventId !== 'string' || typeof count !== 'number') continue;
+      await queue.send(EVENT_DELIVERY_QUEUE, deliveryJob(tenantId, { endpoint_id: endpointId, event_id: eventId, attempt: count + 1 }));
+      requeued += 1;
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return requeued;
+}

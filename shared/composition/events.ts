@@ -1,0 +1,52 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { EVENT_DELIVERY_QUEUE } from '../catalogue/event-publishing';
+import { functionById, type FunctionId } from '../catalogue/functions';
+import { noEvents, type EventPublisher } from '../commands/events';
+import type { FinishHook } from '../commands/finish';
+import type { JobQueue } from '../commands/queue';
+import type { CommandStore } from '../commands/store';
+import type { Clock } from '../platform/clock';
+import { commandEventHook } from '../webhooks/command-events';
+import { dynamoDeliveryStore } from '../webhooks/delivery-store';
+import { dynamoEndpointStore } from '../webhooks/endpoint-store';
+import { dynamoEventStore } from '../webhooks/event-store';
+import { webhookEventPublisher } from '../webhooks/publisher';
+
+/** What publishing reads and writes through: the function's table client and queue. */
+export interface EventPublishingPorts {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+  queue: Pick<JobQueue, 'send'>;
+  clock: Clock;
+}
+
+/**
+ * True when the function's catalogue entry lets it publish: it sends to the
+ * webhook delivery queue and may record events (EVENT_PUBLISHER_TABLE_GRANTS).
+ */
+export function publishesEvents(functionId: FunctionId): boolean {
+  const { access } = functionById(functionId);
+  return access.sendsTo.includes(EVENT_DELIVERY_QUEUE) && access.table.some((grant) => grant.index === undefined && grant.keyPrefixes.some((prefix) => prefix === 'EVENT#'));
+}
+
+/**
+ * The function's EventPublisher: the completion webhooks' when its catalogue
+ * entry grants publishing, `noEvents` otherwise (a function composed without
+ * the grants would fail every publish in AWS).
+ */
+export function eventPublisherOf(functionId: FunctionId, ports: EventPublishingPorts): EventPublisher {
+  if (!publishesEvents(functionId)) return noEvents;
+  return webhookEventPublisher({
+    endpoints: dynamoEndpointStore(ports.db, ports.tableName),
+    events: dynamoEventStore(ports.db, ports.tableName),
+    deliveries: dynamoDeliveryStore(ports.db, ports.tableName),
+    queue: ports.queue,
+    clock: ports.clock,
+  });
+}
+
+/** The finish hooks of a function that ends commands: `command.completed` / `command.failed` for the tenant's webhooks, when it may publish. */
+export function commandFinishHooksOf(functionId: FunctionId, ports: EventPublishingPorts & { commands: Pick<CommandStore, 'get'> }): FinishHook[] {
+  if (!publishesEvents(functionId)) return [];
+  return [commandEventHook({ commands: ports.commands, events: eventPublisherOf(functionId, ports) })];
+}

@@ -1,0 +1,27 @@
+import * as z from 'zod';
+import { JOB_ENVELOPE_VERSION, type JobEnvelope } from '../commands/job';
+import { ENDPOINT_ID_PATTERN, EVENT_ID_PATTERN } from './ids';
+
+/** The job type that delivers one event to one endpoint (shared/catalogue/job-types.ts). */
+export const DELIVERY_JOB_TYPE = 'webhook_delivery' as const;
+
+/**
+ * What a `webhook_delivery` job names in its `request`: the delivery
+ * (endpoint and event) and the attempt it is for. A job for an attempt
+ * already made, or not yet due in turn, is dropped by the worker, so
+ * duplicate jobs never send an attempt twice.
+ */
+export const deliveryJobRequestSchema = z
+  .object({
+    endpoint_id: z.string().regex(ENDPOINT_ID_PATTERN),
+    event_id: z.string().regex(EVENT_ID_PATTERN),
+    attempt: z.number().int().min(1).max(10_000),
+  })
+  .strict();
+
+export type DeliveryJobRequest = z.infer<typeof deliveryJobRequestSchema>;
+
+/** The envelope of a delivery job. */
+export function deliveryJob(tenantId: string, request: DeliveryJobRequest): JobEnvelope {
+  return { version: JOB_ENVELOPE_VERSION, type: DELIVERY_JOB_TYPE, tenant_id: tenantId, request: { ...request } };
+}

@@ -1,0 +1,175 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { EVENT_DELIVERY_QUEUE } from '../catalogue/event-publishing';
+import type { JobQueue } from '../commands/queue';
+import type { TaskDefinition, TaskInput, TaskOutcome } from '../commands/task-worker';
+import type { Clock } from '../platform/clock';
+import type { ResolvedAddress } from '../platform/http/public-address';
+import { noMetrics, type OperationMetrics } from '../platform/metrics';
+import type { DeliveryAttempt, DeliveryStore } from './delivery-store';
+import { DELIVERY_JOB_TYPE, deliveryJob, deliveryJobRequestSchema, type DeliveryJobRequest } from './delivery-job';
+import { signingSecretsOf, type EndpointStore } from './endpoint-store';
+import { EndpointUrlError, parseEndpointUrl, resolveEndpointAddress, type EndpointUrlPolicy } from './endpoint-url';
+import type { EventStore, StoredEvent } from './event-store';
+import type { PostOutcome, PostSender } from './http-post';
+import { hopDelaySeconds, nextRetryDelaySeconds } from './retry-schedule';
+import { SIGNATURE_HEADER, signatureHeader } from './signature';
+
+/** How long an endpoint has to answer: connect, TLS, status and the first bytes of its body. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** A due time this close counts as now (a hop's whole seconds round up; clocks differ a little). */
+const DUE_TOLERANCE_MS = 1_000;
+
+/** What a delivery attempt works with. */
+export interface DeliveryDependencies {
+  endpoints: Pick<EndpointStore, 'get'>;
+  events: Pick<EventStore, 'get'>;
+  deliveries: DeliveryStore;
+  queue: Pick<JobQueue, 'sendAgain'>;
+  clock: Clock;
+  /** Sends the request (pinnedPost in production). */
+  post: PostSender;
+  /** WEBHOOK_ALLOW_LOOPBACK, and the lookup (tests inject one). */
+  urlPolicy: EndpointUrlPolicy;
+  /** WEBHOOK_RETRY_DELAYS. */
+  retryDelaysSeconds: readonly number[];
+  /** How long one attempt holds its delivery; longer than the request timeout. */
+  leaseMs: number;
+  /** @default DELIVERY_TIMEOUT_MS */
+  timeoutMs?: number;
+  metrics?: OperationMetrics;
+  logger?: Pick<Logger, 'info' | 'warn'>;
+}
+
+/** The `webhook_delivery` worker's task. */
+export function deliveryTask(deps: DeliveryDependencies): TaskDefinition<DeliveryJobRequest> {
+  return {
+    type: DELIVERY_JOB_TYPE,
+    parse: (request) => deliveryJobRequestSchema.parse(request),
+    run: (input) => runDeliveryAttempt(deps, input),
+  };
+}
+
+/**
+ * Use case: one attempt of one delivery. The job names the attempt it is
+ * for; a job for an attempt already made, a delivery no longer pending, or
+ * an endpoint deleted is dropped. A job early for its attempt (SQS delays
+ * a message 15 minutes at most) is queued again for the rest of the wait.
+ * Otherwise the attempt is claimed (a lease, so two jobs never both send
+ * it), the endpoint's address is resolved and checked again, the signed
+ * event is POSTed, and the outcome recorded: 2xx `delivered`; anything else
+ * (another status, a redirect, a timeout, a refused address) waits its turn
+ * in WEBHOOK_RETRY_DELAYS, and the delivery is `failed` after the last.
+ * The next attempt's job is queued before the outcome is recorded, so a
+ * crash in between costs a repeated attempt, never a lost one.
+ */
+export async function runDeliveryAttempt(deps: DeliveryDependencies, { job, input }: TaskInput<DeliveryJobRequest>): Promise<TaskOutcome> {
+  const now = deps.clock.now();
+  const ids = { endpointId: input.endpoint_id, eventId: input.event_id, attempt: input.attempt };
+  const delivery = await deps.deliveries.get(input.endpoint_id, input.event_id);
+  if (!delivery || delivery.tenant_id !== job.tenant_id) return { outcome: 'missing', extra: ids };
+  if (delivery.status !== 'pending' || input.attempt !== delivery.attempt_count + 1) return { outcome: 'duplicate', extra: { ...ids, status: delivery.status } };
+
+  const dueIn = Date.parse(delivery.next_attempt_at ?? new Date(now).toISOString()) - now;
+  const heldFor = (delivery.lease_until ?? 0) - now;
+  if (dueIn > DUE_TOLERANCE_MS || heldFor > 0) {
+    // Not yet due (a wait longer than SQS's 15 minutes goes in hops), or held by an attempt in flight: come back then.
+    const waitMs = Math.max(dueIn, heldFor + DUE_TOLERANCE_MS);
+    await deps.queue.sendAgain(EVENT_DELIVERY_QUEUE, JSON.stringify(deliveryJob(job.tenant_id, input)), hopDelaySeconds(waitMs), 1);
+    return { outcome: heldFor > 0 ? 'busy' : 'waiting', extra: { ...ids, dueInSeconds: Math.ceil(waitMs / 1000) } };
+  }
+
+  const endpoint = await deps.endpoints.get(delivery.tenant_id, delivery.endpoint_id);
+  if (!endpoint) return { outcome: 'endpoint_deleted', extra: ids };
+  const event = await deps.events.get(delivery.event_key);
+
+  const leaseUntil = now + deps.leaseMs;
+  const claimed = await deps.deliveries.claim(delivery.endpoint_id, delivery.event_id, delivery.attempt_count, now, leaseUntil);
+  if (!claimed) return { outcome: 'busy', extra: ids };
+
+  const started = deps.clock.now();
+  const outcome = event ? await attempt(deps, endpoint.url, signingSecretsOf(endpoint, started), event, input.attempt) : gone();
+  const record: DeliveryAttempt = {
+    number: input.attempt,
+    at: new Date(started).toISOString(),
+    trigger: claimed.redelivery_requested_at ? 'redelivery' : 'automatic',
+    duration_ms: outcome.durationMs,
+    ...(outcome.statusCode === undefined ? {} : { status_code: outcome.statusCode }),
+    ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    ...(outcome.excerpt === undefined ? {} : { response_excerpt: outcome.excerpt }),
+  };
+  const delivered = outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode <= 299;
+  const metrics = deps.metrics ?? noMetrics;
+  const ended = deps.clock.now();
+  const waitSeconds = delivered || !event ? undefined : nextRetryDelaySeconds(deps.retryDelaysSeconds, input.attempt - claimed.round_start);
+  if (waitSeconds !== undefined) {
+    const next = { ...input, attempt: input.attempt + 1 };
+    await deps.queue.sendAgain(EVENT_DELIVERY_QUEUE, JSON.stringify(deliveryJob(job.tenant_id, next)), hopDelaySeconds(waitSeconds * 1000), 1);
+  }
+  const recorded = await deps.deliveries.recordAttempt(
+    delivery.endpoint_id,
+    delivery.event_id,
+    { expectedCount: claimed.attempt_count, leaseUntil },
+    [...claimed.attempts, record],
+    delivered ? { status: 'delivered' } : waitSeconds === undefined ? { status: 'failed' } : { status: 'pending', nextAttemptAt: ended + waitSeconds * 1000 },
+    ended,
+  );
+  if (!recorded) {
+    // The lease ran out before the attempt was written down (a very slow store): the next holder repeats it.
+    deps.logger?.warn('Webhook attempt not recorded: its lease had run out', ids);
+    return { outcome: 'unrecorded', extra: ids };
+  }
+  metrics.count(delivered ? 'WebhookDelivered' : 'WebhookAttemptFailed', delivery.event_type);
+  if (!delivered && waitSeconds === undefined) metrics.count('WebhookDeliveryFailed', delivery.event_type);
+  const status = delivered ? 'delivered' : waitSeconds === undefined ? 'failed' : 'pending';
+  return {
+    outcome: status,
+    extra: {
+      ...ids,
+      eventType: delivery.event_type,
+      ...(outcome.statusCode === undefined ? {} : { statusCode: outcome.statusCode }),
+      ...(outcome.error === undefined ? {} : { reason: outcome.error }),
+      ...(waitSeconds === undefined ? {} : { retryInSeconds: waitSeconds }),
+    },
+  };
+}
+
+/** One signed POST to the endpoint, after its address is resolved and checked again (never sent to a refused address). */
+async function attempt(deps: DeliveryDependencies, endpointUrl: string, secrets: string[], event: StoredEvent, number: number): Promise<PostOutcome> {
+  const started = deps.clock.now();
+  let url: URL;
+  let address: ResolvedAddress;
+  try {
+    url = parseEndpointUrl(endpointUrl, deps.urlPolicy);
+    address = await resolveEndpointAddress(url, deps.urlPolicy);
+  } catch (error) {
+    if (!(error instanceof EndpointUrlError)) throw error;
+    return { error: `not sent: ${error.message}`, durationMs: deps.clock.now() - started };
+  }
+  const body = eventBody(event);
+  const timestamp = Math.floor(deps.clock.now() / 1000);
+  return deps.post({
+    url,
+    address,
+    body,
+    timeoutMs: deps.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'user-agent': 'Switchboard-Webhooks/1.0',
+      [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(secrets, timestamp, body),
+      'switchboard-event-id': event.id,
+      'switchboard-event-type': event.type,
+      'switchboard-delivery-attempt': String(number),
+    },
+  });
+}
+
+/** The payload every delivery of an event sends: `{id, type, created_at, data}`. */
+export function eventBody(event: Pick<StoredEvent, 'id' | 'type' | 'created_at' | 'data'>): string {
+  return JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data });
+}
+
+/** The event is no longer kept (past its retention): nothing can be sent, and no retry would change that. */
+function gone(): PostOutcome {
+  return { error: 'not sent: the event is no longer kept', durationMs: 0 };
+}

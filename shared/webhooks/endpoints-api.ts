@@ -1,0 +1,158 @@
+import * as z from 'zod';
+import type { Principal } from '../access/api-keys';
+import type { Clock } from '../platform/clock';
+import { AppError, type IssueDetail } from '../platform/errors';
+import { jsonResponse } from '../platform/http/responses';
+import type { HttpResult } from '../platform/http/types';
+import { shownId } from '../platform/shown';
+import { cleanText } from '../platform/text';
+import { describeFirstIssue, toIssueDetails } from '../platform/validation';
+import { MAX_ENDPOINTS_PER_TENANT, type EndpointStore, type WebhookEndpoint } from './endpoint-store';
+import { EndpointUrlError, MAX_URL_LENGTH, parseEndpointUrl, resolveEndpointAddress, type EndpointUrlPolicy } from './endpoint-url';
+import { ALL_EVENTS, EVENT_TYPES } from './event-types';
+import { ENDPOINT_ID_PATTERN, newEndpointId, newSigningSecret } from './ids';
+import { endpointView } from './presenter';
+
+/**
+ * Every input error of the webhook routes answers 400 VALIDATION_ERROR
+ * (never INVALID_REQUEST): these routes are new, and VALIDATION_ERROR is the
+ * code of the newest operation (deep research) and of the service's own
+ * administration (tenant ids); INVALID_REQUEST stays the code the lead
+ * follow-up clients already rely on. A missing or unknown endpoint, or
+ * another tenant's, answers 404 NOT_FOUND.
+ */
+export const WEBHOOK_VALIDATION_CODE = 'VALIDATION_ERROR' as const;
+
+/** How long a rotated secret keeps signing beside the new one, unless the rotation asks for less: 24 hours, as Stripe offers. */
+export const ROTATION_GRACE_SECONDS = 86_400;
+
+/** Longest description kept. */
+const MAX_DESCRIPTION_LENGTH = 500;
+
+/** `POST /api/webhooks`: `{url, events?, description?}`; unknown fields are refused. */
+export const registrationSchema = z
+  .object({
+    url: z.string().trim().min(1, 'must not be empty').max(MAX_URL_LENGTH),
+    events: z
+      .array(z.enum([ALL_EVENTS, ...EVENT_TYPES]))
+      .min(1, `must name at least one event type (or leave events out for all of them)`)
+      .max(50)
+      .optional(),
+    description: z.string().max(MAX_DESCRIPTION_LENGTH).optional(),
+  })
+  .strict();
+
+/** `POST /api/webhooks/{id}/rotate-secret`: an optional body `{previous_secret_expires_in}` (seconds the old secret keeps signing; 0 ends it at once). */
+export const rotationSchema = z
+  .object({ previous_secret_expires_in: z.number().int().min(0).max(ROTATION_GRACE_SECONDS).optional() })
+  .strict();
+
+/** What the endpoint routes work with. */
+export interface EndpointsApiDependencies {
+  endpoints: EndpointStore;
+  clock: Clock;
+  /** WEBHOOK_ALLOW_LOOPBACK, and the lookup (tests inject one). */
+  urlPolicy: EndpointUrlPolicy;
+}
+
+function invalid(message: string, details?: IssueDetail[]): AppError {
+  return new AppError(WEBHOOK_VALIDATION_CODE, message, details);
+}
+
+function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw invalid(describeFirstIssue(parsed.error.issues), toIssueDetails(parsed.error.issues));
+  return parsed.data;
+}
+
+/** The tenant's endpoint named by a path id, or 404 NOT_FOUND (a malformed id, another tenant's, a deleted one: all alike). */
+export async function endpointFor(endpoints: Pick<EndpointStore, 'get'>, principal: Principal, id: string | undefined): Promise<WebhookEndpoint> {
+  const notFound = () => new AppError('NOT_FOUND', id ? `Webhook endpoint ${shownId(id)} was not found.` : 'No webhook endpoint id was given.');
+  if (!id || !ENDPOINT_ID_PATTERN.test(id)) throw notFound();
+  const endpoint = await endpoints.get(principal.tenantId, id);
+  if (!endpoint) throw notFound();
+  return endpoint;
+}
+
+/**
+ * Use case: registers an endpoint for the caller's tenant. The URL must be
+ * https to a host whose every address is public (WEBHOOK_ALLOW_LOOPBACK
+ * also admits http and https on loopback, for `npm start`); it is resolved
+ * now and again before each delivery. `events` defaults to every type
+ * (`["*"]`). Answers 201 with the endpoint and its signing secret, shown
+ * this once.
+ */
+export async function registerEndpoint(deps: EndpointsApiDependencies, principal: Principal, body: unknown): Promise<HttpResult> {
+  const request = parseBody(registrationSchema, body);
+  try {
+    const url = parseEndpointUrl(request.url, deps.urlPolicy);
+    await resolveEndpointAddress(url, deps.urlPolicy);
+  } catch (error) {
+    if (error instanceof EndpointUrlError) throw invalid(`url: ${error.message}`, [{ code: 'invalid_url', message: error.message, path: ['url'] }]);
+    throw error;
+  }
+  const now = deps.clock.now();
+  const at = new Date(now).toISOString();
+  const description = request.description === undefined ? undefined : cleanText(request.description).trim();
+  const secret = newSigningSecret();
+  const endpoint: WebhookEndpoint = {
+    id: newEndpointId(),
+    tenant_id: principal.tenantId,
+    url: request.url,
+    events: normalizedEvents(request.events),
+    ...(description ? { description } : {}),
+    secret,
+    created_at: at,
+    updated_at: at,
+  };
+  if (!(await deps.endpoints.create(endpoint))) {
+    throw invalid(`A tenant may register at most ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first.`, [
+      { code: 'too_big', message: `At most ${MAX_ENDPOINTS_PER_TENANT} endpoints`, path: [] },
+    ]);
+  }
+  return jsonResponse(201, { success: true, data: endpointView(endpoint, now, secret) });
+}
+
+/** `["*"]` for every type (also when `*` is among them); otherwise each type once, in the catalogue's order. */
+function normalizedEvents(events: readonly string[] | undefined): string[] {
+  if (!events || events.includes(ALL_EVENTS)) return [ALL_EVENTS];
+  return EVENT_TYPES.filter((type) => events.includes(type));
+}
+
+/** Use case: `GET /api/webhooks`, the caller's tenant's endpoints, oldest first, never a secret. */
+export async function listEndpoints(deps: Pick<EndpointsApiDependencies, 'endpoints' | 'clock'>, principal: Principal): Promise<HttpResult> {
+  const now = deps.clock.now();
+  const endpoints = await deps.endpoints.list(principal.tenantId);
+  return jsonResponse(200, { success: true, data: { webhooks: endpoints.map((endpoint) => endpointView(endpoint, now)) } });
+}
+
+/** Use case: `DELETE /api/webhooks/{id}`. Its pending deliveries stop (their jobs find no endpoint). */
+export async function deleteEndpoint(deps: Pick<EndpointsApiDependencies, 'endpoints'>, principal: Principal, id: string | undefined): Promise<HttpResult> {
+  const endpoint = await endpointFor(deps.endpoints, principal, id);
+  if (!(await deps.endpoints.remove(principal.tenantId, endpoint.id))) {
+    throw new AppError('NOT_FOUND', `Webhook endpoint ${endpoint.id} was not found.`);
+  }
+  return jsonResponse(200, { success: true, data: { id: endpoint.id, deleted: true } });
+}
+
+/**
+ * Use case: `POST /api/webhooks/{id}/rotate-secret`. A new secret signs
+ * every delivery from now on, shown this once; the one it replaces keeps
+ * signing beside it (a second `v1` in the header) for 24 hours, or for
+ * `previous_secret_expires_in` seconds (0: not at all), so receivers can
+ * switch without losing a delivery. A secret already in its grace period
+ * is replaced by the one rotated out now.
+ */
+export async function rotateSecret(deps: Pick<EndpointsApiDependencies, 'endpoints' | 'clock'>, principal: Principal, id: string | undefined, body: unknown): Promise<HttpResult> {
+  const request = parseBody(rotationSchema, body ?? {});
+  // Two tries: a concurrent rotation between our read and our write wins, and we rotate after it.
+  for (let pass = 0; pass < 2; pass++) {
+    const endpoint = await endpointFor(deps.endpoints, principal, id);
+    const now = deps.clock.now();
+    const secret = newSigningSecret();
+    const graceMs = (request.previous_secret_expires_in ?? ROTATION_GRACE_SECONDS) * 1000;
+    const rotated = await deps.endpoints.rotateSecret(principal.tenantId, endpoint.id, endpoint.secret, secret, now + graceMs, now);
+    if (rotated) return jsonResponse(200, { success: true, data: endpointView(rotated, now, secret) });
+  }
+  throw new AppError('INVALID_TRANSITION', 'The secret was rotated by another request at the same time; try again.');
+}

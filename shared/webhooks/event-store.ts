@@ -1,0 +1,121 @@
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import { epochSeconds, isConditionalCheckFailed } from '../platform/dynamodb';
+import { canonicalJson, sha256Hex } from '../platform/hashing';
+
+/** How long an event (and its deliveries) is kept: a month, as Stripe keeps events. Longer than every retry schedule. */
+export const EVENT_RETENTION_MS = 30 * 86_400_000;
+
+/** An event as stored: the payload every delivery of it sends, byte for byte the same. */
+export interface StoredEvent {
+  /** Its table key (`EVENT#<sha256>`), which its deliveries name. */
+  key: string;
+  id: string;
+  tenant_id: string;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+  idempotency_key: string;
+  /** Set once a delivery was queued for every endpoint subscribed when it was published. */
+  fanned_out_at?: string;
+}
+
+/** What a publisher asks to record. */
+export interface NewEvent {
+  tenantId: string;
+  type: string;
+  data: Record<string, unknown>;
+  idempotencyKey: string;
+}
+
+/**
+ * Port: events, one per idempotency key. Recording is a single UpdateItem
+ * whose every field is `if_not_exists`: the first publisher's event wins,
+ * and every later one (a retried job, a repeated callback) reads it back,
+ * id included, without a second write path or a read first.
+ */
+export interface EventStore {
+  /** Records the event unless its key has one; returns the stored event either way. */
+  record(event: NewEvent, candidateId: string, now: number): Promise<StoredEvent>;
+  /** Notes that every delivery of the event was queued. */
+  markFannedOut(key: string, now: number): Promise<void>;
+  get(key: string): Promise<StoredEvent | undefined>;
+}
+
+/** The table key of an event: `EVENT#` and the SHA-256 of `[tenant, idempotency key]`, so no key can name another tenant's event. */
+export function eventKey(tenantId: string, idempotencyKey: string): string {
+  return `EVENT#${sha256Hex(canonicalJson([tenantId, idempotencyKey]))}`;
+}
+
+const SORT_KEY = 'EVENT';
+
+const storedEvent = z.object({
+  pk: z.string(),
+  id: z.string(),
+  tenant_id: z.string(),
+  type: z.string(),
+  created_at: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  idempotency_key: z.string(),
+  fanned_out_at: z.string().optional(),
+});
+
+function eventOf(item: Record<string, unknown>): StoredEvent {
+  const parsed = storedEvent.safeParse(item);
+  if (!parsed.success) throw new Error(`Malformed event item ${String(item.pk)}: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
+  const { pk, ...event } = parsed.data;
+  return { key: pk, ...event };
+}
+
+/** EventStore on the single table (`EVENT#<sha256>` / `EVENT`, expiring after {@link EVENT_RETENTION_MS}). */
+export function dynamoEventStore(db: DynamoDBDocumentClient, tableName: string): EventStore {
+  return {
+    async record(event, candidateId, now) {
+      const { Attributes } = await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { pk: eventKey(event.tenantId, event.idempotencyKey), sk: SORT_KEY },
+          UpdateExpression:
+            'SET #id = if_not_exists(#id, :id), tenant_id = if_not_exists(tenant_id, :tenant), #type = if_not_exists(#type, :type), ' +
+            'created_at = if_not_exists(created_at, :at), #data = if_not_exists(#data, :data), ' +
+            'idempotency_key = if_not_exists(idempotency_key, :key), expires_at = if_not_exists(expires_at, :expires)',
+          ExpressionAttributeNames: { '#id': 'id', '#type': 'type', '#data': 'data' },
+          ExpressionAttributeValues: {
+            ':id': candidateId,
+            ':tenant': event.tenantId,
+            ':type': event.type,
+            ':at': new Date(now).toISOString(),
+            ':data': event.data,
+            ':key': event.idempotencyKey,
+            ':expires': epochSeconds(now + EVENT_RETENTION_MS),
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      if (!Attributes) throw new Error('DynamoDB returned no attributes for the event');
+      return eventOf(Attributes);
+    },
+
+    async markFannedOut(key, now) {
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: { pk: key, sk: SORT_KEY },
+            UpdateExpression: 'SET fanned_out_at = if_not_exists(fanned_out_at, :at)',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':at': new Date(now).toISOString() },
+          }),
+        );
+      } catch (error) {
+        // Gone (its retention ran out): nothing left to mark.
+        if (!isConditionalCheckFailed(error)) throw error;
+      }
+    },
+
+    async get(key) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { pk: key, sk: SORT_KEY }, ConsistentRead: true }));
+      return Item ? eventOf(Item) : undefined;
+    },
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * Every event type a webhook endpoint may subscribe to (ARCHITECTURE.md
+ * "Webhooks"): the end of a command a caller started, a stakeholder call's
+ * progress and its meeting summary, and a follow-up sequence's steps.
+ */
+export const EVENT_TYPES = [
+  'command.completed',
+  'command.failed',
+  'call.status_changed',
+  'meeting_summary.created',
+  'follow_up.due',
+  'sequence.adapted',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** An endpoint's subscription to every event type, present and future (the default). */
+export const ALL_EVENTS = '*';
+
+/** True when an endpoint subscribed to `subscribed` hears of an event of `type`. */
+export function isSubscribed(subscribed: readonly string[], type: string): boolean {
+  return subscribed.includes(ALL_EVENTS) || subscribed.includes(type);
+}

@@ -1,0 +1,178 @@
+import { DeleteMessageCommand, ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { SQSRecord } from 'aws-lambda';
+import { z } from 'zod';
+import { dynamoIdempotencyStore } from '../../../shared/commands/idempotency';
+import { sqsJobQueue, type JobQueue } from '../../../shared/commands/queue';
+import type { StoredCommand } from '../../../shared/commands/record';
+import { dynamoCommandStore, type CommandStore } from '../../../shared/commands/store';
+import { processJobRecord, type JobDefinition, type WorkerDependencies } from '../../../shared/commands/worker';
+import { systemClock } from '../../../shared/platform/clock';
+import { newId } from '../../../shared/platform/ids';
+import { commandEventHook } from '../../../shared/webhooks/command-events';
+import { dynamoDeliveryStore } from '../../../shared/webhooks/delivery-store';
+import { dynamoEndpointStore } from '../../../shared/webhooks/endpoint-store';
+import { dynamoEventStore, eventKey } from '../../../shared/webhooks/event-store';
+import { newEndpointId, newSigningSecret } from '../../../shared/webhooks/ids';
+import { webhookEventPublisher } from '../../../shared/webhooks/publisher';
+import { inMemoryTenants } from '../../unit/lead-follow-up/fixtures';
+import { startEmbeddedServices, type EmbeddedServices } from '../../support/embedded';
+
+/**
+ * At least once, never twice: a worker whose command ended but whose event
+ * could not be published (the webhook queue down, or the process gone right
+ * after the terminal write) has its job retried; the retried job finds the
+ * command terminal and publishes again. The event is recorded once (one id)
+ * and one delivery job is queued, however many times the job comes back.
+ */
+const TENANT = 'acme';
+
+let services: EmbeddedServices;
+let commands: CommandStore;
+let deps: WorkerDependencies;
+let webhooksDown = 0;
+let endpointId: string;
+
+const definition: JobDefinition<Record<string, unknown>, Record<string, unknown>> = {
+  type: 'deep_research',
+  kind: { type: 'deep_research', request: z.record(z.string(), z.unknown()), progress: z.record(z.string(), z.unknown()) },
+  parseProducerRequest: (request) => request as Record<string, unknown>,
+  siteIdOf: () => undefined,
+  run: async () => ({ status: 'completed', result: { answer: 42 } }),
+};
+
+beforeAll(async () => {
+  services = await startEmbeddedServices();
+  const { db } = services;
+  const table = services.aws.tableName;
+  commands = dynamoCommandStore(db, table);
+  const real = sqsJobQueue(services.aws.sqs, {
+    queues: { research: services.aws.queues.research.url, webhooks: services.aws.queues.webhooks.url },
+    deadLetterQueues: { research: services.aws.queues.research.dlqUrl },
+  });
+  // The webhook queue refuses the next `webhooksDown` sends, as SQS would during an outage.
+  const queue: JobQueue = {
+    ...real,
+    send: async (id, job) => {
+      if (id === 'webhooks' && webhooksDown > 0) {
+        webhooksDown -= 1;
+        throw new Error('SQS is unavailable');
+      }
+      await real.send(id, job);
+    },
+  };
+  const events = webhookEventPublisher({
+    endpoints: dynamoEndpointStore(db, table),
+    events: dynamoEventStore(db, table),
+    deliveries: dynamoDeliveryStore(db, table),
+    queue,
+    clock: systemClock,
+  });
+  deps = {
+    commands,
+    idempotency: dynamoIdempotencyStore(db, table),
+    tenants: inMemoryTenants({ [TENANT]: [] }),
+    queue,
+    clock: systemClock,
+    logger: new Logger({ serviceName: 'test', logLevel: 'SILENT' }),
+    leaseMs: 60_000,
+    maxReceiveCount: 5,
+    retryDelaysSeconds: [0],
+    onFinished: [commandEventHook({ commands, events })],
+  };
+  endpointId = newEndpointId();
+  const at = new Date().toISOString();
+  await dynamoEndpointStore(db, table).create({ id: endpointId, tenant_id: TENANT, url: 'http://127.0.0.1:9/hooks', events: ['*'], secret: newSigningSecret(), created_at: at, updated_at: at });
+});
+afterAll(() => services.stop());
+
+async function newCommand(): Promise<StoredCommand> {
+  const at = new Date().toISOString();
+  const command: StoredCommand = { id: newId(), type: 'deep_research', status: 'in_progress', tenant_id: TENANT, request: { query: 'x' }, created_at: at, updated_at: at, attempts: 0 };
+  await commands.create(command);
+  return command;
+}
+
+function record(body: string, attempt = 1): SQSRecord {
+  return {
+    messageId: newId(),
+    receiptHandle: 'r',
+    body,
+    attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
+    messageAttributes: { attempt: { stringValue: String(attempt), dataType: 'Number', stringListValues: [], binaryListValues: [] } },
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:switchboard-research',
+    awsRegion: 'us-east-1',
+  };
+}
+
+/** Takes every message off a queue (short polls until one comes back empty). */
+async function drain(url: string): Promise<Message[]> {
+  const taken = new Map<string, Message>();
+  for (let round = 0; round < 20; round++) {
+    const { Messages = [] } = await services.aws.sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, MessageAttributeNames: ['All'] }));
+    if (Messages.length === 0) break;
+    for (const message of Messages) {
+      taken.set(message.MessageId!, message);
+      await services.aws.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle! }));
+    }
+  }
+  return [...taken.values()];
+}
+
+describe('publishing a command event, at least once', () => {
+  it('retries the job when publishing failed after the command ended, and the retry publishes the one event', async () => {
+    const command = await newCommand();
+    const job = JSON.stringify({ version: 1, type: 'deep_research', tenant_id: TENANT, command_id: command.id });
+    webhooksDown = 1;
+
+    // First delivery: the command completes, the event is recorded, its delivery job cannot be queued.
+    await processJobRecord(definition, deps, record(job));
+    expect((await commands.get(command.id))?.status).toBe('completed');
+    expect(await drain(services.aws.queues.webhooks.url)).toEqual([]);
+    const retried = await drain(services.aws.queues.research.url);
+    expect(retried).toHaveLength(1);
+    const events = dynamoEventStore(services.db, services.aws.tableName);
+    const first = await events.get(eventKey(TENANT, `${command.id}:completed`));
+    expect(first).toMatchObject({ type: 'command.completed', data: { command: { command_id: command.id, status: 'completed', answer: 42 } } });
+    expect(first?.fanned_out_at).toBeUndefined();
+
+    // The retried job finds the command finished and publishes again: the same event, now queued for delivery.
+    await processJobRecord(definition, deps, record(retried[0]!.Body!, 2));
+    const queued = await drain(services.aws.queues.webhooks.url);
+    expect(queued.map((message) => JSON.parse(message.Body!))).toEqual([
+      { version: 1, type: 'webhook_delivery', tenant_id: TENANT, request: { endpoint_id: endpointId, event_id: first!.id, attempt: 1 } },
+    ]);
+    expect(await events.get(first!.key)).toMatchObject({ id: first!.id, fanned_out_at: expect.any(String) });
+
+    // Delivered again and again (SQS at least once): nothing new.
+    await processJobRecord(definition, deps, record(job));
+    await processJobRecord(definition, deps, record(job));
+    expect(await drain(services.aws.queues.webhooks.url)).toEqual([]);
+    const deliveries = await dynamoDeliveryStore(services.db, services.aws.tableName).list(endpointId, 10);
+    expect(deliveries.filter((delivery) => delivery.event_id === first!.id)).toHaveLength(1);
+  });
+
+  it('a process that died between the terminal write and its hooks loses nothing: the redelivered job publishes', async () => {
+    const command = await newCommand();
+    // The first worker ended the command and died before any hook ran.
+    expect(await commands.complete(command.id, { answer: 7 }, Date.now())).toBe(true);
+
+    await processJobRecord(definition, deps, record(JSON.stringify({ version: 1, type: 'deep_research', tenant_id: TENANT, command_id: command.id })));
+    const queued = await drain(services.aws.queues.webhooks.url);
+    expect(queued).toHaveLength(1);
+    const event = await dynamoEventStore(services.db, services.aws.tableName).get(eventKey(TENANT, `${command.id}:completed`));
+    expect(event?.data).toMatchObject({ command: { command_id: command.id, answer: 7 } });
+  });
+
+  it('publishes nothing for a tenant without endpoints', async () => {
+    const at = new Date().toISOString();
+    const lonely: StoredCommand = { id: newId(), type: 'deep_research', status: 'in_progress', tenant_id: 'lonely', request: {}, created_at: at, updated_at: at, attempts: 0 };
+    await commands.create(lonely);
+    await processJobRecord(definition, { ...deps, tenants: inMemoryTenants({ lonely: [] }) }, record(JSON.stringify({ version: 1, type: 'deep_research', tenant_id: 'lonely', command_id: lonely.id })));
+    expect((await commands.get(lonely.id))?.status).toBe('completed');
+    expect(await drain(services.aws.queues.webhooks.url)).toEqual([]);
+    expect(await dynamoEventStore(services.db, services.aws.tableName).get(eventKey('lonely', `${lonely.id}:completed`))).toBeUndefined();
+  });
+});

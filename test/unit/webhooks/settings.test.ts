@@ -1,0 +1,42 @@
+import { ConfigError } from '../../../shared/platform/config';
+import { hopDelaySeconds, nextRetryDelaySeconds } from '../../../shared/webhooks/retry-schedule';
+import { DEFAULT_RETRY_DELAYS_SECONDS, readWebhookSettings } from '../../../shared/webhooks/settings';
+
+describe('webhook settings', () => {
+  it('default to the PROVIDERS.md schedule and no loopback endpoints (as in AWS)', () => {
+    expect(readWebhookSettings({})).toEqual({ retryDelaysSeconds: [30, 120, 600, 3600, 21600, 86400], allowLoopback: false });
+    expect(DEFAULT_RETRY_DELAYS_SECONDS).toEqual([30, 120, 600, 3600, 21600, 86400]);
+  });
+
+  it('read WEBHOOK_RETRY_DELAYS and WEBHOOK_ALLOW_LOOPBACK', () => {
+    expect(readWebhookSettings({ WEBHOOK_RETRY_DELAYS: '1, 2,3', WEBHOOK_ALLOW_LOOPBACK: 'TRUE' })).toEqual({ retryDelaysSeconds: [1, 2, 3], allowLoopback: true });
+    expect(readWebhookSettings({ WEBHOOK_RETRY_DELAYS: '0', WEBHOOK_ALLOW_LOOPBACK: 'false' })).toEqual({ retryDelaysSeconds: [0], allowLoopback: false });
+    expect(readWebhookSettings({ WEBHOOK_RETRY_DELAYS: '  ' }).retryDelaysSeconds).toEqual([30, 120, 600, 3600, 21600, 86400]);
+  });
+
+  it.each([
+    [{ WEBHOOK_RETRY_DELAYS: '30,soon' }, /WEBHOOK_RETRY_DELAYS: must be 1 to 20 whole numbers/],
+    [{ WEBHOOK_RETRY_DELAYS: '30,-1' }, /WEBHOOK_RETRY_DELAYS/],
+    [{ WEBHOOK_RETRY_DELAYS: '1.5' }, /WEBHOOK_RETRY_DELAYS/],
+    [{ WEBHOOK_RETRY_DELAYS: '999999' }, /WEBHOOK_RETRY_DELAYS/],
+    [{ WEBHOOK_ALLOW_LOOPBACK: 'yes' }, /WEBHOOK_ALLOW_LOOPBACK: must be true or false/],
+  ])('fail the cold start on a malformed value, naming it (%o)', (settings, message) => {
+    expect(() => readWebhookSettings(settings)).toThrow(ConfigError);
+    expect(() => readWebhookSettings(settings)).toThrow(message);
+  });
+});
+
+describe('the retry schedule', () => {
+  it('waits each delay after the attempt of its rank, and gives up after the attempt that follows the last', () => {
+    const delays = [30, 120, 600];
+    expect([1, 2, 3, 4, 5].map((attempt) => nextRetryDelaySeconds(delays, attempt))).toEqual([30, 120, 600, undefined, undefined]);
+    expect(nextRetryDelaySeconds([], 1)).toBeUndefined();
+  });
+
+  it('makes waits longer than SQS allows out of hops of at most 900 s', () => {
+    expect(hopDelaySeconds(86_400_000)).toBe(900);
+    expect(hopDelaySeconds(30_000)).toBe(30);
+    expect(hopDelaySeconds(1_200)).toBe(2);
+    expect(hopDelaySeconds(-5)).toBe(0);
+  });
+});
