@@ -28,6 +28,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/leads/{leadId}/follow-ups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a lead's follow-ups
+         * @description The lead's steps that the key's tenant made (another tenant's never show, even on the same site), in schedule order, a page at a time. A step is listed until `COMMAND_RETENTION_DAYS` after its scheduled time.
+         *
+         *     Checks, in this order: INVALID_REQUEST (an unknown, missing or malformed query parameter), INVALID_INPUT (`leadId` or `site_id` not a UUID), INVALID_REQUEST (a `cursor` this API did not give), SITE_NOT_FOUND / FORBIDDEN, LEAD_NOT_FOUND.
+         */
+        get: operations["listLeadFollowUps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/follow-ups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit, send or end a follow-up
+         * @description Edits a step of the key's tenant (its copy, its time) or ends it: `sent` once you sent it, `skipped` or `cancelled`. One conditional write on the state the step was read in.
+         *
+         *     Checks, in this order: INVALID_REQUEST (no body, or not JSON), NOT_FOUND (`id` not a UUID), INVALID_REQUEST (an unknown field, none, `scheduled_for` with `status`, `reason` without `skipped` / `cancelled`, copy with markup or placeholders, a time not in the future or beyond a year), NOT_FOUND (no such step, another tenant's or an expired one), FORBIDDEN (a site the key does not cover), INVALID_TRANSITION (the step is `sent`, `skipped` or `cancelled`; or a new time for a `due` step), INVALID_REQUEST (content over its channel's limit).
+         */
+        patch: operations["updateFollowUp"];
+        trace?: never;
+    };
+    "/api/leads/{leadId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report what a lead did
+         * @description Records what the lead did (from your CRM, or your e-mail provider's webhook), adds it to the lead's interactions (once), and adapts the lead's remaining steps of the key's tenant by deterministic rules (see `type`); when something changed, publishes `sequence.adapted`. The changes are decided once and kept with the event, so a retry finishes exactly those. A step that moved meanwhile (sent, edited) is left alone.
+         *
+         *     Checks, in this order: INVALID_REQUEST (body not JSON, a missing, malformed or unknown field, `occurred_at` in the future), INVALID_INPUT (`site_id` or `leadId` not a UUID), SITE_NOT_FOUND / FORBIDDEN, LEAD_NOT_FOUND, INVALID_REQUEST (an `Idempotency-Key` too long), IDEMPOTENCY_CONFLICT.
+         */
+        post: operations["reportLeadEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents/cmo/stakeholder-coordination": {
         parameters: {
             query?: never;
@@ -201,9 +267,192 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "follow_up.due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A follow-up is due
+         * @description A step's time has come: the dispatcher made it `due` (once, however many dispatchers run). Send it, then PATCH /api/follow-ups/{id} with `{"status": "sent"}`. Published once per step (a run that died is made up by a later one); de-duplicate by the event `id`.
+         */
+        post: operations["onFollowUpDue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sequence.adapted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A lead event changed the lead's sequence
+         * @description POST /api/leads/{leadId}/events cancelled or rescheduled remaining steps: `changes` lists them. Published once per lead event, only when something changed.
+         */
+        post: operations["onSequenceAdapted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /** @description A step of a follow-up sequence, as the tenant whose command made it sees it (listed, edited, and in `follow_up.due`). */
+        FollowUpStep: {
+            /**
+             * Format: uuid
+             * @description The step (the follow-up id of the sequence that made it).
+             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The command's id (time-ordered UUID): read it with GET /api/commands/{id}.
+             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+             */
+            command_id: string;
+            /**
+             * Format: uuid
+             * @description The site.
+             * @example 5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c
+             */
+            site_id: string;
+            /**
+             * Format: uuid
+             * @description The lead.
+             * @example d4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80
+             */
+            lead_id: string;
+            /** @description The user the sequence was written for, if any. */
+            user_id: string | null;
+            /**
+             * @description Its place in the sequence, from 1.
+             * @example 1
+             */
+            sequence_position: number;
+            /** @enum {string} */
+            type: "email" | "call" | "meeting" | "messaging_app" | "professional_network_message" | "video_message" | "notification";
+            /**
+             * @description The channel it goes out on: its `type`.
+             * @enum {string}
+             */
+            channel: "email" | "call" | "meeting" | "messaging_app" | "professional_network_message" | "video_message" | "notification";
+            subject: string;
+            /** @description Plain text, ready to send. */
+            content: string;
+            status: components["schemas"]["FollowUpStatus"];
+            /** @description Why it was skipped or cancelled: the caller's `reason`, `skipped_by_caller` / `cancelled_by_caller`, or the lead event's type (`replied`, …). */
+            status_reason: string | null;
+            /**
+             * Format: date-time
+             * @description When it is due (UTC).
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            scheduled_for: string;
+            /**
+             * Format: date-time
+             * @description When the dispatcher made it due.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            due_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the caller said it was sent.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            sent_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it was skipped.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            skipped_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it was cancelled.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            cancelled_at: string | null;
+            metadata: {
+                next_steps: string;
+                lead_stage: string | null;
+                sequence_position: number;
+                template_used: string;
+            };
+            /**
+             * Format: date-time
+             * @description When the sequence saved it.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @description `scheduled` until its time, then `due` (announced with `follow_up.due`); `sent` once the caller says it went out; `skipped` or `cancelled` end it unsent (by the caller, or by a lead event). `sent`, `skipped` and `cancelled` are final.
+         * @enum {string}
+         */
+        FollowUpStatus: "scheduled" | "due" | "sent" | "skipped" | "cancelled";
+        /** @description What the lead did, as recorded. */
+        LeadEvent: {
+            /** @enum {string} */
+            type: "replied" | "meeting_booked" | "unsubscribed" | "bounced" | "opened" | "clicked";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC; the time it was reported when not given).
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            occurred_at: string;
+            /**
+             * @description The channel it happened on; a bounce reported without one is `email`.
+             * @enum {string|null}
+             */
+            channel: "email" | "call" | "meeting" | "messaging_app" | "professional_network_message" | "video_message" | "notification" | null;
+            summary: string | null;
+        };
+        /** @description One change a lead event made to a remaining step. */
+        FollowUpChange: {
+            /**
+             * Format: uuid
+             * @description The step it changed.
+             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+             */
+            follow_up_id: string;
+            /** @enum {string} */
+            change: "cancelled" | "rescheduled";
+            previous_status: components["schemas"]["FollowUpStatus"];
+            status: components["schemas"]["FollowUpStatus"];
+            /**
+             * Format: date-time
+             * @description Its time before the event.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            previous_scheduled_for: string;
+            /**
+             * Format: date-time
+             * @description Its time now.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            scheduled_for: string;
+        };
         /** @description One problem found in the request. */
         IssueDetail: {
             /**
@@ -622,6 +871,108 @@ export interface components {
              * @enum {string}
              */
             output?: "channel_messages" | "follow_up_sequence";
+        };
+        FollowUpPage: {
+            site_id: string;
+            lead_id: string;
+            /** @description In schedule order, earliest first. */
+            follow_ups: components["schemas"]["FollowUpStep"][];
+            has_more: boolean;
+            /** @description Pass it as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+        };
+        /** @description At least one field; an unknown field is refused. Copy may change while the step is scheduled or due, its time only while scheduled. */
+        FollowUpEdit: {
+            /** @description New subject: plain text (no markup, nothing in brackets to fill in), trimmed, not empty. */
+            subject?: string;
+            /** @description New content: plain text (no Markdown or HTML, no placeholders), trimmed, not empty; at most 4000 characters (1000 for `messaging_app`, 240 for `notification`). */
+            content?: string;
+            /**
+             * Format: date-time
+             * @description A new time: ISO 8601 with a time zone, later than now and at most 365 days ahead; only while `scheduled`. Not with `status`.
+             * @example 2026-12-01T09:00:00+01:00
+             */
+            scheduled_for?: string;
+            /**
+             * @description `sent` once you sent it (while scheduled or due), or `skipped` / `cancelled` to end it unsent.
+             * @enum {string}
+             */
+            status?: "sent" | "skipped" | "cancelled";
+            /** @description Why, with `status` `skipped` or `cancelled` only (kept as `status_reason`). */
+            reason?: string;
+        };
+        LeadEventResult: {
+            /**
+             * Format: uuid
+             * @description The recorded event (the same on a replay).
+             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+             */
+            event_id: string;
+            site_id: string;
+            lead_id: string;
+            event: components["schemas"]["LeadEvent"];
+            /** @description What it changed in the remaining steps (empty when nothing). */
+            changes: components["schemas"]["FollowUpChange"][];
+            /** @description True when the event is among the lead's interactions (false only when the lead holds the most it may). */
+            interaction_recorded: boolean;
+        };
+        /** @description The event under `event`, or its fields beside `site_id`. `null` counts as absent; an unknown field is refused. */
+        LeadEventRequest: {
+            /**
+             * Format: uuid
+             * @description The lead's site (alias `siteId`; both at once must agree).
+             * @example 5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c
+             */
+            site_id: string;
+            event: {
+                /**
+                 * @description `replied`, `meeting_booked`, `unsubscribed`: every remaining (scheduled or due) step is cancelled; `bounced`: the remaining steps on its channel are cancelled; `clicked`: the next scheduled step comes forward to 60 minutes after the click, if it was planned later; `opened`: nothing changes (recorded all the same).
+                 * @enum {string}
+                 */
+                type: "replied" | "meeting_booked" | "unsubscribed" | "bounced" | "opened" | "clicked";
+                /**
+                 * Format: date-time
+                 * @description When it happened: ISO 8601 with a time zone, not more than 5 minutes ahead of the server's clock. Default: now.
+                 */
+                occurred_at?: string;
+                /**
+                 * @description The channel it happened on; a bounce without one is an e-mail bounce.
+                 * @enum {string}
+                 */
+                channel?: "email" | "call" | "meeting" | "messaging_app" | "professional_network_message" | "video_message" | "notification";
+                /**
+                 * @description A plain-text note for the lead's interactions; without it, one is written from the type.
+                 * @example Jordan asked for a call on Friday.
+                 */
+                summary?: string;
+            };
+        } | {
+            /**
+             * Format: uuid
+             * @description The lead's site (alias `siteId`; both at once must agree).
+             * @example 5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c
+             */
+            site_id: string;
+            /**
+             * @description `replied`, `meeting_booked`, `unsubscribed`: every remaining (scheduled or due) step is cancelled; `bounced`: the remaining steps on its channel are cancelled; `clicked`: the next scheduled step comes forward to 60 minutes after the click, if it was planned later; `opened`: nothing changes (recorded all the same).
+             * @enum {string}
+             */
+            type: "replied" | "meeting_booked" | "unsubscribed" | "bounced" | "opened" | "clicked";
+            /**
+             * Format: date-time
+             * @description When it happened: ISO 8601 with a time zone, not more than 5 minutes ahead of the server's clock. Default: now.
+             */
+            occurred_at?: string;
+            /**
+             * @description The channel it happened on; a bounce without one is an e-mail bounce.
+             * @enum {string}
+             */
+            channel?: "email" | "call" | "meeting" | "messaging_app" | "professional_network_message" | "video_message" | "notification";
+            /**
+             * @description A plain-text note for the lead's interactions; without it, one is written from the type.
+             * @example Jordan asked for a call on Friday.
+             */
+            summary?: string;
         };
         /** @description The final meeting details and prompts, and the call as it is now (it keeps moving after the command completed). */
         StakeholderCoordinationResult: {
@@ -1282,7 +1633,7 @@ export interface operations {
             };
             /**
              * @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed.
-             *     - `INVALID_INPUT`: An id of a lead follow-up is not a UUID.
+             *     - `INVALID_INPUT`: An id of the request (a site, a lead, a user, an agent) is not a UUID.
              *     - `INVALID_PHONE_NUMBER`: `phone_number` is not a phone number (7 to 15 digits).
              *     - `INVALID_FOLLOW_UP_TYPE`: `followUpType` is not one of the follow-up types.
              *     - `NO_CHANNELS_CONFIGURED`: The site has neither email nor messaging_app enabled.
@@ -1369,6 +1720,473 @@ export interface operations {
                 headers: {
                     Location: components["headers"]["LocationOfFailedCommand"];
                     "Preference-Applied": components["headers"]["PreferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listLeadFollowUps: {
+        parameters: {
+            query: {
+                /** @description The lead's site (alias `siteId`; both at once must agree). */
+                site_id: string;
+                /** @description Steps in a page. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page (opaque). */
+                cursor?: string;
+                /** @description Only steps in these states, comma-separated: `scheduled`, `due`, `sent`, `skipped`, `cancelled`. */
+                status?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The lead (any case). */
+                leadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of steps. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
+                     *         "lead_id": "d4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80",
+                     *         "follow_ups": [
+                     *           {
+                     *             "id": "e85c0b0e-5a3f-4c1d-9a57-3f0c2b7d9e11",
+                     *             "command_id": "01a2089c-61b9-7628-80f6-bfab1a2ceaa4",
+                     *             "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
+                     *             "lead_id": "d4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80",
+                     *             "user_id": null,
+                     *             "sequence_position": 1,
+                     *             "type": "email",
+                     *             "channel": "email",
+                     *             "subject": "Jordan, a quick question",
+                     *             "content": "Hi Jordan, would a 20-minute call on Tuesday morning suit you?",
+                     *             "status": "scheduled",
+                     *             "status_reason": null,
+                     *             "scheduled_for": "2026-11-25T14:02:11.512Z",
+                     *             "due_at": null,
+                     *             "sent_at": null,
+                     *             "skipped_at": null,
+                     *             "cancelled_at": null,
+                     *             "metadata": {
+                     *               "next_steps": "Offer a short call",
+                     *               "lead_stage": "qualified",
+                     *               "sequence_position": 1,
+                     *               "template_used": "intro"
+                     *             },
+                     *             "created_at": "2026-11-23T14:02:11.512Z",
+                     *             "updated_at": "2026-11-23T14:02:11.512Z"
+                     *           }
+                     *         ],
+                     *         "has_more": true,
+                     *         "next_cursor": "WyIyMDI2LTExLTI1VDE0OjAyOjExLjUxMloiXQ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["FollowUpPage"];
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed.
+             *     - `INVALID_INPUT`: An id of the request (a site, a lead, a user, an agent) is not a UUID.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The site exists but is not among the key's sites; on a webhook, the provider's signature does not match. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /**
+             * @description - `SITE_NOT_FOUND`: No site has this id.
+             *     - `LEAD_NOT_FOUND`: The lead is not a lead of the site.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateFollowUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The step (`follow_ups[].id`; any case). Not a UUID: 404 NOT_FOUND. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "subject": "Jordan, a quick question",
+                 *       "content": "Hi Jordan, would a 20-minute call on Tuesday morning suit you?"
+                 *     }
+                 */
+                "application/json": components["schemas"]["FollowUpEdit"];
+            };
+        };
+        responses: {
+            /** @description The step after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "e85c0b0e-5a3f-4c1d-9a57-3f0c2b7d9e11",
+                     *         "command_id": "01a2089c-61b9-7628-80f6-bfab1a2ceaa4",
+                     *         "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
+                     *         "lead_id": "d4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80",
+                     *         "user_id": null,
+                     *         "sequence_position": 1,
+                     *         "type": "email",
+                     *         "channel": "email",
+                     *         "subject": "Jordan, a quick question",
+                     *         "content": "Hi Jordan, would a 20-minute call on Tuesday morning suit you?",
+                     *         "status": "sent",
+                     *         "status_reason": null,
+                     *         "scheduled_for": "2026-11-25T14:02:11.512Z",
+                     *         "due_at": null,
+                     *         "sent_at": "2026-11-25T14:10:00.000Z",
+                     *         "skipped_at": null,
+                     *         "cancelled_at": null,
+                     *         "metadata": {
+                     *           "next_steps": "Offer a short call",
+                     *           "lead_stage": "qualified",
+                     *           "sequence_position": 1,
+                     *           "template_used": "intro"
+                     *         },
+                     *         "created_at": "2026-11-23T14:02:11.512Z",
+                     *         "updated_at": "2026-11-25T14:10:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["FollowUpStep"];
+                    };
+                };
+            };
+            /** @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The site exists but is not among the key's sites; on a webhook, the provider's signature does not match. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No route has this path, or an item the request names (a follow-up, a visitor, a conversation) does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description - `INVALID_TRANSITION`: The item cannot move from its current state to the one asked for. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reportLeadEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a repeat harmless: within 24 hours the same key (per tenant) with the same lead and body answers the first answer again (`Idempotent-Replayed: true`) and changes and publishes nothing more; with another body, 409 IDEMPOTENCY_CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The lead (any case). */
+                leadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
+                 *       "event": {
+                 *         "type": "replied",
+                 *         "channel": "email",
+                 *         "summary": "Jordan asked for a call on Friday."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["LeadEventRequest"];
+            };
+        };
+        responses: {
+            /** @description Recorded, with what it changed (on a replay: the first answer again). */
+            200: {
+                headers: {
+                    /** @description `true` when this answers a repeat of an earlier request (same `Idempotency-Key` and body); absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "event_id": "3f1e9a4c-2b7d-4e8f-a1c3-5d6e7f8a9b0c",
+                     *         "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
+                     *         "lead_id": "d4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80",
+                     *         "event": {
+                     *           "type": "replied",
+                     *           "occurred_at": "2026-11-24T09:12:00.000Z",
+                     *           "channel": "email",
+                     *           "summary": "Jordan asked for a call on Friday."
+                     *         },
+                     *         "changes": [
+                     *           {
+                     *             "follow_up_id": "e85c0b0e-5a3f-4c1d-9a57-3f0c2b7d9e11",
+                     *             "change": "cancelled",
+                     *             "previous_status": "scheduled",
+                     *             "status": "cancelled",
+                     *             "previous_scheduled_for": "2026-11-25T14:02:11.512Z",
+                     *             "scheduled_for": "2026-11-25T14:02:11.512Z"
+                     *           }
+                     *         ],
+                     *         "interaction_recorded": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["LeadEventResult"];
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed.
+             *     - `INVALID_INPUT`: An id of the request (a site, a lead, a user, an agent) is not a UUID.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The site exists but is not among the key's sites; on a webhook, the provider's signature does not match. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /**
+             * @description - `SITE_NOT_FOUND`: No site has this id.
+             *     - `LEAD_NOT_FOUND`: The lead is not a lead of the site.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description - `IDEMPOTENCY_CONFLICT`: The `Idempotency-Key` was used within 24 hours with another body. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1479,7 +2297,7 @@ export interface operations {
              *     - `LEAD_NOT_FOUND`: The lead is not a lead of the site.
              *     - `USER_NOT_FOUND`: The user is not a user of the site.
              *     - `AGENT_NOT_FOUND`: The agent is not an agent of the site, or the site has no active agent of the role.
-             *     - `NOT_FOUND`: No route has this path, or an item the request names (a visitor, a conversation) does not exist.
+             *     - `NOT_FOUND`: No route has this path, or an item the request names (a follow-up, a visitor, a conversation) does not exist.
              */
             404: {
                 headers: {
@@ -2188,6 +3006,105 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
+            };
+        };
+    };
+    onFollowUpDue: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>`: check it, and the age of `t`, before trusting the body. */
+                "Switchboard-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event's id: the same on every delivery of it (de-duplicate by it).
+                     * @example evt_01a2089c61b9762880f6bfab1a2ceaa4
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "follow_up.due";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        follow_up: components["schemas"]["FollowUpStep"];
+                        /**
+                         * Format: uuid
+                         * @description The step (`follow_up.id`).
+                         * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+                         */
+                        follow_up_id: string;
+                        lead_id: string;
+                        site_id: string;
+                        /**
+                         * Format: uuid
+                         * @description The command's id (time-ordered UUID): read it with GET /api/commands/{id}.
+                         * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+                         */
+                        command_id: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx acknowledges the event; anything else (or no answer in time) is retried with back-off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSequenceAdapted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>`: check it, and the age of `t`, before trusting the body. */
+                "Switchboard-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event's id: the same on every delivery of it (de-duplicate by it).
+                     * @example evt_01a2089c61b9762880f6bfab1a2ceaa4
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "sequence.adapted";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The lead event (`event_id` of POST /api/leads/{leadId}/events).
+                         * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+                         */
+                        event_id: string;
+                        lead_id: string;
+                        site_id: string;
+                        event: components["schemas"]["LeadEvent"];
+                        changes: components["schemas"]["FollowUpChange"][];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx acknowledges the event; anything else (or no answer in time) is retried with back-off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

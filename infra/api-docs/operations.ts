@@ -3,6 +3,7 @@ import type { DocumentedEvent, DocumentedOperation } from '../../shared/api/open
 import { SERVICE_OPERATIONS } from '../../shared/api/openapi/service';
 import { DEEP_RESEARCH_OPERATIONS } from '../../shared/deep-research/openapi';
 import { LEAD_FOLLOW_UP_OPERATIONS } from '../../shared/lead-follow-up/openapi';
+import { FOLLOW_UP_SEQUENCE_EVENTS, FOLLOW_UP_SEQUENCE_OPERATIONS } from '../../shared/lead-follow-up/sequences/openapi';
 import { STAKEHOLDER_COORDINATION_OPERATIONS } from '../../shared/stakeholder-coordination/openapi';
 
 /**
@@ -14,6 +15,7 @@ import { STAKEHOLDER_COORDINATION_OPERATIONS } from '../../shared/stakeholder-co
  */
 export const OPERATIONS: readonly DocumentedOperation[] = [
   ...LEAD_FOLLOW_UP_OPERATIONS,
+  ...FOLLOW_UP_SEQUENCE_OPERATIONS,
   ...STAKEHOLDER_COORDINATION_OPERATIONS,
   ...DEEP_RESEARCH_OPERATIONS,
   ...COMMAND_OPERATIONS,
@@ -24,4 +26,6 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
  * Every event sent to the tenants' webhook endpoints (the document's
  * `webhooks`), each declared with `webhookEvent` in its feature's `openapi.ts`.
  */
-export const EVENTS: readonly DocumentedEvent[] = [];
+export const EVENTS: readonly DocumentedEvent[] = [
+  ...FOLLOW_UP_SEQUENCE_EVENTS,
+];

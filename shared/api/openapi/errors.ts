@@ -11,7 +11,7 @@ import { HTTP_STATUS_OF, type ErrorCode } from '../../platform/errors';
 /** What each code means to a caller; the reference lists it beside the code. */
 export const ERROR_CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
   INVALID_REQUEST: 'The body is missing or not JSON, or a field (or header) is missing or malformed.',
-  INVALID_INPUT: 'An id of a lead follow-up is not a UUID.',
+  INVALID_INPUT: 'An id of the request (a site, a lead, a user, an agent) is not a UUID.',
   INVALID_PHONE_NUMBER: '`phone_number` is not a phone number (7 to 15 digits).',
   INVALID_FOLLOW_UP_TYPE: '`followUpType` is not one of the follow-up types.',
   VALIDATION_ERROR: 'A deep research request is malformed (its body not JSON included); `details` lists every problem.',
@@ -27,7 +27,7 @@ export const ERROR_CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
   USER_NOT_FOUND: 'The user is not a user of the site.',
   AGENT_NOT_FOUND: 'The agent is not an agent of the site, or the site has no active agent of the role.',
   COMMAND_NOT_FOUND: "No command of the key's tenant has this id (another tenant's, an erased or an expired command included).",
-  NOT_FOUND: 'No route has this path, or an item the request names (a visitor, a conversation) does not exist.',
+  NOT_FOUND: 'No route has this path, or an item the request names (a follow-up, a visitor, a conversation) does not exist.',
   METHOD_NOT_ALLOWED: 'The path exists with other methods; the `Allow` header names them.',
   IDEMPOTENCY_CONFLICT: 'The `Idempotency-Key` was used within 24 hours with another body.',
   INVALID_TRANSITION: 'The item cannot move from its current state to the one asked for.',

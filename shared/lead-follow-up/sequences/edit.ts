@@ -20,6 +20,9 @@ export const MAX_SCHEDULE_AHEAD_MS = 365 * 86_400_000;
 /** The states a caller may put a step in. */
 export const CALLER_STATUSES = ['sent', 'skipped', 'cancelled'] as const;
 
+/** Longest `reason` for a skipped or cancelled step. */
+export const MAX_REASON_LENGTH = 500;
+
 /** Room a value may take before it is cleaned and trimmed. */
 const RAW_SLACK = 1_024;
 
@@ -40,7 +43,7 @@ const editSchema = z
     scheduled_for: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date and time with a time zone, e.g. 2026-12-01T09:00:00Z' }).optional(),
     status: z.enum(CALLER_STATUSES).optional(),
     /** Why a step was skipped or cancelled (kept as `status_reason`). */
-    reason: text(500).optional(),
+    reason: text(MAX_REASON_LENGTH).optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), { message: 'Give at least one of subject, content, scheduled_for, status' })
   .refine((body) => !(body.scheduled_for !== undefined && body.status !== undefined), {

@@ -32,12 +32,15 @@ const MAX_OPEN_STEPS = 200;
 /** The Idempotency-Key scope of lead events (keys are scoped per tenant and operation). */
 const IDEMPOTENCY_SCOPE = 'lead_event';
 
+/** Longest `summary` of an event, once cleaned and trimmed. */
+export const MAX_EVENT_SUMMARY_LENGTH = 2_000;
+
 const summaryText = z
   .string()
-  .max(2_000 + 1_024, { abort: true, message: 'Too big: expected string to have <=2000 characters' })
+  .max(MAX_EVENT_SUMMARY_LENGTH + 1_024, { abort: true, message: `Too big: expected string to have <=${MAX_EVENT_SUMMARY_LENGTH} characters` })
   .overwrite(cleanText)
   .trim()
-  .max(2_000, 'Too big: expected string to have <=2000 characters');
+  .max(MAX_EVENT_SUMMARY_LENGTH, `Too big: expected string to have <=${MAX_EVENT_SUMMARY_LENGTH} characters`);
 
 const eventFields = {
   type: z.enum(LEAD_EVENT_TYPES),

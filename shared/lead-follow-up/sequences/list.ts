@@ -15,7 +15,8 @@ import type { StepCursor, StepStore } from './step-store';
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
 
-const MAX_CURSOR_LENGTH = 512;
+/** Longest `cursor` accepted (the API's own are far shorter). */
+export const MAX_CURSOR_LENGTH = 512;
 
 const querySchema = z.strictObject({
   site_id: z.string().max(200).optional(),

@@ -195,3 +195,65 @@ describe('what the other operations answer fits the reference', () => {
     expectDocumented('twilioCallStatus', 403, unsigned.body);
   });
 });
+
+describe('what running a follow-up sequence answers fits the reference', () => {
+  const key = () => runtime.apiKey;
+
+  /** An error answer, under a status the operation documents, with a code its description names. */
+  function expectDocumentedError(operationId: string, answer: { status: number; body: { error?: { code: string } } }, code: string): void {
+    expect([operationId, answer.status, answer.body.error?.code]).toEqual([operationId, HTTP_STATUS_OF[code as keyof typeof HTTP_STATUS_OF], code]);
+    const response = OPERATIONS.find((candidate) => candidate.route.operationId === operationId)?.route.responses[String(answer.status)];
+    const description = response && 'description' in response ? (response.description ?? '') : '';
+    expect([operationId, code, description.includes(`\`${code}\``)]).toEqual([operationId, code, true]);
+    expectDocumented(operationId, answer.status, answer.body);
+  }
+
+  it('lists, edits, sends and adapts the steps of a sequence, and each answer (errors included) fits its schema', async () => {
+    const created = await call(runtime.url, 'POST', '/api/agents/sales/leadFollowUp', {
+      key: key(),
+      headers: { prefer: 'wait=20' },
+      body: { siteId: DEMO_SITE, leadId: DEMO_LEAD, output: 'follow_up_sequence', followUpInterval: '3 days' },
+    });
+    expect(created.status).toBe(200);
+    const [first, second] = (created.body.data?.follow_ups as { id: string }[]).map((step) => step.id);
+
+    const listed = await call(runtime.url, 'GET', `/api/leads/${DEMO_LEAD}/follow-ups?site_id=${DEMO_SITE}&limit=2&status=scheduled`, { key: key() });
+    expect(listed.status).toBe(200);
+    expectDocumented('listLeadFollowUps', 200, listed.body);
+    expect(listed.body.data).toMatchObject({ has_more: true, next_cursor: expect.any(String) });
+    const next = await call(runtime.url, 'GET', `/api/leads/${DEMO_LEAD}/follow-ups?siteId=${DEMO_SITE}&cursor=${String(listed.body.data?.next_cursor)}`, { key: key() });
+    expectDocumented('listLeadFollowUps', 200, next.body);
+    expect((next.body.data?.follow_ups as unknown[]).length).toBeGreaterThan(0);
+    expectDocumentedError('listLeadFollowUps', await call(runtime.url, 'GET', `/api/leads/${DEMO_LEAD}/follow-ups?site_id=${DEMO_SITE}&limit=0`, { key: key() }), 'INVALID_REQUEST');
+    expectDocumentedError('listLeadFollowUps', await call(runtime.url, 'GET', `/api/leads/nope/follow-ups?site_id=${DEMO_SITE}`, { key: key() }), 'INVALID_INPUT');
+    expectDocumentedError('listLeadFollowUps', await call(runtime.url, 'GET', `/api/leads/${DEMO_SITE}/follow-ups?site_id=${DEMO_SITE}`, { key: key() }), 'LEAD_NOT_FOUND');
+
+    const patch = (id: string, body: unknown) => call(runtime.url, 'PATCH', `/api/follow-ups/${id}`, { key: key(), body });
+    const edited = await patch(first!, { subject: 'Jordan, a quick question', content: 'Hi Jordan, would a 20-minute call on Tuesday morning suit you?' });
+    expect(edited.status).toBe(200);
+    expectDocumented('updateFollowUp', 200, edited.body);
+    const sent = await patch(first!, { status: 'sent' });
+    expect(sent.body.data).toMatchObject({ id: first, status: 'sent' });
+    expectDocumented('updateFollowUp', 200, sent.body);
+    expectDocumentedError('updateFollowUp', await patch(first!, { status: 'cancelled' }), 'INVALID_TRANSITION');
+    expectDocumentedError('updateFollowUp', await patch(second!, { scheduled_for: '2020-01-01T00:00:00Z' }), 'INVALID_REQUEST');
+    expectDocumentedError('updateFollowUp', await patch(DEMO_SITE, { status: 'sent' }), 'NOT_FOUND');
+
+    const report = (body: unknown, idempotencyKey: string) =>
+      call(runtime.url, 'POST', `/api/leads/${DEMO_LEAD}/events`, { key: key(), headers: { 'idempotency-key': idempotencyKey }, body });
+    const idempotencyKey = `reference-event-${Date.now()}`;
+    const replied = await report({ site_id: DEMO_SITE, event: { type: 'replied', channel: 'email', summary: 'Asked for a call on Friday.' } }, idempotencyKey);
+    expect(replied.status).toBe(200);
+    expectDocumented('reportLeadEvent', 200, replied.body);
+    expect(replied.body.data?.changes).toContainEqual(expect.objectContaining({ follow_up_id: second, change: 'cancelled', status: 'cancelled' }));
+    const replayed = await report({ site_id: DEMO_SITE, event: { type: 'replied', channel: 'email', summary: 'Asked for a call on Friday.' } }, idempotencyKey);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body).toEqual(replied.body);
+    expectDocumentedError('reportLeadEvent', await report({ site_id: DEMO_SITE, type: 'opened' }, idempotencyKey), 'IDEMPOTENCY_CONFLICT');
+    const flat = await report({ site_id: DEMO_SITE, type: 'opened' }, `${idempotencyKey}-flat`);
+    expectDocumented('reportLeadEvent', 200, flat.body);
+    expect(flat.body.data).toMatchObject({ changes: [], event: { type: 'opened', channel: null, summary: null } });
+    expectDocumentedError('reportLeadEvent', await report({ site_id: DEMO_SITE, event: { type: 'forwarded' } }, `${idempotencyKey}-bad`), 'INVALID_REQUEST');
+    expectDocumentedError('reportLeadEvent', await report({ site_id: 'nope', event: { type: 'opened' } }, `${idempotencyKey}-site`), 'INVALID_INPUT');
+  });
+});

@@ -9,6 +9,19 @@ import { deepResearchRequestSchema } from '../../../shared/deep-research/openapi
 import { parseDeepResearchRequest } from '../../../shared/deep-research/schema';
 import { leadFollowUpRequestSchema } from '../../../shared/lead-follow-up/openapi';
 import { structureSchema } from '../../../shared/lead-follow-up/schema';
+import { parseFollowUpEdit } from '../../../shared/lead-follow-up/sequences/edit';
+import type { AppliedChange, LeadEventRecord } from '../../../shared/lead-follow-up/sequences/event-records';
+import { followUpDueEvent, sequenceAdaptedEvent } from '../../../shared/lead-follow-up/sequences/events';
+import { MAX_EVENT_SUMMARY_LENGTH, parseLeadEventRequest } from '../../../shared/lead-follow-up/sequences/lead-events';
+import { answerListFollowUps, MAX_PAGE_SIZE } from '../../../shared/lead-follow-up/sequences/list';
+import {
+  FOLLOW_UP_SEQUENCE_EVENTS,
+  followUpEditSchema,
+  followUpStepSchema,
+  leadEventRequestSchema,
+  listFollowUpsQuerySchema,
+} from '../../../shared/lead-follow-up/sequences/openapi';
+import { STEP_SUBJECT_LIMIT, stepView, type StoredStep } from '../../../shared/lead-follow-up/sequences/step';
 import { HTTP_STATUS_OF, type ErrorCode } from '../../../shared/platform/errors';
 import { stakeholderRequestSchema } from '../../../shared/stakeholder-coordination/openapi';
 import { requestSchema as stakeholderSchema } from '../../../shared/stakeholder-coordination/schema';
@@ -119,6 +132,93 @@ describe('requests: the features\' own fields', () => {
   });
 });
 
+describe('follow-up sequences: the routes\' own checks', () => {
+  const now = Date.parse('2026-11-23T14:00:00.000Z');
+  const future = '2026-12-01T09:00:00+01:00';
+  const site = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
+
+  it('PATCH /api/follow-ups/{id}: each documented field is one the parser takes; unknown, empty and over-long ones are refused by both', () => {
+    const bodies = [{ subject: 'Jordan, a quick question' }, { content: 'Hi Jordan, would Tuesday suit you?' }, { scheduled_for: future }, { status: 'sent' }, { status: 'skipped', reason: 'Spoke on the phone' }];
+    expect([...new Set(bodies.flatMap(Object.keys))].sort()).toEqual(Object.keys(followUpEditSchema.shape).sort());
+    for (const body of bodies) {
+      expect(() => parseFollowUpEdit(body)).not.toThrow();
+      expect([body, followUpEditSchema.safeParse(body).success]).toEqual([body, true]);
+    }
+    for (const body of [{ status: 'sent', colour: 'red' }, { subject: 'x'.repeat(STEP_SUBJECT_LIMIT + 1) }, { status: 'due' }, { content: '' }]) {
+      expect(() => parseFollowUpEdit(body)).toThrow();
+      expect([body, followUpEditSchema.safeParse(body).success]).toEqual([body, false]);
+    }
+    // What the schema cannot say, the description does: at least one field, `reason` only with skipped or cancelled, a time or a status.
+    for (const body of [{}, { reason: 'because' }, { scheduled_for: future, status: 'sent' }]) expect(() => parseFollowUpEdit(body)).toThrow();
+  });
+
+  it('POST /api/leads/{leadId}/events: both documented forms parse as the code reads them; an unknown or over-long field is refused by both', () => {
+    const event = { type: 'clicked', occurred_at: '2026-11-23T13:00:00Z', channel: 'email', summary: 'Clicked the pricing link.' };
+    const forms = [{ site_id: site, event }, { site_id: site, ...event }];
+    for (const form of forms) {
+      expect(leadEventRequestSchema.safeParse(form).success).toBe(true);
+      expect(parseLeadEventRequest(form, now)).toEqual({ siteId: site, event: { ...event, occurred_at: '2026-11-23T13:00:00.000Z' } });
+    }
+    expect(parseLeadEventRequest({ site_id: site, event: { type: 'bounced' } }, now).event.channel).toBe('email');
+    for (const body of [{ site_id: site, event: { ...event, colour: 'red' } }, { site_id: site, ...event, summary: 'x'.repeat(MAX_EVENT_SUMMARY_LENGTH + 1) }, { site_id: site, event: { type: 'forwarded' } }]) {
+      expect(() => parseLeadEventRequest(body, now)).toThrow();
+      expect(leadEventRequestSchema.safeParse(body).success).toBe(false);
+    }
+  });
+
+  it('GET /api/leads/{leadId}/follow-ups: an unknown query parameter or a page over the limit is refused, as documented', async () => {
+    const shape = listFollowUpsQuerySchema.shape;
+    expect(Object.keys(shape).sort()).toEqual(['cursor', 'limit', 'site_id', 'status']);
+    const untouched = new Proxy({}, { get: () => { throw new Error('no store is read before the query is valid'); } }) as never;
+    const principal = { tenantId: 't1', keyId: 'k1', siteIds: [site] } as never;
+    const lead = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
+    for (const query of [{ site_id: site, colour: 'red' }, { site_id: site, limit: String(MAX_PAGE_SIZE + 1) }, { site_id: site, status: 'pending' }, {}]) {
+      await expect(answerListFollowUps({ sites: untouched, steps: untouched, clock: { now: () => now } }, principal, lead, query)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    }
+    expect(shape.limit.safeParse(MAX_PAGE_SIZE + 1).success).toBe(false);
+    expect(shape.site_id.safeParse(undefined).success).toBe(false);
+  });
+
+  it('the webhook events carry the documented data', () => {
+    const step: StoredStep = {
+      id: 'e85c0b0e-5a3f-4c1d-9a57-3f0c2b7d9e11',
+      type: 'email',
+      subject: 'Jordan, a quick question',
+      content: 'Hi Jordan, would Tuesday suit you?',
+      scheduled_for: '2026-11-25T14:00:00.000Z',
+      status: 'due',
+      site_id: site,
+      lead_id: 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80',
+      user_id: null,
+      metadata: { next_steps: 'Offer a call', lead_stage: null, sequence_position: 1, template_used: 'intro' },
+      tenant_id: 't1',
+      command_id: '01a2089c-61b9-7628-80f6-bfab1a2ceaa4',
+      created_at: '2026-11-23T14:00:00.000Z',
+      due_at: '2026-11-25T14:00:01.000Z',
+    };
+    expect(followUpStepSchema.safeParse(stepView(step)).error?.issues).toBeUndefined();
+    const change: AppliedChange = { follow_up_id: step.id, change: 'cancelled', previous_status: 'scheduled', status: 'cancelled', previous_scheduled_for: step.scheduled_for, scheduled_for: step.scheduled_for };
+    const record: LeadEventRecord = {
+      id: '3f1e9a4c-2b7d-4e8f-a1c3-5d6e7f8a9b0c',
+      tenant_id: 't1',
+      site_id: site,
+      lead_id: step.lead_id,
+      event: { type: 'replied', occurred_at: '2026-11-24T09:12:00.000Z', channel: 'email', summary: null },
+      plan: [],
+      created_at: '2026-11-24T09:12:00.000Z',
+      expires_at: 1,
+    };
+    const published = [followUpDueEvent(step), sequenceAdaptedEvent(record, [change])];
+    expect(FOLLOW_UP_SEQUENCE_EVENTS.map((event) => event.type)).toEqual(published.map((event) => event.type));
+    for (const [index, event] of published.entries()) {
+      const body = FOLLOW_UP_SEQUENCE_EVENTS[index]!.route.request!.body!.content['application/json']!;
+      const payload = { id: 'evt_01a2089c61b9762880f6bfab1a2ceaa4', type: event.type, created_at: '2026-11-25T14:00:02.000Z', data: event.data };
+      expect([event.type, ((body as { schema: z.ZodType }).schema).safeParse(payload).error?.issues]).toEqual([event.type, undefined]);
+    }
+    expect(Object.keys(document.webhooks ?? {})).toEqual(expect.arrayContaining(['follow_up.due', 'sequence.adapted']));
+  });
+});
+
 describe('examples', () => {
   it('every request example is a valid request, and every response example fits its schema', () => {
     let checked = 0;
@@ -148,6 +248,6 @@ describe('webhook events', () => {
     expect(post.operationId).toBe('onCommandCompleted');
     expect(post.parameters).toContainEqual(expect.objectContaining({ name: 'Switchboard-Signature', in: 'header', required: true }));
     expect(withEvent.tags?.map((tag) => tag.name)).toContain('Webhook events');
-    expect(document.tags?.map((tag) => tag.name)).not.toContain('Webhook events');
+    expect(buildOpenApiDocument(OPERATIONS, []).tags?.map((tag) => tag.name)).not.toContain('Webhook events');
   });
 });

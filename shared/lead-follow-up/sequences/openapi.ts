@@ -1,0 +1,370 @@
+import * as z from 'zod';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../api/idempotency-key';
+import { commandIdField, DEMO_LEAD_ID, DEMO_SITE_ID, EXAMPLE_COMMAND_ID, instantField, uuidField } from '../../api/openapi/fields';
+import { apiOperation, successEnvelope, webhookEvent, type DocumentedEvent, type DocumentedOperation } from '../../api/openapi/operation';
+import { CHANNEL_LIMITS } from '../channels';
+import { FOLLOW_UP_TYPES } from '../schema';
+import { CONTENT_LIMIT } from '../sequence';
+import { CLICK_FOLLOW_UP_DELAY_MS, LEAD_EVENT_TYPES, type LeadEvent } from './adaptation';
+import { CALLER_STATUSES, MAX_REASON_LENGTH, MAX_SCHEDULE_AHEAD_MS, type FollowUpEdit } from './edit';
+import type { AppliedChange } from './event-records';
+import { MAX_EVENT_CLOCK_SKEW_MS, MAX_EVENT_SUMMARY_LENGTH } from './lead-events';
+import { DEFAULT_PAGE_SIZE, MAX_CURSOR_LENGTH, MAX_PAGE_SIZE } from './list';
+import { STEP_STATUSES, STEP_SUBJECT_LIMIT, type StepView } from './step';
+
+/**
+ * The API reference of running follow-up sequences (documentation only: no
+ * function bundle imports this file): listing a lead's steps, editing or
+ * ending one, reporting what the lead did, and the two webhook events. The
+ * code checks requests with its own schemas (list.ts, edit.ts,
+ * lead-events.ts); these are the same requests described from their limits,
+ * and the answers' schemas are checked against the code's own types below.
+ */
+const TAG = {
+  name: 'Follow-up sequences',
+  description: "A saved sequence runs: its steps fall due, the caller sends them and says so, and what the lead does adapts the rest.",
+};
+
+/** True when two types are the same (the answers' schemas against the code's types). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+const statusSchema = z.enum(STEP_STATUSES).meta({
+  id: 'FollowUpStatus',
+  description:
+    '`scheduled` until its time, then `due` (announced with `follow_up.due`); `sent` once the caller says it went out; `skipped` or `cancelled` end it unsent ' +
+    '(by the caller, or by a lead event). `sent`, `skipped` and `cancelled` are final.',
+});
+
+const typeSchema = z.enum(FOLLOW_UP_TYPES);
+
+const contentLimits = `${CONTENT_LIMIT} characters (${Object.entries(CHANNEL_LIMITS)
+  .filter(([, limits]) => limits.message !== undefined)
+  .map(([channel, limits]) => `${limits.message} for \`${channel}\``)
+  .join(', ')})`;
+
+export const followUpStepSchema = z
+  .object({
+    id: uuidField('The step (the follow-up id of the sequence that made it).'),
+    command_id: commandIdField,
+    site_id: uuidField('The site.', DEMO_SITE_ID),
+    lead_id: uuidField('The lead.', DEMO_LEAD_ID),
+    user_id: z.string().nullable().meta({ description: 'The user the sequence was written for, if any.' }),
+    sequence_position: z.number().int().meta({ description: 'Its place in the sequence, from 1.', example: 1 }),
+    type: typeSchema,
+    channel: typeSchema.meta({ description: 'The channel it goes out on: its `type`.' }),
+    subject: z.string(),
+    content: z.string().meta({ description: 'Plain text, ready to send.' }),
+    status: statusSchema,
+    status_reason: z
+      .string()
+      .nullable()
+      .meta({ description: 'Why it was skipped or cancelled: the caller\'s `reason`, `skipped_by_caller` / `cancelled_by_caller`, or the lead event\'s type (`replied`, …).' }),
+    scheduled_for: instantField('When it is due (UTC).'),
+    due_at: instantField('When the dispatcher made it due.').nullable(),
+    sent_at: instantField('When the caller said it was sent.').nullable(),
+    skipped_at: instantField('When it was skipped.').nullable(),
+    cancelled_at: instantField('When it was cancelled.').nullable(),
+    metadata: z.object({
+      next_steps: z.string(),
+      lead_stage: z.string().nullable(),
+      sequence_position: z.number().int(),
+      template_used: z.string(),
+    }),
+    created_at: instantField('When the sequence saved it.'),
+    updated_at: instantField('When it last changed.'),
+  })
+  .meta({ id: 'FollowUpStep', description: 'A step of a follow-up sequence, as the tenant whose command made it sees it (listed, edited, and in `follow_up.due`).' });
+
+const _stepView: Same<z.infer<typeof followUpStepSchema>, StepView> = true;
+
+const leadEventSchema = z
+  .object({
+    type: z.enum(LEAD_EVENT_TYPES),
+    occurred_at: instantField('When it happened (UTC; the time it was reported when not given).'),
+    channel: typeSchema.nullable().meta({ description: 'The channel it happened on; a bounce reported without one is `email`.' }),
+    summary: z.string().nullable(),
+  })
+  .meta({ id: 'LeadEvent', description: 'What the lead did, as recorded.' });
+
+const _leadEvent: Same<z.infer<typeof leadEventSchema>, LeadEvent> = true;
+
+const appliedChangeSchema = z
+  .object({
+    follow_up_id: uuidField('The step it changed.'),
+    change: z.enum(['cancelled', 'rescheduled']),
+    previous_status: statusSchema,
+    status: statusSchema,
+    previous_scheduled_for: instantField('Its time before the event.'),
+    scheduled_for: instantField('Its time now.'),
+  })
+  .meta({ id: 'FollowUpChange', description: 'One change a lead event made to a remaining step.' });
+
+const _appliedChange: Same<z.infer<typeof appliedChangeSchema>, AppliedChange> = true;
+
+// --- GET /api/leads/{leadId}/follow-ups
+
+const leadParams = z.object({ leadId: uuidField('The lead (any case).', DEMO_LEAD_ID) });
+
+export const listFollowUpsQuerySchema = z.object({
+  site_id: uuidField('The lead\'s site (alias `siteId`; both at once must agree).', DEMO_SITE_ID),
+  limit: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).meta({ description: 'Steps in a page.' }),
+  cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional().meta({ description: 'The `next_cursor` of the previous page (opaque).' }),
+  status: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: `Only steps in these states, comma-separated: ${STEP_STATUSES.map((status) => `\`${status}\``).join(', ')}.`, example: 'scheduled,due' }),
+});
+
+const followUpPageSchema = z
+  .object({
+    site_id: z.string(),
+    lead_id: z.string(),
+    follow_ups: z.array(followUpStepSchema).max(MAX_PAGE_SIZE).meta({ description: 'In schedule order, earliest first.' }),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable().meta({ description: 'Pass it as `cursor` for the next page; null on the last.' }),
+  })
+  .meta({ id: 'FollowUpPage' });
+
+const STEP_EXAMPLE = {
+  id: 'e85c0b0e-5a3f-4c1d-9a57-3f0c2b7d9e11',
+  command_id: EXAMPLE_COMMAND_ID,
+  site_id: DEMO_SITE_ID,
+  lead_id: DEMO_LEAD_ID,
+  user_id: null,
+  sequence_position: 1,
+  type: 'email',
+  channel: 'email',
+  subject: 'Jordan, a quick question',
+  content: 'Hi Jordan, would a 20-minute call on Tuesday morning suit you?',
+  status: 'scheduled',
+  status_reason: null,
+  scheduled_for: '2026-11-25T14:02:11.512Z',
+  due_at: null,
+  sent_at: null,
+  skipped_at: null,
+  cancelled_at: null,
+  metadata: { next_steps: 'Offer a short call', lead_stage: 'qualified', sequence_position: 1, template_used: 'intro' },
+  created_at: '2026-11-23T14:02:11.512Z',
+  updated_at: '2026-11-23T14:02:11.512Z',
+};
+
+// --- PATCH /api/follow-ups/{id}
+
+const editFields = {
+  subject: z.string().min(1).max(STEP_SUBJECT_LIMIT).optional().meta({ description: 'New subject: plain text (no markup, nothing in brackets to fill in), trimmed, not empty.' }),
+  content: z
+    .string()
+    .min(1)
+    .max(CONTENT_LIMIT)
+    .optional()
+    .meta({ description: `New content: plain text (no Markdown or HTML, no placeholders), trimmed, not empty; at most ${contentLimits}.` }),
+  scheduled_for: z
+    .string()
+    .optional()
+    .meta({
+      format: 'date-time',
+      description: `A new time: ISO 8601 with a time zone, later than now and at most ${MAX_SCHEDULE_AHEAD_MS / 86_400_000} days ahead; only while \`scheduled\`. Not with \`status\`.`,
+      example: '2026-12-01T09:00:00+01:00',
+    }),
+  status: z
+    .enum(CALLER_STATUSES)
+    .optional()
+    .meta({ description: '`sent` once you sent it (while scheduled or due), or `skipped` / `cancelled` to end it unsent.' }),
+  reason: z.string().min(1).max(MAX_REASON_LENGTH).optional().meta({ description: 'Why, with `status` `skipped` or `cancelled` only (kept as `status_reason`).' }),
+} satisfies Record<keyof FollowUpEdit, z.ZodType>;
+
+export const followUpEditSchema = z
+  .strictObject(editFields)
+  .meta({ id: 'FollowUpEdit', description: 'At least one field; an unknown field is refused. Copy may change while the step is scheduled or due, its time only while scheduled.' });
+
+// --- POST /api/leads/{leadId}/events
+
+const eventFields = {
+  type: z.enum(LEAD_EVENT_TYPES).meta({
+    description:
+      '`replied`, `meeting_booked`, `unsubscribed`: every remaining (scheduled or due) step is cancelled; `bounced`: the remaining steps on its channel are cancelled; ' +
+      `\`clicked\`: the next scheduled step comes forward to ${CLICK_FOLLOW_UP_DELAY_MS / 60_000} minutes after the click, if it was planned later; \`opened\`: nothing changes (recorded all the same).`,
+  }),
+  occurred_at: z
+    .string()
+    .optional()
+    .meta({ format: 'date-time', description: `When it happened: ISO 8601 with a time zone, not more than ${MAX_EVENT_CLOCK_SKEW_MS / 60_000} minutes ahead of the server's clock. Default: now.` }),
+  channel: typeSchema.optional().meta({ description: 'The channel it happened on; a bounce without one is an e-mail bounce.' }),
+  summary: z.string().max(MAX_EVENT_SUMMARY_LENGTH).optional().meta({ description: 'A plain-text note for the lead\'s interactions; without it, one is written from the type.', example: 'Jordan asked for a call on Friday.' }),
+} satisfies Record<keyof LeadEvent, z.ZodType>;
+
+const eventSite = uuidField('The lead\'s site (alias `siteId`; both at once must agree).', DEMO_SITE_ID);
+
+export const leadEventRequestSchema = z
+  .union([
+    z.strictObject({ site_id: eventSite, event: z.strictObject(eventFields) }).meta({ title: 'Nested event' }),
+    z.strictObject({ site_id: eventSite, ...eventFields }).meta({ title: 'Flat event' }),
+  ])
+  .meta({ id: 'LeadEventRequest', description: 'The event under `event`, or its fields beside `site_id`. `null` counts as absent; an unknown field is refused.' });
+
+const leadEventResultSchema = z
+  .object({
+    event_id: uuidField('The recorded event (the same on a replay).'),
+    site_id: z.string(),
+    lead_id: z.string(),
+    event: leadEventSchema,
+    changes: z.array(appliedChangeSchema).meta({ description: 'What it changed in the remaining steps (empty when nothing).' }),
+    interaction_recorded: z.boolean().meta({ description: "True when the event is among the lead's interactions (false only when the lead holds the most it may)." }),
+  })
+  .meta({ id: 'LeadEventResult' });
+
+/** The three routes of running a sequence. */
+export const FOLLOW_UP_SEQUENCE_OPERATIONS: readonly DocumentedOperation[] = [
+  apiOperation({
+    method: 'GET',
+    path: '/api/leads/{leadId}/follow-ups',
+    operationId: 'listLeadFollowUps',
+    tag: TAG,
+    summary: "List a lead's follow-ups",
+    description: [
+      "The lead's steps that the key's tenant made (another tenant's never show, even on the same site), in schedule order, a page at a time. " +
+        'A step is listed until `COMMAND_RETENTION_DAYS` after its scheduled time.',
+      '',
+      'Checks, in this order: INVALID_REQUEST (an unknown, missing or malformed query parameter), INVALID_INPUT (`leadId` or `site_id` not a UUID), ' +
+        'INVALID_REQUEST (a `cursor` this API did not give), SITE_NOT_FOUND / FORBIDDEN, LEAD_NOT_FOUND.',
+    ].join('\n'),
+    params: leadParams,
+    query: listFollowUpsQuerySchema,
+    errors: ['INVALID_REQUEST', 'INVALID_INPUT', 'FORBIDDEN', 'SITE_NOT_FOUND', 'LEAD_NOT_FOUND'],
+    answers: {
+      200: {
+        description: 'A page of steps.',
+        schema: successEnvelope(followUpPageSchema),
+        example: { success: true, data: { site_id: DEMO_SITE_ID, lead_id: DEMO_LEAD_ID, follow_ups: [STEP_EXAMPLE], has_more: true, next_cursor: 'WyIyMDI2LTExLTI1VDE0OjAyOjExLjUxMloiXQ' } },
+      },
+    },
+  }),
+  apiOperation({
+    method: 'PATCH',
+    path: '/api/follow-ups/{id}',
+    operationId: 'updateFollowUp',
+    tag: TAG,
+    summary: 'Edit, send or end a follow-up',
+    description: [
+      "Edits a step of the key's tenant (its copy, its time) or ends it: `sent` once you sent it, `skipped` or `cancelled`. One conditional write on the state the step was read in.",
+      '',
+      'Checks, in this order: INVALID_REQUEST (no body, or not JSON), NOT_FOUND (`id` not a UUID), INVALID_REQUEST (an unknown field, none, `scheduled_for` with `status`, ' +
+        '`reason` without `skipped` / `cancelled`, copy with markup or placeholders, a time not in the future or beyond a year), NOT_FOUND (no such step, another tenant\'s or an expired one), ' +
+        'FORBIDDEN (a site the key does not cover), INVALID_TRANSITION (the step is `sent`, `skipped` or `cancelled`; or a new time for a `due` step), ' +
+        'INVALID_REQUEST (content over its channel\'s limit).',
+    ].join('\n'),
+    params: z.object({ id: uuidField('The step (`follow_ups[].id`; any case). Not a UUID: 404 NOT_FOUND.', STEP_EXAMPLE.id) }),
+    body: { schema: followUpEditSchema, example: { subject: 'Jordan, a quick question', content: 'Hi Jordan, would a 20-minute call on Tuesday morning suit you?' } },
+    errors: ['INVALID_REQUEST', 'FORBIDDEN', 'NOT_FOUND', 'INVALID_TRANSITION'],
+    answers: {
+      200: {
+        description: 'The step after the change.',
+        schema: successEnvelope(followUpStepSchema),
+        example: { success: true, data: { ...STEP_EXAMPLE, status: 'sent', sent_at: '2026-11-25T14:10:00.000Z', updated_at: '2026-11-25T14:10:00.000Z' } },
+      },
+    },
+  }),
+  apiOperation({
+    method: 'POST',
+    path: '/api/leads/{leadId}/events',
+    operationId: 'reportLeadEvent',
+    tag: TAG,
+    summary: 'Report what a lead did',
+    description: [
+      "Records what the lead did (from your CRM, or your e-mail provider's webhook), adds it to the lead's interactions (once), and adapts the lead's remaining steps of the key's tenant " +
+        'by deterministic rules (see `type`); when something changed, publishes `sequence.adapted`. The changes are decided once and kept with the event, so a retry finishes exactly those. ' +
+        'A step that moved meanwhile (sent, edited) is left alone.',
+      '',
+      'Checks, in this order: INVALID_REQUEST (body not JSON, a missing, malformed or unknown field, `occurred_at` in the future), INVALID_INPUT (`site_id` or `leadId` not a UUID), ' +
+        'SITE_NOT_FOUND / FORBIDDEN, LEAD_NOT_FOUND, INVALID_REQUEST (an `Idempotency-Key` too long), IDEMPOTENCY_CONFLICT.',
+    ].join('\n'),
+    params: leadParams,
+    headers: z.object({
+      'Idempotency-Key': z
+        .string()
+        .max(MAX_IDEMPOTENCY_KEY_LENGTH)
+        .optional()
+        .meta({
+          description:
+            'Makes a repeat harmless: within 24 hours the same key (per tenant) with the same lead and body answers the first answer again (`Idempotent-Replayed: true`) ' +
+            'and changes and publishes nothing more; with another body, 409 IDEMPOTENCY_CONFLICT.',
+          example: 'esp-evt-7781',
+        }),
+    }),
+    body: {
+      schema: leadEventRequestSchema,
+      example: { site_id: DEMO_SITE_ID, event: { type: 'replied', channel: 'email', summary: 'Jordan asked for a call on Friday.' } },
+    },
+    errors: ['INVALID_REQUEST', 'INVALID_INPUT', 'FORBIDDEN', 'SITE_NOT_FOUND', 'LEAD_NOT_FOUND', 'IDEMPOTENCY_CONFLICT'],
+    answers: {
+      200: {
+        description: 'Recorded, with what it changed (on a replay: the first answer again).',
+        headers: {
+          'Idempotent-Replayed': { description: '`true` when this answers a repeat of an earlier request (same `Idempotency-Key` and body); absent otherwise.', schema: { type: 'string', enum: ['true'] } },
+        },
+        content: {
+          'application/json': {
+            schema: successEnvelope(leadEventResultSchema),
+            example: {
+              success: true,
+              data: {
+                event_id: '3f1e9a4c-2b7d-4e8f-a1c3-5d6e7f8a9b0c',
+                site_id: DEMO_SITE_ID,
+                lead_id: DEMO_LEAD_ID,
+                event: { type: 'replied', occurred_at: '2026-11-24T09:12:00.000Z', channel: 'email', summary: 'Jordan asked for a call on Friday.' },
+                changes: [
+                  {
+                    follow_up_id: STEP_EXAMPLE.id,
+                    change: 'cancelled',
+                    previous_status: 'scheduled',
+                    status: 'cancelled',
+                    previous_scheduled_for: STEP_EXAMPLE.scheduled_for,
+                    scheduled_for: STEP_EXAMPLE.scheduled_for,
+                  },
+                ],
+                interaction_recorded: true,
+              },
+            },
+          },
+        },
+      },
+    },
+  }),
+];
+
+/** `data` of `follow_up.due` (events.ts followUpDueEvent). */
+export const followUpDueDataSchema = z.object({
+  follow_up: followUpStepSchema,
+  follow_up_id: uuidField('The step (`follow_up.id`).'),
+  lead_id: z.string(),
+  site_id: z.string(),
+  command_id: commandIdField,
+});
+
+/** `data` of `sequence.adapted` (events.ts sequenceAdaptedEvent). */
+export const sequenceAdaptedDataSchema = z.object({
+  event_id: uuidField('The lead event (`event_id` of POST /api/leads/{leadId}/events).'),
+  lead_id: z.string(),
+  site_id: z.string(),
+  event: leadEventSchema,
+  changes: z.array(appliedChangeSchema).min(1),
+});
+
+/** The webhook events of running a sequence. */
+export const FOLLOW_UP_SEQUENCE_EVENTS: readonly DocumentedEvent[] = [
+  webhookEvent({
+    type: 'follow_up.due',
+    summary: 'A follow-up is due',
+    description:
+      'A step\'s time has come: the dispatcher made it `due` (once, however many dispatchers run). Send it, then PATCH /api/follow-ups/{id} with `{"status": "sent"}`. ' +
+      'Published once per step (a run that died is made up by a later one); de-duplicate by the event `id`.',
+    data: followUpDueDataSchema,
+  }),
+  webhookEvent({
+    type: 'sequence.adapted',
+    summary: "A lead event changed the lead's sequence",
+    description: 'POST /api/leads/{leadId}/events cancelled or rescheduled remaining steps: `changes` lists them. Published once per lead event, only when something changed.',
+    data: sequenceAdaptedDataSchema,
+  }),
+];
