@@ -3,7 +3,10 @@ import type { DocumentedEvent, DocumentedOperation } from '../../shared/api/open
 import { SERVICE_OPERATIONS } from '../../shared/api/openapi/service';
 import { DEEP_RESEARCH_OPERATIONS } from '../../shared/deep-research/openapi';
 import { LEAD_FOLLOW_UP_OPERATIONS } from '../../shared/lead-follow-up/openapi';
-import { STAKEHOLDER_COORDINATION_OPERATIONS } from '../../shared/stakeholder-coordination/openapi';
+import { SEQUENCE_EVENTS } from '../../shared/lead-follow-up/sequences/events-openapi';
+import { STAKEHOLDER_COORDINATION_EVENTS, STAKEHOLDER_COORDINATION_OPERATIONS } from '../../shared/stakeholder-coordination/openapi';
+import { VOICE_ASSISTANT_EVENTS } from '../../shared/voice-assistant/openapi';
+import { WEBHOOK_EVENTS, WEBHOOK_OPERATIONS } from '../../shared/webhooks/openapi';
 
 /**
  * Every documented operation, feature by feature, in the reference's order
@@ -16,6 +19,7 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
   ...LEAD_FOLLOW_UP_OPERATIONS,
   ...STAKEHOLDER_COORDINATION_OPERATIONS,
   ...DEEP_RESEARCH_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
   ...COMMAND_OPERATIONS,
   ...SERVICE_OPERATIONS,
 ];
@@ -24,4 +28,4 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
  * Every event sent to the tenants' webhook endpoints (the document's
  * `webhooks`), each declared with `webhookEvent` in its feature's `openapi.ts`.
  */
-export const EVENTS: readonly DocumentedEvent[] = [];
+export const EVENTS: readonly DocumentedEvent[] = [...WEBHOOK_EVENTS, ...STAKEHOLDER_COORDINATION_EVENTS, ...VOICE_ASSISTANT_EVENTS, ...SEQUENCE_EVENTS];
