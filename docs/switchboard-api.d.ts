@@ -158,6 +158,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhook endpoints
+         * @description The key's tenant's endpoints, oldest first; never a secret.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers an endpoint for the key's tenant (at most 10; one more answers VALIDATION_ERROR: delete one first). The URL is checked and its host resolved now, and again before every delivery; the request goes to the address checked. The answer shows the signing secret, this once.
+         *
+         *     Input errors answer 400 VALIDATION_ERROR with zod-style `details` (`path: ["url"]`, `["events", 0]`, …); a body that is not JSON, or nests too deep, is VALIDATION_ERROR too.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint: it hears of no more events, and its pending deliveries stop (no further attempt is sent). Deleting it again answers 404 NOT_FOUND.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description A new secret signs every delivery from now on, shown in this answer only. The secret it replaces keeps signing beside it (a second `v1` in `Switchboard-Signature`, newest first) for 24 hours, or for `previous_secret_expires_in` seconds, so a receiver can switch without losing a delivery; a secret still in its grace period from an earlier rotation stops signing at once.
+         *
+         *     Answers 409 INVALID_TRANSITION when another rotation of the endpoint changed it at the same moment, twice in a row: try again. Input errors answer 400 VALIDATION_ERROR with zod-style `details` (`path: ["url"]`, `["events", 0]`, …); a body that is not JSON, or nests too deep, is VALIDATION_ERROR too.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's deliveries
+         * @description The endpoint's latest deliveries, newest first (by event), each with its status, attempt count, last answer, next attempt and attempt log. Deliveries are kept a month after their last change.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries/{event_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver an event
+         * @description Makes the delivery `pending` again, due now, with a fresh retry schedule; its next attempt sends the same event (same `id`, same body), signed anew. Any delivery may be redelivered, a delivered one too; no body is read. Answers 409 INVALID_TRANSITION while an attempt of it is in flight (a few seconds at most), or when the delivery changed twice while being redelivered: try again. An event no delivery of this endpoint has (or a malformed id) answers 404 NOT_FOUND.
+         */
+        post: operations["redeliverWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/commands/{id}": {
         parameters: {
             query?: never;
@@ -268,6 +376,86 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "command.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A command completed
+         * @description A command a caller started (lead follow-up, stakeholder coordination, deep research) completed: a lead follow-up once its last phase ended. Sent once per command; internal phases (copywriter, post-call summary) are never announced themselves. Delivered at least once, in no guaranteed order: de-duplicate by `id`. An attempt answered 2xx within 10 s delivers it; anything else is retried after 30 s, 2 min, 10 min, 1 h, 6 h, 24 h (WEBHOOK_RETRY_DELAYS), then the delivery is `failed`.
+         */
+        post: operations["onCommandCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "command.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A command failed
+         * @description A command a caller started failed (a worker gave up, or the janitor ended it stuck); `command.error` says why. Sent once per command. Delivered at least once, in no guaranteed order: de-duplicate by `id`. An attempt answered 2xx within 10 s delivers it; anything else is retried after 30 s, 2 min, 10 min, 1 h, 6 h, 24 h (WEBHOOK_RETRY_DELAYS), then the delivery is `failed`.
+         */
+        post: operations["onCommandFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "call.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A stakeholder call's status changed
+         * @description Twilio reported a stakeholder call's progress and the call moved: one event per status callback applied (a repeated callback yields no second event). Delivered at least once and in no guaranteed order: de-duplicate by `id`, and order by `call.last_sequence`.
+         */
+        post: operations["onCallStatusChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "meeting_summary.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A call's meeting summary was written
+         * @description A stakeholder call ended with something said, and its meeting summary was written (by the model, or the offline writer without one). Sent once per call; the stakeholder command itself is announced by `command.completed` when it completes. Delivered at least once: de-duplicate by `id`.
+         */
+        post: operations["onMeetingSummaryCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "follow_up.due": {
         parameters: {
             query?: never;
@@ -311,6 +499,161 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description A command as its tenant reads it. Once `completed` it also holds its result's fields, as the 200 answer of the POST that started it shows them: a lead follow-up's `messages` or `follow_ups` with `command_ids`, a research's `results`, a stakeholder coordination's meeting details and prompts. */
+        Command: {
+            /**
+             * Format: uuid
+             * @description The command's id (time-ordered UUID): read it with GET /api/commands/{id}.
+             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+             */
+            command_id: string;
+            /**
+             * @description The operation: `copywriter` is phase 2 of a lead follow-up (a child command), `post_call_summary` follows a call.
+             * @enum {string}
+             */
+            type: "lead_follow_up" | "copywriter" | "stakeholder_coordination" | "deep_research" | "post_call_summary";
+            status: components["schemas"]["CommandStatus"];
+            /**
+             * Format: uuid
+             * @description The site it acts on; absent for deep research.
+             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+             */
+            site_id?: string;
+            /**
+             * Format: date-time
+             * @description When it was accepted.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            updated_at: string;
+            /**
+             * Format: uuid
+             * @description The command this phase belongs to (a copywriter phase names its lead follow-up).
+             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+             */
+            parent_id?: string;
+            /** @description The command's later phases (a lead follow-up's copywriter command). */
+            child_ids?: string[];
+            call?: components["schemas"]["Call"];
+            /** @description What went wrong without failing it (a copywriter phase that failed: the sales copy stands). */
+            warnings?: components["schemas"]["ErrorInfo"][];
+            /** @description Why it failed, once `failed`. */
+            error?: {
+                /** @enum {string} */
+                code: "INVALID_REQUEST" | "INVALID_INPUT" | "INVALID_PHONE_NUMBER" | "INVALID_FOLLOW_UP_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "INVALID_OPERATION" | "NO_CHANNELS_CONFIGURED" | "NO_VALID_CHANNELS_FOR_LEAD" | "NO_VALID_CHANNELS" | "SITE_NOT_FOUND" | "LEAD_NOT_FOUND" | "USER_NOT_FOUND" | "AGENT_NOT_FOUND" | "COMMAND_NOT_FOUND" | "NOT_FOUND" | "SALES_COMMAND_FAILED" | "NO_CONTENT_GENERATED" | "SEARCH_FAILED" | "SYSTEM_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED";
+                message: string;
+                /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
+                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description `in_progress` until the last phase ends, then `completed` or `failed`; a terminal state never changes.
+         * @enum {string}
+         */
+        CommandStatus: "in_progress" | "completed" | "failed";
+        /** @description The phone call a stakeholder coordination places when `phone_numbers` names one: one per command, dialled at most once, `pending` at first and always shown as it is now. */
+        Call: {
+            /**
+             * Format: uuid
+             * @description The call's own id.
+             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+             */
+            id: string;
+            /**
+             * @description `pending` until answered, then `in_progress`; `completed` and `failed` are final. It keeps moving after the command completed.
+             * @enum {string}
+             */
+            status: "pending" | "in_progress" | "completed" | "failed";
+            /**
+             * @description The number called (E.164): the first of the request's `phone_numbers`.
+             * @example +14155550123
+             */
+            phone_number: string;
+            /**
+             * @description Who carries the call, once requested: Twilio, or the local telephony of `npm start`.
+             * @enum {string}
+             */
+            provider?: "twilio" | "local";
+            /**
+             * @description The provider's call id (Twilio `CA…`).
+             * @example CA0123456789abcdef0123456789abcdef
+             */
+            provider_call_id?: string;
+            /**
+             * @description The provider's last word on the call (`queued`, `ringing`, `no-answer`, …).
+             * @example ringing
+             */
+            provider_status?: string;
+            /**
+             * Format: date-time
+             * @description When a worker asked the provider for the call (set once; nothing dials twice).
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            requested_at?: string;
+            /**
+             * @description Why the call failed.
+             * @example nobody answered
+             */
+            reason?: string;
+            duration_seconds?: number;
+            /** @description Twilio's AnsweredBy (`human`, `machine_start`, …), when machine detection ran. */
+            answered_by?: string;
+            /** @description The last status callback applied (SequenceNumber); -1 before any. */
+            last_sequence: number;
+            /**
+             * Format: date-time
+             * @description When the call last changed.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            updated_at: string;
+            /** @description When the request listed several numbers: only the first is called. */
+            note?: string;
+        };
+        /** @description Why a command failed (its `error`), or what went wrong without failing it (an item of `warnings`). */
+        ErrorInfo: {
+            /** @enum {string} */
+            code: "INVALID_REQUEST" | "INVALID_INPUT" | "INVALID_PHONE_NUMBER" | "INVALID_FOLLOW_UP_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "INVALID_OPERATION" | "NO_CHANNELS_CONFIGURED" | "NO_VALID_CHANNELS_FOR_LEAD" | "NO_VALID_CHANNELS" | "SITE_NOT_FOUND" | "LEAD_NOT_FOUND" | "USER_NOT_FOUND" | "AGENT_NOT_FOUND" | "COMMAND_NOT_FOUND" | "NOT_FOUND" | "SALES_COMMAND_FAILED" | "NO_CONTENT_GENERATED" | "SEARCH_FAILED" | "SYSTEM_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED";
+            message: string;
+            /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
+            details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
+        };
+        /** @description One problem found in the request. */
+        IssueDetail: {
+            /**
+             * @description The kind of problem, as zod names it (`invalid_type`, `too_big`, `invalid_format`, `custom`, ...).
+             * @example invalid_type
+             */
+            code: string;
+            /** @example Required */
+            message?: string;
+            expected?: string;
+            received?: string;
+            /**
+             * @description Where in the body (or header) the problem is.
+             * @example [
+             *       "leadId"
+             *     ]
+             */
+            path: string[];
+        };
+        /** @description The `details` of NO_VALID_CHANNELS_FOR_LEAD: what the site offers and what the lead can be reached by. */
+        NoValidChannelsDetails: {
+            /**
+             * @example [
+             *       "email"
+             *     ]
+             */
+            configured_channels: string[];
+            lead_has_email: boolean;
+            lead_has_phone: boolean;
+        };
         /** @description A step of a follow-up sequence, as the tenant whose command made it sees it (listed, edited, and in `follow_up.due`). */
         FollowUpStep: {
             /**
@@ -452,36 +795,6 @@ export interface components {
              * @example 2026-11-23T14:02:11.512Z
              */
             scheduled_for: string;
-        };
-        /** @description One problem found in the request. */
-        IssueDetail: {
-            /**
-             * @description The kind of problem, as zod names it (`invalid_type`, `too_big`, `invalid_format`, `custom`, ...).
-             * @example invalid_type
-             */
-            code: string;
-            /** @example Required */
-            message?: string;
-            expected?: string;
-            received?: string;
-            /**
-             * @description Where in the body (or header) the problem is.
-             * @example [
-             *       "leadId"
-             *     ]
-             */
-            path: string[];
-        };
-        /** @description The `details` of NO_VALID_CHANNELS_FOR_LEAD: what the site offers and what the lead can be reached by. */
-        NoValidChannelsDetails: {
-            /**
-             * @example [
-             *       "email"
-             *     ]
-             */
-            configured_channels: string[];
-            lead_has_email: boolean;
-            lead_has_phone: boolean;
         };
         /** @description The error envelope answered with HTTP 400: its codes are INVALID_REQUEST, INVALID_INPUT, INVALID_PHONE_NUMBER, INVALID_FOLLOW_UP_TYPE, VALIDATION_ERROR, MISSING_QUERY, INVALID_OPERATION, NO_CHANNELS_CONFIGURED, NO_VALID_CHANNELS_FOR_LEAD, NO_VALID_CHANNELS. */
         BadRequestError: {
@@ -699,14 +1012,6 @@ export interface components {
                 name: string;
                 url: string | null;
             };
-        };
-        /** @description Why a command failed (its `error`), or what went wrong without failing it (an item of `warnings`). */
-        ErrorInfo: {
-            /** @enum {string} */
-            code: "INVALID_REQUEST" | "INVALID_INPUT" | "INVALID_PHONE_NUMBER" | "INVALID_FOLLOW_UP_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "INVALID_OPERATION" | "NO_CHANNELS_CONFIGURED" | "NO_VALID_CHANNELS_FOR_LEAD" | "NO_VALID_CHANNELS" | "SITE_NOT_FOUND" | "LEAD_NOT_FOUND" | "USER_NOT_FOUND" | "AGENT_NOT_FOUND" | "COMMAND_NOT_FOUND" | "NOT_FOUND" | "SALES_COMMAND_FAILED" | "NO_CONTENT_GENERATED" | "SEARCH_FAILED" | "SYSTEM_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED";
-            message: string;
-            /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
-            details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
         };
         /** @description A lead follow-up with `output: "follow_up_sequence"`, completed: the follow-ups are saved. */
         FollowUpSequenceResult: {
@@ -1084,11 +1389,6 @@ export interface components {
             /** @description Meeting details written without the model. */
             warnings?: components["schemas"]["ErrorInfo"][];
         };
-        /**
-         * @description `in_progress` until the last phase ends, then `completed` or `failed`; a terminal state never changes.
-         * @enum {string}
-         */
-        CommandStatus: "in_progress" | "completed" | "failed";
         /** @description `pre_call`: the assistant's guidance during the call; `post_call`: how the summary is written after it. */
         SystemPrompt: {
             /** @enum {string} */
@@ -1099,64 +1399,6 @@ export interface components {
             phase: "pre_call" | "post_call";
             /** @description Plain text, built from the site's own data. */
             content: string;
-        };
-        /** @description The phone call a stakeholder coordination places when `phone_numbers` names one: one per command, dialled at most once, `pending` at first and always shown as it is now. */
-        Call: {
-            /**
-             * Format: uuid
-             * @description The call's own id.
-             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
-             */
-            id: string;
-            /**
-             * @description `pending` until answered, then `in_progress`; `completed` and `failed` are final. It keeps moving after the command completed.
-             * @enum {string}
-             */
-            status: "pending" | "in_progress" | "completed" | "failed";
-            /**
-             * @description The number called (E.164): the first of the request's `phone_numbers`.
-             * @example +14155550123
-             */
-            phone_number: string;
-            /**
-             * @description Who carries the call, once requested: Twilio, or the local telephony of `npm start`.
-             * @enum {string}
-             */
-            provider?: "twilio" | "local";
-            /**
-             * @description The provider's call id (Twilio `CA…`).
-             * @example CA0123456789abcdef0123456789abcdef
-             */
-            provider_call_id?: string;
-            /**
-             * @description The provider's last word on the call (`queued`, `ringing`, `no-answer`, …).
-             * @example ringing
-             */
-            provider_status?: string;
-            /**
-             * Format: date-time
-             * @description When a worker asked the provider for the call (set once; nothing dials twice).
-             * @example 2026-11-23T14:02:11.512Z
-             */
-            requested_at?: string;
-            /**
-             * @description Why the call failed.
-             * @example nobody answered
-             */
-            reason?: string;
-            duration_seconds?: number;
-            /** @description Twilio's AnsweredBy (`human`, `machine_start`, …), when machine detection ran. */
-            answered_by?: string;
-            /** @description The last status callback applied (SequenceNumber); -1 before any. */
-            last_sequence: number;
-            /**
-             * Format: date-time
-             * @description When the call last changed.
-             * @example 2026-11-23T14:02:11.512Z
-             */
-            updated_at: string;
-            /** @description When the request listed several numbers: only the first is called. */
-            note?: string;
         };
         /** @description Everything known at once: the meeting details and prompts, the context summary, and a `pending` call. */
         StakeholderCoordinationAccepted: {
@@ -1485,59 +1727,218 @@ export interface components {
              */
             analysis_depth: "basic" | "advanced";
         };
-        /** @description A command as its tenant reads it. Once `completed` it also holds its result's fields, as the 200 answer of the POST that started it shows them: a lead follow-up's `messages` or `follow_ups` with `command_ids`, a research's `results`, a stakeholder coordination's meeting details and prompts. */
-        Command: {
+        /** @description A webhook endpoint with its new signing secret: the answer of a registration or a rotation, the only one that shows it. */
+        WebhookEndpointWithSecret: {
             /**
-             * Format: uuid
-             * @description The command's id (time-ordered UUID): read it with GET /api/commands/{id}.
-             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+             * @description The endpoint's id: `we_` and 24 hex digits.
+             * @example we_4f1c2a9d8e7b6a5f4e3d2c1b
              */
-            command_id: string;
+            id: string;
             /**
-             * @description The operation: `copywriter` is phase 2 of a lead follow-up (a child command), `post_call_summary` follows a call.
+             * Format: uri
+             * @example https://crm.example.com/hooks/switchboard
+             */
+            url: string;
+            /**
+             * @description The event types it hears of: `["*"]` for every type, otherwise types of the list, each once.
+             * @example [
+             *       "command.completed",
+             *       "command.failed"
+             *     ]
+             */
+            events: ("*" | "command.completed" | "command.failed" | "call.status_changed" | "meeting_summary.created" | "follow_up.due" | "sequence.adapted")[];
+            /**
+             * @description Absent when none was given.
+             * @example CRM sync
+             */
+            description?: string;
+            /**
+             * @description Always `enabled`: an endpoint hears of events until it is deleted.
              * @enum {string}
              */
-            type: "lead_follow_up" | "copywriter" | "stakeholder_coordination" | "deep_research" | "post_call_summary";
-            status: components["schemas"]["CommandStatus"];
-            /**
-             * Format: uuid
-             * @description The site it acts on; absent for deep research.
-             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
-             */
-            site_id?: string;
+            status: "enabled";
             /**
              * Format: date-time
-             * @description When it was accepted.
+             * @description When it was registered.
              * @example 2026-11-23T14:02:11.512Z
              */
             created_at: string;
             /**
              * Format: date-time
-             * @description When it last changed.
+             * @description When it last changed (a rotation).
              * @example 2026-11-23T14:02:11.512Z
              */
             updated_at: string;
             /**
-             * Format: uuid
-             * @description The command this phase belongs to (a copywriter phase names its lead follow-up).
-             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+             * Format: date-time
+             * @description Until when the secret replaced by the last rotation still signs beside the current one; `null` when none does.
+             * @example null
              */
-            parent_id?: string;
-            /** @description The command's later phases (a lead follow-up's copywriter command). */
-            child_ids?: string[];
-            call?: components["schemas"]["Call"];
-            /** @description What went wrong without failing it (a copywriter phase that failed: the sales copy stands). */
-            warnings?: components["schemas"]["ErrorInfo"][];
-            /** @description Why it failed, once `failed`. */
-            error?: {
-                /** @enum {string} */
-                code: "INVALID_REQUEST" | "INVALID_INPUT" | "INVALID_PHONE_NUMBER" | "INVALID_FOLLOW_UP_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "INVALID_OPERATION" | "NO_CHANNELS_CONFIGURED" | "NO_VALID_CHANNELS_FOR_LEAD" | "NO_VALID_CHANNELS" | "SITE_NOT_FOUND" | "LEAD_NOT_FOUND" | "USER_NOT_FOUND" | "AGENT_NOT_FOUND" | "COMMAND_NOT_FOUND" | "NOT_FOUND" | "SALES_COMMAND_FAILED" | "NO_CONTENT_GENERATED" | "SEARCH_FAILED" | "SYSTEM_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED";
-                message: string;
-                /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
-                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
-            };
-        } & {
-            [key: string]: unknown;
+            previous_secret_expires_at: string | null;
+            /**
+             * @description The signing secret (`whsec_` and 43 base64url characters; the whole string is the HMAC key), shown in this answer only: keep it. It cannot be read again; a lost secret is replaced with POST /api/webhooks/{id}/rotate-secret.
+             * @example whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3A
+             */
+            secret: string;
+        };
+        /** @description A new endpoint. An unknown field is refused (VALIDATION_ERROR). */
+        WebhookRegistration: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed (surrounding spaces dropped; at most 2048 characters): `https://`, without a user name, password or fragment, to a host whose every address is public (no loopback, private, link-local, metadata, CGNAT or unique-local address); it must resolve now and is checked again before each delivery. With `WEBHOOK_ALLOW_LOOPBACK=true` (`npm start`, never in AWS) `http://` and `https://` on a loopback address are accepted too.
+             * @example https://crm.example.com/hooks/switchboard
+             */
+            url: string;
+            /**
+             * @description The event types to hear of (1 to 50 entries; repeats ignored), or `["*"]`: every type, present and future. Absent: `["*"]`. Stored as `["*"]` when `*` is among them, otherwise each type once in the order of this list.
+             * @example [
+             *       "command.completed",
+             *       "command.failed"
+             *     ]
+             */
+            events?: ("*" | "command.completed" | "command.failed" | "call.status_changed" | "meeting_summary.created" | "follow_up.due" | "sequence.adapted")[];
+            /**
+             * @description A note for the tenant (at most 500 characters; control characters dropped, trimmed; blank: none).
+             * @example CRM sync
+             */
+            description?: string;
+        };
+        /** @description A webhook endpoint of the tenant, as every answer shows it: never its secrets, save the one answer that creates one. */
+        WebhookEndpoint: {
+            /**
+             * @description The endpoint's id: `we_` and 24 hex digits.
+             * @example we_4f1c2a9d8e7b6a5f4e3d2c1b
+             */
+            id: string;
+            /**
+             * Format: uri
+             * @example https://crm.example.com/hooks/switchboard
+             */
+            url: string;
+            /**
+             * @description The event types it hears of: `["*"]` for every type, otherwise types of the list, each once.
+             * @example [
+             *       "command.completed",
+             *       "command.failed"
+             *     ]
+             */
+            events: ("*" | "command.completed" | "command.failed" | "call.status_changed" | "meeting_summary.created" | "follow_up.due" | "sequence.adapted")[];
+            /**
+             * @description Absent when none was given.
+             * @example CRM sync
+             */
+            description?: string;
+            /**
+             * @description Always `enabled`: an endpoint hears of events until it is deleted.
+             * @enum {string}
+             */
+            status: "enabled";
+            /**
+             * Format: date-time
+             * @description When it was registered.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed (a rotation).
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description Until when the secret replaced by the last rotation still signs beside the current one; `null` when none does.
+             * @example null
+             */
+            previous_secret_expires_at: string | null;
+        };
+        /** @description Optional: an absent or empty body keeps the default grace period. An unknown field is refused (VALIDATION_ERROR). */
+        WebhookSecretRotation: {
+            /**
+             * @description Seconds the replaced secret keeps signing beside the new one (0: not at all). Absent: 86400 (24 hours).
+             * @example 3600
+             */
+            previous_secret_expires_in?: number;
+        };
+        /** @description One event's delivery to one endpoint: where it stands, and its attempts. */
+        WebhookDelivery: {
+            /**
+             * @description The event's id (`evt_` and 32 hex digits), as its payload's `id`.
+             * @example evt_01a209511ec77208b4ec083ecf7df55b
+             */
+            event_id: string;
+            /** @example command.completed */
+            event_type: string;
+            /** @example we_4f1c2a9d8e7b6a5f4e3d2c1b */
+            endpoint_id: string;
+            /**
+             * @description `pending` until an attempt is answered 2xx (`delivered`) or the last attempt of its retry schedule fails (`failed`); a redelivery makes it `pending` again.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** @description Attempts made so far (redeliveries included). */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description `null` before the first attempt.
+             */
+            last_attempt_at: string | null;
+            /** @description The last attempt's HTTP status; `null` before any attempt or when no answer came. */
+            last_response_status: number | null;
+            /** @description Why the last attempt got no answer (or was not sent); otherwise `null`. */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due, while `pending`; otherwise `null`.
+             */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description When an attempt was last answered 2xx; `null` before.
+             */
+            delivered_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the event was first to be delivered here.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the delivery last changed.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            updated_at: string;
+            /** @description The latest attempts (at most 20), oldest first. */
+            attempt_log: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        WebhookDeliveryAttempt: {
+            /** @description 1 for the delivery's first attempt; redeliveries continue the count. */
+            number: number;
+            /**
+             * Format: date-time
+             * @description When it was sent.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            at: string;
+            /**
+             * @description `automatic`: the first attempt or a retry; `redelivery`: asked for with the redeliver route.
+             * @enum {string}
+             */
+            trigger: "automatic" | "redelivery";
+            /**
+             * @description The endpoint's HTTP status; `null` when no answer came.
+             * @example 200
+             */
+            response_status: number | null;
+            duration_ms: number;
+            /**
+             * @description Why no answer came, or why nothing was sent (a timeout, a connection error, an address no longer allowed).
+             * @example no answer within 10 s
+             */
+            error?: string;
+            /** @description The start of the answer's body, cleaned (at most 256 characters). */
+            response_excerpt?: string;
         };
     };
     responses: never;
@@ -2596,6 +2997,673 @@ export interface operations {
             };
         };
     };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints (an empty list when there are none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "webhooks": [
+                     *           {
+                     *             "id": "we_4f1c2a9d8e7b6a5f4e3d2c1b",
+                     *             "url": "https://crm.example.com/hooks/switchboard",
+                     *             "events": [
+                     *               "command.completed",
+                     *               "command.failed"
+                     *             ],
+                     *             "description": "CRM sync",
+                     *             "status": "enabled",
+                     *             "created_at": "2026-11-23T14:02:11.512Z",
+                     *             "updated_at": "2026-11-23T14:02:11.512Z",
+                     *             "previous_secret_expires_at": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            webhooks: components["schemas"]["WebhookEndpoint"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://crm.example.com/hooks/switchboard",
+                 *       "events": [
+                 *         "command.completed",
+                 *         "command.failed"
+                 *       ],
+                 *       "description": "CRM sync"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookRegistration"];
+            };
+        };
+        responses: {
+            /** @description Registered: the endpoint and its `secret` (shown in this answer only). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "we_4f1c2a9d8e7b6a5f4e3d2c1b",
+                     *         "url": "https://crm.example.com/hooks/switchboard",
+                     *         "events": [
+                     *           "command.completed",
+                     *           "command.failed"
+                     *         ],
+                     *         "description": "CRM sync",
+                     *         "status": "enabled",
+                     *         "created_at": "2026-11-23T14:02:11.512Z",
+                     *         "updated_at": "2026-11-23T14:02:11.512Z",
+                     *         "previous_secret_expires_at": null,
+                     *         "secret": "whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3A"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
+                    };
+                };
+            };
+            /** @description - `VALIDATION_ERROR`: A deep research request is malformed (its body not JSON included); `details` lists every problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`we_…`). A malformed id, another tenant's or a deleted one answers 404 NOT_FOUND. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "we_4f1c2a9d8e7b6a5f4e3d2c1b",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @example we_4f1c2a9d8e7b6a5f4e3d2c1b */
+                            id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No route has this path, or an item the request names (a follow-up, a visitor, a conversation) does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`we_…`). A malformed id, another tenant's or a deleted one answers 404 NOT_FOUND. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "previous_secret_expires_in": 3600
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookSecretRotation"];
+            };
+        };
+        responses: {
+            /** @description Rotated: the endpoint, its new `secret` (shown in this answer only), and until when the replaced one still signs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "we_4f1c2a9d8e7b6a5f4e3d2c1b",
+                     *         "url": "https://crm.example.com/hooks/switchboard",
+                     *         "events": [
+                     *           "command.completed",
+                     *           "command.failed"
+                     *         ],
+                     *         "description": "CRM sync",
+                     *         "status": "enabled",
+                     *         "created_at": "2026-11-23T14:02:11.512Z",
+                     *         "updated_at": "2026-11-24T09:00:00.000Z",
+                     *         "previous_secret_expires_at": "2026-11-24T10:00:00.000Z",
+                     *         "secret": "whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3A"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
+                    };
+                };
+            };
+            /** @description - `VALIDATION_ERROR`: A deep research request is malformed (its body not JSON included); `details` lists every problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No route has this path, or an item the request names (a follow-up, a visitor, a conversation) does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description - `INVALID_TRANSITION`: The item cannot move from its current state to the one asked for. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description How many (a whole number from 1 to 100; default 20); anything else answers VALIDATION_ERROR. */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`we_…`). A malformed id, another tenant's or a deleted one answers 404 NOT_FOUND. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries (an empty list when there are none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "endpoint_id": "we_4f1c2a9d8e7b6a5f4e3d2c1b",
+                     *         "deliveries": [
+                     *           {
+                     *             "event_id": "evt_01a209511ec77208b4ec083ecf7df55b",
+                     *             "event_type": "command.completed",
+                     *             "endpoint_id": "we_4f1c2a9d8e7b6a5f4e3d2c1b",
+                     *             "status": "pending",
+                     *             "attempts": 1,
+                     *             "last_attempt_at": "2026-11-23T14:02:12.020Z",
+                     *             "last_response_status": 503,
+                     *             "last_error": null,
+                     *             "next_attempt_at": "2026-11-23T14:02:42.120Z",
+                     *             "delivered_at": null,
+                     *             "created_at": "2026-11-23T14:02:11.980Z",
+                     *             "updated_at": "2026-11-23T14:02:12.120Z",
+                     *             "attempt_log": [
+                     *               {
+                     *                 "number": 1,
+                     *                 "at": "2026-11-23T14:02:12.020Z",
+                     *                 "trigger": "automatic",
+                     *                 "response_status": 503,
+                     *                 "duration_ms": 96,
+                     *                 "response_excerpt": "Service Unavailable"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @example we_4f1c2a9d8e7b6a5f4e3d2c1b */
+                            endpoint_id: string;
+                            deliveries: components["schemas"]["WebhookDelivery"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `VALIDATION_ERROR`: A deep research request is malformed (its body not JSON included); `details` lists every problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No route has this path, or an item the request names (a follow-up, a visitor, a conversation) does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    redeliverWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`we_…`). A malformed id, another tenant's or a deleted one answers 404 NOT_FOUND. */
+                id: string;
+                /** @description The event's id (`evt_…`), as in the endpoint's deliveries and the payload's `id`. */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the delivery, `pending`, due now; its attempt is queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "event_id": "evt_01a209511ec77208b4ec083ecf7df55b",
+                     *         "event_type": "command.completed",
+                     *         "endpoint_id": "we_4f1c2a9d8e7b6a5f4e3d2c1b",
+                     *         "status": "pending",
+                     *         "attempts": 1,
+                     *         "last_attempt_at": "2026-11-23T14:02:12.020Z",
+                     *         "last_response_status": 503,
+                     *         "last_error": null,
+                     *         "next_attempt_at": "2026-11-23T15:00:00.000Z",
+                     *         "delivered_at": null,
+                     *         "created_at": "2026-11-23T14:02:11.980Z",
+                     *         "updated_at": "2026-11-23T15:00:00.000Z",
+                     *         "attempt_log": [
+                     *           {
+                     *             "number": 1,
+                     *             "at": "2026-11-23T14:02:12.020Z",
+                     *             "trigger": "automatic",
+                     *             "response_status": 503,
+                     *             "duration_ms": 96,
+                     *             "response_excerpt": "Service Unavailable"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No route has this path, or an item the request names (a follow-up, a visitor, a conversation) does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description - `INVALID_TRANSITION`: The item cannot move from its current state to the one asked for. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getCommand: {
         parameters: {
             query?: never;
@@ -3009,12 +4077,267 @@ export interface operations {
             };
         };
     };
+    onCommandCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>` (one `v1` per secret while a rotated one still signs, newest first): check it against the body exactly as received, and the age of `t` (five minutes at most), before trusting the body. */
+                "Switchboard-Signature": string;
+                /** @description The payload's `id`. */
+                "Switchboard-Event-Id": string;
+                /** @description The payload's `type`. */
+                "Switchboard-Event-Type": "command.completed";
+                /** @description The attempt this request is (1 for the first; retries and redeliveries count on). */
+                "Switchboard-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event's id: the same on every delivery of it (de-duplicate by it).
+                     * @example evt_01a2089c61b9762880f6bfab1a2ceaa4
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "command.completed";
+                    /** Format: date-time */
+                    created_at: string;
+                    /** @description `command` is exactly the `data` of GET /api/commands/{id} at that moment; when that is larger than 200 KiB (a research with many analysed results), only its `command_id`, `type`, `status`, `site_id`, `created_at`, `updated_at`, `parent_id`, `child_ids` and `error` (those present), with `truncated: true`. */
+                    data: {
+                        command: components["schemas"]["Command"];
+                        /**
+                         * @description Present when `command` is the summary: read the rest with GET /api/commands/{id}.
+                         * @enum {boolean}
+                         */
+                        truncated?: true;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx acknowledges the event; anything else (or no answer in time) is retried with back-off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCommandFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>` (one `v1` per secret while a rotated one still signs, newest first): check it against the body exactly as received, and the age of `t` (five minutes at most), before trusting the body. */
+                "Switchboard-Signature": string;
+                /** @description The payload's `id`. */
+                "Switchboard-Event-Id": string;
+                /** @description The payload's `type`. */
+                "Switchboard-Event-Type": "command.failed";
+                /** @description The attempt this request is (1 for the first; retries and redeliveries count on). */
+                "Switchboard-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event's id: the same on every delivery of it (de-duplicate by it).
+                     * @example evt_01a2089c61b9762880f6bfab1a2ceaa4
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "command.failed";
+                    /** Format: date-time */
+                    created_at: string;
+                    /** @description `command` is exactly the `data` of GET /api/commands/{id} at that moment; when that is larger than 200 KiB (a research with many analysed results), only its `command_id`, `type`, `status`, `site_id`, `created_at`, `updated_at`, `parent_id`, `child_ids` and `error` (those present), with `truncated: true`. */
+                    data: {
+                        command: components["schemas"]["Command"];
+                        /**
+                         * @description Present when `command` is the summary: read the rest with GET /api/commands/{id}.
+                         * @enum {boolean}
+                         */
+                        truncated?: true;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx acknowledges the event; anything else (or no answer in time) is retried with back-off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCallStatusChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>` (one `v1` per secret while a rotated one still signs, newest first): check it against the body exactly as received, and the age of `t` (five minutes at most), before trusting the body. */
+                "Switchboard-Signature": string;
+                /** @description The payload's `id`. */
+                "Switchboard-Event-Id": string;
+                /** @description The payload's `type`. */
+                "Switchboard-Event-Type": "call.status_changed";
+                /** @description The attempt this request is (1 for the first; retries and redeliveries count on). */
+                "Switchboard-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event's id: the same on every delivery of it (de-duplicate by it).
+                     * @example evt_01a2089c61b9762880f6bfab1a2ceaa4
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "call.status_changed";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The stakeholder coordination command the call belongs to.
+                         * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+                         */
+                        command_id: string;
+                        call: components["schemas"]["Call"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx acknowledges the event; anything else (or no answer in time) is retried with back-off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onMeetingSummaryCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>` (one `v1` per secret while a rotated one still signs, newest first): check it against the body exactly as received, and the age of `t` (five minutes at most), before trusting the body. */
+                "Switchboard-Signature": string;
+                /** @description The payload's `id`. */
+                "Switchboard-Event-Id": string;
+                /** @description The payload's `type`. */
+                "Switchboard-Event-Type": "meeting_summary.created";
+                /** @description The attempt this request is (1 for the first; retries and redeliveries count on). */
+                "Switchboard-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event's id: the same on every delivery of it (de-duplicate by it).
+                     * @example evt_01a2089c61b9762880f6bfab1a2ceaa4
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "meeting_summary.created";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The stakeholder coordination command whose call this was.
+                         * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+                         */
+                        command_id: string;
+                        /** @description The call's meeting summary, as the command's `meeting_summary` shows it: what was said, decided and asked for; what was not said is `null` or an empty list. */
+                        meeting_summary: {
+                            /** @enum {string} */
+                            status: "completed";
+                            /**
+                             * Format: uuid
+                             * @description The `post_call_summary` command that wrote it.
+                             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+                             */
+                            command_id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the summary was queued (the call ended).
+                             * @example 2026-11-23T14:02:11.512Z
+                             */
+                            requested_at: string;
+                            key_points: string[];
+                            decisions: string[];
+                            action_items: {
+                                assignee: string | null;
+                                due_date: string | null;
+                                /** @enum {string} */
+                                priority: "high" | "medium" | "low";
+                                description: string;
+                            }[];
+                            requirements: {
+                                title: string;
+                                description: string;
+                                cost: string | null;
+                                /** @enum {string} */
+                                priority: "high" | "medium" | "low";
+                                owner: string | null;
+                                approval_needed: boolean;
+                            }[];
+                            objective_outcome: string;
+                            /**
+                             * @description Who wrote the text: `openai` (any OpenAI-compatible model), or `offline`, the deterministic writer used without a model key.
+                             * @enum {string}
+                             */
+                            generated_by: "openai" | "offline";
+                            /** @description The model that wrote it. */
+                            model?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was written.
+                             * @example 2026-11-23T14:02:11.512Z
+                             */
+                            created_at: string;
+                        };
+                        command: components["schemas"]["Command"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx acknowledges the event; anything else (or no answer in time) is retried with back-off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     onFollowUpDue: {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>`: check it, and the age of `t`, before trusting the body. */
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>` (one `v1` per secret while a rotated one still signs, newest first): check it against the body exactly as received, and the age of `t` (five minutes at most), before trusting the body. */
                 "Switchboard-Signature": string;
+                /** @description The payload's `id`. */
+                "Switchboard-Event-Id": string;
+                /** @description The payload's `type`. */
+                "Switchboard-Event-Type": "follow_up.due";
+                /** @description The attempt this request is (1 for the first; retries and redeliveries count on). */
+                "Switchboard-Delivery-Attempt": string;
             };
             path?: never;
             cookie?: never;
@@ -3065,8 +4388,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>`: check it, and the age of `t`, before trusting the body. */
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>` (one `v1` per secret while a rotated one still signs, newest first): check it against the body exactly as received, and the age of `t` (five minutes at most), before trusting the body. */
                 "Switchboard-Signature": string;
+                /** @description The payload's `id`. */
+                "Switchboard-Event-Id": string;
+                /** @description The payload's `type`. */
+                "Switchboard-Event-Type": "sequence.adapted";
+                /** @description The attempt this request is (1 for the first; retries and redeliveries count on). */
+                "Switchboard-Delivery-Attempt": string;
             };
             path?: never;
             cookie?: never;

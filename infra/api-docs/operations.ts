@@ -4,7 +4,9 @@ import { SERVICE_OPERATIONS } from '../../shared/api/openapi/service';
 import { DEEP_RESEARCH_OPERATIONS } from '../../shared/deep-research/openapi';
 import { LEAD_FOLLOW_UP_OPERATIONS } from '../../shared/lead-follow-up/openapi';
 import { FOLLOW_UP_SEQUENCE_EVENTS, FOLLOW_UP_SEQUENCE_OPERATIONS } from '../../shared/lead-follow-up/sequences/openapi';
-import { STAKEHOLDER_COORDINATION_OPERATIONS } from '../../shared/stakeholder-coordination/openapi';
+import { STAKEHOLDER_COORDINATION_EVENTS, STAKEHOLDER_COORDINATION_OPERATIONS } from '../../shared/stakeholder-coordination/openapi';
+import { VOICE_ASSISTANT_EVENTS } from '../../shared/voice-assistant/openapi';
+import { WEBHOOK_EVENTS, WEBHOOK_OPERATIONS } from '../../shared/webhooks/openapi';
 
 /**
  * Every documented operation, feature by feature, in the reference's order
@@ -18,6 +20,7 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
   ...FOLLOW_UP_SEQUENCE_OPERATIONS,
   ...STAKEHOLDER_COORDINATION_OPERATIONS,
   ...DEEP_RESEARCH_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
   ...COMMAND_OPERATIONS,
   ...SERVICE_OPERATIONS,
 ];
@@ -26,6 +29,4 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
  * Every event sent to the tenants' webhook endpoints (the document's
  * `webhooks`), each declared with `webhookEvent` in its feature's `openapi.ts`.
  */
-export const EVENTS: readonly DocumentedEvent[] = [
-  ...FOLLOW_UP_SEQUENCE_EVENTS,
-];
+export const EVENTS: readonly DocumentedEvent[] = [...WEBHOOK_EVENTS, ...STAKEHOLDER_COORDINATION_EVENTS, ...VOICE_ASSISTANT_EVENTS, ...FOLLOW_UP_SEQUENCE_EVENTS];

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { callSchema, commandStatusSchema } from '../api/openapi/commands';
 import { errorInfoSchema } from '../api/openapi/errors';
 import { commandIdField, DEMO_LEAD_ID, DEMO_SITE_ID, EXAMPLE_COMMAND_ID, generatedByField, uuidField } from '../api/openapi/fields';
-import { commandOperation, successEnvelope, webhookOperation, type DocumentedOperation } from '../api/openapi/operation';
+import { commandOperation, successEnvelope, webhookEvent, webhookOperation, type DocumentedEvent, type DocumentedOperation } from '../api/openapi/operation';
 import { TWILIO_CALL_STATUSES } from '../providers/telephony/call-status';
 import { CALL_STATUS_PATH } from './call-phase';
 import { STAKEHOLDER_SUPERVISORS, STAKEHOLDER_TASK } from './command-object';
@@ -145,5 +145,17 @@ export const STAKEHOLDER_COORDINATION_OPERATIONS: readonly DocumentedOperation[]
     body: { contentType: 'application/x-www-form-urlencoded', schema: statusCallbackSchema },
     errors: ['FORBIDDEN', 'INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'SYSTEM_ERROR'],
     answers: { 204: { description: 'Taken: applied, or a repeated, late or out-of-order callback ignored.' } },
+  }),
+];
+
+/** `call.status_changed`, published by call-status-webhook.ts for each callback applied. */
+export const STAKEHOLDER_COORDINATION_EVENTS: readonly DocumentedEvent[] = [
+  webhookEvent({
+    type: 'call.status_changed',
+    summary: "A stakeholder call's status changed",
+    description:
+      "Twilio reported a stakeholder call's progress and the call moved: one event per status callback applied (a repeated callback yields no second event). " +
+      'Delivered at least once and in no guaranteed order: de-duplicate by `id`, and order by `call.last_sequence`.',
+    data: z.object({ command_id: commandIdField.meta({ description: 'The stakeholder coordination command the call belongs to.' }), call: callSchema }),
   }),
 ];

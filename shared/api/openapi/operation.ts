@@ -338,9 +338,13 @@ export function webhookEvent(doc: { type: string; summary: string; description: 
       request: {
         headers: z.object({
           'Switchboard-Signature': z.string().meta({
-            description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint\'s secret>`: check it, and the age of `t`, before trusting the body.',
+            description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint\'s secret>` (one `v1` per secret while a rotated one still signs, newest first): ' +
+              'check it against the body exactly as received, and the age of `t` (five minutes at most), before trusting the body.',
             example: 't=1763906531,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
           }),
+          'Switchboard-Event-Id': z.string().meta({ description: "The payload's `id`.", example: 'evt_01a2089c61b9762880f6bfab1a2ceaa4' }),
+          'Switchboard-Event-Type': z.literal(doc.type).meta({ description: "The payload's `type`." }),
+          'Switchboard-Delivery-Attempt': z.string().meta({ description: 'The attempt this request is (1 for the first; retries and redeliveries count on).', example: '1' }),
         }),
         body: { required: true, content: { 'application/json': { schema: payload } } },
       },

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { buildOpenApiDocument } from '../../../infra/api-docs/document';
-import { OPERATIONS } from '../../../infra/api-docs/operations';
+import { EVENTS, OPERATIONS } from '../../../infra/api-docs/operations';
 import { ERROR_CODE_MEANINGS, codesOfStatus, errorSchemaName, errorStatuses } from '../../../shared/api/openapi/errors';
 import { webhookEvent } from '../../../shared/api/openapi/operation';
 import { API_REFERENCE_PATHS } from '../../../shared/api/reference';
@@ -25,6 +25,9 @@ import { STEP_SUBJECT_LIMIT, stepView, type StoredStep } from '../../../shared/l
 import { HTTP_STATUS_OF, type ErrorCode } from '../../../shared/platform/errors';
 import { stakeholderRequestSchema } from '../../../shared/stakeholder-coordination/openapi';
 import { requestSchema as stakeholderSchema } from '../../../shared/stakeholder-coordination/schema';
+import { registrationSchema, rotationSchema } from '../../../shared/webhooks/endpoints-api';
+import { EVENT_TYPES } from '../../../shared/webhooks/event-types';
+import { secretRotationSchema, webhookRegistrationSchema } from '../../../shared/webhooks/openapi';
 
 /**
  * The reference covers the service exactly: one documented operation per
@@ -219,6 +222,22 @@ describe('follow-up sequences: the routes\' own checks', () => {
   });
 });
 
+describe('requests: the webhook routes', () => {
+  it('registration: exactly the fields and limits endpoints-api.ts checks', () => {
+    expect(Object.keys(webhookRegistrationSchema.shape).sort()).toEqual(Object.keys(registrationSchema.shape).sort());
+    const good = { url: 'https://crm.example.com/hooks', events: ['command.completed', '*'], description: 'CRM sync' };
+    for (const body of [good, { url: 'https://crm.example.com/hooks' }, { ...good, events: [] }, { ...good, events: ['nope'] }, { ...good, extra: 1 }, { ...good, description: 'x'.repeat(501) }]) {
+      expect([body, webhookRegistrationSchema.safeParse(body).success]).toEqual([body, registrationSchema.safeParse(body).success]);
+    }
+  });
+
+  it('rotation: exactly the field and limits endpoints-api.ts checks', () => {
+    for (const body of [{}, { previous_secret_expires_in: 0 }, { previous_secret_expires_in: 86_400 }, { previous_secret_expires_in: 86_401 }, { previous_secret_expires_in: 1.5 }, { extra: 1 }]) {
+      expect([body, secretRotationSchema.safeParse(body).success]).toEqual([body, rotationSchema.safeParse(body).success]);
+    }
+  });
+});
+
 describe('examples', () => {
   it('every request example is a valid request, and every response example fits its schema', () => {
     let checked = 0;
@@ -249,5 +268,11 @@ describe('webhook events', () => {
     expect(post.parameters).toContainEqual(expect.objectContaining({ name: 'Switchboard-Signature', in: 'header', required: true }));
     expect(withEvent.tags?.map((tag) => tag.name)).toContain('Webhook events');
     expect(buildOpenApiDocument(OPERATIONS, []).tags?.map((tag) => tag.name)).not.toContain('Webhook events');
+  });
+
+  it('documents every event type an endpoint may subscribe to, and no other', () => {
+    expect(EVENTS.map((event) => event.type).sort()).toEqual([...EVENT_TYPES].sort());
+    expect(Object.keys(document.webhooks ?? {}).sort()).toEqual([...EVENT_TYPES].sort());
+    expect(document.tags?.map((tag) => tag.name)).toContain('Webhook events');
   });
 });

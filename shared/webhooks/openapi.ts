@@ -1,0 +1,333 @@
+import * as z from 'zod';
+import { commandViewSchema } from '../api/openapi/commands';
+import { instantField } from '../api/openapi/fields';
+import { apiOperation, successEnvelope, webhookEvent, type DocumentedEvent, type DocumentedOperation } from '../api/openapi/operation';
+import { MAX_COMMAND_DATA_BYTES } from './command-events';
+import { DEFAULT_DELIVERIES_LISTED, MAX_DELIVERIES_LISTED } from './deliveries-api';
+import { DELIVERY_TIMEOUT_MS } from './delivery';
+import { MAX_ENDPOINTS_PER_TENANT } from './endpoint-store';
+import { MAX_URL_LENGTH } from './endpoint-url';
+import { registrationSchema, ROTATION_GRACE_SECONDS, rotationSchema } from './endpoints-api';
+import { ALL_EVENTS, EVENT_TYPES } from './event-types';
+import { EXCERPT_CHARACTERS } from './http-post';
+import { ENDPOINT_ID_PATTERN, EVENT_ID_PATTERN, SECRET_PATTERN } from './ids';
+import { DEFAULT_RETRY_DELAYS_SECONDS } from './settings';
+
+/**
+ * The API reference of the completion webhooks (documentation only: no
+ * function bundle imports this file): the six /api/webhooks routes, their
+ * bodies described from endpoints-api.ts's own schemas, their answers as
+ * presenter.ts shapes them; and the command events this feature publishes.
+ */
+const TAG = {
+  name: 'Webhooks',
+  description:
+    "Endpoints of the tenant that hear of its events (see *Webhook events*): each POST is signed with the endpoint's secret (`Switchboard-Signature`), " +
+    'delivered at least once and retried with back-off; every delivery is recorded and may be redelivered.',
+};
+
+const EXAMPLE_ENDPOINT_ID = 'we_4f1c2a9d8e7b6a5f4e3d2c1b';
+const EXAMPLE_EVENT_ID = 'evt_01a209511ec77208b4ec083ecf7df55b';
+const EXAMPLE_SECRET = 'whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3A';
+const EXAMPLE_AT = '2026-11-23T14:02:11.512Z';
+
+const field = registrationSchema.shape;
+
+const eventsField = z.array(z.enum([ALL_EVENTS, ...EVENT_TYPES]));
+
+export const webhookRegistrationSchema = z
+  .strictObject({
+    url: field.url.meta({
+      format: 'uri',
+      description:
+        `Where events are POSTed (surrounding spaces dropped; at most ${MAX_URL_LENGTH} characters): \`https://\`, without a user name, password or fragment, ` +
+        'to a host whose every address is public (no loopback, private, link-local, metadata, CGNAT or unique-local address); it must resolve now and is checked again before each delivery. ' +
+        'With `WEBHOOK_ALLOW_LOOPBACK=true` (`npm start`, never in AWS) `http://` and `https://` on a loopback address are accepted too.',
+      example: 'https://crm.example.com/hooks/switchboard',
+    }),
+    events: field.events.meta({
+      description:
+        'The event types to hear of (1 to 50 entries; repeats ignored), or `["*"]`: every type, present and future. Absent: `["*"]`. ' +
+        'Stored as `["*"]` when `*` is among them, otherwise each type once in the order of this list.',
+      example: ['command.completed', 'command.failed'],
+    }),
+    description: field.description.meta({ description: 'A note for the tenant (at most 500 characters; control characters dropped, trimmed; blank: none).', example: 'CRM sync' }),
+  })
+  .meta({ id: 'WebhookRegistration', description: 'A new endpoint. An unknown field is refused (VALIDATION_ERROR).' });
+
+export const secretRotationSchema = z
+  .strictObject({
+    previous_secret_expires_in: rotationSchema.shape.previous_secret_expires_in.meta({
+      description: `Seconds the replaced secret keeps signing beside the new one (0: not at all). Absent: ${ROTATION_GRACE_SECONDS} (24 hours).`,
+      example: 3600,
+    }),
+  })
+  .meta({ id: 'WebhookSecretRotation', description: 'Optional: an absent or empty body keeps the default grace period. An unknown field is refused (VALIDATION_ERROR).' });
+
+const endpointFields = {
+  id: z.string().regex(ENDPOINT_ID_PATTERN).meta({ description: 'The endpoint\'s id: `we_` and 24 hex digits.', example: EXAMPLE_ENDPOINT_ID }),
+  url: z.string().meta({ format: 'uri', example: 'https://crm.example.com/hooks/switchboard' }),
+  events: eventsField.meta({ description: 'The event types it hears of: `["*"]` for every type, otherwise types of the list, each once.', example: ['command.completed', 'command.failed'] }),
+  description: z.string().optional().meta({ description: 'Absent when none was given.', example: 'CRM sync' }),
+  status: z.literal('enabled').meta({ description: 'Always `enabled`: an endpoint hears of events until it is deleted.' }),
+  created_at: instantField('When it was registered.'),
+  updated_at: instantField('When it last changed (a rotation).'),
+  previous_secret_expires_at: z
+    .string()
+    .nullable()
+    .meta({ format: 'date-time', description: 'Until when the secret replaced by the last rotation still signs beside the current one; `null` when none does.', example: null }),
+};
+
+const webhookEndpointSchema = z
+  .object(endpointFields)
+  .meta({ id: 'WebhookEndpoint', description: 'A webhook endpoint of the tenant, as every answer shows it: never its secrets, save the one answer that creates one.' });
+
+const webhookEndpointWithSecretSchema = z
+  .object({
+    ...endpointFields,
+    secret: z.string().regex(SECRET_PATTERN).meta({
+      description:
+        'The signing secret (`whsec_` and 43 base64url characters; the whole string is the HMAC key), shown in this answer only: keep it. ' +
+        'It cannot be read again; a lost secret is replaced with POST /api/webhooks/{id}/rotate-secret.',
+      example: EXAMPLE_SECRET,
+    }),
+  })
+  .meta({ id: 'WebhookEndpointWithSecret', description: 'A webhook endpoint with its new signing secret: the answer of a registration or a rotation, the only one that shows it.' });
+
+const attemptSchema = z
+  .object({
+    number: z.number().int().min(1).meta({ description: "1 for the delivery's first attempt; redeliveries continue the count." }),
+    at: instantField('When it was sent.'),
+    trigger: z.enum(['automatic', 'redelivery']).meta({ description: '`automatic`: the first attempt or a retry; `redelivery`: asked for with the redeliver route.' }),
+    response_status: z.number().int().nullable().meta({ description: "The endpoint's HTTP status; `null` when no answer came.", example: 200 }),
+    duration_ms: z.number().int().min(0),
+    error: z.string().optional().meta({ description: 'Why no answer came, or why nothing was sent (a timeout, a connection error, an address no longer allowed).', example: 'no answer within 10 s' }),
+    response_excerpt: z.string().optional().meta({ description: `The start of the answer's body, cleaned (at most ${EXCERPT_CHARACTERS} characters).` }),
+  })
+  .meta({ id: 'WebhookDeliveryAttempt' });
+
+const webhookDeliverySchema = z
+  .object({
+    event_id: z.string().regex(EVENT_ID_PATTERN).meta({ description: 'The event\'s id (`evt_` and 32 hex digits), as its payload\'s `id`.', example: EXAMPLE_EVENT_ID }),
+    event_type: z.string().meta({ example: 'command.completed' }),
+    endpoint_id: z.string().meta({ example: EXAMPLE_ENDPOINT_ID }),
+    status: z.enum(['pending', 'delivered', 'failed']).meta({
+      description: '`pending` until an attempt is answered 2xx (`delivered`) or the last attempt of its retry schedule fails (`failed`); a redelivery makes it `pending` again.',
+    }),
+    attempts: z.number().int().min(0).meta({ description: 'Attempts made so far (redeliveries included).' }),
+    last_attempt_at: z.string().nullable().meta({ format: 'date-time', description: '`null` before the first attempt.' }),
+    last_response_status: z.number().int().nullable().meta({ description: "The last attempt's HTTP status; `null` before any attempt or when no answer came." }),
+    last_error: z.string().nullable().meta({ description: "Why the last attempt got no answer (or was not sent); otherwise `null`." }),
+    next_attempt_at: z.string().nullable().meta({ format: 'date-time', description: 'When the next attempt is due, while `pending`; otherwise `null`.' }),
+    delivered_at: z.string().nullable().meta({ format: 'date-time', description: 'When an attempt was last answered 2xx; `null` before.' }),
+    created_at: instantField('When the event was first to be delivered here.'),
+    updated_at: instantField('When the delivery last changed.'),
+    attempt_log: z.array(attemptSchema).max(20).meta({ description: 'The latest attempts (at most 20), oldest first.' }),
+  })
+  .meta({ id: 'WebhookDelivery', description: "One event's delivery to one endpoint: where it stands, and its attempts." });
+
+const endpointParams = z.object({
+  id: z.string().meta({ description: "The endpoint's id (`we_…`). A malformed id, another tenant's or a deleted one answers 404 NOT_FOUND.", example: EXAMPLE_ENDPOINT_ID }),
+});
+
+const endpointExample = {
+  id: EXAMPLE_ENDPOINT_ID,
+  url: 'https://crm.example.com/hooks/switchboard',
+  events: ['command.completed', 'command.failed'],
+  description: 'CRM sync',
+  status: 'enabled',
+  created_at: EXAMPLE_AT,
+  updated_at: EXAMPLE_AT,
+  previous_secret_expires_at: null,
+};
+
+const deliveryExample = {
+  event_id: EXAMPLE_EVENT_ID,
+  event_type: 'command.completed',
+  endpoint_id: EXAMPLE_ENDPOINT_ID,
+  status: 'pending',
+  attempts: 1,
+  last_attempt_at: '2026-11-23T14:02:12.020Z',
+  last_response_status: 503,
+  last_error: null,
+  next_attempt_at: '2026-11-23T14:02:42.120Z',
+  delivered_at: null,
+  created_at: '2026-11-23T14:02:11.980Z',
+  updated_at: '2026-11-23T14:02:12.120Z',
+  attempt_log: [{ number: 1, at: '2026-11-23T14:02:12.020Z', trigger: 'automatic', response_status: 503, duration_ms: 96, response_excerpt: 'Service Unavailable' }],
+};
+
+const schedule = DEFAULT_RETRY_DELAYS_SECONDS.map((seconds) => (seconds < 60 ? `${seconds} s` : seconds < 3600 ? `${seconds / 60} min` : `${seconds / 3600} h`)).join(', ');
+const INPUT_ERRORS = 'Input errors answer 400 VALIDATION_ERROR with zod-style `details` (`path: ["url"]`, `["events", 0]`, …); a body that is not JSON, or nests too deep, is VALIDATION_ERROR too.';
+
+/** The six /api/webhooks routes. */
+export const WEBHOOK_OPERATIONS: readonly DocumentedOperation[] = [
+  apiOperation({
+    method: 'POST',
+    path: '/api/webhooks',
+    operationId: 'createWebhook',
+    tag: TAG,
+    summary: 'Register a webhook endpoint',
+    description: [
+      `Registers an endpoint for the key's tenant (at most ${MAX_ENDPOINTS_PER_TENANT}; one more answers VALIDATION_ERROR: delete one first). ` +
+        'The URL is checked and its host resolved now, and again before every delivery; the request goes to the address checked. ' +
+        'The answer shows the signing secret, this once.',
+      '',
+      INPUT_ERRORS,
+    ].join('\n'),
+    body: {
+      schema: webhookRegistrationSchema,
+      example: { url: 'https://crm.example.com/hooks/switchboard', events: ['command.completed', 'command.failed'], description: 'CRM sync' },
+    },
+    errors: ['VALIDATION_ERROR'],
+    answers: {
+      201: {
+        description: 'Registered: the endpoint and its `secret` (shown in this answer only).',
+        schema: successEnvelope(webhookEndpointWithSecretSchema),
+        example: { success: true, data: { ...endpointExample, secret: EXAMPLE_SECRET } },
+      },
+    },
+  }),
+  apiOperation({
+    method: 'GET',
+    path: '/api/webhooks',
+    operationId: 'listWebhooks',
+    tag: TAG,
+    summary: 'List the webhook endpoints',
+    description: "The key's tenant's endpoints, oldest first; never a secret.",
+    errors: [],
+    answers: {
+      200: {
+        description: 'The endpoints (an empty list when there are none).',
+        schema: successEnvelope(z.object({ webhooks: z.array(webhookEndpointSchema).max(MAX_ENDPOINTS_PER_TENANT) })),
+        example: { success: true, data: { webhooks: [endpointExample] } },
+      },
+    },
+  }),
+  apiOperation({
+    method: 'DELETE',
+    path: '/api/webhooks/{id}',
+    operationId: 'deleteWebhook',
+    tag: TAG,
+    summary: 'Delete a webhook endpoint',
+    description: 'Deletes the endpoint: it hears of no more events, and its pending deliveries stop (no further attempt is sent). Deleting it again answers 404 NOT_FOUND.',
+    params: endpointParams,
+    errors: ['NOT_FOUND'],
+    answers: {
+      200: {
+        description: 'Deleted.',
+        schema: successEnvelope(z.object({ id: z.string().meta({ example: EXAMPLE_ENDPOINT_ID }), deleted: z.literal(true) })),
+        example: { success: true, data: { id: EXAMPLE_ENDPOINT_ID, deleted: true } },
+      },
+    },
+  }),
+  (() => {
+    const operation = apiOperation({
+      method: 'POST',
+      path: '/api/webhooks/{id}/rotate-secret',
+      operationId: 'rotateWebhookSecret',
+      tag: TAG,
+      summary: "Rotate an endpoint's signing secret",
+      description: [
+        'A new secret signs every delivery from now on, shown in this answer only. The secret it replaces keeps signing beside it (a second `v1` in `Switchboard-Signature`, newest first) ' +
+          `for ${ROTATION_GRACE_SECONDS / 3600} hours, or for \`previous_secret_expires_in\` seconds, so a receiver can switch without losing a delivery; ` +
+          'a secret still in its grace period from an earlier rotation stops signing at once.',
+        '',
+        'Answers 409 INVALID_TRANSITION when another rotation of the endpoint changed it at the same moment, twice in a row: try again. ' + INPUT_ERRORS,
+      ].join('\n'),
+      params: endpointParams,
+      body: { schema: secretRotationSchema, description: 'Optional.', example: { previous_secret_expires_in: 3600 } },
+      errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_TRANSITION'],
+      answers: {
+        200: {
+          description: 'Rotated: the endpoint, its new `secret` (shown in this answer only), and until when the replaced one still signs.',
+          schema: successEnvelope(webhookEndpointWithSecretSchema),
+          example: { success: true, data: { ...endpointExample, updated_at: '2026-11-24T09:00:00.000Z', previous_secret_expires_at: '2026-11-24T10:00:00.000Z', secret: EXAMPLE_SECRET } },
+        },
+      },
+    });
+    operation.route.request!.body!.required = false;
+    return operation;
+  })(),
+  apiOperation({
+    method: 'GET',
+    path: '/api/webhooks/{id}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    tag: TAG,
+    summary: "List an endpoint's deliveries",
+    description:
+      "The endpoint's latest deliveries, newest first (by event), each with its status, attempt count, last answer, next attempt and attempt log. " +
+      'Deliveries are kept a month after their last change.',
+    params: endpointParams,
+    query: z.object({
+      limit: z
+        .string()
+        .optional()
+        .meta({ description: `How many (a whole number from 1 to ${MAX_DELIVERIES_LISTED}; default ${DEFAULT_DELIVERIES_LISTED}); anything else answers VALIDATION_ERROR.`, example: '20' }),
+    }),
+    errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
+    answers: {
+      200: {
+        description: 'The deliveries (an empty list when there are none).',
+        schema: successEnvelope(z.object({ endpoint_id: z.string().meta({ example: EXAMPLE_ENDPOINT_ID }), deliveries: z.array(webhookDeliverySchema).max(MAX_DELIVERIES_LISTED) })),
+        example: { success: true, data: { endpoint_id: EXAMPLE_ENDPOINT_ID, deliveries: [deliveryExample] } },
+      },
+    },
+  }),
+  apiOperation({
+    method: 'POST',
+    path: '/api/webhooks/{id}/deliveries/{event_id}/redeliver',
+    operationId: 'redeliverWebhookEvent',
+    tag: TAG,
+    summary: 'Redeliver an event',
+    description:
+      'Makes the delivery `pending` again, due now, with a fresh retry schedule; its next attempt sends the same event (same `id`, same body), signed anew. ' +
+      'Any delivery may be redelivered, a delivered one too; no body is read. Answers 409 INVALID_TRANSITION while an attempt of it is in flight (a few seconds at most), ' +
+      'or when the delivery changed twice while being redelivered: try again. An event no delivery of this endpoint has (or a malformed id) answers 404 NOT_FOUND.',
+    params: endpointParams.extend({
+      event_id: z.string().meta({ description: 'The event\'s id (`evt_…`), as in the endpoint\'s deliveries and the payload\'s `id`.', example: EXAMPLE_EVENT_ID }),
+    }),
+    errors: ['NOT_FOUND', 'INVALID_TRANSITION'],
+    answers: {
+      202: {
+        description: 'Accepted: the delivery, `pending`, due now; its attempt is queued.',
+        schema: successEnvelope(webhookDeliverySchema),
+        example: { success: true, data: { ...deliveryExample, next_attempt_at: '2026-11-23T15:00:00.000Z', updated_at: '2026-11-23T15:00:00.000Z' } },
+      },
+    },
+  }),
+];
+
+const commandEventData = z
+  .object({
+    command: commandViewSchema,
+    truncated: z.literal(true).optional().meta({ description: 'Present when `command` is the summary: read the rest with GET /api/commands/{id}.' }),
+  })
+  .meta({
+    description:
+      `\`command\` is exactly the \`data\` of GET /api/commands/{id} at that moment; when that is larger than ${MAX_COMMAND_DATA_BYTES / 1024} KiB (a research with many analysed results), ` +
+      'only its `command_id`, `type`, `status`, `site_id`, `created_at`, `updated_at`, `parent_id`, `child_ids` and `error` (those present), with `truncated: true`.',
+  });
+
+const DELIVERY_NOTE =
+  `Delivered at least once, in no guaranteed order: de-duplicate by \`id\`. An attempt answered 2xx within ${DELIVERY_TIMEOUT_MS / 1000} s delivers it; ` +
+  `anything else is retried after ${schedule} (WEBHOOK_RETRY_DELAYS), then the delivery is \`failed\`.`;
+
+/** The events of a command's end, published by command-events.ts. */
+export const WEBHOOK_EVENTS: readonly DocumentedEvent[] = [
+  webhookEvent({
+    type: 'command.completed',
+    summary: 'A command completed',
+    description:
+      'A command a caller started (lead follow-up, stakeholder coordination, deep research) completed: a lead follow-up once its last phase ended. ' +
+      `Sent once per command; internal phases (copywriter, post-call summary) are never announced themselves. ${DELIVERY_NOTE}`,
+    data: commandEventData,
+  }),
+  webhookEvent({
+    type: 'command.failed',
+    summary: 'A command failed',
+    description: `A command a caller started failed (a worker gave up, or the janitor ended it stuck); \`command.error\` says why. Sent once per command. ${DELIVERY_NOTE}`,
+    data: commandEventData,
+  }),
+];
+
