@@ -1,8 +1,8 @@
 import { apiRoute } from '../../shared/api/route';
-import { noEvents } from '../../shared/commands/events';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
-import { authenticatorOf, documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { eventPublisherOf } from '../../shared/composition/events';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { dynamoLeadEventRecords } from '../../shared/lead-follow-up/sequences/event-records';
@@ -18,8 +18,8 @@ const SITE_CACHE_TTL_MS = 30_000;
 
 /**
  * POST /api/leads/{leadId}/events: records what a lead did, adapts the
- * lead's remaining follow-ups and publishes `sequence.adapted` (through
- * `noEvents` until the completion webhooks' publisher is composed here).
+ * lead's remaining follow-ups and publishes `sequence.adapted` to the
+ * tenant's completion webhooks.
  */
 export function build(settings: Settings) {
   const tracing = tracingOf('leadEventsApi', settings);
@@ -33,7 +33,7 @@ export function build(settings: Settings) {
     records: dynamoLeadEventRecords(db, tableName),
     interactions: dynamoLeadInteractions(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),
-    events: noEvents,
+    events: eventPublisherOf('leadEventsApi', { db, tableName, queue: jobQueueOf('leadEventsApi', settings, tracing), clock: systemClock }),
     clock: systemClock,
     ...readCommandRetention(settings),
   };

@@ -1,5 +1,5 @@
-import { noEvents } from '../../shared/commands/events';
-import { documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { documentClientOf, jobQueueOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { eventPublisherOf } from '../../shared/composition/events';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { dispatchDueFollowUps } from '../../shared/lead-follow-up/sequences/dispatch';
@@ -9,15 +9,16 @@ import { systemClock } from '../../shared/platform/clock';
 /**
  * Composes the follow-up dispatcher, which runs every 5 minutes (EventBridge
  * schedule; every FOLLOW_UP_DISPATCH_SECONDS under `npm start`): due steps
- * become `due` once and `follow_up.due` is published (through `noEvents`
- * until the completion webhooks' publisher is composed here).
+ * become `due` once and `follow_up.due` is published to the tenant's
+ * completion webhooks.
  */
 export function build(settings: Settings) {
   const tracing = tracingOf('followUpDispatcher', settings);
   const db = documentClientOf(settings, tracing);
+  const tableName = tableNameOf(settings);
   const deps = {
-    steps: dynamoStepStore(db, tableNameOf(settings)),
-    events: noEvents,
+    steps: dynamoStepStore(db, tableName),
+    events: eventPublisherOf('followUpDispatcher', { db, tableName, queue: jobQueueOf('followUpDispatcher', settings, tracing), clock: systemClock }),
     clock: systemClock,
     logger: loggerOf('followUpDispatcher', settings),
   };

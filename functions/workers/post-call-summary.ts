@@ -1,4 +1,3 @@
-import { noEvents } from '../../shared/commands/events';
 import { createJobWorker } from '../../shared/commands/worker';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
@@ -14,10 +13,13 @@ export function build(settings: Settings) {
     ...deps,
     summaries: dynamoMeetingSummaryStore(deps.db, deps.tableName),
     llm: lazyLlm(deps.secrets, settings, deps.llmPolicy),
-    // `meeting_summary.created` reaches the tenant's webhooks once they are composed in (shared/commands/events.ts).
-    events: noEvents,
+    // `meeting_summary.created`, to the tenant's webhooks (the catalogue entry grants publishing).
+    events: deps.events,
   });
-  return createJobWorker(definition, deps);
+  // The summary is an internal phase started after its stakeholder command ended: that command's
+  // `command.completed` was told by the call worker that finished it, and this phase's ending is told as
+  // `meeting_summary.created` only, never as a late `command.completed` of its parent.
+  return createJobWorker(definition, { ...deps, onFinished: [] });
 }
 
 export const handler = lambdaEntry(build);

@@ -281,8 +281,10 @@ const API_AND_SCHEDULED = [
         // The steps it cancels or moves, and the event's record (FOLLOWUP#EVENT#).
         { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['FOLLOWUP#'] },
         { index: 'gsi2', actions: ['Query'], keyPrefixes: ['FOLLOWUP#LEAD#'] },
+        // sequence.adapted for the tenant's webhooks (event-publishing.ts).
+        ...EVENT_PUBLISHER_TABLE_GRANTS,
       ],
-      sendsTo: [],
+      sendsTo: [EVENT_DELIVERY_QUEUE],
       sendsToDeadLetterOf: [],
       secrets: [],
     },
@@ -301,8 +303,10 @@ const API_AND_SCHEDULED = [
       table: [
         { index: 'gsi1', actions: ['Query'], keyPrefixes: ['FOLLOWUP#scheduled', 'FOLLOWUP#announcing'] },
         { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['FOLLOWUP#'] },
+        // follow_up.due for the tenant's webhooks (event-publishing.ts).
+        ...EVENT_PUBLISHER_TABLE_GRANTS,
       ],
-      sendsTo: [],
+      sendsTo: [EVENT_DELIVERY_QUEUE],
       sendsToDeadLetterOf: [],
       secrets: [],
     },

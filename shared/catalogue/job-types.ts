@@ -235,10 +235,14 @@ export const JOB_TYPES = [
       timeoutSeconds: 120,
       memoryMb: 256,
       access: {
-        // Its command, and the stakeholder command whose transcript it reads and whose meeting_summary it writes.
-        table: [{ actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CMD#'] }],
+        table: [
+          // Its command, and the stakeholder command whose transcript it reads and whose meeting_summary it writes.
+          { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+          // meeting_summary.created for the tenant's webhooks (event-publishing.ts).
+          ...EVENT_PUBLISHER_TABLE_GRANTS,
+        ],
         // Its own queue: a job that hit a fault, or whose command is busy, is queued again, delayed.
-        sendsTo: ['summary'],
+        sendsTo: ['summary', EVENT_DELIVERY_QUEUE],
         sendsToDeadLetterOf: ['summary'],
         secrets: ['openai'],
       },

@@ -396,8 +396,7 @@ describe('the table access of every function, on its real paths', () => {
     expect(told.every((delivery) => delivery.status === 'delivered')).toBe(true);
     expect((await call(url, 'POST', `/api/webhooks/${hookId}/deliveries/${told[0]!.event_id}/redeliver`, { key: API_KEY })).status).toBe(202);
     await drain('webhooks');
-    expect(receiver.received.map((item) => item.body.type)).toEqual(expect.arrayContaining(['command.completed', 'command.failed', 'call.status_changed']));
-    expect((await call(url, 'DELETE', `/api/webhooks/${hookId}`, { key: API_KEY })).status).toBe(200);
+    expect(receiver.received.map((item) => item.body.type)).toEqual(expect.arrayContaining(['command.completed', 'command.failed', 'call.status_changed', 'meeting_summary.created']));
 
     // Erasing the first lead follow-up and its copywriter phase.
     const erased = await call(url, 'DELETE', `/api/commands/${commandId}`, { key: API_KEY });
@@ -419,6 +418,10 @@ describe('the table access of every function, on its real paths', () => {
       await services.db.send(new PutCommand({ TableName: services.aws.tableName, Item: item }));
     }
     await invoke('followUpDispatcher', {});
+    // The sequence's events (sequence.adapted from the lead event, follow_up.due from the dispatcher) reach the endpoint too; then it goes.
+    await drain('webhooks');
+    expect(receiver.received.map((item) => item.body.type)).toEqual(expect.arrayContaining(['sequence.adapted', 'follow_up.due']));
+    expect((await call(url, 'DELETE', `/api/webhooks/${hookId}`, { key: API_KEY })).status).toBe(200);
     const sequenceCommand = String(retried.body.data?.command_id);
     expect((await call(url, 'DELETE', `/api/commands/${sequenceCommand}`, { key: API_KEY })).body.data).toMatchObject({ deleted_follow_up_ids: expect.any(Array) });
   }, 120_000);
@@ -466,6 +469,9 @@ describe('the table access of every function, on its real paths', () => {
     expect(allowed(prod, 'webhookDeliveryWorker', { action: 'GetItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
     expect(allowed(prod, 'webhooksApi', { action: 'GetItem', resource: 'table', leadingKeys: ['EVENT#abc'] })).toBe(false);
     expect(allowed(prod, 'webhooksApi', { action: 'GetItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
+    expect(allowed(prod, 'leadEventsApi', { action: 'PutItem', resource: 'table', leadingKeys: ['WEBHOOK#local'] })).toBe(false);
+    expect(allowed(prod, 'followUpDispatcher', { action: 'GetItem', resource: 'table', leadingKeys: ['DELIVERY#we_1'] })).toBe(false);
+    expect(allowed(prod, 'postCallSummaryWorker', { action: 'PutItem', resource: 'table', leadingKeys: ['EVENT#abc'] })).toBe(false);
     expect(allowed(prod, 'twilioCallStatusWebhook', { action: 'UpdateItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
     expect(allowed(prod, 'callWorker', { action: 'GetItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
     expect(allowed(prod, 'listFollowUpsApi', { action: 'Query', resource: 'index/gsi1', leadingKeys: ['FOLLOWUP#scheduled'] })).toBe(false);

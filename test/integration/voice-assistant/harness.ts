@@ -112,7 +112,13 @@ export async function voiceHarness(extraSettings: Settings = {}) {
      * as Lambda's event source does, until the queue is empty.
      */
     async drainSummaries(extra: Settings = {}): Promise<void> {
-      const worker = buildSummaryWorker({ ...settings, [queueById('summary').dlqUrlEnvVar]: summaryQueue.dlqUrl, ...extra });
+      const worker = buildSummaryWorker({
+        ...settings,
+        [queueById('summary').dlqUrlEnvVar]: summaryQueue.dlqUrl,
+        // It publishes meeting_summary.created (no endpoint is registered here: nothing is queued).
+        [queueById('webhooks').urlEnvVar]: services.aws.queues.webhooks.url,
+        ...extra,
+      });
       for (let round = 0; round < 10; round++) {
         const { Messages = [] } = await services.aws.sqs.send(
           new ReceiveMessageCommand({ QueueUrl: summaryQueue.url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, AttributeNames: ['All'] }),
