@@ -32,7 +32,7 @@ describe('local runtime telephony', () => {
       const delivered = await eventually(async () => {
         const [call] = local.calls();
         return call && call.callbacks.length >= 2 && call.callbacks.every((callback) => callback.httpStatus !== undefined) ? call : undefined;
-      }, 5_000, 'the callbacks to reach the gateway');
+      }, 15_000, 'the callbacks to reach the gateway');
       expect(delivered.callbacks.map((callback) => callback.callStatus)).toEqual(['initiated', 'ringing']);
     } finally {
       await runtime.stop();

@@ -45,7 +45,7 @@ async function finishedCall(lines: string[]): Promise<{ commandId: string; child
   const stored = await eventually(async () => {
     const current = await command(call.commandId);
     return current.meeting_summary?.command_id ? current : undefined;
-  }, 5_000, 'the summary to be queued');
+  }, 15_000, 'the summary to be queued');
   return { commandId: call.commandId, childId: stored.meeting_summary!.command_id! };
 }
 

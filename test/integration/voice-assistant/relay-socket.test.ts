@@ -61,7 +61,7 @@ describe('the relay socket', () => {
     const stored = await eventually(async () => {
       const current = await command(call.commandId);
       return current.transcript?.some((entry) => entry.dtmf === '5') ? current : undefined;
-    }, 5_000, 'the keypress to be kept');
+    }, 15_000, 'the keypress to be kept');
     expect(stored.transcript?.[2]).toMatchObject({ role: 'assistant', content: spoken, interrupted: true });
     expect(stored.transcript?.[3]).toMatchObject({ role: 'user', dtmf: '5', content: 'Pressed 5 on the keypad.' });
     caller.close();
@@ -122,7 +122,7 @@ describe('the relay socket', () => {
     const stored = await eventually(async () => {
       const current = await command(call.commandId);
       return current.meeting_summary ? current : undefined;
-    }, 5_000, 'the summary to be requested');
+    }, 15_000, 'the summary to be requested');
     expect(stored.transcript?.filter((entry) => entry.role === 'user').map((entry) => entry.content)).toEqual([
       'Yes, now is fine.',
       'We decided to keep the January budget at 12000 dollars.',
@@ -148,7 +148,7 @@ describe('the relay socket', () => {
     caller.close();
     await caller.closed;
     // The $disconnect has been handled: it found the summary requested and queued nothing more.
-    await eventually(async () => (voice.relay.open() === 0 ? true : undefined), 5_000, 'the socket to close');
+    await eventually(async () => (voice.relay.open() === 0 ? true : undefined), 15_000, 'the socket to close');
     await voice.relay.settled();
     const stored = await command(call.commandId);
     const jobs = (await voice.summaryJobs()).filter((job) => job.command_id === stored.meeting_summary!.command_id);
@@ -163,12 +163,12 @@ describe('the relay socket', () => {
   it('queues no job for a call in which the person called said nothing: the summary is skipped, with the reason', async () => {
     const call = await voice.placedCall();
     const caller = await voice.answered(call);
-    await eventually(async () => ((await command(call.commandId)).transcript?.length ? true : undefined), 5_000, 'the greeting to be kept');
+    await eventually(async () => ((await command(call.commandId)).transcript?.length ? true : undefined), 15_000, 'the greeting to be kept');
     caller.close();
     const stored = await eventually(async () => {
       const current = await command(call.commandId);
       return current.meeting_summary ? current : undefined;
-    }, 5_000, 'the summary to be decided');
+    }, 15_000, 'the summary to be decided');
     expect(stored.meeting_summary).toEqual({
       status: 'skipped',
       requested_at: expect.any(String),
