@@ -7,6 +7,7 @@ import { createOpenAiLlm } from '../providers/llm/openai';
 import type { LlmClient } from '../providers/llm/port';
 import { llmSettingsSchema } from '../providers/llm/select';
 import { VOICE_LLM_POLICY } from './limits';
+import { refreshingLazy } from '../platform/memo';
 
 /** Model used when `OPENAI_MODEL` is unset (PROVIDERS.md, Settings). */
 const DEFAULT_MODEL = 'gpt-4o-mini';
@@ -27,23 +28,11 @@ export function voiceLlm(
 ): () => Promise<LlmClient> {
   const { OPENAI_BASE_URL, OPENAI_MODEL } = readConfig(llmSettingsSchema, settings);
   const now = options.now ?? Date.now;
-  let pending: Promise<LlmClient> | undefined;
-  let resolvedAt = 0;
   const resolve = async (): Promise<LlmClient> => {
     const apiKey = (await secrets.read(['OPENAI_API_KEY'])).OPENAI_API_KEY?.trim();
     if (apiKey) return createOpenAiLlm({ apiKey, baseUrl: OPENAI_BASE_URL, model: OPENAI_MODEL ?? DEFAULT_MODEL }, VOICE_LLM_POLICY);
     if (!options.allowOffline) options.logger?.error('Provider not configured: no OPENAI_API_KEY; the call is answered by the offline writer');
     return createOfflineLlm();
   };
-  return () => {
-    if (pending && now() - resolvedAt > LLM_REFRESH_MS) pending = undefined;
-    if (!pending) {
-      resolvedAt = now();
-      pending = resolve().catch((error: unknown) => {
-        pending = undefined;
-        throw error;
-      });
-    }
-    return pending;
-  };
+  return refreshingLazy(resolve, LLM_REFRESH_MS, now);
 }
