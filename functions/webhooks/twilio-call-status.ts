@@ -2,8 +2,10 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import * as z from 'zod';
 import { MAX_BODY_BYTES } from '../../shared/catalogue/limits';
+import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
+import { readCommandRetention } from '../../shared/commands/retention';
 import { dynamoCommandStore } from '../../shared/commands/store';
-import { documentClientOf, jobQueueOf, loggerOf, secretsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { documentClientOf, jobQueueOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { eventPublisherOf } from '../../shared/composition/events';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
@@ -14,12 +16,18 @@ import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
 import { twilioAuthToken } from '../../shared/providers/telephony/from-settings';
 import { answerCallStatus } from '../../shared/stakeholder-coordination/call-status-webhook';
 import { dynamoCallStore } from '../../shared/stakeholder-coordination/call-store';
+import { requestMeetingSummary } from '../../shared/voice-assistant/end-of-call';
+import { dynamoMeetingSummaryStore } from '../../shared/voice-assistant/summary-store';
 
 /**
  * POST /webhooks/twilio/call-status: Twilio's status callbacks, without an
  * API key. Its own check is the Twilio signature, against PUBLIC_BASE_URL;
  * the write is one conditional update of the command's call, then the
- * tenant's webhooks hear of it (call.status_changed).
+ * tenant's webhooks hear of it (call.status_changed). A `completed` call
+ * also requests its post-call summary (the voice assistant's
+ * requestMeetingSummary, exactly once with the relay socket's close): the
+ * backstop for a `$disconnect` API Gateway never delivered. Should that
+ * request fail, the callback answers 500 and Twilio's retry asks again.
  */
 export function build(settings: Settings) {
   const tracing = tracingOf('twilioCallStatusWebhook', settings);
@@ -28,9 +36,28 @@ export function build(settings: Settings) {
   // Optional like every telephony setting: without it no signature can be checked, so every callback is refused.
   const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: z.url().optional() }, settings);
   const tableName = tableNameOf(settings);
+  const queue = jobQueueOf('twilioCallStatusWebhook', settings, tracing);
+  const commands = dynamoCommandStore(db, tableName);
   const events = {
-    publisher: eventPublisherOf('twilioCallStatusWebhook', { db, tableName, queue: jobQueueOf('twilioCallStatusWebhook', settings, tracing), clock: systemClock }),
-    commands: dynamoCommandStore(db, tableName),
+    publisher: eventPublisherOf('twilioCallStatusWebhook', { db, tableName, queue, clock: systemClock }),
+    commands,
+  };
+  const endOfCall = {
+    commands,
+    idempotency: dynamoIdempotencyStore(db, tableName),
+    queue,
+    clock: systemClock,
+    metrics: metricsOf('twilioCallStatusWebhook', settings),
+    ...readCommandRetention(settings),
+    summaries: dynamoMeetingSummaryStore(db, tableName),
+    logger,
+  };
+  const callEnded = {
+    commands,
+    onCallEnded: async (commandId: string) => {
+      const outcome = await requestMeetingSummary(endOfCall, commandId);
+      logger.info('Completed call: post-call summary requested', { commandId, summary: outcome });
+    },
   };
   const deps = {
     calls: dynamoCallStore(db, tableName),
@@ -39,6 +66,7 @@ export function build(settings: Settings) {
     clock: systemClock,
     logger,
     events,
+    callEnded,
   };
   return middy<HttpEvent, HttpResult>(async (event: HttpEvent): Promise<HttpResult> => answerCallStatus(deps, event))
     .use(injectLambdaContext(logger, { resetKeys: true }))

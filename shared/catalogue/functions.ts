@@ -191,7 +191,7 @@ const API_AND_SCHEDULED = [
     id: 'twilioCallStatusWebhook',
     kind: 'webhook',
     entry: 'functions/webhooks/twilio-call-status.ts',
-    description: "POST /webhooks/twilio/call-status: Twilio's signed status callbacks move a command's call (one conditional update)",
+    description: "POST /webhooks/twilio/call-status: Twilio's signed status callbacks move a command's call (one conditional update); a completed call requests its post-call summary",
     // It answers within a second (one conditional write); the margin covers a cold start reading the Twilio secret.
     timeoutSeconds: 5,
     memoryMb: 256,
@@ -202,8 +202,11 @@ const API_AND_SCHEDULED = [
         // Then the command is read, to tell the tenant's webhooks (call.status_changed).
         { actions: ['GetItem'], keyPrefixes: ['CMD#'] },
         ...EVENT_PUBLISHER_TABLE_GRANTS,
+        // A completed call requests its post-call summary (the backstop of the relay's $disconnect): the
+        // command's meeting_summary (a conditional UpdateItem, above) and the post_call_summary child it starts.
+        { actions: ['PutItem'], keyPrefixes: ['CMD#'] },
       ],
-      sendsTo: [EVENT_DELIVERY_QUEUE],
+      sendsTo: [EVENT_DELIVERY_QUEUE, 'summary'],
       sendsToDeadLetterOf: [],
       // TWILIO_AUTH_TOKEN, to check X-Twilio-Signature.
       secrets: ['twilio'],

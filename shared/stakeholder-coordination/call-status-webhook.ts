@@ -4,6 +4,7 @@ import { isFinalCallStatus } from '../commands/record';
 import type { CommandStore } from '../commands/store';
 import type { Clock } from '../platform/clock';
 import { AppError } from '../platform/errors';
+import { describeError } from '../platform/logger';
 import type { HttpEvent, HttpResult } from '../platform/http/types';
 import { isUuid } from '../platform/ids';
 import { parseStatusCallback, StatusCallbackError, type StatusCallback } from '../providers/telephony/call-status';
@@ -23,6 +24,16 @@ export interface CallStatusWebhookDependencies {
   logger?: Pick<Logger, 'info' | 'warn'>;
   /** The tenant's webhooks hear of each callback applied (`call.status_changed`); the command is read for its tenant and call. @default none */
   events?: { publisher: EventPublisher; commands: Pick<CommandStore, 'get'> };
+  /**
+   * Told when a callback finds the command's call `completed`: the backstop
+   * of the post-call summary, whose other trigger (the relay socket's close,
+   * API Gateway's best-effort `$disconnect`) may never come. `onCallEnded`
+   * must be idempotent: it is told on the callback that completed the call,
+   * and again on every repeat of it (Twilio's retries), while the call the
+   * command holds is that completed call (read through `commands`); never
+   * for a call the command does not hold. @default none
+   */
+  callEnded?: { commands: Pick<CommandStore, 'get'>; onCallEnded: (commandId: string) => Promise<void> };
 }
 
 /** Why a failed call failed, in words, from Twilio's status. */
@@ -47,6 +58,13 @@ const TAKEN: HttpResult = { statusCode: 204, headers: { 'cache-control': 'no-sto
  * (SequenceNumber), never out of a final state. Repeated and out-of-order
  * callbacks (Twilio retries) answer 204 like applied ones, so every
  * callback is idempotent.
+ *
+ * A `completed` callback then tells `callEnded` (the post-call summary's
+ * backstop). Its failure is not swallowed: the status is already written,
+ * the callback answers 500, and Twilio's retry of it (the status write a
+ * no-op then) tells `callEnded` again. A lost summary request costs more
+ * than one repeated, idempotent callback; the webhook stays fast (a read and
+ * at most two conditional writes and one queue send).
  */
 export async function answerCallStatus(deps: CallStatusWebhookDependencies, event: HttpEvent): Promise<HttpResult> {
   const params = formParameters(event);
@@ -89,8 +107,33 @@ export async function answerCallStatus(deps: CallStatusWebhookDependencies, even
     sequence: callback.sequenceNumber,
     final: isFinalCallStatus(callback.state),
   });
+  // The summary's backstop first: a failure of the event publishing must not delay it.
+  if (deps.callEnded && callback.state === 'completed') await tellCallEnded(deps.callEnded, commandId, callback, applied, deps.logger);
   if (deps.events) await publishCallStatus(deps.events, commandId, callback, applied);
   return TAKEN;
+}
+
+/**
+ * Tells `callEnded` of a completed call: when this callback completed it, or
+ * is a repeat of the callback that did (same call, command's call completed).
+ */
+async function tellCallEnded(
+  callEnded: NonNullable<CallStatusWebhookDependencies['callEnded']>,
+  commandId: string,
+  callback: StatusCallback,
+  applied: boolean,
+  logger: CallStatusWebhookDependencies['logger'],
+): Promise<void> {
+  if (!applied) {
+    const call = (await callEnded.commands.get(commandId))?.call;
+    if (!call || call.provider_call_id !== callback.callSid || call.status !== 'completed') return;
+  }
+  try {
+    await callEnded.onCallEnded(commandId);
+  } catch (error) {
+    logger?.warn('Call ended, but what follows it failed: answering 500 so that Twilio retries the callback', { commandId, error: describeError(error) });
+    throw error;
+  }
 }
 
 /**

@@ -110,6 +110,8 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:UpdateItem'], 'table', ['EVENT#*']],
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
+    [['dynamodb:PutItem'], 'table', ['CMD#*']],
+    [['sqs:SendMessage'], 'queue/summary'],
   ],
   postCallSummaryWorker: [
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],

@@ -335,6 +335,16 @@ describe('the table access of every function, on its real paths', () => {
     await produce({ version: 1, type: 'post_call_summary', tenant_id: 'local', command_id: summaryJob.command_id }, 'summary');
     await drain('summary');
     expect((await store.get(live.id))!.meeting_summary).toMatchObject({ status: 'completed', generated_by: 'offline' });
+    // A call whose socket close never reached the relay: its signed `completed` callback requests the summary (the backstop).
+    const unclosedSid = 'CA0123456789abcdef0123456789abcde1';
+    const unclosed = { ...live, id: newId(), transcript: [{ role: 'user' as const, content: 'We decided to keep the budget.', at: placedAt }], call: { ...live.call, provider_call_id: unclosedSid, last_sequence: 0 } };
+    await store.create(unclosed);
+    const unclosedPath = `${CALL_STATUS}?command_id=${unclosed.id}`;
+    const completed = { CallSid: unclosedSid, CallStatus: 'completed', SequenceNumber: '2', CallDuration: '30' };
+    expect((await postSignedCallback(`${url}${unclosedPath}`, completed, { authToken: TWILIO_AUTH_TOKEN, signedUrl: `${PUBLIC_BASE_URL}${unclosedPath}` })).status).toBe(204);
+    expect((await store.get(unclosed.id))!.meeting_summary).toMatchObject({ status: 'pending' });
+    await drain('summary');
+    expect((await store.get(unclosed.id))!.meeting_summary).toMatchObject({ status: 'completed' });
 
     // Deep research: a search (quota counted, results cached), its replay, the same search from the cache,
     // then a producer's research job delivered twice.
@@ -461,7 +471,9 @@ describe('the table access of every function, on its real paths', () => {
     expect(allowed(prod, 'researchWorker', { action: 'UpdateItem', resource: 'table', leadingKeys: ['SEARCH#abc'] })).toBe(false);
     expect(allowed(prod, 'salesWorker', { action: 'Scan', resource: 'table', leadingKeys: [] })).toBe(false);
     expect(allowed(prod, 'stakeholderCoordinationApi', { action: 'PutItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
-    expect(allowed(prod, 'twilioCallStatusWebhook', { action: 'PutItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
+    // It creates the post-call summary child (PutItem CMD#) but never deletes a command nor touches a relay session.
+    expect(allowed(prod, 'twilioCallStatusWebhook', { action: 'DeleteItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
+    expect(allowed(prod, 'twilioCallStatusWebhook', { action: 'PutItem', resource: 'table', leadingKeys: ['RELAY#conn-1'] })).toBe(false);
     expect(allowed(prod, 'twilioCallStatusWebhook', { action: 'GetItem', resource: 'table', leadingKeys: ['WEBHOOK#local'] })).toBe(false);
     expect(allowed(prod, 'salesWorker', { action: 'PutItem', resource: 'table', leadingKeys: ['WEBHOOK#local'] })).toBe(false);
     expect(allowed(prod, 'salesWorker', { action: 'GetItem', resource: 'table', leadingKeys: ['DELIVERY#we_1'] })).toBe(false);
