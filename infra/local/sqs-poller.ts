@@ -90,7 +90,7 @@ export function startPoller(options: PollerOptions): Poller {
   }
 
   async function handleBatch(messages: Message[]): Promise<void> {
-    const event: SQSEvent = { Records: messages.map((message) => toRecord(message, options)) };
+    const event = sqsEventOf(messages, options);
     let failed: Set<string>;
     try {
       const response = await options.handler(event, lambdaContext(options.functionName, options.timeoutSeconds));
@@ -141,7 +141,15 @@ function uniqueById(messages: Message[]): Message[] {
   });
 }
 
-function toRecord(message: Message, options: PollerOptions): SQSRecord {
+/**
+ * The SQS event Lambda's event source mapping would hand a worker for these
+ * messages (also used by tests that drive a worker with received messages).
+ */
+export function sqsEventOf(messages: readonly Message[], source: { queueArn: string; region: string }): SQSEvent {
+  return { Records: messages.map((message) => toRecord(message, source)) };
+}
+
+function toRecord(message: Message, options: { queueArn: string; region: string }): SQSRecord {
   const attributes = message.Attributes ?? {};
   return {
     messageId: message.MessageId!,

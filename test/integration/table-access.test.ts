@@ -36,6 +36,7 @@ import type { RelayTransport } from '../../functions/webhooks/relay';
 import type { RelayConnections } from '../../shared/voice-assistant/connections';
 import { relayUrlOf } from '../../shared/providers/telephony/twiml';
 import { signTwilioRequest } from '../../infra/local/twilio-wire';
+import { sqsEventOf } from '../../infra/local/sqs-poller';
 
 const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
@@ -172,24 +173,7 @@ async function drain(queue: JobQueueId): Promise<void> {
 }
 
 function sqsEvent(messages: Message[]): SQSEvent {
-  return {
-    Records: messages.map((message) => ({
-      messageId: message.MessageId!,
-      receiptHandle: message.ReceiptHandle!,
-      body: message.Body!,
-      attributes: {
-        ApproximateReceiveCount: message.Attributes?.ApproximateReceiveCount ?? '1',
-        SentTimestamp: message.Attributes?.SentTimestamp ?? '0',
-        SenderId: 'local',
-        ApproximateFirstReceiveTimestamp: message.Attributes?.ApproximateFirstReceiveTimestamp ?? '0',
-      },
-      messageAttributes: {},
-      md5OfBody: message.MD5OfBody ?? '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:local',
-      awsRegion: 'us-east-1',
-    })),
-  };
+  return sqsEventOf(messages, { queueArn: 'arn:aws:sqs:us-east-1:000000000000:local', region: 'us-east-1' });
 }
 
 const produce = (job: unknown, queue: JobQueueId = 'sales') =>

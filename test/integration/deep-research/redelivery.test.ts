@@ -16,6 +16,7 @@ import { systemClock } from '../../../shared/platform/clock';
 import { canonicalJson, sha256Hex } from '../../../shared/platform/hashing';
 import { startFakeGoogle, type GoogleFake } from '../../fakes/google';
 import { startEmbeddedServices, type EmbeddedServices } from '../../support/embedded';
+import { sqsEventOf } from '../../../infra/local/sqs-poller';
 
 /**
  * A research job delivered more than once spends its provider requests
@@ -72,26 +73,7 @@ async function deliver(worker: Handler): Promise<number> {
 }
 
 function sqsEvent(messages: Message[]): SQSEvent {
-  return {
-    Records: messages.map((message) => ({
-      messageId: message.MessageId!,
-      receiptHandle: message.ReceiptHandle!,
-      body: message.Body!,
-      attributes: {
-        ApproximateReceiveCount: message.Attributes?.ApproximateReceiveCount ?? '1',
-        SentTimestamp: message.Attributes?.SentTimestamp ?? '0',
-        SenderId: 'local',
-        ApproximateFirstReceiveTimestamp: message.Attributes?.ApproximateFirstReceiveTimestamp ?? '0',
-      },
-      messageAttributes: Object.fromEntries(
-        Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [name, { stringValue: value.StringValue, dataType: value.DataType ?? 'String' }]),
-      ),
-      md5OfBody: message.MD5OfBody ?? '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:switchboard-research',
-      awsRegion: 'us-east-1',
-    })),
-  };
+  return sqsEventOf(messages, { queueArn: 'arn:aws:sqs:us-east-1:000000000000:switchboard-research', region: 'us-east-1' });
 }
 
 const send = (job: unknown) => services.aws.sqs.send(new SendMessageCommand({ QueueUrl: services.aws.queues.research.url, MessageBody: JSON.stringify(job) }));

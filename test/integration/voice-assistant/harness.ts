@@ -14,6 +14,7 @@ import type { Settings } from '../../../shared/composition/settings';
 import type { Telephony } from '../../../shared/providers/telephony/port';
 import { relayUrlOf } from '../../../shared/providers/telephony/twiml';
 import { stakeholderHarness, type StakeholderHarness } from '../stakeholder-coordination/harness';
+import { sqsEventOf } from '../../../infra/local/sqs-poller';
 
 /** The auth token the relay checks signatures with (the `twilio` secret, from the settings locally). */
 export const AUTH_TOKEN = 'voice-relay-test-auth-token';
@@ -144,22 +145,5 @@ export async function voiceHarness(extraSettings: Settings = {}) {
 export type VoiceHarness = Awaited<ReturnType<typeof voiceHarness>>;
 
 function sqsEvent(messages: Message[]): SQSEvent {
-  return {
-    Records: messages.map((message) => ({
-      messageId: message.MessageId!,
-      receiptHandle: message.ReceiptHandle!,
-      body: message.Body!,
-      attributes: {
-        ApproximateReceiveCount: message.Attributes?.ApproximateReceiveCount ?? '1',
-        SentTimestamp: message.Attributes?.SentTimestamp ?? '0',
-        SenderId: 'local',
-        ApproximateFirstReceiveTimestamp: message.Attributes?.ApproximateFirstReceiveTimestamp ?? '0',
-      },
-      messageAttributes: {},
-      md5OfBody: message.MD5OfBody ?? '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:switchboard-summary',
-      awsRegion: 'us-east-1',
-    })),
-  };
+  return sqsEventOf(messages, { queueArn: 'arn:aws:sqs:us-east-1:000000000000:switchboard-summary', region: 'us-east-1' });
 }
