@@ -6,6 +6,7 @@ import dynalite from 'dynalite';
 import { createSqsServer } from 'local-aws-sqs';
 import { QUEUES, visibilityTimeoutSeconds, type JobQueueId } from '../../shared/catalogue/job-types';
 import { projectedAttributes, TABLE } from '../../shared/catalogue/table';
+import { addTransactions, isTransactionStep } from './dynalite-transactions';
 
 /** The table's name on the embedded DynamoDB. */
 export const LOCAL_TABLE_NAME = 'switchboard';
@@ -65,13 +66,16 @@ export async function startEmbeddedAws(options: EmbeddedAwsOptions = {}): Promis
     dynamo.listen(0, EMBEDDED_HOST, () => resolve());
   });
   const dynamodbEndpoint = endpointOf(dynamo.address() as AddressInfo);
+  addTransactions(dynamo, [TABLE.partitionKey, TABLE.sortKey]);
 
   const sqsServer = await createSqsServer({ port: 0, hostname: EMBEDDED_HOST, emulateQueueCreationLifecycle: false });
   const sqsEndpoint = endpointOf(sqsServer.address() as AddressInfo);
   if (options.onRequest) {
     const observe = options.onRequest;
     const operationOf = (request: IncomingMessage) => String(request.headers['x-amz-target'] ?? '').replace(/^.*\./, '');
-    dynamo.prependListener('request', (request: IncomingMessage) => observe('dynamodb', operationOf(request), request));
+    dynamo.prependListener('request', (request: IncomingMessage) => {
+      if (!isTransactionStep(request)) observe('dynamodb', operationOf(request), request);
+    });
     (sqsServer as unknown as Server).prependListener('request', (request: IncomingMessage) => observe('sqs', operationOf(request), request));
   }
 

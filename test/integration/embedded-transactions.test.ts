@@ -1,0 +1,123 @@
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
+
+describe('TransactWriteItems on the embedded DynamoDB', () => {
+  let services: EmbeddedServices;
+  let table: string;
+  const key = (id: string) => ({ pk: `TX#${id}`, sk: 'ITEM' });
+  const read = async (id: string) => (await services.db.send(new GetCommand({ TableName: table, Key: key(id), ConsistentRead: true }))).Item;
+  const cancellation = async (work: Promise<unknown>) => {
+    const error = await work.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(TransactionCanceledException);
+    return (error as TransactionCanceledException).CancellationReasons?.map((reason) => reason.Code);
+  };
+
+  beforeAll(async () => {
+    services = await startEmbeddedServices();
+    table = services.aws.tableName;
+  });
+  afterAll(() => services.stop());
+
+  it('applies every item when every condition holds', async () => {
+    await services.db.send(new PutCommand({ TableName: table, Item: { ...key('a1'), n: 1 } }));
+    await services.db.send(new PutCommand({ TableName: table, Item: { ...key('a0'), kept: true } }));
+    await services.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: { TableName: table, Key: key('a1'), UpdateExpression: 'SET n = n + :one', ConditionExpression: 'n = :one', ExpressionAttributeValues: { ':one': 1 } } },
+          { Put: { TableName: table, Item: { ...key('a2'), made: true }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { ConditionCheck: { TableName: table, Key: key('a0'), ConditionExpression: 'attribute_exists(pk)' } },
+        ],
+      }),
+    );
+    expect(await read('a1')).toMatchObject({ n: 2 });
+    expect(await read('a2')).toMatchObject({ made: true });
+    expect(await read('a0')).toEqual({ ...key('a0'), kept: true });
+  });
+
+  it('applies nothing when one condition fails, and names the reason of each item in order', async () => {
+    await services.db.send(new PutCommand({ TableName: table, Item: { ...key('b1'), n: 1 } }));
+    await services.db.send(new PutCommand({ TableName: table, Item: { ...key('b3'), n: 7 } }));
+    const reasons = await cancellation(
+      services.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Update: { TableName: table, Key: key('b1'), UpdateExpression: 'SET n = :five', ExpressionAttributeValues: { ':five': 5 } } },
+            { Put: { TableName: table, Item: { ...key('b2'), made: true } } },
+            { Delete: { TableName: table, Key: key('b3'), ConditionExpression: 'n = :zero', ExpressionAttributeValues: { ':zero': 0 } } },
+          ],
+        }),
+      ),
+    );
+    expect(reasons).toEqual(['None', 'None', 'ConditionalCheckFailed']);
+    expect(await read('b1')).toMatchObject({ n: 1 });
+    expect(await read('b2')).toBeUndefined();
+    expect(await read('b3')).toMatchObject({ n: 7 });
+  });
+
+  it('cancels on a failed condition check of a missing item and leaves no trace of it', async () => {
+    const reasons = await cancellation(
+      services.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { ConditionCheck: { TableName: table, Key: key('c0'), ConditionExpression: 'attribute_exists(pk)' } },
+            { Put: { TableName: table, Item: { ...key('c1'), made: true } } },
+          ],
+        }),
+      ),
+    );
+    expect(reasons).toEqual(['ConditionalCheckFailed', 'None']);
+    expect(await read('c0')).toBeUndefined();
+    expect(await read('c1')).toBeUndefined();
+  });
+
+  it('refuses an item over 400 KB with a ValidationError reason and keeps the others unapplied', async () => {
+    const reasons = await cancellation(
+      services.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: table, Item: { ...key('d1'), made: true } } },
+            { Put: { TableName: table, Item: { ...key('d2'), big: 'x'.repeat(410 * 1024) } } },
+          ],
+        }),
+      ),
+    );
+    expect(reasons).toEqual(['None', 'ValidationError']);
+    expect(await read('d1')).toBeUndefined();
+  });
+
+  it('refuses two operations on one item', async () => {
+    await expect(
+      services.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: table, Item: { ...key('e1') } } },
+            { Delete: { TableName: table, Key: key('e1') } },
+          ],
+        }),
+      ),
+    ).rejects.toMatchObject({ name: 'ValidationException' });
+  });
+
+  it('is atomic against concurrent transactions and single writes', async () => {
+    await services.db.send(new PutCommand({ TableName: table, Item: { ...key('f1'), n: 100 } }));
+    await services.db.send(new PutCommand({ TableName: table, Item: { ...key('f2'), n: 0 } }));
+    const move = () =>
+      services.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Update: { TableName: table, Key: key('f1'), UpdateExpression: 'SET n = n - :one', ConditionExpression: 'n > :zero', ExpressionAttributeValues: { ':one': 1, ':zero': 0 } } },
+            { Update: { TableName: table, Key: key('f2'), UpdateExpression: 'SET n = n + :one', ExpressionAttributeValues: { ':one': 1 } } },
+          ],
+        }),
+      );
+    const bump = () => services.db.send(new UpdateCommand({ TableName: table, Key: key('f2'), UpdateExpression: 'SET n = n + :one', ExpressionAttributeValues: { ':one': 1 } }));
+    await Promise.all([...Array.from({ length: 40 }, move), ...Array.from({ length: 10 }, bump)]);
+    expect(await read('f1')).toMatchObject({ n: 60 });
+    expect(await read('f2')).toMatchObject({ n: 50 });
+  });
+});
