@@ -163,7 +163,7 @@ function targetOf(item: WireItem, keyAttributes: readonly string[]): { table: st
 
 /** The single-item operation that applies one transaction item, with its condition. */
 function operationOf(item: WireItem, prior: AttributeMap | undefined, key: AttributeMap): { operation: string; request: unknown; condition?: ConditionParts } {
-  const conditionOf = ({ ReturnValuesOnConditionCheckFailure: _returned, ...rest }: ConditionParts & Record<string, unknown>) => rest;
+  const conditionOf = <T extends ConditionParts>({ ReturnValuesOnConditionCheckFailure: _returned, ...rest }: T) => rest;
   if (item.Put) return { operation: 'PutItem', request: conditionOf(item.Put), condition: item.Put };
   if (item.Update) return { operation: 'UpdateItem', request: conditionOf(item.Update), condition: item.Update };
   if (item.Delete) return { operation: 'DeleteItem', request: conditionOf(item.Delete), condition: item.Delete };
