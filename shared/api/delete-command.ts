@@ -16,6 +16,9 @@ const MAX_PHASE_DEPTH = 4;
  */
 export type LeftoverEraser = (command: StoredCommand) => Promise<string[]>;
 
+/** Times the erase is tried again when a worker changed the command between its read and its deletion. */
+const MAX_ERASE_ROUNDS = 5;
+
 /**
  * Use case: `DELETE /api/commands/{id}`. Erases a command the caller's
  * tenant created, in any state, with its child phases (children first, so a
@@ -23,10 +26,16 @@ export type LeftoverEraser = (command: StoredCommand) => Promise<string[]>;
  * `{success: true, data: {command_id, deleted: true, deleted_ids}}`, where
  * `deleted_ids` lists the command and each child this request erased;
  * another tenant's command, a missing one or one already erased answers 404
- * COMMAND_NOT_FOUND. A worker still running the command can no longer
- * change it: its writes are conditional on the command existing. With
- * `eraseLeftovers`, what the command made elsewhere goes first; the answer
- * then lists the follow-ups erased in `deleted_follow_up_ids` (when any).
+ * COMMAND_NOT_FOUND. With `eraseLeftovers`, what the command made elsewhere
+ * goes first; the answer then lists the follow-ups erased in
+ * `deleted_follow_up_ids` (when any).
+ *
+ * The erasure sticks while a worker still runs the command: the command is
+ * deleted only if unchanged since it was read (else read again), so every
+ * child it named is known; whatever its worker writes for it (children,
+ * follow-ups, events) is written only while the command exists, so once it
+ * is gone nothing more can appear; and a second pass erases what was written
+ * between the first pass and the deletion.
  */
 export async function answerDeleteCommand(
   commands: CommandStore,
@@ -35,16 +44,19 @@ export async function answerDeleteCommand(
   now: number = Date.now(),
   eraseLeftovers?: LeftoverEraser,
 ): Promise<HttpResult> {
-  const command = await readCommandFor(commands, principal, id, now);
-  const leftovers = eraseLeftovers ? await eraseLeftovers(command) : [];
-  const children = await eraseChildren(commands, principal.tenantId, command, MAX_PHASE_DEPTH);
-  if (!(await commands.erase(command.id, principal.tenantId))) {
-    throw new AppError('COMMAND_NOT_FOUND', `Command ${command.id} was not found.`);
+  for (let round = 0; round < MAX_ERASE_ROUNDS; round++) {
+    const command = await readCommandFor(commands, principal, id, now);
+    const leftovers = new Set(eraseLeftovers ? await eraseLeftovers(command) : []);
+    const children = new Set(await eraseChildren(commands, principal.tenantId, command, MAX_PHASE_DEPTH));
+    if (!(await commands.erase(command.id, principal.tenantId, command.updated_at))) continue;
+    for (const leftover of eraseLeftovers ? await eraseLeftovers(command) : []) leftovers.add(leftover);
+    for (const child of await eraseChildren(commands, principal.tenantId, command, MAX_PHASE_DEPTH)) children.add(child);
+    return jsonResponse(200, {
+      success: true,
+      data: { command_id: command.id, deleted: true, deleted_ids: [command.id, ...children], ...(leftovers.size > 0 ? { deleted_follow_up_ids: [...leftovers] } : {}) },
+    });
   }
-  return jsonResponse(200, {
-    success: true,
-    data: { command_id: command.id, deleted: true, deleted_ids: [command.id, ...children], ...(leftovers.length > 0 ? { deleted_follow_up_ids: leftovers } : {}) },
-  });
+  throw new AppError('SYSTEM_ERROR', 'The command kept changing while it was being erased; retry the request.');
 }
 
 /** Erases the command's children (and theirs), deepest first; returns the ids erased. */

@@ -116,8 +116,9 @@ const API_AND_SCHEDULED = [
     access: {
       table: [
         { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
-        // The command and its child phases, erased only for the tenant that owns them.
-        { actions: ['GetItem', 'DeleteItem'], keyPrefixes: ['CMD#'] },
+        // The command and its child phases, erased only for the tenant that owns them, each deleted
+        // with a small marker left in its place (one transaction) so later jobs for it know it was erased.
+        { actions: ['GetItem', 'DeleteItem', 'PutItem'], keyPrefixes: ['CMD#'] },
         // A sequence's follow-ups, erased with their command (conditional on its tenant).
         { actions: ['DeleteItem'], keyPrefixes: ['FOLLOWUP#'] },
       ],
@@ -203,8 +204,9 @@ const API_AND_SCHEDULED = [
         { actions: ['GetItem'], keyPrefixes: ['CMD#'] },
         ...EVENT_PUBLISHER_TABLE_GRANTS,
         // A completed call requests its post-call summary (the backstop of the relay's $disconnect): the
-        // command's meeting_summary (a conditional UpdateItem, above) and the post_call_summary child it starts.
-        { actions: ['PutItem'], keyPrefixes: ['CMD#'] },
+        // command's meeting_summary (a conditional UpdateItem, above) and the post_call_summary child it starts
+        // (written only while its parent exists: a ConditionCheck in the same transaction).
+        { actions: ['PutItem', 'ConditionCheckItem'], keyPrefixes: ['CMD#'] },
       ],
       sendsTo: [EVENT_DELIVERY_QUEUE, 'summary'],
       sendsToDeadLetterOf: [],
@@ -340,7 +342,7 @@ const API_AND_SCHEDULED = [
     access: {
       table: [
         // The stakeholder command: its call and prompts (read), its transcript and meeting_summary (conditional appends), and the post-call child it starts.
-        { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+        { actions: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], keyPrefixes: ['CMD#'] },
         // One session item per socket: which command and call it carries.
         { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['RELAY#'] },
       ],

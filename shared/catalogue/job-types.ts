@@ -98,10 +98,11 @@ export const JOB_TYPES = [
           { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
           { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
           { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
-          // Its command, and the copywriter child it starts.
-          { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
-          // A sequence's follow-ups: in one batch on the first attempt, item by item (conditionally) after.
-          { actions: ['PutItem', 'BatchWriteItem'], keyPrefixes: ['FOLLOWUP#'] },
+          // Its command, and the copywriter child it starts. The child and a sequence's follow-ups are written
+          // only while the command is still there (a ConditionCheck on it in the same transaction).
+          { actions: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], keyPrefixes: ['CMD#'] },
+          // A sequence's follow-ups: in one transaction on the first attempt, item by item (conditionally) after.
+          { actions: ['PutItem'], keyPrefixes: ['FOLLOWUP#'] },
           // command.completed / command.failed for the tenant's webhooks (event-publishing.ts).
           ...EVENT_PUBLISHER_TABLE_GRANTS,
         ],

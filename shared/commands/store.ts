@@ -1,6 +1,6 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLE } from '../catalogue/table';
-import { isConditionalCheckFailed, queryUpTo } from '../platform/dynamodb';
+import { cancellationReasons, epochSeconds, isConditionalCheckFailed, queryUpTo, type TransactionItem } from '../platform/dynamodb';
 import type { ErrorInfo } from '../platform/errors';
 import type { CommandType, StoredCommand } from './record';
 
@@ -12,7 +12,21 @@ export type ClaimOutcome =
   | { kind: 'leased'; command: StoredCommand }
   /** It belongs to another tenant or is of another type than the job expected. */
   | { kind: 'mismatch'; command: StoredCommand }
+  /** It was erased (DELETE /api/commands/{id}): the job has nothing left to do. */
+  | { kind: 'erased' }
   | { kind: 'missing' };
+
+/**
+ * A write that belongs to a command (its steps, its child, its progress)
+ * found the command gone or finished: it was erased meanwhile, or another
+ * worker ended it. Nothing was written; the worker stops.
+ */
+export class CommandGoneError extends Error {
+  constructor(readonly commandId: string) {
+    super(`Command ${commandId} is no longer in progress; nothing more is written for it`);
+    this.name = 'CommandGoneError';
+  }
+}
 
 /** What a job knows of the command it names; a claim succeeds only when both match. */
 export interface ClaimExpectation {
@@ -26,8 +40,14 @@ export interface ClaimExpectation {
  * command never changes again.
  */
 export interface CommandStore {
-  /** Writes a new command; returns false when one with that id already exists. */
+  /**
+   * Writes a new command; returns false when one with that id already exists.
+   * A child phase (`parent_id`) is written only while its parent exists (one
+   * transaction), so no child outlives an erased parent: CommandGoneError then.
+   */
   create(command: StoredCommand): Promise<boolean>;
+  /** True when the command was erased (within the marker's retention, {@link ERASED_MARKER_RETENTION_MS}). */
+  wasErased(id: string): Promise<boolean>;
   get(id: string): Promise<StoredCommand | undefined>;
   /** Takes the command for one attempt, holding it until `leaseUntil` (epoch ms), if its tenant and type are the expected ones. */
   claim(id: string, expected: ClaimExpectation, now: number, leaseUntil: number): Promise<ClaimOutcome>;
@@ -42,11 +62,13 @@ export interface CommandStore {
   /** Commands still in progress that were created before `createdBefore` (ISO), oldest first, up to `limit`. */
   listInProgress(createdBefore: string, limit: number): Promise<StoredCommand[]>;
   /**
-   * Deletes the command, in any state, if it belongs to `tenantId`; false when
-   * no command of that tenant has this id. Later writes to it (a worker still
-   * running it) then fail their conditions and change nothing.
+   * Deletes the command, in any state, if it belongs to `tenantId` (and, with
+   * `unchangedSince`, if its `updated_at` is still that one); false otherwise.
+   * Leaves a small marker (tenant and time only) so a job that comes for it
+   * later knows it was erased. Later writes to it (a worker still running it)
+   * fail their conditions and change nothing.
    */
-  erase(id: string, tenantId: string): Promise<boolean>;
+  erase(id: string, tenantId: string, unchangedSince?: string): Promise<boolean>;
 }
 
 /** Fields a phase may set on an in-progress command. */
@@ -60,6 +82,30 @@ const SORT_KEY = 'CMD';
 /** Where a command lives in the table. */
 export function commandKey(id: string): { pk: string; sk: string } {
   return { pk: `${KEY_PREFIX}${id}`, sk: SORT_KEY };
+}
+
+/** How long an erased command's marker is kept: longer than any job of it can wait in a queue (SQS keeps a message at most 14 days). */
+export const ERASED_MARKER_RETENTION_MS = 14 * 86_400_000;
+
+function erasedMarkerKey(id: string): { pk: string; sk: string } {
+  return { pk: `${KEY_PREFIX}${id}`, sk: 'ERASED' };
+}
+
+/**
+ * The transaction item that makes a write depend on its command: the command
+ * exists and is still in progress. A write that carries it never lands for a
+ * command erased (or finished) meanwhile.
+ */
+export function commandInProgressCheck(tableName: string, id: string): TransactionItem {
+  return {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: commandKey(id),
+      ConditionExpression: 'attribute_exists(pk) AND #status = :in_progress',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':in_progress': 'in_progress' },
+    },
+  };
 }
 
 /**
@@ -132,19 +178,31 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
 
   const store: CommandStore = {
     async create(command) {
+      const put = {
+        TableName: tableName,
+        Item: { ...commandKey(command.id), ...command, ...(command.status === 'in_progress' ? inProgressIndexKeys(command) : {}) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      };
       try {
-        await db.send(
-          new PutCommand({
-            TableName: tableName,
-            Item: { ...commandKey(command.id), ...command, ...(command.status === 'in_progress' ? inProgressIndexKeys(command) : {}) },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
+        if (!command.parent_id) {
+          await db.send(new PutCommand(put));
+          return true;
+        }
+        const parentExists = { TableName: tableName, Key: commandKey(command.parent_id), ConditionExpression: 'attribute_exists(pk)' };
+        await db.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, { ConditionCheck: parentExists }] }));
         return true;
       } catch (error) {
         if (isConditionalCheckFailed(error)) return false;
+        const reasons = cancellationReasons(error);
+        if (reasons?.[0] === 'ConditionalCheckFailed') return false;
+        if (reasons?.[1] === 'ConditionalCheckFailed') throw new CommandGoneError(command.parent_id!);
         throw error;
       }
+    },
+
+    async wasErased(id) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: erasedMarkerKey(id), ConsistentRead: true, ProjectionExpression: 'pk' }));
+      return Item !== undefined;
     },
 
     async get(id) {
@@ -185,7 +243,7 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
       } catch (error) {
         if (!isConditionalCheckFailed(error)) throw error;
         const current = await store.get(id);
-        if (!current) return { kind: 'missing' };
+        if (!current) return (await store.wasErased(id)) ? { kind: 'erased' } : { kind: 'missing' };
         if (current.tenant_id !== expected.tenantId || current.type !== expected.type) return { kind: 'mismatch', command: current };
         if (current.status !== 'in_progress') return { kind: 'terminal', command: current };
         return { kind: 'leased', command: current };
@@ -239,20 +297,33 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
         .slice(0, limit);
     },
 
-    async erase(id, tenantId) {
+    async erase(id, tenantId, unchangedSince) {
+      const now = Date.now();
       try {
         await db.send(
-          new DeleteCommand({
-            TableName: tableName,
-            Key: commandKey(id),
-            ConditionExpression: 'attribute_exists(pk) AND #tenant = :tenant',
-            ExpressionAttributeNames: { '#tenant': 'tenant_id' },
-            ExpressionAttributeValues: { ':tenant': tenantId },
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Delete: {
+                  TableName: tableName,
+                  Key: commandKey(id),
+                  ConditionExpression: `attribute_exists(pk) AND #tenant = :tenant${unchangedSince === undefined ? '' : ' AND #updated = :updated'}`,
+                  ExpressionAttributeNames: { '#tenant': 'tenant_id', ...(unchangedSince === undefined ? {} : { '#updated': 'updated_at' }) },
+                  ExpressionAttributeValues: { ':tenant': tenantId, ...(unchangedSince === undefined ? {} : { ':updated': unchangedSince }) },
+                },
+              },
+              {
+                Put: {
+                  TableName: tableName,
+                  Item: { ...erasedMarkerKey(id), tenant_id: tenantId, erased_at: new Date(now).toISOString(), expires_at: epochSeconds(now + ERASED_MARKER_RETENTION_MS) },
+                },
+              },
+            ],
           }),
         );
         return true;
       } catch (error) {
-        if (isConditionalCheckFailed(error)) return false;
+        if (cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
         throw error;
       }
     },

@@ -18,7 +18,7 @@ import { readCommand, UnreadableCommandError, type CommandKind } from './kind';
 import { ATTEMPT_ATTRIBUTE, type JobQueue } from './queue';
 import type { CommandRecord, StoredCommand } from './record';
 import { startCommand } from './start';
-import type { CommandStore } from './store';
+import { CommandGoneError, type CommandStore } from './store';
 
 /** What a phase hands back to the runner. */
 export type PhaseOutcome =
@@ -79,7 +79,7 @@ export interface WorkerDependencies {
 }
 
 /** How one record ended, for the job log line. */
-type RecordOutcome = 'completed' | 'failed' | 'handed_off' | 'dead_lettered' | 'duplicate' | 'busy' | 'retried';
+type RecordOutcome = 'completed' | 'failed' | 'handed_off' | 'dead_lettered' | 'duplicate' | 'busy' | 'retried' | 'erased';
 
 /**
  * Builds the SQS batch handler of a worker: each record is processed on its
@@ -197,6 +197,9 @@ async function claimAndRun<Request, Progress>(
   switch (claim.kind) {
     case 'missing':
       throw new PoisonJobError(`No command ${commandId} exists for this job`);
+    case 'erased':
+      // Its tenant erased it (DELETE /api/commands/{id}): nothing is left to do, and nothing is wrong.
+      return { kind: 'erased' };
     case 'mismatch':
       throw new PoisonJobError(`Command ${commandId} is not a ${definition.kind.type} command of tenant ${job.tenant_id}`);
     case 'terminal':
@@ -228,6 +231,10 @@ async function claimAndRun<Request, Progress>(
   try {
     outcome = await definition.run({ command, request: command.request, job, attempt });
   } catch (error) {
+    // A write found the command gone (erased while the phase ran): the phase stops there, and so does the job.
+    if (!(error instanceof AppError) && (error instanceof CommandGoneError || !(await deps.commands.get(commandId)))) {
+      if (await deps.commands.wasErased(commandId)) return { kind: 'erased' };
+    }
     if (!(error instanceof AppError)) {
       if (attempt >= deps.maxReceiveCount) {
         deps.logger.error('Job failed on its last attempt; command marked failed', { ...context, error: describeError(error) });

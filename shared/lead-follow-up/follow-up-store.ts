@@ -1,6 +1,7 @@
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLE } from '../catalogue/table';
-import { batchPutAll, isConditionalCheckFailed, queryUpTo } from '../platform/dynamodb';
+import { commandInProgressCheck, CommandGoneError } from '../commands/store';
+import { cancellationReasons, queryUpTo } from '../platform/dynamodb';
 import type { FollowUpItem } from './sequence';
 
 /** A follow-up as stored: the response item plus its owner and origin. */
@@ -16,7 +17,9 @@ export interface StoredFollowUp extends FollowUpItem {
 /**
  * Port: where scheduled follow-ups live. Saving is idempotent per item id
  * (ids are derived from the command and the position), so a sequence saved
- * twice is stored once; a scheduler reads what is due by time.
+ * twice is stored once; a scheduler reads what is due by time. Items are
+ * saved only while their command is in progress (each write carries that
+ * condition): a command erased meanwhile gets none (CommandGoneError).
  */
 export interface FollowUpStore {
   /**
@@ -24,7 +27,8 @@ export interface FollowUpStore {
    * `firstSave` the caller knows none can exist yet (the first attempt at
    * their command: their ids derive from it, and the kernel's claim counted
    * no earlier attempt), so the existence check, which needs one conditional
-   * write per item, is left out and they are written in batches.
+   * write per item, is left out and they are written in one transaction
+   * (a sequence has at most five).
    */
   saveSequence(items: readonly StoredFollowUp[], options?: { firstSave?: boolean }): Promise<{ created: number; existing: number }>;
   /** Scheduled follow-ups due at or before `before` (ISO 8601 UTC, as `toISOString` writes it), earliest first. */
@@ -66,29 +70,35 @@ export function leadSortKey(item: Pick<FollowUpItem, 'id' | 'scheduled_for'>): s
 export function dynamoFollowUpStore(db: DynamoDBDocumentClient, tableName: string): FollowUpStore {
   return {
     async saveSequence(items, options = {}) {
+      const commandId = items[0]?.command_id;
+      if (commandId === undefined) return { created: 0, existing: 0 };
+      if (items.some((item) => item.command_id !== commandId)) throw new Error('A sequence is saved for one command at a time');
+      const put = (item: StoredFollowUp, onlyNew: boolean) => ({
+        Put: {
+          TableName: tableName,
+          Item: { ...followUpKey(item.id), ...dueIndexKey(item), ...leadIndexKey(item), ...item },
+          ...(onlyNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
+        },
+      });
+      const commandCheck = commandInProgressCheck(tableName, commandId);
+      /** Writes `writes` with the command's check last; false when the first write's own condition failed (it exists). */
+      const transact = async (writes: ReturnType<typeof put>[]): Promise<boolean> => {
+        try {
+          await db.send(new TransactWriteCommand({ TransactItems: [...writes, commandCheck] }));
+          return true;
+        } catch (error) {
+          const reasons = cancellationReasons(error);
+          if (reasons?.at(-1) === 'ConditionalCheckFailed') throw new CommandGoneError(commandId);
+          if (reasons?.[0] === 'ConditionalCheckFailed') return false;
+          throw error;
+        }
+      };
       if (options.firstSave) {
-        await batchPutAll(
-          db,
-          tableName,
-          items.map((item) => ({ ...followUpKey(item.id), ...dueIndexKey(item), ...leadIndexKey(item), ...item })),
-        );
+        await transact(items.map((item) => put(item, false)));
         return { created: items.length, existing: 0 };
       }
       let created = 0;
-      for (const item of items) {
-        try {
-          await db.send(
-            new PutCommand({
-              TableName: tableName,
-              Item: { ...followUpKey(item.id), ...dueIndexKey(item), ...leadIndexKey(item), ...item },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            }),
-          );
-          created += 1;
-        } catch (error) {
-          if (!isConditionalCheckFailed(error)) throw error;
-        }
-      }
+      for (const item of items) if (await transact([put(item, true)])) created += 1;
       return { created, existing: items.length - created };
     },
 

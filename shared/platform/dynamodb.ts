@@ -1,6 +1,12 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { AWS_MAX_ATTEMPTS, AWS_REQUEST_TIMEOUTS, type AwsClientOptions } from './aws-clients';
-import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+
+/** One item of a TransactWriteItems (Put, Update, Delete or ConditionCheck), in the document client's form. */
+export type TransactionItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Most items one TransactWriteItems takes. */
+export const MAX_TRANSACTION_ITEMS = 100;
 
 /**
  * The document client every store uses. The endpoint comes from the SDK's own
@@ -23,6 +29,17 @@ export function createDocumentClient(options: AwsClientOptions = {}, instrument:
 
 export function isConditionalCheckFailed(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+}
+
+/**
+ * The cancellation reason codes of a cancelled transaction, one per item in
+ * order (`None`, `ConditionalCheckFailed`, `ValidationError`, …); undefined
+ * for any other error.
+ */
+export function cancellationReasons(error: unknown): string[] | undefined {
+  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return undefined;
+  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  return (reasons ?? []).map((reason) => reason.Code ?? 'None');
 }
 
 /** Epoch seconds, as DynamoDB's TTL attribute wants them. */

@@ -24,7 +24,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   getCommandApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*', 'CMD#*']]],
   deleteCommandApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
-    [['dynamodb:GetItem', 'dynamodb:DeleteItem'], 'table', ['CMD#*']],
+    [['dynamodb:GetItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem'], 'table', ['CMD#*']],
     [['dynamodb:DeleteItem'], 'table', ['FOLLOWUP#*']],
   ],
   healthApi: [],
@@ -48,8 +48,8 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem'], 'table', ['TENANT#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
     [['dynamodb:GetItem', 'dynamodb:Query'], 'table', ['SITE#*']],
-    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
-    [['dynamodb:PutItem', 'dynamodb:BatchWriteItem'], 'table', ['FOLLOWUP#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'], 'table', ['CMD#*']],
+    [['dynamodb:PutItem'], 'table', ['FOLLOWUP#*']],
     [['sqs:SendMessage'], 'queue/sales'],
     [['sqs:SendMessage'], 'queue/copywriter'],
     [['sqs:SendMessage'], 'dlq/sales'],
@@ -110,7 +110,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:UpdateItem'], 'table', ['EVENT#*']],
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
-    [['dynamodb:PutItem'], 'table', ['CMD#*']],
+    [['dynamodb:PutItem', 'dynamodb:ConditionCheckItem'], 'table', ['CMD#*']],
     [['sqs:SendMessage'], 'queue/summary'],
   ],
   postCallSummaryWorker: [
@@ -125,7 +125,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'queue/webhooks'],
   ],
   conversationRelayWebhook: [
-    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'], 'table', ['CMD#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['RELAY#*']],
     [['sqs:SendMessage'], 'queue/summary'],
     [['secretsmanager:GetSecretValue'], 'secret/twilio'],

@@ -1,4 +1,4 @@
-import { dynamoCommandStore, type CommandStore } from '../../shared/commands/store';
+import { CommandGoneError, dynamoCommandStore, type CommandStore } from '../../shared/commands/store';
 import type { CommandRecord } from '../../shared/commands/record';
 import { newId } from '../../shared/platform/ids';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
@@ -99,5 +99,40 @@ describe('dynamoCommandStore', () => {
     expect(await store.fail(command.id, { code: 'SYSTEM_ERROR', message: 'x' }, now)).toBe(false);
     expect(await store.get(command.id)).toBeUndefined();
     expect(await store.erase(command.id, 'tenant-a')).toBe(false);
+  });
+
+  it('marks an erased command, so a job that comes for it later is told so rather than "missing"', async () => {
+    const command = newCommand();
+    await store.create(command);
+    expect(await store.wasErased(command.id)).toBe(false);
+    expect(await store.erase(command.id, 'tenant-a')).toBe(true);
+
+    expect(await store.wasErased(command.id)).toBe(true);
+    const now = Date.now();
+    expect(await store.claim(command.id, expected, now, now + 60_000)).toEqual({ kind: 'erased' });
+    expect(await store.claim(newCommand().id, expected, now, now + 60_000)).toEqual({ kind: 'missing' });
+  });
+
+  it('erases only an unchanged command when asked to (a worker that wrote meanwhile makes the caller read it again)', async () => {
+    const command = newCommand();
+    await store.create(command);
+    const now = Date.now() + 1_000;
+    await store.recordProgress(command.id, { child_ids: ['child'] }, now);
+
+    expect(await store.erase(command.id, 'tenant-a', command.updated_at)).toBe(false);
+    expect(await store.erase(command.id, 'tenant-a', new Date(now).toISOString())).toBe(true);
+  });
+
+  it('writes a child phase only while its parent exists', async () => {
+    const parent = newCommand();
+    await store.create(parent);
+    const child = { ...newCommand(), type: 'copywriter' as const, parent_id: parent.id };
+    expect(await store.create(child)).toBe(true);
+    expect(await store.create(child)).toBe(false);
+
+    await store.erase(parent.id, 'tenant-a');
+    const orphan = { ...newCommand(), type: 'copywriter' as const, parent_id: parent.id };
+    await expect(store.create(orphan)).rejects.toBeInstanceOf(CommandGoneError);
+    expect(await store.get(orphan.id)).toBeUndefined();
   });
 });

@@ -1,9 +1,11 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime';
 import { generateApiKey } from '../../shared/access/api-keys';
 import { commandKey } from '../../shared/commands/store';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { call } from '../support/http';
+import { eventually } from '../support/embedded';
 
 /** DELETE /api/commands/{id}: erasing a command (a lead's personal data) and its child phases, end to end. */
 const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
@@ -33,6 +35,24 @@ async function inTable(id: string): Promise<boolean> {
   const { Item } = await db.send(new GetCommand({ TableName: runtime.tableName, Key: commandKey(id), ConsistentRead: true }));
   db.destroy();
   return Item !== undefined;
+}
+
+/** Waits until the sales queue holds no job, visible, in flight or delayed. */
+async function salesQueueDrained(): Promise<void> {
+  const sqs = new SQSClient({ endpoint: runtime.sqsEndpoint, region: 'us-east-1' });
+  const counts = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] as const;
+  try {
+    await eventually(
+      async () => {
+        const { Attributes = {} } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: runtime.queues.sales.url, AttributeNames: [...counts] }));
+        return counts.every((name) => Number(Attributes[name] ?? '0') === 0) ? true : undefined;
+      },
+      15_000,
+      'the sales queue to drain',
+    );
+  } finally {
+    sqs.destroy();
+  }
 }
 
 describe('DELETE /api/commands/{id}', () => {
@@ -86,6 +106,33 @@ describe('DELETE /api/commands/{id}', () => {
     expect(read.body.data).toMatchObject({ command_id: first.id, status: 'completed' });
     expect(read.body.data?.created_at).not.toBe(first.createdAt);
     expect(read.body.data?.child_ids).not.toEqual([first.childId]);
+  });
+
+  it('sticks while the worker runs: sequences erased 0-400 ms after acceptance leave no follow-up behind', async () => {
+    const erased: string[] = [];
+    await Promise.all(
+      Array.from({ length: 6 }, async (_, index) => {
+        const accepted = await call(runtime.url, 'POST', ROUTE, {
+          key: runtime.apiKey,
+          body: { siteId: DEMO_SITE, leadId: DEMO_LEAD, output: 'follow_up_sequence', followUpInterval: '2 days' },
+        });
+        expect(accepted.status).toBe(202);
+        const id = String(accepted.body.data?.command_id);
+        await new Promise((resolve) => setTimeout(resolve, index * 80));
+        const deleted = await call(runtime.url, 'DELETE', `/api/commands/${id}`, { key: runtime.apiKey });
+        expect(deleted.status).toBe(200);
+        erased.push(id);
+      }),
+    );
+    await salesQueueDrained();
+
+    const db = createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1' });
+    const { Items } = await db.send(new ScanCommand({ TableName: runtime.tableName, FilterExpression: 'begins_with(pk, :steps)', ExpressionAttributeValues: { ':steps': 'FOLLOWUP#' } }));
+    db.destroy();
+    expect((Items ?? []).filter((item) => erased.includes(String(item.command_id)))).toEqual([]);
+    for (const id of erased) expect(await inTable(id)).toBe(false);
+    const listed = await call(runtime.url, 'GET', `/api/leads/${DEMO_LEAD}/follow-ups?site_id=${DEMO_SITE}`, { key: runtime.apiKey });
+    expect(JSON.stringify(listed.body)).not.toMatch(new RegExp(erased.join('|')));
   });
 
   it('is offered beside GET on a command path (405 Allow for other methods)', async () => {

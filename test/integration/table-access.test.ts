@@ -70,11 +70,25 @@ const proxies: Server[] = [];
 const recorded = new Map<FunctionId, TableRequest[]>();
 const handlers = new Map<FunctionId, Handler>();
 
-/** What IAM reads of a DynamoDB request: its action, the table or index, and the partition keys it touches. */
-function asTableRequest(target: string, body: Record<string, unknown>): TableRequest {
+/**
+ * What IAM reads of a DynamoDB request: its action, the table or index, and
+ * the partition keys it touches. A TransactWriteItems is authorized item by
+ * item, as the action each item is (a ConditionCheck is ConditionCheckItem).
+ */
+function asTableRequests(target: string, body: Record<string, unknown>): TableRequest[] {
   const action = target.split('.')[1] ?? target;
+  if (action !== 'TransactWriteItems') return [asTableRequest(action, body)];
+  const steps = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' } as const;
+  return ((body.TransactItems ?? []) as Record<string, Record<string, unknown>>[]).flatMap((item) =>
+    Object.entries(steps)
+      .filter(([part]) => item[part] !== undefined)
+      .map(([part, stepAction]) => asTableRequest(stepAction, item[part]!)),
+  );
+}
+
+function asTableRequest(action: string, body: Record<string, unknown>): TableRequest {
   const pkOf = (item: unknown) => String((item as Record<string, { S?: string }> | undefined)?.[TABLE.partitionKey]?.S);
-  if (['GetItem', 'DeleteItem', 'UpdateItem'].includes(action)) return { action, resource: 'table', leadingKeys: [pkOf(body.Key)] };
+  if (['GetItem', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem'].includes(action)) return { action, resource: 'table', leadingKeys: [pkOf(body.Key)] };
   if (action === 'PutItem') return { action, resource: 'table', leadingKeys: [pkOf(body.Item)] };
   if (action === 'Query') {
     const index = TABLE.indexes.find((candidate) => candidate.name === body.IndexName);
@@ -104,7 +118,7 @@ async function recordingProxy(functionId: FunctionId): Promise<string> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const payload = Buffer.concat(chunks);
-      log.push(asTableRequest(String(req.headers['x-amz-target']), JSON.parse(payload.toString('utf8') || '{}') as Record<string, unknown>));
+      log.push(...asTableRequests(String(req.headers['x-amz-target']), JSON.parse(payload.toString('utf8') || '{}') as Record<string, unknown>));
       const forward = httpRequest(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
         res.writeHead(answer.statusCode ?? 500, answer.headers);
         answer.pipe(res);

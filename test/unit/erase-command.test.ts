@@ -5,14 +5,15 @@ import { leadFollowUpHarness } from './lead-follow-up/fixtures';
 
 /** A command erased (DELETE /api/commands/{id}) while it is still in progress: nothing brings it back. */
 describe('erasing a command in progress', () => {
-  it('dead-letters its job when a worker takes it up later, re-creating nothing', async () => {
+  it('acknowledges its job when a worker takes it up later, re-creating nothing and dead-lettering nothing', async () => {
     const harness = leadFollowUpHarness({ script: [{ offline: true }] });
     const { command, job } = await harness.accept({});
 
     expect(await harness.commands.erase(command.id, 'tenant-a')).toBe(true);
     await harness.deliverSales(job);
 
-    expect(harness.deadLetters).toEqual([{ queue: 'sales', body: JSON.stringify(job), reason: `No command ${command.id} exists for this job` }]);
+    expect(harness.deadLetters).toEqual([]);
+    expect(harness.queue.resent).toEqual([]);
     expect(harness.commands.records.size).toBe(0);
     expect(harness.llmRequests).toHaveLength(0);
   });
@@ -30,7 +31,7 @@ describe('erasing a command in progress', () => {
     expect(harness.commands.records.size).toBe(0);
   });
 
-  it('stops a sales phase erased while it writes: no output kept, no copywriter child, the job dead-lettered on its next delivery', async () => {
+  it('stops a sales phase erased while it writes: no output kept, no copywriter child, the job done without a retry', async () => {
     const offline = createOfflineLlm();
     const hooks: { beforeAnswer?: () => Promise<unknown> } = {};
     const llm: LlmClient = {
@@ -45,13 +46,21 @@ describe('erasing a command in progress', () => {
     hooks.beforeAnswer = () => harness.commands.erase(command.id, 'tenant-a');
 
     await harness.deliverSales(job);
-    // Its output could not be kept (the command is gone): to the worker that is a fault, so the job is queued again…
-    expect(harness.queue.resent).toEqual([{ queue: 'sales', body: JSON.stringify(job), delaySeconds: 0, attempt: 2 }]);
-    // …and its next attempt finds no command.
-    await harness.deliverSales(job, 2);
 
+    // Its output could not be kept (the command is gone): the worker stops there, with nothing to retry.
+    expect(harness.queue.resent).toEqual([]);
     expect(harness.commands.records.size).toBe(0);
     expect(harness.queue.sent).toEqual([]);
+    expect(harness.deadLetters).toEqual([]);
+  });
+
+  it('still dead-letters a job naming a command that never existed', async () => {
+    const harness = leadFollowUpHarness({ script: [{ offline: true }] });
+    const { command, job } = await harness.accept({});
+    harness.commands.records.delete(command.id);
+
+    await harness.deliverSales(job);
+
     expect(harness.deadLetters.map((letter) => letter.reason)).toEqual([`No command ${command.id} exists for this job`]);
   });
 

@@ -7,7 +7,7 @@ import type { IdempotencyStore } from '../../../shared/commands/idempotency';
 import type { JobEnvelope } from '../../../shared/commands/job';
 import type { JobQueue } from '../../../shared/commands/queue';
 import type { StoredCommand as CommandRecord } from '../../../shared/commands/record';
-import type { CommandStore } from '../../../shared/commands/store';
+import { CommandGoneError, type CommandStore } from '../../../shared/commands/store';
 import { processJobRecord, type JobDefinition, type WorkerDependencies } from '../../../shared/commands/worker';
 import { copywriterJob, type CopywriterPhaseDependencies } from '../../../shared/lead-follow-up/copywriter-phase';
 import type { FollowUpStore, StoredFollowUp } from '../../../shared/lead-follow-up/follow-up-store';
@@ -61,6 +61,7 @@ export function inMemorySites(sites: readonly SiteInput[]): SiteDirectory {
 /** A CommandStore with the same conditional rules as the DynamoDB one. */
 export function inMemoryCommands(): CommandStore & { records: Map<string, CommandRecord> } {
   const records = new Map<string, CommandRecord>();
+  const erased = new Set<string>();
   const iso = (ms: number) => new Date(ms).toISOString();
   const update = (id: string, patch: Partial<CommandRecord>): boolean => {
     const current = records.get(id);
@@ -74,6 +75,7 @@ export function inMemoryCommands(): CommandStore & { records: Map<string, Comman
     records,
     async create(command) {
       if (records.has(command.id)) return false;
+      if (command.parent_id && !records.has(command.parent_id)) throw new CommandGoneError(command.parent_id);
       records.set(command.id, structuredClone(command));
       return true;
     },
@@ -83,7 +85,7 @@ export function inMemoryCommands(): CommandStore & { records: Map<string, Comman
     },
     async claim(id, expected, now, leaseUntil) {
       const current = records.get(id);
-      if (!current) return { kind: 'missing' };
+      if (!current) return erased.has(id) ? { kind: 'erased' } : { kind: 'missing' };
       if (current.tenant_id !== expected.tenantId || current.type !== expected.type) return { kind: 'mismatch', command: structuredClone(current) };
       if (current.status !== 'in_progress') return { kind: 'terminal', command: structuredClone(current) };
       if (current.lease_until !== undefined && current.lease_until >= now) return { kind: 'leased', command: structuredClone(current) };
@@ -109,8 +111,13 @@ export function inMemoryCommands(): CommandStore & { records: Map<string, Comman
         .slice(0, limit)
         .map((record) => structuredClone(record));
     },
-    async erase(id, tenantId) {
-      if (records.get(id)?.tenant_id !== tenantId) return false;
+    async wasErased(id) {
+      return erased.has(id);
+    },
+    async erase(id, tenantId, unchangedSince) {
+      const current = records.get(id);
+      if (current?.tenant_id !== tenantId || (unchangedSince !== undefined && current.updated_at !== unchangedSince)) return false;
+      erased.add(id);
       return records.delete(id);
     },
   };
