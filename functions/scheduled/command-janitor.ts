@@ -1,14 +1,16 @@
 import { sweepCommands } from '../../shared/commands/janitor';
 import { dynamoCommandStore } from '../../shared/commands/store';
 import { documentClientOf, jobQueueOf, loggerOf, metricsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
-import { commandFinishHooksOf } from '../../shared/composition/events';
+import { commandAnnouncerOf, webhookPublisherOf } from '../../shared/composition/events';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { systemClock } from '../../shared/platform/clock';
+import { dynamoEventStore } from '../../shared/webhooks/event-store';
+import { sweepPendingEvents } from '../../shared/webhooks/outbox-sweep';
 
 /**
- * Composes the janitor, which runs every few minutes (EventBridge schedule; a timer locally): no accepted command waits forever.
- * A command it fails is told to the tenant's webhooks (command.failed).
+ * Composes the janitor, which runs every few minutes (EventBridge schedule; a timer locally): no accepted command waits forever,
+ * and no recorded event stays undelivered (the outbox sweep). A command it fails is told to the tenant's webhooks (command.failed).
  */
 export function build(settings: Settings) {
   const tracing = tracingOf('commandJanitor', settings);
@@ -16,17 +18,21 @@ export function build(settings: Settings) {
   const tableName = tableNameOf(settings);
   const commands = dynamoCommandStore(db, tableName);
   const queue = jobQueueOf('commandJanitor', settings, tracing);
+  const logger = loggerOf('commandJanitor', settings);
+  const announce = commandAnnouncerOf('commandJanitor', { db, tableName, queue, clock: systemClock, logger });
   const deps = {
     commands,
     queue,
     clock: systemClock,
-    logger: loggerOf('commandJanitor', settings),
+    logger,
     metrics: metricsOf('commandJanitor', settings),
-    onFinished: commandFinishHooksOf('commandJanitor', { db, tableName, queue, clock: systemClock, commands }),
+    ...(announce ? { announce } : {}),
   };
+  const outbox = { events: dynamoEventStore(db, tableName), publisher: webhookPublisherOf({ db, tableName, queue, clock: systemClock, logger }), clock: systemClock, logger };
   return async (): Promise<void> => {
     const report = await sweepCommands(deps);
     if (report.requeued > 0 || report.failed > 0) deps.logger.info('Janitor run', { ...report });
+    await sweepPendingEvents(outbox);
   };
 }
 

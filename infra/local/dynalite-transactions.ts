@@ -1,38 +1,46 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 
 /**
  * TransactWriteItems for the embedded DynamoDB (dynalite has none).
  *
  * The wrapped server takes every request first. Ordinary operations run
- * concurrently, as before; a transaction waits until none is in flight and
- * holds every later request back while it runs, so nothing observes it half
- * done. It then applies its items one by one through dynalite itself (each
- * with its own condition, so conditions are evaluated by dynalite's own
- * expression engine), remembering each item's prior image; when any item is
- * refused, the ones already applied are put back as they were and the
- * caller gets DynamoDB's `TransactionCanceledException` with one
- * cancellation reason per item, in order.
+ * concurrently, as before; a transaction waits until none is in flight
+ * (holding back those that arrive meanwhile, so it cannot starve) and holds
+ * every later request back while it runs, so nothing observes it half done.
+ * It reads each item's prior image, writes them to a journal table, then
+ * applies its items one by one through dynalite itself (each with its own
+ * condition, so conditions are evaluated by dynalite's own expression
+ * engine); when any item is refused, the ones applied are put back as they
+ * were and the caller gets DynamoDB's `TransactionCanceledException` with
+ * one cancellation reason per item, in order. A process killed half way
+ * (kill -9 with DATA_DIR) leaves its journal behind: at the next start
+ * {@link recoverTransactions} puts the items back as they were, which is
+ * right, since no caller was ever told the transaction succeeded.
  *
  * What the real service does and this does not: the ClientRequestToken's
  * ten-minute idempotency window, and the doubled write-capacity accounting.
  */
-export function addTransactions(server: Server, keyAttributes: readonly string[]): void {
-  const [dynalite] = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
+export function addTransactions(server: Server, keyAttributes: readonly string[]): DirectDynamo {
+  const [dynalite] = server.listeners('request') as Handler[];
   if (!dynalite) throw new Error('The embedded DynamoDB has no request handler to wrap');
   server.removeAllListeners('request');
+  const direct = directCaller(dynalite);
 
   let inFlight = 0;
   let exclusive = false;
-  const waiting: (() => void)[] = [];
-  const drained: (() => void)[] = [];
+  let wanting = 0;
+  const held: (() => void)[] = [];
+  const turn: (() => void)[] = [];
   const wake = () => {
     if (exclusive) return;
-    while (waiting.length > 0 && !exclusive) waiting.shift()!();
-    if (inFlight === 0) while (drained.length > 0 && !exclusive) drained.shift()!();
+    if (wanting > 0) {
+      if (inFlight === 0) turn.shift()?.();
+      return;
+    }
+    while (held.length > 0) held.shift()!();
   };
-
-  const passThrough = (request: IncomingMessage, response: ServerResponse) => {
+  const passThrough: Handler = (request, response) => {
     inFlight += 1;
     response.once('close', () => {
       inFlight -= 1;
@@ -40,9 +48,10 @@ export function addTransactions(server: Server, keyAttributes: readonly string[]
     });
     dynalite(request, response);
   };
-
   const runExclusive = async <T>(work: () => Promise<T>): Promise<T> => {
-    while (exclusive || inFlight > 0) await new Promise<void>((resolve) => (exclusive ? waiting : drained).push(resolve));
+    wanting += 1;
+    if (exclusive || inFlight > 0 || wanting > 1) await new Promise<void>((resolve) => turn.push(resolve));
+    wanting -= 1;
     exclusive = true;
     try {
       return await work();
@@ -53,58 +62,74 @@ export function addTransactions(server: Server, keyAttributes: readonly string[]
   };
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const target = String(request.headers['x-amz-target'] ?? '');
-    if (isTransactionStep(request)) return dynalite(request, response);
-    if (target.endsWith('.TransactWriteItems')) {
+    if (String(request.headers['x-amz-target'] ?? '').endsWith('.TransactWriteItems')) {
       void readBody(request)
-        .then((body) => runExclusive(() => transactWrite(endpointOf(server), body, keyAttributes)))
+        .then((body) => runExclusive(() => transactWrite(direct, body, keyAttributes)))
         .then(({ status, body }) => send(response, status, body))
-        .catch((error: unknown) => send(response, 500, { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: String(error) }));
+        .catch((error: unknown) => send(response, 500, { __type: `${ERROR_PREFIX}InternalServerError`, message: String(error) }));
       return;
     }
-    if (!exclusive) return passThrough(request, response);
-    waiting.push(() => passThrough(request, response));
+    if (exclusive || wanting > 0) held.push(() => passThrough(request, response));
+    else passThrough(request, response);
   });
+  return direct;
 }
 
-/** Marks the transaction's own item requests, which must not wait behind the transaction. */
-const INTERNAL_HEADER = 'x-switchboard-transaction';
-const internalToken = crypto.randomUUID();
+/** The journal of transactions being applied: one item per transaction, deleted once it is applied or rolled back. */
+export const TRANSACTION_JOURNAL_TABLE = 'switchboard-local-transactions';
 
-/** True for a request the transaction layer makes itself (one step of a TransactWriteItems): observers count the transaction, not its steps. */
-export function isTransactionStep(request: IncomingMessage): boolean {
-  return request.headers[INTERNAL_HEADER] === internalToken;
+/** Calls the embedded DynamoDB in-process (no socket), with a JSON-protocol operation and body. */
+export type DirectDynamo = (operation: string, body: unknown) => Promise<{ status: number; body: Record<string, unknown> }>;
+
+/**
+ * Rolls back what a process killed in the middle of a transaction left
+ * applied (its journal survived in DATA_DIR), then clears the journal.
+ * Returns how many transactions were rolled back.
+ */
+export async function recoverTransactions(direct: DirectDynamo): Promise<number> {
+  const { body } = await direct('Scan', { TableName: TRANSACTION_JOURNAL_TABLE });
+  const entries = (body.Items ?? []) as { id: { S: string }; priors: { S: string } }[];
+  for (const entry of entries) {
+    await restore(direct, JSON.parse(entry.priors.S) as Prior[]);
+    await direct('DeleteItem', { TableName: TRANSACTION_JOURNAL_TABLE, Key: { id: entry.id } });
+  }
+  return entries.length;
 }
 
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 type AttributeMap = Record<string, unknown>;
-type WireItem = {
-  Put?: { TableName: string; Item: AttributeMap } & ConditionParts;
-  Update?: { TableName: string; Key: AttributeMap; UpdateExpression: string } & ConditionParts;
-  Delete?: { TableName: string; Key: AttributeMap } & ConditionParts;
-  ConditionCheck?: { TableName: string; Key: AttributeMap; ConditionExpression: string } & ConditionParts;
-};
 interface ConditionParts {
   ConditionExpression?: string;
   ExpressionAttributeNames?: Record<string, string>;
   ExpressionAttributeValues?: AttributeMap;
   ReturnValuesOnConditionCheckFailure?: 'ALL_OLD' | 'NONE';
 }
+type WireItem = {
+  Put?: { TableName: string; Item: AttributeMap } & ConditionParts;
+  Update?: { TableName: string; Key: AttributeMap; UpdateExpression: string } & ConditionParts;
+  Delete?: { TableName: string; Key: AttributeMap } & ConditionParts;
+  ConditionCheck?: { TableName: string; Key: AttributeMap; ConditionExpression: string } & ConditionParts;
+};
 interface CancellationReason {
   Code: string;
   Message?: string;
   Item?: AttributeMap;
 }
+interface Prior {
+  table: string;
+  key: AttributeMap;
+  prior?: AttributeMap;
+}
 
 const MAX_TRANSACTION_ITEMS = 100;
 const ERROR_PREFIX = 'com.amazonaws.dynamodb.v20120810#';
 
-async function transactWrite(endpoint: string, raw: string, keyAttributes: readonly string[]): Promise<{ status: number; body: unknown }> {
+async function transactWrite(call: DirectDynamo, raw: string, keyAttributes: readonly string[]): Promise<{ status: number; body: unknown }> {
   const items = (JSON.parse(raw) as { TransactItems?: WireItem[] }).TransactItems;
   const invalid = (message: string) => ({ status: 400, body: { __type: `${ERROR_PREFIX}ValidationException`, message } });
   if (!Array.isArray(items) || items.length === 0 || items.length > MAX_TRANSACTION_ITEMS) {
     return invalid(`1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length between 1 and ${MAX_TRANSACTION_ITEMS}`);
   }
-  const call = (operation: string, body: unknown) => dynamoCall(endpoint, operation, body);
   const targets = items.map((item) => targetOf(item, keyAttributes));
   if (targets.some((target) => !target)) return invalid('Each transaction item must name exactly one of Put, Update, Delete or ConditionCheck');
   const seen = new Set<string>();
@@ -114,15 +139,20 @@ async function transactWrite(endpoint: string, raw: string, keyAttributes: reado
     seen.add(id);
   }
 
-  const applied: { table: string; key: AttributeMap; prior: AttributeMap | undefined }[] = [];
+  const priors: Prior[] = [];
+  for (const target of targets) {
+    const { body } = await call('GetItem', { TableName: target!.table, Key: target!.key, ConsistentRead: true });
+    priors.push({ ...target!, ...(body.Item ? { prior: body.Item as AttributeMap } : {}) });
+  }
+  const journalId = { S: crypto.randomUUID() };
+  await call('PutItem', { TableName: TRANSACTION_JOURNAL_TABLE, Item: { id: journalId, priors: { S: JSON.stringify(priors) } } });
+
   const reasons: CancellationReason[] = [];
   for (const [index, item] of items.entries()) {
-    const { table, key } = targets[index]!;
-    const prior = (await call('GetItem', { TableName: table, Key: key, ConsistentRead: true })).body.Item as AttributeMap | undefined;
-    const { operation, request, condition } = operationOf(item, prior, key);
+    const { prior } = priors[index]!;
+    const { operation, request, condition } = operationOf(item, prior, targets[index]!.key);
     const answer = await call(operation, request);
     if (answer.status === 200) {
-      applied.push({ table, key, prior });
       reasons.push({ Code: 'None' });
       continue;
     }
@@ -132,14 +162,15 @@ async function transactWrite(endpoint: string, raw: string, keyAttributes: reado
     } else if (type.endsWith('#ValidationException')) {
       reasons.push({ Code: 'ValidationError', Message: String(answer.body.message ?? 'Validation error') });
     } else {
+      await restore(call, priors);
+      await call('DeleteItem', { TableName: TRANSACTION_JOURNAL_TABLE, Key: { id: journalId } });
       throw new Error(`The embedded DynamoDB answered ${operation} with ${answer.status} ${type}`);
     }
   }
-  if (reasons.every((reason) => reason.Code === 'None')) return { status: 200, body: {} };
-
-  for (const { table, key, prior } of applied.reverse()) {
-    await call(prior ? 'PutItem' : 'DeleteItem', prior ? { TableName: table, Item: prior } : { TableName: table, Key: key });
-  }
+  const succeeded = reasons.every((reason) => reason.Code === 'None');
+  if (!succeeded) await restore(call, priors);
+  await call('DeleteItem', { TableName: TRANSACTION_JOURNAL_TABLE, Key: { id: journalId } });
+  if (succeeded) return { status: 200, body: {} };
   return {
     status: 400,
     body: {
@@ -148,6 +179,13 @@ async function transactWrite(endpoint: string, raw: string, keyAttributes: reado
       CancellationReasons: reasons,
     },
   };
+}
+
+/** Puts every item back as it was before the transaction (in reverse order). */
+async function restore(call: DirectDynamo, priors: readonly Prior[]): Promise<void> {
+  for (const { table, key, prior } of [...priors].reverse()) {
+    await call(prior ? 'PutItem' : 'DeleteItem', prior ? { TableName: table, Item: prior } : { TableName: table, Key: key });
+  }
 }
 
 function targetOf(item: WireItem, keyAttributes: readonly string[]): { table: string; key: AttributeMap } | undefined {
@@ -173,24 +211,33 @@ function operationOf(item: WireItem, prior: AttributeMap | undefined, key: Attri
   return { operation: 'PutItem', request: { ...rest, Item: prior ?? key }, condition: check };
 }
 
-async function dynamoCall(endpoint: string, operation: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(endpoint, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-amz-json-1.0',
-      'x-amz-target': `DynamoDB_20120810.${operation}`,
-      'x-amz-date': '20260101T000000Z',
-      authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=local',
-      [INTERNAL_HEADER]: internalToken,
-    },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
-
-function endpointOf(server: Server): string {
-  const address = server.address() as AddressInfo;
-  return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+/** Calls dynalite's own request handler in-process, with a request and a response that live in memory. */
+function directCaller(dynalite: Handler): DirectDynamo {
+  return (operation, body) =>
+    new Promise((resolve, reject) => {
+      const request = Object.assign(Readable.from([Buffer.from(JSON.stringify(body))]), {
+        method: 'POST',
+        url: '/',
+        headers: {
+          'content-type': 'application/x-amz-json-1.0',
+          'x-amz-target': `DynamoDB_20120810.${operation}`,
+          'x-amz-date': '20260101T000000Z',
+          authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=local',
+        },
+      });
+      const response = {
+        statusCode: 200,
+        setHeader: () => undefined,
+        end: (text?: string) => {
+          try {
+            resolve({ status: response.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} });
+          } catch (error) {
+            reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        },
+      };
+      dynalite(request as unknown as IncomingMessage, response as unknown as ServerResponse);
+    });
 }
 
 function readBody(request: IncomingMessage): Promise<string> {

@@ -6,7 +6,7 @@ import dynalite from 'dynalite';
 import { createSqsServer } from 'local-aws-sqs';
 import { QUEUES, visibilityTimeoutSeconds, type JobQueueId } from '../../shared/catalogue/job-types';
 import { projectedAttributes, TABLE } from '../../shared/catalogue/table';
-import { addTransactions, isTransactionStep } from './dynalite-transactions';
+import { addTransactions, recoverTransactions, TRANSACTION_JOURNAL_TABLE } from './dynalite-transactions';
 
 /** The table's name on the embedded DynamoDB. */
 export const LOCAL_TABLE_NAME = 'switchboard';
@@ -66,23 +66,23 @@ export async function startEmbeddedAws(options: EmbeddedAwsOptions = {}): Promis
     dynamo.listen(0, EMBEDDED_HOST, () => resolve());
   });
   const dynamodbEndpoint = endpointOf(dynamo.address() as AddressInfo);
-  addTransactions(dynamo, [TABLE.partitionKey, TABLE.sortKey]);
+  const direct = addTransactions(dynamo, [TABLE.partitionKey, TABLE.sortKey]);
 
   const sqsServer = await createSqsServer({ port: 0, hostname: EMBEDDED_HOST, emulateQueueCreationLifecycle: false });
   const sqsEndpoint = endpointOf(sqsServer.address() as AddressInfo);
   if (options.onRequest) {
     const observe = options.onRequest;
     const operationOf = (request: IncomingMessage) => String(request.headers['x-amz-target'] ?? '').replace(/^.*\./, '');
-    dynamo.prependListener('request', (request: IncomingMessage) => {
-      if (!isTransactionStep(request)) observe('dynamodb', operationOf(request), request);
-    });
+    dynamo.prependListener('request', (request: IncomingMessage) => observe('dynamodb', operationOf(request), request));
     (sqsServer as unknown as Server).prependListener('request', (request: IncomingMessage) => observe('sqs', operationOf(request), request));
   }
 
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   const ddb = new DynamoDBClient({ endpoint: dynamodbEndpoint, region: LOCAL_REGION, credentials });
   await ensureTable(ddb, LOCAL_TABLE_NAME);
+  await ensureJournalTable(ddb);
   ddb.destroy();
+  await recoverTransactions(direct);
 
   const sqs = new SQSClient({ endpoint: sqsEndpoint, region: LOCAL_REGION, credentials });
   const queues = {} as Record<JobQueueId, LocalQueue>;
@@ -144,6 +144,24 @@ async function ensureTable(ddb: DynamoDBClient, tableName: string): Promise<void
         // As deployed: the index holds only what is read through it.
         Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: projectedAttributes(index) },
       })),
+    }),
+  );
+}
+
+/** The embedded transactions' journal (see dynalite-transactions.ts). */
+async function ensureJournalTable(ddb: DynamoDBClient): Promise<void> {
+  try {
+    await ddb.send(new DescribeTableCommand({ TableName: TRANSACTION_JOURNAL_TABLE }));
+    return;
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+  }
+  await ddb.send(
+    new CreateTableCommand({
+      TableName: TRANSACTION_JOURNAL_TABLE,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
     }),
   );
 }

@@ -1,7 +1,11 @@
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { EVENT_DELIVERY_QUEUE } from '../../shared/catalogue/event-publishing';
 import type { JobQueue } from '../../shared/commands/queue';
+import { webhookPublisherOf } from '../../shared/composition/events';
+import { systemClock } from '../../shared/platform/clock';
 import { deliveryJob } from '../../shared/webhooks/delivery-job';
+import { dynamoEventStore } from '../../shared/webhooks/event-store';
+import { sweepPendingEvents } from '../../shared/webhooks/outbox-sweep';
 
 /**
  * With `DATA_DIR`, webhook deliveries outlive a restart but the embedded SQS
@@ -33,4 +37,19 @@ export async function requeuePendingDeliveries(db: DynamoDBDocumentClient, table
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return requeued;
+}
+
+/**
+ * With `DATA_DIR`, an event recorded with its change (the outbox) whose
+ * hand-on to delivery died with the process (kill -9 right after a command
+ * finished) is still listed as pending: at start every such event is handed
+ * on at once, before the pending deliveries get their jobs again.
+ */
+export async function handOnPendingEvents(db: DynamoDBDocumentClient, tableName: string, queue: Pick<JobQueue, 'send'>): Promise<number> {
+  const quiet = { warn: () => undefined };
+  const report = await sweepPendingEvents(
+    { events: dynamoEventStore(db, tableName), publisher: webhookPublisherOf({ db, tableName, queue, clock: systemClock }), clock: systemClock, logger: quiet },
+    { handOnAfterMs: 0, batchSize: 100_000 },
+  );
+  return report.handedOn;
 }

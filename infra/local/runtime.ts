@@ -20,7 +20,7 @@ import { requestLogFromEnv } from './request-log';
 import { DEFAULT_STOP_GRACE_MS, drain, type StopOptions } from './drain';
 import { DEMO_DATA_FILE, importFile, registerKeys } from './provision';
 import { requeueUnfinishedCommands } from './recover';
-import { requeuePendingDeliveries } from './recover-deliveries';
+import { handOnPendingEvents, requeuePendingDeliveries } from './recover-deliveries';
 import { startSchedule, type LocalSchedule, type ScheduledHandler } from './scheduler';
 import { startPoller, type Poller, type SqsHandler } from './sqs-poller';
 import { attachRelaySocket, type LocalRelay, type SocketHandler } from './relay-server';
@@ -199,6 +199,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       deadLetterQueues: Object.fromEntries(QUEUES.map((queue) => [queue.id, aws.queues[queue.id].dlqUrl])),
     };
     await requeueUnfinishedCommands(dynamoCommandStore(db, aws.tableName), sqsJobQueue(aws.sqs, urls));
+    await handOnPendingEvents(db, aws.tableName, sqsJobQueue(aws.sqs, urls));
     await requeuePendingDeliveries(db, aws.tableName, sqsJobQueue(aws.sqs, urls));
   }
 

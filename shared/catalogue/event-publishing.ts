@@ -12,8 +12,9 @@ import type { TableGrant } from './table';
 export const EVENT_PUBLISHER_TABLE_GRANTS = [
   // The tenant's endpoints (at most MAX_ENDPOINTS_PER_TENANT items in one partition).
   { actions: ['Query'], keyPrefixes: ['WEBHOOK#'] },
-  // The event, written once whatever the number of publishers (if_not_exists), then marked fanned out.
-  { actions: ['UpdateItem'], keyPrefixes: ['EVENT#'] },
+  // The event, written once whatever the number of publishers (if_not_exists; with the change it announces, in one
+  // transaction), read back to hand it on, then marked fanned out.
+  { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['EVENT#'] },
   // One delivery per subscribed endpoint, created conditionally.
   { actions: ['PutItem'], keyPrefixes: ['DELIVERY#'] },
 ] as const satisfies readonly TableGrant[];

@@ -156,6 +156,8 @@ const API_AND_SCHEDULED = [
     access: {
       table: [
         { index: 'gsi1', actions: ['Query'], keyPrefixes: ['CMD#IN_PROGRESS#'] },
+        // The outbox sweep: events recorded but not yet handed to delivery (then handed on with the publisher's grants).
+        { index: 'gsi1', actions: ['Query'], keyPrefixes: ['EVENT#PENDING#'] },
         { actions: ['UpdateItem'], keyPrefixes: ['CMD#'] },
         // A command it fails is told to the tenant's webhooks (command.failed): the event carries the command as GET shows it.
         { actions: ['GetItem'], keyPrefixes: ['CMD#'] },

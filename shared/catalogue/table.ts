@@ -53,14 +53,16 @@ export const TABLE = {
     /**
      * Overloaded: follow-ups by due time (`FOLLOWUP#scheduled`, for the dispatcher), follow-ups
      * made due whose `follow_up.due` is not yet published (`FOLLOWUP#announcing`, by due time, for the
-     * dispatcher's retry), and commands still in progress by creation time (`CMD#IN_PROGRESS#<shard>`, for the janitor).
+     * dispatcher's retry), commands still in progress by creation time (`CMD#IN_PROGRESS#<shard>`, for the janitor),
+     * and webhook events recorded but not yet handed to delivery (`EVENT#PENDING#<shard>`, by recording time, for the
+     * janitor's sweep of the outbox).
      */
     {
       name: 'gsi1',
       partitionKey: 'gsi1pk',
       sortKey: 'gsi1sk',
       /** How the index's partition keys start (granted per prefix, like the table's). */
-      keyPrefixes: ['CMD#IN_PROGRESS#', 'FOLLOWUP#scheduled', 'FOLLOWUP#announcing'],
+      keyPrefixes: ['CMD#IN_PROGRESS#', 'FOLLOWUP#scheduled', 'FOLLOWUP#announcing', 'EVENT#PENDING#'],
       /**
        * The attributes copied into the index besides the keys: exactly what
        * is read through it, so the large ones (a command's request, result
@@ -69,6 +71,8 @@ export const TABLE = {
       projection: {
         /** What the janitor (`listInProgress`, shared/commands/janitor.ts) reads of a command in progress. */
         commandsInProgress: ['id', 'type', 'status', 'tenant_id', 'parent_id', 'attempts', 'created_at', 'updated_at', 'requeued_at'],
+        /** The outbox sweep reads only the pending event's key (always projected), then the event itself. */
+        eventsPending: [],
         /** A due follow-up as the sales phase saved it (`listDueFollowUps`); the dispatcher reads only its id. */
         followUpsDue: [
           'id',

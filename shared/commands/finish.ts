@@ -1,4 +1,5 @@
 import type { Clock } from '../platform/clock';
+import { NOTHING_STAGED, type StagedEvents } from './events';
 import type { ErrorInfo } from '../platform/errors';
 import { noMetrics, type OperationMetrics } from '../platform/metrics';
 import type { StoredCommand } from './record';
@@ -9,23 +10,36 @@ export type CommandEnding =
   | { status: 'completed'; result: Record<string, unknown>; patch?: CommandPatch }
   | { status: 'failed'; error: ErrorInfo; patch?: CommandPatch };
 
+/** The command a finish names: what identifies it and its place among phases. */
+export type FinishingCommand = Pick<StoredCommand, 'id' | 'type' | 'tenant_id' | 'parent_id'>;
+
+/**
+ * Stages the events a command's ending announces (the completion webhooks'
+ * `command.completed` / `command.failed`), so that they are written in the
+ * same transaction as its terminal state: an ending is never stored without
+ * its events, nor its events without it. `ended` reads the command as the
+ * terminal write will leave it, only when an event is wanted.
+ */
+export type FinishAnnouncer = (command: FinishingCommand, ending: CommandEnding, ended: () => Promise<StoredCommand | undefined>) => Promise<StagedEvents>;
+
 /**
  * Called for every command that ends, right after its terminal state is
- * stored (completion webhooks and usage hook in here). The write and the
- * hook are not one transaction: a hook must be quick and durable in its
- * own right (queue a job, not deliver), and one that throws fails its
- * caller after the transition. The worker then retries the job, and a job
- * that finds its command already terminal runs the hooks again
- * ({@link replayFinishHooks}): a hook may run more than once for one
- * ending, so it must be idempotent (the event publisher is, by key).
+ * stored (what is not an event, e.g. usage, hooks in here). The write and
+ * the hook are not one transaction: a hook must be quick and durable in its
+ * own right, and one that throws fails its caller after the transition. The
+ * worker then retries the job, and a job that finds its command already
+ * terminal runs the hooks again ({@link replayFinishHooks}): a hook may run
+ * more than once for one ending, so it must be idempotent.
  */
-export type FinishHook = (command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id' | 'parent_id'>, ending: CommandEnding) => Promise<void>;
+export type FinishHook = (command: FinishingCommand, ending: CommandEnding) => Promise<void>;
 
 /** What finishing a command writes through. */
 export interface FinishDependencies {
   commands: CommandStore;
   clock: Clock;
   metrics?: OperationMetrics;
+  /** Events written with each terminal transition (one transaction). @default none */
+  announce?: FinishAnnouncer;
   /** Run after each terminal transition this process makes. @default none */
   onFinished?: readonly FinishHook[];
 }
@@ -33,23 +47,31 @@ export interface FinishDependencies {
 /**
  * Use case: the one way a command ends. Moves it from `in_progress` to
  * `completed` or `failed` (a conditional write: a terminal command never
- * changes, so only one caller ever wins), counts it, and runs the finish
- * hooks. Returns false when the command was no longer in progress.
+ * changes, so only one caller ever wins) together with the events its
+ * ending announces (one transaction), hands those on, counts it, and runs
+ * the finish hooks. Returns false when the command was no longer in
+ * progress (or is gone): then nothing was written, events included.
  */
-export async function finishCommand(
-  deps: FinishDependencies,
-  command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id' | 'parent_id'>,
-  ending: CommandEnding,
-): Promise<boolean> {
+export async function finishCommand(deps: FinishDependencies, command: FinishingCommand, ending: CommandEnding): Promise<boolean> {
   const now = deps.clock.now();
+  const staged = deps.announce ? await deps.announce(command, ending, async () => endedCommand(await deps.commands.get(command.id), ending, now)) : NOTHING_STAGED;
   const moved =
     ending.status === 'completed'
-      ? await deps.commands.complete(command.id, ending.result, now, ending.patch)
-      : await deps.commands.fail(command.id, ending.error, now, ending.patch);
+      ? await deps.commands.complete(command.id, ending.result, now, ending.patch, staged.items)
+      : await deps.commands.fail(command.id, ending.error, now, ending.patch, staged.items);
   if (!moved) return false;
   (deps.metrics ?? noMetrics).count(ending.status === 'completed' ? 'CommandCompleted' : 'CommandFailed', command.type);
+  await staged.deliver();
   for (const hook of deps.onFinished ?? []) await hook(command, ending);
   return true;
+}
+
+/** The command as its terminal write leaves it (what the store's `complete` / `fail` set), from its state now. */
+export function endedCommand(current: StoredCommand | undefined, ending: CommandEnding, now: number): StoredCommand | undefined {
+  if (!current) return undefined;
+  const { lease_until: _lease, ...rest } = current;
+  const outcome = ending.status === 'completed' ? { result: ending.result } : { error: ending.error };
+  return { ...rest, ...ending.patch, status: ending.status, ...outcome, updated_at: new Date(now).toISOString() };
 }
 
 /** The ending a terminal command was stored with; undefined while it is in progress. */

@@ -2,7 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { startingJobOf } from '../catalogue/job-types';
 import type { Clock } from '../platform/clock';
 import type { OperationMetrics } from '../platform/metrics';
-import { finishCommand, type FinishHook } from './finish';
+import { finishCommand, type FinishAnnouncer, type FinishHook } from './finish';
 import type { JobQueue } from './queue';
 import type { StoredCommand } from './record';
 import { sendFirstJob } from './start';
@@ -38,6 +38,7 @@ export interface JanitorDependencies {
   clock: Clock;
   logger: Pick<Logger, 'info' | 'warn'>;
   metrics?: OperationMetrics;
+  announce?: FinishAnnouncer;
   onFinished?: readonly FinishHook[];
 }
 

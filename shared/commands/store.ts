@@ -55,10 +55,13 @@ export interface CommandStore {
   release(id: string): Promise<void>;
   /** Records progress of an in-progress command; false when it is no longer in progress. */
   recordProgress(id: string, patch: CommandPatch, now: number): Promise<boolean>;
-  /** Moves in_progress → completed; false when it was not in progress. */
-  complete(id: string, result: Record<string, unknown>, now: number, patch?: CommandPatch): Promise<boolean>;
-  /** Moves in_progress → failed; false when it was not in progress. */
-  fail(id: string, error: ErrorInfo, now: number, patch?: CommandPatch): Promise<boolean>;
+  /**
+   * Moves in_progress → completed; false when it was not in progress. `also`
+   * are writes that commit with the move or not at all (its events: the outbox).
+   */
+  complete(id: string, result: Record<string, unknown>, now: number, patch?: CommandPatch, also?: readonly TransactionItem[]): Promise<boolean>;
+  /** Moves in_progress → failed; false when it was not in progress. `also` as for `complete`. */
+  fail(id: string, error: ErrorInfo, now: number, patch?: CommandPatch, also?: readonly TransactionItem[]): Promise<boolean>;
   /** Commands still in progress that were created before `createdBefore` (ISO), oldest first, up to `limit`. */
   listInProgress(createdBefore: string, limit: number): Promise<StoredCommand[]>;
   /**
@@ -138,6 +141,7 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
     sets: Record<string, unknown>,
     extraCondition?: string,
     extraValues: Record<string, unknown> = {},
+    also: readonly TransactionItem[] = [],
   ): Promise<boolean> => {
     const names: Record<string, string> = { '#status': 'status' };
     const values: Record<string, unknown> = { ':in_progress': 'in_progress', ...extraValues };
@@ -156,20 +160,20 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
     const expression = [`SET ${assignments.join(', ')}`, removals.length ? `REMOVE ${removals.join(', ')}` : '']
       .filter(Boolean)
       .join(' ');
+    const update = {
+      TableName: tableName,
+      Key: commandKey(id),
+      UpdateExpression: expression,
+      ConditionExpression: `attribute_exists(pk) AND #status = :in_progress${extraCondition ? ` AND ${extraCondition}` : ''}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    };
     try {
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: commandKey(id),
-          UpdateExpression: expression,
-          ConditionExpression: `attribute_exists(pk) AND #status = :in_progress${extraCondition ? ` AND ${extraCondition}` : ''}`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        }),
-      );
+      if (also.length === 0) await db.send(new UpdateCommand(update));
+      else await db.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...also] }));
       return true;
     } catch (error) {
-      if (isConditionalCheckFailed(error)) return false;
+      if (isConditionalCheckFailed(error) || cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
       throw error;
     }
   };
@@ -258,19 +262,12 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
       return updateInProgress(id, { ...patch, updated_at: iso(now) });
     },
 
-    async complete(id, result, now, patch = {}) {
-      return updateInProgress(id, {
-        ...patch,
-        status: 'completed',
-        result,
-        updated_at: iso(now),
-        lease_until: undefined,
-        ...leaveIndex,
-      });
+    async complete(id, result, now, patch = {}, also = []) {
+      return updateInProgress(id, { ...patch, status: 'completed', result, updated_at: iso(now), lease_until: undefined, ...leaveIndex }, undefined, {}, also);
     },
 
-    async fail(id, error, now, patch = {}) {
-      return updateInProgress(id, { ...patch, status: 'failed', error, updated_at: iso(now), lease_until: undefined, ...leaveIndex });
+    async fail(id, error, now, patch = {}, also = []) {
+      return updateInProgress(id, { ...patch, status: 'failed', error, updated_at: iso(now), lease_until: undefined, ...leaveIndex }, undefined, {}, also);
     },
 
     async listInProgress(createdBefore, limit) {

@@ -11,7 +11,7 @@ import { JsonDocumentError, parseJsonDocument } from '../platform/json';
 import { describeError, redact } from '../platform/logger';
 import { noMetrics, type OperationMetrics } from '../platform/metrics';
 import { noTracing, type Tracing } from '../platform/tracing';
-import { finishCommand, replayFinishHooks, type CommandEnding, type FinishHook } from './finish';
+import { finishCommand, replayFinishHooks, type CommandEnding, type FinishAnnouncer, type FinishHook } from './finish';
 import type { IdempotencyStore } from './idempotency';
 import { jobEnvelopeSchema, jobNaming, PoisonJobError, type JobEnvelope } from './job';
 import { readCommand, UnreadableCommandError, type CommandKind } from './kind';
@@ -72,6 +72,8 @@ export interface WorkerDependencies {
   retryDelaysSeconds: readonly number[];
   /** Counts outcomes. @default none */
   metrics?: OperationMetrics;
+  /** Events written with each command this worker ends (the outbox). @default none */
+  announce?: FinishAnnouncer;
   /** Run after each command this worker ends. @default none */
   onFinished?: readonly FinishHook[];
   /** Each job runs in a subsegment annotated with its command id. @default none */

@@ -1,12 +1,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { EVENT_DELIVERY_QUEUE } from '../catalogue/event-publishing';
 import { functionById, type FunctionId } from '../catalogue/functions';
+import type { Logger } from '@aws-lambda-powertools/logger';
 import { noEvents, type EventPublisher } from '../commands/events';
-import type { FinishHook } from '../commands/finish';
+import type { FinishAnnouncer } from '../commands/finish';
 import type { JobQueue } from '../commands/queue';
-import type { CommandStore } from '../commands/store';
 import type { Clock } from '../platform/clock';
-import { commandEventHook } from '../webhooks/command-events';
+import { commandEventAnnouncer } from '../webhooks/command-events';
 import { dynamoDeliveryStore } from '../webhooks/delivery-store';
 import { dynamoEndpointStore } from '../webhooks/endpoint-store';
 import { dynamoEventStore } from '../webhooks/event-store';
@@ -18,6 +18,8 @@ export interface EventPublishingPorts {
   tableName: string;
   queue: Pick<JobQueue, 'send'>;
   clock: Clock;
+  /** Where an event recorded but not yet handed on is told (the janitor's sweep hands it on). @default none */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 /**
@@ -36,17 +38,23 @@ export function publishesEvents(functionId: FunctionId): boolean {
  */
 export function eventPublisherOf(functionId: FunctionId, ports: EventPublishingPorts): EventPublisher {
   if (!publishesEvents(functionId)) return noEvents;
+  return webhookPublisherOf(ports);
+}
+
+/** The completion webhooks' publisher on the table and queue given (also the outbox sweep's hand-on). */
+export function webhookPublisherOf(ports: EventPublishingPorts) {
   return webhookEventPublisher({
     endpoints: dynamoEndpointStore(ports.db, ports.tableName),
     events: dynamoEventStore(ports.db, ports.tableName),
     deliveries: dynamoDeliveryStore(ports.db, ports.tableName),
     queue: ports.queue,
     clock: ports.clock,
+    ...(ports.logger ? { logger: ports.logger } : {}),
   });
 }
 
-/** The finish hooks of a function that ends commands: `command.completed` / `command.failed` for the tenant's webhooks, when it may publish. */
-export function commandFinishHooksOf(functionId: FunctionId, ports: EventPublishingPorts & { commands: Pick<CommandStore, 'get'> }): FinishHook[] {
-  if (!publishesEvents(functionId)) return [];
-  return [commandEventHook({ commands: ports.commands, events: eventPublisherOf(functionId, ports) })];
+/** How a function that ends commands announces them: `command.completed` / `command.failed` with the terminal write, when it may publish. */
+export function commandAnnouncerOf(functionId: FunctionId, ports: EventPublishingPorts): FinishAnnouncer | undefined {
+  if (!publishesEvents(functionId)) return undefined;
+  return commandEventAnnouncer(eventPublisherOf(functionId, ports));
 }

@@ -16,7 +16,7 @@ import { dynamoSiteDirectory } from '../sites/dynamo-directory';
 import type { Tracing } from '../platform/tracing';
 import type { LlmPolicy } from '../providers/llm/from-settings';
 import { documentClientOf, jobQueueOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from './adapters';
-import { commandFinishHooksOf, eventPublisherOf } from './events';
+import { commandAnnouncerOf, eventPublisherOf } from './events';
 import type { Settings } from './settings';
 
 /**
@@ -42,7 +42,7 @@ export interface WorkerComposition extends WorkerDependencies, CommandRetention 
   /**
    * Events for the tenant's webhooks (call.status_changed, meeting_summary.created, …), when the
    * function's catalogue entry grants publishing; `noEvents` otherwise. Commands that end are
-   * announced by `onFinished` (command.completed / command.failed), wired here for every worker.
+   * announced by `announce` (command.completed / command.failed, with their terminal write), wired here for every worker.
    */
   events: EventPublisher;
 }
@@ -67,7 +67,7 @@ export function workerComposition(functionId: FunctionId, settings: Settings): W
   const commandType = jobType.commandType ?? jobType.type;
   const commands = dynamoCommandStore(db, tableName);
   const queue = jobQueueOf(functionId, settings, tracing);
-  const publishing = { db, tableName, queue, clock: systemClock };
+  const publishing = { db, tableName, queue, clock: systemClock, logger };
   return {
     db,
     tableName,
@@ -91,12 +91,17 @@ export function workerComposition(functionId: FunctionId, settings: Settings): W
       tracing,
     },
     events: eventPublisherOf(functionId, publishing),
-    onFinished: commandFinishHooksOf(functionId, { ...publishing, commands }),
+    ...optional('announce', commandAnnouncerOf(functionId, publishing)),
     leaseMs: leaseSeconds * 1000,
     maxReceiveCount: jobType.queue.maxReceiveCount,
     retryDelaysSeconds: retryDelaysOf(settings) ?? jobType.queue.retryDelaysSeconds,
     ...readCommandRetention(settings),
   };
+}
+
+/** `{[name]: value}` when there is a value, `{}` otherwise (optional properties stay absent, not undefined). */
+function optional<K extends string, V>(name: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [name]: value } as Record<K, V>);
 }
 
 function retryDelaysOf(settings: Settings): number[] | undefined {

@@ -1,6 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { EventPublisher } from '../commands/events';
-import { isFinalCallStatus } from '../commands/record';
+import { NOTHING_STAGED, type EventPublisher, type StagedEvents } from '../commands/events';
+import { isFinalCallStatus, type CallRecord } from '../commands/record';
 import type { CommandStore } from '../commands/store';
 import type { Clock } from '../platform/clock';
 import { AppError } from '../platform/errors';
@@ -11,7 +11,7 @@ import { parseStatusCallback, StatusCallbackError, type StatusCallback } from '.
 import { isValidTwilioSignature } from '../providers/telephony/signature';
 import { publicUrlOf } from '../providers/telephony/twiml';
 import { CALL_STATUS_PATH } from './call-phase';
-import type { CallStore } from './call-store';
+import type { CallStatusUpdate, CallStore } from './call-store';
 
 /** What the status callback webhook works with. */
 export interface CallStatusWebhookDependencies {
@@ -88,28 +88,26 @@ export async function answerCallStatus(deps: CallStatusWebhookDependencies, even
     throw error;
   }
 
-  const applied = await deps.calls.applyStatus(
-    commandId,
-    {
-      providerCallId: callback.callSid,
-      status: callback.state,
-      providerStatus: callback.callStatus,
-      sequence: callback.sequenceNumber,
-      ...(callback.durationSeconds === undefined ? {} : { durationSeconds: callback.durationSeconds }),
-      ...(callback.answeredBy === undefined ? {} : { answeredBy: callback.answeredBy }),
-      ...(callback.state === 'failed' ? { reason: FAILURE_REASONS[callback.callStatus] ?? `the call ended as ${callback.callStatus}` } : {}),
-    },
-    deps.clock.now(),
-  );
+  const update = {
+    providerCallId: callback.callSid,
+    status: callback.state,
+    providerStatus: callback.callStatus,
+    sequence: callback.sequenceNumber,
+    ...(callback.durationSeconds === undefined ? {} : { durationSeconds: callback.durationSeconds }),
+    ...(callback.answeredBy === undefined ? {} : { answeredBy: callback.answeredBy }),
+    ...(callback.state === 'failed' ? { reason: FAILURE_REASONS[callback.callStatus] ?? `the call ended as ${callback.callStatus}` } : {}),
+  };
+  const now = deps.clock.now();
+  const staged = deps.events ? await stageCallStatus(deps.events, commandId, update, now) : NOTHING_STAGED;
+  const applied = await deps.calls.applyStatus(commandId, update, now, staged.items);
   deps.logger?.info(applied ? 'Call status applied' : 'Call status ignored (repeated, out of order, after a final state, or another call)', {
     commandId,
     callStatus: callback.callStatus,
     sequence: callback.sequenceNumber,
     final: isFinalCallStatus(callback.state),
   });
-  // The summary's backstop first: a failure of the event publishing must not delay it.
+  if (applied) await staged.deliver();
   if (deps.callEnded && callback.state === 'completed') await tellCallEnded(deps.callEnded, commandId, callback, applied, deps.logger);
-  if (deps.events) await publishCallStatus(deps.events, commandId, callback, applied);
   return TAKEN;
 }
 
@@ -137,23 +135,29 @@ async function tellCallEnded(
 }
 
 /**
- * Tells the tenant's webhooks of an applied callback: `call.status_changed`
- * with the call as it stands, once per callback (key `<command id>:call:<sequence>`).
- * A repeat of the callback last applied publishes again (idempotently), so
- * an event lost to a failure here is sent when Twilio retries the callback.
+ * Stages `call.status_changed` for the tenant's webhooks (key
+ * `<command id>:call:<sequence>`), with the call as the callback leaves it,
+ * to commit with the callback's own write: a callback applied always has
+ * its event, one ignored (repeated, late, another call's) has none.
  */
-async function publishCallStatus(events: NonNullable<CallStatusWebhookDependencies['events']>, commandId: string, callback: StatusCallback, applied: boolean): Promise<void> {
+async function stageCallStatus(events: NonNullable<CallStatusWebhookDependencies['events']>, commandId: string, update: CallStatusUpdate, now: number): Promise<StagedEvents> {
   const command = await events.commands.get(commandId);
-  const call = command?.call;
-  if (!command || !call) return;
-  const sameCallback = call.provider_call_id === callback.callSid && call.last_sequence === callback.sequenceNumber;
-  if (!applied && !sameCallback) return;
-  await events.publisher.publish({
-    tenantId: command.tenant_id,
-    type: 'call.status_changed',
-    data: { command_id: command.id, call },
-    idempotencyKey: `${command.id}:call:${callback.sequenceNumber}`,
-  });
+  if (!command?.call) return NOTHING_STAGED;
+  const { call } = command;
+  const after: CallRecord = {
+    ...call,
+    provider_call_id: update.providerCallId,
+    status: update.status,
+    provider_status: update.providerStatus,
+    last_sequence: update.sequence,
+    ...(update.durationSeconds === undefined ? {} : { duration_seconds: update.durationSeconds }),
+    ...(update.answeredBy === undefined ? {} : { answered_by: update.answeredBy }),
+    ...(update.reason === undefined ? {} : { reason: update.reason }),
+    updated_at: new Date(now).toISOString(),
+  };
+  return events.publisher.stage([
+    { tenantId: command.tenant_id, type: 'call.status_changed', data: { command_id: command.id, call: after }, idempotencyKey: `${command.id}:call:${update.sequence}` },
+  ]);
 }
 
 /** The form parameters of the body (`application/x-www-form-urlencoded`, base64 when API Gateway encoded it); one value per name. */

@@ -1,7 +1,7 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallStatus } from '../commands/record';
 import { commandKey } from '../commands/store';
-import { isConditionalCheckFailed } from '../platform/dynamodb';
+import { cancellationReasons, isConditionalCheckFailed, type TransactionItem } from '../platform/dynamodb';
 
 /** What placing the call gave back. */
 export interface PlacedCallRecord {
@@ -25,7 +25,8 @@ export interface CallStatusUpdate {
 
 /**
  * Port: the writes of a command's live call (CommandRecord.call). Each is
- * one conditional UpdateItem of the command's item (no transactions), and
+ * one conditional UpdateItem of the command's item (a transaction when
+ * events join it), and
  * returns false when its condition did not hold, having changed nothing.
  * The conditions are what make "never two calls" hold:
  * pending → requested (once) → placed (the provider's id) or failed; a
@@ -46,13 +47,14 @@ export interface CallStore {
    */
   failRequested(commandId: string, callId: string, requestedAt: string, reason: string, now: number): Promise<boolean>;
   /**
-   * Applies one status callback (see the port's rules). Twilio may call back
+   * Applies one status callback (see the port's rules), with `also` (the
+   * events it announces) in the same transaction. Twilio may call back
    * before the worker has recorded the call's id (the first `initiated`
    * races the create's answer): a requested call without an id yet takes
    * the callback's CallSid, since its command's callback URL was given to
    * Twilio for that one call only.
    */
-  applyStatus(commandId: string, update: CallStatusUpdate, now: number): Promise<boolean>;
+  applyStatus(commandId: string, update: CallStatusUpdate, now: number, also?: readonly TransactionItem[]): Promise<boolean>;
 }
 
 /** CallStore on the command items of the single DynamoDB table. */
@@ -62,6 +64,7 @@ export function dynamoCallStore(db: DynamoDBDocumentClient, tableName: string): 
     sets: Record<string, unknown>,
     condition: string,
     values: Record<string, unknown>,
+    also: readonly TransactionItem[] = [],
   ): Promise<boolean> => {
     const names: Record<string, string> = { '#call': 'call', '#id': 'id', '#status': 'status' };
     const expressionValues: Record<string, unknown> = { ...values };
@@ -76,20 +79,20 @@ export function dynamoCallStore(db: DynamoDBDocumentClient, tableName: string): 
     const conditionExpression = `attribute_exists(pk) AND attribute_exists(#call) AND ${condition}`;
     // DynamoDB refuses names and values an expression does not use.
     const used = (token: string) => new RegExp(`${token}\\b`).test(`${updateExpression} ${conditionExpression}`);
+    const write = {
+      TableName: tableName,
+      Key: commandKey(commandId),
+      UpdateExpression: updateExpression,
+      ConditionExpression: conditionExpression,
+      ExpressionAttributeNames: Object.fromEntries(Object.entries(names).filter(([token]) => used(token))),
+      ExpressionAttributeValues: Object.fromEntries(Object.entries(expressionValues).filter(([token]) => used(token))),
+    };
     try {
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: commandKey(commandId),
-          UpdateExpression: updateExpression,
-          ConditionExpression: conditionExpression,
-          ExpressionAttributeNames: Object.fromEntries(Object.entries(names).filter(([token]) => used(token))),
-          ExpressionAttributeValues: Object.fromEntries(Object.entries(expressionValues).filter(([token]) => used(token))),
-        }),
-      );
+      if (also.length === 0) await db.send(new UpdateCommand(write));
+      else await db.send(new TransactWriteCommand({ TransactItems: [{ Update: write }, ...also] }));
       return true;
     } catch (error) {
-      if (isConditionalCheckFailed(error)) return false;
+      if (isConditionalCheckFailed(error) || cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
       throw error;
     }
   };
@@ -141,7 +144,7 @@ export function dynamoCallStore(db: DynamoDBDocumentClient, tableName: string): 
       );
     },
 
-    applyStatus(commandId, status, now) {
+    applyStatus(commandId, status, now, also = []) {
       return update(
         commandId,
         {
@@ -157,6 +160,7 @@ export function dynamoCallStore(db: DynamoDBDocumentClient, tableName: string): 
         '(#call.provider_call_id = :sid OR (attribute_exists(#call.requested_at) AND attribute_not_exists(#call.provider_call_id))) ' +
           'AND #call.last_sequence < :sequence AND NOT (#call.#status IN (:completed, :failed))',
         { ':sid': status.providerCallId, ':sequence': status.sequence, ':completed': 'completed', ':failed': 'failed' },
+        also,
       );
     },
   };

@@ -1,7 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { commandView } from '../api/command-responses';
 import { noEvents, type EventPublisher } from '../commands/events';
-import type { CommandRecord, StoredCommand, TranscriptEntry } from '../commands/record';
+import type { CommandRecord, MeetingSummaryRecord, StoredCommand, TranscriptEntry } from '../commands/record';
 import type { CommandStore } from '../commands/store';
 import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker';
 import type { Clock } from '../platform/clock';
@@ -78,19 +78,26 @@ export async function runPostCallSummary(deps: PostCallSummaryDependencies, inpu
   }
 
   const { fallback_reason: _reason, ...summary } = kept;
-  const stored = await deps.summaries.markWritten(parent.id, child.id, summary, deps.clock.now());
-  const current = (await deps.commands.get(parent.id)) ?? parent;
-  if (!stored && current.meeting_summary?.status !== 'completed') {
-    throw new AppError('INVALID_OPERATION', 'The stakeholder command no longer waits for this summary.');
+  const now = deps.clock.now();
+  const written: MeetingSummaryRecord = { ...parent.meeting_summary!, ...summary, status: 'completed', created_at: new Date(now).toISOString() };
+  // The event commits with the summary's write (the outbox): a summary stored once is announced once.
+  const staged = await (deps.events ?? noEvents).stage([
+    {
+      tenantId: parent.tenant_id,
+      type: 'meeting_summary.created',
+      data: { command_id: parent.id, meeting_summary: written, command: commandView({ ...parent, meeting_summary: written }).data as Record<string, unknown> },
+      idempotencyKey: `${parent.id}:meeting_summary.created`,
+    },
+  ]);
+  const stored = await deps.summaries.markWritten(parent.id, child.id, summary, now, staged.items);
+  if (stored) {
+    await staged.deliver();
+    return { status: 'completed', result: { parent_id: parent.id, meeting_summary: written } };
   }
-  const shown = current.meeting_summary ?? { ...summary, status: 'completed' };
-  await (deps.events ?? noEvents).publish({
-    tenantId: parent.tenant_id,
-    type: 'meeting_summary.created',
-    data: { command_id: parent.id, meeting_summary: shown, command: commandView(current).data as Record<string, unknown> },
-    idempotencyKey: `${parent.id}:meeting_summary.created`,
-  });
-  return { status: 'completed', result: { parent_id: parent.id, meeting_summary: shown } };
+  // A redelivered job whose earlier attempt stored the summary (and its event) ends with it.
+  const current = await deps.commands.get(parent.id);
+  if (current?.meeting_summary?.status !== 'completed') throw new AppError('INVALID_OPERATION', 'The stakeholder command no longer waits for this summary.');
+  return { status: 'completed', result: { parent_id: parent.id, meeting_summary: current.meeting_summary } };
 }
 
 /** The stakeholder command this summary belongs to: same tenant, and naming this child as its summary's writer. */

@@ -1,7 +1,7 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { MeetingSummaryRecord } from '../commands/record';
 import { commandKey } from '../commands/store';
-import { isConditionalCheckFailed } from '../platform/dynamodb';
+import { cancellationReasons, isConditionalCheckFailed, type TransactionItem } from '../platform/dynamodb';
 
 /** A finished summary, as the post-call phase writes it. */
 export type WrittenSummary = Required<
@@ -20,18 +20,19 @@ export interface MeetingSummaryStore {
   markPending(commandId: string, childId: string, now: number): Promise<boolean>;
   /** Marks that there will be no summary, with the reason; only when none was requested before. */
   markSkipped(commandId: string, reason: string, now: number): Promise<boolean>;
-  /** Stores the summary written by `childId`; only while it is pending for that child. */
-  markWritten(commandId: string, childId: string, summary: WrittenSummary, now: number): Promise<boolean>;
+  /** Stores the summary written by `childId`; only while it is pending for that child. `also` (its event) commits with it or not at all. */
+  markWritten(commandId: string, childId: string, summary: WrittenSummary, now: number, also?: readonly TransactionItem[]): Promise<boolean>;
 }
 
 /** MeetingSummaryStore on the command items of the single table. */
 export function dynamoMeetingSummaryStore(db: DynamoDBDocumentClient, tableName: string): MeetingSummaryStore {
-  const update = async (input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<boolean> => {
+  const update = async (input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>, also: readonly TransactionItem[] = []): Promise<boolean> => {
     try {
-      await db.send(new UpdateCommand({ TableName: tableName, ...input }));
+      if (also.length === 0) await db.send(new UpdateCommand({ TableName: tableName, ...input }));
+      else await db.send(new TransactWriteCommand({ TransactItems: [{ Update: { TableName: tableName, ...input } as NonNullable<TransactionItem['Update']> }, ...also] }));
       return true;
     } catch (error) {
-      if (isConditionalCheckFailed(error)) return false;
+      if (isConditionalCheckFailed(error) || cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
       throw error;
     }
   };
@@ -60,7 +61,7 @@ export function dynamoMeetingSummaryStore(db: DynamoDBDocumentClient, tableName:
       });
     },
 
-    markWritten(commandId, childId, summary, now) {
+    markWritten(commandId, childId, summary, now, also = []) {
       return update({
         Key: commandKey(commandId),
         UpdateExpression:
@@ -81,7 +82,7 @@ export function dynamoMeetingSummaryStore(db: DynamoDBDocumentClient, tableName:
           ':model': summary.model,
           ':now': iso(now),
         },
-      });
+      }, also);
     },
   };
 }

@@ -1,11 +1,7 @@
 import { commandView } from '../api/command-responses';
-import type { EventPublisher } from '../commands/events';
-import type { FinishHook } from '../commands/finish';
-import { isTerminal, type StoredCommand } from '../commands/record';
-import type { CommandStore } from '../commands/store';
-
-/** Deepest chain of phases followed up to the command a caller started (copywriter → lead follow-up). */
-const MAX_PHASE_DEPTH = 4;
+import { NOTHING_STAGED, type EventPublisher } from '../commands/events';
+import type { FinishAnnouncer } from '../commands/finish';
+import type { StoredCommand } from '../commands/record';
 
 /**
  * Largest `data.command` sent whole. A command whose view is larger (a
@@ -15,46 +11,31 @@ const MAX_PHASE_DEPTH = 4;
  */
 export const MAX_COMMAND_DATA_BYTES = 200 * 1024;
 
-/** What the hook reads and publishes through. */
-export interface CommandEventDependencies {
-  commands: Pick<CommandStore, 'get'>;
-  events: EventPublisher;
-}
-
 /**
- * The finish hook of the completion webhooks: when a command a caller
- * started ends, it publishes `command.completed` or `command.failed`
- * (idempotency key `<command id>:<status>`) with `data.command` the data of
- * `GET /api/commands/{id}`. An internal phase (a command with a parent:
- * copywriter, post-call summary) is never announced itself; its ending
- * publishes its root's event when the root has ended, so a phase that
- * finished its parent and then died before the parent's event was out
- * still gets it out when its job is retried. Publishing is idempotent, so
- * the hook may run any number of times for one ending.
+ * The announcer of the completion webhooks: a command a caller started
+ * ends with `command.completed` or `command.failed` (idempotency key
+ * `<command id>:<status>`), with `data.command` the data of
+ * `GET /api/commands/{id}` as the ending leaves it, staged to commit with
+ * the terminal write. An internal phase (a command with a parent:
+ * copywriter, post-call summary) is never announced itself; the phase that
+ * ends its parent (the copywriter) finishes the parent, which announces it.
  */
-export function commandEventHook(deps: CommandEventDependencies): FinishHook {
-  return async (finished) => {
-    const root = await rootCommandOf(deps.commands, finished);
-    if (!root || !isTerminal(root.status)) return;
-    await deps.events.publish({
-      tenantId: root.tenant_id,
-      type: root.status === 'completed' ? 'command.completed' : 'command.failed',
-      data: commandEventData(root),
-      idempotencyKey: `${root.id}:${root.status}`,
-    });
+export function commandEventAnnouncer(events: Pick<EventPublisher, 'stage'>): FinishAnnouncer {
+  return async (command, ending, ended) => {
+    if (command.parent_id) return NOTHING_STAGED;
+    return events.stage([
+      {
+        tenantId: command.tenant_id,
+        type: ending.status === 'completed' ? 'command.completed' : 'command.failed',
+        idempotencyKey: `${command.id}:${ending.status}`,
+        // A command gone meanwhile makes the terminal write fail, and its event with it: its data never shows.
+        data: async () => {
+          const view = await ended();
+          return view ? commandEventData(view) : {};
+        },
+      },
+    ]);
   };
-}
-
-/** The command a caller started: the finished command itself, or the parent (of the parent…) of a phase; undefined when it is gone. */
-async function rootCommandOf(commands: Pick<CommandStore, 'get'>, finished: Pick<StoredCommand, 'id' | 'tenant_id' | 'parent_id'>): Promise<StoredCommand | undefined> {
-  let current = await commands.get(finished.id);
-  for (let depth = 0; current?.parent_id && depth < MAX_PHASE_DEPTH; depth++) {
-    const parent: StoredCommand | undefined = await commands.get(current.parent_id);
-    if (!parent || parent.tenant_id !== current.tenant_id) return undefined;
-    current = parent;
-  }
-  if (!current || current.tenant_id !== finished.tenant_id || current.parent_id) return undefined;
-  return current;
 }
 
 /** `data` of a command event: `{command}` as GET shows it, or its summary with `truncated: true` when too large. */

@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { epochSeconds, isConditionalCheckFailed } from '../platform/dynamodb';
+import { TABLE } from '../catalogue/table';
+import { epochSeconds, isConditionalCheckFailed, queryUpTo, type TransactionItem } from '../platform/dynamodb';
 import { canonicalJson, sha256Hex } from '../platform/hashing';
 
 /** How long an event (and its deliveries) is kept: a month, as Stripe keeps events. Longer than every retry schedule. */
@@ -32,14 +33,22 @@ export interface NewEvent {
  * Port: events, one per idempotency key. Recording is a single UpdateItem
  * whose every field is `if_not_exists`: the first publisher's event wins,
  * and every later one (a retried job, a repeated callback) reads it back,
- * id included, without a second write path or a read first.
+ * id included, without a second write path or a read first. The same
+ * update can join the transaction of the change the event announces
+ * (`recordItem`: the outbox). Until its deliveries are queued an event is
+ * listed as pending (a sparse index entry), so a sweep finds any that a
+ * crash left behind.
  */
 export interface EventStore {
   /** Records the event unless its key has one; returns the stored event either way. */
   record(event: NewEvent, candidateId: string, now: number): Promise<StoredEvent>;
-  /** Notes that every delivery of the event was queued. */
+  /** The same record as a transaction item, to commit with the change it announces; returns the event's key too. */
+  recordItem(event: NewEvent, candidateId: string, now: number): { key: string; item: TransactionItem };
+  /** Notes that every delivery of the event was queued (and takes it off the pending list). */
   markFannedOut(key: string, now: number): Promise<void>;
   get(key: string): Promise<StoredEvent | undefined>;
+  /** Keys of events recorded before `recordedBefore` (ISO) whose deliveries were not all queued, oldest first, up to `limit`. */
+  listPending(recordedBefore: string, limit: number): Promise<string[]>;
 }
 
 /** The table key of an event: `EVENT#` and the SHA-256 of `[tenant, idempotency key]`, so no key can name another tenant's event. */
@@ -48,6 +57,14 @@ export function eventKey(tenantId: string, idempotencyKey: string): string {
 }
 
 const SORT_KEY = 'EVENT';
+
+/** Events not yet fanned out are listed in gsi1, spread over a few partitions (`EVENT#PENDING#<shard>`, by recording time). */
+const PENDING_SHARDS = 8;
+const PENDING_INDEX = TABLE.indexes[0];
+
+function pendingShardOf(key: string): number {
+  return parseInt(key.slice(-1), 16) % PENDING_SHARDS || 0;
+}
 
 const storedEvent = z.object({
   pk: z.string(),
@@ -67,33 +84,67 @@ function eventOf(item: Record<string, unknown>): StoredEvent {
   return { key: pk, ...event };
 }
 
+/** The UpdateItem that records an event once (every field `if_not_exists`) and lists it as pending. */
+function recordUpdate(tableName: string, event: NewEvent, candidateId: string, now: number) {
+  const key = eventKey(event.tenantId, event.idempotencyKey);
+  const at = new Date(now).toISOString();
+  return {
+    TableName: tableName,
+    Key: { pk: key, sk: SORT_KEY },
+    UpdateExpression:
+      'SET #id = if_not_exists(#id, :id), tenant_id = if_not_exists(tenant_id, :tenant), #type = if_not_exists(#type, :type), ' +
+      'created_at = if_not_exists(created_at, :at), #data = if_not_exists(#data, :data), ' +
+      'idempotency_key = if_not_exists(idempotency_key, :key), expires_at = if_not_exists(expires_at, :expires), ' +
+      '#ipk = if_not_exists(#ipk, :ipk), #isk = if_not_exists(#isk, :isk)',
+    ExpressionAttributeNames: { '#id': 'id', '#type': 'type', '#data': 'data', '#ipk': PENDING_INDEX.partitionKey, '#isk': PENDING_INDEX.sortKey },
+    ExpressionAttributeValues: {
+      ':id': candidateId,
+      ':tenant': event.tenantId,
+      ':type': event.type,
+      ':at': at,
+      ':data': event.data,
+      ':key': event.idempotencyKey,
+      ':expires': epochSeconds(now + EVENT_RETENTION_MS),
+      ':ipk': `EVENT#PENDING#${pendingShardOf(key)}`,
+      ':isk': `${at}#${key}`,
+    },
+  };
+}
+
 /** EventStore on the single table (`EVENT#<sha256>` / `EVENT`, expiring after {@link EVENT_RETENTION_MS}). */
 export function dynamoEventStore(db: DynamoDBDocumentClient, tableName: string): EventStore {
   return {
     async record(event, candidateId, now) {
-      const { Attributes } = await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: { pk: eventKey(event.tenantId, event.idempotencyKey), sk: SORT_KEY },
-          UpdateExpression:
-            'SET #id = if_not_exists(#id, :id), tenant_id = if_not_exists(tenant_id, :tenant), #type = if_not_exists(#type, :type), ' +
-            'created_at = if_not_exists(created_at, :at), #data = if_not_exists(#data, :data), ' +
-            'idempotency_key = if_not_exists(idempotency_key, :key), expires_at = if_not_exists(expires_at, :expires)',
-          ExpressionAttributeNames: { '#id': 'id', '#type': 'type', '#data': 'data' },
-          ExpressionAttributeValues: {
-            ':id': candidateId,
-            ':tenant': event.tenantId,
-            ':type': event.type,
-            ':at': new Date(now).toISOString(),
-            ':data': event.data,
-            ':key': event.idempotencyKey,
-            ':expires': epochSeconds(now + EVENT_RETENTION_MS),
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
+      const { Attributes } = await db.send(new UpdateCommand({ ...recordUpdate(tableName, event, candidateId, now), ReturnValues: 'ALL_NEW' }));
       if (!Attributes) throw new Error('DynamoDB returned no attributes for the event');
       return eventOf(Attributes);
+    },
+
+    recordItem(event, candidateId, now) {
+      return { key: eventKey(event.tenantId, event.idempotencyKey), item: { Update: recordUpdate(tableName, event, candidateId, now) } };
+    },
+
+    async listPending(recordedBefore, limit) {
+      const shards = await Promise.all(
+        Array.from({ length: PENDING_SHARDS }, (_, shard) =>
+          queryUpTo(
+            db,
+            {
+              TableName: tableName,
+              IndexName: PENDING_INDEX.name,
+              KeyConditionExpression: '#pk = :pk AND #sk < :before',
+              ExpressionAttributeNames: { '#pk': PENDING_INDEX.partitionKey, '#sk': PENDING_INDEX.sortKey },
+              ExpressionAttributeValues: { ':pk': `EVENT#PENDING#${shard}`, ':before': recordedBefore },
+            },
+            limit,
+          ),
+        ),
+      );
+      return shards
+        .flat()
+        .sort((a, b) => String(a[PENDING_INDEX.sortKey]).localeCompare(String(b[PENDING_INDEX.sortKey])))
+        .slice(0, limit)
+        .map((item) => String(item.pk));
     },
 
     async markFannedOut(key, now) {
@@ -102,8 +153,9 @@ export function dynamoEventStore(db: DynamoDBDocumentClient, tableName: string):
           new UpdateCommand({
             TableName: tableName,
             Key: { pk: key, sk: SORT_KEY },
-            UpdateExpression: 'SET fanned_out_at = if_not_exists(fanned_out_at, :at)',
+            UpdateExpression: 'SET fanned_out_at = if_not_exists(fanned_out_at, :at) REMOVE #ipk, #isk',
             ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#ipk': PENDING_INDEX.partitionKey, '#isk': PENDING_INDEX.sortKey },
             ExpressionAttributeValues: { ':at': new Date(now).toISOString() },
           }),
         );

@@ -1,5 +1,11 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TRANSACTION_JOURNAL_TABLE } from '../../infra/local/dynalite-transactions';
+import { startEmbeddedAws } from '../../infra/local/embedded-aws';
+import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
 
 describe('TransactWriteItems on the embedded DynamoDB', () => {
@@ -119,5 +125,36 @@ describe('TransactWriteItems on the embedded DynamoDB', () => {
     await Promise.all([...Array.from({ length: 40 }, move), ...Array.from({ length: 10 }, bump)]);
     expect(await read('f1')).toMatchObject({ n: 60 });
     expect(await read('f2')).toMatchObject({ n: 50 });
+  });
+
+  it('rolls back, at the next start, a transaction its process died in the middle of (DATA_DIR)', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'switchboard-tx-'));
+    try {
+      const first = await startEmbeddedAws({ dataDir });
+      const db = createDocumentClient({ endpoint: first.dynamodbEndpoint, region: first.region });
+      await db.send(new PutCommand({ TableName: first.tableName, Item: { ...key('g1'), n: 1 } }));
+      // What a process killed after the journal and the first item leaves behind: the journal, and half the writes.
+      const wire = (id: string, extra: Record<string, unknown> = {}) => ({ pk: { S: `TX#${id}` }, sk: { S: 'ITEM' }, ...extra });
+      const priors = [
+        { table: first.tableName, key: wire('g1'), prior: wire('g1', { n: { N: '1' } }) },
+        { table: first.tableName, key: wire('g2') },
+      ];
+      await db.send(new PutCommand({ TableName: TRANSACTION_JOURNAL_TABLE, Item: { id: 'tx-1', priors: JSON.stringify(priors) } }));
+      await db.send(new PutCommand({ TableName: first.tableName, Item: { ...key('g1'), n: 2 } }));
+      await db.send(new PutCommand({ TableName: first.tableName, Item: { ...key('g2'), made: true } }));
+      db.destroy();
+      await first.stop();
+
+      const second = await startEmbeddedAws({ dataDir });
+      const again = createDocumentClient({ endpoint: second.dynamodbEndpoint, region: second.region });
+      const get = async (id: string) => (await again.send(new GetCommand({ TableName: second.tableName, Key: key(id), ConsistentRead: true }))).Item;
+      expect(await get('g1')).toMatchObject({ n: 1 });
+      expect(await get('g2')).toBeUndefined();
+      expect((await again.send(new ScanCommand({ TableName: TRANSACTION_JOURNAL_TABLE }))).Items).toEqual([]);
+      again.destroy();
+      await second.stop();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

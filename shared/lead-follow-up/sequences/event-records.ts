@@ -1,6 +1,6 @@
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { isConditionalCheckFailed } from '../../platform/dynamodb';
+import { cancellationReasons, isConditionalCheckFailed, type TransactionItem } from '../../platform/dynamodb';
 import { FOLLOW_UP_TYPES } from '../schema';
 import { LEAD_EVENT_TYPES, type LeadEvent, type PlannedChange } from './adaptation';
 import { STEP_STATUSES, type StepStatus } from './step';
@@ -43,8 +43,11 @@ export interface LeadEventRecords {
   get(id: string): Promise<LeadEventRecord | undefined>;
   /** Keeps a new record; when one with its id exists already (a concurrent retry), that one is returned and kept. */
   create(record: LeadEventRecord): Promise<LeadEventRecord>;
-  /** Adds the outcome (once: a second completion keeps the first). */
-  keepOutcome(id: string, outcome: EventOutcome): Promise<void>;
+  /**
+   * Adds the outcome (once: a second completion keeps the first, and
+   * answers false), with `also` (the event it announces) in the same transaction.
+   */
+  keepOutcome(id: string, outcome: EventOutcome, also?: readonly TransactionItem[]): Promise<boolean>;
 }
 
 const iso = z.string().min(1).max(64);
@@ -111,20 +114,22 @@ export function dynamoLeadEventRecords(db: DynamoDBDocumentClient, tableName: st
         return existing;
       }
     },
-    async keepOutcome(id, outcome) {
+    async keepOutcome(id, outcome, also = []) {
+      const update = {
+        TableName: tableName,
+        Key: recordKey(id),
+        UpdateExpression: 'SET #outcome = :outcome',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#outcome)',
+        ExpressionAttributeNames: { '#outcome': 'outcome' },
+        ExpressionAttributeValues: { ':outcome': outcome },
+      };
       try {
-        await db.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: recordKey(id),
-            UpdateExpression: 'SET #outcome = :outcome',
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#outcome)',
-            ExpressionAttributeNames: { '#outcome': 'outcome' },
-            ExpressionAttributeValues: { ':outcome': outcome },
-          }),
-        );
+        if (also.length === 0) await db.send(new UpdateCommand(update));
+        else await db.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...also] }));
+        return true;
       } catch (error) {
-        if (!isConditionalCheckFailed(error)) throw error;
+        if (isConditionalCheckFailed(error) || cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
+        throw error;
       }
     },
   };

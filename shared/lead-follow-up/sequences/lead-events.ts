@@ -2,7 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import * as z from 'zod';
 import type { Principal } from '../../access/api-keys';
 import { readIdempotencyKey } from '../../api/idempotency-key';
-import type { EventPublisher } from '../../commands/events';
+import { NOTHING_STAGED, type EventPublisher } from '../../commands/events';
 import type { IdempotencyStore } from '../../commands/idempotency';
 import type { Clock } from '../../platform/clock';
 import { epochSeconds } from '../../platform/dynamodb';
@@ -201,8 +201,9 @@ async function carryOut(deps: LeadEventDependencies, record: LeadEventRecord): P
   });
   if (interaction === 'lead_full') deps.logger?.warn('The lead holds the most interactions it may; the event was not added to them', { eventId: record.id });
   const outcome: EventOutcome = { changes, interaction_recorded: interaction === 'recorded' || interaction === 'already_recorded' };
-  if (changes.length > 0) await deps.events.publish(sequenceAdaptedEvent(record, changes));
-  await deps.records.keepOutcome(record.id, outcome);
+  // `sequence.adapted` commits with the outcome (the outbox): an event carried out once is announced once, crash or not.
+  const staged = changes.length > 0 ? await deps.events.stage([sequenceAdaptedEvent(record, changes)]) : NOTHING_STAGED;
+  if (await deps.records.keepOutcome(record.id, outcome, staged.items)) await staged.deliver();
   return outcome;
 }
 

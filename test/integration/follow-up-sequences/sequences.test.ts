@@ -6,8 +6,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Principal } from '../../../shared/access/api-keys';
-import type { EventPublisher, PublishedEvent } from '../../../shared/commands/events';
+import type { EventPublisher } from '../../../shared/commands/events';
 import { dynamoIdempotencyStore } from '../../../shared/commands/idempotency';
+import { dynamoCommandStore } from '../../../shared/commands/store';
 import { dynamoFollowUpStore, type StoredFollowUp } from '../../../shared/lead-follow-up/follow-up-store';
 import { followUpId } from '../../../shared/lead-follow-up/sequence';
 import { dispatchDueFollowUps, DispatchIncompleteError } from '../../../shared/lead-follow-up/sequences/dispatch';
@@ -25,6 +26,7 @@ import type { HttpResult } from '../../../shared/platform/http/types';
 import { newId } from '../../../shared/platform/ids';
 import { itemKey, dynamoSiteDirectory } from '../../../shared/sites/dynamo-directory';
 import { DEMO_DATA_FILE, importFile } from '../../../infra/local/provision';
+import { recordingPublisher } from '../../support/recording-events';
 import { startEmbeddedServices, type EmbeddedServices } from '../../support/embedded';
 
 const SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
@@ -44,16 +46,7 @@ let now = T0;
 const clock = { now: () => now };
 const logger = new Logger({ serviceName: 'test', logLevel: 'SILENT' });
 
-function recorder(options: { failing?: boolean } = {}): EventPublisher & { events: PublishedEvent[] } {
-  const events: PublishedEvent[] = [];
-  return {
-    events,
-    async publish(event) {
-      if (options.failing) throw new Error('webhook store down');
-      events.push(event);
-    },
-  };
-}
+const recorder = recordingPublisher;
 
 /** A sequence of `count` email steps saved as the sales phase saves it, one day apart from `start`. */
 async function saveSequence(tenantId: string, options: { count?: number; start?: number; leadId?: string; types?: StoredFollowUp['type'][] } = {}) {
@@ -76,6 +69,19 @@ async function saveSequence(tenantId: string, options: { count?: number; start?:
     updated_at: new Date(start).toISOString(),
     expires_at: Math.floor((start + (index + 1) * DAY + RETENTION_MS) / 1000),
   }));
+  // Steps are saved while their command is in progress, as the sales phase saves them.
+  const at = new Date(start).toISOString();
+  await dynamoCommandStore(services.db, services.aws.tableName).create({
+    id: commandId,
+    type: 'lead_follow_up',
+    status: 'in_progress',
+    tenant_id: tenantId,
+    site_id: SITE,
+    request: { siteId: SITE, leadId, output: 'follow_up_sequence' },
+    created_at: at,
+    updated_at: at,
+    attempts: 1,
+  });
   await dynamoFollowUpStore(services.db, services.aws.tableName).saveSequence(items, { firstSave: true });
   return { commandId, ids: items.map((item) => item.id), items };
 }

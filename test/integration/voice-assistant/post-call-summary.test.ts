@@ -151,7 +151,7 @@ describe('the post-call summary', () => {
       summaries: dynamoMeetingSummaryStore(voice.services.db, voice.services.aws.tableName),
       clock: systemClock,
       llm: async () => createOfflineLlm(),
-      events: { publish: async (event) => void published.push(event) },
+      events: { publish: async (event) => void published.push(event), stage: async (drafts) => ({ items: [], deliver: async () => void published.push(...(drafts as PublishedEvent[])) }) },
       maxReceiveCount: 5,
     });
     const record = (id: string) => ({ messageId: id, body: JSON.stringify(jobNaming('post_call_summary', 'tenant-a', childId)), attributes: { ApproximateReceiveCount: '1' }, messageAttributes: {} }) as unknown as SQSRecord;

@@ -9,21 +9,23 @@ import { dynamoCommandStore, type CommandStore } from '../../../shared/commands/
 import { processJobRecord, type JobDefinition, type WorkerDependencies } from '../../../shared/commands/worker';
 import { systemClock } from '../../../shared/platform/clock';
 import { newId } from '../../../shared/platform/ids';
-import { commandEventHook } from '../../../shared/webhooks/command-events';
+import { commandEventAnnouncer } from '../../../shared/webhooks/command-events';
 import { dynamoDeliveryStore } from '../../../shared/webhooks/delivery-store';
 import { dynamoEndpointStore } from '../../../shared/webhooks/endpoint-store';
 import { dynamoEventStore, eventKey } from '../../../shared/webhooks/event-store';
 import { newEndpointId, newSigningSecret } from '../../../shared/webhooks/ids';
-import { webhookEventPublisher } from '../../../shared/webhooks/publisher';
+import { sweepPendingEvents } from '../../../shared/webhooks/outbox-sweep';
+import { webhookEventPublisher, type WebhookEventPublisher } from '../../../shared/webhooks/publisher';
 import { inMemoryTenants } from '../../unit/lead-follow-up/fixtures';
 import { startEmbeddedServices, type EmbeddedServices } from '../../support/embedded';
 
 /**
- * At least once, never twice: a worker whose command ended but whose event
- * could not be published (the webhook queue down, or the process gone right
- * after the terminal write) has its job retried; the retried job finds the
- * command terminal and publishes again. The event is recorded once (one id)
- * and one delivery job is queued, however many times the job comes back.
+ * At least once, never twice: a command's event is written with its
+ * terminal state (one transaction), so an ending never goes unannounced.
+ * When handing the event to delivery fails (the webhook queue down, or the
+ * process gone right after the write), the event stays pending and the
+ * janitor's sweep hands it on: one event id, one delivery, however often
+ * the job or the sweep comes back.
  */
 const TENANT = 'acme';
 
@@ -32,6 +34,7 @@ let commands: CommandStore;
 let deps: WorkerDependencies;
 let webhooksDown = 0;
 let endpointId: string;
+let publisher: WebhookEventPublisher;
 
 const definition: JobDefinition<Record<string, unknown>, Record<string, unknown>> = {
   type: 'deep_research',
@@ -61,13 +64,13 @@ beforeAll(async () => {
       await real.send(id, job);
     },
   };
-  const events = webhookEventPublisher({
+  const events = (publisher = webhookEventPublisher({
     endpoints: dynamoEndpointStore(db, table),
     events: dynamoEventStore(db, table),
     deliveries: dynamoDeliveryStore(db, table),
     queue,
     clock: systemClock,
-  });
+  }));
   deps = {
     commands,
     idempotency: dynamoIdempotencyStore(db, table),
@@ -78,7 +81,7 @@ beforeAll(async () => {
     leaseMs: 60_000,
     maxReceiveCount: 5,
     retryDelaysSeconds: [0],
-    onFinished: [commandEventHook({ commands, events })],
+    announce: commandEventAnnouncer(events),
   };
   endpointId = newEndpointId();
   const at = new Date().toISOString();
@@ -121,32 +124,34 @@ async function drain(url: string): Promise<Message[]> {
   return [...taken.values()];
 }
 
+const sweep = () => sweepPendingEvents({ events: dynamoEventStore(services.db, services.aws.tableName), publisher, clock: systemClock, logger: { warn: () => undefined } }, { handOnAfterMs: 0, batchSize: 100 });
+
 describe('publishing a command event, at least once', () => {
-  it('retries the job when publishing failed after the command ended, and the retry publishes the one event', async () => {
+  it('records the event with the terminal write; when its hand-on fails, the sweep hands it on, once', async () => {
     const command = await newCommand();
     const job = JSON.stringify({ version: 1, type: 'deep_research', tenant_id: TENANT, command_id: command.id });
     webhooksDown = 1;
 
-    // First delivery: the command completes, the event is recorded, its delivery job cannot be queued.
+    // The command completes with its event recorded; the delivery job cannot be queued, and the job is done all the same.
     await processJobRecord(definition, deps, record(job));
     expect((await commands.get(command.id))?.status).toBe('completed');
     expect(await drain(services.aws.queues.webhooks.url)).toEqual([]);
-    const retried = await drain(services.aws.queues.research.url);
-    expect(retried).toHaveLength(1);
+    expect(await drain(services.aws.queues.research.url)).toEqual([]);
     const events = dynamoEventStore(services.db, services.aws.tableName);
     const first = await events.get(eventKey(TENANT, `${command.id}:completed`));
     expect(first).toMatchObject({ type: 'command.completed', data: { command: { command_id: command.id, status: 'completed', answer: 42 } } });
     expect(first?.fanned_out_at).toBeUndefined();
 
-    // The retried job finds the command finished and publishes again: the same event, now queued for delivery.
-    await processJobRecord(definition, deps, record(retried[0]!.Body!, 2));
+    // The sweep finds it pending and hands it on.
+    expect(await sweep()).toMatchObject({ handedOn: 1 });
     const queued = await drain(services.aws.queues.webhooks.url);
     expect(queued.map((message) => JSON.parse(message.Body!))).toEqual([
       { version: 1, type: 'webhook_delivery', tenant_id: TENANT, request: { endpoint_id: endpointId, event_id: first!.id, attempt: 1 } },
     ]);
     expect(await events.get(first!.key)).toMatchObject({ id: first!.id, fanned_out_at: expect.any(String) });
 
-    // Delivered again and again (SQS at least once): nothing new.
+    // Swept again, delivered again and again (SQS at least once): nothing new.
+    expect(await sweep()).toMatchObject({ examined: 0 });
     await processJobRecord(definition, deps, record(job));
     await processJobRecord(definition, deps, record(job));
     expect(await drain(services.aws.queues.webhooks.url)).toEqual([]);
@@ -154,16 +159,25 @@ describe('publishing a command event, at least once', () => {
     expect(deliveries.filter((delivery) => delivery.event_id === first!.id)).toHaveLength(1);
   });
 
-  it('a process that died between the terminal write and its hooks loses nothing: the redelivered job publishes', async () => {
+  it('loses nothing to a process that died right after the terminal write: the event is in the table, and the sweep sends it', async () => {
     const command = await newCommand();
-    // The first worker ended the command and died before any hook ran.
-    expect(await commands.complete(command.id, { answer: 7 }, Date.now())).toBe(true);
+    // The worker ended the command, its event staged with it, and died before handing it on.
+    const staged = await commandEventAnnouncer(publisher)(command, { status: 'completed', result: { answer: 7 } }, async () => ({ ...command, status: 'completed', result: { answer: 7 } }));
+    expect(await commands.complete(command.id, { answer: 7 }, Date.now(), {}, staged.items)).toBe(true);
 
-    await processJobRecord(definition, deps, record(JSON.stringify({ version: 1, type: 'deep_research', tenant_id: TENANT, command_id: command.id })));
+    expect(await sweep()).toMatchObject({ handedOn: 1 });
     const queued = await drain(services.aws.queues.webhooks.url);
     expect(queued).toHaveLength(1);
     const event = await dynamoEventStore(services.db, services.aws.tableName).get(eventKey(TENANT, `${command.id}:completed`));
     expect(event?.data).toMatchObject({ command: { command_id: command.id, answer: 7 } });
+  });
+
+  it('records no event for an ending that was not written (the command had already ended)', async () => {
+    const command = await newCommand();
+    expect(await commands.fail(command.id, { code: 'SYSTEM_ERROR', message: 'x' }, Date.now())).toBe(true);
+    const staged = await commandEventAnnouncer(publisher)(command, { status: 'completed', result: {} }, async () => ({ ...command, status: 'completed', result: {} }));
+    expect(await commands.complete(command.id, {}, Date.now(), {}, staged.items)).toBe(false);
+    expect(await dynamoEventStore(services.db, services.aws.tableName).get(eventKey(TENANT, `${command.id}:completed`))).toBeUndefined();
   });
 
   it('publishes nothing for a tenant without endpoints', async () => {

@@ -1,9 +1,9 @@
 import { commandView } from '../../../shared/api/command-responses';
-import type { PublishedEvent } from '../../../shared/commands/events';
 import { finishCommand, replayFinishHooks } from '../../../shared/commands/finish';
+import { recordingPublisher } from '../../support/recording-events';
 import type { StoredCommand } from '../../../shared/commands/record';
 import type { CommandStore } from '../../../shared/commands/store';
-import { commandEventHook, MAX_COMMAND_DATA_BYTES } from '../../../shared/webhooks/command-events';
+import { commandEventAnnouncer, MAX_COMMAND_DATA_BYTES } from '../../../shared/webhooks/command-events';
 
 const AT = '2026-11-23T10:00:00.000Z';
 
@@ -11,63 +11,67 @@ function command(overrides: Partial<StoredCommand>): StoredCommand {
   return { id: 'c-root', type: 'lead_follow_up', status: 'in_progress', tenant_id: 'acme', site_id: 'site-1', request: {}, created_at: AT, updated_at: AT, attempts: 1, ...overrides };
 }
 
-/** A command store in a map: what the hook reads. */
-function storeOf(...commands: StoredCommand[]): Pick<CommandStore, 'get'> & { items: Map<string, StoredCommand> } {
-  const items = new Map(commands.map((item) => [item.id, item]));
-  return { items, get: async (id) => items.get(id) };
-}
+const ended = (value: StoredCommand) => async () => value;
 
-function recorder() {
-  const published: PublishedEvent[] = [];
-  return { published, publish: async (event: PublishedEvent) => void published.push(event) };
-}
-
-describe('the command event hook', () => {
-  it('tells a completed command as command.completed with data.command as GET shows it, keyed by id and status', async () => {
+describe('the command event announcer', () => {
+  it('stages command.completed with data.command as GET shows the ended command, keyed by id and status', async () => {
     const root = command({ status: 'completed', result: { messages: { email: { title: 'Hi' } } } });
-    const events = recorder();
-    await commandEventHook({ commands: storeOf(root), events })(root, { status: 'completed', result: root.result! });
-    expect(events.published).toEqual([
-      { tenantId: 'acme', type: 'command.completed', data: { command: commandView(root).data }, idempotencyKey: 'c-root:completed' },
-    ]);
+    const events = recordingPublisher();
+    const staged = await commandEventAnnouncer(events)(root, { status: 'completed', result: root.result! }, ended(root));
+    expect(events.events).toEqual([]);
+    await staged.deliver();
+    expect(events.events).toEqual([{ tenantId: 'acme', type: 'command.completed', data: { command: commandView(root).data }, idempotencyKey: 'c-root:completed' }]);
   });
 
-  it('tells a failed command as command.failed, its error included', async () => {
+  it('stages command.failed, its error included', async () => {
     const root = command({ status: 'failed', error: { code: 'SALES_COMMAND_FAILED', message: 'The model is unavailable.' } });
-    const events = recorder();
-    await commandEventHook({ commands: storeOf(root), events })(root, { status: 'failed', error: root.error! });
-    expect(events.published[0]).toMatchObject({ type: 'command.failed', idempotencyKey: 'c-root:failed', data: { command: { status: 'failed', error: root.error } } });
+    const events = recordingPublisher();
+    await (await commandEventAnnouncer(events)(root, { status: 'failed', error: root.error! }, ended(root))).deliver();
+    expect(events.events[0]).toMatchObject({ type: 'command.failed', idempotencyKey: 'c-root:failed', data: { command: { status: 'failed', error: root.error } } });
   });
 
-  it('never announces an internal phase; its ending tells its root once the root has ended', async () => {
+  it('never announces an internal phase (its parent is announced when the parent ends)', async () => {
     const child = command({ id: 'c-child', type: 'copywriter', parent_id: 'c-root', status: 'completed', result: {} });
-    const running = command({ child_ids: ['c-child'] });
-    const events = recorder();
-    await commandEventHook({ commands: storeOf(running, child), events })(child, { status: 'completed', result: {} });
-    expect(events.published).toEqual([]);
-
-    const ended = command({ status: 'completed', child_ids: ['c-child'], result: { done: true } });
-    await commandEventHook({ commands: storeOf(ended, child), events })(child, { status: 'completed', result: {} });
-    expect(events.published).toEqual([expect.objectContaining({ type: 'command.completed', idempotencyKey: 'c-root:completed', data: { command: commandView(ended).data } })]);
-  });
-
-  it("tells nothing of a command that is gone, or whose parent is another tenant's", async () => {
-    const events = recorder();
-    await commandEventHook({ commands: storeOf(), events })(command({}), { status: 'completed', result: {} });
-    const child = command({ id: 'c-child', type: 'copywriter', parent_id: 'c-root', status: 'completed' });
-    const foreign = command({ tenant_id: 'other', status: 'completed' });
-    await commandEventHook({ commands: storeOf(child, foreign), events })(child, { status: 'completed', result: {} });
-    expect(events.published).toEqual([]);
+    const events = recordingPublisher();
+    const staged = await commandEventAnnouncer(events)(child, { status: 'completed', result: {} }, ended(child));
+    await staged.deliver();
+    expect(staged.items).toEqual([]);
+    expect(events.events).toEqual([]);
   });
 
   it('sends a summary, marked truncated, of a command too large to send whole', async () => {
     const root = command({ status: 'completed', result: { results: 'x'.repeat(MAX_COMMAND_DATA_BYTES + 1) } });
-    const events = recorder();
-    await commandEventHook({ commands: storeOf(root), events })(root, { status: 'completed', result: root.result! });
-    expect(events.published[0]!.data).toEqual({
+    const events = recordingPublisher();
+    await (await commandEventAnnouncer(events)(root, { status: 'completed', result: root.result! }, ended(root))).deliver();
+    expect(events.events[0]!.data).toEqual({
       command: { command_id: 'c-root', type: 'lead_follow_up', status: 'completed', site_id: 'site-1', created_at: AT, updated_at: AT },
       truncated: true,
     });
+  });
+});
+
+describe('finishing with events', () => {
+  it('writes the events with the terminal transition and hands them on only once it committed', async () => {
+    const writes: unknown[][] = [];
+    let inProgress = true;
+    const commands = {
+      get: async () => command({}),
+      complete: async (_id: string, _result: unknown, _now: number, _patch: unknown, also: unknown[] = []) => {
+        if (!inProgress) return false;
+        inProgress = false;
+        writes.push(also);
+        return true;
+      },
+    } as unknown as CommandStore;
+    const delivered: string[] = [];
+    const announce = async () => ({ items: [{ Put: { TableName: 't', Item: { pk: 'EVENT#x' } } }], deliver: async () => void delivered.push('x') });
+
+    expect(await finishCommand({ commands, clock: { now: () => 0 }, announce }, command({}), { status: 'completed', result: { a: 1 } })).toBe(true);
+    expect(writes).toEqual([[{ Put: { TableName: 't', Item: { pk: 'EVENT#x' } } }]]);
+    expect(delivered).toEqual(['x']);
+
+    expect(await finishCommand({ commands, clock: { now: () => 0 }, announce }, command({}), { status: 'completed', result: { a: 2 } })).toBe(false);
+    expect(delivered).toEqual(['x']);
   });
 });
 

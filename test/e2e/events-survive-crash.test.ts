@@ -1,0 +1,89 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver';
+import { eventually } from '../support/embedded';
+import { call } from '../support/http';
+import { npmStart, type NpmStart } from '../support/npm-start';
+
+/**
+ * Events survive a crash: `npm start` with DATA_DIR and a webhook endpoint
+ * registered is killed (SIGKILL, the whole process group) three times while
+ * it works through 200 lead follow-ups, and started again each time. Every
+ * command it accepted ends, and its `command.completed` / `command.failed`
+ * reaches the receiver at least once; a repeat carries the same event id.
+ */
+const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
+const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
+const KEY = `sbk_${'k'.repeat(32)}`;
+const COMMANDS = 200;
+const ROUNDS = 3;
+
+let receiver: WebhookReceiver;
+let dataDir: string;
+let running: NpmStart | undefined;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  dataDir = await mkdtemp(join(tmpdir(), 'switchboard-crash-'));
+});
+afterAll(async () => {
+  running?.kill();
+  await running?.closed;
+  await receiver.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const start = () => npmStart({ DATA_DIR: dataDir, API_KEY: KEY }, 60_000);
+
+async function killHard(run: NpmStart): Promise<void> {
+  run.kill();
+  await run.closed;
+}
+
+/** POSTs lead follow-ups, a few at a time, and keeps the ids of those accepted (a POST cut by the kill is simply not counted). */
+async function submit(url: string, count: number, accepted: string[]): Promise<void> {
+  const one = async () => {
+    const answer = await call(url, 'POST', '/api/agents/sales/leadFollowUp', { key: KEY, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD } }).catch(() => undefined);
+    if (answer?.status === 202) accepted.push(String(answer.body.data?.command_id));
+  };
+  for (let sent = 0; sent < count; sent += 10) await Promise.all(Array.from({ length: Math.min(10, count - sent) }, one));
+}
+
+describe('command events across kill -9 of npm start', () => {
+  it('delivers every finished command’s event at least once, repeats only with the same event id', async () => {
+    running = await start();
+    const registered = await call(running.url, 'POST', '/api/webhooks', { key: KEY, body: { url: `${receiver.url}/hooks`, events: ['command.completed', 'command.failed'] } });
+    expect(registered.status).toBe(201);
+
+    const accepted: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const before = accepted.length;
+      await submit(running.url, Math.ceil(COMMANDS / ROUNDS), accepted);
+      expect(accepted.length - before).toBeGreaterThan(0);
+      // Killed while its batch is being worked on: some commands mid-phase, some just finished, their events in flight.
+      await new Promise((resolve) => setTimeout(resolve, 100 + round * 150));
+      await killHard(running);
+      running = await start();
+    }
+    expect(accepted.length).toBeGreaterThanOrEqual(COMMANDS - 10);
+
+    const url = running.url;
+    const statuses = await eventually(
+      async () => {
+        const read = await Promise.all(accepted.map(async (id) => String((await call(url, 'GET', `/api/commands/${id}`, { key: KEY })).body.data?.status)));
+        return read.every((status) => status === 'completed' || status === 'failed') ? read : undefined;
+      },
+      120_000,
+      'every accepted command to end',
+    );
+    const eventFor = (id: string) => receiver.received.filter((hook) => (hook.body.data.command as { command_id?: string } | undefined)?.command_id === id);
+    await eventually(async () => (accepted.every((id) => eventFor(id).length > 0) ? true : undefined), 120_000, 'an event for every command');
+
+    for (const [index, id] of accepted.entries()) {
+      const events = eventFor(id);
+      expect(new Set(events.map((hook) => hook.body.id)).size).toBe(1);
+      expect(events[0]!.body.type).toBe(`command.${statuses[index]}`);
+    }
+  }, 600_000);
+});

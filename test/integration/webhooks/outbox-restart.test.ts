@@ -1,0 +1,59 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
+import type { StoredCommand } from '../../../shared/commands/record';
+import { dynamoCommandStore } from '../../../shared/commands/store';
+import { webhookPublisherOf } from '../../../shared/composition/events';
+import { systemClock } from '../../../shared/platform/clock';
+import { createDocumentClient } from '../../../shared/platform/dynamodb';
+import { newId } from '../../../shared/platform/ids';
+import { commandEventAnnouncer } from '../../../shared/webhooks/command-events';
+import { startWebhookReceiver, type WebhookReceiver } from '../../fakes/webhook-receiver';
+import { eventually } from '../../support/embedded';
+import { call } from '../../support/http';
+
+/**
+ * The outbox across a restart of the local runtime (DATA_DIR): a command
+ * whose terminal write (with its event) committed, and whose process died
+ * before handing the event on, has its event delivered after the restart.
+ */
+let receiver: WebhookReceiver;
+let dataDir: string;
+let runtime: LocalRuntime | undefined;
+const KEY = `sbk_${'o'.repeat(32)}`;
+const start = () =>
+  startLocalRuntime({ port: 0, dataDir, apiKey: KEY, scheduleEveryMs: 0, settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined } });
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  dataDir = await mkdtemp(join(tmpdir(), 'switchboard-outbox-'));
+});
+afterAll(async () => {
+  await runtime?.stop();
+  await receiver.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('an event whose hand-on died with the process', () => {
+  it('is delivered after the restart', async () => {
+    runtime = await start();
+    expect((await call(runtime.url, 'POST', '/api/webhooks', { key: KEY, body: { url: `${receiver.url}/hooks`, events: ['command.completed'] } })).status).toBe(201);
+    const db = createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1' });
+    const commands = dynamoCommandStore(db, runtime.tableName);
+    const at = new Date().toISOString();
+    const command: StoredCommand = { id: newId(), type: 'deep_research', status: 'in_progress', tenant_id: runtime.tenantId, request: { query: 'x' }, created_at: at, updated_at: at, attempts: 1 };
+    await commands.create(command);
+    const publisher = webhookPublisherOf({ db, tableName: runtime.tableName, queue: { send: async () => undefined }, clock: systemClock });
+    const staged = await commandEventAnnouncer(publisher)(command, { status: 'completed', result: { answer: 1 } }, async () => ({ ...command, status: 'completed', result: { answer: 1 } }));
+    expect(staged.items).toHaveLength(1);
+    // Written, never handed on: the process "dies" here.
+    expect(await commands.complete(command.id, { answer: 1 }, Date.now(), {}, staged.items)).toBe(true);
+    db.destroy();
+    await runtime.stop();
+
+    runtime = await start();
+    const hook = await eventually(async () => receiver.received.find((item) => (item.body.data.command as { command_id?: string }).command_id === command.id), 15_000, 'the event');
+    expect(hook.body).toMatchObject({ type: 'command.completed', data: { command: { command_id: command.id, status: 'completed', answer: 1 } } });
+  });
+});
