@@ -25,6 +25,20 @@ export function isConditionalCheckFailed(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
 }
 
+/**
+ * True when DynamoDB refused a write because the item would pass its
+ * 400 KB limit: a ValidationException saying "Item size has exceeded the
+ * maximum allowed size" (PutItem, BatchWriteItem, or one value too large in
+ * an UpdateItem) or "Item size to update has exceeded the maximum allowed
+ * size" (UpdateItem). The same write can never succeed, so it is not
+ * retried.
+ */
+export function isItemTooLarge(error: unknown): error is Error {
+  return error instanceof Error && error.name === 'ValidationException' && ITEM_TOO_LARGE.test(error.message);
+}
+
+const ITEM_TOO_LARGE = /item size (to update )?has exceeded the maximum allowed size/i;
+
 /** Epoch seconds, as DynamoDB's TTL attribute wants them. */
 export function epochSeconds(ms: number): number {
   return Math.floor(ms / 1000);
