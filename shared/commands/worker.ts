@@ -237,6 +237,13 @@ async function claimAndRun<Request, Progress>(
       break;
   }
 
+  if (attempt > deps.maxReceiveCount) {
+    // Its attempts were all used by workers that died mid-job (the local runtime queues a job again at a restart,
+    // carrying its count): a job that kills its process would otherwise run again at every start, forever.
+    await finish(deps, claim.command, { status: 'failed', error: { ...GENERIC_SYSTEM_ERROR } });
+    throw new PoisonJobError(`Gave up: its ${deps.maxReceiveCount} attempts were used before this one`);
+  }
+
   let command: CommandRecord<Request, Progress>;
   try {
     command = readCommand(definition.kind, claim.command);
