@@ -11,13 +11,13 @@ import { readWebhookSettings } from '../../shared/webhooks/settings';
 /**
  * /api/webhooks and below: the tenant's completion webhooks (register,
  * list, delete, rotate a secret, list and redeliver deliveries). Endpoint
- * URLs are checked against WEBHOOK_ALLOW_LOOPBACK.
+ * URLs are checked against WEBHOOK_ALLOW_LOOPBACK and WEBHOOK_RESERVED_PORTS.
  */
 export function build(settings: Settings) {
   const tracing = tracingOf('webhooksApi', settings);
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
-  const { allowLoopback } = readWebhookSettings(settings);
+  const { allowLoopback, reservedPorts } = readWebhookSettings(settings);
   const deps = {
     logger: loggerOf('webhooksApi', settings),
     authenticate: authenticatorOf(db, tableName),
@@ -25,7 +25,7 @@ export function build(settings: Settings) {
     deliveries: dynamoDeliveryStore(db, tableName),
     queue: jobQueueOf('webhooksApi', settings, tracing),
     clock: systemClock,
-    urlPolicy: { allowLoopback },
+    urlPolicy: { allowLoopback, reservedPorts },
   };
   return apiRoute(deps, {}, (call) => answerWebhookRoute(deps, call));
 }

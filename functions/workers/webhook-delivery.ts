@@ -12,11 +12,12 @@ import { readWebhookSettings } from '../../shared/webhooks/settings';
 /**
  * Composes the SQS handler of the `webhooks` queue: one signed POST per job
  * to a tenant's endpoint, its address checked again before each attempt
- * (WEBHOOK_ALLOW_LOOPBACK), retried after WEBHOOK_RETRY_DELAYS.
+ * (WEBHOOK_ALLOW_LOOPBACK, WEBHOOK_RESERVED_PORTS), retried after
+ * WEBHOOK_RETRY_DELAYS.
  */
 export function build(settings: Settings) {
   const deps = taskWorkerComposition('webhookDeliveryWorker', settings);
-  const { retryDelaysSeconds, allowLoopback } = readWebhookSettings(settings);
+  const { retryDelaysSeconds, allowLoopback, reservedPorts } = readWebhookSettings(settings);
   const definition = deliveryTask({
     endpoints: dynamoEndpointStore(deps.db, deps.tableName),
     events: dynamoEventStore(deps.db, deps.tableName),
@@ -24,7 +25,7 @@ export function build(settings: Settings) {
     queue: deps.queue,
     clock: deps.clock,
     post: pinnedPost,
-    urlPolicy: { allowLoopback },
+    urlPolicy: { allowLoopback, reservedPorts },
     retryDelaysSeconds,
     leaseMs: deps.leaseMs,
     metrics: deps.metrics,

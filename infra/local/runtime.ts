@@ -26,6 +26,7 @@ import { startPoller, type Poller, type SqsHandler } from './sqs-poller';
 import { attachRelaySocket, type LocalRelay, type SocketHandler } from './relay-server';
 import { localTelephonyControl } from './relay-control';
 import { relayUrlOf } from '../../shared/providers/telephony/twiml';
+import { portOf } from '../../shared/webhooks/endpoint-url';
 
 /** How to run Switchboard on this machine; every field has a default. */
 export interface LocalRuntimeOptions {
@@ -179,7 +180,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     localTelephony = usesLocalTelephony(baseSettings)
       ? await startLocalTelephony({ publicBaseUrl, ...(options.localRingTimeoutMs ? { ringTimeoutMs: options.localRingTimeoutMs } : {}), onError: (error) => onError(error) })
       : undefined;
-    const settings: Settings = { ...baseSettings, PUBLIC_BASE_URL: publicBaseUrl, ...localTelephony?.settings };
+    const settings: Settings = {
+      ...baseSettings,
+      PUBLIC_BASE_URL: publicBaseUrl,
+      ...localTelephony?.settings,
+      WEBHOOK_RESERVED_PORTS: reservedPorts(baseSettings.WEBHOOK_RESERVED_PORTS, [url, aws.dynamodbEndpoint, aws.sqsEndpoint, localTelephony?.baseUrl]),
+    };
     for (const fn of FUNCTIONS) handlers.set(fn.id, await composeFunction(fn, settings, { relayConnections: relay.connections }));
     if (localTelephony) {
       const socketBase = url.replace(/^http/, 'ws');
@@ -290,6 +296,17 @@ async function composeFunction(fn: FunctionDefinition, settings: Settings, trans
   if (typeof module.build !== 'function') throw new Error(`${fn.entry} does not export build(settings)`);
   // Only the socket function takes the second argument: the sockets it answers through here (its `@connections` in AWS).
   return module.build(settings, transport);
+}
+
+/**
+ * WEBHOOK_RESERVED_PORTS for the functions: every port this runtime listens
+ * on (the gateway, which also carries the relay socket; the embedded
+ * DynamoDB and SQS; the local telephony), after any the setting already
+ * lists, so a webhook endpoint on loopback can reach none of them.
+ */
+function reservedPorts(listed: string | undefined, servers: readonly (string | undefined)[]): string {
+  const own = servers.flatMap((server) => (server ? [String(portOf(new URL(server)))] : []));
+  return [...(listed?.trim() ? [listed.trim()] : []), ...own].join(',');
 }
 
 /** The function behind the ConversationRelay socket. */

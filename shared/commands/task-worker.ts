@@ -8,7 +8,7 @@ import { noMetrics, type OperationMetrics } from '../platform/metrics';
 import { noTracing, type Tracing } from '../platform/tracing';
 import { PoisonJobError, type JobEnvelope } from './job';
 import type { JobQueue } from './queue';
-import { attemptOf, decodeJob, retryDelayOf } from './worker';
+import { attemptOf, decodeJob, poisonReasonOf, retryDelayOf } from './worker';
 
 /** What a task hands back: a word for the job's log line, and what else to log. */
 export interface TaskOutcome {
@@ -30,8 +30,9 @@ export interface TaskInput<Input> {
  * One job type that runs without a command (its catalogue entry has no
  * `commandType`): a webhook delivery. It keeps its own state and must be
  * safe to run again (a redelivered message, a duplicate job). Throwing a
- * PoisonJobError dead-letters the job at once; any other error is an
- * infrastructure fault, retried with the queue's back-off.
+ * PoisonJobError, or a write DynamoDB refuses as too large, dead-letters the
+ * job at once; any other error is an infrastructure fault, retried with the
+ * queue's back-off.
  */
 export interface TaskDefinition<Input> {
   /** The job type (shared/catalogue/job-types.ts) this worker consumes. */
@@ -91,10 +92,11 @@ export function createTaskWorker<Input>(definition: TaskDefinition<Input>, deps:
       const result = await (deps.tracing ?? noTracing).span(`## ${definition.type}`, {}, () => definition.run({ job, input, attempt, messageId: record.messageId }));
       done(result.outcome, result.extra);
     } catch (error) {
-      if (error instanceof PoisonJobError) {
-        await deps.queue.sendToDeadLetter(queue, record.body, error.message);
+      const poison = poisonReasonOf(error);
+      if (poison !== undefined) {
+        await deps.queue.sendToDeadLetter(queue, record.body, poison);
         metrics.count('JobDeadLettered', definition.type);
-        done('dead_lettered', { reason: redact(error.message) }, true);
+        done('dead_lettered', { reason: redact(poison) }, true);
         return;
       }
       if (attempt >= deps.maxReceiveCount) {

@@ -5,7 +5,8 @@ import { tenantMayActOn, type TenantStore } from '../access/tenants';
 import { jobTypeByName, type JobType, type JobTypeDefinition } from '../catalogue/job-types';
 import { MAX_JSON_DEPTH } from '../catalogue/limits';
 import type { Clock } from '../platform/clock';
-import { AppError, GENERIC_SYSTEM_ERROR } from '../platform/errors';
+import { isItemTooLarge } from '../platform/dynamodb';
+import { AppError, GENERIC_SYSTEM_ERROR, type ErrorInfo } from '../platform/errors';
 import { canonicalJson, sha256Hex } from '../platform/hashing';
 import { JsonDocumentError, parseJsonDocument } from '../platform/json';
 import { describeError, redact } from '../platform/logger';
@@ -130,9 +131,10 @@ export async function processJobRecord<Request, Progress>(
     const outcome = await runRecord(definition, deps, record, attempt, context);
     done(outcome.kind, outcome.extra);
   } catch (error) {
-    if (error instanceof PoisonJobError) {
-      await deadLetter(definition, deps, record.body, error.message);
-      done('dead_lettered', { reason: redact(error.message) });
+    const poison = poisonReasonOf(error);
+    if (poison !== undefined) {
+      await deadLetter(definition, deps, record.body, poison);
+      done('dead_lettered', { reason: redact(poison) });
       return;
     }
     if (attempt >= deps.maxReceiveCount) {
@@ -148,9 +150,29 @@ export async function processJobRecord<Request, Progress>(
 }
 
 /**
+ * Why a job can never succeed, when that is what `error` says: a poison job,
+ * or a write DynamoDB refused as too large (the same write would be refused
+ * on every attempt). Undefined for a fault worth retrying.
+ */
+export function poisonReasonOf(error: unknown): string | undefined {
+  if (error instanceof PoisonJobError) return error.message;
+  if (isItemTooLarge(error)) return tooLargeReason(error);
+  return undefined;
+}
+
+const tooLargeReason = (error: Error) => `A write was refused as too large for DynamoDB's 400 KB item limit (${error.message})`;
+
+/** How a command whose output cannot be stored ends (a 500 code: a narrower request may well succeed). */
+const OUTPUT_TOO_LARGE_ERROR: ErrorInfo = Object.freeze({
+  code: 'SYSTEM_ERROR',
+  message: 'The command produced more data than can be stored (a command holds at most 400 KB), so it failed; a narrower request may succeed.',
+});
+
+/**
  * Which attempt a record is: the attempt its message carries (a job queued
- * again after a fault), plus deliveries SQS made of this message beyond the
- * first (a worker that crashed or timed out).
+ * again after a fault, or at a restart of the local runtime), plus
+ * deliveries SQS made of this message beyond the first (a worker that
+ * crashed or timed out).
  */
 export function attemptOf(record: Pick<SQSRecord, 'messageAttributes' | 'attributes'>): number {
   const carried = Number(record.messageAttributes?.[ATTEMPT_ATTRIBUTE]?.stringValue ?? '1');
@@ -220,6 +242,13 @@ async function claimAndRun<Request, Progress>(
       break;
   }
 
+  if (attempt > deps.maxReceiveCount) {
+    // Its attempts were all used by workers that died mid-job (the local runtime queues a job again at a restart,
+    // carrying its count): a job that kills its process would otherwise run again at every start, forever.
+    await finish(deps, claim.command, { status: 'failed', error: { ...GENERIC_SYSTEM_ERROR } });
+    throw new PoisonJobError(`Gave up: its ${deps.maxReceiveCount} attempts were used before this one`);
+  }
+
   let command: CommandRecord<Request, Progress>;
   try {
     command = readCommand(definition.kind, claim.command);
@@ -233,6 +262,7 @@ async function claimAndRun<Request, Progress>(
   try {
     outcome = await definition.run({ command, request: command.request, job, attempt });
   } catch (error) {
+    if (isItemTooLarge(error)) return failTooLarge(deps, claim.command, error);
     // A write found the command gone (erased while the phase ran): the phase stops there, and so does the job.
     if (!(error instanceof AppError) && (error instanceof CommandGoneError || !(await deps.commands.get(commandId)))) {
       if (await deps.commands.wasErased(commandId)) return { kind: 'erased' };
@@ -249,13 +279,37 @@ async function claimAndRun<Request, Progress>(
     outcome = { status: 'failed', error: error.toInfo() };
   }
   if (outcome.status === 'handed_off') return { kind: 'handed_off' };
-  await finish(deps, claim.command, outcome);
+  try {
+    await finish(deps, claim.command, outcome);
+  } catch (error) {
+    // The ending itself may be the write too large (a huge result): the command then fails without it.
+    if (isItemTooLarge(error)) return failTooLarge(deps, claim.command, error);
+    throw error;
+  }
   return outcome.status === 'failed'
     ? { kind: 'failed', extra: { code: outcome.error.code, reason: redact(outcome.error.message) } }
     : { kind: 'completed' };
 }
 
 const finish = (deps: WorkerDependencies, command: StoredCommand, ending: CommandEnding) => finishCommand(deps, command, ending);
+
+/**
+ * A write of the job was refused as too large: no attempt could do better,
+ * so the command fails at once (without the output that did not fit) and
+ * the job is dead-lettered with the reason. Should even the failure not
+ * fit (an item already at the limit), it is written again without the
+ * command's intermediate progress, which a failed command no longer needs.
+ */
+async function failTooLarge(deps: WorkerDependencies, command: StoredCommand, error: Error): Promise<never> {
+  const ending: CommandEnding = { status: 'failed', error: { ...OUTPUT_TOO_LARGE_ERROR } };
+  try {
+    await finish(deps, command, ending);
+  } catch (failure) {
+    if (!isItemTooLarge(failure)) throw failure;
+    await finish(deps, command, { ...ending, patch: { progress: undefined } });
+  }
+  throw new PoisonJobError(tooLargeReason(error), { cause: error });
+}
 
 /** Seconds before the attempt after `attempt`: the back-off schedule, its last step repeating. */
 export function retryDelayOf(deps: Pick<WorkerDependencies, 'retryDelaysSeconds'>, attempt: number): number {

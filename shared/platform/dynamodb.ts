@@ -42,6 +42,24 @@ export function cancellationReasons(error: unknown): string[] | undefined {
   return (reasons ?? []).map((reason) => reason.Code ?? 'None');
 }
 
+/**
+ * True when DynamoDB refused a write because the item would pass its
+ * 400 KB limit: a ValidationException saying "Item size has exceeded the
+ * maximum allowed size" (PutItem, BatchWriteItem, or one value too large in
+ * an UpdateItem) or "Item size to update has exceeded the maximum allowed
+ * size" (UpdateItem), or a transaction cancelled with a `ValidationError`
+ * reason saying the same. The same write can never succeed, so it is not
+ * retried.
+ */
+export function isItemTooLarge(error: unknown): error is Error {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'ValidationException') return ITEM_TOO_LARGE.test(error.message);
+  const reasons = error.name === 'TransactionCanceledException' ? (error as Error & { CancellationReasons?: { Code?: string; Message?: string }[] }).CancellationReasons : undefined;
+  return (reasons ?? []).some((reason) => reason.Code === 'ValidationError' && ITEM_TOO_LARGE.test(reason.Message ?? ''));
+}
+
+const ITEM_TOO_LARGE = /item size (to update )?has exceeded the maximum allowed size/i;
+
 /** Epoch seconds, as DynamoDB's TTL attribute wants them. */
 export function epochSeconds(ms: number): number {
   return Math.floor(ms / 1000);

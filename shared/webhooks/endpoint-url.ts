@@ -15,9 +15,15 @@ export const MAX_URL_LENGTH = 2048;
 /** How long a host may take to resolve, at registration and before each delivery. */
 export const LOOKUP_DEADLINE_MS = 3_000;
 
-/** Where endpoints may point (WEBHOOK_ALLOW_LOOPBACK), and how names resolve (tests inject a lookup). */
+/** Where endpoints may point (WEBHOOK_ALLOW_LOOPBACK, WEBHOOK_RESERVED_PORTS), and how names resolve (tests inject a lookup). */
 export interface EndpointUrlPolicy {
   allowLoopback: boolean;
+  /**
+   * Ports no loopback endpoint may use: under `npm start`, every port the
+   * runtime itself listens on (its API and relay socket, the embedded
+   * DynamoDB and SQS, the local telephony). @default none
+   */
+  reservedPorts?: ReadonlySet<number>;
   /** @default dns.lookup(host, {all: true}) */
   lookup?: HostLookup;
 }
@@ -59,22 +65,38 @@ export function parseEndpointUrl(text: string, policy: Pick<EndpointUrlPolicy, '
   return url;
 }
 
+/** The port a URL connects to: its own, else its scheme's. */
+export function portOf(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+}
+
 /**
  * Resolves the URL's host and checks EVERY address it has: public
  * addresses for `https:`; loopback ones too where allowed, and for `http:`
- * loopback only. Returns the address to connect to (connect to it, not to
- * the name again, so a second DNS answer cannot swap it).
+ * loopback only; and never a loopback address at a reserved port (the
+ * runtime's own services). Returns the address to connect to (connect to
+ * it, not to the name again, so a second DNS answer cannot swap it).
  *
  * @throws EndpointUrlError when the host does not resolve or an address is not allowed
  */
 export async function resolveEndpointAddress(url: URL, policy: EndpointUrlPolicy): Promise<ResolvedAddress> {
-  const allowed =
-    url.protocol === 'http:'
-      ? (ip: string) => policy.allowLoopback && isLoopbackAddress(ip)
-      : (ip: string) => isPublicAddress(ip) || (policy.allowLoopback && isLoopbackAddress(ip));
+  let loopback = false;
+  const loopbackAllowed = (ip: string) => {
+    if (!policy.allowLoopback || !isLoopbackAddress(ip)) return false;
+    loopback = true;
+    return true;
+  };
+  const allowed = url.protocol === 'http:' ? loopbackAllowed : (ip: string) => isPublicAddress(ip) || loopbackAllowed(ip);
   const lookup = withDeadline(policy.lookup, LOOKUP_DEADLINE_MS);
   try {
-    return await resolvePublicAddress(url.hostname, lookup, allowed);
+    const address = await resolvePublicAddress(url.hostname, lookup, allowed);
+    const port = portOf(url);
+    if (loopback && policy.reservedPorts?.has(port)) {
+      throw new EndpointUrlError(
+        `Port ${port} on this machine belongs to Switchboard itself (its API, storage, queues or telephony); point the endpoint at your receiver's port.`,
+      );
+    }
+    return address;
   } catch (error) {
     if (error instanceof AddressRefusedError) {
       throw new EndpointUrlError(

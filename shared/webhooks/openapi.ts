@@ -42,7 +42,8 @@ export const webhookRegistrationSchema = z
       description:
         `Where events are POSTed (surrounding spaces dropped; at most ${MAX_URL_LENGTH} characters): \`https://\`, without a user name, password or fragment, ` +
         'to a host whose every address is public (no loopback, private, link-local, metadata, CGNAT or unique-local address); it must resolve now and is checked again before each delivery. ' +
-        'With `WEBHOOK_ALLOW_LOOPBACK=true` (`npm start`, never in AWS) `http://` and `https://` on a loopback address are accepted too.',
+        'With `WEBHOOK_ALLOW_LOOPBACK=true` (`npm start`, never in AWS) `http://` and `https://` on a loopback address are accepted too, ' +
+        "except at a port of the runtime itself (its API, the embedded DynamoDB and SQS, the local telephony: `WEBHOOK_RESERVED_PORTS`).",
       example: 'https://crm.example.com/hooks/switchboard',
     }),
     events: field.events.meta({

@@ -16,6 +16,12 @@ export interface WebhookSettings {
    * loopback address. False in AWS (unset): https to public addresses only.
    */
   allowLoopback: boolean;
+  /**
+   * Ports no loopback endpoint may use (WEBHOOK_RESERVED_PORTS): `npm start`
+   * lists every port it listens on, so an endpoint cannot reach the
+   * runtime's own API, storage or queues. Empty when unset.
+   */
+  reservedPorts: ReadonlySet<number>;
 }
 
 const delays = z
@@ -31,6 +37,19 @@ const delays = z
   })
   .optional();
 
+const ports = z
+  .string()
+  .transform((text, ctx) => {
+    const parts = text.split(',').map((part) => part.trim()).filter(Boolean);
+    const numbers = parts.map(Number);
+    if (parts.some((part) => !/^\d{1,5}$/.test(part)) || numbers.some((n) => n < 1 || n > 65_535)) {
+      ctx.addIssue({ code: 'custom', message: 'must be port numbers (1 to 65535) separated by commas, e.g. "4566,9324"' });
+      return z.NEVER;
+    }
+    return new Set(numbers);
+  })
+  .optional();
+
 const flag = z
   .string()
   .transform((text, ctx) => {
@@ -42,8 +61,15 @@ const flag = z
   })
   .optional();
 
-/** Reads WEBHOOK_RETRY_DELAYS and WEBHOOK_ALLOW_LOOPBACK once, at cold start; a malformed value fails the start with its name. */
+/** Reads WEBHOOK_RETRY_DELAYS, WEBHOOK_ALLOW_LOOPBACK and WEBHOOK_RESERVED_PORTS once, at cold start; a malformed value fails the start with its name. */
 export function readWebhookSettings(settings: Record<string, string | undefined>): WebhookSettings {
-  const { WEBHOOK_RETRY_DELAYS, WEBHOOK_ALLOW_LOOPBACK } = readConfig({ WEBHOOK_RETRY_DELAYS: delays, WEBHOOK_ALLOW_LOOPBACK: flag }, settings);
-  return { retryDelaysSeconds: WEBHOOK_RETRY_DELAYS ?? DEFAULT_RETRY_DELAYS_SECONDS, allowLoopback: WEBHOOK_ALLOW_LOOPBACK ?? false };
+  const { WEBHOOK_RETRY_DELAYS, WEBHOOK_ALLOW_LOOPBACK, WEBHOOK_RESERVED_PORTS } = readConfig(
+    { WEBHOOK_RETRY_DELAYS: delays, WEBHOOK_ALLOW_LOOPBACK: flag, WEBHOOK_RESERVED_PORTS: ports },
+    settings,
+  );
+  return {
+    retryDelaysSeconds: WEBHOOK_RETRY_DELAYS ?? DEFAULT_RETRY_DELAYS_SECONDS,
+    allowLoopback: WEBHOOK_ALLOW_LOOPBACK ?? false,
+    reservedPorts: WEBHOOK_RESERVED_PORTS ?? new Set(),
+  };
 }

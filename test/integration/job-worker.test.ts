@@ -26,12 +26,14 @@ let poller: Poller | undefined;
 let queueUrl: string;
 let dlqUrl: string;
 
-const requestSchema = z.object({ site_id: z.string(), behaviour: z.enum(['ok', 'app-error', 'crash', 'hang']).default('ok') });
+const requestSchema = z.object({ site_id: z.string(), behaviour: z.enum(['ok', 'app-error', 'crash', 'hang', 'huge-progress', 'huge-result', 'full-then-huge-result']).default('ok') });
 type TestRequest = z.infer<typeof requestSchema>;
 const progressSchema = z.object({});
 type TestProgress = z.infer<typeof progressSchema>;
 
 const effects = new Map<string, number>();
+/** More than DynamoDB keeps in one item (400 KB). */
+const HALF_MEGABYTE = 'x'.repeat(512 * 1024);
 const counted: string[] = [];
 let hangRelease: (() => void) | undefined;
 
@@ -49,9 +51,30 @@ const definition: JobDefinition<TestRequest, TestProgress> = {
     if (request.behaviour === 'app-error') throw new AppError('SALES_COMMAND_FAILED', 'provider kept failing');
     if (request.behaviour === 'crash') throw new Error('worker infrastructure fault');
     if (request.behaviour === 'hang') await new Promise<void>((resolve) => (hangRelease = resolve));
+    if (request.behaviour === 'huge-progress') await commands.recordProgress(command.id, { progress: { notes: HALF_MEGABYTE } }, Date.now());
+    if (request.behaviour === 'huge-result') return { status: 'completed', result: { notes: HALF_MEGABYTE } };
+    if (request.behaviour === 'full-then-huge-result') {
+      await fillToTheLimit(command.id);
+      return { status: 'completed', result: { notes: HALF_MEGABYTE } };
+    }
     return { status: 'completed', result: { done_by_attempt: command.attempts } };
   },
 };
+
+/** Keeps the longest progress the command's item can hold (found by halving), so not even its failure fits beside it. */
+async function fillToTheLimit(id: string): Promise<void> {
+  let [fits, refused] = [0, HALF_MEGABYTE.length];
+  while (refused - fits > 1) {
+    const middle = Math.floor((fits + refused) / 2);
+    try {
+      await commands.recordProgress(id, { progress: { notes: HALF_MEGABYTE.slice(0, middle) } }, Date.now());
+      fits = middle;
+    } catch {
+      refused = middle;
+    }
+  }
+  await commands.recordProgress(id, { progress: { notes: HALF_MEGABYTE.slice(0, fits) } }, Date.now());
+}
 
 beforeAll(async () => {
   services = await startEmbeddedServices({ visibilityTimeoutSeconds: 1 });
@@ -232,6 +255,35 @@ describe('job worker lifecycle', () => {
     }, 10_000, 'the job in the dead-letter queue');
     expect(dead).toEqual([{ body: named(command), reason: 'Gave up after 5 attempts: Error' }]);
     expect(effects.get(command.id)).toBe(5);
+  });
+
+  it.each([
+    ['a progress write of its phase', 'huge-progress'],
+    ['its ending (a result too large to store)', 'huge-result'],
+  ])('fails the command at once, and dead-letters the job with the reason, when %s is refused as too large', async (_what, behaviour) => {
+    const command = await newCommand({ site_id: 'site-1', behaviour });
+    startWorker();
+    await send(job(command));
+    const ended = await terminal(command.id);
+    expect(ended).toMatchObject({ status: 'failed', attempts: 1, error: { code: 'SYSTEM_ERROR', message: expect.stringContaining('more data than can be stored') } });
+    expect(ended.result).toBeUndefined();
+    const dead = await eventually(async () => {
+      const letters = await drainDeadLetters();
+      return letters.length > 0 ? letters : undefined;
+    }, 10_000, 'the job in the dead-letter queue');
+    expect(dead).toEqual([{ body: job(command), reason: expect.stringMatching(/^A write was refused as too large for DynamoDB's 400 KB item limit \(Item size (to update )?has exceeded the maximum allowed size\)$/) }]);
+    await eventually(async () => ((await queueDepth(queueUrl)) === 0 ? true : undefined), 10_000, 'queue to drain');
+    expect(effects.get(command.id)).toBe(1);
+  });
+
+  it('fails, without its progress, a command whose item is too full to hold even its failure', async () => {
+    const command = await newCommand({ site_id: 'site-1', behaviour: 'full-then-huge-result' });
+    startWorker();
+    await send(job(command));
+    const ended = await terminal(command.id);
+    expect(ended).toMatchObject({ status: 'failed', attempts: 1, error: { code: 'SYSTEM_ERROR', message: expect.stringContaining('more data than can be stored') } });
+    expect(ended.progress).toBeUndefined();
+    expect((await drainDeadLetters()).map((letter) => letter.reason)).toEqual([expect.stringContaining('too large')]);
   });
 
   it('does not count a busy command against the job: it is queued again for when the lease runs out', async () => {

@@ -1,5 +1,5 @@
 import type { HostLookup } from '../../../shared/platform/http/public-address';
-import { EndpointUrlError, isLoopbackAddress, parseEndpointUrl, resolveEndpointAddress } from '../../../shared/webhooks/endpoint-url';
+import { EndpointUrlError, isLoopbackAddress, parseEndpointUrl, resolveEndpointAddress, type EndpointUrlPolicy } from '../../../shared/webhooks/endpoint-url';
 
 /** A lookup answering from a table, as DNS would. */
 const dns = (table: Record<string, string[]>): HostLookup => async (hostname) => {
@@ -11,7 +11,7 @@ const dns = (table: Record<string, string[]>): HostLookup => async (hostname) =>
 const AWS = { allowLoopback: false };
 const LOCAL = { allowLoopback: true };
 
-async function refusal(text: string, policy: { allowLoopback: boolean; lookup?: HostLookup }): Promise<string> {
+async function refusal(text: string, policy: EndpointUrlPolicy): Promise<string> {
   try {
     await resolveEndpointAddress(parseEndpointUrl(text, policy), policy);
   } catch (error) {
@@ -80,6 +80,19 @@ describe('endpoint URLs', () => {
     expect(await refusal('http://10.0.0.1/in', LOCAL)).toMatch(/not a loopback address/);
     expect(await refusal('http://hooks.example.com/in', { ...LOCAL, lookup })).toMatch(/not a loopback address/);
     expect(await refusal('https://192.168.0.10/in', LOCAL)).toMatch(/not a public internet address or a loopback address/);
+  });
+
+  it("refuse a loopback endpoint at a port of the runtime itself, by any loopback name, and only on loopback", async () => {
+    const local = { ...LOCAL, reservedPorts: new Set([3000, 41234, 80]), lookup };
+    for (const text of ['http://127.0.0.1:41234/', 'https://localhost:3000/in', 'http://[::1]:41234/', 'http://127.9.9.9:3000/', 'http://localhost/in', 'http://mapped.example.com:41234/']) {
+      expect(await refusal(text, local)).toBe(
+        `Port ${new URL(text).port || 80} on this machine belongs to Switchboard itself (its API, storage, queues or telephony); point the endpoint at your receiver's port.`,
+      );
+    }
+    await expect(resolveEndpointAddress(parseEndpointUrl('http://127.0.0.1:4000/in', local), local)).resolves.toEqual({ address: '127.0.0.1', family: 4 });
+    await expect(resolveEndpointAddress(parseEndpointUrl('https://hooks.example.com:3000/in', local), local)).resolves.toMatchObject({ address: '93.184.215.14' });
+    // In AWS no loopback address is accepted anyway: the reserved ports change nothing there.
+    expect(await refusal('https://127.0.0.1:3000/in', { ...AWS, reservedPorts: new Set([3000]) })).toMatch(/not a public internet address\.$/);
   });
 
   it('tell loopback addresses apart', () => {

@@ -4,13 +4,17 @@ import { DEFAULT_RETRY_DELAYS_SECONDS, readWebhookSettings } from '../../../shar
 
 describe('webhook settings', () => {
   it('default to the PROVIDERS.md schedule and no loopback endpoints (as in AWS)', () => {
-    expect(readWebhookSettings({})).toEqual({ retryDelaysSeconds: [30, 120, 600, 3600, 21600, 86400], allowLoopback: false });
+    expect(readWebhookSettings({})).toEqual({ retryDelaysSeconds: [30, 120, 600, 3600, 21600, 86400], allowLoopback: false, reservedPorts: new Set() });
     expect(DEFAULT_RETRY_DELAYS_SECONDS).toEqual([30, 120, 600, 3600, 21600, 86400]);
   });
 
-  it('read WEBHOOK_RETRY_DELAYS and WEBHOOK_ALLOW_LOOPBACK', () => {
-    expect(readWebhookSettings({ WEBHOOK_RETRY_DELAYS: '1, 2,3', WEBHOOK_ALLOW_LOOPBACK: 'TRUE' })).toEqual({ retryDelaysSeconds: [1, 2, 3], allowLoopback: true });
-    expect(readWebhookSettings({ WEBHOOK_RETRY_DELAYS: '0', WEBHOOK_ALLOW_LOOPBACK: 'false' })).toEqual({ retryDelaysSeconds: [0], allowLoopback: false });
+  it('read WEBHOOK_RETRY_DELAYS, WEBHOOK_ALLOW_LOOPBACK and WEBHOOK_RESERVED_PORTS', () => {
+    expect(readWebhookSettings({ WEBHOOK_RETRY_DELAYS: '1, 2,3', WEBHOOK_ALLOW_LOOPBACK: 'TRUE', WEBHOOK_RESERVED_PORTS: '3000, 41234,3000' })).toEqual({
+      retryDelaysSeconds: [1, 2, 3],
+      allowLoopback: true,
+      reservedPorts: new Set([3000, 41234]),
+    });
+    expect(readWebhookSettings({ WEBHOOK_RETRY_DELAYS: '0', WEBHOOK_ALLOW_LOOPBACK: 'false' })).toEqual({ retryDelaysSeconds: [0], allowLoopback: false, reservedPorts: new Set() });
     expect(readWebhookSettings({ WEBHOOK_RETRY_DELAYS: '  ' }).retryDelaysSeconds).toEqual([30, 120, 600, 3600, 21600, 86400]);
   });
 
@@ -20,6 +24,9 @@ describe('webhook settings', () => {
     [{ WEBHOOK_RETRY_DELAYS: '1.5' }, /WEBHOOK_RETRY_DELAYS/],
     [{ WEBHOOK_RETRY_DELAYS: '999999' }, /WEBHOOK_RETRY_DELAYS/],
     [{ WEBHOOK_ALLOW_LOOPBACK: 'yes' }, /WEBHOOK_ALLOW_LOOPBACK: must be true or false/],
+    [{ WEBHOOK_RESERVED_PORTS: '3000,dynamodb' }, /WEBHOOK_RESERVED_PORTS: must be port numbers/],
+    [{ WEBHOOK_RESERVED_PORTS: '70000' }, /WEBHOOK_RESERVED_PORTS/],
+    [{ WEBHOOK_RESERVED_PORTS: '0' }, /WEBHOOK_RESERVED_PORTS/],
   ])('fail the cold start on a malformed value, naming it (%o)', (settings, message) => {
     expect(() => readWebhookSettings(settings)).toThrow(ConfigError);
     expect(() => readWebhookSettings(settings)).toThrow(message);
