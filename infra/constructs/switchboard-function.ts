@@ -12,7 +12,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TABLE, type TableGrant } from '../../shared/catalogue/table';
 import { queueById, type JobQueueId, type QueueDefinition } from '../../shared/catalogue/job-types';
-import type { BundledFile, FunctionDefinition } from '../../shared/catalogue/functions';
+import type { BundledFile, FunctionDefinition, WorkerBundle } from '../../shared/catalogue/functions';
 import type { SecretDefinition, SecretId } from '../../shared/catalogue/secrets';
 
 /** The repository root, against which `FunctionDefinition.entry` paths resolve. */
@@ -56,6 +56,29 @@ export function bundledFileCommands(files: readonly BundledFile[], inputDir: str
 /** ESM bundles still meet CommonJS dependencies that call `require`. */
 const REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
+/** esbuild settings of every bundle, the function's own and its worker bundles'. */
+const BUNDLE_TARGET = 'node22';
+const MAIN_FIELDS = ['module', 'main'];
+
+/**
+ * The commands that build a function's `workerBundles`: each entry bundled
+ * on its own as the function is (ESM, node22, minified, source maps without
+ * sources, the require banner) and emitted beside its index.mjs (run after
+ * esbuild, by the NodejsFunction's `afterBundling` hook, with the same esbuild).
+ */
+export function workerBundleCommands(bundles: readonly WorkerBundle[], inputDir: string, outputDir: string): string[] {
+  return bundles.map((worker) =>
+    [
+      `cd "${inputDir}" && npx --no-install esbuild "${worker.source}"`,
+      '--bundle --platform=node --format=esm',
+      `--target=${BUNDLE_TARGET} --main-fields=${MAIN_FIELDS.join(',')}`,
+      '--minify --sourcemap --sources-content=false --log-level=warning',
+      `--banner:js="${REQUIRE_BANNER}"`,
+      `--outfile="${outputDir}/${worker.bundle}"`,
+    ].join(' '),
+  );
+}
+
 /** The stateful resources a function may be bound to, by their definition ids. */
 export interface FunctionResources {
   readonly table: ITable;
@@ -98,7 +121,8 @@ export interface SwitchboardFunctionProps {
 /**
  * The house Lambda function: Node.js 22 on arm64, an ESM bundle (minified,
  * source maps on, the pinned AWS SDK bundled, the definition's
- * `bundledFiles` copied beside it with their settings naming their paths),
+ * `bundledFiles` copied beside it with their settings naming their paths,
+ * its `workerBundles` built beside it),
  * X-Ray active tracing, an
  * explicit log group with retention, and a role that starts EMPTY apart
  * from writing to that log group and sending traces. The tracing grant is
@@ -121,6 +145,7 @@ export class SwitchboardFunction extends Construct {
     this.definition = definition;
     const projectRoot = props.projectRoot ?? REPOSITORY_ROOT;
     const bundledFiles = definition.bundledFiles ?? [];
+    const workerBundles = definition.workerBundles ?? [];
 
     this.logGroup = new LogGroup(this, 'LogGroup', {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
@@ -170,8 +195,8 @@ export class SwitchboardFunction extends Construct {
       },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
-        mainFields: ['module', 'main'],
+        target: BUNDLE_TARGET,
+        mainFields: MAIN_FIELDS,
         minify: true,
         sourceMap: true,
         sourceMapMode: SourceMapMode.DEFAULT,
@@ -180,12 +205,15 @@ export class SwitchboardFunction extends Construct {
         // and a bundled, tree-shaken SDK starts faster than the runtime's copy (npm run bench, "Init").
         externalModules: [],
         banner: REQUIRE_BANNER,
-        ...(bundledFiles.length > 0
+        ...(bundledFiles.length + workerBundles.length > 0
           ? {
               commandHooks: {
                 beforeBundling: () => [],
                 beforeInstall: () => [],
-                afterBundling: (inputDir: string, outputDir: string) => bundledFileCommands(bundledFiles, inputDir, outputDir),
+                afterBundling: (inputDir: string, outputDir: string) => [
+                  ...bundledFileCommands(bundledFiles, inputDir, outputDir),
+                  ...workerBundleCommands(workerBundles, inputDir, outputDir),
+                ],
               },
             }
           : {}),

@@ -52,6 +52,8 @@ export interface FunctionDefinition<Id extends string = FunctionId> {
   settings?: readonly string[];
   /** Files the function reads from disk at run time, copied into its bundle. @default none */
   bundledFiles?: readonly BundledFile[];
+  /** Worker-thread scripts the function starts, each bundled on its own beside its index.mjs. @default none */
+  workerBundles?: readonly WorkerBundle[];
 }
 
 /** A data file a function reads at run time: copied into its Lambda bundle at the same relative path. */
@@ -60,6 +62,19 @@ export interface BundledFile {
   source: string;
   /** Setting through which the function is told the file's path in the bundle. */
   setting: string;
+}
+
+/**
+ * A script a function runs in a worker thread. A Lambda bundle is one
+ * file, and a worker thread cannot run code from inside it, so the script
+ * is bundled on its own (same settings) and emitted beside index.mjs, where
+ * the code that starts the worker looks for it (`new URL(bundle, import.meta.url)`).
+ */
+export interface WorkerBundle {
+  /** The worker's entry, relative to the repository root. */
+  source: string;
+  /** File name of its bundle, beside index.mjs. */
+  bundle: string;
 }
 
 /** The kinds of function that sit behind a route (api functions and webhooks): each is capped and throttled per route. */

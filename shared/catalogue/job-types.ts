@@ -1,4 +1,5 @@
 import type { CommandType } from '../commands/record';
+import { PAGE_PARSE_WORKER } from '../providers/web/parse-worker-bundle';
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from './event-publishing';
 import type { FunctionDefinition, FunctionId } from './functions';
 
@@ -194,10 +195,13 @@ export const JOB_TYPES = [
       //   storage, queueing and completion                                                           ≤  36 s
       //   total                                                                                      = 360 s
       timeoutSeconds: 360,
-      // Advanced analysis parses up to 4 pages of up to 1 MiB at once into a DOM (linkedom): more room than the LLM-only workers.
+      // Advanced analysis parses pages of up to 1 MiB into a DOM (linkedom), 2 at once in worker threads of at most 128 MiB
+      // of heap each (shared/providers/web/page-parser.ts): more room than the LLM-only workers.
       memoryMb: 512,
       // The local corpus (served when no search provider is configured and offline providers are allowed) is read from disk.
       bundledFiles: [{ source: 'shared/providers/search/corpus/sample-news.jsonl', setting: 'SEARCH_CORPUS_FILE' }],
+      // Advanced analysis parses pages in worker threads, under a deadline (shared/providers/web/page-parser.ts).
+      workerBundles: [PAGE_PARSE_WORKER],
       access: {
         table: [
           // Producer jobs: the tenant must exist, then the job's Idempotency-Key.

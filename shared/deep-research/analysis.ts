@@ -1,5 +1,5 @@
 import { LlmOutputError, LlmRefusalError, type JsonCompletionRequest, type LlmClient } from '../providers/llm/port';
-import { createPageReader, type PageReader } from '../providers/web/page-reader';
+import { createPageReader, PAGE_READ_TIMEOUT_MS, type PageReader } from '../providers/web/page-reader';
 import { offlineAnalysis } from './analysis-offline';
 import { batchPrompt, MAX_PAGE_TEXT_CHARS, pagePrompt, type BatchItem } from './analysis-prompts';
 import {
@@ -46,7 +46,7 @@ export interface AnalysisDeps {
   llm: LlmClient;
   /**
    * Reads pages for advanced analysis.
-   * @default createPageReader() (public addresses only, 5 s, 1 MiB)
+   * @default createPageReader() (public addresses only, 5 s with the parse, 1 MiB, 10,000 elements nested at most 128 deep)
    */
   readPage?: PageReader;
   /** Hears of every result analysed other than planned (page unreadable, answer missing or unusable, past the deadline). */
@@ -105,7 +105,7 @@ export async function analyzeResults<T extends AnalysisInput>(
  * page timeout plus one LLM call deadline), then the fallback batches in
  * rounds of 4 (one LLM call deadline each).
  */
-export function worstCaseAnalysisMs(results: number, depth: AnalysisDepth, llmCallDeadlineMs: number, pageTimeoutMs = 5_000): number {
+export function worstCaseAnalysisMs(results: number, depth: AnalysisDepth, llmCallDeadlineMs: number, pageTimeoutMs = PAGE_READ_TIMEOUT_MS): number {
   const batchRounds = Math.ceil(Math.ceil(results / ANALYSIS_LIMITS.batchSize) / ANALYSIS_LIMITS.batchConcurrency);
   if (depth === 'basic') return batchRounds * llmCallDeadlineMs;
   return Math.ceil(results / ANALYSIS_LIMITS.pageConcurrency) * (pageTimeoutMs + llmCallDeadlineMs) + batchRounds * llmCallDeadlineMs;

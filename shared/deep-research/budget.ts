@@ -1,4 +1,5 @@
 import { llmCallDeadlineMs, resolveLlmRetryPolicy } from '../providers/llm/policy';
+import { PAGE_READ_TIMEOUT_MS } from '../providers/web/page-reader';
 
 /**
  * How long a research job's content analysis may run, in two bounds:
@@ -13,10 +14,7 @@ import { llmCallDeadlineMs, resolveLlmRetryPolicy } from '../providers/llm/polic
  */
 export const ANALYSIS_NEW_WORK_MS = 120_000;
 
-/** Longest page read of advanced analysis (shared/providers/web/page-reader.ts). */
-const PAGE_TIMEOUT_MS = 5_000;
-
-export const ANALYSIS_BUDGET_MS = ANALYSIS_NEW_WORK_MS + PAGE_TIMEOUT_MS + llmCallDeadlineMs(resolveLlmRetryPolicy());
+export const ANALYSIS_BUDGET_MS = ANALYSIS_NEW_WORK_MS + PAGE_READ_TIMEOUT_MS + llmCallDeadlineMs(resolveLlmRetryPolicy());
 
 /** Thrown when content analysis outlives its budget. */
 export class AnalysisBudgetError extends Error {

@@ -12,8 +12,10 @@ import { resolve } from 'node:path';
  *   (BENCH_DRAIN_COMMANDS, BENCH_DRAIN_SAMPLE, BENCH_WORKER_CONCURRENCY)
  * - `research`: end-to-end completion time of deep research with zero-latency
  *   provider fakes, and provider requests per operation (BENCH_RESEARCH_RUNS)
+ * - `parse`: page parse time of the costliest page shapes the page reader's
+ *   caps let through, cold and warm worker (BENCH_PARSE_RUNS)
  */
-const PARTS = { accept: 'accept-path.ts', init: 'init.ts', drain: 'drain.ts', research: 'research.ts' } as const;
+const PARTS = { accept: 'accept-path.ts', init: 'init.ts', drain: 'drain.ts', research: 'research.ts', parse: 'parse.ts' } as const;
 const requested = (process.env.BENCH_PARTS ?? Object.keys(PARTS).join(',')).split(',').map((part) => part.trim());
 const unknown = requested.filter((part) => !(part in PARTS));
 if (unknown.length > 0) throw new Error(`Unknown BENCH_PARTS ${unknown.join(', ')}; known: ${Object.keys(PARTS).join(', ')}`);

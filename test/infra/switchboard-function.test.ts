@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -10,6 +13,7 @@ import { ServiceTable } from '../../infra/constructs/service-table';
 import { REPOSITORY_ROOT, SwitchboardFunction } from '../../infra/constructs/switchboard-function';
 import { functionById, type FunctionDefinition } from '../../shared/catalogue/functions';
 import type { TableGrant } from '../../shared/catalogue/table';
+import { PAGE_PARSE_WORKER } from '../../shared/providers/web/parse-worker-bundle';
 
 const definition = (overrides: Partial<FunctionDefinition['access']>): FunctionDefinition => ({
   id: 'getCommandApi',
@@ -20,6 +24,13 @@ const definition = (overrides: Partial<FunctionDefinition['access']>): FunctionD
   memoryMb: 128,
   access: { table: [{ actions: ['GetItem'], keyPrefixes: ['APIKEY#'] }], sendsTo: [], sendsToDeadLetterOf: [], secrets: [], ...overrides },
 });
+
+/** The directory of the function's code asset in the synthesized assembly. */
+function assetOf(scope: Stack, fn: SwitchboardFunction, assemblyDirectory: string): string {
+  const properties = Template.fromStack(scope).toJSON().Resources[scope.resolve((fn.function.node.defaultChild as unknown as { logicalId: string }).logicalId)]
+    .Properties as { Code: { S3Key: string } };
+  return join(assemblyDirectory, `asset.${properties.Code.S3Key.replace(/\.zip$/, '')}`);
+}
 
 function stack(bundling: boolean): Stack {
   const app = new App({ context: bundling ? {} : { 'aws:cdk:bundling-stacks': [] } });
@@ -143,11 +154,10 @@ describe('SwitchboardFunction', () => {
       const fn = new SwitchboardFunction(scope, 'Fn', {
         definition: { ...definition({ table: [] }), entry: 'functions/api/health.ts', bundledFiles: [file] },
       });
-      const assembly = app.synth();
+      const asset = assetOf(scope, fn, app.synth().directory);
       const properties = Template.fromStack(scope).toJSON().Resources[scope.resolve((fn.function.node.defaultChild as unknown as { logicalId: string }).logicalId)]
-        .Properties as { Code: { S3Key: string }; Environment: { Variables: Record<string, string> } };
+        .Properties as { Environment: { Variables: Record<string, string> } };
       expect(properties.Environment.Variables.DEMO_DATA_FILE).toBe('/var/task/infra/local/demo-data.json');
-      const asset = join(assembly.directory, `asset.${properties.Code.S3Key.replace(/\.zip$/, '')}`);
       expect(readdirSync(asset).sort()).toEqual(['index.mjs', 'index.mjs.map', 'infra']);
       expect(readFileSync(join(asset, file.source), 'utf8')).toBe(readFileSync(join(REPOSITORY_ROOT, file.source), 'utf8'));
     } finally {
@@ -164,6 +174,41 @@ describe('SwitchboardFunction', () => {
     const variables = Template.fromStack(scope).toJSON().Resources[scope.resolve((fn.function.node.defaultChild as unknown as { logicalId: string }).logicalId)]
       .Properties.Environment.Variables as Record<string, string>;
     expect(variables.SEARCH_CORPUS_FILE).toBe('/var/task/shared/providers/search/corpus/sample-news.jsonl');
+  });
+
+  it('bundles each worker-thread script beside index.mjs, where the bundled page parser starts it (a plain node runs both)', async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'switchboard-bundle-'));
+    try {
+      const app = new App({ outdir });
+      const scope = new Stack(app, 'Bundled');
+      const fn = new SwitchboardFunction(scope, 'Fn', {
+        definition: { ...definition({ table: [] }), entry: 'test/infra/fixtures/page-parse-handler.ts', workerBundles: [PAGE_PARSE_WORKER] },
+      });
+      const asset = assetOf(scope, fn, app.synth().directory);
+      expect(readdirSync(asset).sort()).toEqual(['index.mjs', 'index.mjs.map', 'page-parse-worker.mjs', 'page-parse-worker.mjs.map']);
+
+      const article = '<html><head><title>Orders double</title></head><body><article><p>The chipmaker said orders for AI accelerators doubled this year.</p></article></body></html>';
+      const slow = `<html><body>${'<div>'.repeat(2_000)}<p>deep</p></body></html>`;
+      const script = `
+        const { handler } = await import(${JSON.stringify(pathToFileURL(join(asset, 'index.mjs')).href)});
+        const read = await handler({ html: ${JSON.stringify(article)}, timeoutMs: 10000 });
+        const stopped = await handler({ html: ${JSON.stringify(slow)}, timeoutMs: 500 });
+        process.stdout.write(JSON.stringify({ read, stopped }));`;
+      const { stdout } = await promisify(execFile)(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], { timeout: 30_000 });
+
+      expect(JSON.parse(stdout)).toEqual({
+        read: { page: { title: 'Orders double', text: 'The chipmaker said orders for AI accelerators doubled this year.' } },
+        stopped: { failed: 'PageFetchError: the page could not be read in time' },
+      });
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('gives the research worker the page parse worker, since its page reader parses in worker threads', () => {
+    expect(functionById('researchWorker').workerBundles).toEqual([PAGE_PARSE_WORKER]);
+    expect(readFileSync(join(REPOSITORY_ROOT, 'functions/workers/research.ts'), 'utf8')).toContain('createPageReader(');
+    expect(statSync(join(REPOSITORY_ROOT, PAGE_PARSE_WORKER.source)).isFile()).toBe(true);
   });
 
   it('fails synth on a missing entry when the stack is bundled', () => {

@@ -1,7 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import { isPublicAddress, type HostLookup, type ResolvedAddress } from '../../shared/platform/http/public-address';
+import { measureHtml, nestingWeight } from '../../shared/providers/web/html-shape';
+import { createPageParser, type WorkerPageParser } from '../../shared/providers/web/page-parser';
 import { createPageReader, PageFetchError, PageRefusedError, type PageReaderOptions } from '../../shared/providers/web/page-reader';
 import { startFakeWebPages, type FakeWebPages } from '../fakes/web-pages';
+import { eventually } from '../support/embedded';
 
 const ARTICLE = `<!doctype html>
 <html><head><title>Chip makers race to build AI accelerators | Example Tech</title>
@@ -43,11 +46,48 @@ function testLookup(): HostLookup & { calls: string[] } {
 /** Admits exactly the page server's address, besides public ones: the loopback names and literals of the refusal tests stay refused. */
 const admitsTestServer = (ip: string) => ip === '127.0.0.1' || isPublicAddress(ip);
 
+const UNBOUNDED = { maxElements: Infinity, maxDepth: Infinity, maxNesting: Infinity };
+
+/** `depth` nested divs around a paragraph. */
+const nested = (depth: number) => `<html><body>${'<div>'.repeat(depth)}<p>Deep inside the page.</p>${'</div>'.repeat(depth)}</body></html>`;
+
+/**
+ * Asks `healthUrl` again and again while `reading` runs, as a load balancer
+ * would ask the process: how long each answer took (every one waits while
+ * the event loop is blocked), and how the reading ended, after how long.
+ */
+async function askedWhile(reading: Promise<unknown>, healthUrl: string) {
+  const started = Date.now();
+  let ms: number | undefined;
+  const outcome = reading.then(
+    (value) => ({ value, error: undefined }),
+    (error: unknown) => ({ value: undefined, error }),
+  );
+  void outcome.then(() => (ms = Date.now() - started));
+  const answers: number[] = [];
+  do {
+    const asked = Date.now();
+    await (await fetch(healthUrl)).text();
+    answers.push(Date.now() - asked);
+  } while (ms === undefined);
+  return { ...(await outcome), ms, answers };
+}
+
 describe('createPageReader', () => {
   let pages: FakeWebPages;
   let lookup: ReturnType<typeof testLookup>;
-  const reader = (options: PageReaderOptions = {}) => createPageReader({ isAllowedAddress: admitsTestServer, lookup, ...options });
+  /** One parser for the file: its workers start once (about 0.6 s each from source), as in a long-lived process. */
+  let parser: WorkerPageParser;
+  const reader = (options: PageReaderOptions = {}) => createPageReader({ isAllowedAddress: admitsTestServer, lookup, parser, ...options });
   const at = (path: string, host = 'news.test') => `http://${host}:${pages.port}${path}`;
+
+  beforeAll(() => {
+    parser = createPageParser();
+  });
+
+  afterAll(async () => {
+    await parser.close();
+  });
 
   beforeEach(async () => {
     pages = await startFakeWebPages({ '/article': { html: ARTICLE } });
@@ -87,7 +127,7 @@ describe('createPageReader', () => {
         return [{ address: answers === 1 ? '127.0.0.1' : '10.0.0.1', family: 4 }];
       };
 
-      const page = await createPageReader({ isAllowedAddress: admitsTestServer, lookup: flipping })(at('/article'));
+      const page = await createPageReader({ isAllowedAddress: admitsTestServer, lookup: flipping, parser })(at('/article'));
 
       expect(page.text).toContain('large language models');
       expect(answers).toBe(1);
@@ -271,6 +311,80 @@ describe('createPageReader', () => {
       await pages.close();
       await expect(reader()(`http://news.test:${closedPort}/article`)).rejects.toMatchObject({ reason: 'network' });
       pages = await startFakeWebPages();
+    });
+  });
+
+  describe('bounded parsing', () => {
+    it('fails a 4,000-deep page as too complex, unparsed, well within the page budget, answering /health meanwhile', async () => {
+      pages.route('/deep', { html: nested(4_000) });
+      pages.route('/health', { body: 'ok', contentType: 'text/plain' });
+
+      const { error, ms, answers } = await askedWhile(reader()(at('/deep')), `${pages.baseUrl}/health`);
+
+      expect(error).toEqual(new PageFetchError('too_complex', 'the page is nested more than 128 elements deep'));
+      expect(ms).toBeLessThan(5_000);
+      expect(Math.max(...answers)).toBeLessThan(1_000);
+      expect(parser.workers().busy).toBe(0);
+    });
+
+    it('stops a parse at the page budget, the event loop answering all along, when a slow page gets past the caps', async () => {
+      pages.route('/deep', { html: nested(4_000) });
+      pages.route('/health', { body: 'ok', contentType: 'text/plain' });
+      const ownParser = createPageParser();
+      const uncapped = reader({ maxDepth: Infinity, maxNesting: Infinity, timeoutMs: 2_000, parser: ownParser });
+
+      try {
+        const { error, ms, answers } = await askedWhile(uncapped(at('/deep')), `${pages.baseUrl}/health`);
+
+        expect(error).toEqual(new PageFetchError('timeout', 'the page could not be read in time'));
+        expect(ms).toBeGreaterThanOrEqual(1_900);
+        expect(ms).toBeLessThan(3_000);
+        expect(answers.length).toBeGreaterThan(10);
+        expect(Math.max(...answers)).toBeLessThan(1_000);
+        await eventually(async () => (ownParser.workers().busy === 0 ? true : undefined), 5_000, 'the parse worker to exit');
+        expect(ownParser.workers()).toEqual({ busy: 0, idle: 0, waiting: 0 });
+      } finally {
+        await ownParser.close();
+      }
+    });
+
+    it('reads pages just under each cap, within the default budget', async () => {
+      const paragraph = '<p>Chip makers race to build accelerators as cloud demand outstrips supply.</p>';
+      const deep = nested(125);
+      const many = `<html><body>${paragraph.repeat(9_998)}</body></html>`;
+      const heavy = `<html><body>${'<div>'.repeat(17)}${paragraph.repeat(1_530)}${'</div>'.repeat(17)}</body></html>`;
+      expect(measureHtml(deep, UNBOUNDED)).toMatchObject({ maxDepth: 128 });
+      expect(measureHtml(many, UNBOUNDED)).toMatchObject({ elements: 10_000 });
+      expect(nestingWeight(measureHtml(heavy, UNBOUNDED))).toBeGreaterThan(99_000);
+      expect(nestingWeight(measureHtml(heavy, UNBOUNDED))).toBeLessThanOrEqual(100_000);
+      pages.route('/deep', { html: deep });
+      pages.route('/many', { html: many });
+      pages.route('/heavy', { html: heavy });
+
+      await expect(reader()(at('/deep'))).resolves.toEqual({ text: 'Deep inside the page.' });
+      await expect(reader()(at('/many'))).resolves.toMatchObject({ text: expect.stringMatching(/^Chip makers race to build accelerators/) });
+      await expect(reader()(at('/heavy'))).resolves.toMatchObject({ text: expect.stringMatching(/^Chip makers race to build accelerators/) });
+    });
+
+    it('fails pages over each cap as too complex, naming the cap', async () => {
+      pages.route('/deep', { html: nested(126) });
+      pages.route('/many', { html: `<html><body>${'<p>x</p>'.repeat(9_999)}</body></html>` });
+      pages.route('/heavy', { html: `<html><body>${'<div>'.repeat(17)}${'<p>Chip makers race to build accelerators as cloud demand outstrips supply.</p>'.repeat(1_600)}${'</div>'.repeat(17)}</body></html>` });
+
+      await expect(reader()(at('/deep'))).rejects.toMatchObject({ reason: 'too_complex', message: 'the page is nested more than 128 elements deep' });
+      await expect(reader()(at('/many'))).rejects.toMatchObject({ reason: 'too_complex', message: 'the page has more than 10000 elements' });
+      await expect(reader()(at('/heavy'))).rejects.toMatchObject({
+        reason: 'too_complex',
+        message: 'the page nests too much inside too much (a nesting weight over 100000)',
+      });
+      await expect(reader({ maxElements: 10, maxDepth: 3, maxNesting: 20 })(at('/article'))).rejects.toMatchObject({ reason: 'too_complex' });
+      expect(parser.workers().busy).toBe(0);
+    });
+
+    it('reads plain text of any shape without parsing it', async () => {
+      pages.route('/tags.txt', { body: '<div>'.repeat(5_000), contentType: 'text/plain' });
+
+      await expect(reader()(at('/tags.txt'))).resolves.toEqual({ text: '<div>'.repeat(5_000).slice(0, 19_999) + '…' });
     });
   });
 });

@@ -15,9 +15,14 @@ export class PageRefusedError extends Error {
 }
 
 /** Why a page could not be read. */
-export type PageFetchFailure = 'status' | 'timeout' | 'too_large' | 'not_html' | 'redirects' | 'network' | 'unresolved';
+export type PageFetchFailure = 'status' | 'timeout' | 'too_large' | 'too_complex' | 'unparsable' | 'not_html' | 'redirects' | 'network' | 'unresolved';
 
-/** The page could not be read: an error status, the time or size cap, a body that is not HTML or text, too many redirects, a connection or DNS failure. */
+/**
+ * The page could not be read: an error status, the time or size cap, markup
+ * over the element or nesting caps (`too_complex`) or that the parser failed
+ * on (`unparsable`), a body that is not HTML or text, too many redirects, a
+ * connection or DNS failure.
+ */
 export class PageFetchError extends Error {
   constructor(
     readonly reason: PageFetchFailure,

@@ -11,6 +11,7 @@ import {
 } from '../../../shared/providers/llm/port';
 import { isPublicAddress } from '../../../shared/platform/http/public-address';
 import { createLocalCorpusProvider } from '../../../shared/providers/search/local-corpus';
+import { createPageParser } from '../../../shared/providers/web/page-parser';
 import { createPageReader, PageFetchError, PageRefusedError, type PageReader } from '../../../shared/providers/web/page-reader';
 import { startFakeWebPages } from '../../fakes/web-pages';
 
@@ -247,27 +248,32 @@ describe('analyzeResults (advanced)', () => {
     expect(llm.requests.map((r) => r.schemaName)).toEqual(['search_result_analyses']);
   });
 
-  it('reads real pages through the safe page reader: a served article is analysed from its text, a 404 and a refused address from their snippets', async () => {
+  it('reads real pages through the safe page reader: a served article is analysed from its text; a 404, a refused address and a 4,000-deep page from their snippets', async () => {
     const pages = await startFakeWebPages({
       '/article': {
         html: `<html><head><title>Orders double</title></head><body><nav>MENU</nav><article><h1>Orders double</h1>
           <p>The chipmaker said orders for AI accelerators doubled this year, driven by cloud providers building data centers for large language models.</p>
           <p>It will open a plant in Ohio next year and expects supply to stay tight until then, according to its chief executive.</p></article></body></html>`,
       },
+      '/deep': { html: `<html><body>${'<div>'.repeat(4_000)}<p>Orders for AI accelerators doubled, deep down.</p>${'</div>'.repeat(4_000)}</body></html>` },
     });
+    const parser = createPageParser();
     try {
       const readPage = createPageReader({
         isAllowedAddress: (ip) => ip === '127.0.0.1' || isPublicAddress(ip),
         lookup: async (host) => (host === 'chips.test' ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '10.0.0.1', family: 4 }]),
+        parser,
       });
       const input = [
         { title: 'Orders double', url: `http://chips.test:${pages.port}/article`, snippet: 'Orders for AI accelerators doubled.' },
         { title: 'Gone', url: `http://chips.test:${pages.port}/missing`, snippet: 'A story that was removed.' },
         { title: 'Internal', url: 'http://intranet.test/secret', snippet: 'Looks public, resolves private.' },
+        { title: 'Nested', url: `http://chips.test:${pages.port}/deep`, snippet: 'A page built to stall parsers.' },
       ];
       const llm = scriptedLlm();
+      const notes: AnalysisNote[] = [];
 
-      const analysed = await analyzeResults({ llm, readPage }, { query: 'AI accelerators', results: input, depth: 'advanced' });
+      const analysed = await analyzeResults({ llm, readPage, onNote: (note) => notes.push(note) }, { query: 'AI accelerators', results: input, depth: 'advanced' });
 
       expect(llm.requests.map((r) => r.schemaName).sort()).toEqual(['search_result_analyses', 'search_result_analysis']);
       const single = llm.requests.find((r) => r.schemaName === 'search_result_analysis')!;
@@ -276,8 +282,11 @@ describe('analyzeResults (advanced)', () => {
       expect(analysed[0]!.content_analysis.summary).toContain('orders for AI accelerators doubled this year');
       expect(analysed[1]!.content_analysis.summary).toBe('A story that was removed.');
       expect(analysed[2]!.content_analysis.summary).toBe('Looks public, resolves private.');
-      expect(pages.requests.map((r) => r.path)).toEqual(['/article', '/missing']);
+      expect(analysed[3]!.content_analysis.summary).toBe('A page built to stall parsers.');
+      expect(notes.find((note) => note.url === input[3]!.url)).toEqual({ url: input[3]!.url, kind: 'page_unreadable', reason: 'the page is nested more than 128 elements deep' });
+      expect(pages.requests.map((r) => r.path).sort()).toEqual(['/article', '/deep', '/missing']);
     } finally {
+      await parser.close();
       await pages.close();
     }
   });
