@@ -98,6 +98,8 @@ export const JOB_TYPES = [
           { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
           { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
           { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
+          // The command's tenant's window of the lead's history (one Query, Limit bounded).
+          { actions: ['Query'], keyPrefixes: ['LEADHISTORY#'] },
           // Its command, and the copywriter child it starts.
           { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
           // A sequence's follow-ups: in one batch on the first attempt, item by item (conditionally) after.

@@ -3,6 +3,7 @@ import type { Agent, Lead, Site } from '../sites/schema';
 import { allowedContactsOf, type AllowedContacts } from './allowed-contacts';
 import type { Channel } from './channels';
 import type { CheckedLeadFollowUp } from './checks';
+import { MAX_HISTORY_SUMMARY_LENGTH, withinWindow, type LeadHistoryEntry } from './history';
 import type { FollowUpType, LeadFollowUpRequest } from './schema';
 
 /**
@@ -32,7 +33,11 @@ export interface WritingContext {
   site: { name: string; url: string | null };
   agent: { name: string; instructions: string | null };
   lead: LeadProfile;
-  /** Stored and given interactions, oldest first. */
+  /**
+   * The newest of the site's, the given and the tenant's own reported
+   * interactions, oldest first, within one history window (see
+   * {@link mergedInteractions}).
+   */
   interactions: InteractionNote[];
   preferences: Record<string, unknown>;
   productInterest: string[];
@@ -43,21 +48,23 @@ export interface WritingContext {
 }
 
 /**
- * Builds the writing context of a checked request. Stored text is cleaned
- * of control and bidi characters here, as the request's text is by its
- * schema, so nothing planted in either reaches the copy.
+ * Builds the writing context of a checked request. `history` is the
+ * tenant's own window of what it reported about the lead (the command's
+ * tenant: never another's). Stored text is cleaned of control and bidi
+ * characters here, as the request's text is by its schema, so nothing
+ * planted in either reaches the copy.
  */
-export function writingContext(checked: CheckedLeadFollowUp, request: LeadFollowUpRequest): WritingContext {
+export function writingContext(checked: CheckedLeadFollowUp, request: LeadFollowUpRequest, history: readonly LeadHistoryEntry[] = []): WritingContext {
   return {
     site: siteSummary(checked.site),
     agent: agentSummary(checked.agent),
     lead: leadProfile(checked.lead, request),
-    interactions: mergedInteractions(checked.lead, request),
+    interactions: mergedInteractions(checked.lead, request, history),
     preferences: cleanTextDeep(checked.lead.preferences ?? {}) as Record<string, unknown>,
     productInterest: unique((request.productInterest ?? []).map(cleanText)),
     followUpType: checked.followUpType ?? null,
     channels: checked.channels,
-    allowed_contacts: allowedContactsOf(checked),
+    allowed_contacts: allowedContactsOf({ ...checked, history }),
   };
 }
 
@@ -89,19 +96,29 @@ export function leadProfile(lead: Lead, request: LeadFollowUpRequest): LeadProfi
   };
 }
 
-/** Stored interactions plus the ones the caller gave, oldest first, without repeats. */
-export function mergedInteractions(lead: Lead, request: LeadFollowUpRequest): InteractionNote[] {
-  const all = [...(lead.interactions ?? []), ...(request.previousInteractions ?? [])];
+/**
+ * The interactions a writer sees: the site's (imported with the lead), the
+ * ones the caller gave and the tenant's reported history, without repeats,
+ * each summary cut to {@link MAX_HISTORY_SUMMARY_LENGTH} characters, then
+ * the newest of them within the history window ({@link withinWindow}:
+ * taken newest first, stopping at the first that does not fit), shown
+ * oldest first. One window bounds them all, so the prompt and the command
+ * that keeps this context stay the same size however much the lead, the
+ * caller or the history holds.
+ */
+export function mergedInteractions(lead: Lead, request: LeadFollowUpRequest, history: readonly LeadHistoryEntry[] = []): InteractionNote[] {
+  const all = [...(lead.interactions ?? []), ...(request.previousInteractions ?? []), ...history];
   const seen = new Set<string>();
   const merged: InteractionNote[] = [];
   for (const item of all) {
-    const note = { date: cleanText(item.date), type: cleanText(item.type), summary: cleanText(item.summary) };
+    const note = { date: cleanText(item.date), type: cleanText(item.type), summary: cleanText(item.summary).slice(0, MAX_HISTORY_SUMMARY_LENGTH) };
     const key = `${note.date}|${note.type}|${note.summary}`;
     if (seen.has(key)) continue;
     seen.add(key);
     merged.push(note);
   }
-  return merged.sort((a, b) => a.date.localeCompare(b.date));
+  merged.sort((a, b) => a.date.localeCompare(b.date));
+  return withinWindow(merged.reverse()).reverse();
 }
 
 function unique(values: readonly string[]): string[] {
