@@ -3,6 +3,7 @@ import { emailKey, findContacts, phoneKey, samePhone, urlKey, type FoundContact 
 import { cleanText } from '../platform/text';
 import type { Agent, Lead, Site, User } from '../sites/schema';
 import type { LeadHistoryEntry } from './history';
+import { WRITING_LIMITS } from './writing-limits';
 
 /**
  * The links, e-mail addresses and phone numbers copy may carry: those in
@@ -41,7 +42,9 @@ export interface StoredSources {
  * The contacts of the stored site (its URL, name, channel sender and
  * number), the sales agent and the named user, the stored lead (its email
  * and phone, and any contact written in its text: interactions, pain
- * points, preferences…), and the tenant's own history window of the lead.
+ * points, preferences…), and the tenant's own history window of the lead;
+ * the first WRITING_LIMITS.contactsPerKind of each kind, none longer than
+ * WRITING_LIMITS.contactCharacters (a longer one is never allowed).
  */
 export function allowedContactsOf(sources: StoredSources): AllowedContacts {
   const { site, lead, agent, user, history = [] } = sources;
@@ -117,7 +120,7 @@ function add(allowed: AllowedContacts, contact: FoundContact): void {
 }
 
 function addKey(list: string[], key: string): void {
-  if (key && !list.includes(key)) list.push(key);
+  if (key && key.length <= WRITING_LIMITS.contactCharacters && list.length < WRITING_LIMITS.contactsPerKind && !list.includes(key)) list.push(key);
 }
 
 /** Every string inside a JSON-like value (a lead's preferences). */

@@ -2,40 +2,7 @@ import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/
 import * as z from 'zod';
 import { TABLE } from '../catalogue/table';
 import { batchDeleteAll, epochSeconds, isConditionalCheckFailed } from '../platform/dynamodb';
-
-/**
- * How much of a tenant's history of a lead a follow-up reads: the newest
- * entries, at most `maxEntries`, and no more summary text than
- * `maxCharacters` (entries are taken newest first and the window stops at
- * the first that does not fit, so it never skips one). One Query with
- * `Limit: maxEntries` reads it, however long the history grows.
- *
- * Twenty entries cover the events of several sequences (each step's open,
- * click, reply…); 6,000 characters (about 1,500 tokens) hold three summaries
- * of the longest kind, or twenty of a few sentences, and keep the prompt's
- * share of the model's input small and its cost flat.
- */
-export const HISTORY_WINDOW = { maxEntries: 20, maxCharacters: 6_000 } as const;
-
-/** Longest summary an entry keeps (a lead event's summary is refused beyond it). */
-export const MAX_HISTORY_SUMMARY_LENGTH = 2_000;
-
-/**
- * The leading entries of `newestFirst` that fit {@link HISTORY_WINDOW}: at
- * most `maxEntries`, stopping before the first whose summary would take the
- * total past `maxCharacters`.
- */
-export function withinWindow<T extends { summary: string }>(newestFirst: readonly T[]): T[] {
-  const kept: T[] = [];
-  let characters = 0;
-  for (const entry of newestFirst) {
-    if (kept.length === HISTORY_WINDOW.maxEntries) break;
-    characters += entry.summary.length;
-    if (characters > HISTORY_WINDOW.maxCharacters) break;
-    kept.push(entry);
-  }
-  return kept;
-}
+import { HISTORY_WINDOW, MAX_HISTORY_SUMMARY_LENGTH, withinWindow } from './writing-limits';
 
 /** Whose history: a tenant's, of one lead of one site. */
 export interface LeadHistoryOwner {

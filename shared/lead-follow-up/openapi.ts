@@ -3,7 +3,7 @@ import { errorInfoSchema } from '../api/openapi/errors';
 import { commandIdField, DEMO_LEAD_ID, DEMO_SITE_ID, EXAMPLE_COMMAND_ID, generatedByField, instantField, uuidField } from '../api/openapi/fields';
 import { commandOperation, successEnvelope, type DocumentedOperation } from '../api/openapi/operation';
 import { CHANNEL_ORDER } from './channels';
-import { HISTORY_WINDOW, MAX_HISTORY_SUMMARY_LENGTH } from './history';
+import { HISTORY_WINDOW, MAX_HISTORY_SUMMARY_LENGTH } from './writing-limits';
 import { MAX_FOLLOW_UP_INTERVAL_LENGTH } from './interval';
 import { FOLLOW_UP_TYPES, OUTPUTS, structureSchema } from './schema';
 import { MAX_SEQUENCE, MIN_SEQUENCE } from './sequence';

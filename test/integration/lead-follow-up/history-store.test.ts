@@ -6,7 +6,8 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DEMO_DATA_FILE, importFile } from '../../../infra/local/provision';
 import { COLLECTION_KINDS } from '../../../shared/sites/directory';
-import { dynamoLeadHistory, HISTORY_WINDOW, historyPartition, type LeadHistory, type LeadHistoryEntry } from '../../../shared/lead-follow-up/history';
+import { dynamoLeadHistory, historyPartition, type LeadHistory, type LeadHistoryEntry } from '../../../shared/lead-follow-up/history';
+import { HISTORY_WINDOW } from '../../../shared/lead-follow-up/writing-limits';
 import { newId } from '../../../shared/platform/ids';
 import { dynamoSiteDirectory, itemKey } from '../../../shared/sites/dynamo-directory';
 import { startEmbeddedServices, type EmbeddedServices } from '../../support/embedded';

@@ -6,7 +6,7 @@
  * seen. Two tenants' keys cover the demo site.
  */
 import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
-import { HISTORY_WINDOW } from '../../../shared/lead-follow-up/history';
+import { HISTORY_WINDOW } from '../../../shared/lead-follow-up/writing-limits';
 import { routeLeadFollowUp } from '../../fakes/lead-follow-up-model';
 import { startOpenAiFake, type OpenAiFake } from '../../fakes/openai';
 import { call } from '../../support/http';

@@ -1,6 +1,7 @@
 import { checkLeadFollowUp } from '../../../shared/lead-follow-up/checks';
 import { agentSummary, writingContext } from '../../../shared/lead-follow-up/context';
-import { HISTORY_WINDOW, type LeadHistoryEntry } from '../../../shared/lead-follow-up/history';
+import type { LeadHistoryEntry } from '../../../shared/lead-follow-up/history';
+import { HISTORY_WINDOW } from '../../../shared/lead-follow-up/writing-limits';
 import { parseLeadFollowUpRequest } from '../../../shared/lead-follow-up/schema';
 import { unsafeCharactersIn } from '../../../shared/platform/text';
 import type { SiteInput } from '../../../shared/sites/schema';
