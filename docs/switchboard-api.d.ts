@@ -107,7 +107,7 @@ export interface paths {
          * Coordinate a stakeholder meeting
          * @description The CMO agent prepares a stakeholder meeting from the site's own data (tasks, requirements, campaigns, content, budget): meeting details, a pre-call and a post-call system prompt, a context summary; and, when `phone_numbers` names one, a phone call run by the voice assistant.
          *
-         *     Checks, in this order: INVALID_REQUEST, SITE_NOT_FOUND / FORBIDDEN, then each id the request names on that site: LEAD_NOT_FOUND, NOT_FOUND (visitor), USER_NOT_FOUND, AGENT_NOT_FOUND, NOT_FOUND (conversation). The call is placed at most once, ever: a replay with the same `Idempotency-Key` never dials again.
+         *     Checks, in this order: INVALID_REQUEST, SITE_NOT_FOUND / FORBIDDEN, then each id the request names on that site: LEAD_NOT_FOUND, NOT_FOUND (visitor), USER_NOT_FOUND, AGENT_NOT_FOUND, NOT_FOUND (conversation), INVALID_REQUEST (the meeting too large to keep: its request, context and prompts would pass the 240 KiB its command keeps for them beside the call's transcript and summary; only text at several limits at once in wide characters meets it). The call is placed at most once, ever: a replay with the same `Idempotency-Key` never dials again.
          */
         post: operations["runStakeholderCoordination"];
         delete?: never;
@@ -1520,14 +1520,14 @@ export interface components {
             /** @description What the meeting must achieve (alias `meetingObjective`); without it the agent writes one. */
             meeting_objective?: string;
             /**
-             * @description E-mail addresses or names.
+             * @description E-mail addresses or names: at most 50, and 4,000 characters in all.
              * @example [
              *       "maya.chen@northwind-outdoor.example"
              *     ]
              */
             participants?: string[];
             /**
-             * @description The agenda (alias `meetingAgenda`): a list, or one text whose lines become items (list markers dropped).
+             * @description The agenda (alias `meetingAgenda`): a list (at most 50 items of 1,000 characters), or one text whose lines become items (list markers dropped); 10,000 characters in all either way.
              * @example [
              *       "Campaign results",
              *       "January budget"
@@ -1712,7 +1712,7 @@ export interface components {
              */
             keywords?: string[];
             /**
-             * @description Most results returned.
+             * @description Most results returned; the best-ranked are kept when results of unusual length would pass what a command keeps (160 KiB of results, 288 KiB with their analyses).
              * @default 30
              */
             max_results: number;
