@@ -1559,7 +1559,7 @@ export interface components {
             userId?: string;
             /**
              * Format: uuid
-             * @description A conversation to file the meeting under (alias `conversation_id`); without it a new one is started.
+             * @description A conversation of the key's tenant on the site to file the meeting under (alias `conversation_id`; another tenant's is NOT_FOUND); without it a new one is started.
              */
             conversationId?: string;
             /**

@@ -39,7 +39,7 @@ export const stakeholderRequestSchema = z
     visitor_id: field.visitor_id.meta({ format: 'uuid', description: 'A visitor of the site (alias `visitorId`).' }),
     lead_id: field.lead_id.meta({ format: 'uuid', description: 'A lead of the site (alias `leadId`).', example: DEMO_LEAD_ID }),
     userId: field.userId.meta({ format: 'uuid', description: 'The user the meeting is for (alias `user_id`); without it, the site\'s owner.' }),
-    conversationId: field.conversationId.meta({ format: 'uuid', description: 'A conversation to file the meeting under (alias `conversation_id`); without it a new one is started.' }),
+    conversationId: field.conversationId.meta({ format: 'uuid', description: "A conversation of the key's tenant on the site to file the meeting under (alias `conversation_id`; another tenant's is NOT_FOUND); without it a new one is started." }),
     agentId: field.agentId.meta({ format: 'uuid', description: 'The CMO agent who runs the call (alias `agent_id`); without it, the site\'s active one.' }),
     include_context_summary: field.include_context_summary.meta({
       description: "Show the site's context summary (tasks, requirements, campaigns, content, resource allocation) in the answer (alias `includeContextSummary`). Default true.",
