@@ -83,9 +83,9 @@ export interface paths {
         put?: never;
         /**
          * Report what a lead did
-         * @description Records what the lead did (from your CRM, or your e-mail provider's webhook), adds it to the lead's interactions (once), and adapts the lead's remaining steps of the key's tenant by deterministic rules (see `type`); when something changed, publishes `sequence.adapted`. The changes are decided once and kept with the event, so a retry finishes exactly those. A step that moved meanwhile (sent, edited) is left alone.
+         * @description Records what the lead did (from your CRM, or your e-mail provider's webhook), adds it to the key's tenant's history of the lead (once; the tenant's later lead follow-ups read its newest entries, no other tenant's ever do; kept `COMMAND_RETENTION_DAYS`), and adapts the lead's remaining steps of the key's tenant by deterministic rules (see `type`); when something changed, publishes `sequence.adapted`. The changes are decided once and kept with the event, so a retry finishes exactly those. A step that moved meanwhile (sent, edited) is left alone.
          *
-         *     Checks, in this order: INVALID_REQUEST (body not JSON, a missing, malformed or unknown field, `occurred_at` in the future), INVALID_INPUT (`site_id` or `leadId` not a UUID), SITE_NOT_FOUND / FORBIDDEN, LEAD_NOT_FOUND, INVALID_REQUEST (an `Idempotency-Key` too long), IDEMPOTENCY_CONFLICT.
+         *     Checks, in this order: INVALID_REQUEST (body not JSON, a missing, malformed or unknown field, `site_id` not a string, `occurred_at` before 1970 or in the future), INVALID_INPUT (`site_id` or `leadId` not a UUID), SITE_NOT_FOUND / FORBIDDEN, LEAD_NOT_FOUND, INVALID_REQUEST (an `Idempotency-Key` too long), IDEMPOTENCY_CONFLICT.
          */
         post: operations["reportLeadEvent"];
         delete?: never;
@@ -107,7 +107,7 @@ export interface paths {
          * Coordinate a stakeholder meeting
          * @description The CMO agent prepares a stakeholder meeting from the site's own data (tasks, requirements, campaigns, content, budget): meeting details, a pre-call and a post-call system prompt, a context summary; and, when `phone_numbers` names one, a phone call run by the voice assistant.
          *
-         *     Checks, in this order: INVALID_REQUEST, SITE_NOT_FOUND / FORBIDDEN, then each id the request names on that site: LEAD_NOT_FOUND, NOT_FOUND (visitor), USER_NOT_FOUND, AGENT_NOT_FOUND, NOT_FOUND (conversation). The call is placed at most once, ever: a replay with the same `Idempotency-Key` never dials again.
+         *     Checks, in this order: INVALID_REQUEST, SITE_NOT_FOUND / FORBIDDEN, then each id the request names on that site: LEAD_NOT_FOUND, NOT_FOUND (visitor), USER_NOT_FOUND, AGENT_NOT_FOUND, NOT_FOUND (conversation), INVALID_REQUEST (the meeting too large to keep: its request, context and prompts would pass the 240 KiB its command keeps for them beside the call's transcript and summary; only text at several limits at once in wide characters meets it). The call is placed at most once, ever: a replay with the same `Idempotency-Key` never dials again.
          */
         post: operations["runStakeholderCoordination"];
         delete?: never;
@@ -964,6 +964,7 @@ export interface components {
                 web?: components["schemas"]["ChannelMessage"];
             };
             lead: components["schemas"]["LeadView"];
+            /** @description What the writer saw of the lead's interactions, oldest first: the newest of the site's (imported with the lead), the `previousInteractions` given and your tenant's own reported events (`POST /api/leads/{leadId}/events`; never another tenant's), at most 20 and 6,000 characters of summaries, each summary cut at 2,000. */
             interactions: {
                 date: string;
                 type: string;
@@ -1129,7 +1130,7 @@ export interface components {
              */
             leadStage?: string;
             /**
-             * @description Earlier touch points (alias `previous_interactions`); `content` is accepted for `summary`.
+             * @description Earlier touch points (alias `previous_interactions`); `content` is accepted for `summary`. The writer sees the newest of them with the lead's own (see `interactions` in the answer).
              * @example [
              *       {
              *         "date": "2026-11-02",
@@ -1218,7 +1219,7 @@ export interface components {
             event: components["schemas"]["LeadEvent"];
             /** @description What it changed in the remaining steps (empty when nothing). */
             changes: components["schemas"]["FollowUpChange"][];
-            /** @description True when the event is among the lead's interactions (false only when the lead holds the most it may). */
+            /** @description True: the event is in your tenant's history of the lead, which your later lead follow-ups read (another tenant's never do). */
             interaction_recorded: boolean;
         };
         /** @description The event under `event`, or its fields beside `site_id`. `null` counts as absent; an unknown field is refused. */
@@ -1237,7 +1238,7 @@ export interface components {
                 type: "replied" | "meeting_booked" | "unsubscribed" | "bounced" | "opened" | "clicked";
                 /**
                  * Format: date-time
-                 * @description When it happened: ISO 8601 with a time zone, not more than 5 minutes ahead of the server's clock. Default: now.
+                 * @description When it happened: ISO 8601 with a time zone, not before 1970-01-01T00:00:00.000Z and not more than 5 minutes ahead of the server's clock. Default: now.
                  */
                 occurred_at?: string;
                 /**
@@ -1246,7 +1247,7 @@ export interface components {
                  */
                 channel?: "email" | "call" | "meeting" | "messaging_app" | "professional_network_message" | "video_message" | "notification";
                 /**
-                 * @description A plain-text note for the lead's interactions; without it, one is written from the type.
+                 * @description A plain-text note for your tenant's history of the lead; without it, one is written from the type.
                  * @example Jordan asked for a call on Friday.
                  */
                 summary?: string;
@@ -1265,7 +1266,7 @@ export interface components {
             type: "replied" | "meeting_booked" | "unsubscribed" | "bounced" | "opened" | "clicked";
             /**
              * Format: date-time
-             * @description When it happened: ISO 8601 with a time zone, not more than 5 minutes ahead of the server's clock. Default: now.
+             * @description When it happened: ISO 8601 with a time zone, not before 1970-01-01T00:00:00.000Z and not more than 5 minutes ahead of the server's clock. Default: now.
              */
             occurred_at?: string;
             /**
@@ -1274,7 +1275,7 @@ export interface components {
              */
             channel?: "email" | "call" | "meeting" | "messaging_app" | "professional_network_message" | "video_message" | "notification";
             /**
-             * @description A plain-text note for the lead's interactions; without it, one is written from the type.
+             * @description A plain-text note for your tenant's history of the lead; without it, one is written from the type.
              * @example Jordan asked for a call on Friday.
              */
             summary?: string;
@@ -1519,14 +1520,14 @@ export interface components {
             /** @description What the meeting must achieve (alias `meetingObjective`); without it the agent writes one. */
             meeting_objective?: string;
             /**
-             * @description E-mail addresses or names.
+             * @description E-mail addresses or names: at most 50, and 4,000 characters in all.
              * @example [
              *       "maya.chen@northwind-outdoor.example"
              *     ]
              */
             participants?: string[];
             /**
-             * @description The agenda (alias `meetingAgenda`): a list, or one text whose lines become items (list markers dropped).
+             * @description The agenda (alias `meetingAgenda`): a list (at most 50 items of 1,000 characters), or one text whose lines become items (list markers dropped); 10,000 characters in all either way.
              * @example [
              *       "Campaign results",
              *       "January budget"
@@ -1558,7 +1559,7 @@ export interface components {
             userId?: string;
             /**
              * Format: uuid
-             * @description A conversation to file the meeting under (alias `conversation_id`); without it a new one is started.
+             * @description A conversation of the key's tenant on the site to file the meeting under (alias `conversation_id`; another tenant's is NOT_FOUND); without it a new one is started.
              */
             conversationId?: string;
             /**
@@ -1711,7 +1712,7 @@ export interface components {
              */
             keywords?: string[];
             /**
-             * @description Most results returned.
+             * @description Most results returned; the best-ranked are kept when results of unusual length would pass what a command keeps (160 KiB of results, 288 KiB with their analyses).
              * @default 30
              */
             max_results: number;

@@ -5,9 +5,9 @@ import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, tableNameOf, t
 import { eventPublisherOf } from '../../shared/composition/events';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
+import { dynamoLeadHistory } from '../../shared/lead-follow-up/history';
 import { dynamoLeadEventRecords } from '../../shared/lead-follow-up/sequences/event-records';
 import { answerLeadEvent } from '../../shared/lead-follow-up/sequences/lead-events';
-import { dynamoLeadInteractions } from '../../shared/lead-follow-up/sequences/lead-interactions';
 import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
 import { systemClock } from '../../shared/platform/clock';
 import { cachedSiteDirectory } from '../../shared/sites/cached-directory';
@@ -31,7 +31,7 @@ export function build(settings: Settings) {
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
     steps: dynamoStepStore(db, tableName),
     records: dynamoLeadEventRecords(db, tableName),
-    interactions: dynamoLeadInteractions(db, tableName),
+    history: dynamoLeadHistory(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),
     events: eventPublisherOf('leadEventsApi', { db, tableName, queue: jobQueueOf('leadEventsApi', settings, tracing), clock: systemClock }),
     clock: systemClock,

@@ -3,6 +3,7 @@ import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { createJobWorker } from '../../shared/commands/worker';
 import { dynamoFollowUpStore } from '../../shared/lead-follow-up/follow-up-store';
+import { dynamoLeadHistory } from '../../shared/lead-follow-up/history';
 import { salesJob } from '../../shared/lead-follow-up/sales-phase';
 import { readLeadFollowUpSettings } from '../../shared/lead-follow-up/settings';
 import { lazyLlm } from '../../shared/providers/llm/from-settings';
@@ -13,6 +14,7 @@ export function build(settings: Settings) {
   const definition = salesJob({
     ...deps,
     followUps: dynamoFollowUpStore(deps.db, deps.tableName),
+    history: dynamoLeadHistory(deps.db, deps.tableName),
     llm: lazyLlm(deps.secrets, settings, deps.llmPolicy),
     defaultOutput: readLeadFollowUpSettings(settings).defaultOutput,
   });

@@ -50,7 +50,10 @@ export async function respondWithCommand(
 /**
  * The body of `GET /api/commands/{id}`. A command's live call (CallRecord)
  * is shown as it is now: it overrides any snapshot of the call in `result`;
- * so are the call's transcript and meeting summary, once there are any.
+ * so are the call's transcript and meeting summary, once there are any. A
+ * completed command with `targets` (a stakeholder coordination's system
+ * prompts) shows them from the command itself: its result does not keep a
+ * second copy.
  */
 export function commandView(command: StoredCommand): Record<string, unknown> {
   return {
@@ -65,6 +68,7 @@ export function commandView(command: StoredCommand): Record<string, unknown> {
       ...(command.parent_id ? { parent_id: command.parent_id } : {}),
       ...(command.child_ids?.length ? { child_ids: command.child_ids } : {}),
       ...(command.result ?? {}),
+      ...(command.result && command.targets !== undefined ? { targets: command.targets } : {}),
       ...(command.call ? { call: command.call } : {}),
       ...(command.transcript ? { transcript: command.transcript } : {}),
       ...(command.meeting_summary ? { meeting_summary: command.meeting_summary } : {}),

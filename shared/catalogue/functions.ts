@@ -297,8 +297,10 @@ const API_AND_SCHEDULED = [
     access: {
       table: [
         { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
-        // The site and its lead; the event joins the lead's interactions (one conditional UpdateItem of the lead).
-        { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['SITE#'] },
+        // The site and its lead, read only.
+        { actions: ['GetItem'], keyPrefixes: ['SITE#'] },
+        // The event joins the tenant's history of the lead (one conditional PutItem per event).
+        { actions: ['PutItem'], keyPrefixes: ['LEADHISTORY#'] },
         { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
         // The steps it cancels or moves, and the event's record (FOLLOWUP#EVENT#).
         { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['FOLLOWUP#'] },

@@ -99,6 +99,8 @@ export const JOB_TYPES = [
           { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
           { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
           { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
+          // The command's tenant's window of the lead's history (one Query, Limit bounded).
+          { actions: ['Query'], keyPrefixes: ['LEADHISTORY#'] },
           // Its command, and the copywriter child it starts. The child and a sequence's follow-ups are written
           // only while the command is still there (a ConditionCheck on it in the same transaction).
           { actions: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], keyPrefixes: ['CMD#'] },

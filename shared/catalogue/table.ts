@@ -37,6 +37,12 @@ export const TABLE = {
      * so a function that starts conversations may write them without being able to write sites.
      */
     'CONV#',
+    /**
+     * `LEADHISTORY#<site id>#<lead id>`: what each tenant reported about a lead, one item per event
+     * (`sk` `<tenant id>#<occurred at>#<event id>`), apart from `SITE#` so the route that records
+     * events writes histories only, never sites or leads (shared/lead-follow-up/history.ts).
+     */
+    'LEADHISTORY#',
     /** `RELAY#<connection id>`: one ConversationRelay socket's session: its command and call (shared/voice-assistant/sessions.ts). */
     'RELAY#',
     /**

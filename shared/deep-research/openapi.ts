@@ -46,7 +46,13 @@ const requestFields = {
     .max(MAX_KEYWORDS)
     .optional()
     .meta({ description: 'Words or phrases every result must contain.', example: ['pricing'] }),
-  max_results: z.number().int().min(1).max(MAX_RESULTS_LIMIT).default(DEFAULT_MAX_RESULTS).meta({ description: 'Most results returned.' }),
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_RESULTS_LIMIT)
+    .default(DEFAULT_MAX_RESULTS)
+    .meta({ description: 'Most results returned; the best-ranked are kept when results of unusual length would pass what a command keeps (160 KiB of results, 288 KiB with their analyses).' }),
   include_content_analysis: z.boolean().default(false).meta({ description: 'Analyse each result (summary, key points, sentiment, relevance) with the model.' }),
   analysis_depth: z
     .enum(ANALYSIS_DEPTHS)

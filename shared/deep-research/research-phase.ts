@@ -5,6 +5,7 @@ import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker
 import type { Clock } from '../platform/clock';
 import type { ContentAnalysis } from './analysis';
 import type { ErrorInfo } from '../platform/errors';
+import { prefixWithin } from '../platform/item-size';
 import { describeError } from '../platform/logger';
 import { ProviderNotConfiguredError } from '../providers/llm/from-settings';
 import { LlmUnavailableError } from '../providers/llm/port';
@@ -19,6 +20,16 @@ import type { DeepResearchProgress, SearchOutcome } from './progress';
 import { analysisTopic, buildSearchQuery } from './query';
 import { shapeResults, type ResearchResult } from './results';
 import { parseDeepResearchRequest, type AnalysisDepth, type DeepResearchRequest } from './schema';
+
+/**
+ * Most bytes a completed command's results take with their analyses (the
+ * best-ranked that fit are given): with the request and the bookkeeping,
+ * the command item, and the `command.completed` event that carries it,
+ * stay below DynamoDB's 400 KB.
+ * Bound: ≤ 288 KiB. A hundred ordinary results with analyses take about
+ * 150 KB; at every limit in three-byte characters, about 1.1 MB.
+ */
+export const RESULTS_MAX_BYTES = 288 * 1024;
 
 /** One result with its analysis. */
 export type AnalysedResult = ResearchResult & { content_analysis: ContentAnalysis };
@@ -111,6 +122,8 @@ export async function runResearchPhase(
     }
   }
 
+  // Analyses add up to a few KB a result: the best-ranked that fit the command's budget are given.
+  results = prefixWithin(results, RESULTS_MAX_BYTES);
   const result: DeepResearchResult = {
     operation_type: request.operation_type,
     query: query.text,

@@ -1,4 +1,5 @@
 import type { SearchHit } from '../providers/search/port';
+import { valueSize } from '../platform/item-size';
 import { cleanText } from '../platform/text';
 import { dayOf, isWithin } from './dates';
 
@@ -17,6 +18,15 @@ export interface ResearchResult {
 const MAX_TITLE_LENGTH = 300;
 const MAX_SNIPPET_LENGTH = 1_000;
 const MAX_URL_LENGTH = 2_048;
+
+/**
+ * Most bytes the shaped results take together (kept in the command's
+ * progress, then in its result with their analyses): later results that
+ * would pass it are left out, the best-ranked stay.
+ * Bound: ≤ 160 KiB. A hundred ordinary results take about 50 KB; a hundred
+ * at every limit in three-byte characters would take about 650 KB.
+ */
+export const SHAPED_RESULTS_MAX_BYTES = 160 * 1024;
 
 /** Query parameters that only say where a click came from; they never change the page. */
 const TRACKING_PARAMETERS = new Set(['fbclid', 'gclid', 'dclid', 'gbraid', 'wbraid', 'msclkid', 'yclid', 'igshid', 'mc_cid', 'mc_eid', '_hsenc', '_hsmi', 'mkt_tok', 'ref_src']);
@@ -87,11 +97,13 @@ export interface ResultLimits {
  * Turns a provider's hits into the response's results, in the provider's
  * order: http(s) URLs only, de-duplicated by normalized URL (the first
  * occurrence wins), a known publication day outside the requested range
- * filtered out (an unknown one kept), and at most `maxResults`.
+ * filtered out (an unknown one kept), and at most `maxResults` taking at
+ * most {@link SHAPED_RESULTS_MAX_BYTES}.
  */
 export function shapeResults(hits: readonly SearchHit[], limits: ResultLimits): ResearchResult[] {
   const seen = new Set<string>();
   const results: ResearchResult[] = [];
+  let bytes = valueSize([]);
   for (const hit of hits) {
     if (results.length >= limits.maxResults) break;
     const url = hit.url.trim();
@@ -101,13 +113,16 @@ export function shapeResults(hits: readonly SearchHit[], limits: ResultLimits): 
     const publishedDate = dayOf(hit.publishedDate);
     if (publishedDate !== undefined && !isWithin(publishedDate, limits.dateFrom, limits.dateTo)) continue;
     seen.add(key);
-    results.push({
+    const result: ResearchResult = {
       title: plainText(hit.title, MAX_TITLE_LENGTH) || domain,
       url,
       snippet: plainText(hit.snippet, MAX_SNIPPET_LENGTH),
       domain,
       ...(publishedDate ? { publishedDate } : {}),
-    });
+    };
+    bytes += 1 + valueSize(result);
+    if (bytes > SHAPED_RESULTS_MAX_BYTES) break;
+    results.push(result);
   }
   return results;
 }

@@ -2,6 +2,8 @@ import * as z from 'zod';
 import { emailKey, findContacts, phoneKey, samePhone, urlKey, type FoundContact } from '../platform/contacts';
 import { cleanText } from '../platform/text';
 import type { Agent, Lead, Site, User } from '../sites/schema';
+import type { LeadHistoryEntry } from './history';
+import { WRITING_LIMITS } from './writing-limits';
 
 /**
  * The links, e-mail addresses and phone numbers copy may carry: those in
@@ -32,16 +34,20 @@ export interface StoredSources {
   lead: Lead;
   agent?: Agent;
   user?: User;
+  /** The window of the command's tenant's own history of the lead (what its writer sees of it). */
+  history?: readonly LeadHistoryEntry[];
 }
 
 /**
  * The contacts of the stored site (its URL, name, channel sender and
- * number), the sales agent and the named user, and the stored lead (its
- * email and phone, and any contact written in its text: interactions, pain
- * points, preferences…).
+ * number), the sales agent and the named user, the stored lead (its email
+ * and phone, and any contact written in its text: interactions, pain
+ * points, preferences…), and the tenant's own history window of the lead;
+ * the first WRITING_LIMITS.contactsPerKind of each kind, none longer than
+ * WRITING_LIMITS.contactCharacters (a longer one is never allowed).
  */
 export function allowedContactsOf(sources: StoredSources): AllowedContacts {
-  const { site, lead, agent, user } = sources;
+  const { site, lead, agent, user, history = [] } = sources;
   const allowed: AllowedContacts = { urls: [], emails: [], phones: [] };
   if (site.url) addKey(allowed.urls, urlKey(cleanText(site.url).trim()));
   for (const email of [site.channels?.email?.from, user?.email, lead.email]) if (email?.trim()) addKey(allowed.emails, emailKey(cleanText(email)));
@@ -61,6 +67,7 @@ export function allowedContactsOf(sources: StoredSources): AllowedContacts {
     lead.lead_stage,
     ...(lead.pain_points ?? []),
     ...(lead.interactions ?? []).flatMap((item) => [item.type, item.summary]),
+    ...history.flatMap((item) => [item.type, item.summary]),
     ...stringsOf(lead.preferences),
   ];
   for (const text of texts) {
@@ -113,7 +120,7 @@ function add(allowed: AllowedContacts, contact: FoundContact): void {
 }
 
 function addKey(list: string[], key: string): void {
-  if (key && !list.includes(key)) list.push(key);
+  if (key && key.length <= WRITING_LIMITS.contactCharacters && list.length < WRITING_LIMITS.contactsPerKind && !list.includes(key)) list.push(key);
 }
 
 /** Every string inside a JSON-like value (a lead's preferences). */

@@ -3,6 +3,7 @@ import { errorInfoSchema } from '../api/openapi/errors';
 import { commandIdField, DEMO_LEAD_ID, DEMO_SITE_ID, EXAMPLE_COMMAND_ID, generatedByField, instantField, uuidField } from '../api/openapi/fields';
 import { commandOperation, successEnvelope, type DocumentedOperation } from '../api/openapi/operation';
 import { CHANNEL_ORDER } from './channels';
+import { HISTORY_WINDOW, MAX_HISTORY_SUMMARY_LENGTH } from './writing-limits';
 import { MAX_FOLLOW_UP_INTERVAL_LENGTH } from './interval';
 import { FOLLOW_UP_TYPES, OUTPUTS, structureSchema } from './schema';
 import { MAX_SEQUENCE, MIN_SEQUENCE } from './sequence';
@@ -31,7 +32,8 @@ export const leadFollowUpRequestSchema = z
       .meta({ description: 'The follow-up wanted first (alias `follow_up_type`); any other value answers 400 INVALID_FOLLOW_UP_TYPE.' }),
     leadStage: field.leadStage.meta({ description: 'Where the lead is in the funnel (alias `lead_stage`); a sequence has 3 items early, 5 late, 4 otherwise.', example: 'qualified' }),
     previousInteractions: field.previousInteractions.meta({
-      description: 'Earlier touch points (alias `previous_interactions`); `content` is accepted for `summary`.',
+      description:
+        'Earlier touch points (alias `previous_interactions`); `content` is accepted for `summary`. The writer sees the newest of them with the lead\'s own (see `interactions` in the answer).',
       example: [{ date: '2026-11-02', type: 'demo', summary: 'Asked about group bookings' }],
     }),
     leadData: field.leadData.meta({
@@ -93,7 +95,12 @@ export const channelMessagesResultSchema = z
       .object(Object.fromEntries(CHANNEL_ORDER.map((channel) => [channel, channelMessageSchema.optional()])))
       .meta({ description: 'One message per channel that reaches the lead: email and messaging_app when the site enables them and the lead has the contact; notification and web always.' }),
     lead: leadViewSchema,
-    interactions: z.array(z.object({ date: z.string(), type: z.string(), summary: z.string() })),
+    interactions: z.array(z.object({ date: z.string(), type: z.string(), summary: z.string() })).meta({
+      description:
+        "What the writer saw of the lead's interactions, oldest first: the newest of the site's (imported with the lead), the `previousInteractions` given and your " +
+        "tenant's own reported events (`POST /api/leads/{leadId}/events`; never another tenant's), at most " +
+        `${HISTORY_WINDOW.maxEntries} and ${HISTORY_WINDOW.maxCharacters.toLocaleString('en-US')} characters of summaries, each summary cut at ${MAX_HISTORY_SUMMARY_LENGTH.toLocaleString('en-US')}.`,
+    }),
     preferences: z.record(z.string(), z.unknown()),
     command_ids: z
       .object({ sales: z.string(), copywriter: z.string().nullable() })

@@ -15,6 +15,7 @@ import { writingContext, type WritingContext } from './context';
 import type { CopywriterRequest } from './copywriter-request';
 import type { FollowUpStore, StoredFollowUp } from './follow-up-store';
 import { generateChecked } from './generation';
+import type { LeadHistory } from './history';
 import { followUpIntervalMs } from './interval';
 import { copyRulesFor } from './copy-rules';
 import { checkChannelMessages, type ChannelMessage, type ChannelMessages } from './message-checks';
@@ -34,6 +35,8 @@ const SEQUENCE_MAX_TOKENS = 4_000;
 export interface SalesPhaseDependencies extends StartDependencies {
   sites: SiteDirectory;
   followUps: FollowUpStore;
+  /** What each tenant reported about its leads: the command's tenant's window of it joins the lead's interactions. */
+  history: LeadHistory;
   /** The model, resolved on first use (its key may come from Secrets Manager). */
   llm: () => Promise<LlmClient>;
   /** LEAD_FOLLOW_UP_OUTPUT: the `output` of a producer's job that names none. */
@@ -59,7 +62,8 @@ export function salesJob(deps: SalesPhaseDependencies): JobDefinition<LeadFollow
 
 /**
  * Use case: phase 1 of a lead follow-up. Runs the checks again against the
- * stored data, makes one model call for every channel (or the sequence),
+ * stored data, reads the command's tenant's window of the lead's history
+ * (another tenant's reports never reach it), makes one model call for every channel (or the sequence),
  * checks the copy with one repair, and keeps the output in `progress.sales`
  * before anything else, so a redelivered job never calls the model again.
  * Then: a sequence is saved and the command completes; messages go to the
@@ -78,7 +82,8 @@ export async function runSalesPhase(
   let kept = progress !== undefined;
   if (!progress) {
     const checked = await checkLeadFollowUp(deps.sites, request);
-    const context = writingContext(checked, request);
+    const history = await deps.history.window({ tenantId: command.tenant_id, siteId: checked.site.id, leadId: checked.lead.id }, deps.clock.now());
+    const context = writingContext(checked, request, history);
     const llm = await deps.llm();
     progress =
       request.output === 'follow_up_sequence'

@@ -6,6 +6,7 @@ import { describeFirstIssue, toIssueDetails } from '../platform/validation';
 import { MAX_FOLLOW_UP_INTERVAL_LENGTH, parseFollowUpInterval } from './interval';
 import { aliasNormaliser } from '../platform/field-aliases';
 import { cleanedText, RAW_SLACK } from '../platform/text-field';
+import { firstUnique, newestInteractions } from './writing-limits';
 
 /** The two answers a lead follow-up can give (response variants B and A). */
 export const OUTPUTS = ['channel_messages', 'follow_up_sequence'] as const;
@@ -201,11 +202,27 @@ export function parseLeadFollowUpRequest(raw: unknown, defaultOutput: LeadFollow
   return dropUndefined({
     ...ids.data,
     ...rest,
+    ...writtenFrom(rest),
     ...(typeof phone === 'string' ? { phone_number: phone } : {}),
     output: output ?? defaultOutput,
   }) as unknown as LeadFollowUpRequest;
 }
 
+
+/**
+ * The lists of the request as far as a writer can read them (WRITING_LIMITS
+ * and the history window, which cut the same way when the context is
+ * built), so the command keeps no more of them than is used: the newest
+ * given interactions, the first pain points and product interests.
+ */
+function writtenFrom(request: Pick<z.infer<typeof structureSchema>, 'previousInteractions' | 'leadData' | 'productInterest'>) {
+  const { previousInteractions, leadData, productInterest } = request;
+  return {
+    ...(previousInteractions ? { previousInteractions: newestInteractions(previousInteractions) } : {}),
+    ...(leadData?.pain_points ? { leadData: { ...leadData, pain_points: firstUnique(leadData.pain_points) } } : {}),
+    ...(productInterest ? { productInterest: firstUnique(productInterest) } : {}),
+  };
+}
 
 function dropUndefined(value: Record<string, unknown>): Record<string, unknown> {
   const kept: Record<string, unknown> = {};

@@ -1,6 +1,7 @@
 import { v5 as uuidv5 } from 'uuid';
 import * as z from 'zod';
 import { memoize } from '../platform/memo';
+import { cutText } from '../platform/text';
 import { CHANNEL_LIMITS, type Channel } from './channels';
 import { copyProblems, lengthProblems, type ContentProblem, type CopyRules } from './message-checks';
 import type { FollowUpType } from './schema';
@@ -17,6 +18,13 @@ export const SUBJECT_LIMIT = 120;
 
 /** Longest content of a follow-up whose type has no tighter limit. */
 export const CONTENT_LIMIT = 4_000;
+
+/**
+ * Longest `metadata.next_steps` kept (the model's note to the sender; longer is cut).
+ * Bound: a step's item ≤ 120 + 4,000 + 1,000 characters of copy and note, with its reason (500),
+ * ≈ 17 KB in three-byte characters; a sequence's command keeps at most 5 of them twice.
+ */
+export const NEXT_STEPS_LIMIT = 1_000;
 
 /** The order in which follow-up types are used after the caller's `followUpType`. */
 const TYPE_PREFERENCE: readonly FollowUpType[] = [
@@ -150,7 +158,7 @@ export function buildSequence(input: SequenceInput): FollowUpItem[] {
       lead_id: input.leadId,
       user_id: input.userId,
       metadata: {
-        next_steps: written.next_steps.trim(),
+        next_steps: cutText(written.next_steps.trim(), NEXT_STEPS_LIMIT).trim(),
         lead_stage: input.leadStage,
         sequence_position: position,
         template_used: templateName(written.template, type),

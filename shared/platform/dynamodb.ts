@@ -92,13 +92,24 @@ const MAX_UNPROCESSED_ROUNDS = 8;
  * items no other writer can hold (a batch cannot carry conditions).
  */
 export async function batchPutAll(db: DynamoDBDocumentClient, tableName: string, items: readonly object[]): Promise<void> {
-  for (let index = 0; index < items.length; index += BATCH_WRITE_LIMIT) {
-    let requests = items.slice(index, index + BATCH_WRITE_LIMIT).map((item) => ({ PutRequest: { Item: item as Record<string, unknown> } }));
+  await batchWriteAll(db, tableName, items.map((item) => ({ PutRequest: { Item: item as Record<string, unknown> } })));
+}
+
+/** Deletes items by key, 25 to a BatchWriteItem, with the same retries as {@link batchPutAll}. */
+export async function batchDeleteAll(db: DynamoDBDocumentClient, tableName: string, keys: readonly Record<string, unknown>[]): Promise<void> {
+  await batchWriteAll(db, tableName, keys.map((key) => ({ DeleteRequest: { Key: key } })));
+}
+
+type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Record<string, unknown> } };
+
+async function batchWriteAll(db: DynamoDBDocumentClient, tableName: string, writes: readonly WriteRequest[]): Promise<void> {
+  for (let index = 0; index < writes.length; index += BATCH_WRITE_LIMIT) {
+    let requests = writes.slice(index, index + BATCH_WRITE_LIMIT);
     for (let round = 0; requests.length > 0; round++) {
       if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error(`DynamoDB kept ${requests.length} items unprocessed`);
       if (round > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** round));
-      const result = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-      requests = (result.UnprocessedItems?.[tableName] ?? []) as typeof requests;
+      const result = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: [...requests] } }));
+      requests = (result.UnprocessedItems?.[tableName] ?? []) as WriteRequest[];
     }
   }
 }

@@ -49,3 +49,10 @@ export function cleanTextDeep(value: unknown): unknown {
   }
   return value;
 }
+
+/** At most `max` UTF-16 units of `value`, never splitting a surrogate pair (an emoji is kept whole or left out). */
+export function cutText(value: string, max: number): string {
+  if (value.length <= max) return value;
+  const code = value.charCodeAt(max - 1);
+  return value.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}

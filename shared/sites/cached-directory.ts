@@ -3,7 +3,8 @@ import type { SiteDirectory } from './directory';
 /**
  * Keeps sites and their small collections (agents, users) in memory for a
  * short time, so the accept path does not read them on every request.
- * Leads are never cached: they change with every interaction. Changes to a
+ * Leads are never cached: a lead imported again reaches the next request
+ * at once. Changes to a
  * site reach running API functions within `ttlMs`.
  */
 export function cachedSiteDirectory(inner: SiteDirectory, ttlMs: number, now: () => number = Date.now): SiteDirectory {

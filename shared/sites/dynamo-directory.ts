@@ -16,6 +16,22 @@ function strip<T>(item: Record<string, unknown>): T {
   return rest as T;
 }
 
+/**
+ * An item of a collection as stored, without its keys. A lead written
+ * before reported events moved to each tenant's own history may still
+ * carry them: appended at the end of its `interactions`, one for each id
+ * in `interaction_event_ids` (a re-import replaces the whole item, so the
+ * two stay in step). They are left out: no tenant can be told apart there,
+ * so none reads them, and the lead reads as the site's data alone.
+ */
+function fromStored<T>(kind: CollectionKind, item: Record<string, unknown>): T {
+  if (kind !== 'leads' || item.interaction_event_ids === undefined) return strip<T>(item);
+  const { interaction_event_ids: reported, ...lead } = item;
+  const count = Array.isArray(reported) ? reported.length : 0;
+  if (Array.isArray(lead.interactions)) lead.interactions = lead.interactions.slice(0, Math.max(0, lead.interactions.length - count));
+  return strip<T>(lead);
+}
+
 /** SiteDirectory and SiteWriter on the single DynamoDB table. */
 export function dynamoSiteDirectory(db: DynamoDBDocumentClient, tableName: string): SiteDirectory & SiteWriter {
   return {
@@ -26,7 +42,7 @@ export function dynamoSiteDirectory(db: DynamoDBDocumentClient, tableName: strin
 
     async getItem(siteId, kind, id) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: itemKey(siteId, kind, id) }));
-      return Item ? strip(Item) : undefined;
+      return Item ? fromStored(kind, Item) : undefined;
     },
 
     async listItems<K extends CollectionKind>(siteId: string, kind: K, limit: number) {
@@ -39,7 +55,7 @@ export function dynamoSiteDirectory(db: DynamoDBDocumentClient, tableName: strin
         },
         limit,
       );
-      return items.map((item) => strip<SiteCollections[K]>(item));
+      return items.map((item) => fromStored<SiteCollections[K]>(kind, item));
     },
 
     async putSite(site) {

@@ -105,10 +105,12 @@ export async function runStakeholderCall(
   const warnings = settled.fallback_reason
     ? [{ code: 'SYSTEM_ERROR' as const, message: `The meeting details were written without the model: ${settled.fallback_reason}` }]
     : undefined;
+  // The targets stay on the command alone (GET and the presenter show them from there): the prompts are its largest part.
+  const { targets: _targets, ...shown } = stakeholderData(final, request);
   return {
     status: 'completed',
     result: {
-      ...stakeholderData(final, request),
+      ...shown,
       ...(settled.generated_by ? { generated_by: settled.generated_by } : {}),
     },
     patch: { ...(warnings ? { warnings } : {}) },

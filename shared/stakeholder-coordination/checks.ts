@@ -37,8 +37,9 @@ export interface StakeholderCheckDependencies {
  * or 403 FORBIDDEN for a key without access), then every id the request
  * names, each of which must exist on that site: lead (LEAD_NOT_FOUND),
  * visitor (NOT_FOUND), user (USER_NOT_FOUND), agent (AGENT_NOT_FOUND),
- * conversation (NOT_FOUND). The agent is the one named, else the site's
- * active `cmo` agent, never an agent of another site.
+ * conversation (NOT_FOUND; another tenant's conversation on the same site
+ * reads as absent: it is that tenant's). The agent is the one named, else
+ * the site's active `cmo` agent, never an agent of another site.
  */
 export async function checkStakeholderCoordination(
   deps: StakeholderCheckDependencies,
@@ -70,6 +71,7 @@ export async function checkStakeholderCoordination(
   let conversation: Conversation | undefined;
   if (request.conversationId) {
     conversation = await deps.conversations.get(site.id, request.conversationId);
+    if (conversation?.tenant_id !== principal.tenantId) conversation = undefined;
     if (!conversation) throw new AppError('NOT_FOUND', `Conversation ${shownId(request.conversationId)} was not found on site ${site.id}.`);
   }
 

@@ -1,9 +1,23 @@
 import * as z from 'zod';
+import { entriesWithin, valueSize } from '../platform/item-size';
+import { cutText } from '../platform/text';
 import type { SiteDirectory } from '../sites/directory';
 import type { Site } from '../sites/schema';
 
 /** Most items of each collection a summary carries (each collection is one bounded query). */
 export const CONTEXT_SUMMARY_LIMIT = 50;
+
+/**
+ * How much of the site's data a summary keeps. It is stored on the command
+ * (its `context`) and its titles reach both system prompts (the command's
+ * `targets`), so each text is cut, each free-form record (a campaign's
+ * performance, the resource allocation) keeps its first entries within a
+ * few KB, and when the whole still passes `maxBytes`, the last items of the
+ * largest collection go first.
+ * Bound: ≤ 16 KiB per summary (a site's own items may each hold 10,000
+ * characters, and 50 of each kind are read; the demo site's takes 1.5 KB).
+ */
+export const CONTEXT_SUMMARY_BOUNDS = { titleCharacters: 300, textCharacters: 1_000, recordBytes: 2 * 1024, maxBytes: 16 * 1024 } as const;
 
 const nullableText = z.string().nullable();
 
@@ -66,38 +80,58 @@ export async function contextSummary(sites: SiteDirectory, site: Site): Promise<
     sites.listItems(site.id, 'campaigns', CONTEXT_SUMMARY_LIMIT),
     sites.listItems(site.id, 'content', CONTEXT_SUMMARY_LIMIT),
   ]);
-  return {
+  const { titleCharacters, textCharacters, recordBytes } = CONTEXT_SUMMARY_BOUNDS;
+  const title = (value: string) => cutText(value, titleCharacters);
+  const short = (value: string | undefined) => (value === undefined ? null : cutText(value, titleCharacters));
+  const text = (value: string | undefined) => (value === undefined ? null : cutText(value, textCharacters));
+  return withinBudget({
     tasks: tasks.map((task) => ({
       id: task.id,
-      title: task.title,
-      status: task.status ?? null,
-      owner: task.owner ?? null,
-      due_date: task.due_date ?? null,
-      description: task.description ?? null,
+      title: title(task.title),
+      status: short(task.status),
+      owner: short(task.owner),
+      due_date: short(task.due_date),
+      description: text(task.description),
     })),
     requirements: requirements.map((requirement) => ({
       id: requirement.id,
-      title: requirement.title,
-      status: requirement.status ?? null,
-      estimated_cost: requirement.estimated_cost ?? null,
-      priority: requirement.priority ?? null,
-      description: requirement.description ?? null,
+      title: title(requirement.title),
+      status: short(requirement.status),
+      estimated_cost: typeof requirement.estimated_cost === 'string' ? title(requirement.estimated_cost) : (requirement.estimated_cost ?? null),
+      priority: short(requirement.priority),
+      description: text(requirement.description),
     })),
     campaigns: campaigns.map((campaign) => ({
       id: campaign.id,
-      title: campaign.title,
-      status: campaign.status ?? null,
-      performance: campaign.performance ?? {},
+      title: title(campaign.title),
+      status: short(campaign.status),
+      performance: entriesWithin(campaign.performance ?? {}, recordBytes),
     })),
     content: content.map((item) => ({
       id: item.id,
-      title: item.title,
-      status: item.status ?? null,
-      description: item.description ?? null,
-      target_completion: item.target_completion ?? null,
+      title: title(item.title),
+      status: short(item.status),
+      description: text(item.description),
+      target_completion: short(item.target_completion),
     })),
-    resource_allocation: site.resource_allocation ?? {},
-  };
+    resource_allocation: entriesWithin(site.resource_allocation ?? {}, recordBytes),
+  });
+}
+
+/** The summary within CONTEXT_SUMMARY_BOUNDS.maxBytes: the last items of the largest collection go first. */
+function withinBudget(summary: ContextSummary): ContextSummary {
+  const lists = ['tasks', 'requirements', 'campaigns', 'content'] as const;
+  const sizes = Object.fromEntries(lists.map((list) => [list, summary[list].map((item) => 1 + valueSize(item))])) as Record<(typeof lists)[number], number[]>;
+  const kept = Object.fromEntries(lists.map((list) => [list, summary[list].length])) as Record<(typeof lists)[number], number>;
+  const sum = (list: (typeof lists)[number]) => sizes[list].slice(0, kept[list]).reduce((total, size) => total + size, 0);
+  let total = valueSize(summary);
+  while (total > CONTEXT_SUMMARY_BOUNDS.maxBytes) {
+    const largest = lists.reduce((a, b) => (sum(a) >= sum(b) ? a : b));
+    if (kept[largest] === 0) break;
+    kept[largest] -= 1;
+    total -= sizes[largest][kept[largest]]!;
+  }
+  return { ...summary, tasks: summary.tasks.slice(0, kept.tasks), requirements: summary.requirements.slice(0, kept.requirements), campaigns: summary.campaigns.slice(0, kept.campaigns), content: summary.content.slice(0, kept.content) };
 }
 
 /** Task statuses that mean the task is no longer pending. */

@@ -26,9 +26,10 @@ export const stakeholderRequestSchema = z
     site_id: field.site_id.meta({ format: 'uuid', description: 'The site (alias `siteId`).', example: DEMO_SITE_ID }),
     meeting_title: field.meeting_title.meta({ description: 'The meeting\'s title (alias `meetingTitle`); without it the agent writes one.', example: 'Winter campaign results and budget for January' }),
     meeting_objective: field.meeting_objective.meta({ description: 'What the meeting must achieve (alias `meetingObjective`); without it the agent writes one.' }),
-    participants: field.participants.meta({ description: 'E-mail addresses or names.', example: ['maya.chen@northwind-outdoor.example'] }),
+    participants: field.participants.meta({ description: 'E-mail addresses or names: at most 50, and 4,000 characters in all.', example: ['maya.chen@northwind-outdoor.example'] }),
     meeting_agenda: field.meeting_agenda.meta({
-      description: 'The agenda (alias `meetingAgenda`): a list, or one text whose lines become items (list markers dropped).',
+      description:
+        'The agenda (alias `meetingAgenda`): a list (at most 50 items of 1,000 characters), or one text whose lines become items (list markers dropped); 10,000 characters in all either way.',
       example: ['Campaign results', 'January budget'],
     }),
     phone_numbers: field.phone_numbers.meta({
@@ -38,7 +39,7 @@ export const stakeholderRequestSchema = z
     visitor_id: field.visitor_id.meta({ format: 'uuid', description: 'A visitor of the site (alias `visitorId`).' }),
     lead_id: field.lead_id.meta({ format: 'uuid', description: 'A lead of the site (alias `leadId`).', example: DEMO_LEAD_ID }),
     userId: field.userId.meta({ format: 'uuid', description: 'The user the meeting is for (alias `user_id`); without it, the site\'s owner.' }),
-    conversationId: field.conversationId.meta({ format: 'uuid', description: 'A conversation to file the meeting under (alias `conversation_id`); without it a new one is started.' }),
+    conversationId: field.conversationId.meta({ format: 'uuid', description: "A conversation of the key's tenant on the site to file the meeting under (alias `conversation_id`; another tenant's is NOT_FOUND); without it a new one is started." }),
     agentId: field.agentId.meta({ format: 'uuid', description: 'The CMO agent who runs the call (alias `agent_id`); without it, the site\'s active one.' }),
     include_context_summary: field.include_context_summary.meta({
       description: "Show the site's context summary (tasks, requirements, campaigns, content, resource allocation) in the answer (alias `includeContextSummary`). Default true.",
@@ -117,7 +118,9 @@ export const STAKEHOLDER_COORDINATION_OPERATIONS: readonly DocumentedOperation[]
         'a pre-call and a post-call system prompt, a context summary; and, when `phone_numbers` names one, a phone call run by the voice assistant.',
       '',
       'Checks, in this order: INVALID_REQUEST, SITE_NOT_FOUND / FORBIDDEN, then each id the request names on that site: LEAD_NOT_FOUND, NOT_FOUND (visitor), ' +
-        'USER_NOT_FOUND, AGENT_NOT_FOUND, NOT_FOUND (conversation). The call is placed at most once, ever: a replay with the same `Idempotency-Key` never dials again.',
+        'USER_NOT_FOUND, AGENT_NOT_FOUND, NOT_FOUND (conversation), INVALID_REQUEST (the meeting too large to keep: its request, context and prompts would pass the 240 KiB its command ' +
+        'keeps for them beside the call\'s transcript and summary; only text at several limits at once in wide characters meets it). ' +
+        'The call is placed at most once, ever: a replay with the same `Idempotency-Key` never dials again.',
     ].join('\n'),
     body: {
       schema: stakeholderRequestSchema,

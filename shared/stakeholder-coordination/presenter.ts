@@ -55,6 +55,7 @@ export function stakeholderPresenter(request: Pick<StakeholderCoordinationReques
         command_id: command.id,
         status: command.status,
         ...command.result,
+        targets: command.targets,
         ...(command.call ? { call: callView(command.call, request.phone_numbers.length) } : {}),
         ...(command.warnings?.length ? { warnings: command.warnings } : {}),
       },

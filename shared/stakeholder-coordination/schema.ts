@@ -33,8 +33,19 @@ export interface StakeholderCoordinationRequest {
 /** Most numbers a request may list (only the first is called). */
 export const MAX_PHONE_NUMBERS = 10;
 const MAX_PARTICIPANTS = 50;
+/**
+ * Most characters of all participants together (names or e-mail addresses),
+ * kept, like the agenda, in the request, the context and both prompts.
+ * Bound: ≤ 4,000 characters (50 of 80), ≈ 12 KB a copy in three-byte characters.
+ */
+const MAX_PARTICIPANTS_TEXT = 4_000;
 const MAX_AGENDA_ITEMS = 50;
-/** Longest agenda a request may send as one text. */
+/**
+ * Longest agenda a request may send, as one text or in all its items
+ * together. The agenda is kept in the command's request and context and in
+ * both system prompts (its targets): four copies.
+ * Bound: ≤ 10,000 characters, ≈ 30 KB a copy in three-byte characters.
+ */
 const MAX_AGENDA_TEXT = 10_000;
 /** Longest phone number read; longer text is refused before it is parsed. */
 const MAX_PHONE_LENGTH = 32;
@@ -94,7 +105,10 @@ const agenda = z
       .transform((value) => agendaItems(cleanText(value))),
   ])
   .refine((items) => items.every((item) => item.length <= 1_000), { message: 'Too big: an agenda item has more than 1000 characters' })
-  .refine((items) => items.length <= MAX_AGENDA_ITEMS, { message: `Too big: at most ${MAX_AGENDA_ITEMS} agenda items` });
+  .refine((items) => items.length <= MAX_AGENDA_ITEMS, { message: `Too big: at most ${MAX_AGENDA_ITEMS} agenda items` })
+  .refine((items) => items.reduce((total, item) => total + item.length, 0) <= MAX_AGENDA_TEXT, {
+    message: `Too big: the agenda has more than ${MAX_AGENDA_TEXT} characters in all`,
+  });
 
 /**
  * True for a phone number written in E.164 (`+` and the digits of a valid
@@ -116,7 +130,13 @@ export const requestSchema = z
     site_id: uuid,
     meeting_title: text(200).optional(),
     meeting_objective: text(2_000).optional(),
-    participants: z.array(participant).max(MAX_PARTICIPANTS).optional(),
+    participants: z
+      .array(participant)
+      .max(MAX_PARTICIPANTS)
+      .refine((items) => items.reduce((total, item) => total + item.length, 0) <= MAX_PARTICIPANTS_TEXT, {
+        message: `Too big: the participants have more than ${MAX_PARTICIPANTS_TEXT} characters in all`,
+      })
+      .optional(),
     meeting_agenda: agenda.optional(),
     phone_numbers: z.array(phoneNumber).max(MAX_PHONE_NUMBERS).optional(),
     visitor_id: uuid.optional(),

@@ -14,6 +14,15 @@ export const RELAY_LIMITS = {
   maxCallerTurns: 40,
   /** Entries the transcript may hold: every caller turn and its reply, keypresses, the opening line, and the closing line. */
   maxTranscriptEntries: 120,
+  /**
+   * Bytes the transcript's entries may take in the command's item (UTF-8, as DynamoDB counts them); past it
+   * the assistant closes the call, as at `maxTranscriptEntries`.
+   * Bound: ≤ 64 KiB. A 30-minute call (`maxCallSeconds`) at speaking pace is about 27,000 characters of
+   * English (about 30 KB with each entry's fields) or 10,000 of Japanese (about 40 KB), so only a call that runs
+   * away meets it; without it, 40 turns of 2,000 characters and 80 replies of 600 could take 380 KB of
+   * three-byte characters, which with the command's request and context would pass DynamoDB's 400 KB.
+   */
+  maxTranscriptBytes: 64 * 1024,
   /** Seconds after the socket's setup at which the assistant closes the call on the next turn. */
   maxCallSeconds: 30 * 60,
   /** Transcript entries the model sees on each turn (the latest ones). */

@@ -10,7 +10,7 @@ import { LlmUnavailableError, type ChatMessage, type LlmClient } from '../provid
 import { NotACallError, readCallBrief, type CallBrief } from './call-brief';
 import { postCallSummaryKind, type PostCallSummaryProgress, type PostCallSummaryRequest } from './kinds';
 import { offlineMeetingSummary } from './summary-offline';
-import { meetingSummarySchema, type WrittenMeetingSummary } from './summary-schema';
+import { boundedMeetingSummary, meetingSummarySchema, type WrittenMeetingSummary } from './summary-schema';
 import type { MeetingSummaryStore } from './summary-store';
 
 /** Upper bound on the summary's length in tokens. */
@@ -120,11 +120,11 @@ async function writeSummary(deps: PostCallSummaryDependencies, brief: CallBrief,
       offline,
       maxTokens: SUMMARY_MAX_TOKENS,
     });
-    return { ...plain(answer.value), generated_by: answer.generatedBy, model: answer.model };
+    return { ...boundedMeetingSummary(plain(answer.value)), generated_by: answer.generatedBy, model: answer.model };
   } catch (error) {
     if (error instanceof LlmUnavailableError && attempt < deps.maxReceiveCount) throw error;
     const reason = error instanceof Error ? `${error.name}: the model could not write the summary` : 'the model could not write the summary';
-    return { ...offline(), generated_by: 'offline', model: 'offline-writer-v1', fallback_reason: reason };
+    return { ...boundedMeetingSummary(offline()), generated_by: 'offline', model: 'offline-writer-v1', fallback_reason: reason };
   }
 }
 

@@ -2,11 +2,13 @@ import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk
 import type { TranscriptEntry } from '../commands/record';
 import { commandKey } from '../commands/store';
 import { isConditionalCheckFailed } from '../platform/dynamodb';
+import { valueSize } from '../platform/item-size';
 import { RELAY_LIMITS } from './limits';
 
 /**
  * `appended`: kept; `closed`: the call's summary was queued (or skipped),
- * so the transcript takes nothing more; `full`: it holds its most entries;
+ * so the transcript takes nothing more; `full`: it holds its most entries
+ * or bytes (RELAY_LIMITS);
  * `refused`: the command is gone or its call is another one.
  */
 export type AppendOutcome = 'appended' | 'closed' | 'full' | 'refused';
@@ -16,7 +18,10 @@ export type AppendOutcome = 'appended' | 'closed' | 'full' | 'refused';
  * call goes (`transcript`), one conditional write per change, so a socket
  * that drops loses nothing already said. Writes are accepted only for the
  * command's own call (its provider call id) and only until the summary is
- * requested, after which the transcript never changes.
+ * requested, after which the transcript never changes. Its size is
+ * bounded twice: by entries (`maxTranscriptEntries`) and by the bytes they
+ * take in the item (`maxTranscriptBytes`, counted in `transcript_bytes`
+ * by the same conditional write).
  */
 export interface TranscriptStore {
   /** Appends entries at the end (DynamoDB `list_append`: concurrent appends never overwrite each other). */
@@ -29,41 +34,52 @@ export interface TranscriptStore {
   cutReply(commandId: string, callSid: string, index: number, length: number, spoken: string): Promise<boolean>;
 }
 
+/** The command's attribute that counts the bytes its transcript's entries take. */
+const BYTES = 'transcript_bytes';
+
 /** TranscriptStore on the command items of the single table. */
 export function dynamoTranscriptStore(db: DynamoDBDocumentClient, tableName: string): TranscriptStore {
-  const why = async (commandId: string, callSid: string, adding: number): Promise<AppendOutcome> => {
+  const why = async (commandId: string, callSid: string, adding: number, addingBytes: number): Promise<AppendOutcome> => {
     const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: commandKey(commandId), ConsistentRead: true }));
     const call = Item?.call as { provider_call_id?: unknown } | undefined;
     if (!Item || call?.provider_call_id !== callSid) return 'refused';
     if (Item.meeting_summary !== undefined) return 'closed';
     const length = Array.isArray(Item.transcript) ? Item.transcript.length : 0;
-    return length + adding > RELAY_LIMITS.maxTranscriptEntries ? 'full' : 'refused';
+    const bytes = typeof Item[BYTES] === 'number' ? Item[BYTES] : 0;
+    return length + adding > RELAY_LIMITS.maxTranscriptEntries || bytes + addingBytes > RELAY_LIMITS.maxTranscriptBytes ? 'full' : 'refused';
   };
 
   return {
     async append(commandId, callSid, entries) {
       if (entries.length === 0) return 'appended';
+      const kept = entries.map(withoutUndefined);
+      // What the entries add to the item: each list element's value and its byte of overhead.
+      const addingBytes = kept.reduce((total, entry) => total + 1 + valueSize(entry), 0);
       try {
         await db.send(
           new UpdateCommand({
             TableName: tableName,
             Key: commandKey(commandId),
-            UpdateExpression: 'SET #transcript = list_append(if_not_exists(#transcript, :empty), :entries)',
+            UpdateExpression: 'SET #transcript = list_append(if_not_exists(#transcript, :empty), :entries), #bytes = if_not_exists(#bytes, :zero) + :adding',
             ConditionExpression:
-              'attribute_exists(pk) AND #call.provider_call_id = :sid AND attribute_not_exists(#summary) AND (attribute_not_exists(#transcript) OR size(#transcript) <= :room)',
-            ExpressionAttributeNames: { '#transcript': 'transcript', '#call': 'call', '#summary': 'meeting_summary' },
+              'attribute_exists(pk) AND #call.provider_call_id = :sid AND attribute_not_exists(#summary) AND (attribute_not_exists(#transcript) OR size(#transcript) <= :room) ' +
+              'AND (attribute_not_exists(#bytes) OR #bytes <= :roomBytes)',
+            ExpressionAttributeNames: { '#transcript': 'transcript', '#call': 'call', '#summary': 'meeting_summary', '#bytes': BYTES },
             ExpressionAttributeValues: {
               ':empty': [],
-              ':entries': entries.map(withoutUndefined),
+              ':entries': kept,
               ':sid': callSid,
               ':room': RELAY_LIMITS.maxTranscriptEntries - entries.length,
+              ':zero': 0,
+              ':adding': addingBytes,
+              ':roomBytes': RELAY_LIMITS.maxTranscriptBytes - addingBytes,
             },
           }),
         );
         return 'appended';
       } catch (error) {
         if (!isConditionalCheckFailed(error)) throw error;
-        return why(commandId, callSid, entries.length);
+        return why(commandId, callSid, entries.length, addingBytes);
       }
     },
 

@@ -49,6 +49,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem'], 'table', ['TENANT#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
     [['dynamodb:GetItem', 'dynamodb:Query'], 'table', ['SITE#*']],
+    [['dynamodb:Query'], 'table', ['LEADHISTORY#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'], 'table', ['CMD#*']],
     [['dynamodb:PutItem'], 'table', ['FOLLOWUP#*']],
     [['sqs:SendMessage'], 'queue/sales'],
@@ -156,7 +157,8 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   ],
   leadEventsApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
-    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['SITE#*']],
+    [['dynamodb:GetItem'], 'table', ['SITE#*']],
+    [['dynamodb:PutItem'], 'table', ['LEADHISTORY#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['FOLLOWUP#*']],
     [['dynamodb:Query'], 'index/gsi2', ['FOLLOWUP#LEAD#*']],

@@ -489,6 +489,11 @@ describe('the table access of every function, on its real paths', () => {
     expect(allowed(prod, 'updateFollowUpApi', { action: 'UpdateItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
     expect(allowed(prod, 'updateFollowUpApi', { action: 'DeleteItem', resource: 'table', leadingKeys: ['FOLLOWUP#abc'] })).toBe(false);
     expect(allowed(prod, 'leadEventsApi', { action: 'PutItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
+    // Reported events go to the tenant's history, never into the site's lead; only the sales phase reads them.
+    expect(allowed(prod, 'leadEventsApi', { action: 'UpdateItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
+    expect(allowed(prod, 'salesWorker', { action: 'PutItem', resource: 'table', leadingKeys: ['LEADHISTORY#abc#def'] })).toBe(false);
+    expect(allowed(prod, 'copywriterWorker', { action: 'Query', resource: 'table', leadingKeys: ['LEADHISTORY#abc#def'] })).toBe(false);
+    expect(allowed(prod, 'stakeholderCoordinationApi', { action: 'Query', resource: 'table', leadingKeys: ['LEADHISTORY#abc#def'] })).toBe(false);
     expect(allowed(prod, 'followUpDispatcher', { action: 'Query', resource: 'index/gsi1', leadingKeys: ['CMD#IN_PROGRESS#0'] })).toBe(false);
     expect(allowed(prod, 'followUpDispatcher', { action: 'Query', resource: 'index/gsi2', leadingKeys: ['FOLLOWUP#LEAD#x'] })).toBe(false);
     expect(allowed(prod, 'deleteCommandApi', { action: 'UpdateItem', resource: 'table', leadingKeys: ['FOLLOWUP#abc'] })).toBe(false);

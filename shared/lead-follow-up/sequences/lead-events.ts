@@ -14,12 +14,13 @@ import { newId } from '../../platform/ids';
 import { cleanText } from '../../platform/text';
 import { describeFirstIssue, toIssueDetails } from '../../platform/validation';
 import type { SiteDirectory } from '../../sites/directory';
+import type { LeadHistory } from '../history';
+import { MAX_HISTORY_SUMMARY_LENGTH } from '../writing-limits';
 import { FOLLOW_UP_TYPES } from '../schema';
 import { DEFAULT_BOUNCE_CHANNEL, defaultSummary, LEAD_EVENT_TYPES, planAdaptation, type LeadEvent, type PlannedChange } from './adaptation';
 import type { AppliedChange, EventOutcome, LeadEventRecord, LeadEventRecords } from './event-records';
 import { sequenceAdaptedEvent } from './events';
 import { leadForPrincipal, uuidOf } from './lead-access';
-import type { LeadInteractions } from './lead-interactions';
 import { OPEN_STEP_STATUSES, type StoredStep } from './step';
 import type { StepStore } from './step-store';
 
@@ -32,8 +33,8 @@ const MAX_OPEN_STEPS = 200;
 /** The Idempotency-Key scope of lead events (keys are scoped per tenant and operation). */
 const IDEMPOTENCY_SCOPE = 'lead_event';
 
-/** Longest `summary` of an event, once cleaned and trimmed. */
-export const MAX_EVENT_SUMMARY_LENGTH = 2_000;
+/** Longest `summary` of an event, once cleaned and trimmed: what the lead's history keeps of one. */
+export const MAX_EVENT_SUMMARY_LENGTH = MAX_HISTORY_SUMMARY_LENGTH;
 
 const summaryText = z
   .string()
@@ -42,13 +43,21 @@ const summaryText = z
   .trim()
   .max(MAX_EVENT_SUMMARY_LENGTH, `Too big: expected string to have <=${MAX_EVENT_SUMMARY_LENGTH} characters`);
 
+/** The earliest `occurred_at` taken: the Unix epoch (1970-01-01T00:00:00Z). Nothing a lead did in a CRM or a mailbox comes before it. */
+export const EARLIEST_EVENT_TIME = '1970-01-01T00:00:00.000Z';
+
+const occurredAt = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 date and time with a time zone, e.g. 2026-12-01T09:00:00Z' })
+  .refine((value) => Date.parse(value) >= Date.parse(EARLIEST_EVENT_TIME), { message: `must not be before ${EARLIEST_EVENT_TIME}`, abort: true });
+
 const eventFields = {
   type: z.enum(LEAD_EVENT_TYPES),
-  occurred_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date and time with a time zone, e.g. 2026-12-01T09:00:00Z' }).optional(),
+  occurred_at: occurredAt.optional(),
   channel: z.enum(FOLLOW_UP_TYPES).optional(),
   summary: summaryText.optional(),
 };
-const site = z.unknown().refine((value) => value !== undefined && value !== '', { message: 'Required' });
+/** A string (its UUID form is checked after the schema: INVALID_INPUT); anything else is a malformed request. */
+const site = z.string({ error: (issue) => (issue.input === undefined ? 'Required' : 'site_id must be a string') }).min(1, 'Required');
 /** `{site_id, event: {type, occurred_at?, channel?, summary?}}`, or the event's fields beside `site_id`. */
 const nestedSchema = z.strictObject({ site_id: site, event: z.strictObject(eventFields) });
 const flatSchema = z.strictObject({ site_id: site, ...eventFields });
@@ -79,9 +88,9 @@ export function parseLeadEventRequest(raw: unknown, now: number): LeadEventReque
   if (nested) body.event = withoutNulls(body.event as Record<string, unknown>);
   const parsed = nested ? nestedSchema.safeParse(body) : flatSchema.safeParse(body);
   if (!parsed.success) throw new AppError('INVALID_REQUEST', describeFirstIssue(parsed.error.issues), toIssueDetails(parsed.error.issues));
-  const { site_id, ...rest } = parsed.data as { site_id: unknown } & Record<string, unknown>;
+  const { site_id, ...rest } = parsed.data as { site_id: string } & Record<string, unknown>;
   const fields = (nested ? rest.event : rest) as { type: LeadEvent['type']; occurred_at?: string; channel?: LeadEvent['channel']; summary?: string };
-  const siteId = uuidOf(typeof site_id === 'string' ? site_id : String(site_id), 'site_id');
+  const siteId = uuidOf(site_id, 'site_id');
   const path = nested ? ['event', 'occurred_at'] : ['occurred_at'];
   let occurredAt = now;
   if (fields.occurred_at !== undefined) {
@@ -106,7 +115,8 @@ export interface LeadEventDependencies {
   sites: SiteDirectory;
   steps: StepStore;
   records: LeadEventRecords;
-  interactions: LeadInteractions;
+  /** The tenant's history of the lead, which its later follow-ups read. */
+  history: LeadHistory;
   idempotency: IdempotencyStore;
   /** Where `sequence.adapted` goes (`noEvents` without webhooks). */
   events: EventPublisher;
@@ -131,8 +141,9 @@ export interface LeadEventCall {
  * are decided once and kept with the event before any is made; each is a
  * conditional write, so a repeated event (same Idempotency-Key and body)
  * changes nothing more, publishes `sequence.adapted` once (key
- * `<event id>:adapted`) and answers as the first time did. The event is also
- * added to the lead's interactions (once), so later follow-ups know of it.
+ * `<event id>:adapted`) and answers as the first time did. The event also
+ * joins the tenant's history of the lead (once), so the tenant's later
+ * follow-ups know of it; another tenant's never see it.
  */
 export async function answerLeadEvent(deps: LeadEventDependencies, call: LeadEventCall): Promise<HttpResult> {
   const requested = deps.clock.now();
@@ -187,20 +198,25 @@ async function openSteps(deps: LeadEventDependencies, tenantId: string, siteId: 
   return steps;
 }
 
-/** Makes the record's planned changes, records the interaction, publishes `sequence.adapted` if anything changed, and keeps the outcome. */
+/** Makes the record's planned changes, adds the event to the tenant's history of the lead, publishes `sequence.adapted` if anything changed, and keeps the outcome. */
 async function carryOut(deps: LeadEventDependencies, record: LeadEventRecord): Promise<EventOutcome> {
   const changes: AppliedChange[] = [];
   for (const planned of record.plan) {
     const applied = await applyChange(deps, record, planned);
     if (applied) changes.push(applied);
   }
-  const interaction = await deps.interactions.record(record.site_id, record.lead_id, record.id, {
-    date: record.event.occurred_at,
-    type: record.event.type,
-    summary: record.event.summary ?? defaultSummary(record.event),
-  });
-  if (interaction === 'lead_full') deps.logger?.warn('The lead holds the most interactions it may; the event was not added to them', { eventId: record.id });
-  const outcome: EventOutcome = { changes, interaction_recorded: interaction === 'recorded' || interaction === 'already_recorded' };
+  await deps.history.record(
+    { tenantId: record.tenant_id, siteId: record.site_id, leadId: record.lead_id },
+    {
+      event_id: record.id,
+      date: record.event.occurred_at,
+      type: record.event.type,
+      channel: record.event.channel,
+      summary: record.event.summary ?? defaultSummary(record.event),
+    },
+    record.expires_at,
+  );
+  const outcome: EventOutcome = { changes, interaction_recorded: true };
   // `sequence.adapted` commits with the outcome (the outbox): an event carried out once is announced once, crash or not.
   const staged = changes.length > 0 ? await deps.events.stage([sequenceAdaptedEvent(record, changes)]) : NOTHING_STAGED;
   if (await deps.records.keepOutcome(record.id, outcome, staged.items)) await staged.deliver();

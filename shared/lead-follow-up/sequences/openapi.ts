@@ -8,7 +8,7 @@ import { CONTENT_LIMIT } from '../sequence';
 import { CLICK_FOLLOW_UP_DELAY_MS, LEAD_EVENT_TYPES, type LeadEvent } from './adaptation';
 import { CALLER_STATUSES, MAX_REASON_LENGTH, MAX_SCHEDULE_AHEAD_MS, type FollowUpEdit } from './edit';
 import type { AppliedChange } from './event-records';
-import { MAX_EVENT_CLOCK_SKEW_MS, MAX_EVENT_SUMMARY_LENGTH } from './lead-events';
+import { EARLIEST_EVENT_TIME, MAX_EVENT_CLOCK_SKEW_MS, MAX_EVENT_SUMMARY_LENGTH } from './lead-events';
 import { DEFAULT_PAGE_SIZE, MAX_CURSOR_LENGTH, MAX_PAGE_SIZE } from './list';
 import { STEP_STATUSES, STEP_SUBJECT_LIMIT, type StepView } from './step';
 
@@ -189,9 +189,16 @@ const eventFields = {
   occurred_at: z
     .string()
     .optional()
-    .meta({ format: 'date-time', description: `When it happened: ISO 8601 with a time zone, not more than ${MAX_EVENT_CLOCK_SKEW_MS / 60_000} minutes ahead of the server's clock. Default: now.` }),
+    .meta({
+      format: 'date-time',
+      description: `When it happened: ISO 8601 with a time zone, not before ${EARLIEST_EVENT_TIME} and not more than ${MAX_EVENT_CLOCK_SKEW_MS / 60_000} minutes ahead of the server's clock. Default: now.`,
+    }),
   channel: typeSchema.optional().meta({ description: 'The channel it happened on; a bounce without one is an e-mail bounce.' }),
-  summary: z.string().max(MAX_EVENT_SUMMARY_LENGTH).optional().meta({ description: 'A plain-text note for the lead\'s interactions; without it, one is written from the type.', example: 'Jordan asked for a call on Friday.' }),
+  summary: z
+    .string()
+    .max(MAX_EVENT_SUMMARY_LENGTH)
+    .optional()
+    .meta({ description: "A plain-text note for your tenant's history of the lead; without it, one is written from the type.", example: 'Jordan asked for a call on Friday.' }),
 } satisfies Record<keyof LeadEvent, z.ZodType>;
 
 const eventSite = uuidField('The lead\'s site (alias `siteId`; both at once must agree).', DEMO_SITE_ID);
@@ -210,7 +217,7 @@ const leadEventResultSchema = z
     lead_id: z.string(),
     event: leadEventSchema,
     changes: z.array(appliedChangeSchema).meta({ description: 'What it changed in the remaining steps (empty when nothing).' }),
-    interaction_recorded: z.boolean().meta({ description: "True when the event is among the lead's interactions (false only when the lead holds the most it may)." }),
+    interaction_recorded: z.boolean().meta({ description: "True: the event is in your tenant's history of the lead, which your later lead follow-ups read (another tenant's never do)." }),
   })
   .meta({ id: 'LeadEventResult' });
 
@@ -272,11 +279,13 @@ export const FOLLOW_UP_SEQUENCE_OPERATIONS: readonly DocumentedOperation[] = [
     tag: TAG,
     summary: 'Report what a lead did',
     description: [
-      "Records what the lead did (from your CRM, or your e-mail provider's webhook), adds it to the lead's interactions (once), and adapts the lead's remaining steps of the key's tenant " +
+      "Records what the lead did (from your CRM, or your e-mail provider's webhook), adds it to the key's tenant's history of the lead (once; the tenant's later lead follow-ups " +
+        "read its newest entries, no other tenant's ever do; kept `COMMAND_RETENTION_DAYS`), and adapts the lead's remaining steps of the key's tenant " +
         'by deterministic rules (see `type`); when something changed, publishes `sequence.adapted`. The changes are decided once and kept with the event, so a retry finishes exactly those. ' +
         'A step that moved meanwhile (sent, edited) is left alone.',
       '',
-      'Checks, in this order: INVALID_REQUEST (body not JSON, a missing, malformed or unknown field, `occurred_at` in the future), INVALID_INPUT (`site_id` or `leadId` not a UUID), ' +
+      'Checks, in this order: INVALID_REQUEST (body not JSON, a missing, malformed or unknown field, `site_id` not a string, `occurred_at` before 1970 or in the future), ' +
+        'INVALID_INPUT (`site_id` or `leadId` not a UUID), ' +
         'SITE_NOT_FOUND / FORBIDDEN, LEAD_NOT_FOUND, INVALID_REQUEST (an `Idempotency-Key` too long), IDEMPOTENCY_CONFLICT.',
     ].join('\n'),
     params: leadParams,

@@ -122,4 +122,23 @@ describe('running and adapting a sequence over HTTP', () => {
     const recorded = await call(runtime.url, 'POST', `/api/leads/${LEAD}/events`, { key: KEY_B, body: { site_id: SITE, type: 'opened' } });
     expect(recorded).toMatchObject({ status: 200, body: { success: true, data: { changes: [], interaction_recorded: true, event: { type: 'opened' } } } });
   });
+
+  it.each([
+    ['a site_id array', { site_id: [SITE], type: 'opened' }, ['site_id']],
+    ['a site_id object', { site_id: { id: SITE }, type: 'opened' }, ['site_id']],
+    ['a site_id number', { site_id: 42, type: 'opened' }, ['site_id']],
+    ['a siteId array', { siteId: [SITE], type: 'opened' }, ['site_id']],
+    ['an occurred_at in year 0000', { site_id: SITE, type: 'opened', occurred_at: '0000-01-01T00:00:00Z' }, ['occurred_at']],
+    ['an occurred_at before 1970', { site_id: SITE, event: { type: 'opened', occurred_at: '1969-12-31T23:59:59Z' } }, ['event', 'occurred_at']],
+    ['an occurred_at that is no day', { site_id: SITE, type: 'opened', occurred_at: '2026-02-30T09:00:00Z' }, ['occurred_at']],
+  ])('refuses %s with 400 INVALID_REQUEST naming the field', async (_name, body, path) => {
+    const answer = await call(runtime.url, 'POST', `/api/leads/${LEAD}/events`, { key: KEY_A, body });
+    expect(answer).toMatchObject({ status: 400, body: { success: false, error: { code: 'INVALID_REQUEST', details: [expect.objectContaining({ path })] } } });
+    expect(String(answer.body.error?.message)).toContain(path.at(-1));
+  });
+
+  it('takes an occurred_at at the very start of 1970', async () => {
+    const answer = await call(runtime.url, 'POST', `/api/leads/${LEAD}/events`, { key: KEY_B, body: { site_id: SITE, type: 'opened', occurred_at: '1970-01-01T01:00:00+01:00' } });
+    expect(answer).toMatchObject({ status: 200, body: { data: { event: { occurred_at: '1970-01-01T00:00:00.000Z' } } } });
+  });
 });

@@ -3,20 +3,20 @@
  * the real stores under the use cases (listing, editing, the dispatcher,
  * lead events), with a recording EventPublisher and a clock the test moves.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Principal } from '../../../shared/access/api-keys';
 import type { EventPublisher } from '../../../shared/commands/events';
 import { dynamoIdempotencyStore } from '../../../shared/commands/idempotency';
 import { dynamoCommandStore } from '../../../shared/commands/store';
 import { dynamoFollowUpStore, type StoredFollowUp } from '../../../shared/lead-follow-up/follow-up-store';
+import { dynamoLeadHistory, historyPartition } from '../../../shared/lead-follow-up/history';
 import { followUpId } from '../../../shared/lead-follow-up/sequence';
 import { dispatchDueFollowUps, DispatchIncompleteError } from '../../../shared/lead-follow-up/sequences/dispatch';
 import { answerEditFollowUp } from '../../../shared/lead-follow-up/sequences/edit';
 import { sequenceLeftovers } from '../../../shared/lead-follow-up/sequences/erase';
 import { dynamoLeadEventRecords } from '../../../shared/lead-follow-up/sequences/event-records';
 import { answerLeadEvent } from '../../../shared/lead-follow-up/sequences/lead-events';
-import { dynamoLeadInteractions } from '../../../shared/lead-follow-up/sequences/lead-interactions';
 import { answerListFollowUps } from '../../../shared/lead-follow-up/sequences/list';
 import { dynamoStepStore, type StepStore } from '../../../shared/lead-follow-up/sequences/step-store';
 import type { StoredCommand } from '../../../shared/commands/record';
@@ -109,7 +109,7 @@ function eventDeps(events: EventPublisher) {
     sites: sites(),
     steps,
     records: dynamoLeadEventRecords(db, table),
-    interactions: dynamoLeadInteractions(db, table),
+    history: dynamoLeadHistory(db, table),
     idempotency: dynamoIdempotencyStore(db, table),
     events,
     clock,
@@ -316,9 +316,18 @@ describe('POST a lead event', () => {
     expect(statuses.map((item) => item.status)).toEqual(['sent', 'cancelled', 'cancelled', 'cancelled']);
     expect(body(await list(tenantB, { site_id: SITE })).data.follow_ups.every((item) => item.status === 'scheduled')).toBe(true);
 
+    // The event joined tenant A's history of the lead (once), not the site's lead, nor tenant B's history.
+    const history = dynamoLeadHistory(services.db, services.aws.tableName);
+    const recorded = (await history.window({ tenantId: 'reply-a', siteId: SITE, leadId: LEAD }, now)).filter((item) => item.summary === 'Jordan wants a call on Friday.');
+    expect(recorded).toEqual([{ event_id: first.data.event_id, date: new Date(T0).toISOString(), type: 'replied', channel: 'email', summary: 'Jordan wants a call on Friday.' }]);
+    expect(await history.window({ tenantId: 'reply-b', siteId: SITE, leadId: LEAD }, now)).toEqual([]);
+    const { Items: entries = [] } = await services.db.send(
+      new QueryCommand({ TableName: services.aws.tableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :tenant)', ExpressionAttributeValues: { ':pk': historyPartition(SITE, LEAD), ':tenant': 'reply-a#' } }),
+    );
+    // It expires with the event's record: COMMAND_RETENTION_DAYS after it was reported.
+    expect(entries.map((item) => item.expires_at)).toEqual([Math.floor((T0 + RETENTION_MS) / 1000)]);
     const lead = await services.db.send(new GetCommand({ TableName: services.aws.tableName, Key: itemKey(SITE, 'leads', LEAD) }));
-    const recorded = (lead.Item?.interactions as { type: string; summary: string }[]).filter((item) => item.summary === 'Jordan wants a call on Friday.');
-    expect(recorded).toEqual([{ date: new Date(T0).toISOString(), type: 'replied', summary: 'Jordan wants a call on Friday.' }]);
+    expect(JSON.stringify(lead.Item)).not.toContain('Jordan wants a call on Friday.');
 
     expect(await refusal(() => answerLeadEvent(eventDeps(events), { ...call, body: { site_id: SITE, event: { type: 'opened' } } }))).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
   });
@@ -358,8 +367,9 @@ describe('POST a lead event', () => {
     await deps.records.create({ id: eventId, tenant_id: 'retry-a', site_id: SITE, lead_id: OTHER_LEAD, event, plan, created_at: event.occurred_at, expires_at: 9_999_999_999 });
     const at = new Date(now).toISOString();
     await steps.change(ids[0]!, { at, status: 'cancelled', status_reason: 'unsubscribed', adapted_by: { event_id: eventId, event_type: 'unsubscribed', at } }, { tenantId: 'retry-a', statuses: ['scheduled'] });
-    const interaction = { date: at, type: 'unsubscribed', summary: payload.event.summary };
-    expect(await deps.interactions.record(SITE, OTHER_LEAD, eventId, interaction)).toBe('recorded');
+    const owner = { tenantId: 'retry-a', siteId: SITE, leadId: OTHER_LEAD };
+    const entry = { event_id: eventId, date: at, type: 'unsubscribed', channel: null, summary: payload.event.summary };
+    expect(await deps.history.record(owner, entry, 9_999_999_999)).toBe('recorded');
     // Meanwhile the caller sent the last step: the retry leaves it alone.
     await edit(principal, ids[2]!, { status: 'sent' });
 
@@ -369,9 +379,8 @@ describe('POST a lead event', () => {
     expect(answer.data).toMatchObject({ event_id: eventId, interaction_recorded: true });
     expect((answer.data.changes as { follow_up_id: string }[]).map((change) => change.follow_up_id)).toEqual([ids[0], ids[1]]);
     expect(events.events).toHaveLength(1);
-    expect(await deps.interactions.record(SITE, OTHER_LEAD, eventId, interaction)).toBe('already_recorded');
-    const lead = await services.db.send(new GetCommand({ TableName: services.aws.tableName, Key: itemKey(SITE, 'leads', OTHER_LEAD) }));
-    expect((lead.Item?.interactions as { summary: string }[]).filter((item) => item.summary === payload.event.summary)).toHaveLength(1);
+    expect(await deps.history.record(owner, entry, 9_999_999_999)).toBe('already_recorded');
+    expect((await deps.history.window(owner, now)).filter((item) => item.summary === payload.event.summary)).toHaveLength(1);
   });
 
   it('checks the site and the lead before anything changes', async () => {

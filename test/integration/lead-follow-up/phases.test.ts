@@ -6,6 +6,7 @@ import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/ch
 import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
 import { dynamoFollowUpStore } from '../../../shared/lead-follow-up/follow-up-store';
 import { createDocumentClient } from '../../../shared/platform/dynamodb';
+import { goodAnswer, routeLeadFollowUp as route, schemaOf } from '../../fakes/lead-follow-up-model';
 import { startOpenAiFake, type FakeReply, type OpenAiFake } from '../../fakes/openai';
 import { eventually } from '../../support/embedded';
 import { call, type JsonAnswer } from '../../support/http';
@@ -22,68 +23,11 @@ const SOLO_SITE = '6c1a2b3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const SOLO_LEAD = '7d2b3c4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e';
 const API_KEY = 'sk-test-lead-follow-up-0123456789';
 
-type Schema = { properties?: Record<string, Schema>; items?: Schema; minItems?: number };
-type Router = Partial<Record<'messages' | 'refinement' | 'sequence', (body: ChatCompletionCreateParamsNonStreaming) => FakeReply>>;
-
 const serverError: FakeReply = {
   status: 500,
   error: { message: 'The server had an error', type: 'server_error', code: 'server_error' },
   headers: { 'retry-after-ms': '5' },
 };
-
-function schemaOf(body: ChatCompletionCreateParamsNonStreaming): { name: string; schema: Schema } {
-  const format = body.response_format as { json_schema: { name: string; schema: Schema } };
-  return format.json_schema;
-}
-
-/** A model that writes plain, correct copy for whatever channels or items the schema asks for. */
-function goodAnswer(body: ChatCompletionCreateParamsNonStreaming): FakeReply {
-  const { name, schema } = schemaOf(body);
-  const channels = Object.keys(schema.properties ?? {});
-  if (name === 'lead_follow_up_messages') {
-    return {
-      content: Object.fromEntries(
-        channels.map((channel) => [
-          channel,
-          {
-            title: `A next step for your team (${channel})`,
-            message: `Hi Jordan, thank you for your time with us. We would like to show you how the booking calendar can help your team this week.`,
-            strategy: `Model strategy for ${channel}: lead with the pain point.`,
-          },
-        ]),
-      ),
-    };
-  }
-  if (name === 'lead_follow_up_refinement') {
-    return {
-      content: Object.fromEntries(
-        channels.map((channel) => [
-          channel,
-          { title: `Refined: a next step for you (${channel})`, message: 'Hi Jordan, it was great to hear from you. Could we book a short call this week to plan the next step for your team?' },
-        ]),
-      ),
-    };
-  }
-  const count = schema.properties?.follow_ups?.minItems ?? 3;
-  return {
-    content: {
-      follow_ups: Array.from({ length: count }, (_, index) => ({
-        subject: `Step ${index + 1}: a next step for your team`,
-        content: `Hi Jordan, this is step ${index + 1} of our plan. We would like to show you how the calendar can help your team.`,
-        next_steps: `Send step ${index + 2} if there is no reply.`,
-        template: `step_${index + 1}`,
-      })),
-    },
-  };
-}
-
-function route(fake: OpenAiFake, overrides: Router = {}): void {
-  fake.respondWith((body) => {
-    const { name } = schemaOf(body);
-    const kind = name === 'lead_follow_up_messages' ? 'messages' : name === 'lead_follow_up_refinement' ? 'refinement' : 'sequence';
-    return (overrides[kind] ?? goodAnswer)(body);
-  });
-}
 
 let runtime: LocalRuntime;
 let fake: OpenAiFake;

@@ -138,6 +138,9 @@ describe('the call and its status webhook', () => {
     expect(answer.status).toBe(200);
     commandId = String(answer.body.data?.command_id);
     expect(answer.body.data).toMatchObject({ status: 'completed', call: { status: 'pending', provider: 'twilio', phone_number: '+14155550140' } });
+    // The targets are kept on the command once (its result holds no copy) and shown from there, when waited for and read.
+    expect(answer.body.data?.targets).toEqual([{ meeting_details: expect.objectContaining({ title: 'Q4 review' }) }, { messages: [expect.any(Object)] }, { messages: [expect.any(Object)] }]);
+    expect((await read(String(answer.body.data?.command_id))).body.data?.targets).toEqual(answer.body.data?.targets);
     const placed = twilio.calls.find((candidate) => candidate.to === '+14155550140')!;
     sid = placed.sid;
     callbackUrl = placed.statusCallback!;

@@ -1,4 +1,5 @@
-import { domainOf, normalizeUrl, plainText, shapeResults } from '../../../shared/deep-research/results';
+import { domainOf, normalizeUrl, plainText, shapeResults, SHAPED_RESULTS_MAX_BYTES } from '../../../shared/deep-research/results';
+import { valueSize } from '../../../shared/platform/item-size';
 
 describe('normalizeUrl', () => {
   it.each([
@@ -79,6 +80,15 @@ describe('shapeResults', () => {
     const hits = Array.from({ length: 40 }, (_, i) => hit(`https://a.example/${i}`));
     expect(shapeResults(hits, { maxResults: 30 })).toHaveLength(30);
     expect(shapeResults(hits, { maxResults: 1 }).map((result) => result.url)).toEqual(['https://a.example/0']);
+  });
+
+  it('stops before the results would take more than their bytes, keeping the best-ranked', () => {
+    const hits = Array.from({ length: 100 }, (_, i) => ({ title: `${i} ${'語'.repeat(290)}`, url: `https://a.example/${i}/${'p'.repeat(1_900)}`, snippet: '語'.repeat(1_000), publishedDate: '2026-11-20' }));
+    const results = shapeResults(hits, { maxResults: 100 });
+    expect(results.length).toBeGreaterThan(10);
+    expect(results.length).toBeLessThan(100);
+    expect(results.map((result) => result.url)).toEqual(hits.slice(0, results.length).map((item) => item.url));
+    expect(valueSize(results)).toBeLessThanOrEqual(SHAPED_RESULTS_MAX_BYTES);
   });
 
   it('turns provider markup into plain text and names an untitled result by its domain', () => {

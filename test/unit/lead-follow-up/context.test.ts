@@ -1,5 +1,7 @@
 import { checkLeadFollowUp } from '../../../shared/lead-follow-up/checks';
 import { agentSummary, writingContext } from '../../../shared/lead-follow-up/context';
+import type { LeadHistoryEntry } from '../../../shared/lead-follow-up/history';
+import { HISTORY_WINDOW } from '../../../shared/lead-follow-up/writing-limits';
 import { parseLeadFollowUpRequest } from '../../../shared/lead-follow-up/schema';
 import { unsafeCharactersIn } from '../../../shared/platform/text';
 import type { SiteInput } from '../../../shared/sites/schema';
@@ -27,9 +29,9 @@ function plantedSite(): SiteInput {
   return site;
 }
 
-async function contextOf(site: SiteInput, fields: Record<string, unknown> = {}) {
+async function contextOf(site: SiteInput, fields: Record<string, unknown> = {}, history: LeadHistoryEntry[] = []) {
   const request = parseLeadFollowUpRequest({ siteId: DEMO.siteId, leadId: DEMO.leadId, ...fields }, 'channel_messages');
-  return writingContext(await checkLeadFollowUp(inMemorySites([site]), request), request);
+  return writingContext(await checkLeadFollowUp(inMemorySites([site]), request), request, history);
 }
 
 describe('writingContext', () => {
@@ -63,5 +65,26 @@ describe('writingContext', () => {
       phones: ['14155550100', '14155550123'],
     });
     expect(JSON.parse(JSON.stringify(context.allowed_contacts))).toEqual(context.allowed_contacts);
+  });
+
+  it("shows the newest of the site's, the given and the tenant's interactions within one window, each summary cut to 2,000 characters", async () => {
+    const site = demoSite();
+    site.leads![0]!.interactions = Array.from({ length: 500 }, (_, index) => ({ date: `2025-01-01T00:${String(index % 60).padStart(2, '0')}:00Z#${index}`, type: 'note', summary: 'i'.repeat(10_000) }));
+    const given = Array.from({ length: 100 }, (_, index) => ({ date: `2026-01-${String((index % 28) + 1).padStart(2, '0')}`, type: 'chat', summary: `given ${index} ${'g'.repeat(4_900)}` }));
+    const history = [{ event_id: 'e-1', date: '2026-12-01T09:00:00.000Z', type: 'replied', channel: 'email', summary: 'Newest: asked for a call.' }];
+
+    const context = await contextOf(site, { previousInteractions: given }, history);
+
+    expect(context.interactions.length).toBeLessThanOrEqual(HISTORY_WINDOW.maxEntries);
+    expect(context.interactions.reduce((total, item) => total + item.summary.length, 0)).toBeLessThanOrEqual(HISTORY_WINDOW.maxCharacters);
+    expect(context.interactions.every((item) => item.summary.length <= 2_000)).toBe(true);
+    expect(context.interactions.at(-1)).toEqual({ date: '2026-12-01T09:00:00.000Z', type: 'replied', summary: 'Newest: asked for a call.' });
+    expect(context.interactions.slice(0, -1).every((item) => item.type === 'chat' && item.date.startsWith('2026-01-28'))).toBe(true);
+  });
+
+  it("allows the contacts of the tenant's own history, which its writer sees", async () => {
+    const history = [{ event_id: 'e-2', date: '2026-12-01T09:00:00.000Z', type: 'replied', channel: 'email', summary: 'Write to the assistant at office@trailhead-rentals.example' }];
+    expect((await contextOf(demoSite(), {}, history)).allowed_contacts.emails).toContain('office@trailhead-rentals.example');
+    expect((await contextOf(demoSite())).allowed_contacts.emails).not.toContain('office@trailhead-rentals.example');
   });
 });

@@ -11,6 +11,8 @@ import { CommandGoneError, type CommandStore } from '../../../shared/commands/st
 import { processJobRecord, type JobDefinition, type WorkerDependencies } from '../../../shared/commands/worker';
 import { copywriterJob, type CopywriterPhaseDependencies } from '../../../shared/lead-follow-up/copywriter-phase';
 import type { FollowUpStore, StoredFollowUp } from '../../../shared/lead-follow-up/follow-up-store';
+import type { LeadHistory, LeadHistoryEntry, LeadHistoryOwner } from '../../../shared/lead-follow-up/history';
+import { withinWindow } from '../../../shared/lead-follow-up/writing-limits';
 import { salesJob, type SalesPhaseDependencies } from '../../../shared/lead-follow-up/sales-phase';
 import { parseLeadFollowUpRequest } from '../../../shared/lead-follow-up/schema';
 import type { JsonCompletion, JsonCompletionRequest, LlmClient } from '../../../shared/providers/llm/port';
@@ -179,6 +181,34 @@ export function inMemoryFollowUps(): FollowUpStore & { items: Map<string, Stored
   };
 }
 
+/** A LeadHistory in memory, with the table store's rules: once per event id, per tenant, the newest within the window. */
+export function inMemoryHistory(): LeadHistory & { entries: Map<string, LeadHistoryEntry & { expires_at: number }> } {
+  const entries = new Map<string, LeadHistoryEntry & { expires_at: number }>();
+  const prefix = (owner: LeadHistoryOwner) => `${owner.siteId}|${owner.leadId}|${owner.tenantId}|`;
+  const ofOwner = (owner: LeadHistoryOwner) => [...entries.entries()].filter(([key]) => key.startsWith(prefix(owner)));
+  return {
+    entries,
+    async record(owner, entry, expiresAt) {
+      const key = `${prefix(owner)}${entry.date}|${entry.event_id}`;
+      if (entries.has(key)) return 'already_recorded';
+      entries.set(key, { ...entry, expires_at: expiresAt });
+      return 'recorded';
+    },
+    async window(owner, now) {
+      const live = ofOwner(owner)
+        .filter(([, entry]) => entry.expires_at > Math.floor(now / 1000))
+        .sort(([a], [b]) => b.localeCompare(a))
+        .map(([, { expires_at: _expires, ...entry }]) => entry);
+      return withinWindow(live);
+    },
+    async erase(owner) {
+      const mine = ofOwner(owner);
+      for (const [key] of mine) entries.delete(key);
+      return mine.length;
+    },
+  };
+}
+
 /** One scripted answer of the scripted LLM: a value (or one computed when asked), the offline writer's answer, or a thrown error. */
 export type ScriptedAnswer = { value: unknown } | { answer: () => unknown } | { offline: true } | { error: Error };
 
@@ -251,6 +281,7 @@ export function leadFollowUpHarness(options: { script?: ScriptedAnswer[]; sites?
     deadLetters.push({ queue: id, body, reason });
   };
   const followUps = inMemoryFollowUps();
+  const history = inMemoryHistory();
   const sites = inMemorySites(options.sites ?? [demoSite()]);
   const scripted = scriptedLlm(options.script ?? []);
   const llm = options.llm ?? scripted.client;
@@ -272,6 +303,7 @@ export function leadFollowUpHarness(options: { script?: ScriptedAnswer[]; sites?
     queue,
     sites,
     followUps,
+    history,
     clock,
     llm: async () => llm,
     defaultOutput: 'channel_messages',
@@ -295,6 +327,7 @@ export function leadFollowUpHarness(options: { script?: ScriptedAnswer[]; sites?
     clock,
     worker,
     salesDeps,
+    history,
     copywriterDeps,
     /** Delivers a sales job; the lease is given back first, as a crashed attempt's lease would have run out. */
     deliverSales: (job: unknown, receiveCount = 1) => deliver(sales, job, receiveCount),

@@ -140,6 +140,26 @@ describe('parseLeadFollowUpRequest', () => {
   });
 });
 
+describe('parseLeadFollowUpRequest: what the command keeps of the lists', () => {
+  it('keeps the newest given interactions within the history window, and the first pain points and product interests', () => {
+    const parsed = parseLeadFollowUpRequest(
+      {
+        siteId: DEMO.siteId,
+        leadId: DEMO.leadId,
+        previousInteractions: Array.from({ length: 100 }, (_, index) => ({ date: `2026-01-01 #${String(index).padStart(3, '0')}`, type: 'chat', summary: `${index} ${'x'.repeat(4_000)}` })),
+        leadData: { pain_points: Array.from({ length: 50 }, (_, index) => `pain ${index}`) },
+        productInterest: [...Array.from({ length: 50 }, (_, index) => `product ${index % 20}`)],
+      },
+      'channel_messages',
+    );
+    expect(parsed.previousInteractions).toHaveLength(3);
+    expect(parsed.previousInteractions!.map((item) => item.summary.split(' ')[0])).toEqual(['97', '98', '99']);
+    expect(parsed.previousInteractions!.every((item) => item.summary.length === 2_000)).toBe(true);
+    expect(parsed.leadData?.pain_points).toEqual(Array.from({ length: 10 }, (_, index) => `pain ${index}`));
+    expect(parsed.productInterest).toEqual(Array.from({ length: 10 }, (_, index) => `product ${index}`));
+  });
+});
+
 describe('isValidPhoneNumber', () => {
   it('wants 7 to 15 digits with common separators only', () => {
     expect(isValidPhoneNumber('+14155550123')).toBe(true);

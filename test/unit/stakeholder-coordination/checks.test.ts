@@ -102,6 +102,12 @@ describe('checkStakeholderCoordination', () => {
       expect(await codeOf(promise)).toMatch(/^404 AGENT_NOT_FOUND/);
     });
 
+    it("another tenant's conversation on the same site", async () => {
+      const { deps, check } = setup();
+      await deps.conversations.create({ id: UNKNOWN, site_id: DEMO.siteId, tenant_id: 'tenant-b', command_id: UNKNOWN, created_at: '2026-11-20T09:00:00.000Z' });
+      expect(await codeOf(check({ lead_id: DEMO.leadId, conversationId: UNKNOWN }))).toMatch(/^404 NOT_FOUND: Conversation/);
+    });
+
     it('a conversation of another site', async () => {
       const { deps, check } = setup();
       await deps.conversations.create({ id: UNKNOWN, site_id: OTHER.siteId, tenant_id: 'tenant-a', command_id: UNKNOWN, created_at: '2026-11-20T09:00:00.000Z' });

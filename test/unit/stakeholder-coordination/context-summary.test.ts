@@ -1,5 +1,6 @@
 import type { SiteDirectory } from '../../../shared/sites/directory';
-import { CONTEXT_SUMMARY_LIMIT, contextSummary, pendingTasks } from '../../../shared/stakeholder-coordination/context-summary';
+import { valueSize } from '../../../shared/platform/item-size';
+import { CONTEXT_SUMMARY_BOUNDS, CONTEXT_SUMMARY_LIMIT, contextSummary, pendingTasks } from '../../../shared/stakeholder-coordination/context-summary';
 import { OTHER, demoSite, inMemorySites, otherSite } from './fixtures';
 
 describe('contextSummary', () => {
@@ -67,6 +68,27 @@ describe('contextSummary', () => {
       ['requirements', CONTEXT_SUMMARY_LIMIT],
       ['tasks', CONTEXT_SUMMARY_LIMIT],
     ]);
+  });
+});
+
+describe('the bounds of a context summary', () => {
+  it("cuts the site's long texts and records, and drops the last items of the largest collection past its budget", async () => {
+    const site = demoSite();
+    const long = (length: number, index: number) => `${index} ${'語'.repeat(length)}`;
+    site.tasks = Array.from({ length: 50 }, (_, index) => ({ id: `task-${String(index).padStart(2, '0')}`, title: long(5_000, index), owner: long(5_000, index), description: long(10_000, index) }));
+    site.campaigns = [{ id: 'campaign-1', title: 'Winter push', performance: { clicks: 10, notes: long(10_000, 0), later: 'left out' } }];
+    site.resource_allocation = { budget: 25_000, notes: long(10_000, 0) };
+    const sites = inMemorySites([site]);
+
+    const summary = await contextSummary(sites, (await sites.getSite(site.id))!);
+
+    expect(valueSize(summary)).toBeLessThanOrEqual(CONTEXT_SUMMARY_BOUNDS.maxBytes);
+    expect(summary.tasks.length).toBeGreaterThan(0);
+    expect(summary.tasks.length).toBeLessThan(50);
+    expect(summary.tasks.map((task) => task.id)).toEqual(Array.from({ length: summary.tasks.length }, (_, index) => `task-${String(index).padStart(2, '0')}`));
+    expect(summary.tasks[0]).toMatchObject({ title: long(5_000, 0).slice(0, CONTEXT_SUMMARY_BOUNDS.titleCharacters), description: long(10_000, 0).slice(0, CONTEXT_SUMMARY_BOUNDS.textCharacters) });
+    expect(summary.campaigns).toEqual([expect.objectContaining({ title: 'Winter push', performance: { clicks: 10 } })]);
+    expect(summary.resource_allocation).toEqual({ budget: 25_000 });
   });
 });
 

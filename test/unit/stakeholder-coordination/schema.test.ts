@@ -80,6 +80,8 @@ describe('parseStakeholderCoordinationRequest', () => {
       ['participants that are not a list', { site_id: SITE, lead_id: LEAD, participants: 'maya' }, /^participants/],
       ['a participant that is a broken e-mail address', { site_id: SITE, lead_id: LEAD, participants: ['Maya', 'maya@'] }, /^participants\.1: Invalid e-mail address/],
       ['a meeting_agenda of numbers', { site_id: SITE, lead_id: LEAD, meeting_agenda: [1, 2] }, /^meeting_agenda/],
+      ['an agenda list of more than 10,000 characters in all', { site_id: SITE, lead_id: LEAD, meeting_agenda: Array.from({ length: 11 }, () => 'x'.repeat(1_000)) }, /^meeting_agenda: Too big: the agenda has more than 10000 characters/],
+      ['participants of more than 4,000 characters in all', { site_id: SITE, lead_id: LEAD, participants: Array.from({ length: 50 }, (_, index) => `${index} ${'x'.repeat(90)}`) }, /^participants: Too big: the participants have more than 4000 characters/],
       ['phone_numbers that are not a list', { site_id: SITE, lead_id: LEAD, phone_numbers: '+14155550123' }, /^phone_numbers/],
       ['an include_context_summary that is not a boolean', { site_id: SITE, lead_id: LEAD, include_context_summary: 'yes' }, /^include_context_summary/],
     ])('%s', (_, body, message) => {
