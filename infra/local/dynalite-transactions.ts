@@ -26,6 +26,8 @@ export function addTransactions(server: Server, keyAttributes: readonly string[]
   if (!dynalite) throw new Error('The embedded DynamoDB has no request handler to wrap');
   server.removeAllListeners('request');
   const direct = directCaller(dynalite);
+  let journal: Promise<void> | undefined;
+  const journalReady = () => (journal ??= ensureJournal(direct));
 
   let inFlight = 0;
   let exclusive = false;
@@ -64,7 +66,10 @@ export function addTransactions(server: Server, keyAttributes: readonly string[]
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     if (String(request.headers['x-amz-target'] ?? '').endsWith('.TransactWriteItems')) {
       void readBody(request)
-        .then((body) => runExclusive(() => transactWrite(direct, body, keyAttributes)))
+        .then(async (body) => {
+          await journalReady();
+          return runExclusive(() => transactWrite(direct, body, keyAttributes));
+        })
         .then(({ status, body }) => send(response, status, body))
         .catch((error: unknown) => send(response, 500, { __type: `${ERROR_PREFIX}InternalServerError`, message: String(error) }));
       return;
@@ -87,6 +92,7 @@ export type DirectDynamo = (operation: string, body: unknown) => Promise<{ statu
  * Returns how many transactions were rolled back.
  */
 export async function recoverTransactions(direct: DirectDynamo): Promise<number> {
+  await ensureJournal(direct);
   const { body } = await direct('Scan', { TableName: TRANSACTION_JOURNAL_TABLE });
   const entries = (body.Items ?? []) as { id: { S: string }; priors: { S: string } }[];
   for (const entry of entries) {
@@ -94,6 +100,21 @@ export async function recoverTransactions(direct: DirectDynamo): Promise<number>
     await direct('DeleteItem', { TableName: TRANSACTION_JOURNAL_TABLE, Key: { id: entry.id } });
   }
   return entries.length;
+}
+
+/** Creates the journal table unless it exists (kept with the data under DATA_DIR). */
+async function ensureJournal(direct: DirectDynamo): Promise<void> {
+  const described = await direct('DescribeTable', { TableName: TRANSACTION_JOURNAL_TABLE });
+  if (described.status === 200) return;
+  const created = await direct('CreateTable', {
+    TableName: TRANSACTION_JOURNAL_TABLE,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+    KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+  });
+  if (created.status !== 200 && !String(created.body.__type).endsWith('#ResourceInUseException')) {
+    throw new Error(`The embedded DynamoDB could not create the transaction journal: ${String(created.body.message ?? created.body.__type)}`);
+  }
 }
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;

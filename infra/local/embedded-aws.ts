@@ -6,7 +6,7 @@ import dynalite from 'dynalite';
 import { createSqsServer } from 'local-aws-sqs';
 import { QUEUES, visibilityTimeoutSeconds, type JobQueueId } from '../../shared/catalogue/job-types';
 import { projectedAttributes, TABLE } from '../../shared/catalogue/table';
-import { addTransactions, recoverTransactions, TRANSACTION_JOURNAL_TABLE } from './dynalite-transactions';
+import { addTransactions, recoverTransactions } from './dynalite-transactions';
 
 /** The table's name on the embedded DynamoDB. */
 export const LOCAL_TABLE_NAME = 'switchboard';
@@ -80,7 +80,6 @@ export async function startEmbeddedAws(options: EmbeddedAwsOptions = {}): Promis
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   const ddb = new DynamoDBClient({ endpoint: dynamodbEndpoint, region: LOCAL_REGION, credentials });
   await ensureTable(ddb, LOCAL_TABLE_NAME);
-  await ensureJournalTable(ddb);
   ddb.destroy();
   await recoverTransactions(direct);
 
@@ -144,24 +143,6 @@ async function ensureTable(ddb: DynamoDBClient, tableName: string): Promise<void
         // As deployed: the index holds only what is read through it.
         Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: projectedAttributes(index) },
       })),
-    }),
-  );
-}
-
-/** The embedded transactions' journal (see dynalite-transactions.ts). */
-async function ensureJournalTable(ddb: DynamoDBClient): Promise<void> {
-  try {
-    await ddb.send(new DescribeTableCommand({ TableName: TRANSACTION_JOURNAL_TABLE }));
-    return;
-  } catch (error) {
-    if (!(error instanceof ResourceNotFoundException)) throw error;
-  }
-  await ddb.send(
-    new CreateTableCommand({
-      TableName: TRANSACTION_JOURNAL_TABLE,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
-      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
     }),
   );
 }

@@ -7,7 +7,10 @@ import type { AddressInfo, Server } from 'node:net';
 import { CreateTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Logger } from '@aws-lambda-powertools/logger';
+import type { Server as HttpServer } from 'node:http';
 import dynalite from 'dynalite';
+import { addTransactions } from '../../infra/local/dynalite-transactions';
+import { TABLE } from '../../shared/catalogue/table';
 import { sweepCommands } from '../../shared/commands/janitor';
 import type { JobEnvelope } from '../../shared/commands/job';
 import type { StoredCommand } from '../../shared/commands/record';
@@ -46,6 +49,7 @@ beforeAll(async () => {
   expect(input.GlobalSecondaryIndexes?.[0]?.Projection?.ProjectionType).toBe('INCLUDE');
   server = dynalite({ createTableMs: 0 });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  addTransactions(server as HttpServer, [TABLE.partitionKey, TABLE.sortKey]);
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const options = { endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
   const client = new DynamoDBClient(options);

@@ -107,7 +107,7 @@ describe('the worst case of every item that grows', () => {
       expires_at: 2_000_000_000,
     };
     await dynamoFollowUpStore(db, 'table').saveSequence([step], { firstSave: true });
-    const put = (sent[0]!.input.RequestItems as Record<string, { PutRequest: { Item: Record<string, unknown> } }[]>).table![0]!.PutRequest.Item;
+    const put = (sent[0]!.input.TransactItems as { Put: { Item: Record<string, unknown> } }[])[0]!.Put.Item;
     const changed = { ...put, status: 'cancelled', status_reason: text(MAX_REASON_LENGTH), due_at: AT, announced_at: AT, cancelled_at: AT, edited_at: AT, previous_scheduled_for: AT, adapted_by: { event_id: ID, event_type: 'meeting_booked', at: AT } };
     expect(itemSize(changed)).toBeLessThan(24 * 1024);
   });
