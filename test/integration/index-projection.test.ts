@@ -80,8 +80,16 @@ async function command(createdAt: number, overrides: Partial<StoredCommand> = {}
     attempts: 0,
     ...overrides,
   };
+  // A child phase is written only while its parent exists, and a sequence's steps only while their command is in progress.
+  if (record.parent_id) await commands.create({ ...record, id: record.parent_id, parent_id: undefined, created_at: '2000-01-01T00:00:00.000Z', status: 'completed' });
   await commands.create(record);
   return record;
+}
+
+/** A command in progress under `id`, for steps saved as the sales phase saves them. */
+async function owner(id: string): Promise<void> {
+  const at = new Date(T0).toISOString();
+  await commands.create({ id, type: 'lead_follow_up', status: 'in_progress', tenant_id: 'tenant-p', site_id: 'site-1', request: {}, created_at: at, updated_at: at, attempts: 1 });
 }
 
 describe('the index as deployed', () => {
@@ -148,6 +156,7 @@ describe('the index as deployed', () => {
       created_at: new Date(T0).toISOString(),
     });
     const saved = [item(1), item(2)];
+    await owner('command-1');
     await followUps.saveSequence(saved);
     expect(await followUps.listDueFollowUps(new Date(T0 + 3 * 86_400_000).toISOString(), 10)).toEqual(saved);
   });
@@ -172,6 +181,7 @@ describe('the index as deployed', () => {
       updated_at: new Date(T0).toISOString(),
       expires_at: 4_000_000_000,
     }));
+    await owner(commandId);
     await dynamoFollowUpStore(db, TABLE_NAME).saveSequence(saved, { firstSave: true });
     const at = new Date(T0 + MINUTE).toISOString();
     const changed = await steps.change(
