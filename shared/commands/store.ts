@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLE } from '../catalogue/table';
-import { cancellationReasons, epochSeconds, isConditionalCheckFailed, queryUpTo, type TransactionItem } from '../platform/dynamodb';
+import { cancellationReasons, epochSeconds, isConditionalCheckFailed, queryShardsBefore, type TransactionItem } from '../platform/dynamodb';
 import type { ErrorInfo } from '../platform/errors';
 import type { CommandType, StoredCommand } from './record';
 
@@ -271,27 +271,9 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
     },
 
     async listInProgress(createdBefore, limit) {
-      const shards = await Promise.all(
-        Array.from({ length: IN_PROGRESS_SHARDS }, (_, shard) =>
-          queryUpTo(
-            db,
-            {
-              TableName: tableName,
-              IndexName: IN_PROGRESS_INDEX.name,
-              KeyConditionExpression: '#pk = :pk AND #sk < :before',
-              ExpressionAttributeNames: { '#pk': IN_PROGRESS_INDEX.partitionKey, '#sk': IN_PROGRESS_INDEX.sortKey },
-              ExpressionAttributeValues: { ':pk': `CMD#IN_PROGRESS#${shard}`, ':before': createdBefore },
-            },
-            limit,
-          ),
-        ),
-      );
-      return shards
-        .flat()
-        .map((item) => toRecord(item)!)
-        .filter((command) => command.status === 'in_progress')
-        .sort((a, b) => a.created_at.localeCompare(b.created_at))
-        .slice(0, limit);
+      const family = { tableName, index: IN_PROGRESS_INDEX, partitionPrefix: 'CMD#IN_PROGRESS#', shards: IN_PROGRESS_SHARDS };
+      // Index sort keys are `<created_at>#<id>`: the merge is in creation order.
+      return (await queryShardsBefore(db, family, createdBefore, limit)).map((item) => toRecord(item)!).filter((command) => command.status === 'in_progress');
     },
 
     async erase(id, tenantId, unchangedSince) {

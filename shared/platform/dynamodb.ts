@@ -81,6 +81,42 @@ export async function queryUpTo(
   return items;
 }
 
+/** A family of index partitions spread over shards: `<partitionPrefix><shard>`, for shard 0 to `shards - 1`. */
+export interface ShardedPartitions {
+  tableName: string;
+  index: { name: string; partitionKey: string; sortKey: string };
+  partitionPrefix: string;
+  shards: number;
+}
+
+/**
+ * Every item of the sharded partitions whose index sort key sorts before
+ * `before`, read shard by shard at once (up to `limit` from each), merged
+ * in sort-key order and cut to `limit`.
+ */
+export async function queryShardsBefore(db: DynamoDBDocumentClient, family: ShardedPartitions, before: string, limit: number): Promise<Record<string, unknown>[]> {
+  const { index } = family;
+  const shards = await Promise.all(
+    Array.from({ length: family.shards }, (_, shard) =>
+      queryUpTo(
+        db,
+        {
+          TableName: family.tableName,
+          IndexName: index.name,
+          KeyConditionExpression: '#pk = :pk AND #sk < :before',
+          ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
+          ExpressionAttributeValues: { ':pk': `${family.partitionPrefix}${shard}`, ':before': before },
+        },
+        limit,
+      ),
+    ),
+  );
+  return shards
+    .flat()
+    .sort((a, b) => String(a[index.sortKey]).localeCompare(String(b[index.sortKey])))
+    .slice(0, limit);
+}
+
 /** Most items DynamoDB takes in one BatchWriteItem. */
 const BATCH_WRITE_LIMIT = 25;
 /** Rounds of retrying unprocessed items (throttling) before giving up, with exponential backoff from 100 ms. */

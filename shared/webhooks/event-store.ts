@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { TABLE } from '../catalogue/table';
-import { epochSeconds, isConditionalCheckFailed, queryUpTo, type TransactionItem } from '../platform/dynamodb';
+import { epochSeconds, isConditionalCheckFailed, queryShardsBefore, type TransactionItem } from '../platform/dynamodb';
 import { canonicalJson, sha256Hex } from '../platform/hashing';
 
 /** How long an event (and its deliveries) is kept: a month, as Stripe keeps events. Longer than every retry schedule. */
@@ -125,26 +125,8 @@ export function dynamoEventStore(db: DynamoDBDocumentClient, tableName: string):
     },
 
     async listPending(recordedBefore, limit) {
-      const shards = await Promise.all(
-        Array.from({ length: PENDING_SHARDS }, (_, shard) =>
-          queryUpTo(
-            db,
-            {
-              TableName: tableName,
-              IndexName: PENDING_INDEX.name,
-              KeyConditionExpression: '#pk = :pk AND #sk < :before',
-              ExpressionAttributeNames: { '#pk': PENDING_INDEX.partitionKey, '#sk': PENDING_INDEX.sortKey },
-              ExpressionAttributeValues: { ':pk': `EVENT#PENDING#${shard}`, ':before': recordedBefore },
-            },
-            limit,
-          ),
-        ),
-      );
-      return shards
-        .flat()
-        .sort((a, b) => String(a[PENDING_INDEX.sortKey]).localeCompare(String(b[PENDING_INDEX.sortKey])))
-        .slice(0, limit)
-        .map((item) => String(item.pk));
+      const family = { tableName, index: PENDING_INDEX, partitionPrefix: 'EVENT#PENDING#', shards: PENDING_SHARDS };
+      return (await queryShardsBefore(db, family, recordedBefore, limit)).map((item) => String(item.pk));
     },
 
     async markFannedOut(key, now) {
