@@ -194,6 +194,24 @@ describe('documentation references', () => {
     expect(problems).toEqual([]);
   });
 
+  it('sends every example body as JSON, and gives each Idempotency-Key to one example only', () => {
+    const owners = new Map<string, string[]>();
+    const problems: string[] = [];
+    for (const file of markdownFiles) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      for (const [index, block] of [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match, position) => [position, match[1]!] as const)) {
+        const commands = block.replace(/\\\n/g, ' ').split('\n').filter((line) => /(^|\$\(|\s)curl\s/.test(line) && !line.trimStart().startsWith('#'));
+        for (const command of commands) {
+          if (/\s-d\s/.test(command) && !command.includes("-H 'content-type: application/json'")) problems.push(`${file}, sh block ${index + 1}: ${command.slice(0, 100)}`);
+          for (const [, key] of command.matchAll(/Idempotency-Key: ([\w.-]+)'/g)) owners.set(key!, [...(owners.get(key!) ?? []), `${file}#${index}`]);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect([...owners].filter(([, where]) => where.length > 1)).toEqual([]);
+    expect(owners.size).toBeGreaterThan(5);
+  });
+
   it('catches what it is meant to catch', () => {
     const problems: Problem[] = [];
     const at = () => 'sample';
