@@ -212,6 +212,17 @@ describe('documentation references', () => {
     expect(owners.size).toBeGreaterThan(5);
   });
 
+  it('documents in docs/configuration.md every setting the code reads', () => {
+    const read = new Set<string>();
+    const pattern = /(?:settings|env|process\.env)\??\.([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)|\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+): (?:z\.|wholeNumber|httpUrl|optionalUrl|flag|delays|ports)/g;
+    for (const file of codeFiles.filter((path) => /^(shared|functions|infra\/local|infra\/cli)\//.test(path))) {
+      for (const match of readFileSync(join(ROOT, file), 'utf8').matchAll(pattern)) read.add((match[1] ?? match[2])!);
+    }
+    const page = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
+    expect(read.size).toBeGreaterThan(30);
+    expect([...read].filter((name) => !page.includes(`\`${name}\``)).sort()).toEqual([]);
+  });
+
   it('catches what it is meant to catch', () => {
     const problems: Problem[] = [];
     const at = () => 'sample';
