@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { HTTP_STATUS_OF } from '../../shared/platform/errors';
 
 /**
  * Every reference a reader can follow points at something in this
@@ -221,6 +222,15 @@ describe('documentation references', () => {
     const page = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
     expect(read.size).toBeGreaterThan(30);
     expect([...read].filter((name) => !page.includes(`\`${name}\``)).sort()).toEqual([]);
+  });
+
+  it('lists every error code under its status in docs/api.md "Errors"', () => {
+    const page = readFileSync(join(ROOT, 'docs/api.md'), 'utf8');
+    const documented: Record<string, number> = {};
+    for (const [, status, codes] of page.matchAll(/^\| (\d{3}) \| (.+) \|$/gm)) {
+      for (const [, code] of codes!.matchAll(/`([A-Z_]+)`/g)) documented[code!] = Number(status);
+    }
+    expect(documented).toEqual({ ...HTTP_STATUS_OF });
   });
 
   it('catches what it is meant to catch', () => {
