@@ -14,7 +14,7 @@ export default tseslint.config(
     },
   },
   {
-    // Runtime code never reaches into the CDK app or the local runtime (ARCHITECTURE.md "Rules of the house").
+    // Runtime code never reaches into the CDK app or the local runtime (docs/architecture.md "Rules of the house").
     files: ['shared/**/*.ts', 'functions/**/*.ts'],
     rules: {
       'no-restricted-imports': [

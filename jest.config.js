@@ -1,6 +1,6 @@
 /**
  * Jest runs the TypeScript sources as native ES modules through SWC.
- * middy is ESM-only, so the project is ESM end to end (see docs/toolchain.md).
+ * middy is ESM-only, so the project is ESM end to end (see docs/toolchain.md "ESM and jest").
  * @type {import('jest').Config}
  */
 export default {

@@ -114,7 +114,7 @@ export interface EnvironmentSettings {
    */
   readonly providersConfigured: boolean;
   /**
-   * Plain (not secret) provider settings by their PROVIDERS.md names
+   * Plain (not secret) provider settings by their names in docs/configuration.md
    * (TWILIO_FROM_NUMBER, TWILIO_API_BASE_URL, …): each is set on the
    * functions whose catalogue entry lists it (`FunctionDefinition.settings`),
    * and on no other. Credentials never go here: they live in the provider

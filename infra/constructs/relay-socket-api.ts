@@ -102,7 +102,7 @@ export class RelaySocketApi extends Construct {
     for (const route of this.webSocketApi.node.findAll().filter((node) => node instanceof CfnRoute)) {
       Validations.of(route).acknowledge({
         id: 'AwsSolutions-APIG4',
-        reason: 'Twilio authenticates the socket with X-Twilio-Signature on the upgrade, checked by the $connect handler against PUBLIC_BASE_URL (PROVIDERS.md).',
+        reason: 'Twilio authenticates the socket with X-Twilio-Signature on the upgrade, checked by the $connect handler against PUBLIC_BASE_URL (docs/voice-calls.md).',
       });
     }
     const policy = props.handlerRole.node.tryFindChild('DefaultPolicy');

@@ -134,7 +134,7 @@ export class ServiceApi extends Construct {
     for (const route of this.httpApi.node.findAll().filter((node) => node instanceof CfnRoute)) {
       Validations.of(route).acknowledge({
         id: 'AwsSolutions-APIG4',
-        reason: 'Handlers authenticate (API key -> tenant; Twilio signature on webhooks) so unknown /api paths answer 401, per ARCHITECTURE.md.',
+        reason: 'Handlers authenticate (API key -> tenant; Twilio signature on webhooks) so unknown /api paths answer 401 (docs/api.md).',
       });
     }
   }

@@ -8,9 +8,9 @@ import { storedApiKey } from './stored-api-key';
 import { startLocalRuntime } from './runtime';
 
 /**
- * `npm start`: the whole service on this machine. Settings (README
- * "Configuration"): HOST, PORT, DATA_DIR, DATA_FILE, API_KEY, API_KEYS,
- * LOG_FORMAT, WORKER_CONCURRENCY and the provider settings of PROVIDERS.md.
+ * `npm start`: the whole service on this machine. Settings
+ * (docs/configuration.md "Settings"): HOST, PORT, DATA_DIR, DATA_FILE, API_KEY, API_KEYS,
+ * LOG_FORMAT, WORKER_CONCURRENCY and the provider settings of docs/configuration.md.
  */
 
 // README recommends Node 22; the SDK's notice about Node 20 would only repeat it on every start.

@@ -6,7 +6,7 @@ export function describeProviders(env: Record<string, string | undefined>): stri
   return `${llm}; ${describeSearch(env)}`;
 }
 
-/** The credentials each search provider needs (PROVIDERS.md "Settings"). */
+/** The credentials each search provider needs (docs/configuration.md "Settings"). */
 const SEARCH_CREDENTIALS: Readonly<Record<string, readonly string[]>> = {
   google: ['GOOGLE_CSE_API_KEY', 'GOOGLE_CSE_ID'],
   brave: ['BRAVE_API_KEY'],

@@ -44,7 +44,7 @@ export interface LocalRuntimeOptions {
   apiKey?: string;
   /** More keys, each its own tenant: key → site ids (`API_KEYS`). */
   apiKeys?: Record<string, string[]>;
-  /** Settings for the functions (PROVIDERS.md names), on top of the process environment. */
+  /** Settings for the functions (the names of docs/configuration.md), on top of the process environment. */
   settings?: Record<string, string | undefined>;
   /** Visibility timeout of the work queues; AWS's value (6× the worker timeout) by default. */
   visibilityTimeoutSeconds?: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The settings of `npm start` (README "Configuration"); provider settings are read by the functions themselves. */
+/** The settings of `npm start` (docs/configuration.md "Settings"); provider settings are read by the functions themselves. */
 export const localSettingsShape = {
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),

@@ -4,7 +4,7 @@ import { isValidPhoneNumber } from 'libphonenumber-js';
 
 /**
  * The Twilio REST wire as the local telephony and the test fake speak it
- * (PROVIDERS.md "Telephony"): `POST …/2010-04-01/Accounts/{sid}/Calls.json`
+ * (docs/voice-calls.md "Placing the call"): `POST …/2010-04-01/Accounts/{sid}/Calls.json`
  * with Basic auth and a form body whose repeated keys are kept as arrays,
  * `{code, message, more_info, status}` errors, and signed status callbacks
  * (`X-Twilio-Signature`, computed here with node:crypto, independently of

@@ -116,7 +116,7 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the HTTP API', value: this.api.url });
     new CfnOutput(this, 'PublicBaseUrl', { description: 'Base URL given to webhooks (PUBLIC_BASE_URL)', value: publicBaseUrl });
     new CfnOutput(this, 'RelaySocketUrl', {
-      description: 'The ConversationRelay socket (WebSocket API stage); PUBLIC_BASE_URL + /relay must reach it (README "The voice assistant")',
+      description: 'The ConversationRelay socket (WebSocket API stage); PUBLIC_BASE_URL + /relay must reach it (docs/voice-calls.md "The voice assistant")',
       value: this.relay.url,
     });
     new CfnOutput(this, 'AlarmTopicArn', {

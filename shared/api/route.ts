@@ -38,7 +38,7 @@ type CallContext = Context & { principal?: Principal; headers?: Record<string, s
 
 /**
  * The middy chain every API function shares, in the order of
- * ARCHITECTURE.md "Routes": key (401), body size (413), JSON (400), then the
+ * docs/api.md "Order of checks": key (401), body size (413), JSON (400), then the
  * route's own checks; any error leaves as the envelope. Once the key is
  * known, every log line of the request carries its `keyId`.
  */

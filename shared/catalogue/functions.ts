@@ -45,7 +45,7 @@ export interface FunctionDefinition<Id extends string = FunctionId> {
    */
   localSchedule?: { readonly setting: string; readonly defaultSeconds: number };
   /**
-   * Plain (not secret) provider settings it reads, by their PROVIDERS.md
+   * Plain (not secret) provider settings it reads, by their docs/configuration.md
    * names: each environment's value (infra/config.ts) is set on it, and
    * only on it. @default none
    */

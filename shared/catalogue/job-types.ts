@@ -223,7 +223,7 @@ export const JOB_TYPES = [
         sendsToDeadLetterOf: ['research'],
         secrets: ['search', 'openai'],
       },
-      // Unset, each has its PROVIDERS.md default; an environment's providerSettings (infra/config.ts) may set them.
+      // Unset, each has its default (docs/configuration.md); an environment's providerSettings (infra/config.ts) may set them.
       settings: ['SEARCH_PROVIDERS', 'SEARCH_CACHE_TTL', 'GOOGLE_CSE_DAILY_QUOTA', 'GOOGLE_CSE_BASE_URL', 'BRAVE_BASE_URL', 'PERPLEXITY_BASE_URL', 'PERPLEXITY_MODEL'],
     },
   },

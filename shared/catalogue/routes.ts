@@ -18,7 +18,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/api/agents/cmo/stakeholder-coordination', function: 'stakeholderCoordinationApi' },
   // Outside /api and without a key: Twilio signs each callback (X-Twilio-Signature), and the webhook checks that.
   { method: 'POST', path: '/webhooks/twilio/call-status', function: 'twilioCallStatusWebhook' },
-  // The tenant's completion webhooks (ARCHITECTURE.md "Webhooks").
+  // The tenant's completion webhooks (docs/webhooks.md).
   { method: 'POST', path: '/api/webhooks', function: 'webhooksApi' },
   { method: 'GET', path: '/api/webhooks', function: 'webhooksApi' },
   { method: 'DELETE', path: '/api/webhooks/{id}', function: 'webhooksApi' },

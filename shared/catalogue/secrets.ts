@@ -3,7 +3,7 @@ export type SecretId = 'openai' | 'search' | 'twilio';
 /** Provider credentials kept in Secrets Manager in AWS, the environment locally. */
 export interface SecretDefinition {
   id: SecretId;
-  /** Setting names (PROVIDERS.md "Settings") held as JSON keys in the secret. */
+  /** Setting names (docs/configuration.md "Settings") held as JSON keys in the secret. */
   keys: string[];
   /** Environment variable through which functions learn the secret's ARN. */
   arnEnvVar: string;

@@ -124,7 +124,7 @@ export function isFinalCallStatus(status: CallStatus): boolean {
 const TERMINAL_STATUSES: readonly CommandStatus[] = ['completed', 'failed'];
 
 /**
- * The command record of ARCHITECTURE.md "The command". `result` and `error`
+ * The command record of docs/architecture.md "The command". `result` and `error`
  * appear once the command is terminal; terminal commands never change, save for their live `call`.
  */
 export interface CommandRecord<Request = unknown, Progress = unknown> {

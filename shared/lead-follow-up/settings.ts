@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { readConfig } from '../platform/config';
 import { OUTPUTS, type LeadFollowUpOutput } from './schema';
 
-/** Settings of the lead follow-up functions (PROVIDERS.md, "Settings"). */
+/** Settings of the lead follow-up functions (docs/configuration.md "Settings"). */
 export interface LeadFollowUpSettings {
   /** LEAD_FOLLOW_UP_OUTPUT: the `output` of a request that names none. @default 'channel_messages' */
   defaultOutput: LeadFollowUpOutput;

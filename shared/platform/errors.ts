@@ -43,7 +43,7 @@ export type ErrorCode =
   | 'HEADERS_TOO_LARGE'
   | 'RATE_LIMITED';
 
-/** The HTTP status of every error code: the table of ARCHITECTURE.md "Errors". */
+/** The HTTP status of every error code: the table of docs/api.md "Errors". */
 export const HTTP_STATUS_OF: Readonly<Record<ErrorCode, number>> = Object.freeze({
   ...Object.fromEntries(BAD_REQUEST_CODES.map((code) => [code, 400])),
   ...Object.fromEntries(NOT_FOUND_CODES.map((code) => [code, 404])),

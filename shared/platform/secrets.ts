@@ -1,6 +1,6 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 
-/** Port: provider credentials by setting name (PROVIDERS.md "Settings"). */
+/** Port: provider credentials by setting name (docs/configuration.md "Settings"). */
 export interface SecretSource {
   /** The settings held by the given secrets; unset ones are absent. */
   read(names: readonly string[]): Promise<Record<string, string | undefined>>;
@@ -38,7 +38,7 @@ export function secretsManagerSecrets(secretArns: readonly string[], maxAgeSecon
 /**
  * A secret the operator has not filled yet has no value (GetSecretValue
  * answers ResourceNotFoundException): its settings count as unset, so the
- * provider is simply not used, as PROVIDERS.md says of unset credentials.
+ * provider is simply not used, as docs/configuration.md says of unset credentials.
  */
 async function readSecretJson(arn: string, maxAgeSeconds: number): Promise<Record<string, unknown> | undefined> {
   try {

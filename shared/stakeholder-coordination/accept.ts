@@ -38,7 +38,7 @@ export interface StakeholderCall {
 
 /**
  * Use case: `POST /api/agents/cmo/stakeholder-coordination`. Validates the
- * body, runs the checks in ARCHITECTURE.md's order, reads the site's
+ * body, runs the checks in the order of docs/voice-calls.md "Errors", reads the site's
  * context summary (bounded queries), starts a conversation when none was
  * named, builds the meeting details and both system prompts, and records
  * the command with its call (`pending`, when numbers were given), then

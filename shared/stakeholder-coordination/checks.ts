@@ -33,7 +33,7 @@ export interface StakeholderCheckDependencies {
 
 /**
  * Use case: the synchronous checks of a stakeholder coordination, after the
- * request schema, in ARCHITECTURE.md's order: the site (404 SITE_NOT_FOUND,
+ * request schema, in the order of docs/voice-calls.md "Errors": the site (404 SITE_NOT_FOUND,
  * or 403 FORBIDDEN for a key without access), then every id the request
  * names, each of which must exist on that site: lead (LEAD_NOT_FOUND),
  * visitor (NOT_FOUND), user (USER_NOT_FOUND), agent (AGENT_NOT_FOUND),

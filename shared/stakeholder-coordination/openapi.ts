@@ -92,7 +92,7 @@ export const stakeholderResultSchema = z
   })
   .meta({ id: 'StakeholderCoordinationResult', description: 'The final meeting details and prompts, and the call as it is now (it keeps moving after the command completed).' });
 
-/** Twilio's status callback form (PROVIDERS.md), as the webhook reads it. */
+/** Twilio's status callback form (docs/voice-calls.md "The status webhook"), as the webhook reads it. */
 const statusCallbackSchema = z
   .object({
     CallSid: z.string().meta({ description: 'Twilio\'s call id: `CA` and 32 hex digits.', example: 'CA0123456789abcdef0123456789abcdef' }),

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { RELAY_LIMITS } from './limits';
 
 /**
- * The ConversationRelay socket messages (PROVIDERS.md "Voice assistant";
+ * The ConversationRelay socket messages (docs/voice-calls.md "The voice assistant";
  * twilio.com/docs/voice/conversationrelay/websocket-messages). Twilio sends
  * `setup` once the socket is open, then `prompt`s (what the caller said),
  * `interrupt`, `dtmf` and `error`; we answer `text` tokens or `end`.

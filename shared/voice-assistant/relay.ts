@@ -37,7 +37,7 @@ const FORBIDDEN: SocketResult = { statusCode: 403, body: 'Forbidden' };
 
 /**
  * Use case: one event of the ConversationRelay socket (Twilio's side of a
- * live call; PROVIDERS.md "Voice assistant"). The same module answers API
+ * live call; docs/voice-calls.md "The voice assistant"). The same module answers API
  * Gateway's WebSocket routes in AWS and the local socket server:
  * - `$connect`: the upgrade must carry a valid X-Twilio-Signature over
  *   `relayUrlOf(PUBLIC_BASE_URL)`; otherwise 403 (the socket is never opened);

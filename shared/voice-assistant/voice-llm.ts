@@ -9,7 +9,7 @@ import { llmSettingsSchema } from '../providers/llm/select';
 import { VOICE_LLM_POLICY } from './limits';
 import { refreshingLazy } from '../platform/memo';
 
-/** Model used when `OPENAI_MODEL` is unset (PROVIDERS.md, Settings). */
+/** Model used when `OPENAI_MODEL` is unset (docs/configuration.md "Settings"). */
 const DEFAULT_MODEL = 'gpt-4o-mini';
 
 /**

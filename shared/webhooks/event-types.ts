@@ -1,6 +1,6 @@
 /**
- * Every event type a webhook endpoint may subscribe to (ARCHITECTURE.md
- * "Webhooks"): the end of a command a caller started, a stakeholder call's
+ * Every event type a webhook endpoint may subscribe to (docs/webhooks.md
+ * "Events"): the end of a command a caller started, a stakeholder call's
  * progress and its meeting summary, and a follow-up sequence's steps.
  */
 export const EVENT_TYPES = [

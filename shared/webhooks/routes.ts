@@ -14,7 +14,7 @@ export type WebhookRoutesDependencies = EndpointsApiDependencies & DeliveriesApi
 /**
  * Use case: one request to the tenant's completion webhooks (the routes of
  * shared/catalogue/routes.ts that name `webhooksApi`), after its key was
- * checked. Bodies are read here, in the order of ARCHITECTURE.md "Routes":
+ * checked. Bodies are read here, in the order of docs/api.md "Order of checks":
  * size (413), JSON (400 VALIDATION_ERROR), then the route's schema.
  */
 export async function answerWebhookRoute(deps: WebhookRoutesDependencies, call: Pick<ApiCall, 'event' | 'principal'>): Promise<HttpResult> {

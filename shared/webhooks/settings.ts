@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { readConfig } from '../platform/config';
 
-/** Seconds between delivery attempts when WEBHOOK_RETRY_DELAYS is not set (PROVIDERS.md "Settings"): about 31 hours in all. */
+/** Seconds between delivery attempts when WEBHOOK_RETRY_DELAYS is not set (docs/configuration.md "Settings"): about 31 hours in all. */
 export const DEFAULT_RETRY_DELAYS_SECONDS = [30, 120, 600, 3600, 21600, 86400] as const;
 
 /** The longest wait between two attempts a setting may ask for: a week. */

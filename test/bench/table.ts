@@ -5,7 +5,7 @@ export function median(values: readonly number[]): number {
 
 const NUMERIC = /^[-+]?[\d.,]+( ?[%×a-zA-Z/]*)?$/;
 
-/** A Markdown table (numbers right-aligned, text left-aligned) that can be pasted into the README as it is. */
+/** A Markdown table (numbers right-aligned, text left-aligned) that can be pasted into docs/performance.md as it is. */
 export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((title, index) => Math.max(title.length, ...rows.map((row) => row[index]!.length)));
   const right = header.map((_, index) => rows.length > 0 && rows.every((row) => NUMERIC.test(row[index]!)));

@@ -1,5 +1,5 @@
 /**
- * README "Deploying to AWS" against the synthesized prod template: the
+ * docs/deploying.md against the synthesized prod template: the
  * line synth prints, the concurrency it asks for, the bootstrap version,
  * the stack names, and every output and export it names (and no output it
  * leaves out).
@@ -10,9 +10,9 @@ import { describeTarget } from '../../infra/stages/switchboard-app';
 import { QUEUES } from '../../shared/catalogue/job-types';
 import { synthesize, type SynthesizedEnvironment, type TemplateJson } from './synthesize';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const start = README.indexOf('## Deploying to AWS');
-const SECTION = README.slice(start, README.indexOf('\n## ', start + 1));
+/** The steps of the page, up to "What is deployed". */
+const PAGE = readFileSync(new URL('../../docs/deploying.md', import.meta.url), 'utf8');
+const SECTION = PAGE.slice(0, PAGE.indexOf('\n## What is deployed'));
 
 let prod: SynthesizedEnvironment;
 beforeAll(() => {
@@ -24,14 +24,14 @@ function teamOutputs(template: TemplateJson): Record<string, { Export?: { Name: 
   return Object.fromEntries(Object.entries(template.Outputs ?? {}).filter(([name]) => !name.startsWith('PublishOutput')));
 }
 
-/** Output names in the README's outputs table, per stack. */
+/** Output names in the page's outputs table, per stack. */
 function documentedOutputs(stack: 'Service' | 'Stateful'): string[] {
   return SECTION.split('\n')
     .filter((line) => line.startsWith(`| ${stack} |`))
     .flatMap((line) => [...line.split('|')[2]!.matchAll(/`([A-Za-z]+)`/g)].map((match) => match[1]!));
 }
 
-describe('README: deploying to AWS', () => {
+describe('docs/deploying.md: deploying to AWS', () => {
   it('shows the line synth prints for prod, and the concurrency every environment needs', () => {
     expect(SECTION).toContain(`# ${describeTarget(environmentConfig('prod'))}\n`);
     expect(accountConcurrencyNeeded(ENVIRONMENTS.prod)).toBe(1631);

@@ -6,7 +6,7 @@ import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { eventually } from '../support/embedded';
 import { call } from '../support/http';
 
-/** The job contract for event producers, as the README documents it, against the local runtime. */
+/** The job contract for event producers, as docs/producers.md documents it, against the local runtime. */
 const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 

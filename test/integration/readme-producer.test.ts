@@ -7,12 +7,12 @@ import { eventually } from '../support/embedded';
 import { call } from '../support/http';
 
 /**
- * README "Jobs from event producers", as written: its settings, its job on
+ * docs/producers.md, as written: its settings, its job on
  * the sales queue (sent with the SDK, as the `aws` CLI would), then its curl
  * with the same Idempotency-Key finds the job's command instead of making a
  * second one.
  */
-const README = new URL('../../README.md', import.meta.url);
+const PAGE = new URL('../../docs/producers.md', import.meta.url);
 
 interface Walkthrough {
   env: Record<string, string>;
@@ -24,10 +24,9 @@ interface Walkthrough {
 }
 
 async function readWalkthrough(): Promise<Walkthrough> {
-  const text = await readFile(README, 'utf8');
-  const section = text.slice(text.indexOf('## Jobs from event producers'), text.indexOf('\n## ', text.indexOf('## Jobs from event producers') + 1));
+  const section = await readFile(PAGE, 'utf8');
   const script = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!script) throw new Error('README "Jobs from event producers" has no sh block');
+  if (!script) throw new Error('docs/producers.md has no sh block');
   const pick = (pattern: RegExp, what: string) => {
     const found = pattern.exec(script)?.[1];
     if (found === undefined) throw new Error(`The walkthrough shows no ${what}`);
@@ -72,7 +71,7 @@ async function commandsWithKey(key: string): Promise<Record<string, unknown>[]> 
   }
 }
 
-describe('README: jobs from event producers', () => {
+describe('docs/producers.md: jobs from event producers', () => {
   it('shows a region, credentials and the endpoint the aws CLI needs, and the queue URL the banner prints', () => {
     expect(Object.keys(walkthrough.env)).toEqual(expect.arrayContaining(['AWS_REGION', 'AWS_DEFAULT_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']));
     expect(walkthrough.script).toContain('--endpoint-url "$SQS"');
@@ -102,7 +101,7 @@ describe('README: jobs from event producers', () => {
 
     const found = await call(runtime.url, 'POST', '/api/agents/sales/leadFollowUp', {
       key: runtime.apiKey,
-      headers: { 'idempotency-key': walkthrough.idempotencyKey, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'idempotency-key': walkthrough.idempotencyKey, 'content-type': 'application/json' },
       rawBody: walkthrough.postBody,
     });
     expect([200, 202]).toContain(found.status);

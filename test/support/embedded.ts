@@ -8,7 +8,7 @@ export interface EmbeddedServices {
   stop(): Promise<void>;
 }
 
-/** Starts the embedded DynamoDB and SQS with the table and queues of infra/definitions.ts. */
+/** Starts the embedded DynamoDB and SQS with the table and queues of the service catalogue (shared/catalogue/). */
 export async function startEmbeddedServices(options: { visibilityTimeoutSeconds?: number } = {}): Promise<EmbeddedServices> {
   process.env.AWS_ACCESS_KEY_ID ??= 'local';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';

@@ -3,8 +3,8 @@
  * site's data, built at its worst: each text at its limit in three-byte
  * characters (the widest a JavaScript character can be in UTF-8), each list
  * at its longest, each budget filled; then measured as DynamoDB counts it.
- * Each stays below 350 KB, a margin under DynamoDB's 400 KB item limit (the
- * README's table lists each bound). Items are written by the real code
+ * Each stays below 350 KB, a margin under DynamoDB's 400 KB item limit (docs/data-and-keys.md
+ * "Item sizes" lists each bound). Items are written by the real code
  * (the stores through a client that keeps what it is sent, the use cases on
  * their in-memory ports) wherever one builds them.
  */

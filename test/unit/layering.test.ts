@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
-/** The import rules of ARCHITECTURE.md "Rules of the house", checked on every build. */
+/** The import rules of docs/architecture.md "Rules of the house", checked on every build. */
 const ROOT = resolve(import.meta.dirname, '../..');
 const FEATURES = ['lead-follow-up', 'deep-research', 'stakeholder-coordination', 'webhooks', 'voice-assistant'];
 

@@ -313,7 +313,7 @@ export const WEBHOOK_EVENTS_TAG: Tag = {
 };
 
 /**
- * An event delivered to the tenant's endpoints (ARCHITECTURE.md "Webhooks"):
+ * An event delivered to the tenant's endpoints (docs/webhooks.md "Events"):
  * a signed POST of `{id: "evt_…", type, created_at, data}`; any 2xx answer
  * acknowledges it, anything else is retried.
  */

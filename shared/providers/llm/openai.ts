@@ -13,7 +13,7 @@ import {
 } from './port';
 import { toStrictJsonSchema } from './strict-schema';
 
-/** Settings of the OpenAI adapter (see `OPENAI_*` in PROVIDERS.md). */
+/** Settings of the OpenAI adapter (see `OPENAI_*` in docs/configuration.md). */
 export interface OpenAiLlmSettings {
   apiKey: string;
   /**

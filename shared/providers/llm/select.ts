@@ -4,7 +4,7 @@ import { createOfflineLlm } from './offline';
 import { createOpenAiLlm } from './openai';
 import type { LlmClient } from './port';
 
-/** Model used when `OPENAI_MODEL` is unset (PROVIDERS.md, Settings). */
+/** Model used when `OPENAI_MODEL` is unset (docs/configuration.md "Settings"). */
 const defaultOpenAiModel = 'gpt-4o-mini';
 
 /** The LLM settings, as a shape for `readConfig`. All optional: no key means the offline writer. */

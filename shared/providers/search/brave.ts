@@ -5,7 +5,7 @@ import { isTransientStatus, requestJson, safeToken, type Fetch, type ProviderAns
 import { searchTimeoutsOf } from './policy';
 import { SearchProviderError, type SearchHit, type SearchPage, type SearchProvider, type SearchQuery } from './port';
 
-/** Options of the Brave Search adapter (`BRAVE_*` in PROVIDERS.md). */
+/** Options of the Brave Search adapter (`BRAVE_*` in docs/configuration.md). */
 export interface BraveSearchOptions {
   apiKey: string;
   /**

@@ -6,7 +6,7 @@ import { searchTimeoutsOf } from './policy';
 import { SearchProviderError, type SearchHit, type SearchPage, type SearchProvider, type SearchQuery } from './port';
 import type { SearchQuota } from './quota';
 
-/** Options of the Google Custom Search adapter (`GOOGLE_CSE_*` in PROVIDERS.md). */
+/** Options of the Google Custom Search adapter (`GOOGLE_CSE_*` in docs/configuration.md). */
 export interface GoogleSearchOptions {
   apiKey: string;
   /** The programmable search engine's id (`cx`). */

@@ -6,7 +6,7 @@ import { isTransientStatus, safeToken } from './http';
 import { searchTimeoutsOf } from './policy';
 import { SearchProviderError, type SearchHit, type SearchPage, type SearchProvider, type SearchQuery } from './port';
 
-/** Options of the Perplexity Sonar adapter (`PERPLEXITY_*` in PROVIDERS.md). */
+/** Options of the Perplexity Sonar adapter (`PERPLEXITY_*` in docs/configuration.md). */
 export interface PerplexitySearchOptions {
   apiKey: string;
   /**

@@ -8,7 +8,7 @@
  *   theirs may page (Google 10 results a page, up to 10 pages; Brave 20, up
  *   to 5), so one attempt is also bounded as a whole, by 20 s.
  * - Perplexity Sonar searches and writes before it answers, and a first use
- *   can take 10–30 s (PROVIDERS.md): 30 s for its one request.
+ *   can take 10–30 s: 30 s for its one request.
  * - A transient failure (timeout, 5xx, 429 rate limit, connection) gets one
  *   retry, after 1 s: the shortest window of the providers' per-second
  *   rate limits (Brave's free plan allows 1 request a second), so the retry

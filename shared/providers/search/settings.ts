@@ -4,7 +4,7 @@ import { SEARCH_PROVIDER_NAMES, type SearchProviderName } from './providers';
 
 export { SEARCH_SECRET_KEYS } from './providers';
 
-/** Chain order when SEARCH_PROVIDERS is unset (PROVIDERS.md, Settings). */
+/** Chain order when SEARCH_PROVIDERS is unset (docs/configuration.md "Settings"). */
 export const DEFAULT_SEARCH_PROVIDERS = 'google,brave,perplexity';
 /** SEARCH_CACHE_TTL when unset: one hour, in seconds. */
 export const DEFAULT_SEARCH_CACHE_TTL_SECONDS = 3600;
@@ -33,7 +33,7 @@ const providerList = z
     return names as SearchProviderName[];
   });
 
-/** The non-secret search settings (PROVIDERS.md, Settings); the credentials come from the SecretSource. */
+/** The non-secret search settings (docs/configuration.md "Settings"); the credentials come from the SecretSource. */
 export const searchSettingsSchema = z.object({
   /** Chain order, comma-separated; unknown names fail the cold start. @default 'google,brave,perplexity' */
   SEARCH_PROVIDERS: providerList,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Our state of a call (PROVIDERS.md "Call status → our call states"). */
+/** Our state of a call (docs/voice-calls.md "Call states"). */
 export type CallState = 'pending' | 'in_progress' | 'completed' | 'failed';
 
 /** Every `CallStatus` Twilio reports, with our state for it. */

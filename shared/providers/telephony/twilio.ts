@@ -1,7 +1,7 @@
 import twilio from 'twilio';
 import { TelephonyError, type OutboundCall, type PlacedCall, type Telephony, type TelephonyProviderName } from './port';
 
-/** Settings of the Twilio adapter (see `TWILIO_*` in PROVIDERS.md). */
+/** Settings of the Twilio adapter (see `TWILIO_*` in docs/configuration.md). */
 export interface TwilioTelephonyOptions {
   /** `AC…` */
   accountSid: string;

@@ -43,7 +43,7 @@ const read = (id: string) => call(runtime.url, 'GET', `/api/commands/${id}`, { k
 const errorOf = (answer: JsonAnswer) => `${answer.status} ${answer.body.error?.code}: ${answer.body.error?.message}`;
 
 describe('POST /api/agents/cmo/stakeholder-coordination', () => {
-  it('checks in ARCHITECTURE.md’s order: key, size, JSON, schema, then the site', async () => {
+  it('checks in the documented order: key, size, JSON, schema, then the site', async () => {
     expect((await call(runtime.url, 'POST', ROUTE, { body: { site_id: SITE } })).status).toBe(401);
     expect(errorOf(await call(runtime.url, 'POST', ROUTE, { key: API_KEY, rawBody: `{"site_id": "${'x'.repeat(300 * 1024)}"}` }))).toMatch(/^413 PAYLOAD_TOO_LARGE/);
     expect(errorOf(await call(runtime.url, 'POST', ROUTE, { key: API_KEY, rawBody: '{"site_id": ' }))).toMatch(/^400 INVALID_REQUEST: The request body is not valid JSON/);

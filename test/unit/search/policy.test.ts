@@ -1,7 +1,7 @@
 import { SEARCH_RETRY, SEARCH_TIMEOUTS, searchChainWorstCaseMs, searchTimeoutsOf } from '../../../shared/providers/search/policy';
 
 describe('search policy', () => {
-  it('gives Perplexity the longer timeout PROVIDERS.md asks for, and the page APIs a short one', () => {
+  it('gives Perplexity the longer timeout it needs, and the page APIs a short one', () => {
     expect(searchTimeoutsOf('perplexity').requestTimeoutMs).toBe(30_000);
     expect(searchTimeoutsOf('google').requestTimeoutMs).toBe(8_000);
     expect(searchTimeoutsOf('brave').requestTimeoutMs).toBe(8_000);

@@ -35,7 +35,7 @@ describe('search settings', () => {
     expect(readSearchSettings({})).toEqual({ SEARCH_PROVIDERS: ['google', 'brave', 'perplexity'], SEARCH_CACHE_TTL: 3600, GOOGLE_CSE_DAILY_QUOTA: 100 });
   });
 
-  it('reads every setting by its PROVIDERS.md name', () => {
+  it('reads every setting by its documented name', () => {
     expect(Object.keys(searchSettingsSchema.shape).sort()).toEqual(
       ['BRAVE_BASE_URL', 'GOOGLE_CSE_BASE_URL', 'GOOGLE_CSE_DAILY_QUOTA', 'PERPLEXITY_BASE_URL', 'PERPLEXITY_MODEL', 'SEARCH_CACHE_TTL', 'SEARCH_PROVIDERS'].sort(),
     );

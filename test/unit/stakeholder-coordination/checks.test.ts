@@ -63,7 +63,7 @@ describe('checkStakeholderCoordination', () => {
     expect((await check({ lead_id: DEMO.leadId, conversationId: UNKNOWN })).conversation?.id).toBe(UNKNOWN);
   });
 
-  describe('refuses, in ARCHITECTURE.md’s order', () => {
+  describe('refuses, in the documented order', () => {
     it('a site that exists nowhere: 404 SITE_NOT_FOUND, for any key', async () => {
       const { check } = setup();
       expect(await codeOf(check({ site_id: UNKNOWN, lead_id: DEMO.leadId }))).toMatch(/^404 SITE_NOT_FOUND/);

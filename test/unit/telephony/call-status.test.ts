@@ -13,7 +13,7 @@ describe('callStateOf', () => {
     ['failed', 'failed'],
     ['no-answer', 'failed'],
     ['canceled', 'failed'],
-  ])('maps %s to %s (PROVIDERS.md)', (status, state) => {
+  ])('maps %s to %s (docs/voice-calls.md)', (status, state) => {
     expect(callStateOf(status)).toBe(state);
   });
 

@@ -2,9 +2,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { signatureHeader } from '../../../shared/webhooks/signature';
 
-/** The receiver's code sample of README "Webhooks" › "Verifying signatures", run against what the service sends. */
-const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-const section = README.slice(README.indexOf('### Verifying signatures'));
+/** The receiver's code sample of docs/webhooks.md "Verifying signatures", run against what the service sends. */
+const PAGE = readFileSync(new URL('../../../docs/webhooks.md', import.meta.url), 'utf8');
+const section = PAGE.slice(PAGE.indexOf('## Verifying signatures'));
 const sample = /```js\n([\s\S]*?)```/.exec(section)![1]!;
 
 type Verify = (secret: string, header: string | undefined, rawBody: string | Buffer, toleranceSeconds?: number) => boolean;
@@ -13,7 +13,7 @@ const verify = new Function('createHmac', 'timingSafeEqual', `${sample.replace(/
   timingSafeEqual,
 ) as Verify;
 
-describe("README's signature check for receivers", () => {
+describe("docs/webhooks.md's signature check for receivers", () => {
   const secret = 'whsec_readme-sample-secret-0123456789abcdefghijklm';
   const body = '{"id":"evt_0123","type":"command.completed","created_at":"2026-11-23T10:00:00.000Z","data":{"command":{"status":"completed"}}}';
   const now = () => Math.floor(Date.now() / 1000);

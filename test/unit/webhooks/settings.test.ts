@@ -3,7 +3,7 @@ import { hopDelaySeconds, nextRetryDelaySeconds } from '../../../shared/webhooks
 import { DEFAULT_RETRY_DELAYS_SECONDS, readWebhookSettings } from '../../../shared/webhooks/settings';
 
 describe('webhook settings', () => {
-  it('default to the PROVIDERS.md schedule and no loopback endpoints (as in AWS)', () => {
+  it('default to the documented schedule and no loopback endpoints (as in AWS)', () => {
     expect(readWebhookSettings({})).toEqual({ retryDelaysSeconds: [30, 120, 600, 3600, 21600, 86400], allowLoopback: false, reservedPorts: new Set() });
     expect(DEFAULT_RETRY_DELAYS_SECONDS).toEqual([30, 120, 600, 3600, 21600, 86400]);
   });
