@@ -37,4 +37,12 @@ export default {
   collectCoverageFrom: ['shared/**/*.ts', 'functions/**/*.ts', 'infra/**/*.ts', '!**/*.d.ts'],
   coverageProvider: 'v8',
   coverageReporters: ['text-summary', 'json-summary', 'lcov'],
+  /**
+   * Floors under today's numbers, so coverage cannot drop unnoticed. The
+   * unit project alone covers 70.8% of lines, 70.1% of functions and 89.7%
+   * of branches; lines can only rise when more projects run, branches and
+   * functions can fall (files the unit tests never load add theirs), so
+   * those two keep a margin until a full run sets them.
+   */
+  coverageThreshold: { global: { lines: 70, statements: 70, functions: 65, branches: 80 } },
 };
