@@ -1,10 +1,19 @@
 /**
  * Synthesizes one environment the way `cdk synth -c env=NAME` does (same
  * cdk.json feature flags, same stage builder), minus bundling, so the tests
- * read the real templates. Call once per environment per test file.
+ * read the real templates.
+ *
+ * A synth takes seconds and five test files want every environment, so the
+ * templates are kept on disk under a key made of everything that shapes
+ * them (infra/, shared/, functions/, cdk.json, package-lock.json, the
+ * context): the first file to ask synthesizes, the others read the JSON.
+ * The construct tree (for logical ids, cdk-nag, annotations) is built only
+ * when a test asks for `stage`.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
@@ -15,8 +24,11 @@ import type { SwitchboardStage } from '../../infra/stages/switchboard-stage';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const CDK_JSON = JSON.parse(readFileSync(resolve(ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+/** What the templates are made from; a change to any of it is a new cache key. */
+const SOURCES = ['infra', 'shared', 'functions', 'cdk.json', 'package-lock.json'];
 
 export interface SynthesizedEnvironment {
+  /** The construct tree, built on first read. */
   readonly stage: SwitchboardStage;
   readonly stateful: Template;
   readonly service: Template;
@@ -32,20 +44,73 @@ export interface TemplateJson {
   Outputs?: Record<string, { Value: unknown; Description?: string; Export?: { Name: unknown } }>;
 }
 
+type Templates = SynthesizedEnvironment['json'];
+
 /** Synthesizes environment `name` with no credentials and no bundling; `context` adds `-c` values. */
 export function synthesize(name: EnvironmentName, context: Record<string, unknown> = {}): SynthesizedEnvironment {
-  const app = new App({
-    context: { ...CDK_JSON.context, env: name, 'aws:cdk:bundling-stacks': [], ...context },
-  });
-  const stage = addSwitchboardStage(app);
-  const stateful = Template.fromStack(stage.stateful);
-  const service = Template.fromStack(stage.service);
+  const appContext = { ...CDK_JSON.context, env: name, 'aws:cdk:bundling-stacks': [], ...context };
+  let stage: SwitchboardStage | undefined;
+  const build = () => (stage ??= addSwitchboardStage(new App({ context: appContext })));
+  const file = join(cacheDir(), `${name}-${hash(JSON.stringify(appContext))}.json`);
+  let json = readCached(file);
+  if (!json) {
+    const built = build();
+    json = {
+      stateful: Template.fromStack(built.stateful).toJSON() as TemplateJson,
+      service: Template.fromStack(built.service).toJSON() as TemplateJson,
+    };
+    writeAtomically(file, JSON.stringify(json));
+  }
   return {
-    stage,
-    stateful,
-    service,
-    json: { stateful: stateful.toJSON() as TemplateJson, service: service.toJSON() as TemplateJson },
+    get stage() {
+      return build();
+    },
+    stateful: Template.fromJSON(json.stateful),
+    service: Template.fromJSON(json.service),
+    json,
   };
+}
+
+let dir: string | undefined;
+/** A directory per state of the sources, shared by every jest worker (and by later runs while nothing changes). */
+function cacheDir(): string {
+  if (dir) return dir;
+  const digest = createHash('sha256');
+  for (const source of SOURCES) hashTree(digest, source);
+  dir = join(tmpdir(), `switchboard-synth-${digest.digest('hex').slice(0, 16)}`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+function hashTree(digest: ReturnType<typeof createHash>, relative: string): void {
+  const path = resolve(ROOT, relative);
+  let entries;
+  try {
+    entries = readdirSync(path, { withFileTypes: true });
+  } catch {
+    digest.update(`file ${relative}\0`).update(readFileSync(path)).update('\0');
+    return;
+  }
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) hashTree(digest, `${relative}/${entry.name}`);
+}
+
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+function readCached(file: string): Templates | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Templates;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Two workers may synthesize the same environment at once: each writes whole, the last rename wins, both are equal. */
+function writeAtomically(file: string, text: string): void {
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, text);
+  renameSync(partial, file);
 }
 
 /** cdk-nag AwsSolutions findings (errors and warnings) not acknowledged in the stage. */

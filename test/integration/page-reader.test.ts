@@ -4,7 +4,7 @@ import { measureHtml, nestingWeight } from '../../shared/providers/web/html-shap
 import { createPageParser, type WorkerPageParser } from '../../shared/providers/web/page-parser';
 import { createPageReader, PageFetchError, PageRefusedError, type PageReaderOptions } from '../../shared/providers/web/page-reader';
 import { startFakeWebPages, type FakeWebPages } from '../fakes/web-pages';
-import { eventually } from '../support/embedded';
+import { eventually } from '../support/eventually';
 
 const ARTICLE = `<!doctype html>
 <html><head><title>Chip makers race to build AI accelerators | Example Tech</title>

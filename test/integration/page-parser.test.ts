@@ -1,6 +1,6 @@
 import { createPageParser, type WorkerPageParser } from '../../shared/providers/web/page-parser';
 import { PageFetchError } from '../../shared/providers/web/errors';
-import { eventually } from '../support/embedded';
+import { eventually } from '../support/eventually';
 
 const ARTICLE = `<html><head><title>Orders double</title></head><body><nav>MENU</nav><article><h1>Orders double</h1>
 <p>The chipmaker said orders for AI accelerators doubled this year, driven by cloud providers building data centers for large language models.</p>
