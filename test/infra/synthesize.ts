@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
+import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -61,7 +61,7 @@ export function nagFindings(stage: SwitchboardStage): { rule: string; severity: 
 /** Logical id of the CloudFormation resource behind an L2 construct (or an L1 itself). */
 export function logicalId(construct: IConstruct): string {
   const element = (construct.node.defaultChild ?? construct) as CfnElement;
-  const stack = element.stack as Stack;
+  const stack = element.stack;
   return stack.resolve(element.logicalId) as string;
 }
 
