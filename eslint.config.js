@@ -1,6 +1,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const TYPED_FILES = ['{functions,shared,infra,test,scripts}/**/*.ts', '*.ts'];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'cdk.out/**', 'coverage/**', 'dist/**'] },
   js.configs.recommended,
@@ -11,6 +13,18 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'error',
+    },
+  },
+  {
+    // Type-aware rules, for the files tsconfig.json compiles (docs/switchboard-api.d.ts is generated and outside it).
+    // A dropped promise hides its error and races whatever runs next: each one is awaited, or `void` with a reason.
+    files: TYPED_FILES,
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
     },
   },
   {

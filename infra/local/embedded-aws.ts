@@ -74,7 +74,7 @@ export async function startEmbeddedAws(options: EmbeddedAwsOptions = {}): Promis
     const observe = options.onRequest;
     const operationOf = (request: IncomingMessage) => String(request.headers['x-amz-target'] ?? '').replace(/^.*\./, '');
     dynamo.prependListener('request', (request: IncomingMessage) => observe('dynamodb', operationOf(request), request));
-    (sqsServer as unknown as Server).prependListener('request', (request: IncomingMessage) => observe('sqs', operationOf(request), request));
+    sqsServer.prependListener('request', (request: IncomingMessage) => observe('sqs', operationOf(request), request));
   }
 
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -105,7 +105,7 @@ export async function startEmbeddedAws(options: EmbeddedAwsOptions = {}): Promis
     sqs,
     async stop() {
       sqs.destroy();
-      await closeServer(sqsServer as unknown as Server);
+      await closeServer(sqsServer);
       await closeServer(dynamo);
     },
   };

@@ -274,7 +274,7 @@ export function localIntervalMs(fn: Pick<FunctionDefinition, 'scheduleMinutes' |
   if (!fn.localSchedule) return (fn.scheduleMinutes ?? 5) * 60_000;
   const { setting, defaultSeconds } = fn.localSchedule;
   const values = readConfig({ [setting]: z.coerce.number().int('must be a whole number of seconds').min(1).max(86_400).optional() }, settings);
-  return ((values[setting] as number | undefined) ?? defaultSeconds) * 1000;
+  return (values[setting] ?? defaultSeconds) * 1000;
 }
 
 /**

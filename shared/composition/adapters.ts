@@ -37,7 +37,7 @@ function awsClientOptions(settings: Settings, service: 'DYNAMODB' | 'SQS'): AwsC
 
 /** The table's name (TABLE_NAME); a missing one fails the cold start. */
 export function tableNameOf(settings: Settings): string {
-  return readConfig({ [TABLE.envVar]: requiredString() }, settings)[TABLE.envVar] as string;
+  return readConfig({ [TABLE.envVar]: requiredString() }, settings)[TABLE.envVar];
 }
 
 /** The DynamoDB document client, its calls traced when `tracing` is on. */

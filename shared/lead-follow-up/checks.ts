@@ -74,7 +74,7 @@ export async function checkLeadFollowUp(
     lead,
     ...(user ? { user } : {}),
     agent,
-    ...(request.followUpType !== undefined ? { followUpType: request.followUpType as FollowUpType } : {}),
+    ...(request.followUpType !== undefined ? { followUpType: request.followUpType } : {}),
     channels,
   };
 }

@@ -111,7 +111,7 @@ function childOutcome(outcome: CopywriterProgress, parent: LeadFollowUpCommand):
 export const refinementSchema: (channels: readonly Channel[]) => z.ZodType<Refined> = memoize(
   (channels) => {
     const item = z.object({ title: z.string(), message: z.string() });
-    return z.object(Object.fromEntries(channels.map((channel) => [channel, item]))) as unknown as z.ZodType<Refined>;
+    return z.object(Object.fromEntries(channels.map((channel) => [channel, item])));
   },
   (channels) => channels.join(','),
 );

@@ -133,7 +133,7 @@ async function keepProgress(deps: SalesPhaseDependencies, command: LeadFollowUpC
 export const channelMessagesSchema: (channels: readonly Channel[]) => z.ZodType<ChannelMessages> = memoize(
   (channels) => {
     const message: z.ZodType<ChannelMessage> = z.object({ title: z.string(), message: z.string(), strategy: z.string() });
-    return z.object(Object.fromEntries(channels.map((channel) => [channel, message]))) as unknown as z.ZodType<ChannelMessages>;
+    return z.object(Object.fromEntries(channels.map((channel) => [channel, message])));
   },
   (channels) => channels.join(','),
 );

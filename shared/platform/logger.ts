@@ -57,7 +57,7 @@ class PrettyLogger extends Logger {
   }
 
   protected override createLogger(options: ConstructorOptions = {}): Logger {
-    return new PrettyLogger({ ...options, logRecordOrder: undefined, logFormatter: new PrettyLogFormatter() } as ConstructorOptions);
+    return new PrettyLogger({ ...options, logRecordOrder: undefined, logFormatter: new PrettyLogFormatter() });
   }
 }
 

@@ -53,7 +53,7 @@ export async function importDataFile(writer: SiteWriter, raw: unknown, grant?: I
     for (const kind of COLLECTION_KINDS) {
       const collection = site[kind] ?? [];
       if (collection.length === 0) continue;
-      await writer.putItems(site.id, kind, collection as never);
+      await writer.putItems(site.id, kind, collection);
       items += collection.length;
     }
   }

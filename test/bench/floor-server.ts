@@ -41,7 +41,7 @@ export async function startFloorServer(
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
+    const answer = async (): Promise<void> => {
       const id = randomUUID();
       const body = Buffer.concat(chunks).toString('utf8');
       if (req.url === '/same-items') {
@@ -62,6 +62,13 @@ export async function startFloorServer(
       await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: body }));
       res.writeHead(202, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ success: true, data: { command_id: id, status: 'in_progress' } }));
+    };
+    req.on('end', () => {
+      // A failed write answers 500: left unhandled it would crash the bench and leave the request hanging.
+      answer().catch(() => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end('{"success":false}');
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -83,7 +83,7 @@ describe('npm start + npm run call:local', () => {
         action_items: [expect.objectContaining({ assignee: 'Maya', due_date: 'Friday' })],
       },
     });
-    const transcript = read!.transcript as { role: string; content: string }[];
+    const transcript = read.transcript as { role: string; content: string }[];
     expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.content)).toEqual(lines);
     expect(transcript.filter((entry) => entry.role === 'assistant')).toHaveLength(3);
   }, 90_000);

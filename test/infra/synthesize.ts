@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
+import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -126,7 +126,7 @@ export function nagFindings(stage: SwitchboardStage): { rule: string; severity: 
 /** Logical id of the CloudFormation resource behind an L2 construct (or an L1 itself). */
 export function logicalId(construct: IConstruct): string {
   const element = (construct.node.defaultChild ?? construct) as CfnElement;
-  const stack = element.stack as Stack;
+  const stack = element.stack;
   return stack.resolve(element.logicalId) as string;
 }
 

@@ -234,12 +234,12 @@ describe('job worker lifecycle', () => {
 
     // Its third attempt waits 5 minutes; the attempt travels on the message.
     const third = { ...toRecord({ MessageId: 'm-3', ReceiptHandle: 'r', Body: job(bad) }), messageAttributes: { attempt: { dataType: 'Number', stringValue: '3' } } };
-    expect(await worker({ Records: [third] } as SQSEvent)).toEqual({ batchItemFailures: [] });
+    expect(await worker({ Records: [third] })).toEqual({ batchItemFailures: [] });
     expect(resent.at(-1)).toEqual({ body: named(bad), delaySeconds: 300, attempt: 4 });
 
     // SQS itself unreachable: the record is reported failed and SQS delivers it again.
     const broken = createJobWorker(definition, { ...deps, queue: { ...deps.queue, sendAgain: async () => Promise.reject(new Error('SQS down')) } });
-    expect(await broken({ Records: [toRecord({ MessageId: 'm-4', ReceiptHandle: 'r', Body: job(bad) })] } as SQSEvent)).toEqual({
+    expect(await broken({ Records: [toRecord({ MessageId: 'm-4', ReceiptHandle: 'r', Body: job(bad) })] })).toEqual({
       batchItemFailures: [{ itemIdentifier: 'm-4' }],
     });
   });
@@ -311,7 +311,7 @@ describe('job worker lifecycle', () => {
         return { status: 'completed' as const, result: {} };
       },
     };
-    const batch = createJobWorker(parallel, deps)({ Records: [first, second].map((command, index) => toRecord({ MessageId: `p-${index}`, ReceiptHandle: 'r', Body: job(command) })) } as SQSEvent);
+    const batch = createJobWorker(parallel, deps)({ Records: [first, second].map((command, index) => toRecord({ MessageId: `p-${index}`, ReceiptHandle: 'r', Body: job(command) })) });
     await eventually(async () => (started.length === 2 ? true : undefined), 5_000, 'both records to start before either ends');
     releases.forEach((release) => release());
     expect(await batch).toEqual({ batchItemFailures: [] });

@@ -27,8 +27,8 @@ beforeAll(async () => {
     written.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
     return true;
   };
-  process.stdout.write = capture as typeof process.stdout.write;
-  process.stderr.write = capture as typeof process.stderr.write;
+  process.stdout.write = capture;
+  process.stderr.write = capture;
   runtime = await startLocalRuntime({
     port: 0,
     apiKey: API_KEY,

@@ -26,7 +26,7 @@ function flakyQueue(failures: number): JobQueue & { sent: JobEnvelope[] } {
     async retryLater() {},
     async sendAgain() {},
   };
-  return queue as JobQueue & { sent: JobEnvelope[] };
+  return queue;
 }
 
 const depsWith = (queue: JobQueue): StartDependencies => ({

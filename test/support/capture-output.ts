@@ -8,7 +8,7 @@ export async function captureOutput(run: () => unknown, options: { tty?: boolean
     stream.write = ((chunk: string | Uint8Array) => {
       written[name] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
       return true;
-    }) as typeof stream.write;
+    });
     if (options.tty !== undefined) stream.isTTY = options.tty;
     return () => {
       stream.write = original.write;

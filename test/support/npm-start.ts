@@ -44,9 +44,9 @@ export async function npmStart(env: Record<string, string | undefined> = {}, tim
   });
   let output = '';
   const streamClosed = (stream: NodeJS.ReadableStream) => new Promise<void>((resolve) => stream.on('close', () => resolve()));
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const closed = Promise.all([streamClosed(child.stdout!), streamClosed(child.stderr!)]).then(() => undefined);
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const closed = Promise.all([streamClosed(child.stdout), streamClosed(child.stderr)]).then(() => undefined);
   let isClosed = false;
   void closed.then(() => (isClosed = true));
   const signalGroup = (signal: NodeJS.Signals) => {

@@ -28,7 +28,7 @@ function domShape(html: string): Omit<HtmlShape, 'over'> {
       walk(node, depth + 1, raw || RAW_TEXT.has(node.localName!.toLowerCase()));
     }
   };
-  walk(document as unknown as DomNode, 0, false);
+  walk(document, 0, false);
   return shape;
 }
 

@@ -45,7 +45,7 @@ export function readablePlainText(text: string, maxChars: number): ReadablePage 
 function readabilityArticle(document: unknown): { title: string; text: string } | undefined {
   let article: ReturnType<Readability['parse']>;
   try {
-    article = new Readability(document as never).parse();
+    article = new Readability(document).parse();
   } catch {
     return undefined;
   }

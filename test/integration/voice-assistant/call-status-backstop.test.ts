@@ -42,7 +42,7 @@ beforeAll(async () => {
     TWILIO_AUTH_TOKEN: AUTH_TOKEN,
     LOG_LEVEL: 'SILENT',
     POWERTOOLS_METRICS_DISABLED: 'true',
-  }) as unknown as typeof webhook;
+  });
 }, 60_000);
 afterAll(() => voice.stop());
 

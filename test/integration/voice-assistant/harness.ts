@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DeleteMessageCommand, ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { SQSEvent } from 'aws-lambda';
 import { lambdaContext } from '../../../infra/local/lambda-context';
 import { build as buildSummaryWorker } from '../../../functions/workers/post-call-summary';
 import { attachRelaySocket, type LocalRelay, type SocketHandler } from '../../../infra/local/relay-server';
@@ -70,7 +70,7 @@ export async function voiceHarness(extraSettings: Settings = {}) {
     handler: (event, context) => composed.handler!(event, context),
     onError: () => undefined,
   });
-  composed.handler = buildRelay(settings, { relayConnections: relay.connections }) as unknown as SocketHandler;
+  composed.handler = buildRelay(settings, { relayConnections: relay.connections });
   const telephony = acceptingTelephony();
   const seenSummaryJobs = new Map<string, Message>();
 
@@ -136,7 +136,7 @@ export async function voiceHarness(extraSettings: Settings = {}) {
         }
         if (unique.length === 0) return;
         handled += unique.length;
-        const answer = (await worker(sqsEvent(unique), lambdaContext('postCallSummaryWorker', 120))) as SQSBatchResponse;
+        const answer = await worker(sqsEvent(unique), lambdaContext('postCallSummaryWorker', 120));
         const failed = new Set(answer.batchItemFailures.map((failure) => failure.itemIdentifier));
         for (const message of unique) {
           if (!failed.has(message.MessageId!)) await services.aws.sqs.send(new DeleteMessageCommand({ QueueUrl: summaryQueue.url, ReceiptHandle: message.ReceiptHandle! }));

@@ -43,8 +43,8 @@ function scriptedLlm(answer?: Answer): LlmClient & { requests: Array<JsonComplet
     model: 'scripted',
     requests,
     async completeJson<T>(request: JsonCompletionRequest<T>): Promise<JsonCompletion<T>> {
-      requests.push(request as JsonCompletionRequest<unknown>);
-      const raw = answer ? answer(request as JsonCompletionRequest<unknown>) : request.offline();
+      requests.push(request);
+      const raw = answer ? answer(request) : request.offline();
       if (raw instanceof Error) throw raw;
       return { value: request.schema.parse(raw), generatedBy: 'openai', model: 'scripted' };
     },

@@ -17,7 +17,7 @@ import { salesJob, type SalesPhaseDependencies } from '../../../shared/lead-foll
 import { parseLeadFollowUpRequest } from '../../../shared/lead-follow-up/schema';
 import type { JsonCompletion, JsonCompletionRequest, LlmClient } from '../../../shared/providers/llm/port';
 import type { CollectionKind, SiteCollections, SiteDirectory } from '../../../shared/sites/directory';
-import type { DataFile, Site, SiteInput } from '../../../shared/sites/schema';
+import type { DataFile, SiteInput } from '../../../shared/sites/schema';
 
 /** In-memory stand-ins for the ports the lead follow-up uses: plain objects, no module mocks. */
 
@@ -47,7 +47,7 @@ export function inMemorySites(sites: readonly SiteInput[]): SiteDirectory {
       const site = byId.get(siteId);
       if (!site) return undefined;
       const { users: _u, visitors: _v, agents: _a, leads: _l, tasks: _t, requirements: _r, campaigns: _c, content: _n, ...own } = site;
-      return own as Site;
+      return own;
     },
     async getItem<K extends CollectionKind>(siteId: string, kind: K, id: string) {
       const items = (byId.get(siteId)?.[kind] ?? []) as SiteCollections[K][];
@@ -223,7 +223,7 @@ export function scriptedLlm(script: ScriptedAnswer[], generatedBy: 'openai' | 'o
     generatedBy,
     model: 'scripted-model',
     async completeJson<T>(request: JsonCompletionRequest<T>): Promise<JsonCompletion<T>> {
-      requests.push(request as JsonCompletionRequest<unknown>);
+      requests.push(request);
       const next = script.shift();
       if (!next) throw new Error('scriptedLlm: no answer left in the script');
       if ('error' in next) throw next.error;

@@ -1,0 +1,23 @@
+import { longCommitSubjects, MAX_SUBJECT_LENGTH, SUBJECT_RULE_BASE } from './long-subjects';
+
+/**
+ * `npm run lint:commits [-- <range>]`: fails when a commit subject in the
+ * range (default: every commit since SUBJECT_RULE_BASE) is longer than
+ * MAX_SUBJECT_LENGTH. Not part of CI, which may run on a clone without the
+ * history it needs.
+ */
+const range = process.argv[2] ?? `${SUBJECT_RULE_BASE}..HEAD`;
+try {
+  const long = longCommitSubjects(range);
+  for (const { hash, subject } of long) {
+    process.stderr.write(`${hash} ${[...subject].length} characters: ${subject}\n`);
+  }
+  if (long.length > 0) {
+    process.stderr.write(`${long.length} commit subject(s) over ${MAX_SUBJECT_LENGTH} characters: keep the subject short, the why in the body.\n`);
+    process.exitCode = 1;
+  }
+} catch (error) {
+  const detail = (error as { stderr?: string }).stderr?.trim() || (error instanceof Error ? error.message : String(error));
+  process.stderr.write(`Cannot read the commits in ${range}: ${detail}\n`);
+  process.exitCode = 2;
+}
