@@ -1,4 +1,3 @@
-import type { CommandType } from '../commands/record';
 import { PAGE_PARSE_WORKER } from '../providers/web/parse-worker-bundle';
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from './event-publishing';
 import type { FunctionDefinition, FunctionId } from './functions';
@@ -45,7 +44,7 @@ export interface JobTypeDefinition {
    * Absent for a job that runs without a command (a webhook delivery): its worker is a task
    * worker (shared/commands/task-worker.ts), which keeps its own state.
    */
-  commandType?: CommandType;
+  commandType?: string;
   /** True when the command's first job is this one (the janitor and restart recovery queue it again). */
   startsCommand: boolean;
   /** True when event producers may put this job on its queue directly (without a command). */
@@ -292,6 +291,9 @@ export const JOB_TYPES = [
 /** The envelope `type` of a job. */
 export type JobType = (typeof JOB_TYPES)[number]['type'];
 
+/** The operations Switchboard runs, each recorded as a command: the command types of the job types above. */
+export type CommandType = Extract<(typeof JOB_TYPES)[number], { commandType: string }>['commandType'];
+
 /** A work queue with the job type it carries and the worker that consumes it (derived from JOB_TYPES). */
 export interface WorkQueue extends QueueDefinition {
   jobType: JobType;
@@ -325,7 +327,7 @@ export function startingJobOf(commandType: string): JobTypeDefinition | undefine
 
 /** Every command type some job type runs (the job types without a command run none). */
 export function commandTypesRun(): CommandType[] {
-  return [...new Set((JOB_TYPES as readonly JobTypeDefinition[]).flatMap((job) => (job.commandType ? [job.commandType] : [])))];
+  return [...new Set(JOB_TYPES.flatMap((job): CommandType[] => ('commandType' in job ? [job.commandType] : [])))];
 }
 
 /** The job type a worker function runs. */

@@ -1,12 +1,7 @@
+import type { CommandType } from '../catalogue/job-types';
 import type { ErrorInfo } from '../platform/errors';
 
-/** The operations Switchboard runs; each is recorded as a command. */
-export type CommandType =
-  | 'lead_follow_up'
-  | 'copywriter'
-  | 'stakeholder_coordination'
-  | 'deep_research'
-  | 'post_call_summary';
+export type { CommandType };
 
 /**
  * A command is in progress until it completes or fails, and then never
