@@ -2,12 +2,9 @@ import { PAGE_PARSE_WORKER } from '../providers/web/parse-worker-bundle';
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from './event-publishing';
 import type { FunctionDefinition, FunctionId } from './functions';
 
-/** Id of a work queue (one per job type). */
-export type JobQueueId = 'sales' | 'copywriter' | 'call' | 'research' | 'summary' | 'webhooks';
-
 /** One work queue and its dead-letter queue. */
-export interface QueueDefinition {
-  id: JobQueueId;
+export interface QueueDefinition<Id extends string = JobQueueId> {
+  id: Id;
   /** Queue name on the local runtime; CDK derives the physical name itself. */
   localName: string;
   /** Environment variable holding the queue's URL, for functions that send to it. */
@@ -36,7 +33,7 @@ export interface QueueDefinition {
  * the janitor, restart recovery, the local runtime and the CDK app all read
  * this table; adding a job type is one entry here and one worker module.
  */
-export interface JobTypeDefinition {
+export interface JobTypeDefinition<Queue extends string = JobQueueId, Command extends string = CommandType> {
   /** The job envelope's `type`. */
   type: string;
   /**
@@ -44,13 +41,13 @@ export interface JobTypeDefinition {
    * Absent for a job that runs without a command (a webhook delivery): its worker is a task
    * worker (shared/commands/task-worker.ts), which keeps its own state.
    */
-  commandType?: string;
+  commandType?: Command;
   /** True when the command's first job is this one (the janitor and restart recovery queue it again). */
   startsCommand: boolean;
   /** True when event producers may put this job on its queue directly (without a command). */
   fromProducers: boolean;
-  queue: QueueDefinition;
-  worker: FunctionDefinition<string> & { kind: 'worker' };
+  queue: QueueDefinition<Queue>;
+  worker: FunctionDefinition<string, Queue> & { kind: 'worker' };
 }
 
 /** Back-off after an infrastructure fault: 10 s, 1 minute, then 5 minutes (a job ends within about 11 minutes). */
@@ -60,7 +57,7 @@ const JOB_RETRY_DELAYS_SECONDS = [10, 60, 300] as const;
  * A work queue with the house defaults: five attempts with back-off,
  * batches of five, at most ten worker invocations at once (provider quotas).
  */
-function workQueue(id: JobQueueId, envPrefix: string): QueueDefinition {
+function workQueue<Id extends string>(id: Id, envPrefix: string): QueueDefinition<Id> {
   return {
     id,
     localName: `switchboard-${id}`,
@@ -286,7 +283,16 @@ export const JOB_TYPES = [
       settings: ['WEBHOOK_RETRY_DELAYS'],
     },
   },
-] as const satisfies readonly JobTypeDefinition[];
+] as const satisfies readonly JobTypeDefinition<string, string>[];
+
+/** Id of a work queue (one per job type): the queues of the job types above. */
+export type JobQueueId = (typeof JOB_TYPES)[number]['queue']['id'];
+
+/** Fail to compile when a worker, or an event publisher, sends to a queue no job type has. */
+const _workersSendToKnownQueues: [Exclude<(typeof JOB_TYPES)[number]['worker']['access']['sendsTo' | 'sendsToDeadLetterOf'][number], JobQueueId>] extends [never]
+  ? true
+  : false = true;
+const _deliveryQueueKnown: typeof EVENT_DELIVERY_QUEUE extends JobQueueId ? true : false = true;
 
 /** The envelope `type` of a job. */
 export type JobType = (typeof JOB_TYPES)[number]['type'];
