@@ -1,3 +1,4 @@
+import { liveFieldsOf, type LiveCommand } from '../catalogue/live-fields';
 import type { StoredCommand } from '../commands/record';
 import type { CommandStore } from '../commands/store';
 import { errorResponse, jsonResponse } from '../platform/http/responses';
@@ -48,12 +49,9 @@ export async function respondWithCommand(
 }
 
 /**
- * The body of `GET /api/commands/{id}`. A command's live call (CallRecord)
- * is shown as it is now: it overrides any snapshot of the call in `result`;
- * so are the call's transcript and meeting summary, once there are any. A
- * completed command with `targets` (a stakeholder coordination's system
- * prompts) shows them from the command itself: its result does not keep a
- * second copy.
+ * The body of `GET /api/commands/{id}`. A command type's live fields
+ * (catalogue/live-fields.ts) are shown as its type's view makes them, as
+ * they are now: they override any snapshot of them in `result`.
  */
 export function commandView(command: StoredCommand): Record<string, unknown> {
   return {
@@ -68,10 +66,7 @@ export function commandView(command: StoredCommand): Record<string, unknown> {
       ...(command.parent_id ? { parent_id: command.parent_id } : {}),
       ...(command.child_ids?.length ? { child_ids: command.child_ids } : {}),
       ...(command.result ?? {}),
-      ...(command.result && command.targets !== undefined ? { targets: command.targets } : {}),
-      ...(command.call ? { call: command.call } : {}),
-      ...(command.transcript ? { transcript: command.transcript } : {}),
-      ...(command.meeting_summary ? { meeting_summary: command.meeting_summary } : {}),
+      ...(liveFieldsOf(command.type)?.view?.(command as unknown as LiveCommand) ?? {}),
       ...(command.warnings?.length ? { warnings: command.warnings } : {}),
       ...(command.error ? { error: command.error } : {}),
     },

@@ -1,4 +1,3 @@
-import type { JobQueueId } from './job-types';
 import type { TableGrant } from './table';
 
 /**
@@ -19,5 +18,5 @@ export const EVENT_PUBLISHER_TABLE_GRANTS = [
   { actions: ['PutItem'], keyPrefixes: ['DELIVERY#'] },
 ] as const satisfies readonly TableGrant[];
 
-/** The queue of `webhook_delivery` jobs, which every event publisher sends to. */
-export const EVENT_DELIVERY_QUEUE = 'webhooks' as const satisfies JobQueueId;
+/** The queue of `webhook_delivery` jobs, which every event publisher sends to (job-types.ts checks it is one). */
+export const EVENT_DELIVERY_QUEUE = 'webhooks' as const;

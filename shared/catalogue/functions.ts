@@ -4,7 +4,7 @@ import type { SecretId } from './secrets';
 import type { TableGrant } from './table';
 
 /** What a function touches, from which its IAM grants are derived. */
-export interface FunctionAccess {
+export interface FunctionAccess<Queue extends string = JobQueueId> {
   /**
    * What it does in the table: each grant is a list of item actions on the
    * partition-key prefixes it owns (an IAM statement with a
@@ -13,15 +13,15 @@ export interface FunctionAccess {
    */
   table: readonly TableGrant[];
   /** Queues it sends jobs to. */
-  sendsTo: JobQueueId[];
+  sendsTo: Queue[];
   /** Dead-letter queues it sends poison jobs to (its own queue's). */
-  sendsToDeadLetterOf: JobQueueId[];
+  sendsToDeadLetterOf: Queue[];
   /** Provider secrets it reads. */
   secrets: SecretId[];
 }
 
 /** One Lambda function: its source module, sizing and access. */
-export interface FunctionDefinition<Id extends string = FunctionId> {
+export interface FunctionDefinition<Id extends string = FunctionId, Queue extends string = JobQueueId> {
   id: Id;
   /**
    * `api`: behind a route, authenticated by API key (401 first under /api);
@@ -35,7 +35,7 @@ export interface FunctionDefinition<Id extends string = FunctionId> {
   description: string;
   timeoutSeconds: number;
   memoryMb: number;
-  access: FunctionAccess;
+  access: FunctionAccess<Queue>;
   /** How often a `scheduled` function runs. */
   scheduleMinutes?: number;
   /**

@@ -1,3 +1,4 @@
+import type { LiveFields } from '../catalogue/live-fields';
 import type { CommandRecord, CommandType, StoredCommand } from './record';
 
 /** Anything that turns an unknown value into a T or throws: a zod schema fits. */
@@ -13,6 +14,8 @@ export interface CommandKind<Request, Progress> {
   type: CommandType;
   request: Parser<Request>;
   progress: Parser<Progress>;
+  /** What its feature keeps on the command beside the request, and how GET shows it (the catalogue's live-fields registry lists it by type). */
+  live?: LiveFields;
 }
 
 /** A stored command whose request or progress no longer reads as its type's: it can never run. */

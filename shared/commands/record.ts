@@ -1,12 +1,8 @@
+import type { CommandType } from '../catalogue/job-types';
+import type { CallRecord, MeetingSummaryRecord, TranscriptEntry } from '../calls/record';
 import type { ErrorInfo } from '../platform/errors';
 
-/** The operations Switchboard runs; each is recorded as a command. */
-export type CommandType =
-  | 'lead_follow_up'
-  | 'copywriter'
-  | 'stakeholder_coordination'
-  | 'deep_research'
-  | 'post_call_summary';
+export type { CommandType };
 
 /**
  * A command is in progress until it completes or fails, and then never
@@ -14,111 +10,6 @@ export type CommandType =
  * its meeting summary.
  */
 export type CommandStatus = 'in_progress' | 'completed' | 'failed';
-
-/** Where a command's phone call stands: `pending` until answered, then `in_progress`; `completed` and `failed` are final. */
-export type CallStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
-
-/** The call states a call never leaves. */
-export const FINAL_CALL_STATUSES: readonly CallStatus[] = ['completed', 'failed'];
-
-/**
- * A command's phone call (stakeholder coordination): the command's one live
- * effect. The command's status ends when its phases end; its call keeps
- * moving afterwards (Twilio's status callbacks), so it is stored beside the
- * command's status, written only by conditional updates of its own, and
- * always shown as it is now (GET /api/commands/{id}).
- */
-export interface CallRecord {
-  id: string;
-  status: CallStatus;
-  /** The number called (E.164): the first of the request's phone_numbers. */
-  phone_number: string;
-  /** Who carries it, once requested: Twilio, or the local telephony of `npm start`. */
-  provider?: 'twilio' | 'local';
-  /** The provider's call id (Twilio `CA…`), once the provider took the call. */
-  provider_call_id?: string;
-  /** The provider's own word for the last status it reported (`queued`, `ringing`, `no-answer`, …). */
-  provider_status?: string;
-  /** When a worker claimed the right to dial it; set once, before dialling, so nothing dials twice. */
-  requested_at?: string;
-  /** Why the call failed (safe to show). */
-  reason?: string;
-  duration_seconds?: number;
-  /** Twilio's AnsweredBy (`human`, `machine_start`, …), when machine detection ran. */
-  answered_by?: string;
-  /** Highest status callback SequenceNumber applied; -1 before any. Older or repeated callbacks change nothing. */
-  last_sequence: number;
-  updated_at: string;
-}
-
-/** One line of a call's transcript, kept on the command as the call goes (the voice assistant). */
-export interface TranscriptEntry {
-  /** `assistant`: what the assistant said (its opening line and replies); `user`: what the person on the call said or keyed in. */
-  role: 'assistant' | 'user';
-  /** The words, plain text; an interrupted reply keeps only what was spoken. */
-  content: string;
-  /** When it was said (ISO 8601). */
-  at: string;
-  /** Who wrote an assistant reply: the model, or the offline writer (labelled like every offline result). */
-  generated_by?: 'openai' | 'offline';
-  model?: string;
-  /** `welcome_greeting` for the opening line Twilio speaks from the TwiML. */
-  source?: 'welcome_greeting';
-  /** The person spoke over this reply; `content` was cut to what had been spoken. */
-  interrupted?: boolean;
-  /** A key pressed on the keypad (DTMF), for `user` entries that are one. */
-  dtmf?: string;
-}
-
-/** One action item of a meeting summary. */
-export interface MeetingActionItem {
-  assignee: string | null;
-  /** As said on the call (`2026-12-05`, `Friday`), or null when none was given. */
-  due_date: string | null;
-  priority: 'high' | 'medium' | 'low';
-  description: string;
-}
-
-/** One requirement (resource or spend) a meeting summary records. */
-export interface MeetingRequirement {
-  title: string;
-  description: string;
-  /** The estimated cost as said (`$5,000`), or null when none was given. */
-  cost: string | null;
-  priority: 'high' | 'medium' | 'low';
-  owner: string | null;
-  approval_needed: boolean;
-}
-
-/**
- * The meeting summary of a command's call (stakeholder coordination),
- * written after the call by its `post_call_summary` child: `pending` once
- * queued, `completed` with the summary, `skipped` when nothing was said on
- * the call (no job runs). Like the call, it lives beside the command's
- * status and changes only through conditional updates of its own.
- */
-export interface MeetingSummaryRecord {
-  status: 'pending' | 'completed' | 'skipped';
-  /** The `post_call_summary` command that writes it (absent when skipped). */
-  command_id?: string;
-  requested_at: string;
-  /** Why there is no summary (when skipped). */
-  reason?: string;
-  key_points?: string[];
-  decisions?: string[];
-  action_items?: MeetingActionItem[];
-  requirements?: MeetingRequirement[];
-  /** One line on how far the call met its objective. */
-  objective_outcome?: string;
-  generated_by?: 'openai' | 'offline';
-  model?: string;
-  created_at?: string;
-}
-
-/** True once the call has completed or failed: no callback moves it again. */
-export function isFinalCallStatus(status: CallStatus): boolean {
-  return FINAL_CALL_STATUSES.includes(status);
-}
 
 /** The states a command never leaves. */
 const TERMINAL_STATUSES: readonly CommandStatus[] = ['completed', 'failed'];

@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { CallRecord, CommandRecord } from '../commands/record';
+import type { CommandRecord } from '../commands/record';
+import type { CallRecord } from '../calls/record';
 import type { CommandStore } from '../commands/store';
 import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker';
 import type { Clock } from '../platform/clock';

@@ -1,6 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { NOTHING_STAGED, type EventPublisher, type StagedEvents } from '../commands/events';
-import { isFinalCallStatus, type CallRecord } from '../commands/record';
+import { isFinalCallStatus, type CallRecord } from '../calls/record';
 import type { CommandStore } from '../commands/store';
 import type { Clock } from '../platform/clock';
 import { AppError } from '../platform/errors';

@@ -1,5 +1,5 @@
 import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { CallStatus } from '../commands/record';
+import type { CallStatus } from '../calls/record';
 import { commandKey } from '../commands/store';
 import { cancellationReasons, isConditionalCheckFailed, type TransactionItem } from '../platform/dynamodb';
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import type { CallRecord, StoredCommand } from '../commands/record';
+import type { StoredCommand } from '../commands/record';
+import type { CallRecord } from '../calls/record';
 import { newId } from '../platform/ids';
 import { meetingContextSchema, meetingDetailsSchema, type MeetingContext, type MeetingDetails } from './context';
 import { systemPrompts, type SystemPrompt } from './prompts';

@@ -1,4 +1,5 @@
 import type { CommandKind } from '../commands/kind';
+import { stakeholderCoordinationLive } from './live';
 import { stakeholderProgressSchema, type StakeholderProgress } from './progress';
 import { parseStakeholderCoordinationRequest, type StakeholderCoordinationRequest } from './schema';
 
@@ -10,4 +11,5 @@ export const stakeholderCoordinationKind: CommandKind<StakeholderCoordinationReq
   type: 'stakeholder_coordination',
   request: { parse: parseStakeholderCoordinationRequest },
   progress: stakeholderProgressSchema,
+  live: stakeholderCoordinationLive,
 };

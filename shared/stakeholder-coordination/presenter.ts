@@ -1,5 +1,6 @@
 import type { CommandPresenter } from '../api/command-responses';
-import type { CallRecord, StoredCommand } from '../commands/record';
+import type { StoredCommand } from '../commands/record';
+import type { CallRecord } from '../calls/record';
 import { readStakeholderCommand } from './command-object';
 import type { StakeholderCoordinationRequest } from './schema';
 

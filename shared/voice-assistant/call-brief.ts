@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import type { StoredCommand, TranscriptEntry } from '../commands/record';
+import type { StoredCommand } from '../commands/record';
+import type { TranscriptEntry } from '../calls/record';
 
 /**
  * What the voice assistant reads of a stakeholder coordination command:

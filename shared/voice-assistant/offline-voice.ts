@@ -1,4 +1,4 @@
-import type { TranscriptEntry } from '../commands/record';
+import type { TranscriptEntry } from '../calls/record';
 import { callerTurns, type CallBrief } from './call-brief';
 import { cutAt } from './speech';
 

@@ -1,5 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { isFinalCallStatus, type CallStatus, type TranscriptEntry } from '../commands/record';
+import { isFinalCallStatus, type CallStatus, type TranscriptEntry } from '../calls/record';
 import { describeError } from '../platform/logger';
 import { isUuid } from '../platform/ids';
 import { cleanText } from '../platform/text';

@@ -1,4 +1,4 @@
-import type { TranscriptEntry } from '../commands/record';
+import type { TranscriptEntry } from '../calls/record';
 import type { WrittenMeetingSummary } from './summary-schema';
 import { cutAt } from './speech';
 

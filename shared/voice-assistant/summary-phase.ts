@@ -1,7 +1,8 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { commandView } from '../api/command-responses';
 import { noEvents, type EventPublisher } from '../commands/events';
-import type { CommandRecord, MeetingSummaryRecord, StoredCommand, TranscriptEntry } from '../commands/record';
+import type { CommandRecord, StoredCommand } from '../commands/record';
+import type { MeetingSummaryRecord, TranscriptEntry } from '../calls/record';
 import type { CommandStore } from '../commands/store';
 import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker';
 import type { Clock } from '../platform/clock';

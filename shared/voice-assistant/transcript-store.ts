@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TranscriptEntry } from '../commands/record';
+import type { TranscriptEntry } from '../calls/record';
 import { commandKey } from '../commands/store';
 import { isConditionalCheckFailed } from '../platform/dynamodb';
 import { valueSize } from '../platform/item-size';

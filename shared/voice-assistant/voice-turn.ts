@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { TranscriptEntry } from '../commands/record';
+import type { TranscriptEntry } from '../calls/record';
 import { describeError } from '../platform/logger';
 import type { ChatMessage, GeneratedBy, LlmClient } from '../providers/llm/port';
 import type { CallBrief } from './call-brief';

@@ -12,7 +12,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { MAX_BODY_BYTES } from '../../shared/catalogue/limits';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../shared/api/idempotency-key';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
-import type { TranscriptEntry } from '../../shared/commands/record';
+import type { TranscriptEntry } from '../../shared/calls/record';
 import { runResearchPhase } from '../../shared/deep-research/research-phase';
 import { parseDeepResearchRequest } from '../../shared/deep-research/schema';
 import { dynamoFollowUpStore, type StoredFollowUp } from '../../shared/lead-follow-up/follow-up-store';

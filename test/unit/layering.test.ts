@@ -49,4 +49,13 @@ describe('layering', () => {
     });
     expect(offenders).toEqual([]);
   });
+
+  it('the service catalogue imports nothing from the command kernel (the kernel reads the catalogue)', () => {
+    const offenders = sourceFiles(join(ROOT, 'shared', 'catalogue')).flatMap((file) =>
+      importsOf(file)
+        .filter((target) => target.startsWith('shared/commands/'))
+        .map((target) => `${relative(ROOT, file)} → ${target}`),
+    );
+    expect(offenders).toEqual([]);
+  });
 });

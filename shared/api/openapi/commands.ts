@@ -1,5 +1,7 @@
 import * as z from 'zod';
-import type { CallStatus, CommandStatus, CommandType } from '../../commands/record';
+import { commandTypesRun, type CommandType } from '../../catalogue/job-types';
+import type { CommandStatus } from '../../commands/record';
+import type { CallStatus } from '../../calls/record';
 import { errorInfoSchema } from './errors';
 import { commandIdField, EXAMPLE_COMMAND_ID, instantField, uuidField } from './fields';
 import { apiOperation, maxWaitOf, preferDescription, successEnvelope, type DocumentedOperation } from './operation';
@@ -7,12 +9,11 @@ import { HEADER, PARAMETER } from './components';
 
 const COMMANDS_TAG = { name: 'Commands', description: 'Every operation is a command: read it, wait for it, erase it.' };
 
-/** Every command type, checked against the CommandType union below. */
-const COMMAND_TYPES = ['lead_follow_up', 'copywriter', 'stakeholder_coordination', 'deep_research', 'post_call_summary'] as const satisfies readonly CommandType[];
+/** Every command type, in job-type order (the catalogue's job types are the list). */
+const COMMAND_TYPES = commandTypesRun() as [CommandType, ...CommandType[]];
 const COMMAND_STATUSES = ['in_progress', 'completed', 'failed'] as const satisfies readonly CommandStatus[];
 const CALL_STATUSES = ['pending', 'in_progress', 'completed', 'failed'] as const satisfies readonly CallStatus[];
-/** Fails to compile when a command type or status is added to commands/record.ts but not here. */
-const _everyType: [Exclude<CommandType, (typeof COMMAND_TYPES)[number]>] extends [never] ? true : false = true;
+/** Fails to compile when a command or call status is added (commands/record.ts, calls/record.ts) but not here. */
 const _everyStatus: [Exclude<CommandStatus, (typeof COMMAND_STATUSES)[number]>] extends [never] ? true : false = true;
 const _everyCallStatus: [Exclude<CallStatus, (typeof CALL_STATUSES)[number]>] extends [never] ? true : false = true;
 
@@ -20,7 +21,7 @@ export const commandStatusSchema = z
   .enum(COMMAND_STATUSES)
   .meta({ id: 'CommandStatus', description: '`in_progress` until the last phase ends, then `completed` or `failed`; a terminal state never changes.' });
 
-/** A command's phone call (commands/record.ts CallRecord), as every answer shows it. */
+/** A command's phone call (calls/record.ts CallRecord), as every answer shows it. */
 export const callSchema = z
   .object({
     id: uuidField('The call\'s own id.'),

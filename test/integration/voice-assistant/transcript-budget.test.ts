@@ -5,7 +5,7 @@
  * the store answers `full` and the assistant closes the call.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { TranscriptEntry } from '../../../shared/commands/record';
+import type { TranscriptEntry } from '../../../shared/calls/record';
 import { commandKey } from '../../../shared/commands/store';
 import { itemSize } from '../../../shared/platform/item-size';
 import { RELAY_LIMITS } from '../../../shared/voice-assistant/limits';

@@ -1,4 +1,4 @@
-import type { TranscriptEntry } from '../../../shared/commands/record';
+import type { TranscriptEntry } from '../../../shared/calls/record';
 import { preCallPrompt } from '../../../shared/stakeholder-coordination/prompts';
 import { offlineVoiceReply, openingLine, talkingPoints } from '../../../shared/voice-assistant/offline-voice';
 import { plainSpeech } from '../../../shared/voice-assistant/speech';

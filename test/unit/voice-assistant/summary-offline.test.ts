@@ -1,4 +1,4 @@
-import type { TranscriptEntry } from '../../../shared/commands/record';
+import type { TranscriptEntry } from '../../../shared/calls/record';
 import { offlineMeetingSummary } from '../../../shared/voice-assistant/summary-offline';
 import { meetingSummarySchema } from '../../../shared/voice-assistant/summary-schema';
 import { transcriptText } from '../../../shared/voice-assistant/summary-phase';

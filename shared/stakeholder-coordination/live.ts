@@ -1,0 +1,19 @@
+import type { LiveFields } from '../catalogue/live-fields';
+
+/**
+ * What a stakeholder coordination keeps on its command beside the request:
+ * the command object (targets, context, supervisors, task, description),
+ * and its call with the call's transcript and meeting summary, which keep
+ * moving after the command completed. GET shows the call, transcript and
+ * summary as they are now, and the targets (the system prompts) from the
+ * command once completed: its result keeps no second copy.
+ */
+export const stakeholderCoordinationLive: LiveFields = {
+  fields: ['targets', 'context', 'supervisors', 'task', 'description', 'call', 'transcript', 'meeting_summary'],
+  view: (command) => ({
+    ...(command.result && command.targets !== undefined ? { targets: command.targets } : {}),
+    ...(command.call ? { call: command.call } : {}),
+    ...(command.transcript ? { transcript: command.transcript } : {}),
+    ...(command.meeting_summary ? { meeting_summary: command.meeting_summary } : {}),
+  }),
+};
