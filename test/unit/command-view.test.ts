@@ -21,7 +21,7 @@ function stored(type: StoredCommand['type'], extra: Record<string, unknown>): St
     updated_at: '2026-11-26T00:00:00.000Z',
     attempts: 1,
     ...extra,
-  } as StoredCommand;
+  };
 }
 
 const call = { id: 'k-1', status: 'completed', phone_number: '+14155550123', last_sequence: 3, updated_at: '2026-11-26T00:01:00.000Z' };
