@@ -9,18 +9,18 @@ import { DEEP_RESEARCH_OPERATIONS } from '../../../shared/deep-research/openapi'
 import { deepResearchRequestSchema, parseDeepResearchRequest } from '../../../shared/deep-research/schema';
 import { leadFollowUpRequestSchema } from '../../../shared/lead-follow-up/openapi';
 import { structureSchema } from '../../../shared/lead-follow-up/schema';
-import { parseFollowUpEdit } from '../../../shared/lead-follow-up/sequences/edit';
+import { followUpEditSchema, MAX_REASON_LENGTH, parseFollowUpEdit } from '../../../shared/lead-follow-up/sequences/edit';
 import type { AppliedChange, LeadEventRecord } from '../../../shared/lead-follow-up/sequences/event-records';
 import { followUpDueEvent, sequenceAdaptedEvent } from '../../../shared/lead-follow-up/sequences/events';
 import { MAX_EVENT_SUMMARY_LENGTH, parseLeadEventRequest } from '../../../shared/lead-follow-up/sequences/lead-events';
 import { answerListFollowUps, MAX_PAGE_SIZE } from '../../../shared/lead-follow-up/sequences/list';
 import {
   FOLLOW_UP_SEQUENCE_EVENTS,
-  followUpEditSchema,
   followUpStepSchema,
   leadEventRequestSchema,
   listFollowUpsQuerySchema,
 } from '../../../shared/lead-follow-up/sequences/openapi';
+import { CONTENT_LIMIT } from '../../../shared/lead-follow-up/sequence';
 import { STEP_SUBJECT_LIMIT, stepView, type StoredStep } from '../../../shared/lead-follow-up/sequences/step';
 import { HTTP_STATUS_OF, type ErrorCode } from '../../../shared/platform/errors';
 import { stakeholderRequestSchema } from '../../../shared/stakeholder-coordination/openapi';
@@ -155,6 +155,18 @@ describe('follow-up sequences: the routes\' own checks', () => {
     }
     // What the schema cannot say, the description does: at least one field, `reason` only with skipped or cancelled, a time or a status.
     for (const body of [{}, { reason: 'because' }, { scheduled_for: future, status: 'sent' }]) expect(() => parseFollowUpEdit(body)).toThrow();
+  });
+
+  it('PATCH /api/follow-ups/{id}: the reference states the limits the parser enforces', () => {
+    const component = document.components?.schemas?.FollowUpEdit as { properties: Record<string, { minLength?: number; maxLength?: number; enum?: string[] }> };
+    const limits = { subject: STEP_SUBJECT_LIMIT, content: CONTENT_LIMIT, reason: MAX_REASON_LENGTH };
+    for (const [field, max] of Object.entries(limits)) {
+      expect([field, component.properties[field]?.minLength, component.properties[field]?.maxLength]).toEqual([field, 1, max]);
+      const longest = field === 'reason' ? { status: 'skipped', reason: 'x'.repeat(max) } : { [field]: 'x'.repeat(max) };
+      expect(() => parseFollowUpEdit(longest)).not.toThrow();
+      expect(() => parseFollowUpEdit({ ...longest, [field]: 'x'.repeat(max + 1) })).toThrow();
+    }
+    expect(component.properties.status?.enum).toEqual(['sent', 'skipped', 'cancelled']);
   });
 
   it('POST /api/leads/{leadId}/events: both documented forms parse as the code reads them; an unknown or over-long field is refused by both', () => {
