@@ -34,7 +34,7 @@ const researchResultSchema = z
   })
   .meta({ id: 'ResearchResult' });
 
-const accepted = z
+export const deepResearchAcceptedSchema = z
   .object({
     command_id: commandIdField,
     status: z.literal('in_progress'),
@@ -79,7 +79,7 @@ export const DEEP_RESEARCH_OPERATIONS: readonly DocumentedOperation[] = [
     body: { schema: deepResearchRequestSchema, example: { operation_type: 'custom_search', query: 'AI agents in B2B sales', max_results: 10, include_content_analysis: true } },
     errors: ['VALIDATION_ERROR', 'INVALID_OPERATION', 'MISSING_QUERY'],
     failures: ['SEARCH_FAILED', 'SYSTEM_ERROR'],
-    accepted,
+    accepted: deepResearchAcceptedSchema,
     acceptedExample: {
       success: true,
       data: { command_id: EXAMPLE_COMMAND_ID, status: 'in_progress', operation_type: 'custom_search', query: 'AI agents in B2B sales', date_range: { from: null, to: null } },
