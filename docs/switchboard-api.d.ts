@@ -1715,18 +1715,18 @@ export interface components {
              * @description Most results returned; the best-ranked are kept when results of unusual length would pass what a command keeps (160 KiB of results, 288 KiB with their analyses).
              * @default 30
              */
-            max_results: number;
+            max_results?: number;
             /**
              * @description Analyse each result (summary, key points, sentiment, relevance) with the model.
              * @default false
              */
-            include_content_analysis: boolean;
+            include_content_analysis?: boolean;
             /**
              * @description `basic`: from the title and snippet, ten results per model call; `advanced`: from the page itself (public addresses only), one call per result.
              * @default basic
              * @enum {string}
              */
-            analysis_depth: "basic" | "advanced";
+            analysis_depth?: "basic" | "advanced";
         };
         /** @description A webhook endpoint with its new signing secret: the answer of a registration or a rotation, the only one that shows it. */
         WebhookEndpointWithSecret: {

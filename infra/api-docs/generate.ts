@@ -19,7 +19,8 @@ export interface GeneratedFile {
 
 /** The TypeScript types of a document, as `openapi-typescript` writes them (for `openapi-fetch`). */
 export async function clientTypesOf(document: OpenApiDocument): Promise<string> {
-  const ast = await openapiTS(document as unknown as OpenAPI3, { silent: true });
+  // A request field with a default may be left out: the document does not list it as required, and the client's type must not either.
+  const ast = await openapiTS(document as unknown as OpenAPI3, { silent: true, defaultNonNullable: false });
   return `${COMMENT_HEADER}${astToString(ast)}`;
 }
 

@@ -3,66 +3,14 @@ import { errorInfoSchema } from '../api/openapi/errors';
 import { commandIdField, EXAMPLE_COMMAND_ID } from '../api/openapi/fields';
 import { commandOperation, type DocumentedOperation } from '../api/openapi/operation';
 import { SENTIMENTS } from './analysis-schema';
-import {
-  ANALYSIS_DEPTHS,
-  DEFAULT_MAX_RESULTS,
-  MAX_KEYWORD_LENGTH,
-  MAX_KEYWORDS,
-  MAX_QUERY_LENGTH,
-  MAX_RESULTS_LIMIT,
-  MAX_SOURCES,
-  OPERATION_TYPES,
-  type DeepResearchRequest,
-} from './schema';
+import { deepResearchRequestSchema, OPERATION_TYPES } from './schema';
 
 /**
  * The API reference of deep research (documentation only: no function
- * bundle imports this file). schema.ts checks requests by hand, field by
- * field; this is the same request described from its limits, with every
- * field of DeepResearchRequest and no other (any other is refused).
+ * bundle imports this file). The request is schema.ts's own schema, the one
+ * the API checks.
  */
 const TAG = { name: 'Deep research', description: 'Web research through a quota-aware chain of search providers, with optional content analysis.' };
-
-const requestFields = {
-  operation_type: z.enum(OPERATION_TYPES).meta({
-    description:
-      '`llm_news`: news about large language models from curated sources (or `sources`); `general_news`: news about `query`; `custom_search`: the web for `query`. ' +
-      'Missing or not a string: 400 VALIDATION_ERROR; another string: 400 INVALID_OPERATION.',
-  }),
-  query: z
-    .string()
-    .max(MAX_QUERY_LENGTH)
-    .optional()
-    .meta({ description: 'What to search for: required (not blank) for `general_news` and `custom_search` (else 400 MISSING_QUERY), optional for `llm_news`.', example: 'AI agents in B2B sales' }),
-  date_from: z.string().optional().meta({ format: 'date', description: 'First publication day (YYYY-MM-DD, inclusive); not after `date_to`.', example: '2026-11-01' }),
-  date_to: z.string().optional().meta({ format: 'date', description: 'Last publication day (YYYY-MM-DD, inclusive).', example: '2026-11-23' }),
-  sources: z
-    .array(z.string())
-    .max(MAX_SOURCES)
-    .optional()
-    .meta({ description: 'Hostnames the results must come from (no scheme, path or port); for `llm_news` they replace the curated list.', example: ['techcrunch.com'] }),
-  keywords: z
-    .array(z.string().max(MAX_KEYWORD_LENGTH))
-    .max(MAX_KEYWORDS)
-    .optional()
-    .meta({ description: 'Words or phrases every result must contain.', example: ['pricing'] }),
-  max_results: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_RESULTS_LIMIT)
-    .default(DEFAULT_MAX_RESULTS)
-    .meta({ description: 'Most results returned; the best-ranked are kept when results of unusual length would pass what a command keeps (160 KiB of results, 288 KiB with their analyses).' }),
-  include_content_analysis: z.boolean().default(false).meta({ description: 'Analyse each result (summary, key points, sentiment, relevance) with the model.' }),
-  analysis_depth: z
-    .enum(ANALYSIS_DEPTHS)
-    .default('basic')
-    .meta({ description: '`basic`: from the title and snippet, ten results per model call; `advanced`: from the page itself (public addresses only), one call per result.' }),
-} satisfies Record<keyof DeepResearchRequest, z.ZodType>;
-
-export const deepResearchRequestSchema = z
-  .strictObject(requestFields)
-  .meta({ id: 'DeepResearchRequest', description: 'A research operation. `null` counts as absent; an unknown field is refused (VALIDATION_ERROR).' });
 
 const dateRangeSchema = z.object({ from: z.string().nullable(), to: z.string().nullable() }).meta({ description: 'The requested publication range; `null` where open.' });
 
@@ -86,7 +34,7 @@ const researchResultSchema = z
   })
   .meta({ id: 'ResearchResult' });
 
-const accepted = z
+export const deepResearchAcceptedSchema = z
   .object({
     command_id: commandIdField,
     status: z.literal('in_progress'),
@@ -131,7 +79,7 @@ export const DEEP_RESEARCH_OPERATIONS: readonly DocumentedOperation[] = [
     body: { schema: deepResearchRequestSchema, example: { operation_type: 'custom_search', query: 'AI agents in B2B sales', max_results: 10, include_content_analysis: true } },
     errors: ['VALIDATION_ERROR', 'INVALID_OPERATION', 'MISSING_QUERY'],
     failures: ['SEARCH_FAILED', 'SYSTEM_ERROR'],
-    accepted,
+    accepted: deepResearchAcceptedSchema,
     acceptedExample: {
       success: true,
       data: { command_id: EXAMPLE_COMMAND_ID, status: 'in_progress', operation_type: 'custom_search', query: 'AI agents in B2B sales', date_range: { from: null, to: null } },

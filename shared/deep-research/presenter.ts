@@ -1,39 +1,26 @@
+import type * as z from 'zod';
 import type { CommandPresenter } from '../api/command-responses';
 import type { StoredCommand } from '../commands/record';
 import type { ErrorInfo } from '../platform/errors';
 import type { SearchQuery } from '../providers/search/port';
-import type { ContentAnalysis } from './analysis';
-import type { ResearchResult } from './results';
-import type { DeepResearchRequest, OperationType } from './schema';
+import type { deepResearchAcceptedSchema, deepResearchResultSchema } from './openapi';
+import type { DeepResearchRequest } from './schema';
 
 /** The requested publication range, as the response shows it (`null` where open). */
-export interface DateRange {
-  from: string | null;
-  to: string | null;
-}
+export type DateRange = DeepResearchResultAnswer['date_range'];
+
+/** The 200 answer of a completed research operation, as the reference documents it. */
+type DeepResearchResultAnswer = z.input<typeof deepResearchResultSchema>;
+
+/** `data` of the 202 answer, without what every command answer adds (`command_id`, `status`). */
+type AcceptedData = Omit<z.input<typeof deepResearchAcceptedSchema>, 'command_id' | 'status'>;
 
 /**
- * A completed research command's `result`: the seed's response fields
- * (`success` is added when shown) plus which provider served and what it
- * cost.
+ * A completed research command's `result`: the documented answer without
+ * what showing it adds (`success`, `command_id`, `warnings`). Typed from the
+ * reference's schema, so the two cannot drift apart.
  */
-export type DeepResearchResult = {
-  operation_type: OperationType;
-  /** The query actually sent (operators included). */
-  query: string;
-  date_range: DateRange;
-  results: (ResearchResult & { content_analysis?: ContentAnalysis })[];
-  total_results: number;
-  /** From the command's creation to its result. */
-  processing_time_ms: number;
-  analysis_included: boolean;
-  /** `google`, `brave`, `perplexity` or `local-corpus`. */
-  provider: string;
-  /** Provider requests the search spent (0 when the cache served). */
-  provider_requests: number;
-  /** True when the cache served the search. */
-  cached: boolean;
-};
+export type DeepResearchResult = Omit<DeepResearchResultAnswer, 'success' | 'command_id' | 'warnings'>;
 
 export function dateRangeOf(request: Pick<DeepResearchRequest, 'date_from' | 'date_to'>): DateRange {
   return { from: request.date_from ?? null, to: request.date_to ?? null };
@@ -54,13 +41,15 @@ export function commandDurationMs(command: Pick<StoredCommand, 'created_at' | 'u
  */
 export function deepResearchPresenter(request: DeepResearchRequest, query: SearchQuery): CommandPresenter {
   return {
-    accepted: () => ({ operation_type: request.operation_type, query: query.text, date_range: dateRangeOf(request) }),
-    completed: (command) => ({
-      success: true,
-      command_id: command.id,
-      ...command.result,
-      ...(command.warnings?.length ? { warnings: command.warnings } : {}),
-    }),
+    accepted: () => ({ operation_type: request.operation_type, query: query.text, date_range: dateRangeOf(request) }) satisfies AcceptedData,
+    completed: (command) =>
+      ({
+        success: true,
+        command_id: command.id,
+        // The research phase stored this result, typed as DeepResearchResult.
+        ...(command.result as DeepResearchResult),
+        ...(command.warnings?.length ? { warnings: command.warnings } : {}),
+      }) satisfies Omit<DeepResearchResultAnswer, 'warnings'> & { warnings?: ErrorInfo[] },
     errorExtra: (command) => ({ processing_time_ms: commandDurationMs(command) }),
   };
 }

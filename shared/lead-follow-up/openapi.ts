@@ -140,7 +140,7 @@ export const followUpSequenceResultSchema = z
   })
   .meta({ id: 'FollowUpSequenceResult', description: 'A lead follow-up with `output: "follow_up_sequence"`, completed: the follow-ups are saved.' });
 
-const accepted = z
+export const leadFollowUpAcceptedSchema = z
   .object({
     command_id: commandIdField,
     status: z.literal('in_progress'),
@@ -182,7 +182,7 @@ export const LEAD_FOLLOW_UP_OPERATIONS: readonly DocumentedOperation[] = [
       'NO_VALID_CHANNELS_FOR_LEAD',
     ],
     failures: ['SALES_COMMAND_FAILED', 'NO_CONTENT_GENERATED', 'SYSTEM_ERROR'],
-    accepted,
+    accepted: leadFollowUpAcceptedSchema,
     acceptedExample: { success: true, data: { command_id: EXAMPLE_COMMAND_ID, status: 'in_progress', siteId: DEMO_SITE_ID, leadId: DEMO_LEAD_ID, output: 'channel_messages' } },
     completed: successEnvelope(z.union([channelMessagesResultSchema, followUpSequenceResultSchema])),
   }),

@@ -1,8 +1,10 @@
+import type * as z from 'zod';
 import type { CommandPresenter } from '../api/command-responses';
 import type { StoredCommand } from '../commands/record';
 import type { GeneratedBy } from '../providers/llm/port';
-import type { InteractionNote, LeadProfile, WritingContext } from './context';
+import type { LeadProfile, WritingContext } from './context';
 import type { ChannelMessages } from './message-checks';
+import type { channelMessagesResultSchema, followUpSequenceResultSchema, leadFollowUpAcceptedSchema } from './openapi';
 import type { LeadFollowUpRequest } from './schema';
 import type { FollowUpItem } from './sequence';
 
@@ -25,22 +27,14 @@ export interface Generation {
   model: string;
 }
 
-/** Response variant B (`output: "channel_messages"`), as stored in the command's `result`. */
-export interface ChannelMessagesResult extends Generation {
-  messages: ChannelMessages;
-  lead: LeadView;
-  interactions: InteractionNote[];
-  preferences: Record<string, unknown>;
-  command_ids: { sales: string; copywriter: string | null };
-}
+/** Response variant B (`output: "channel_messages"`), as stored in the command's `result`: the documented answer without what showing it adds. */
+export type ChannelMessagesResult = Omit<z.input<typeof channelMessagesResultSchema>, 'command_id' | 'warnings'>;
 
-/** Response variant A (`output: "follow_up_sequence"`), as stored in the command's `result`. */
-export interface FollowUpSequenceResult extends Generation {
-  siteId: string;
-  leadId: string;
-  follow_ups: FollowUpItem[];
-  saved_to_database: true;
-}
+/** Response variant A (`output: "follow_up_sequence"`), as stored in the command's `result`: the documented answer without what showing it adds. */
+export type FollowUpSequenceResult = Omit<z.input<typeof followUpSequenceResultSchema>, 'command_id' | 'warnings'>;
+
+/** `data` of the 202 answer, without what every command answer adds. */
+type AcceptedData = Omit<z.input<typeof leadFollowUpAcceptedSchema>, 'command_id' | 'status'>;
 
 export function leadView(lead: LeadProfile, site: WritingContext['site']): LeadView {
   return {
@@ -94,7 +88,7 @@ export function followUpSequenceResult(siteId: string, leadId: string, followUps
  */
 export function leadFollowUpPresenter(request: Pick<LeadFollowUpRequest, 'siteId' | 'leadId' | 'output'>): CommandPresenter {
   return {
-    accepted: () => ({ siteId: request.siteId, leadId: request.leadId, output: request.output }),
+    accepted: () => ({ siteId: request.siteId, leadId: request.leadId, output: request.output }) satisfies AcceptedData,
     completed(command: StoredCommand) {
       return {
         success: true,

@@ -31,21 +31,55 @@ const MAX_DESCRIPTION_LENGTH = 500;
 
 /** `POST /api/webhooks`: `{url, events?, description?}`; unknown fields are refused. */
 export const registrationSchema = z
-  .object({
-    url: z.string().trim().min(1, 'must not be empty').max(MAX_URL_LENGTH),
+  .strictObject({
+    url: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(MAX_URL_LENGTH)
+      .meta({
+        format: 'uri',
+        description:
+          `Where events are POSTed (surrounding spaces dropped; at most ${MAX_URL_LENGTH} characters): \`https://\`, without a user name, password or fragment, ` +
+          'to a host whose every address is public (no loopback, private, link-local, metadata, CGNAT or unique-local address); it must resolve now and is checked again before each delivery. ' +
+          'With `WEBHOOK_ALLOW_LOOPBACK=true` (`npm start`, never in AWS) `http://` and `https://` on a loopback address are accepted too, ' +
+          'except at a port of the runtime itself (its API, the embedded DynamoDB and SQS, the local telephony: `WEBHOOK_RESERVED_PORTS`).',
+        example: 'https://crm.example.com/hooks/switchboard',
+      }),
     events: z
       .array(z.enum([ALL_EVENTS, ...EVENT_TYPES]))
       .min(1, `must name at least one event type (or leave events out for all of them)`)
       .max(50)
-      .optional(),
-    description: z.string().max(MAX_DESCRIPTION_LENGTH).optional(),
+      .optional()
+      .meta({
+        description:
+          'The event types to hear of (1 to 50 entries; repeats ignored), or `["*"]`: every type, present and future. Absent: `["*"]`. ' +
+          'Stored as `["*"]` when `*` is among them, otherwise each type once in the order of this list.',
+        example: ['command.completed', 'command.failed'],
+      }),
+    description: z
+      .string()
+      .max(MAX_DESCRIPTION_LENGTH)
+      .optional()
+      .meta({ description: `A note for the tenant (at most ${MAX_DESCRIPTION_LENGTH} characters; control characters dropped, trimmed; blank: none).`, example: 'CRM sync' }),
   })
-  .strict();
+  .meta({ id: 'WebhookRegistration', description: 'A new endpoint. An unknown field is refused (VALIDATION_ERROR).' });
 
 /** `POST /api/webhooks/{id}/rotate-secret`: an optional body `{previous_secret_expires_in}` (seconds the old secret keeps signing; 0 ends it at once). */
 export const rotationSchema = z
-  .object({ previous_secret_expires_in: z.number().int().min(0).max(ROTATION_GRACE_SECONDS).optional() })
-  .strict();
+  .strictObject({
+    previous_secret_expires_in: z
+      .number()
+      .int()
+      .min(0)
+      .max(ROTATION_GRACE_SECONDS)
+      .optional()
+      .meta({
+        description: `Seconds the replaced secret keeps signing beside the new one (0: not at all). Absent: ${ROTATION_GRACE_SECONDS} (24 hours).`,
+        example: 3600,
+      }),
+  })
+  .meta({ id: 'WebhookSecretRotation', description: 'Optional: an absent or empty body keeps the default grace period. An unknown field is refused (VALIDATION_ERROR).' });
 
 /** What the endpoint routes work with. */
 export interface EndpointsApiDependencies {

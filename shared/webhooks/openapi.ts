@@ -6,7 +6,6 @@ import { MAX_COMMAND_DATA_BYTES } from './command-events';
 import { DEFAULT_DELIVERIES_LISTED, MAX_DELIVERIES_LISTED } from './deliveries-api';
 import { DELIVERY_TIMEOUT_MS } from './delivery';
 import { MAX_ENDPOINTS_PER_TENANT } from './endpoint-store';
-import { MAX_URL_LENGTH } from './endpoint-url';
 import { registrationSchema, ROTATION_GRACE_SECONDS, rotationSchema } from './endpoints-api';
 import { ALL_EVENTS, EVENT_TYPES } from './event-types';
 import { EXCERPT_CHARACTERS } from './http-post';
@@ -16,7 +15,7 @@ import { DEFAULT_RETRY_DELAYS_SECONDS } from './settings';
 /**
  * The API reference of the completion webhooks (documentation only: no
  * function bundle imports this file): the six /api/webhooks routes, their
- * bodies described from endpoints-api.ts's own schemas, their answers as
+ * bodies endpoints-api.ts's own schemas (descriptions included), their answers as
  * presenter.ts shapes them; and the command events this feature publishes.
  */
 const TAG = {
@@ -31,39 +30,7 @@ const EXAMPLE_EVENT_ID = 'evt_01a209511ec77208b4ec083ecf7df55b';
 const EXAMPLE_SECRET = 'whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3A';
 const EXAMPLE_AT = '2026-11-23T14:02:11.512Z';
 
-const field = registrationSchema.shape;
-
 const eventsField = z.array(z.enum([ALL_EVENTS, ...EVENT_TYPES]));
-
-export const webhookRegistrationSchema = z
-  .strictObject({
-    url: field.url.meta({
-      format: 'uri',
-      description:
-        `Where events are POSTed (surrounding spaces dropped; at most ${MAX_URL_LENGTH} characters): \`https://\`, without a user name, password or fragment, ` +
-        'to a host whose every address is public (no loopback, private, link-local, metadata, CGNAT or unique-local address); it must resolve now and is checked again before each delivery. ' +
-        'With `WEBHOOK_ALLOW_LOOPBACK=true` (`npm start`, never in AWS) `http://` and `https://` on a loopback address are accepted too, ' +
-        "except at a port of the runtime itself (its API, the embedded DynamoDB and SQS, the local telephony: `WEBHOOK_RESERVED_PORTS`).",
-      example: 'https://crm.example.com/hooks/switchboard',
-    }),
-    events: field.events.meta({
-      description:
-        'The event types to hear of (1 to 50 entries; repeats ignored), or `["*"]`: every type, present and future. Absent: `["*"]`. ' +
-        'Stored as `["*"]` when `*` is among them, otherwise each type once in the order of this list.',
-      example: ['command.completed', 'command.failed'],
-    }),
-    description: field.description.meta({ description: 'A note for the tenant (at most 500 characters; control characters dropped, trimmed; blank: none).', example: 'CRM sync' }),
-  })
-  .meta({ id: 'WebhookRegistration', description: 'A new endpoint. An unknown field is refused (VALIDATION_ERROR).' });
-
-export const secretRotationSchema = z
-  .strictObject({
-    previous_secret_expires_in: rotationSchema.shape.previous_secret_expires_in.meta({
-      description: `Seconds the replaced secret keeps signing beside the new one (0: not at all). Absent: ${ROTATION_GRACE_SECONDS} (24 hours).`,
-      example: 3600,
-    }),
-  })
-  .meta({ id: 'WebhookSecretRotation', description: 'Optional: an absent or empty body keeps the default grace period. An unknown field is refused (VALIDATION_ERROR).' });
 
 const endpointFields = {
   id: z.string().regex(ENDPOINT_ID_PATTERN).meta({ description: 'The endpoint\'s id: `we_` and 24 hex digits.', example: EXAMPLE_ENDPOINT_ID }),
@@ -177,7 +144,7 @@ export const WEBHOOK_OPERATIONS: readonly DocumentedOperation[] = [
       INPUT_ERRORS,
     ].join('\n'),
     body: {
-      schema: webhookRegistrationSchema,
+      schema: registrationSchema,
       example: { url: 'https://crm.example.com/hooks/switchboard', events: ['command.completed', 'command.failed'], description: 'CRM sync' },
     },
     errors: ['VALIDATION_ERROR'],
@@ -237,7 +204,7 @@ export const WEBHOOK_OPERATIONS: readonly DocumentedOperation[] = [
         'Answers 409 INVALID_TRANSITION when another rotation of the endpoint changed it at the same moment, twice in a row: try again. ' + INPUT_ERRORS,
       ].join('\n'),
       params: endpointParams,
-      body: { schema: secretRotationSchema, description: 'Optional.', example: { previous_secret_expires_in: 3600 } },
+      body: { schema: rotationSchema, description: 'Optional.', example: { previous_secret_expires_in: 3600 } },
       errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_TRANSITION'],
       answers: {
         200: {

@@ -7,8 +7,9 @@ import { jsonResponse } from '../../platform/http/responses';
 import type { HttpResult } from '../../platform/http/types';
 import { isUuid } from '../../platform/ids';
 import { shownId } from '../../platform/shown';
-import { cleanText } from '../../platform/text';
+import { cleanedText } from '../../platform/text-field';
 import { describeFirstIssue, toIssueDetails } from '../../platform/validation';
+import { CHANNEL_LIMITS } from '../channels';
 import { copyProblems, lengthProblems } from '../message-checks';
 import { CONTENT_LIMIT } from '../sequence';
 import { canEditCopy, canMove, canReschedule, contentLimitOf, isStepExpired, STEP_SUBJECT_LIMIT, stepView, type StoredStep } from './step';
@@ -23,27 +24,37 @@ export const CALLER_STATUSES = ['sent', 'skipped', 'cancelled'] as const;
 /** Longest `reason` for a skipped or cancelled step. */
 export const MAX_REASON_LENGTH = 500;
 
-/** Room a value may take before it is cleaned and trimmed. */
-const RAW_SLACK = 1_024;
+const text = (max: number) => cleanedText(max).min(1, 'must not be empty');
 
-const text = (max: number) =>
-  z
-    .string()
-    .max(max + RAW_SLACK, { abort: true, message: `Too big: expected string to have <=${max} characters` })
-    .overwrite(cleanText)
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max, `Too big: expected string to have <=${max} characters`);
+/** The content limit of each channel that has one, as the reference states it. */
+const contentLimits = `${CONTENT_LIMIT} characters (${Object.entries(CHANNEL_LIMITS)
+  .filter(([, limits]) => limits.message !== undefined)
+  .map(([channel, limits]) => `${limits.message} for \`${channel}\``)
+  .join(', ')})`;
 
-/** The body of `PATCH /api/follow-ups/{id}`: at least one field, nothing unknown. */
-const editSchema = z
+/**
+ * The body of `PATCH /api/follow-ups/{id}`: at least one field, nothing
+ * unknown. The API checks it and the reference describes it (what its
+ * shape cannot say, the descriptions do).
+ */
+export const followUpEditSchema = z
   .strictObject({
-    subject: text(STEP_SUBJECT_LIMIT).optional(),
-    content: text(CONTENT_LIMIT).optional(),
-    scheduled_for: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date and time with a time zone, e.g. 2026-12-01T09:00:00Z' }).optional(),
-    status: z.enum(CALLER_STATUSES).optional(),
-    /** Why a step was skipped or cancelled (kept as `status_reason`). */
-    reason: text(MAX_REASON_LENGTH).optional(),
+    subject: text(STEP_SUBJECT_LIMIT).optional().meta({ description: 'New subject: plain text (no markup, nothing in brackets to fill in), trimmed, not empty.' }),
+    content: text(CONTENT_LIMIT)
+      .optional()
+      .meta({ description: `New content: plain text (no Markdown or HTML, no placeholders), trimmed, not empty; at most ${contentLimits}.` }),
+    scheduled_for: z.iso
+      .datetime({ offset: true, message: 'must be an ISO 8601 date and time with a time zone, e.g. 2026-12-01T09:00:00Z' })
+      .optional()
+      .meta({
+        description: `A new time: ISO 8601 with a time zone, later than now and at most ${MAX_SCHEDULE_AHEAD_MS / 86_400_000} days ahead; only while \`scheduled\`. Not with \`status\`.`,
+        example: '2026-12-01T09:00:00+01:00',
+      }),
+    status: z
+      .enum(CALLER_STATUSES)
+      .optional()
+      .meta({ description: '`sent` once you sent it (while scheduled or due), or `skipped` / `cancelled` to end it unsent.' }),
+    reason: text(MAX_REASON_LENGTH).optional().meta({ description: 'Why, with `status` `skipped` or `cancelled` only (kept as `status_reason`).' }),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), { message: 'Give at least one of subject, content, scheduled_for, status' })
   .refine((body) => !(body.scheduled_for !== undefined && body.status !== undefined), {
@@ -53,14 +64,15 @@ const editSchema = z
   .refine((body) => body.reason === undefined || body.status === 'skipped' || body.status === 'cancelled', {
     message: 'reason goes with status skipped or cancelled',
     path: ['reason'],
-  });
+  })
+  .meta({ id: 'FollowUpEdit', description: 'At least one field; an unknown field is refused. Copy may change while the step is scheduled or due, its time only while scheduled.' });
 
-export type FollowUpEdit = z.infer<typeof editSchema>;
+export type FollowUpEdit = z.infer<typeof followUpEditSchema>;
 
 /** Parses the body of an edit (INVALID_REQUEST with the issues for anything wrong or unknown). */
 export function parseFollowUpEdit(raw: unknown): FollowUpEdit {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new AppError('INVALID_REQUEST', 'The request body must be a JSON object.');
-  const parsed = editSchema.safeParse(raw);
+  const parsed = followUpEditSchema.safeParse(raw);
   if (!parsed.success) throw new AppError('INVALID_REQUEST', describeFirstIssue(parsed.error.issues), toIssueDetails(parsed.error.issues));
   return parsed.data;
 }

@@ -2,23 +2,21 @@ import * as z from 'zod';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../api/idempotency-key';
 import { commandIdField, DEMO_LEAD_ID, DEMO_SITE_ID, EXAMPLE_COMMAND_ID, instantField, uuidField } from '../../api/openapi/fields';
 import { apiOperation, successEnvelope, webhookEvent, type DocumentedEvent, type DocumentedOperation } from '../../api/openapi/operation';
-import { CHANNEL_LIMITS } from '../channels';
 import { FOLLOW_UP_TYPES } from '../schema';
-import { CONTENT_LIMIT } from '../sequence';
 import { CLICK_FOLLOW_UP_DELAY_MS, LEAD_EVENT_TYPES, type LeadEvent } from './adaptation';
-import { CALLER_STATUSES, MAX_REASON_LENGTH, MAX_SCHEDULE_AHEAD_MS, type FollowUpEdit } from './edit';
+import { followUpEditSchema } from './edit';
 import type { AppliedChange } from './event-records';
 import { EARLIEST_EVENT_TIME, MAX_EVENT_CLOCK_SKEW_MS, MAX_EVENT_SUMMARY_LENGTH } from './lead-events';
 import { DEFAULT_PAGE_SIZE, MAX_CURSOR_LENGTH, MAX_PAGE_SIZE } from './list';
-import { STEP_STATUSES, STEP_SUBJECT_LIMIT, type StepView } from './step';
+import { STEP_STATUSES, type StepView } from './step';
 
 /**
  * The API reference of running follow-up sequences (documentation only: no
  * function bundle imports this file): listing a lead's steps, editing or
  * ending one, reporting what the lead did, and the two webhook events. The
- * code checks requests with its own schemas (list.ts, edit.ts,
- * lead-events.ts); these are the same requests described from their limits,
- * and the answers' schemas are checked against the code's own types below.
+ * edit's body is edit.ts's own schema; the list's query and the lead event
+ * (list.ts, lead-events.ts) are described here from their limits, and the
+ * answers' schemas are checked against the code's own types below.
  */
 const TAG = {
   name: 'Follow-up sequences',
@@ -36,11 +34,6 @@ const statusSchema = z.enum(STEP_STATUSES).meta({
 });
 
 const typeSchema = z.enum(FOLLOW_UP_TYPES);
-
-const contentLimits = `${CONTENT_LIMIT} characters (${Object.entries(CHANNEL_LIMITS)
-  .filter(([, limits]) => limits.message !== undefined)
-  .map(([channel, limits]) => `${limits.message} for \`${channel}\``)
-  .join(', ')})`;
 
 export const followUpStepSchema = z
   .object({
@@ -150,33 +143,6 @@ const STEP_EXAMPLE = {
 };
 
 // --- PATCH /api/follow-ups/{id}
-
-const editFields = {
-  subject: z.string().min(1).max(STEP_SUBJECT_LIMIT).optional().meta({ description: 'New subject: plain text (no markup, nothing in brackets to fill in), trimmed, not empty.' }),
-  content: z
-    .string()
-    .min(1)
-    .max(CONTENT_LIMIT)
-    .optional()
-    .meta({ description: `New content: plain text (no Markdown or HTML, no placeholders), trimmed, not empty; at most ${contentLimits}.` }),
-  scheduled_for: z
-    .string()
-    .optional()
-    .meta({
-      format: 'date-time',
-      description: `A new time: ISO 8601 with a time zone, later than now and at most ${MAX_SCHEDULE_AHEAD_MS / 86_400_000} days ahead; only while \`scheduled\`. Not with \`status\`.`,
-      example: '2026-12-01T09:00:00+01:00',
-    }),
-  status: z
-    .enum(CALLER_STATUSES)
-    .optional()
-    .meta({ description: '`sent` once you sent it (while scheduled or due), or `skipped` / `cancelled` to end it unsent.' }),
-  reason: z.string().min(1).max(MAX_REASON_LENGTH).optional().meta({ description: 'Why, with `status` `skipped` or `cancelled` only (kept as `status_reason`).' }),
-} satisfies Record<keyof FollowUpEdit, z.ZodType>;
-
-export const followUpEditSchema = z
-  .strictObject(editFields)
-  .meta({ id: 'FollowUpEdit', description: 'At least one field; an unknown field is refused. Copy may change while the step is scheduled or due, its time only while scheduled.' });
 
 // --- POST /api/leads/{leadId}/events
 

@@ -136,6 +136,12 @@ describe('the typed client (openapi-fetch + docs/switchboard-api.d.ts)', () => {
     expectDocumented('getCommand', 200, read.data);
   });
 
+  it('sends deep research with only the fields it needs: those with defaults are optional in the request type', async () => {
+    const started = await client().POST('/api/deepResearch/operation', { body: { operation_type: 'custom_search', query: 'typed client defaults' } });
+    expect(started.response.status).toBe(202);
+    expectDocumented('runDeepResearch', 202, started.data);
+  });
+
   it('types the error envelope', async () => {
     const unauthorized = await createClient<paths>({ baseUrl: runtime.url }).GET('/api/commands/{id}', { params: { path: { id: DEMO_SITE } } });
     expect(unauthorized.response.status).toBe(401);

@@ -123,6 +123,14 @@ describe('parseDeepResearchRequest', () => {
       expect(error.message).toMatch(/^The request is invalid: extra: .*max_results: /);
     });
 
+    it('lists dates in the wrong order beside a field of the wrong type', () => {
+      const error = refusal({ ...valid, max_results: '30', date_from: '2025-03-10', date_to: '2025-03-01' });
+      expect((error.details as { path: string[]; code: string }[]).map((detail) => [detail.path[0], detail.code])).toEqual([
+        ['date_from', 'custom'],
+        ['max_results', 'invalid_type'],
+      ]);
+    });
+
     it.each([null, 'text', [valid], 3])('refuses a body that is not an object (%p)', (body) => {
       expect(refusal(body).code).toBe('VALIDATION_ERROR');
     });
