@@ -7,7 +7,7 @@ export const MAX_SUBJECT_LENGTH = 72;
  * The last commit before subjects were held to MAX_SUBJECT_LENGTH: the
  * history before it is left as it was written.
  */
-export const SUBJECT_RULE_BASE = 'cd7915be7e45785fb5c162e0c81c6bd5e8c3a2a9';
+export const SUBJECT_RULE_BASE = '9a24df43536163112c5178b14f7e115f7a375519';
 
 export interface LongSubject {
   hash: string;
