@@ -85,7 +85,9 @@ describe('startLocalTelephony', () => {
     expect(all.every((entry) => entry.valid)).toBe(true);
     expect(all.every((entry) => entry.params.AccountSid === telephony.accountSid && entry.params.To === '+14155552671')).toBe(true);
     expect(telephony.calls()[0]).toMatchObject({ status: 'no-answer' });
-    expect(telephony.calls()[0]!.callbacks.map((callback) => callback.httpStatus)).toEqual([204, 204, 204]);
+    // The receiver sees the last callback before the telephony has read the answer to it: wait for that answer.
+    const answered = await until(() => telephony.calls()[0]!.callbacks, (callbacks) => callbacks.length === 3 && callbacks.every((callback) => callback.httpStatus !== undefined));
+    expect(answered.map((callback) => callback.httpStatus)).toEqual([204, 204, 204]);
   });
 
   it('signs over the full callback URL, query included, so a changed URL or token fails the check', async () => {
