@@ -1,5 +1,5 @@
-import { liveFieldsOf, type LiveCommand } from '../catalogue/live-fields';
-import type { StoredCommand } from '../commands/record';
+import { liveFieldsOf } from '../catalogue/live-fields';
+import type { NoLiveFields, StoredCommand } from '../commands/record';
 import type { CommandStore } from '../commands/store';
 import { errorResponse, jsonResponse } from '../platform/http/responses';
 import type { HttpResult } from '../platform/http/types';
@@ -53,7 +53,7 @@ export async function respondWithCommand(
  * (catalogue/live-fields.ts) are shown as its type's view makes them, as
  * they are now: they override any snapshot of them in `result`.
  */
-export function commandView(command: StoredCommand): Record<string, unknown> {
+export function commandView<Live extends object = NoLiveFields>(command: StoredCommand<Live>): Record<string, unknown> {
   return {
     success: true,
     data: {
@@ -66,7 +66,7 @@ export function commandView(command: StoredCommand): Record<string, unknown> {
       ...(command.parent_id ? { parent_id: command.parent_id } : {}),
       ...(command.child_ids?.length ? { child_ids: command.child_ids } : {}),
       ...(command.result ?? {}),
-      ...(liveFieldsOf(command.type)?.view?.(command as unknown as LiveCommand) ?? {}),
+      ...(liveFieldsOf(command.type)?.view?.(command) ?? {}),
       ...(command.warnings?.length ? { warnings: command.warnings } : {}),
       ...(command.error ? { error: command.error } : {}),
     },

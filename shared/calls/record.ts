@@ -1,3 +1,5 @@
+import type { StoredCommand } from '../commands/record';
+
 /**
  * The live state of a command that places a phone call: the call itself,
  * what was said on it, and its meeting summary. Stakeholder coordination
@@ -109,3 +111,29 @@ export interface MeetingSummaryRecord {
 export function isFinalCallStatus(status: CallStatus): boolean {
   return FINAL_CALL_STATUSES.includes(status);
 }
+
+/**
+ * What a command that places a call keeps beside the kernel's fields (its
+ * live fields: the kernel stores and returns them untouched). Stakeholder
+ * coordination writes the command object (`targets`, `context`,
+ * `supervisors`, `task`, `description`) and the call; the voice assistant
+ * appends the transcript and writes the meeting summary.
+ */
+export interface CallCommandFields {
+  /** The command object: the meeting details, then the pre-call and post-call prompts (read with their schema). */
+  targets: unknown[];
+  /** The site's context the meeting was prepared from (read with its schema). */
+  context: unknown;
+  supervisors: unknown[];
+  task: string;
+  description: string;
+  /** Its phone call: the command's one live effect, which may still move after the command is terminal. */
+  call: CallRecord;
+  /** What was said on its call, turn by turn (appended by the voice assistant as the call goes). */
+  transcript: TranscriptEntry[];
+  /** The summary of its call, once the call ended. */
+  meeting_summary: MeetingSummaryRecord;
+}
+
+/** A stored command that places a call, with its live fields. */
+export type CallCommand = StoredCommand<CallCommandFields>;

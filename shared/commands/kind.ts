@@ -1,5 +1,5 @@
 import type { LiveFields } from '../catalogue/live-fields';
-import type { CommandRecord, CommandType, StoredCommand } from './record';
+import type { CommandType, CommandWith, NoLiveFields, StoredCommand } from './record';
 
 /** Anything that turns an unknown value into a T or throws: a zod schema fits. */
 export interface Parser<T> {
@@ -8,9 +8,11 @@ export interface Parser<T> {
 
 /**
  * A command type's stored state: the schemas its `request` and `progress`
- * are read back with. A feature declares one per command type it owns.
+ * are read back with, and the type of the fields its feature keeps beside
+ * the kernel's (`Live`). A feature declares one per command type it owns.
  */
-export interface CommandKind<Request, Progress> {
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- Live types the command a phase of this kind is given (readCommand)
+export interface CommandKind<Request, Progress, Live extends object = NoLiveFields> {
   type: CommandType;
   request: Parser<Request>;
   progress: Parser<Progress>;
@@ -30,7 +32,10 @@ export class UnreadableCommandError extends Error {
  * Reads a stored command as its kind: the type must match, and `request`
  * and `progress` are parsed with the kind's schemas (never cast).
  */
-export function readCommand<Request, Progress>(kind: CommandKind<Request, Progress>, stored: StoredCommand): CommandRecord<Request, Progress> {
+export function readCommand<Request, Progress, Live extends object = NoLiveFields>(
+  kind: CommandKind<Request, Progress, Live>,
+  stored: StoredCommand,
+): CommandWith<Request, Progress, Live> {
   if (stored.type !== kind.type) throw new UnreadableCommandError(stored.id, `type (${stored.type}, expected ${kind.type})`, undefined);
   let request: Request;
   let progress: Progress;
@@ -44,5 +49,6 @@ export function readCommand<Request, Progress>(kind: CommandKind<Request, Progre
   } catch (error) {
     throw new UnreadableCommandError(stored.id, 'progress', error);
   }
-  return { ...stored, request, progress };
+  // Live fields are passed through as their feature wrote them (the store never reads them).
+  return { ...(stored as StoredCommand<Live>), request, progress };
 }

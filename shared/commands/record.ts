@@ -1,13 +1,12 @@
 import type { CommandType } from '../catalogue/job-types';
-import type { CallRecord, MeetingSummaryRecord, TranscriptEntry } from '../calls/record';
 import type { ErrorInfo } from '../platform/errors';
 
 export type { CommandType };
 
 /**
  * A command is in progress until it completes or fails, and then never
- * changes, save for its live call (CallRecord), the call's transcript and
- * its meeting summary.
+ * changes, save for the live fields its feature declares (a call that keeps
+ * moving after the command ended: see CommandKind.live).
  */
 export type CommandStatus = 'in_progress' | 'completed' | 'failed';
 
@@ -15,8 +14,11 @@ export type CommandStatus = 'in_progress' | 'completed' | 'failed';
 const TERMINAL_STATUSES: readonly CommandStatus[] = ['completed', 'failed'];
 
 /**
- * The command record of docs/architecture.md "The command". `result` and `error`
- * appear once the command is terminal; terminal commands never change, save for their live `call`.
+ * The command record of docs/architecture.md "The command": the fields the
+ * kernel reads and writes for every command type. `result` and `error`
+ * appear once the command is terminal. A feature keeps its own fields beside
+ * these (its live fields, `Live` of {@link StoredCommand}); the kernel stores
+ * and returns them untouched and never names them.
  */
 export interface CommandRecord<Request = unknown, Progress = unknown> {
   id: string;
@@ -27,11 +29,6 @@ export interface CommandRecord<Request = unknown, Progress = unknown> {
   site_id?: string;
   /** The validated request (parsed with its command type's schema when read back: see kind.ts). */
   request: Request;
-  targets?: unknown[];
-  context?: unknown;
-  supervisors?: unknown[];
-  task?: string;
-  description?: string;
   /** The operation's response payload, once completed. */
   result?: Record<string, unknown>;
   /** Why it failed, once failed. */
@@ -47,15 +44,6 @@ export interface CommandRecord<Request = unknown, Progress = unknown> {
   updated_at: string;
   /** Times a worker has taken the command up. */
   attempts: number;
-  /**
-   * Its phone call, when it places one: the command's one live effect, which
-   * may still move after the command is terminal (see CallRecord).
-   */
-  call?: CallRecord;
-  /** What was said on its call, turn by turn (appended by the voice assistant as the call goes). */
-  transcript?: TranscriptEntry[];
-  /** The summary of its call, once the call ended (see MeetingSummaryRecord). */
-  meeting_summary?: MeetingSummaryRecord;
   /** Epoch ms until which the current worker holds the command. */
   lease_until?: number;
   /** Set when handing its first job to the queue failed; an idempotent retry then queues it again. */
@@ -70,8 +58,19 @@ export interface CommandRecord<Request = unknown, Progress = unknown> {
   expires_at?: number;
 }
 
-/** A command as the store holds it, before its command type's schemas have read `request` and `progress`. */
-export type StoredCommand = CommandRecord<unknown, unknown>;
+/** No fields beside the kernel's. */
+export type NoLiveFields = Record<never, never>;
+
+/**
+ * A command as the store holds it, before its command type's schemas have
+ * read `request` and `progress`, with the fields its feature keeps beside
+ * the kernel's (`Live`: named by the feature, e.g. a call's; the store
+ * passes them through and the feature reads them).
+ */
+export type StoredCommand<Live extends object = NoLiveFields> = CommandRecord<unknown, unknown> & Partial<Live>;
+
+/** A command read as its kind (request and progress parsed), with its feature's live fields. */
+export type CommandWith<Request, Progress, Live extends object = NoLiveFields> = CommandRecord<Request, Progress> & Partial<Live>;
 
 /** True once the command's retention has run out (the table may not have deleted it yet: TTL deletion is lazy). */
 export function isExpired(command: Pick<StoredCommand, 'expires_at'>, now: number): boolean {

@@ -9,7 +9,7 @@ import type { IdempotencyStore } from './idempotency';
 import { jobNaming, type JobEnvelope } from './job';
 import type { JobQueue } from './queue';
 import { DEFAULT_COMMAND_RETENTION_MS } from './retention';
-import type { CommandRecord, CommandType, StoredCommand } from './record';
+import type { CommandType, NoLiveFields, StoredCommand } from './record';
 import type { CommandStore } from './store';
 
 /** Longer than any API function may run: a command older than this without a job will never get one from its first request. */
@@ -28,7 +28,7 @@ export interface StartDependencies extends FinishDependencies {
 }
 
 /** One validated request to turn into a command. */
-export interface StartInput<Request> {
+export interface StartInput<Request, Live extends object = NoLiveFields> {
   type: CommandType;
   tenantId: string;
   /** The site the command acts on, when it acts on one. */
@@ -41,8 +41,8 @@ export interface StartInput<Request> {
   id?: string;
   /** The command whose phase this one is. */
   parentId?: string;
-  /** Seed fields known before any worker runs (targets, context, task, ..., and the call it will place). */
-  initial?: Partial<Pick<CommandRecord, 'targets' | 'context' | 'supervisors' | 'task' | 'description' | 'call'>>;
+  /** Its feature's live fields known before any worker runs (e.g. the call it will place), stored with the command. */
+  initial?: Partial<Live>;
 }
 
 /**
@@ -65,7 +65,7 @@ export interface StartOutcome {
  * and body within 24 h give back the first start's command and queue nothing
  * new (unless its job never reached the queue).
  */
-export async function startCommand<Request>(deps: StartDependencies, input: StartInput<Request>, dispatch: Dispatch = 'queue'): Promise<StartOutcome> {
+export async function startCommand<Request, Live extends object = NoLiveFields>(deps: StartDependencies, input: StartInput<Request, Live>, dispatch: Dispatch = 'queue'): Promise<StartOutcome> {
   let commandId = input.id ?? newId();
   if (input.idempotency) {
     const outcome = await deps.idempotency.claim({
@@ -109,16 +109,17 @@ export async function startCommand<Request>(deps: StartDependencies, input: Star
 }
 
 /** The record of a new command, in progress, expiring `retentionMs` after now. */
-function newCommandRecord<Request>(now: number, id: string, input: StartInput<Request>, retentionMs: number): StoredCommand {
+function newCommandRecord<Request, Live extends object>(now: number, id: string, input: StartInput<Request, Live>, retentionMs: number): StoredCommand<Live> {
   const nowIso = new Date(now).toISOString();
+  const live: Partial<Live> = input.initial ?? {};
   return {
+    ...live,
     id,
     type: input.type,
     status: 'in_progress',
     tenant_id: input.tenantId,
     ...(input.siteId === undefined ? {} : { site_id: input.siteId }),
     request: input.request,
-    ...input.initial,
     ...(input.parentId === undefined ? {} : { parent_id: input.parentId }),
     created_at: nowIso,
     updated_at: nowIso,

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type Dynam
 import { TABLE } from '../catalogue/table';
 import { cancellationReasons, epochSeconds, isConditionalCheckFailed, queryShardsBefore, type TransactionItem } from '../platform/dynamodb';
 import type { ErrorInfo } from '../platform/errors';
-import type { CommandType, StoredCommand } from './record';
+import type { CommandType, NoLiveFields, StoredCommand } from './record';
 
 /** What happened when a worker tried to take a command up. */
 export type ClaimOutcome =
@@ -45,16 +45,17 @@ export interface CommandStore {
    * A child phase (`parent_id`) is written only while its parent exists (one
    * transaction), so no child outlives an erased parent: CommandGoneError then.
    */
-  create(command: StoredCommand): Promise<boolean>;
+  create<Live extends object = NoLiveFields>(command: StoredCommand<Live>): Promise<boolean>;
   /** True when the command was erased (within the marker's retention, {@link ERASED_MARKER_RETENTION_MS}). */
   wasErased(id: string): Promise<boolean>;
-  get(id: string): Promise<StoredCommand | undefined>;
+  /** The command with its feature's live fields (`Live`, as its feature wrote them: the store passes them through). */
+  get<Live extends object = NoLiveFields>(id: string): Promise<StoredCommand<Live> | undefined>;
   /** Takes the command for one attempt, holding it until `leaseUntil` (epoch ms), if its tenant and type are the expected ones. */
   claim(id: string, expected: ClaimExpectation, now: number, leaseUntil: number): Promise<ClaimOutcome>;
   /** Gives the lease back early so a redelivery need not wait for it to run out. */
   release(id: string): Promise<void>;
   /** Records progress of an in-progress command; false when it is no longer in progress. */
-  recordProgress(id: string, patch: CommandPatch, now: number): Promise<boolean>;
+  recordProgress<Live extends object = NoLiveFields>(id: string, patch: CommandPatch<Live>, now: number): Promise<boolean>;
   /**
    * Moves in_progress → completed; false when it was not in progress. `also`
    * are writes that commit with the move or not at all (its events: the outbox).
@@ -74,10 +75,11 @@ export interface CommandStore {
   erase(id: string, tenantId: string, unchangedSince?: string): Promise<boolean>;
 }
 
-/** Fields a phase may set on an in-progress command. */
-export type CommandPatch = Partial<
-  Pick<StoredCommand, 'progress' | 'child_ids' | 'warnings' | 'targets' | 'context' | 'enqueue_failed_at' | 'requeued_at' | 'result'>
->;
+/** Fields a phase may set on an in-progress command: the kernel's, and its feature's live fields. */
+export type CommandPatch<Live extends object = NoLiveFields> = Partial<
+  Pick<StoredCommand, 'progress' | 'child_ids' | 'warnings' | 'enqueue_failed_at' | 'requeued_at' | 'result'>
+> &
+  Partial<Live>;
 
 const KEY_PREFIX = 'CMD#';
 const SORT_KEY = 'CMD';
@@ -129,10 +131,11 @@ function inProgressIndexKeys(command: Pick<StoredCommand, 'id' | 'created_at'>):
 
 /** CommandStore on the single DynamoDB table. */
 export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string): CommandStore {
-  const toRecord = (item: Record<string, unknown> | undefined): StoredCommand | undefined => {
+  // The item as stored: the kernel's fields, and its feature's live fields as the feature wrote them.
+  const toRecord = <Live extends object = NoLiveFields>(item: Record<string, unknown> | undefined): StoredCommand<Live> | undefined => {
     if (!item) return undefined;
     const { pk: _pk, sk: _sk, [IN_PROGRESS_INDEX.partitionKey]: _ipk, [IN_PROGRESS_INDEX.sortKey]: _isk, ...rest } = item;
-    return rest as unknown as StoredCommand;
+    return rest as unknown as StoredCommand<Live>;
   };
   const leaveIndex = { [IN_PROGRESS_INDEX.partitionKey]: undefined, [IN_PROGRESS_INDEX.sortKey]: undefined };
 
@@ -209,9 +212,9 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
       return Item !== undefined;
     },
 
-    async get(id) {
+    async get<Live extends object = NoLiveFields>(id: string) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: commandKey(id), ConsistentRead: true }));
-      return toRecord(Item);
+      return toRecord<Live>(Item);
     },
 
     async claim(id, expected, now, leaseUntil) {

@@ -17,7 +17,7 @@ import type { IdempotencyStore } from './idempotency';
 import { jobEnvelopeSchema, jobNaming, PoisonJobError, type JobEnvelope } from './job';
 import { readCommand, UnreadableCommandError, type CommandKind } from './kind';
 import { ATTEMPT_ATTRIBUTE, type JobQueue } from './queue';
-import type { CommandRecord, StoredCommand } from './record';
+import type { CommandWith, NoLiveFields, StoredCommand } from './record';
 import { startCommand } from './start';
 import { CommandGoneError, type CommandStore } from './store';
 
@@ -28,8 +28,8 @@ export type PhaseOutcome =
   | { status: 'handed_off' };
 
 /** What a phase is given: the claimed command, read with its kind, and the job it came in. */
-export interface PhaseInput<Request, Progress> {
-  command: CommandRecord<Request, Progress>;
+export interface PhaseInput<Request, Progress, Live extends object = NoLiveFields> {
+  command: CommandWith<Request, Progress, Live>;
   /** The command's stored request (the same as `command.request`). */
   request: Request;
   job: JobEnvelope;
@@ -42,11 +42,11 @@ export interface PhaseInput<Request, Progress> {
  * must be safe to run again on a command it already advanced (redelivery
  * after a crash): it reads `command.progress` to skip done work.
  */
-export interface JobDefinition<Request, Progress> {
+export interface JobDefinition<Request, Progress, Live extends object = NoLiveFields> {
   /** The job type (shared/catalogue/job-types.ts) this worker consumes. */
   type: JobType;
   /** How its command's stored request and progress are read. */
-  kind: CommandKind<Request, Progress>;
+  kind: CommandKind<Request, Progress, Live>;
   /**
    * Validates a producer's `request` with the route's schema (job types that
    * producers may send); an AppError makes the job poison.
@@ -54,7 +54,7 @@ export interface JobDefinition<Request, Progress> {
   parseProducerRequest?: (raw: unknown) => Request;
   /** The site a request concerns (undefined for operations without one). */
   siteIdOf(request: Request): string | undefined;
-  run(input: PhaseInput<Request, Progress>): Promise<PhaseOutcome>;
+  run(input: PhaseInput<Request, Progress, Live>): Promise<PhaseOutcome>;
 }
 
 /** Ports and limits of a worker, built once per cold start. */
@@ -90,7 +90,7 @@ type RecordOutcome = 'completed' | 'failed' | 'handed_off' | 'dead_lettered' | '
  * the dead-letter queue with their reason, and a job is never run twice on a
  * finished command.
  */
-export function createJobWorker<Request, Progress>(definition: JobDefinition<Request, Progress>, deps: WorkerDependencies) {
+export function createJobWorker<Request, Progress, Live extends object>(definition: JobDefinition<Request, Progress, Live>, deps: WorkerDependencies) {
   const jobType = jobTypeByName(definition.type);
   if (!jobType) throw new Error(`Job type ${definition.type} is not in the service catalogue`);
   if (!jobType.commandType) throw new Error(`Job type ${definition.type} runs without a command: its worker is a task worker (task-worker.ts)`);
@@ -113,8 +113,8 @@ export function createJobWorker<Request, Progress>(definition: JobDefinition<Req
  * its command fails and the job goes to the dead-letter queue. It throws
  * only when even that could not be done (SQS then delivers it again).
  */
-export async function processJobRecord<Request, Progress>(
-  definition: JobDefinition<Request, Progress>,
+export async function processJobRecord<Request, Progress, Live extends object>(
+  definition: JobDefinition<Request, Progress, Live>,
   deps: WorkerDependencies,
   record: SQSRecord,
 ): Promise<void> {
@@ -180,7 +180,7 @@ export function attemptOf(record: Pick<SQSRecord, 'messageAttributes' | 'attribu
   return (Number.isInteger(carried) && carried > 0 ? carried : 1) + (Number.isInteger(deliveries) && deliveries > 1 ? deliveries - 1 : 0);
 }
 
-const queueOf = <Request, Progress>(definition: JobDefinition<Request, Progress>) => jobTypeByName(definition.type)!.queue.id;
+const queueOf = <Request, Progress, Live extends object>(definition: JobDefinition<Request, Progress, Live>) => jobTypeByName(definition.type)!.queue.id;
 
 interface RecordContext {
   messageId: string;
@@ -194,8 +194,8 @@ interface RecordContext {
 /** What is queued again once a job has its command: a job that names it. */
 const namingJob = (job: JobEnvelope, commandId: string): string => JSON.stringify(jobNaming(job.type, job.tenant_id, commandId));
 
-async function runRecord<Request, Progress>(
-  definition: JobDefinition<Request, Progress>,
+async function runRecord<Request, Progress, Live extends object>(
+  definition: JobDefinition<Request, Progress, Live>,
   deps: WorkerDependencies,
   record: SQSRecord,
   attempt: number,
@@ -208,8 +208,8 @@ async function runRecord<Request, Progress>(
   return (deps.tracing ?? noTracing).span(`## ${definition.type}`, { commandId }, () => claimAndRun(definition, deps, job, commandId, attempt, context));
 }
 
-async function claimAndRun<Request, Progress>(
-  definition: JobDefinition<Request, Progress>,
+async function claimAndRun<Request, Progress, Live extends object>(
+  definition: JobDefinition<Request, Progress, Live>,
   deps: WorkerDependencies,
   job: JobEnvelope,
   commandId: string,
@@ -249,7 +249,7 @@ async function claimAndRun<Request, Progress>(
     throw new PoisonJobError(`Gave up: its ${deps.maxReceiveCount} attempts were used before this one`);
   }
 
-  let command: CommandRecord<Request, Progress>;
+  let command: CommandWith<Request, Progress, Live>;
   try {
     command = readCommand(definition.kind, claim.command);
   } catch (error) {
@@ -317,7 +317,7 @@ export function retryDelayOf(deps: Pick<WorkerDependencies, 'retryDelaysSeconds'
   return delays[Math.min(attempt, delays.length) - 1] ?? 0;
 }
 
-async function deadLetter<Request, Progress>(definition: JobDefinition<Request, Progress>, deps: WorkerDependencies, body: string, reason: string): Promise<void> {
+async function deadLetter<Request, Progress, Live extends object>(definition: JobDefinition<Request, Progress, Live>, deps: WorkerDependencies, body: string, reason: string): Promise<void> {
   await deps.queue.sendToDeadLetter(queueOf(definition), body, reason);
   metricsOf(deps).count('JobDeadLettered', definition.kind.type);
 }
@@ -351,8 +351,8 @@ export function decodeJob(definition: { type: string }, body: string): JobEnvelo
  * twice: keyed by its idempotency key, else by the SQS message id), which
  * stores the parsed request, and this worker runs it at once.
  */
-async function startProducerCommand<Request, Progress>(
-  definition: JobDefinition<Request, Progress>,
+async function startProducerCommand<Request, Progress, Live extends object>(
+  definition: JobDefinition<Request, Progress, Live>,
   deps: WorkerDependencies,
   job: JobEnvelope,
   messageId: string,

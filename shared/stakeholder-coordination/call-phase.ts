@@ -1,6 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { CommandRecord } from '../commands/record';
-import type { CallRecord } from '../calls/record';
+import type { CommandWith } from '../commands/record';
+import type { CallCommandFields, CallRecord } from '../calls/record';
 import type { CommandStore } from '../commands/store';
 import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker';
 import type { Clock } from '../platform/clock';
@@ -48,10 +48,10 @@ export interface StakeholderCallDependencies {
   logger?: Pick<Logger, 'info' | 'warn'>;
 }
 
-type StakeholderCommand = CommandRecord<StakeholderCoordinationRequest, StakeholderProgress>;
+type StakeholderCommand = CommandWith<StakeholderCoordinationRequest, StakeholderProgress, CallCommandFields>;
 
 /** The call worker's job: runs a stakeholder coordination command (the service queues it; producers may not). */
-export function stakeholderCallJob(deps: StakeholderCallDependencies): JobDefinition<StakeholderCoordinationRequest, StakeholderProgress> {
+export function stakeholderCallJob(deps: StakeholderCallDependencies): JobDefinition<StakeholderCoordinationRequest, StakeholderProgress, CallCommandFields> {
   return {
     type: 'stakeholder_coordination',
     kind: stakeholderCoordinationKind,
@@ -71,7 +71,7 @@ export function stakeholderCallJob(deps: StakeholderCallDependencies): JobDefini
  */
 export async function runStakeholderCall(
   deps: StakeholderCallDependencies,
-  input: PhaseInput<StakeholderCoordinationRequest, StakeholderProgress>,
+  input: PhaseInput<StakeholderCoordinationRequest, StakeholderProgress, CallCommandFields>,
 ): Promise<PhaseOutcome> {
   const { command, request } = input;
   let stored: ReadStakeholderCommand;

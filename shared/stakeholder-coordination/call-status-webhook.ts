@@ -1,6 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { NOTHING_STAGED, type EventPublisher, type StagedEvents } from '../commands/events';
-import { isFinalCallStatus, type CallRecord } from '../calls/record';
+import { isFinalCallStatus, type CallCommandFields, type CallRecord } from '../calls/record';
 import type { CommandStore } from '../commands/store';
 import type { Clock } from '../platform/clock';
 import { AppError } from '../platform/errors';
@@ -123,7 +123,7 @@ async function tellCallEnded(
   logger: CallStatusWebhookDependencies['logger'],
 ): Promise<void> {
   if (!applied) {
-    const call = (await callEnded.commands.get(commandId))?.call;
+    const call = (await callEnded.commands.get<CallCommandFields>(commandId))?.call;
     if (!call || call.provider_call_id !== callback.callSid || call.status !== 'completed') return;
   }
   try {
@@ -141,7 +141,7 @@ async function tellCallEnded(
  * its event, one ignored (repeated, late, another call's) has none.
  */
 async function stageCallStatus(events: NonNullable<CallStatusWebhookDependencies['events']>, commandId: string, update: CallStatusUpdate, now: number): Promise<StagedEvents> {
-  const command = await events.commands.get(commandId);
+  const command = await events.commands.get<CallCommandFields>(commandId);
   if (!command?.call) return NOTHING_STAGED;
   const { call } = command;
   const after: CallRecord = {

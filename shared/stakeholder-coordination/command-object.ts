@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import type { StoredCommand } from '../commands/record';
-import type { CallRecord } from '../calls/record';
+import type { CallCommand, CallRecord } from '../calls/record';
 import { newId } from '../platform/ids';
 import { meetingContextSchema, meetingDetailsSchema, type MeetingContext, type MeetingDetails } from './context';
 import { systemPrompts, type SystemPrompt } from './prompts';
@@ -53,7 +52,7 @@ export interface ReadStakeholderCommand {
 }
 
 /** Reads the context and targets of a stored stakeholder coordination command (throws when they do not read as such). */
-export function readStakeholderCommand(command: Pick<StoredCommand, 'context' | 'targets'>): ReadStakeholderCommand {
+export function readStakeholderCommand(command: CallCommand): ReadStakeholderCommand {
   const context = meetingContextSchema.parse(command.context);
   const [details, preCall, postCall] = stakeholderTargetsSchema.parse(command.targets);
   return {

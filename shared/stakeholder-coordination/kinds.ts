@@ -1,3 +1,4 @@
+import type { CallCommandFields } from '../calls/record';
 import type { CommandKind } from '../commands/kind';
 import { stakeholderCoordinationLive } from './live';
 import { stakeholderProgressSchema, type StakeholderProgress } from './progress';
@@ -7,7 +8,7 @@ import { parseStakeholderCoordinationRequest, type StakeholderCoordinationReques
  * A stakeholder coordination command: its stored request is the canonical
  * parsed request, its progress the meeting details its worker settled on.
  */
-export const stakeholderCoordinationKind: CommandKind<StakeholderCoordinationRequest, StakeholderProgress> = {
+export const stakeholderCoordinationKind: CommandKind<StakeholderCoordinationRequest, StakeholderProgress, CallCommandFields> = {
   type: 'stakeholder_coordination',
   request: { parse: parseStakeholderCoordinationRequest },
   progress: stakeholderProgressSchema,

@@ -1,6 +1,5 @@
 import type { CommandPresenter } from '../api/command-responses';
-import type { StoredCommand } from '../commands/record';
-import type { CallRecord } from '../calls/record';
+import type { CallCommand, CallRecord } from '../calls/record';
 import { readStakeholderCommand } from './command-object';
 import type { StakeholderCoordinationRequest } from './schema';
 
@@ -25,7 +24,7 @@ export function callView(call: CallRecord, phoneNumbersGiven: number): Record<st
  * (targets, supervisors, task, description, site_id). Read from the stored
  * command only, so a replayed request answers exactly as the first did.
  */
-export function stakeholderData(command: StoredCommand, request: Pick<StakeholderCoordinationRequest, 'include_context_summary' | 'phone_numbers'>): Record<string, unknown> {
+export function stakeholderData(command: CallCommand, request: Pick<StakeholderCoordinationRequest, 'include_context_summary' | 'phone_numbers'>): Record<string, unknown> {
   const { context, meeting, prompts } = readStakeholderCommand(command);
   return {
     conversation_id: context.conversation_id,
@@ -50,7 +49,7 @@ export function stakeholderData(command: StoredCommand, request: Pick<Stakeholde
 export function stakeholderPresenter(request: Pick<StakeholderCoordinationRequest, 'include_context_summary' | 'phone_numbers'>): CommandPresenter {
   return {
     accepted: (command) => stakeholderData(command, request),
-    completed: (command) => ({
+    completed: (command: CallCommand) => ({
       success: true,
       data: {
         command_id: command.id,

@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import type { StoredCommand } from '../commands/record';
-import type { TranscriptEntry } from '../calls/record';
+import type { CallCommand, TranscriptEntry } from '../calls/record';
 
 /**
  * What the voice assistant reads of a stakeholder coordination command:
@@ -53,7 +52,7 @@ export class NotACallError extends Error {
 }
 
 /** Reads a stored command as a call brief; throws NotACallError when it is not a stakeholder coordination with readable prompts. */
-export function readCallBrief(command: StoredCommand): CallBrief {
+export function readCallBrief(command: CallCommand): CallBrief {
   if (command.type !== 'stakeholder_coordination') throw new NotACallError(`command ${command.id} is not a stakeholder coordination`);
   const targets = targetsSchema.safeParse(command.targets);
   if (!targets.success) throw new NotACallError(`command ${command.id} has no meeting prompts`);

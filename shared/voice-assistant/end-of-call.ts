@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { StoredCommand } from '../commands/record';
+import type { CallCommandFields } from '../calls/record';
 import { startCommand, type StartDependencies } from '../commands/start';
 import { newId } from '../platform/ids';
 import { callerTurns, readCallBrief } from './call-brief';
@@ -36,7 +37,7 @@ const STRANDED_AFTER_MS = 2 * 60_000;
  * `skipped`, with the reason (NOTHING_SAID_REASON).
  */
 export async function requestMeetingSummary(deps: EndOfCallDependencies, commandId: string): Promise<EndOfCallOutcome> {
-  const command = await deps.commands.get(commandId);
+  const command = await deps.commands.get<CallCommandFields>(commandId);
   if (!command || command.type !== 'stakeholder_coordination') return 'not_a_call';
   const now = deps.clock.now();
   const requested = command.meeting_summary;

@@ -1,8 +1,8 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { commandView } from '../api/command-responses';
 import { noEvents, type EventPublisher } from '../commands/events';
-import type { CommandRecord, StoredCommand } from '../commands/record';
-import type { MeetingSummaryRecord, TranscriptEntry } from '../calls/record';
+import type { CommandRecord } from '../commands/record';
+import type { CallCommand, CallCommandFields, MeetingSummaryRecord, TranscriptEntry } from '../calls/record';
 import type { CommandStore } from '../commands/store';
 import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker';
 import type { Clock } from '../platform/clock';
@@ -96,16 +96,16 @@ export async function runPostCallSummary(deps: PostCallSummaryDependencies, inpu
     return { status: 'completed', result: { parent_id: parent.id, meeting_summary: written } };
   }
   // A redelivered job whose earlier attempt stored the summary (and its event) ends with it.
-  const current = await deps.commands.get(parent.id);
+  const current = await deps.commands.get<CallCommandFields>(parent.id);
   if (current?.meeting_summary?.status !== 'completed') throw new AppError('INVALID_OPERATION', 'The stakeholder command no longer waits for this summary.');
   return { status: 'completed', result: { parent_id: parent.id, meeting_summary: current.meeting_summary } };
 }
 
 /** The stakeholder command this summary belongs to: same tenant, and naming this child as its summary's writer. */
-async function loadParent(deps: PostCallSummaryDependencies, child: SummaryCommand, request: PostCallSummaryRequest): Promise<StoredCommand> {
+async function loadParent(deps: PostCallSummaryDependencies, child: SummaryCommand, request: PostCallSummaryRequest): Promise<CallCommand> {
   const refused = () => new AppError('INVALID_OPERATION', 'A post-call summary must come from the end of a stakeholder call.');
   if (child.parent_id !== request.parent_id) throw refused();
-  const parent = await deps.commands.get(request.parent_id);
+  const parent = await deps.commands.get<CallCommandFields>(request.parent_id);
   if (!parent || parent.tenant_id !== child.tenant_id || parent.type !== 'stakeholder_coordination' || parent.meeting_summary?.command_id !== child.id) throw refused();
   return parent;
 }

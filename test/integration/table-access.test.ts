@@ -24,6 +24,7 @@ import { FUNCTIONS, functionById, type FunctionDefinition, type FunctionId } fro
 import { QUEUES, queueById, type JobQueueId } from '../../shared/catalogue/job-types';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
 import { TABLE } from '../../shared/catalogue/table';
+import type { CallCommandFields } from '../../shared/calls/record';
 import { dynamoCommandStore } from '../../shared/commands/store';
 import type { Settings } from '../../shared/composition/settings';
 import { newId } from '../../shared/platform/ids';
@@ -310,7 +311,7 @@ describe('the table access of every function, on its real paths', () => {
     // The voice assistant: a call's socket (signed upgrade, setup, two turns, a keypress, an interrupt, the close),
     // then its summary by the post-call worker, delivered twice.
     const store = dynamoCommandStore(services.db, services.aws.tableName);
-    const placed = (await store.get(coordinationId))!;
+    const placed = (await store.get<CallCommandFields>(coordinationId))!;
     const callSid = 'CA0123456789abcdef0123456789abcde0';
     const live = { ...placed, id: newId(), status: 'completed' as const, call: { ...placed.call!, status: 'in_progress' as const, provider_call_id: callSid } };
     await store.create(live);
@@ -328,11 +329,11 @@ describe('the table access of every function, on its real paths', () => {
     await socket('MESSAGE', { type: 'prompt', voicePrompt: 'We decided to keep the budget.', last: true });
     await socket('DISCONNECT');
     expect(relayMessages.filter((sent) => sent.connectionId === 'conn-access-1').map((sent) => (sent.message as { type?: string }).type)).toEqual(['text', 'text']);
-    const summaryJob = (await store.get(live.id))!.meeting_summary!;
+    const summaryJob = (await store.get<CallCommandFields>(live.id))!.meeting_summary!;
     expect(summaryJob).toMatchObject({ status: 'pending' });
     await produce({ version: 1, type: 'post_call_summary', tenant_id: 'local', command_id: summaryJob.command_id }, 'summary');
     await drain('summary');
-    expect((await store.get(live.id))!.meeting_summary).toMatchObject({ status: 'completed', generated_by: 'offline' });
+    expect((await store.get<CallCommandFields>(live.id))!.meeting_summary).toMatchObject({ status: 'completed', generated_by: 'offline' });
     // A call whose socket close never reached the relay: its signed `completed` callback requests the summary (the backstop).
     const unclosedSid = 'CA0123456789abcdef0123456789abcde1';
     const unclosed = { ...live, id: newId(), transcript: [{ role: 'user' as const, content: 'We decided to keep the budget.', at: placedAt }], call: { ...live.call, provider_call_id: unclosedSid, last_sequence: 0 } };
@@ -340,9 +341,9 @@ describe('the table access of every function, on its real paths', () => {
     const unclosedPath = `${CALL_STATUS}?command_id=${unclosed.id}`;
     const completed = { CallSid: unclosedSid, CallStatus: 'completed', SequenceNumber: '2', CallDuration: '30' };
     expect((await postSignedCallback(`${url}${unclosedPath}`, completed, { authToken: TWILIO_AUTH_TOKEN, signedUrl: `${PUBLIC_BASE_URL}${unclosedPath}` })).status).toBe(204);
-    expect((await store.get(unclosed.id))!.meeting_summary).toMatchObject({ status: 'pending' });
+    expect((await store.get<CallCommandFields>(unclosed.id))!.meeting_summary).toMatchObject({ status: 'pending' });
     await drain('summary');
-    expect((await store.get(unclosed.id))!.meeting_summary).toMatchObject({ status: 'completed' });
+    expect((await store.get<CallCommandFields>(unclosed.id))!.meeting_summary).toMatchObject({ status: 'completed' });
 
     // Deep research: a search (quota counted, results cached), its replay, the same search from the cache,
     // then a producer's research job delivered twice.

@@ -1,4 +1,4 @@
-import type { CommandRecord } from '../../../shared/commands/record';
+import type { CallCommand, CallCommandFields } from '../../../shared/calls/record';
 import { dynamoCommandStore, type CommandStore } from '../../../shared/commands/store';
 import { newId } from '../../../shared/platform/ids';
 import { dynamoCallStore, type CallStore } from '../../../shared/stakeholder-coordination/call-store';
@@ -19,9 +19,9 @@ afterAll(() => services.stop());
 
 const NOW = Date.parse('2026-11-20T09:00:00.000Z');
 
-async function commandWithCall(): Promise<CommandRecord> {
+async function commandWithCall(): Promise<CallCommand> {
   const at = new Date(NOW).toISOString();
-  const command: CommandRecord = {
+  const command: CallCommand = {
     id: newId(),
     type: 'stakeholder_coordination',
     status: 'in_progress',
@@ -37,7 +37,7 @@ async function commandWithCall(): Promise<CommandRecord> {
   return command;
 }
 
-const callOf = async (id: string) => (await commands.get(id))?.call;
+const callOf = async (id: string) => (await commands.get<CallCommandFields>(id))?.call;
 const placed = { provider: 'twilio' as const, providerCallId: 'CA00000000000000000000000000000001', providerStatus: 'queued', status: 'pending' as const };
 
 describe('dynamoCallStore', () => {
@@ -126,7 +126,7 @@ describe('dynamoCallStore', () => {
     await calls.recordPlaced(command.id, command.call!.id, requestedAt, placed, NOW + 2);
     expect(await commands.complete(command.id, { done: true }, NOW + 3)).toBe(true);
     expect(await calls.applyStatus(command.id, { providerCallId: placed.providerCallId, status: 'in_progress', providerStatus: 'in-progress', sequence: 2 }, NOW + 4)).toBe(true);
-    expect(await commands.get(command.id)).toMatchObject({ status: 'completed', result: { done: true }, call: { status: 'in_progress' } });
+    expect(await commands.get<CallCommandFields>(command.id)).toMatchObject({ status: 'completed', result: { done: true }, call: { status: 'in_progress' } });
   });
 
   it('changes nothing on a command without a call, or one that does not exist', async () => {
@@ -135,7 +135,7 @@ describe('dynamoCallStore', () => {
     await commands.create({ id, type: 'stakeholder_coordination', status: 'in_progress', tenant_id: 't', request: {}, created_at: at, updated_at: at, attempts: 0 });
     expect(await calls.applyStatus(id, { providerCallId: 'CA1', status: 'completed', providerStatus: 'completed', sequence: 1 }, NOW)).toBe(false);
     expect(await calls.applyStatus(newId(), { providerCallId: 'CA1', status: 'completed', providerStatus: 'completed', sequence: 1 }, NOW)).toBe(false);
-    expect((await commands.get(id))?.call).toBeUndefined();
+    expect((await commands.get<CallCommandFields>(id))?.call).toBeUndefined();
     expect(await calls.markRequested(newId(), 'call-1', 'twilio', NOW)).toBe(false);
   });
 });

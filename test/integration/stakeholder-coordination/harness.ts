@@ -2,7 +2,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSRecord } from 'aws-lambda';
 import { DEMO_DATA_FILE, importFile } from '../../../infra/local/provision';
 import type { JobEnvelope } from '../../../shared/commands/job';
-import type { StoredCommand } from '../../../shared/commands/record';
+import type { CallCommand, CallCommandFields } from '../../../shared/calls/record';
 import { dynamoCommandStore } from '../../../shared/commands/store';
 import { processJobRecord, type WorkerDependencies } from '../../../shared/commands/worker';
 import { dynamoIdempotencyStore } from '../../../shared/commands/idempotency';
@@ -96,8 +96,8 @@ export async function stakeholderHarness() {
       const record = { messageId: `message-${messages}`, body: JSON.stringify(job), attributes: { ApproximateReceiveCount: String(receiveCount) }, messageAttributes: {} };
       await processJobRecord(stakeholderCallJob(deps), workerDeps, record as unknown as SQSRecord);
     },
-    async command(id: string): Promise<StoredCommand> {
-      const found = await commands.get(id);
+    async command(id: string): Promise<CallCommand> {
+      const found = await commands.get<CallCommandFields>(id);
       if (!found) throw new Error(`no command ${id}`);
       return found;
     },

@@ -5,7 +5,7 @@ import { signTwilioRequest } from '../../../infra/local/twilio-wire';
 import { build as buildCallStatusWebhook } from '../../../functions/webhooks/twilio-call-status';
 import { queueById } from '../../../shared/catalogue/job-types';
 import { TABLE } from '../../../shared/catalogue/table';
-import type { StoredCommand } from '../../../shared/commands/record';
+import type { CallCommand } from '../../../shared/calls/record';
 import { dynamoCommandStore } from '../../../shared/commands/store';
 import type { HttpEvent, HttpResult } from '../../../shared/platform/http/types';
 import { answerCallStatus } from '../../../shared/stakeholder-coordination/call-status-webhook';
@@ -46,7 +46,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => voice.stop());
 
-const command = (id: string): Promise<StoredCommand> => voice.stakeholder.command(id);
+const command = (id: string): Promise<CallCommand> => voice.stakeholder.command(id);
 
 /** A status callback as Twilio sends it: form body, signed over PUBLIC_BASE_URL + path + query. */
 function callbackEvent(commandId: string, params: Record<string, string>, authToken = AUTH_TOKEN): HttpEvent {

@@ -3,7 +3,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { answerGetCommand } from '../../../shared/api/get-command';
 import type { PublishedEvent } from '../../../shared/commands/events';
 import { jobNaming } from '../../../shared/commands/job';
-import type { StoredCommand } from '../../../shared/commands/record';
+import type { CallCommand } from '../../../shared/calls/record';
 import { processJobRecord, type WorkerDependencies } from '../../../shared/commands/worker';
 import { systemClock } from '../../../shared/platform/clock';
 import { createOfflineLlm } from '../../../shared/providers/llm/offline';
@@ -33,7 +33,7 @@ afterAll(async () => {
   await openai.close();
 });
 
-const command = (id: string): Promise<StoredCommand> => voice.stakeholder.command(id);
+const command = (id: string): Promise<CallCommand> => voice.stakeholder.command(id);
 const principal = { tenantId: 'tenant-a', siteIds: [DEMO_SITE], keyId: 'key-1' };
 
 /** A call with a short conversation, hung up: its summary is queued. */

@@ -1,4 +1,4 @@
-import type { StoredCommand } from '../../../shared/commands/record';
+import type { CallCommand } from '../../../shared/calls/record';
 import { startOpenAiFake, type OpenAiFake } from '../../fakes/openai';
 import { voiceHarness, type VoiceHarness } from './harness';
 
@@ -18,7 +18,7 @@ afterAll(async () => {
   await openai.close();
 });
 
-const command = (id: string): Promise<StoredCommand> => voice.stakeholder.command(id);
+const command = (id: string): Promise<CallCommand> => voice.stakeholder.command(id);
 
 describe('turns written by the model', () => {
   it('asks with the pre-call prompt and the conversation, and speaks the reply as plain text', async () => {

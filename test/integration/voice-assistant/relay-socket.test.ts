@@ -1,6 +1,6 @@
 import { RelayRefusedError } from '../../../infra/local/relay-caller';
 import { signTwilioRequest } from '../../../infra/local/twilio-wire';
-import type { StoredCommand } from '../../../shared/commands/record';
+import type { CallCommand } from '../../../shared/calls/record';
 import { eventually } from '../../support/embedded';
 import { AUTH_TOKEN, voiceHarness, type VoiceHarness } from './harness';
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => voice.stop());
 
-const command = (id: string): Promise<StoredCommand> => voice.stakeholder.command(id);
+const command = (id: string): Promise<CallCommand> => voice.stakeholder.command(id);
 
 describe('the relay socket', () => {
   it('answers each final prompt with a text reply, plain and short, from the pre-call prompt (offline writer, labelled)', async () => {
