@@ -36,10 +36,19 @@ export interface RouteSpec<Fn extends string = string> {
 
 /**
  * Everything one feature adds to the service, declared in one file of its
- * folder (`shared/<feature>/catalogue.ts`, the kernel's in kernel.ts) as
- * `{ ... } as const satisfies FeatureCatalogue`, so its ids stay literal.
- * features.ts lists every feature's; job-types.ts, functions.ts and
- * routes.ts derive the service's tables from that list.
+ * folder (`shared/<feature>/catalogue.ts`; the kernel's is kernel.ts) as
+ * `{ ... } as const satisfies FeatureCatalogue`, so its ids stay literal
+ * and the service's id unions (FunctionId, JobQueueId, CommandType) follow.
+ * features.ts lists every feature's once; job-types.ts, functions.ts and
+ * routes.ts derive the service's tables from that list, which the Lambda
+ * code, the CDK app and the local runtime read.
+ *
+ * Adding a feature: its folder under shared/, this one catalogue file in it,
+ * one line in features.ts, and a module per function it declares
+ * (`functions/workers/<name>.ts` for a job type's worker,
+ * `functions/api/<name>.ts` for a route's). A feature imports no other
+ * feature, and a catalogue file imports only the catalogue's feature-free
+ * files (test/unit/kernel-boundaries.test.ts).
  */
 export interface FeatureCatalogue {
   /** Its job types, each with its queue and the worker that consumes it. */
