@@ -4,10 +4,10 @@ import { workQueue } from '../catalogue/work-queue';
 import { PAGE_PARSE_WORKER } from '../providers/web/parse-worker-bundle';
 
 /**
- * Deep research's entries in the service catalogue, all in this one file:
- * its job types (each with its queue and worker), its functions behind
- * routes or on a timer with their access, and its routes.
- * shared/catalogue/features.ts lists it; the service's tables derive from that list.
+ * Deep research in the service catalogue, all in this one file: its
+ * job types (each with its queue and worker), its functions behind routes
+ * or on a timer with their access, and its routes.
+ * shared/catalogue/features.ts lists it.
  */
 export const DEEP_RESEARCH_CATALOGUE = {
   jobTypes: [

@@ -3,10 +3,10 @@ import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
 
 /**
- * Lead follow-up's entries in the service catalogue, all in this one file:
- * its job types (each with its queue and worker), its functions behind
- * routes or on a timer with their access, and its routes.
- * shared/catalogue/features.ts lists it; the service's tables derive from that list.
+ * Lead follow-up in the service catalogue, all in this one file: its
+ * job types (each with its queue and worker), its functions behind routes
+ * or on a timer with their access, and its routes.
+ * shared/catalogue/features.ts lists it.
  */
 export const LEAD_FOLLOW_UP_CATALOGUE = {
   jobTypes: [

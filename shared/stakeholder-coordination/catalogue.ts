@@ -4,10 +4,10 @@ import { workQueue } from '../catalogue/work-queue';
 import { stakeholderCoordinationLive } from './live';
 
 /**
- * Stakeholder coordination's entries in the service catalogue, all in this one file:
- * its job types (each with its queue and worker), its functions behind
- * routes or on a timer with their access, and its routes, and the live fields of its command type.
- * shared/catalogue/features.ts lists it; the service's tables derive from that list.
+ * Stakeholder coordination in the service catalogue, all in this one file: its
+ * job types (each with its queue and worker), its functions behind routes
+ * or on a timer with their access, its routes, and the live fields of its
+ * command type. shared/catalogue/features.ts lists it.
  */
 export const STAKEHOLDER_COORDINATION_CATALOGUE = {
   jobTypes: [

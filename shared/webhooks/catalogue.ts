@@ -2,10 +2,10 @@ import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
 
 /**
- * Completion webhooks' entries in the service catalogue, all in this one file:
- * its job types (each with its queue and worker), its functions behind
- * routes or on a timer with their access, and its routes.
- * shared/catalogue/features.ts lists it; the service's tables derive from that list.
+ * Completion webhooks in the service catalogue, all in this one file: its
+ * job types (each with its queue and worker), its functions behind routes
+ * or on a timer with their access, and its routes.
+ * shared/catalogue/features.ts lists it.
  */
 export const WEBHOOKS_CATALOGUE = {
   jobTypes: [
