@@ -1,4 +1,4 @@
-import { liveFieldsOf } from '../catalogue/live-fields';
+import { liveFieldsOf } from '../catalogue/features';
 import type { NoLiveFields, StoredCommand } from '../commands/record';
 import type { CommandStore } from '../commands/store';
 import { errorResponse, jsonResponse } from '../platform/http/responses';
@@ -49,9 +49,10 @@ export async function respondWithCommand(
 }
 
 /**
- * The body of `GET /api/commands/{id}`. A command type's live fields
- * (catalogue/live-fields.ts) are shown as its type's view makes them, as
- * they are now: they override any snapshot of them in `result`.
+ * The body of `GET /api/commands/{id}`. A command type's live fields (its
+ * feature's catalogue lists them, read here through liveFieldsOf) are shown
+ * as its type's view makes them, as they are now: they override any
+ * snapshot of them in `result`.
  */
 export function commandView<Live extends object = NoLiveFields>(command: StoredCommand<Live>): Record<string, unknown> {
   return {

@@ -1,47 +1,29 @@
-import { DEEP_RESEARCH_JOB_TYPES } from '../deep-research/catalogue';
-import { LEAD_FOLLOW_UP_JOB_TYPES } from '../lead-follow-up/catalogue';
-import { STAKEHOLDER_COORDINATION_JOB_TYPES } from '../stakeholder-coordination/catalogue';
-import { VOICE_ASSISTANT_JOB_TYPES } from '../voice-assistant/catalogue';
-import { WEBHOOKS_JOB_TYPES } from '../webhooks/catalogue';
 import type { EVENT_DELIVERY_QUEUE } from './event-publishing';
-import type { FunctionDefinition, FunctionId } from './functions';
-import type { QueueDefinition } from './work-queue';
-
-export type { QueueDefinition };
+import type { JobTypeSpec } from './feature';
+import { FEATURES } from './features';
+import type { QueueSpec } from './work-queue';
 
 /**
- * One job type, declared once: the command it runs, its queue and its
- * worker (with the worker's timeout). Each feature declares its own in its
- * catalogue.ts and JOB_TYPES gathers them. Accepting a command, child
- * phases, the janitor, restart recovery, the local runtime and the CDK app
- * all read this table; adding a job type is one entry in its feature's
- * catalogue.ts, gathered here, and one worker module.
+ * One job type of Switchboard: the command it runs, its queue and its
+ * worker (with the worker's timeout), narrowed to the service's queues and
+ * command types. Accepting a command, child phases, the janitor, restart
+ * recovery, the local runtime and the CDK app all read JOB_TYPES.
+ *
+ * Adding a job type: its feature folder declares it in its one catalogue
+ * file (`jobTypes` of `shared/<feature>/catalogue.ts`, listed once in
+ * features.ts) and writes its worker entry, `functions/workers/<name>.ts`;
+ * the command type, queue id and everything below follow from that entry.
  */
-export interface JobTypeDefinition<Queue extends string = JobQueueId, Command extends string = CommandType> {
-  /** The job envelope's `type`. */
-  type: string;
-  /**
-   * The command type whose phase this job runs; the job that starts a command of that type.
-   * Absent for a job that runs without a command (a webhook delivery): its worker is a task
-   * worker (shared/commands/task-worker.ts), which keeps its own state.
-   */
-  commandType?: Command;
-  /** True when the command's first job is this one (the janitor and restart recovery queue it again). */
-  startsCommand: boolean;
-  /** True when event producers may put this job on its queue directly (without a command). */
-  fromProducers: boolean;
-  queue: QueueDefinition<Queue>;
-  worker: FunctionDefinition<string, Queue> & { kind: 'worker' };
-}
+export type JobTypeDefinition<Queue extends string = JobQueueId, Command extends string = CommandType> = JobTypeSpec<Queue, Command>;
+
+/** One work queue and its dead-letter queue. */
+export type QueueDefinition<Id extends string = JobQueueId> = QueueSpec<Id>;
+
+/** A job type as its feature declared it (ids literal). */
+type DeclaredJobType = (typeof FEATURES)[number]['jobTypes'][number];
 
 /** Every job type of Switchboard. */
-export const JOB_TYPES = [
-  ...LEAD_FOLLOW_UP_JOB_TYPES,
-  ...STAKEHOLDER_COORDINATION_JOB_TYPES,
-  ...DEEP_RESEARCH_JOB_TYPES,
-  ...VOICE_ASSISTANT_JOB_TYPES,
-  ...WEBHOOKS_JOB_TYPES,
-] as const satisfies readonly JobTypeDefinition<string, string>[];
+export const JOB_TYPES: readonly DeclaredJobType[] = FEATURES.flatMap((feature): readonly DeclaredJobType[] => feature.jobTypes);
 
 /** Id of a work queue (one per job type): the queues of the job types above. */
 export type JobQueueId = (typeof JOB_TYPES)[number]['queue']['id'];
@@ -58,10 +40,18 @@ export type JobType = (typeof JOB_TYPES)[number]['type'];
 /** The operations Switchboard runs, each recorded as a command: the command types of the job types above. */
 export type CommandType = Extract<(typeof JOB_TYPES)[number], { commandType: string }>['commandType'];
 
+/** Fail to compile when a feature lists live fields for a command type no job type runs. */
+const _liveFieldsOfKnownCommands: [Exclude<keyof Extract<(typeof FEATURES)[number], { liveFields: object }>['liveFields'], CommandType>] extends [never]
+  ? true
+  : false = true;
+
+/** The name of a worker function (a FunctionId of functions.ts): the workers of the job types above. */
+export type WorkerFunctionId = (typeof JOB_TYPES)[number]['worker']['id'];
+
 /** A work queue with the job type it carries and the worker that consumes it (derived from JOB_TYPES). */
 export interface WorkQueue extends QueueDefinition {
   jobType: JobType;
-  workerFunction: FunctionId;
+  workerFunction: WorkerFunctionId;
 }
 
 /** Every work queue, in job-type order. */

@@ -1,7 +1,9 @@
-import type { JobQueueId } from './job-types';
-
-/** One work queue and its dead-letter queue. */
-export interface QueueDefinition<Id extends string = JobQueueId> {
+/**
+ * One work queue and its dead-letter queue, its id left open: a feature
+ * declares its queues with this, and job-types.ts narrows the id to the
+ * service's queues (`QueueDefinition`).
+ */
+export interface QueueSpec<Id extends string = string> {
   id: Id;
   /** Queue name on the local runtime; CDK derives the physical name itself. */
   localName: string;
@@ -32,7 +34,7 @@ const JOB_RETRY_DELAYS_SECONDS = [10, 60, 300] as const;
  * A work queue with the house defaults: five attempts with back-off,
  * batches of five, at most ten worker invocations at once (provider quotas).
  */
-export function workQueue<Id extends string>(id: Id, envPrefix: string): QueueDefinition<Id> {
+export function workQueue<Id extends string>(id: Id, envPrefix: string): QueueSpec<Id> {
   return {
     id,
     localName: `switchboard-${id}`,

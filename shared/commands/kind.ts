@@ -16,7 +16,7 @@ export interface CommandKind<Request, Progress, Live extends object = NoLiveFiel
   type: CommandType;
   request: Parser<Request>;
   progress: Parser<Progress>;
-  /** What its feature keeps on the command beside the request, and how GET shows it (the catalogue's live-fields registry lists it by type). */
+  /** What its feature keeps on the command beside the request, and how GET shows it (its feature's catalogue lists it by type, as `liveFields`). */
   live?: LiveFields;
 }
 

@@ -9,7 +9,7 @@ import { PAGE_READ_TIMEOUT_MS } from '../providers/web/page-reader';
  *   LLM call deadline (56 s, the LLM policy's) after that: ANALYSIS_BUDGET_MS,
  *   past which the results are given without analysis (a safety net that
  *   the first bound keeps from firing).
- * The research worker's timeout (shared/catalogue/job-types.ts) is this
+ * The research worker's timeout (catalogue.ts, beside this file) is this
  * budget plus the search chain's worst case (test/unit/deep-research/budget.test.ts).
  */
 export const ANALYSIS_NEW_WORK_MS = 120_000;

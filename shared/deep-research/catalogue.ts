@@ -1,62 +1,89 @@
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
-import type { JobTypeDefinition } from '../catalogue/job-types';
+import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
 import { PAGE_PARSE_WORKER } from '../providers/web/parse-worker-bundle';
 
 /**
- * Deep research's entries in the service catalogue (shared/catalogue/ gathers
- * them): its job types, each with its queue and worker.
+ * Deep research in the service catalogue, all in this one file: its
+ * job types (each with its queue and worker), its functions behind routes
+ * or on a timer with their access, and its routes.
+ * shared/catalogue/features.ts lists it.
  */
-export const DEEP_RESEARCH_JOB_TYPES = [
-  {
-    type: 'deep_research',
-    commandType: 'deep_research',
-    startsCommand: true,
-    // A producer's research job concerns no site: its tenant only has to exist (tenantMayActOn).
-    fromProducers: true,
-    queue: workQueue('research', 'RESEARCH'),
-    worker: {
-      id: 'researchWorker',
-      kind: 'worker',
-      entry: 'functions/workers/research.ts',
-      description: 'Deep research: web search through the provider chain (or the local corpus), then optional content analysis',
-      // Worst case, every provider timing out on its attempt and its retry, then analysis to its budget
-      // (checked by test/unit/deep-research/budget.test.ts):
-      //   search:   Google 2 x 20 s + Brave 2 x 20 s + Perplexity 2 x 30 s + 3 retry pauses of 1 s
-      //             (searchChainWorstCaseMs, shared/providers/search/policy.ts)                      = 143 s
-      //   analysis: no call starts after 120 s; those running end within a page read (5 s) and one
-      //             LLM call deadline (56 s) (ANALYSIS_BUDGET_MS, shared/deep-research/budget.ts)     = 181 s
-      //   storage, queueing and completion                                                           ≤  36 s
-      //   total                                                                                      = 360 s
-      timeoutSeconds: 360,
-      // Advanced analysis parses pages of up to 1 MiB into a DOM (linkedom), 2 at once in worker threads of at most 128 MiB
-      // of heap each (shared/providers/web/page-parser.ts): more room than the LLM-only workers.
+export const DEEP_RESEARCH_CATALOGUE = {
+  jobTypes: [
+    {
+      type: 'deep_research',
+      commandType: 'deep_research',
+      startsCommand: true,
+      // A producer's research job concerns no site: its tenant only has to exist (tenantMayActOn).
+      fromProducers: true,
+      queue: workQueue('research', 'RESEARCH'),
+      worker: {
+        id: 'researchWorker',
+        kind: 'worker',
+        entry: 'functions/workers/research.ts',
+        description: 'Deep research: web search through the provider chain (or the local corpus), then optional content analysis',
+        // Worst case, every provider timing out on its attempt and its retry, then analysis to its budget
+        // (checked by test/unit/deep-research/budget.test.ts):
+        //   search:   Google 2 x 20 s + Brave 2 x 20 s + Perplexity 2 x 30 s + 3 retry pauses of 1 s
+        //             (searchChainWorstCaseMs, shared/providers/search/policy.ts)                      = 143 s
+        //   analysis: no call starts after 120 s; those running end within a page read (5 s) and one
+        //             LLM call deadline (56 s) (ANALYSIS_BUDGET_MS, shared/deep-research/budget.ts)     = 181 s
+        //   storage, queueing and completion                                                           ≤  36 s
+        //   total                                                                                      = 360 s
+        timeoutSeconds: 360,
+        // Advanced analysis parses pages of up to 1 MiB into a DOM (linkedom), 2 at once in worker threads of at most 128 MiB
+        // of heap each (shared/providers/web/page-parser.ts): more room than the LLM-only workers.
+        memoryMb: 512,
+        // The local corpus (served when no search provider is configured and offline providers are allowed) is read from disk.
+        bundledFiles: [{ source: 'shared/providers/search/corpus/sample-news.jsonl', setting: 'SEARCH_CORPUS_FILE' }],
+        // Advanced analysis parses pages in worker threads, under a deadline (shared/providers/web/page-parser.ts).
+        workerBundles: [PAGE_PARSE_WORKER],
+        access: {
+          table: [
+            // Producer jobs: the tenant must exist, then the job's Idempotency-Key.
+            { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
+            { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+            // Its command (a producer's job starts one).
+            { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+            // Google's daily query counter, shared by every worker (an atomic conditional update).
+            { actions: ['UpdateItem'], keyPrefixes: ['QUOTA#'] },
+            // Search results cached for SEARCH_CACHE_TTL.
+            { actions: ['GetItem', 'PutItem'], keyPrefixes: ['SEARCH#'] },
+            // command.completed / command.failed for the tenant's webhooks (event-publishing.ts).
+            ...EVENT_PUBLISHER_TABLE_GRANTS,
+          ],
+          // Its own queue: a job that hit a fault, or whose command is busy, is queued again, delayed.
+          sendsTo: ['research', EVENT_DELIVERY_QUEUE],
+          sendsToDeadLetterOf: ['research'],
+          secrets: ['search', 'openai'],
+        },
+        // Unset, each has its default (docs/configuration.md); an environment's providerSettings (infra/config.ts) may set them.
+        settings: ['SEARCH_PROVIDERS', 'SEARCH_CACHE_TTL', 'GOOGLE_CSE_DAILY_QUOTA', 'GOOGLE_CSE_BASE_URL', 'BRAVE_BASE_URL', 'PERPLEXITY_BASE_URL', 'PERPLEXITY_MODEL'],
+      },
+    },
+  ],
+  functions: [
+    {
+      id: 'deepResearchApi',
+      kind: 'api',
+      entry: 'functions/api/deep-research.ts',
+      description: 'POST /api/deepResearch/operation: validate, record the command (no site), queue the research job',
+      timeoutSeconds: 29,
       memoryMb: 512,
-      // The local corpus (served when no search provider is configured and offline providers are allowed) is read from disk.
-      bundledFiles: [{ source: 'shared/providers/search/corpus/sample-news.jsonl', setting: 'SEARCH_CORPUS_FILE' }],
-      // Advanced analysis parses pages in worker threads, under a deadline (shared/providers/web/page-parser.ts).
-      workerBundles: [PAGE_PARSE_WORKER],
       access: {
         table: [
-          // Producer jobs: the tenant must exist, then the job's Idempotency-Key.
-          { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
-          { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
-          // Its command (a producer's job starts one).
+          { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
           { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
-          // Google's daily query counter, shared by every worker (an atomic conditional update).
-          { actions: ['UpdateItem'], keyPrefixes: ['QUOTA#'] },
-          // Search results cached for SEARCH_CACHE_TTL.
-          { actions: ['GetItem', 'PutItem'], keyPrefixes: ['SEARCH#'] },
-          // command.completed / command.failed for the tenant's webhooks (event-publishing.ts).
-          ...EVENT_PUBLISHER_TABLE_GRANTS,
+          { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
         ],
-        // Its own queue: a job that hit a fault, or whose command is busy, is queued again, delayed.
-        sendsTo: ['research', EVENT_DELIVERY_QUEUE],
-        sendsToDeadLetterOf: ['research'],
-        secrets: ['search', 'openai'],
+        sendsTo: ['research'],
+        sendsToDeadLetterOf: [],
+        secrets: [],
       },
-      // Unset, each has its default (docs/configuration.md); an environment's providerSettings (infra/config.ts) may set them.
-      settings: ['SEARCH_PROVIDERS', 'SEARCH_CACHE_TTL', 'GOOGLE_CSE_DAILY_QUOTA', 'GOOGLE_CSE_BASE_URL', 'BRAVE_BASE_URL', 'PERPLEXITY_BASE_URL', 'PERPLEXITY_MODEL'],
     },
-  },
-] as const satisfies readonly JobTypeDefinition<string, string>[];
+  ],
+  routes: [
+    { method: 'POST', path: '/api/deepResearch/operation', function: 'deepResearchApi' },
+  ],
+} as const satisfies FeatureCatalogue;

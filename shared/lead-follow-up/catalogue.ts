@@ -1,80 +1,197 @@
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
-import type { JobTypeDefinition } from '../catalogue/job-types';
+import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
 
 /**
- * Lead follow-up's entries in the service catalogue (shared/catalogue/ gathers
- * them): its job types, each with its queue and worker.
+ * Lead follow-up in the service catalogue, all in this one file: its
+ * job types (each with its queue and worker), its functions behind routes
+ * or on a timer with their access, and its routes.
+ * shared/catalogue/features.ts lists it.
  */
-export const LEAD_FOLLOW_UP_JOB_TYPES = [
-  {
-    type: 'lead_follow_up',
-    commandType: 'lead_follow_up',
-    startsCommand: true,
-    fromProducers: true,
-    queue: workQueue('sales', 'SALES'),
-    worker: {
-      id: 'salesWorker',
-      kind: 'worker',
-      entry: 'functions/workers/sales.ts',
-      description: 'Lead follow-up phase 1: the sales agent writes the messages or the sequence',
-      // One model call and one repair call, each bounded by the LLM policy's 56 s deadline.
-      timeoutSeconds: 120,
-      // Measured (a batch of 5 in one process, SDK bundled): peak RSS 141 MB, heap 50 MB, 17 ms CPU a job;
-      // the rest of a job is waiting on the model, which more memory (and CPU) would not shorten.
-      memoryMb: 256,
+export const LEAD_FOLLOW_UP_CATALOGUE = {
+  jobTypes: [
+    {
+      type: 'lead_follow_up',
+      commandType: 'lead_follow_up',
+      startsCommand: true,
+      fromProducers: true,
+      queue: workQueue('sales', 'SALES'),
+      worker: {
+        id: 'salesWorker',
+        kind: 'worker',
+        entry: 'functions/workers/sales.ts',
+        description: 'Lead follow-up phase 1: the sales agent writes the messages or the sequence',
+        // One model call and one repair call, each bounded by the LLM policy's 56 s deadline.
+        timeoutSeconds: 120,
+        // Measured (a batch of 5 in one process, SDK bundled): peak RSS 141 MB, heap 50 MB, 17 ms CPU a job;
+        // the rest of a job is waiting on the model, which more memory (and CPU) would not shorten.
+        memoryMb: 256,
+        access: {
+          table: [
+            // Producer jobs: the tenant's sites, then the job's Idempotency-Key.
+            { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
+            { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+            { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
+            // The command's tenant's window of the lead's history (one Query, Limit bounded).
+            { actions: ['Query'], keyPrefixes: ['LEADHISTORY#'] },
+            // Its command, and the copywriter child it starts. The child and a sequence's follow-ups are written
+            // only while the command is still there (a ConditionCheck on it in the same transaction).
+            { actions: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], keyPrefixes: ['CMD#'] },
+            // A sequence's follow-ups: in one transaction on the first attempt, item by item (conditionally) after.
+            { actions: ['PutItem'], keyPrefixes: ['FOLLOWUP#'] },
+            // command.completed / command.failed for the tenant's webhooks (event-publishing.ts).
+            ...EVENT_PUBLISHER_TABLE_GRANTS,
+          ],
+          // Its own queue too: a job that hit a fault, or whose command is busy, is queued again, delayed.
+          sendsTo: ['sales', 'copywriter', EVENT_DELIVERY_QUEUE],
+          sendsToDeadLetterOf: ['sales'],
+          secrets: ['openai'],
+        },
+      },
+    },
+    {
+      type: 'copywriter',
+      commandType: 'copywriter',
+      startsCommand: true,
+      fromProducers: false,
+      queue: workQueue('copywriter', 'COPYWRITER'),
+      worker: {
+        id: 'copywriterWorker',
+        kind: 'worker',
+        entry: 'functions/workers/copywriter.ts',
+        description: 'Lead follow-up phase 2: the copywriter agent refines the messages',
+        // One model call and one repair call, each bounded by the LLM policy's 56 s deadline.
+        timeoutSeconds: 120,
+        // Measured (a batch of 5 in one process, SDK bundled): peak RSS 141 MB, heap 50 MB, 17 ms CPU a job;
+        // the rest of a job is waiting on the model, which more memory (and CPU) would not shorten.
+        memoryMb: 256,
+        access: {
+          table: [
+            { actions: ['GetItem'], keyPrefixes: ['SITE#'] },
+            // Its command and the parent lead follow-up it finishes.
+            { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+            // The parent's command.completed for the tenant's webhooks (event-publishing.ts).
+            ...EVENT_PUBLISHER_TABLE_GRANTS,
+          ],
+          // Its own queue: a job that hit a fault, or whose command is busy, is queued again, delayed.
+          sendsTo: ['copywriter', EVENT_DELIVERY_QUEUE],
+          sendsToDeadLetterOf: ['copywriter'],
+          secrets: ['openai'],
+        },
+      },
+    },
+  ],
+  functions: [
+    {
+      id: 'leadFollowUpApi',
+      kind: 'api',
+      entry: 'functions/api/lead-follow-up.ts',
+      description: 'POST /api/agents/sales/leadFollowUp: validate, record the command, queue the sales job',
+      timeoutSeconds: 29,
+      memoryMb: 512,
       access: {
         table: [
-          // Producer jobs: the tenant's sites, then the job's Idempotency-Key.
-          { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
-          { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+          { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
           { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
-          // The command's tenant's window of the lead's history (one Query, Limit bounded).
-          { actions: ['Query'], keyPrefixes: ['LEADHISTORY#'] },
-          // Its command, and the copywriter child it starts. The child and a sequence's follow-ups are written
-          // only while the command is still there (a ConditionCheck on it in the same transaction).
-          { actions: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], keyPrefixes: ['CMD#'] },
-          // A sequence's follow-ups: in one transaction on the first attempt, item by item (conditionally) after.
-          { actions: ['PutItem'], keyPrefixes: ['FOLLOWUP#'] },
-          // command.completed / command.failed for the tenant's webhooks (event-publishing.ts).
-          ...EVENT_PUBLISHER_TABLE_GRANTS,
+          { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+          { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
         ],
-        // Its own queue too: a job that hit a fault, or whose command is busy, is queued again, delayed.
-        sendsTo: ['sales', 'copywriter', EVENT_DELIVERY_QUEUE],
-        sendsToDeadLetterOf: ['sales'],
-        secrets: ['openai'],
+        sendsTo: ['sales'],
+        sendsToDeadLetterOf: [],
+        secrets: [],
       },
     },
-  },
-  {
-    type: 'copywriter',
-    commandType: 'copywriter',
-    startsCommand: true,
-    fromProducers: false,
-    queue: workQueue('copywriter', 'COPYWRITER'),
-    worker: {
-      id: 'copywriterWorker',
-      kind: 'worker',
-      entry: 'functions/workers/copywriter.ts',
-      description: 'Lead follow-up phase 2: the copywriter agent refines the messages',
-      // One model call and one repair call, each bounded by the LLM policy's 56 s deadline.
-      timeoutSeconds: 120,
-      // Measured (a batch of 5 in one process, SDK bundled): peak RSS 141 MB, heap 50 MB, 17 ms CPU a job;
-      // the rest of a job is waiting on the model, which more memory (and CPU) would not shorten.
+    {
+      id: 'listFollowUpsApi',
+      kind: 'api',
+      entry: 'functions/api/list-follow-ups.ts',
+      description: "GET /api/leads/{leadId}/follow-ups: the lead's follow-ups of the caller's tenant, in schedule order, a page at a time",
+      timeoutSeconds: 10,
       memoryMb: 256,
       access: {
         table: [
+          { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+          // The site (the key must cover it) and its lead.
           { actions: ['GetItem'], keyPrefixes: ['SITE#'] },
-          // Its command and the parent lead follow-up it finishes.
-          { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
-          // The parent's command.completed for the tenant's webhooks (event-publishing.ts).
-          ...EVENT_PUBLISHER_TABLE_GRANTS,
+          // The lead's follow-ups, in the tenant's own lead partition.
+          { index: 'gsi2', actions: ['Query'], keyPrefixes: ['FOLLOWUP#LEAD#'] },
         ],
-        // Its own queue: a job that hit a fault, or whose command is busy, is queued again, delayed.
-        sendsTo: ['copywriter', EVENT_DELIVERY_QUEUE],
-        sendsToDeadLetterOf: ['copywriter'],
-        secrets: ['openai'],
+        sendsTo: [],
+        sendsToDeadLetterOf: [],
+        secrets: [],
       },
     },
-  },
-] as const satisfies readonly JobTypeDefinition<string, string>[];
+    {
+      id: 'updateFollowUpApi',
+      kind: 'api',
+      entry: 'functions/api/update-follow-up.ts',
+      description: 'PATCH /api/follow-ups/{id}: edit a step of a sequence (copy, time) or end it (sent, skipped, cancelled), one conditional write',
+      timeoutSeconds: 10,
+      memoryMb: 256,
+      access: {
+        table: [
+          { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+          { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['FOLLOWUP#'] },
+        ],
+        sendsTo: [],
+        sendsToDeadLetterOf: [],
+        secrets: [],
+      },
+    },
+    {
+      id: 'leadEventsApi',
+      kind: 'api',
+      entry: 'functions/api/lead-events.ts',
+      description: "POST /api/leads/{leadId}/events: record what a lead did and adapt the lead's remaining follow-ups (sequence.adapted)",
+      // It answers within a second or two; a POST api function still outlasts the longest Prefer: wait, as every one does.
+      timeoutSeconds: 29,
+      memoryMb: 256,
+      access: {
+        table: [
+          { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+          // The site and its lead, read only.
+          { actions: ['GetItem'], keyPrefixes: ['SITE#'] },
+          // The event joins the tenant's history of the lead (one conditional PutItem per event).
+          { actions: ['PutItem'], keyPrefixes: ['LEADHISTORY#'] },
+          { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+          // The steps it cancels or moves, and the event's record (FOLLOWUP#EVENT#).
+          { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['FOLLOWUP#'] },
+          { index: 'gsi2', actions: ['Query'], keyPrefixes: ['FOLLOWUP#LEAD#'] },
+          // sequence.adapted for the tenant's webhooks (event-publishing.ts).
+          ...EVENT_PUBLISHER_TABLE_GRANTS,
+        ],
+        sendsTo: [EVENT_DELIVERY_QUEUE],
+        sendsToDeadLetterOf: [],
+        secrets: [],
+      },
+    },
+    {
+      id: 'followUpDispatcher',
+      kind: 'scheduled',
+      entry: 'functions/scheduled/follow-up-dispatcher.ts',
+      description: 'Every 5 minutes: makes scheduled follow-ups whose time has come due (once each) and publishes follow_up.due',
+      timeoutSeconds: 60,
+      memoryMb: 256,
+      // Sequences are spaced by days: a step announced up to 5 minutes after its time is on time. Locally, FOLLOW_UP_DISPATCH_SECONDS.
+      scheduleMinutes: 5,
+      localSchedule: { setting: 'FOLLOW_UP_DISPATCH_SECONDS', defaultSeconds: 60 },
+      access: {
+        table: [
+          { index: 'gsi1', actions: ['Query'], keyPrefixes: ['FOLLOWUP#scheduled', 'FOLLOWUP#announcing'] },
+          { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['FOLLOWUP#'] },
+          // follow_up.due for the tenant's webhooks (event-publishing.ts).
+          ...EVENT_PUBLISHER_TABLE_GRANTS,
+        ],
+        sendsTo: [EVENT_DELIVERY_QUEUE],
+        sendsToDeadLetterOf: [],
+        secrets: [],
+      },
+    },
+  ],
+  routes: [
+    { method: 'POST', path: '/api/agents/sales/leadFollowUp', function: 'leadFollowUpApi' },
+    { method: 'GET', path: '/api/leads/{leadId}/follow-ups', function: 'listFollowUpsApi' },
+    { method: 'PATCH', path: '/api/follow-ups/{id}', function: 'updateFollowUpApi' },
+    { method: 'POST', path: '/api/leads/{leadId}/events', function: 'leadEventsApi' },
+  ],
+} as const satisfies FeatureCatalogue;

@@ -1,38 +1,67 @@
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
-import type { JobTypeDefinition } from '../catalogue/job-types';
+import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
 
 /**
- * The voice assistant's entries in the service catalogue (shared/catalogue/ gathers
- * them): its job types, each with its queue and worker.
+ * The voice assistant in the service catalogue, all in this one file: its
+ * job types (each with its queue and worker), its functions behind routes
+ * or on a timer with their access, and its routes.
+ * shared/catalogue/features.ts lists it.
  */
-export const VOICE_ASSISTANT_JOB_TYPES = [
-  {
-    type: 'post_call_summary',
-    commandType: 'post_call_summary',
-    startsCommand: true,
-    fromProducers: false,
-    queue: workQueue('summary', 'SUMMARY'),
-    worker: {
-      id: 'postCallSummaryWorker',
-      kind: 'worker',
-      entry: 'functions/workers/post-call-summary.ts',
-      description: 'After a stakeholder call: turns its transcript into the meeting summary (key points, decisions, action items, requirements)',
-      // One model call bounded by the LLM policy's 56 s deadline, then two conditional writes and one event.
-      timeoutSeconds: 120,
+export const VOICE_ASSISTANT_CATALOGUE = {
+  jobTypes: [
+    {
+      type: 'post_call_summary',
+      commandType: 'post_call_summary',
+      startsCommand: true,
+      fromProducers: false,
+      queue: workQueue('summary', 'SUMMARY'),
+      worker: {
+        id: 'postCallSummaryWorker',
+        kind: 'worker',
+        entry: 'functions/workers/post-call-summary.ts',
+        description: 'After a stakeholder call: turns its transcript into the meeting summary (key points, decisions, action items, requirements)',
+        // One model call bounded by the LLM policy's 56 s deadline, then two conditional writes and one event.
+        timeoutSeconds: 120,
+        memoryMb: 256,
+        access: {
+          table: [
+            // Its command, and the stakeholder command whose transcript it reads and whose meeting_summary it writes.
+            { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+            // meeting_summary.created for the tenant's webhooks (event-publishing.ts).
+            ...EVENT_PUBLISHER_TABLE_GRANTS,
+          ],
+          // Its own queue: a job that hit a fault, or whose command is busy, is queued again, delayed.
+          sendsTo: ['summary', EVENT_DELIVERY_QUEUE],
+          sendsToDeadLetterOf: ['summary'],
+          secrets: ['openai'],
+        },
+      },
+    },
+  ],
+  functions: [
+    {
+      id: 'conversationRelayWebhook',
+      kind: 'webhook',
+      entry: 'functions/webhooks/relay.ts',
+      description: "The ConversationRelay socket ($connect, $default, $disconnect): Twilio's signed socket, the assistant's turns, the transcript, the post-call job",
+      // Below API Gateway's 29 s integration timeout; one turn is one model call bounded by the voice policy's 18 s deadline.
+      timeoutSeconds: 29,
       memoryMb: 256,
       access: {
         table: [
-          // Its command, and the stakeholder command whose transcript it reads and whose meeting_summary it writes.
-          { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
-          // meeting_summary.created for the tenant's webhooks (event-publishing.ts).
-          ...EVENT_PUBLISHER_TABLE_GRANTS,
+          // The stakeholder command: its call and prompts (read), its transcript and meeting_summary (conditional appends), and the post-call child it starts.
+          { actions: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], keyPrefixes: ['CMD#'] },
+          // One session item per socket: which command and call it carries.
+          { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['RELAY#'] },
         ],
-        // Its own queue: a job that hit a fault, or whose command is busy, is queued again, delayed.
-        sendsTo: ['summary', EVENT_DELIVERY_QUEUE],
-        sendsToDeadLetterOf: ['summary'],
-        secrets: ['openai'],
+        sendsTo: ['summary'],
+        sendsToDeadLetterOf: [],
+        // TWILIO_AUTH_TOKEN, to check X-Twilio-Signature on the upgrade; OPENAI_API_KEY for the turns.
+        secrets: ['twilio', 'openai'],
       },
     },
-  },
-] as const satisfies readonly JobTypeDefinition<string, string>[];
+  ],
+  // Its webhook answers the ConversationRelay socket (API Gateway's WebSocket API in AWS), which is no HTTP route.
+  routes: [],
+} as const satisfies FeatureCatalogue;

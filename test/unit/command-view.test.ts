@@ -1,5 +1,5 @@
 import { commandView } from '../../shared/api/command-responses';
-import { liveFieldsOf } from '../../shared/catalogue/live-fields';
+import { liveFieldsOf } from '../../shared/catalogue/features';
 import { commandTypesRun } from '../../shared/catalogue/job-types';
 import type { StoredCommand } from '../../shared/commands/record';
 import { deepResearchKind } from '../../shared/deep-research/kinds';

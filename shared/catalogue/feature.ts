@@ -1,0 +1,62 @@
+import type { FunctionSpec } from './function-spec';
+import type { LiveFields } from './live-fields';
+import type { QueueSpec } from './work-queue';
+
+/**
+ * One job type, declared once: the command it runs, its queue and its
+ * worker (with the worker's timeout), its queues and command type left
+ * open: job-types.ts narrows them to the service's (`JobTypeDefinition`).
+ * Accepting a command, child phases, the janitor, restart recovery, the
+ * local runtime and the CDK app all read the gathered table.
+ */
+export interface JobTypeSpec<Queue extends string = string, Command extends string = string> {
+  /** The job envelope's `type`. */
+  type: string;
+  /**
+   * The command type whose phase this job runs; the job that starts a command of that type.
+   * Absent for a job that runs without a command (a webhook delivery): its worker is a task
+   * worker (shared/commands/task-worker.ts), which keeps its own state.
+   */
+  commandType?: Command;
+  /** True when the command's first job is this one (the janitor and restart recovery queue it again). */
+  startsCommand: boolean;
+  /** True when event producers may put this job on its queue directly (without a command). */
+  fromProducers: boolean;
+  queue: QueueSpec<Queue>;
+  worker: FunctionSpec<string, Queue> & { kind: 'worker' };
+}
+
+/** One HTTP route, its function left open: routes.ts narrows it to the service's (`RouteDefinition`). */
+export interface RouteSpec<Fn extends string = string> {
+  method: 'GET' | 'POST' | 'HEAD' | 'DELETE' | 'PATCH';
+  /** API Gateway route path; `{name}` segments are path parameters. */
+  path: string;
+  function: Fn;
+}
+
+/**
+ * Everything one feature adds to the service, declared in one file of its
+ * folder (`shared/<feature>/catalogue.ts`; the kernel's is kernel.ts) as
+ * `{ ... } as const satisfies FeatureCatalogue`, so its ids stay literal
+ * and the service's id unions (FunctionId, JobQueueId, CommandType) follow.
+ * features.ts lists every feature's once; job-types.ts, functions.ts and
+ * routes.ts derive the service's tables from that list, which the Lambda
+ * code, the CDK app and the local runtime read.
+ *
+ * Adding a feature: its folder under shared/, this one catalogue file in it,
+ * one line in features.ts, and a module per function it declares
+ * (`functions/workers/<name>.ts` for a job type's worker,
+ * `functions/api/<name>.ts` for a route's). A feature imports no other
+ * feature, and a catalogue file imports only the catalogue's feature-free
+ * files (test/unit/kernel-boundaries.test.ts).
+ */
+export interface FeatureCatalogue {
+  /** Its job types, each with its queue and the worker that consumes it. */
+  readonly jobTypes: readonly JobTypeSpec[];
+  /** Its functions behind routes (api, webhook) and on a timer (scheduled); workers come with their job type. */
+  readonly functions: readonly (FunctionSpec & { kind: 'api' | 'webhook' | 'scheduled' })[];
+  /** Its HTTP routes, each answered by one of its own functions. */
+  readonly routes: readonly RouteSpec[];
+  /** The live fields of its command types, by command type. @default none */
+  readonly liveFields?: { readonly [commandType: string]: LiveFields };
+}

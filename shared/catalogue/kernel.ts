@@ -1,0 +1,120 @@
+import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from './event-publishing';
+import type { FeatureCatalogue } from './feature';
+
+/**
+ * The kernel's own entries in the service catalogue: reading and erasing a
+ * command, health, the API reference, the answer to unmatched routes and the
+ * janitor. They sit here, beside the gathering, rather than in
+ * shared/commands/ or shared/api/: they span both, and the catalogue imports
+ * neither (the kernel reads the catalogue, not the other way round).
+ * It has no job types: every job type belongs to a feature.
+ */
+export const KERNEL_CATALOGUE = {
+  jobTypes: [],
+  functions: [
+    {
+      id: 'getCommandApi',
+      kind: 'api',
+      entry: 'functions/api/get-command.ts',
+      description: 'GET /api/commands/{id}: read a command of the caller',
+      // Long enough for the longest `Prefer: wait` (limits.ts) and a margin.
+      timeoutSeconds: 29,
+      memoryMb: 256,
+      access: {
+        table: [{ actions: ['GetItem'], keyPrefixes: ['APIKEY#', 'CMD#'] }],
+        sendsTo: [],
+        sendsToDeadLetterOf: [],
+        secrets: [],
+      },
+    },
+    {
+      id: 'deleteCommandApi',
+      kind: 'api',
+      entry: 'functions/api/delete-command.ts',
+      description: "DELETE /api/commands/{id}: erase a command of the caller, its child phases and a sequence's follow-ups",
+      timeoutSeconds: 10,
+      memoryMb: 256,
+      access: {
+        table: [
+          { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+          // The command and its child phases, erased only for the tenant that owns them, each deleted
+          // with a small marker left in its place (one transaction) so later jobs for it know it was erased.
+          { actions: ['GetItem', 'DeleteItem', 'PutItem'], keyPrefixes: ['CMD#'] },
+          // A sequence's follow-ups, erased with their command (conditional on its tenant).
+          { actions: ['DeleteItem'], keyPrefixes: ['FOLLOWUP#'] },
+        ],
+        sendsTo: [],
+        sendsToDeadLetterOf: [],
+        secrets: [],
+      },
+    },
+    {
+      id: 'healthApi',
+      kind: 'api',
+      entry: 'functions/api/health.ts',
+      description: 'GET /health: liveness, no key',
+      timeoutSeconds: 5,
+      memoryMb: 128,
+      access: { table: [], sendsTo: [], sendsToDeadLetterOf: [], secrets: [] },
+    },
+    {
+      id: 'notFoundApi',
+      kind: 'api',
+      entry: 'functions/api/not-found.ts',
+      description: 'Every other route: 401 without a key under /api, 405 for a known path with another method, else 404 NOT_FOUND',
+      timeoutSeconds: 10,
+      memoryMb: 256,
+      access: { table: [{ actions: ['GetItem'], keyPrefixes: ['APIKEY#'] }], sendsTo: [], sendsToDeadLetterOf: [], secrets: [] },
+    },
+    {
+      id: 'commandJanitor',
+      kind: 'scheduled',
+      entry: 'functions/scheduled/command-janitor.ts',
+      description: 'Every 5 minutes: queues again commands whose first job never reached a queue; fails commands stuck past their deadline',
+      timeoutSeconds: 60,
+      memoryMb: 256,
+      scheduleMinutes: 5,
+      access: {
+        table: [
+          { index: 'gsi1', actions: ['Query'], keyPrefixes: ['CMD#IN_PROGRESS#'] },
+          // The outbox sweep: events recorded but not yet handed to delivery (then handed on with the publisher's grants).
+          { index: 'gsi1', actions: ['Query'], keyPrefixes: ['EVENT#PENDING#'] },
+          { actions: ['UpdateItem'], keyPrefixes: ['CMD#'] },
+          // A command it fails is told to the tenant's webhooks (command.failed): the event carries the command as GET shows it.
+          { actions: ['GetItem'], keyPrefixes: ['CMD#'] },
+          ...EVENT_PUBLISHER_TABLE_GRANTS,
+        ],
+        // The queues of the job types that start a command (added by functions.ts; the kernel names no feature's queue), and the delivery queue.
+        sendsToEveryStartingQueue: true,
+        sendsTo: [EVENT_DELIVERY_QUEUE],
+        sendsToDeadLetterOf: [],
+        secrets: [],
+      },
+    },
+    {
+      id: 'apiDocsApi',
+      kind: 'api',
+      entry: 'functions/api/api-docs.ts',
+      description: 'GET /openapi.json, /docs and its script: the API reference (the committed OpenAPI document, rendered by Redoc), no key',
+      // Two files read once, then answers from memory.
+      timeoutSeconds: 3,
+      memoryMb: 256,
+      access: { table: [], sendsTo: [], sendsToDeadLetterOf: [], secrets: [] },
+      bundledFiles: [
+        { source: 'docs/openapi.json', setting: 'OPENAPI_DOCUMENT_FILE' },
+        // Redoc's standalone page script, as @redocly/cli (a devDependency, installed wherever the app is synthesized) ships it.
+        { source: 'node_modules/@redocly/cli/lib/chunks/redoc.standalone.js', setting: 'REDOC_SCRIPT_FILE' },
+      ],
+    },
+  ],
+  routes: [
+    { method: 'GET', path: '/api/commands/{id}', function: 'getCommandApi' },
+    { method: 'DELETE', path: '/api/commands/{id}', function: 'deleteCommandApi' },
+    { method: 'GET', path: '/health', function: 'healthApi' },
+    { method: 'HEAD', path: '/health', function: 'healthApi' },
+    // The API reference, without a key like /health: the OpenAPI document, and the page that renders it (shared/api/reference.ts).
+    { method: 'GET', path: '/openapi.json', function: 'apiDocsApi' },
+    { method: 'GET', path: '/docs', function: 'apiDocsApi' },
+    { method: 'GET', path: '/docs/redoc.standalone.js', function: 'apiDocsApi' },
+  ],
+} as const satisfies FeatureCatalogue;
