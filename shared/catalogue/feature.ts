@@ -1,5 +1,6 @@
 import type { FunctionSpec } from './function-spec';
 import type { LiveFields } from './live-fields';
+import type { TableGrant } from './table';
 import type { QueueSpec } from './work-queue';
 
 /**
@@ -34,6 +35,9 @@ export interface RouteSpec<Fn extends string = string> {
   function: Fn;
 }
 
+/** The kernel function that erases a command and what its feature keeps with it (kernel.ts). */
+export const ERASER_FUNCTION = 'deleteCommandApi';
+
 /**
  * Everything one feature adds to the service, declared in one file of its
  * folder (`shared/<feature>/catalogue.ts`; the kernel's is kernel.ts) as
@@ -59,4 +63,12 @@ export interface FeatureCatalogue {
   readonly routes: readonly RouteSpec[];
   /** The live fields of its command types, by command type. @default none */
   readonly liveFields?: { readonly [commandType: string]: LiveFields };
+  /**
+   * The table access `DELETE /api/commands/{id}` needs to erase what this
+   * feature keeps with a command beside the command item (a sequence's
+   * follow-ups), added to the kernel's eraser (`ERASER_FUNCTION`). The
+   * feature erases them through the port its composition root hands the
+   * eraser. @default nothing beside the command
+   */
+  readonly erasedWithCommand?: readonly TableGrant[];
 }

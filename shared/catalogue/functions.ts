@@ -1,4 +1,6 @@
+import { ERASER_FUNCTION, type FeatureCatalogue } from './feature';
 import { FEATURES } from './features';
+import type { TableGrant } from './table';
 import type { FunctionAccessSpec, FunctionSpec } from './function-spec';
 import { JOB_TYPES, type JobQueueId, type WorkerFunctionId } from './job-types';
 
@@ -26,9 +28,20 @@ function withStartingQueues(definition: DeclaredFunction): FunctionDefinition {
   return { ...definition, access: { ...access, sendsTo: [...(sendsToEveryStartingQueue ? STARTING_QUEUES : []), ...access.sendsTo] } };
 }
 
+/** What features keep with their commands, which the eraser deletes with them (FeatureCatalogue.erasedWithCommand). */
+const ERASED_WITH_COMMANDS: readonly TableGrant[] = (FEATURES as readonly FeatureCatalogue[]).flatMap((feature) => feature.erasedWithCommand ?? []);
+
+/** The eraser with the grants of what features keep with their commands. */
+function withErasedItems(definition: FunctionDefinition): FunctionDefinition {
+  if (definition.id !== ERASER_FUNCTION) return definition;
+  return { ...definition, access: { ...definition.access, table: [...definition.access.table, ...ERASED_WITH_COMMANDS] } };
+}
+
 /** Every deployed function: each feature's functions behind routes or on a timer (features.ts order), then one worker per job type. */
 export const FUNCTIONS: readonly FunctionDefinition[] = [
-  ...FEATURES.flatMap((feature): readonly DeclaredFunction[] => feature.functions).map(withStartingQueues),
+  ...FEATURES.flatMap((feature): readonly DeclaredFunction[] => feature.functions)
+    .map(withStartingQueues)
+    .map(withErasedItems),
   ...JOB_TYPES.map((job) => job.worker),
 ];
 

@@ -31,7 +31,7 @@ export const KERNEL_CATALOGUE = {
       id: 'deleteCommandApi',
       kind: 'api',
       entry: 'functions/api/delete-command.ts',
-      description: "DELETE /api/commands/{id}: erase a command of the caller, its child phases and a sequence's follow-ups",
+      description: "DELETE /api/commands/{id}: erase a command of the caller, its child phases and what features keep with it",
       timeoutSeconds: 10,
       memoryMb: 256,
       access: {
@@ -40,8 +40,7 @@ export const KERNEL_CATALOGUE = {
           // The command and its child phases, erased only for the tenant that owns them, each deleted
           // with a small marker left in its place (one transaction) so later jobs for it know it was erased.
           { actions: ['GetItem', 'DeleteItem', 'PutItem'], keyPrefixes: ['CMD#'] },
-          // A sequence's follow-ups, erased with their command (conditional on its tenant).
-          { actions: ['DeleteItem'], keyPrefixes: ['FOLLOWUP#'] },
+          // What a feature keeps with its commands is erased with them: each feature grants its own items (`erasedWithCommand`).
         ],
         sendsTo: [],
         sendsToDeadLetterOf: [],

@@ -194,4 +194,6 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
     { method: 'PATCH', path: '/api/follow-ups/{id}', function: 'updateFollowUpApi' },
     { method: 'POST', path: '/api/leads/{leadId}/events', function: 'leadEventsApi' },
   ],
+  // A sequence's follow-ups are erased with their command (each delete conditional on its tenant).
+  erasedWithCommand: [{ actions: ['DeleteItem'], keyPrefixes: ['FOLLOWUP#'] }],
 } as const satisfies FeatureCatalogue;
