@@ -12,12 +12,12 @@ import { FOLLOW_UP_TYPES, idsSchema, isFollowUpType, OUTPUTS, parseLeadFollowUpR
 import { followUpEditSchema, MAX_REASON_LENGTH, parseFollowUpEdit } from '../../../shared/lead-follow-up/sequences/edit';
 import type { AppliedChange, LeadEventRecord } from '../../../shared/lead-follow-up/sequences/event-records';
 import { followUpDueEvent, sequenceAdaptedEvent } from '../../../shared/lead-follow-up/sequences/events';
-import { MAX_EVENT_SUMMARY_LENGTH, parseLeadEventRequest } from '../../../shared/lead-follow-up/sequences/lead-events';
-import { answerListFollowUps, MAX_PAGE_SIZE } from '../../../shared/lead-follow-up/sequences/list';
+import { leadEventRequestSchema, MAX_EVENT_SUMMARY_LENGTH, parseLeadEventRequest } from '../../../shared/lead-follow-up/sequences/lead-events';
+import { answerListFollowUps, listQuerySchema, MAX_PAGE_SIZE } from '../../../shared/lead-follow-up/sequences/list';
 import {
   FOLLOW_UP_SEQUENCE_EVENTS,
+  FOLLOW_UP_SEQUENCE_OPERATIONS,
   followUpStepSchema,
-  leadEventRequestSchema,
   listFollowUpsQuerySchema,
 } from '../../../shared/lead-follow-up/sequences/openapi';
 import { CONTENT_LIMIT } from '../../../shared/lead-follow-up/sequence';
@@ -241,6 +241,8 @@ describe('follow-up sequences: the routes\' own checks', () => {
   });
 
   it('POST /api/leads/{leadId}/events: both documented forms parse as the code reads them; an unknown or over-long field is refused by both', () => {
+    const reportEvent = FOLLOW_UP_SEQUENCE_OPERATIONS.filter((operation) => operation.path === '/api/leads/{leadId}/events');
+    expect(bodySchemaOf(reportEvent)).toBe(leadEventRequestSchema);
     const event = { type: 'clicked', occurred_at: '2026-11-23T13:00:00Z', channel: 'email', summary: 'Clicked the pricing link.' };
     const forms = [{ site_id: site, event }, { site_id: site, ...event }];
     for (const form of forms) {
@@ -257,6 +259,7 @@ describe('follow-up sequences: the routes\' own checks', () => {
   it('GET /api/leads/{leadId}/follow-ups: an unknown query parameter or a page over the limit is refused, as documented', async () => {
     const shape = listFollowUpsQuerySchema.shape;
     expect(Object.keys(shape).sort()).toEqual(['cursor', 'limit', 'site_id', 'status']);
+    for (const name of ['cursor', 'limit', 'status'] as const) expect([name, shape[name] === listQuerySchema.shape[name]]).toEqual([name, true]);
     const untouched = new Proxy({}, { get: () => { throw new Error('no store is read before the query is valid'); } }) as never;
     const principal = { tenantId: 't1', keyId: 'k1', siteIds: [site] } as never;
     const lead = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
