@@ -1,4 +1,6 @@
+import type * as z from 'zod';
 import type { CommandPresenter } from '../api/command-responses';
+import type { callSchema } from '../api/openapi/commands';
 import type { StoredCommand } from '../commands/record';
 import type { CallRecord } from '../calls/record';
 import { readStakeholderCommand } from './command-object';
@@ -8,7 +10,7 @@ import type { StakeholderCoordinationRequest } from './schema';
  * The call as a response shows it: the stored call, and when the request
  * listed more than one number, a note that only the first is called.
  */
-export function callView(call: CallRecord, phoneNumbersGiven: number): Record<string, unknown> {
+export function callView(call: CallRecord, phoneNumbersGiven: number): z.input<typeof callSchema> {
   return {
     ...call,
     ...(phoneNumbersGiven > 1

@@ -23,8 +23,8 @@ const TAG = {
   description: "A saved sequence runs: its steps fall due, the caller sends them and says so, and what the lead does adapts the rest.",
 };
 
-/** True when two types are the same (the answers' schemas against the code's types). */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** True when two object types are the same, optional fields included (the answers' schemas against the code's types). */
+type Same<A, B> = [A, keyof A] extends [B, keyof B] ? ([B, keyof B] extends [A, keyof A] ? true : false) : false;
 
 const statusSchema = z.enum(STEP_STATUSES).meta({
   id: 'FollowUpStatus',
