@@ -4,7 +4,7 @@ import { errorInfoSchema } from '../api/openapi/errors';
 import { DEMO_LEAD_ID, DEMO_SITE_ID } from '../api/examples';
 import { commandIdField, EXAMPLE_COMMAND_ID, generatedByField, uuidField } from '../api/openapi/fields';
 import { commandOperation, successEnvelope, webhookEvent, webhookOperation, type DocumentedEvent, type DocumentedOperation } from '../api/openapi/operation';
-import { TWILIO_CALL_STATUSES } from '../providers/telephony/call-status';
+import { statusCallbackParams } from '../providers/telephony/call-status';
 import { CALL_STATUS_PATH } from './call-phase';
 import { STAKEHOLDER_SUPERVISORS, STAKEHOLDER_TASK } from './command-object';
 import { contextSummarySchema } from './context-summary';
@@ -63,16 +63,8 @@ export const stakeholderResultSchema = z
   })
   .meta({ id: 'StakeholderCoordinationResult', description: 'The final meeting details and prompts, and the call as it is now (it keeps moving after the command completed).' });
 
-/** Twilio's status callback form (docs/voice-calls.md "The status webhook"), as the webhook reads it. */
-const statusCallbackSchema = z
-  .object({
-    CallSid: z.string().meta({ description: 'Twilio\'s call id: `CA` and 32 hex digits.', example: 'CA0123456789abcdef0123456789abcdef' }),
-    CallStatus: z.enum(TWILIO_CALL_STATUSES),
-    SequenceNumber: z.string().optional().meta({ description: 'Order of the event within its call; without it, the status\'s own order is used.', example: '1' }),
-    Timestamp: z.string().optional(),
-    CallDuration: z.string().optional().meta({ description: 'Seconds, with the final status.' }),
-    AnsweredBy: z.string().optional(),
-  })
+/** Twilio's status callback form (docs/voice-calls.md "The status webhook"): the fields the webhook reads, as it reads them. */
+const statusCallbackSchema = statusCallbackParams
   .catchall(z.string())
   .meta({ id: 'TwilioStatusCallback', description: 'A Twilio status callback (form fields; Twilio sends more, all signed).' });
 

@@ -23,6 +23,7 @@ import {
 import { CONTENT_LIMIT } from '../../../shared/lead-follow-up/sequence';
 import { STEP_SUBJECT_LIMIT, stepView, type StoredStep } from '../../../shared/lead-follow-up/sequences/step';
 import { HTTP_STATUS_OF, type ErrorCode } from '../../../shared/platform/errors';
+import { statusCallbackParams } from '../../../shared/providers/telephony/call-status';
 import { STAKEHOLDER_COORDINATION_OPERATIONS } from '../../../shared/stakeholder-coordination/openapi';
 import { parseStakeholderCoordinationRequest, requestSchema as stakeholderSchema } from '../../../shared/stakeholder-coordination/schema';
 import { registrationSchema, rotationSchema } from '../../../shared/webhooks/endpoints-api';
@@ -195,6 +196,13 @@ describe('requests: the features\' own fields', () => {
       expect([id, properties[id]?.format]).toEqual([id, 'uuid']);
       expect(() => parse({ ...base, [id]: 'not-a-uuid' })).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));
     }
+  });
+
+  it("Twilio's status callback: the reference shows the very fields the webhook reads", () => {
+    const media = STAKEHOLDER_COORDINATION_OPERATIONS[1]!.route.request?.body?.content['application/x-www-form-urlencoded'];
+    const documented = media && 'schema' in media ? (media.schema as z.ZodObject) : undefined;
+    expect(Object.keys(documented?.shape ?? {})).toEqual(Object.keys(statusCallbackParams.shape));
+    for (const [name, schema] of Object.entries(statusCallbackParams.shape)) expect([name, documented?.shape[name] === schema]).toEqual([name, true]);
   });
 
   it('deep research: the reference describes the very schema the parser checks', () => {
