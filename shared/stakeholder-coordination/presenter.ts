@@ -1,9 +1,9 @@
-import type * as z from 'zod';
 import type { CommandPresenter } from '../api/command-responses';
-import type { callSchema } from '../api/openapi/commands';
 import type { StoredCommand } from '../commands/record';
 import type { CallRecord } from '../calls/record';
 import { readStakeholderCommand } from './command-object';
+import type * as z from 'zod';
+import type { callSchema } from '../api/openapi/commands';
 import type { StakeholderCoordinationRequest } from './schema';
 
 /**
