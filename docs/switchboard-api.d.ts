@@ -1104,19 +1104,16 @@ export interface components {
             /**
              * Format: uuid
              * @description A user of the site the follow-up is written for (alias `user_id`).
-             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
              */
             userId?: string;
             /**
              * Format: uuid
              * @description The sales agent who writes (alias `agent_id`); without it, the site's first active sales agent.
-             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
              */
             agentId?: string;
             /**
              * Format: uuid
              * @description The visitor the lead came from (alias `visitor_id`).
-             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
              */
             visitorId?: string;
             /**

@@ -1,62 +1,30 @@
 import * as z from 'zod';
 import { errorInfoSchema } from '../api/openapi/errors';
-import { commandIdField, DEMO_LEAD_ID, DEMO_SITE_ID, EXAMPLE_COMMAND_ID, generatedByField, instantField, uuidField } from '../api/openapi/fields';
+import { DEMO_LEAD_ID, DEMO_SITE_ID } from '../api/examples';
+import { commandIdField, EXAMPLE_COMMAND_ID, generatedByField, instantField, uuidField } from '../api/openapi/fields';
 import { commandOperation, successEnvelope, type DocumentedOperation } from '../api/openapi/operation';
 import { CHANNEL_ORDER } from './channels';
 import { HISTORY_WINDOW, MAX_HISTORY_SUMMARY_LENGTH } from './writing-limits';
-import { MAX_FOLLOW_UP_INTERVAL_LENGTH } from './interval';
-import { FOLLOW_UP_TYPES, OUTPUTS, structureSchema } from './schema';
-import { MAX_SEQUENCE, MIN_SEQUENCE } from './sequence';
+import { FOLLOW_UP_TYPES, idsSchema, MAX_PHONE_LENGTH, MAX_SEQUENCE, MIN_SEQUENCE, OUTPUTS, structureSchema } from './schema';
 
 /**
  * The API reference of lead follow-up (documentation only: no function
- * bundle imports this file). The request is the canonical shape of
- * schema.ts: its structure fields reused as they are, its ids (checked in a
- * second stage there) described as the UUIDs they must be. snake_case
- * aliases (`site_id`, `lead_id`, ...) are accepted too and not listed.
+ * bundle imports this file). The request is schema.ts's own two stages, as
+ * described there: its structure, with the ids of its second stage (UUIDs).
+ * Two fields schema.ts checks after its schemas are narrowed to what those
+ * checks accept: `followUpType` to the follow-up types, `phone_number` to a
+ * string. Their snake_case aliases (`site_id`, `lead_id`, ...) are named in
+ * the descriptions, not listed as fields.
  */
-const field = structureSchema.shape;
-
 const TAG = { name: 'Lead follow-up', description: 'A sales agent writes follow-ups for a lead; a copywriter agent refines them.' };
 
-export const leadFollowUpRequestSchema = z
-  .object({
-    siteId: uuidField('The site (alias `site_id`).', DEMO_SITE_ID),
-    leadId: uuidField('A lead of the site (alias `lead_id`).', DEMO_LEAD_ID),
-    userId: uuidField('A user of the site the follow-up is written for (alias `user_id`).').optional(),
-    agentId: uuidField("The sales agent who writes (alias `agent_id`); without it, the site's first active sales agent.").optional(),
-    visitorId: uuidField('The visitor the lead came from (alias `visitor_id`).').optional(),
-    followUpType: z
-      .enum(FOLLOW_UP_TYPES)
-      .optional()
-      .meta({ description: 'The follow-up wanted first (alias `follow_up_type`); any other value answers 400 INVALID_FOLLOW_UP_TYPE.' }),
-    leadStage: field.leadStage.meta({ description: 'Where the lead is in the funnel (alias `lead_stage`); a sequence has 3 items early, 5 late, 4 otherwise.', example: 'qualified' }),
-    previousInteractions: field.previousInteractions.meta({
-      description:
-        'Earlier touch points (alias `previous_interactions`); `content` is accepted for `summary`. The writer sees the newest of them with the lead\'s own (see `interactions` in the answer).',
-      example: [{ date: '2026-11-02', type: 'demo', summary: 'Asked about group bookings' }],
-    }),
-    leadData: field.leadData.meta({
-      description: "Context about the lead (alias `lead_data`). It never replaces the stored email or phone: only the stored lead's contact data is used to reach them.",
-    }),
-    productInterest: field.productInterest.meta({ description: 'Products the lead showed interest in (alias `product_interest`).', example: ['booking calendar'] }),
-    followUpInterval: field.followUpInterval.meta({
-      description: `Time between the items of a sequence (alias \`follow_up_interval\`): "3 days", "2 weeks", "P3D"; 1 hour to 365 days, at most ${MAX_FOLLOW_UP_INTERVAL_LENGTH} characters. Default 3 days.`,
-      example: '2 weeks',
-    }),
-    phone_number: z
-      .string()
-      .max(32)
-      .optional()
-      .meta({ description: 'A number for the messaging app (alias `phoneNumber`): 7 to 15 digits, with `+`, spaces, dots, dashes or parentheses; else 400 INVALID_PHONE_NUMBER.', example: '+1 415 555 0123' }),
-    output: z
-      .enum(OUTPUTS)
-      .optional()
-      .meta({
-        description:
-          `\`channel_messages\`: one ready-to-send message per channel that reaches the lead; \`follow_up_sequence\`: ${MIN_SEQUENCE} to ${MAX_SEQUENCE} scheduled follow-ups, saved. ` +
-          'Default: the deployment\'s LEAD_FOLLOW_UP_OUTPUT (`channel_messages`).',
-      }),
+const field = structureSchema.shape;
+
+export const leadFollowUpRequestSchema = structureSchema
+  .extend({
+    ...idsSchema.shape,
+    followUpType: z.enum(FOLLOW_UP_TYPES).optional().meta(field.followUpType.meta() ?? {}),
+    phone_number: z.string().max(MAX_PHONE_LENGTH).optional().meta(field.phone_number.meta() ?? {}),
   })
   .meta({ id: 'LeadFollowUpRequest', description: 'What to follow up: a lead of a site, and context for the writer. `null` counts as absent.' });
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DEMO_LEAD_ID, DEMO_SITE_ID } from '../api/examples';
 import { AppError } from '../platform/errors';
 import { isUuid } from '../platform/ids';
 import { cleanText } from '../platform/text';
@@ -11,6 +12,10 @@ import { firstUnique, newestInteractions } from './writing-limits';
 /** The two answers a lead follow-up can give (response variants B and A). */
 export const OUTPUTS = ['channel_messages', 'follow_up_sequence'] as const;
 export type LeadFollowUpOutput = (typeof OUTPUTS)[number];
+
+/** Items in a sequence (`output: "follow_up_sequence"`). */
+export const MIN_SEQUENCE = 3;
+export const MAX_SEQUENCE = 5;
 
 /** The follow-up types a caller may ask for (`followUpType`) and a sequence may contain. */
 export const FOLLOW_UP_TYPES = [
@@ -114,28 +119,70 @@ const leadDataSchema = z.object({
   budget_range: text(200).optional(),
 });
 
+const MIN_PHONE_DIGITS = 7;
+const MAX_PHONE_DIGITS = 15;
+/** Longest phone number read (15 digits with generous separators); longer text is refused before any pattern runs. */
+export const MAX_PHONE_LENGTH = 32;
+
 /** Present and not empty: a missing id is a malformed request, a wrong one is INVALID_INPUT. */
 const requiredPresence = z.unknown().refine((value) => value !== undefined && value !== '', { message: 'Required' });
 
-/** Stage 1: the body's structure. Ids are only required to be present here. */
+/**
+ * Stage 1: the body's structure, under its camelCase names (each alias is
+ * named in its field's description). Ids are only required to be present
+ * here; `followUpType` and `phone_number` are checked later, by the rules
+ * their descriptions state.
+ */
 export const structureSchema = z.object({
   siteId: requiredPresence,
   leadId: requiredPresence,
   userId: z.unknown().optional(),
   agentId: z.unknown().optional(),
   visitorId: z.unknown().optional(),
-  followUpType: text(64).optional(),
-  leadStage: text(64).optional(),
-  previousInteractions: z.array(interactionSchema).max(100).optional(),
-  leadData: leadDataSchema.optional(),
-  productInterest: z.array(text(500)).max(50).optional(),
+  followUpType: text(64)
+    .optional()
+    .meta({ description: 'The follow-up wanted first (alias `follow_up_type`); any other value answers 400 INVALID_FOLLOW_UP_TYPE.' }),
+  leadStage: text(64)
+    .optional()
+    .meta({ description: 'Where the lead is in the funnel (alias `lead_stage`); a sequence has 3 items early, 5 late, 4 otherwise.', example: 'qualified' }),
+  previousInteractions: z
+    .array(interactionSchema)
+    .max(100)
+    .optional()
+    .meta({
+      description:
+        "Earlier touch points (alias `previous_interactions`); `content` is accepted for `summary`. The writer sees the newest of them with the lead's own (see `interactions` in the answer).",
+      example: [{ date: '2026-11-02', type: 'demo', summary: 'Asked about group bookings' }],
+    }),
+  leadData: leadDataSchema.optional().meta({
+    description: "Context about the lead (alias `lead_data`). It never replaces the stored email or phone: only the stored lead's contact data is used to reach them.",
+  }),
+  productInterest: z
+    .array(text(500))
+    .max(50)
+    .optional()
+    .meta({ description: 'Products the lead showed interest in (alias `product_interest`).', example: ['booking calendar'] }),
   followUpInterval: text(MAX_FOLLOW_UP_INTERVAL_LENGTH)
     .refine((value) => parseFollowUpInterval(value) !== undefined, {
       message: 'Use a duration such as "3 days", "2 weeks" or "P3D" (1 hour to 365 days)',
     })
-    .optional(),
-  phone_number: z.unknown().optional(),
-  output: z.enum(OUTPUTS).optional(),
+    .optional()
+    .meta({
+      description: `Time between the items of a sequence (alias \`follow_up_interval\`): "3 days", "2 weeks", "P3D"; 1 hour to 365 days, at most ${MAX_FOLLOW_UP_INTERVAL_LENGTH} characters. Default 3 days.`,
+      example: '2 weeks',
+    }),
+  phone_number: z.unknown().optional().meta({
+    description: `A number for the messaging app (alias \`phoneNumber\`): ${MIN_PHONE_DIGITS} to ${MAX_PHONE_DIGITS} digits, with \`+\`, spaces, dots, dashes or parentheses; else 400 INVALID_PHONE_NUMBER.`,
+    example: '+1 415 555 0123',
+  }),
+  output: z
+    .enum(OUTPUTS)
+    .optional()
+    .meta({
+      description:
+        `\`channel_messages\`: one ready-to-send message per channel that reaches the lead; \`follow_up_sequence\`: ${MIN_SEQUENCE} to ${MAX_SEQUENCE} scheduled follow-ups, saved. ` +
+        "Default: the deployment's LEAD_FOLLOW_UP_OUTPUT (`channel_messages`).",
+    }),
 });
 
 /**
@@ -148,18 +195,13 @@ export const uuidSchema = z
   .transform((value) => value.toLowerCase());
 
 /** Stage 2: every id given is a UUID. */
-const idsSchema = z.object({
-  siteId: uuidSchema,
-  leadId: uuidSchema,
-  userId: uuidSchema.optional(),
-  agentId: uuidSchema.optional(),
-  visitorId: uuidSchema.optional(),
+export const idsSchema = z.object({
+  siteId: uuidSchema.meta({ format: 'uuid', description: 'The site (alias `site_id`).', example: DEMO_SITE_ID }),
+  leadId: uuidSchema.meta({ format: 'uuid', description: 'A lead of the site (alias `lead_id`).', example: DEMO_LEAD_ID }),
+  userId: uuidSchema.optional().meta({ format: 'uuid', description: 'A user of the site the follow-up is written for (alias `user_id`).' }),
+  agentId: uuidSchema.optional().meta({ format: 'uuid', description: "The sales agent who writes (alias `agent_id`); without it, the site's first active sales agent." }),
+  visitorId: uuidSchema.optional().meta({ format: 'uuid', description: 'The visitor the lead came from (alias `visitor_id`).' }),
 });
-
-const MIN_PHONE_DIGITS = 7;
-const MAX_PHONE_DIGITS = 15;
-/** Longest phone number read (15 digits with generous separators); longer text is refused before any pattern runs. */
-const MAX_PHONE_LENGTH = 32;
 
 /** True for a phone number a message can be sent to: 7 to 15 digits, with the usual separators only. */
 export function isValidPhoneNumber(value: string): boolean {

@@ -4,14 +4,12 @@ import { memoize } from '../platform/memo';
 import { cutText } from '../platform/text';
 import { CHANNEL_LIMITS, type Channel } from './channels';
 import { copyProblems, lengthProblems, type ContentProblem, type CopyRules } from './message-checks';
-import type { FollowUpType } from './schema';
+import { MAX_SEQUENCE, MIN_SEQUENCE, type FollowUpType } from './schema';
 
 /** Namespace of follow-up ids: uuidv5(namespace, "<command id>#<position>"). */
 const FOLLOW_UP_ID_NAMESPACE = '6f1d2c3b-4a5e-4f60-8b7c-9d0e1f2a3b4c';
 
-/** Items in a sequence. */
-export const MIN_SEQUENCE = 3;
-export const MAX_SEQUENCE = 5;
+export { MAX_SEQUENCE, MIN_SEQUENCE } from './schema';
 
 /** Longest subject of any follow-up (the email title limit). */
 export const SUBJECT_LIMIT = 120;

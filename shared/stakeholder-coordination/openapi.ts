@@ -1,54 +1,25 @@
 import * as z from 'zod';
 import { callSchema, commandStatusSchema } from '../api/openapi/commands';
 import { errorInfoSchema } from '../api/openapi/errors';
-import { commandIdField, DEMO_LEAD_ID, DEMO_SITE_ID, EXAMPLE_COMMAND_ID, generatedByField, uuidField } from '../api/openapi/fields';
+import { DEMO_LEAD_ID, DEMO_SITE_ID } from '../api/examples';
+import { commandIdField, EXAMPLE_COMMAND_ID, generatedByField, uuidField } from '../api/openapi/fields';
 import { commandOperation, successEnvelope, webhookEvent, webhookOperation, type DocumentedEvent, type DocumentedOperation } from '../api/openapi/operation';
-import { TWILIO_CALL_STATUSES } from '../providers/telephony/call-status';
+import { statusCallbackParams } from '../providers/telephony/call-status';
 import { CALL_STATUS_PATH } from './call-phase';
 import { STAKEHOLDER_SUPERVISORS, STAKEHOLDER_TASK } from './command-object';
 import { contextSummarySchema } from './context-summary';
 import { meetingDetailsSchema } from './context';
-import { MAX_PHONE_NUMBERS, requestSchema } from './schema';
+import { requestSchema } from './schema';
 
 /**
  * The API reference of stakeholder coordination (documentation only: no
- * function bundle imports this file): the request is schema.ts's own, each
- * field described; camelCase aliases (`siteId`, `meetingTitle`, ...) are
- * accepted too and not listed.
+ * function bundle imports this file). The request is schema.ts's own schema,
+ * the one the API checks, described there; its camelCase aliases (`siteId`,
+ * `meetingTitle`, ...) are named in the descriptions, not listed as fields.
  */
-const field = requestSchema.shape;
 
 const TAG = { name: 'Stakeholder coordination', description: "The CMO agent prepares a stakeholder meeting from the site's own data and calls the stakeholder." };
 const PROVIDER_WEBHOOKS_TAG = { name: 'Provider webhooks', description: 'Routes the telephony provider calls, signed by it; no API key.' };
-
-export const stakeholderRequestSchema = z
-  .object({
-    site_id: field.site_id.meta({ format: 'uuid', description: 'The site (alias `siteId`).', example: DEMO_SITE_ID }),
-    meeting_title: field.meeting_title.meta({ description: 'The meeting\'s title (alias `meetingTitle`); without it the agent writes one.', example: 'Winter campaign results and budget for January' }),
-    meeting_objective: field.meeting_objective.meta({ description: 'What the meeting must achieve (alias `meetingObjective`); without it the agent writes one.' }),
-    participants: field.participants.meta({ description: 'E-mail addresses or names: at most 50, and 4,000 characters in all.', example: ['maya.chen@northwind-outdoor.example'] }),
-    meeting_agenda: field.meeting_agenda.meta({
-      description:
-        'The agenda (alias `meetingAgenda`): a list (at most 50 items of 1,000 characters), or one text whose lines become items (list markers dropped); 10,000 characters in all either way.',
-      example: ['Campaign results', 'January budget'],
-    }),
-    phone_numbers: field.phone_numbers.meta({
-      description: `E.164 numbers (alias \`phoneNumbers\`), at most ${MAX_PHONE_NUMBERS}: only the first is called. None: no call.`,
-      example: ['+14155550123'],
-    }),
-    visitor_id: field.visitor_id.meta({ format: 'uuid', description: 'A visitor of the site (alias `visitorId`).' }),
-    lead_id: field.lead_id.meta({ format: 'uuid', description: 'A lead of the site (alias `leadId`).', example: DEMO_LEAD_ID }),
-    userId: field.userId.meta({ format: 'uuid', description: 'The user the meeting is for (alias `user_id`); without it, the site\'s owner.' }),
-    conversationId: field.conversationId.meta({ format: 'uuid', description: "A conversation of the key's tenant on the site to file the meeting under (alias `conversation_id`; another tenant's is NOT_FOUND); without it a new one is started." }),
-    agentId: field.agentId.meta({ format: 'uuid', description: 'The CMO agent who runs the call (alias `agent_id`); without it, the site\'s active one.' }),
-    include_context_summary: field.include_context_summary.meta({
-      description: "Show the site's context summary (tasks, requirements, campaigns, content, resource allocation) in the answer (alias `includeContextSummary`). Default true.",
-    }),
-  })
-  .meta({
-    id: 'StakeholderCoordinationRequest',
-    description: 'A stakeholder meeting to prepare, and the number to call. At least one of `userId`, `visitor_id` or `lead_id` is required. `null` counts as absent.',
-  });
 
 const systemPromptSchema = z
   .object({
@@ -92,16 +63,8 @@ export const stakeholderResultSchema = z
   })
   .meta({ id: 'StakeholderCoordinationResult', description: 'The final meeting details and prompts, and the call as it is now (it keeps moving after the command completed).' });
 
-/** Twilio's status callback form (docs/voice-calls.md "The status webhook"), as the webhook reads it. */
-const statusCallbackSchema = z
-  .object({
-    CallSid: z.string().meta({ description: 'Twilio\'s call id: `CA` and 32 hex digits.', example: 'CA0123456789abcdef0123456789abcdef' }),
-    CallStatus: z.enum(TWILIO_CALL_STATUSES),
-    SequenceNumber: z.string().optional().meta({ description: 'Order of the event within its call; without it, the status\'s own order is used.', example: '1' }),
-    Timestamp: z.string().optional(),
-    CallDuration: z.string().optional().meta({ description: 'Seconds, with the final status.' }),
-    AnsweredBy: z.string().optional(),
-  })
+/** Twilio's status callback form (docs/voice-calls.md "The status webhook"): the fields the webhook reads, as it reads them. */
+const statusCallbackSchema = statusCallbackParams
   .catchall(z.string())
   .meta({ id: 'TwilioStatusCallback', description: 'A Twilio status callback (form fields; Twilio sends more, all signed).' });
 
@@ -123,7 +86,7 @@ export const STAKEHOLDER_COORDINATION_OPERATIONS: readonly DocumentedOperation[]
         'The call is placed at most once, ever: a replay with the same `Idempotency-Key` never dials again.',
     ].join('\n'),
     body: {
-      schema: stakeholderRequestSchema,
+      schema: requestSchema,
       example: { site_id: DEMO_SITE_ID, lead_id: DEMO_LEAD_ID, meeting_agenda: ['Campaign results', 'January budget'], phone_numbers: ['+14155550123'] },
     },
     errors: ['INVALID_REQUEST', 'FORBIDDEN', 'SITE_NOT_FOUND', 'LEAD_NOT_FOUND', 'USER_NOT_FOUND', 'AGENT_NOT_FOUND', 'NOT_FOUND'],

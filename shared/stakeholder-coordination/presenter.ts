@@ -1,13 +1,15 @@
 import type { CommandPresenter } from '../api/command-responses';
 import type { CallCommand, CallRecord } from '../calls/record';
 import { readStakeholderCommand } from './command-object';
+import type * as z from 'zod';
+import type { callSchema } from '../api/openapi/commands';
 import type { StakeholderCoordinationRequest } from './schema';
 
 /**
  * The call as a response shows it: the stored call, and when the request
  * listed more than one number, a note that only the first is called.
  */
-export function callView(call: CallRecord, phoneNumbersGiven: number): Record<string, unknown> {
+export function callView(call: CallRecord, phoneNumbersGiven: number): z.input<typeof callSchema> {
   return {
     ...call,
     ...(phoneNumbersGiven > 1

@@ -1,5 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import * as z from 'zod';
+import { DEMO_LEAD_ID, DEMO_SITE_ID } from '../api/examples';
 import { AppError } from '../platform/errors';
 import { isUuid } from '../platform/ids';
 import { cleanText } from '../platform/text';
@@ -40,6 +41,8 @@ const MAX_PARTICIPANTS = 50;
  */
 const MAX_PARTICIPANTS_TEXT = 4_000;
 const MAX_AGENDA_ITEMS = 50;
+/** Longest agenda item. */
+const MAX_AGENDA_ITEM_TEXT = 1_000;
 /**
  * Longest agenda a request may send, as one text or in all its items
  * together. The agenda is kept in the command's request and context and in
@@ -98,13 +101,13 @@ function agendaItems(value: string): string[] {
 
 const agenda = z
   .union([
-    z.array(text(1_000)).max(MAX_AGENDA_ITEMS),
+    z.array(text(MAX_AGENDA_ITEM_TEXT)).max(MAX_AGENDA_ITEMS),
     z
       .string()
       .max(MAX_AGENDA_TEXT, { abort: true, message: `Too big: expected string to have <=${MAX_AGENDA_TEXT} characters` })
       .transform((value) => agendaItems(cleanText(value))),
   ])
-  .refine((items) => items.every((item) => item.length <= 1_000), { message: 'Too big: an agenda item has more than 1000 characters' })
+  .refine((items) => items.every((item) => item.length <= MAX_AGENDA_ITEM_TEXT), { message: `Too big: an agenda item has more than ${MAX_AGENDA_ITEM_TEXT} characters` })
   .refine((items) => items.length <= MAX_AGENDA_ITEMS, { message: `Too big: at most ${MAX_AGENDA_ITEMS} agenda items` })
   .refine((items) => items.reduce((total, item) => total + item.length, 0) <= MAX_AGENDA_TEXT, {
     message: `Too big: the agenda has more than ${MAX_AGENDA_TEXT} characters in all`,
@@ -125,30 +128,59 @@ const phoneNumber = z
   .trim()
   .refine(isE164PhoneNumber, { message: 'Invalid phone number: expected a valid E.164 number such as +14155550123' });
 
+/**
+ * The request of `POST /api/agents/cmo/stakeholder-coordination`, under its
+ * snake_case names (each alias is named in its field's description): the
+ * one schema the API checks and the reference describes.
+ */
 export const requestSchema = z
   .object({
-    site_id: uuid,
-    meeting_title: text(200).optional(),
-    meeting_objective: text(2_000).optional(),
+    site_id: uuid.meta({ format: 'uuid', description: 'The site (alias `siteId`).', example: DEMO_SITE_ID }),
+    meeting_title: text(200)
+      .optional()
+      .meta({ description: "The meeting's title (alias `meetingTitle`); without it the agent writes one.", example: 'Winter campaign results and budget for January' }),
+    meeting_objective: text(2_000).optional().meta({ description: 'What the meeting must achieve (alias `meetingObjective`); without it the agent writes one.' }),
     participants: z
       .array(participant)
       .max(MAX_PARTICIPANTS)
       .refine((items) => items.reduce((total, item) => total + item.length, 0) <= MAX_PARTICIPANTS_TEXT, {
         message: `Too big: the participants have more than ${MAX_PARTICIPANTS_TEXT} characters in all`,
       })
-      .optional(),
-    meeting_agenda: agenda.optional(),
-    phone_numbers: z.array(phoneNumber).max(MAX_PHONE_NUMBERS).optional(),
-    visitor_id: uuid.optional(),
-    lead_id: uuid.optional(),
-    userId: uuid.optional(),
-    conversationId: uuid.optional(),
-    agentId: uuid.optional(),
-    include_context_summary: z.boolean().optional(),
+      .optional()
+      .meta({
+        description: `E-mail addresses or names: at most ${MAX_PARTICIPANTS}, and ${MAX_PARTICIPANTS_TEXT.toLocaleString('en-US')} characters in all.`,
+        example: ['maya.chen@northwind-outdoor.example'],
+      }),
+    meeting_agenda: agenda.optional().meta({
+      description:
+        `The agenda (alias \`meetingAgenda\`): a list (at most ${MAX_AGENDA_ITEMS} items of ${MAX_AGENDA_ITEM_TEXT.toLocaleString('en-US')} characters), or one text whose lines become items ` +
+        `(list markers dropped); ${MAX_AGENDA_TEXT.toLocaleString('en-US')} characters in all either way.`,
+      example: ['Campaign results', 'January budget'],
+    }),
+    phone_numbers: z
+      .array(phoneNumber)
+      .max(MAX_PHONE_NUMBERS)
+      .optional()
+      .meta({ description: `E.164 numbers (alias \`phoneNumbers\`), at most ${MAX_PHONE_NUMBERS}: only the first is called. None: no call.`, example: ['+14155550123'] }),
+    visitor_id: uuid.optional().meta({ format: 'uuid', description: 'A visitor of the site (alias `visitorId`).' }),
+    lead_id: uuid.optional().meta({ format: 'uuid', description: 'A lead of the site (alias `leadId`).', example: DEMO_LEAD_ID }),
+    userId: uuid.optional().meta({ format: 'uuid', description: "The user the meeting is for (alias `user_id`); without it, the site's owner." }),
+    conversationId: uuid.optional().meta({
+      format: 'uuid',
+      description: "A conversation of the key's tenant on the site to file the meeting under (alias `conversation_id`; another tenant's is NOT_FOUND); without it a new one is started.",
+    }),
+    agentId: uuid.optional().meta({ format: 'uuid', description: "The CMO agent who runs the call (alias `agent_id`); without it, the site's active one." }),
+    include_context_summary: z.boolean().optional().meta({
+      description: "Show the site's context summary (tasks, requirements, campaigns, content, resource allocation) in the answer (alias `includeContextSummary`). Default true.",
+    }),
   })
   .refine((request) => request.userId !== undefined || request.visitor_id !== undefined || request.lead_id !== undefined, {
     message: 'At least one of userId, visitor_id or lead_id is required',
     path: ['userId'],
+  })
+  .meta({
+    id: 'StakeholderCoordinationRequest',
+    description: 'A stakeholder meeting to prepare, and the number to call. At least one of `userId`, `visitor_id` or `lead_id` is required. `null` counts as absent.',
   });
 
 /**

@@ -46,11 +46,11 @@ const endpointFields = {
     .meta({ format: 'date-time', description: 'Until when the secret replaced by the last rotation still signs beside the current one; `null` when none does.', example: null }),
 };
 
-const webhookEndpointSchema = z
+export const webhookEndpointSchema = z
   .object(endpointFields)
   .meta({ id: 'WebhookEndpoint', description: 'A webhook endpoint of the tenant, as every answer shows it: never its secrets, save the one answer that creates one.' });
 
-const webhookEndpointWithSecretSchema = z
+export const webhookEndpointWithSecretSchema = z
   .object({
     ...endpointFields,
     secret: z.string().regex(SECRET_PATTERN).meta({
@@ -74,7 +74,7 @@ const attemptSchema = z
   })
   .meta({ id: 'WebhookDeliveryAttempt' });
 
-const webhookDeliverySchema = z
+export const webhookDeliverySchema = z
   .object({
     event_id: z.string().regex(EVENT_ID_PATTERN).meta({ description: 'The event\'s id (`evt_` and 32 hex digits), as its payload\'s `id`.', example: EXAMPLE_EVENT_ID }),
     event_type: z.string().meta({ example: 'command.completed' }),

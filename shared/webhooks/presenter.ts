@@ -1,12 +1,23 @@
+import type * as z from 'zod';
 import type { StoredDelivery } from './delivery-store';
 import type { WebhookEndpoint } from './endpoint-store';
+import type { webhookDeliverySchema, webhookEndpointSchema, webhookEndpointWithSecretSchema } from './openapi';
+
+/**
+ * An endpoint as the reference documents it: without its secret, or
+ * (registration, rotation) with it. `events` is shown as stored: the store
+ * reads strings, so a type retired after registration would still show.
+ */
+type EndpointAnswer = Omit<z.input<typeof webhookEndpointSchema>, 'events'> & { events: string[] } & Partial<Pick<z.input<typeof webhookEndpointWithSecretSchema>, 'secret'>>;
+/** A delivery as the reference documents it. */
+type DeliveryAnswer = z.input<typeof webhookDeliverySchema>;
 
 /**
  * An endpoint as the API shows it: never its secrets, save the one answer
  * that creates a secret (registration, rotation), which adds `secret`.
  */
-export function endpointView(endpoint: WebhookEndpoint, now: number, secret?: string): Record<string, unknown> {
-  const previousValid = endpoint.previous_secret_expires_at !== undefined && Date.parse(endpoint.previous_secret_expires_at) > now;
+export function endpointView(endpoint: WebhookEndpoint, now: number, secret?: string): EndpointAnswer {
+  const previous = endpoint.previous_secret_expires_at;
   return {
     id: endpoint.id,
     url: endpoint.url,
@@ -15,13 +26,13 @@ export function endpointView(endpoint: WebhookEndpoint, now: number, secret?: st
     status: 'enabled',
     created_at: endpoint.created_at,
     updated_at: endpoint.updated_at,
-    previous_secret_expires_at: previousValid ? endpoint.previous_secret_expires_at : null,
+    previous_secret_expires_at: previous !== undefined && Date.parse(previous) > now ? previous : null,
     ...(secret === undefined ? {} : { secret }),
   };
 }
 
 /** A delivery as the API shows it: its state, its attempts' count and last answer, when the next attempt is due, and the attempts themselves. */
-export function deliveryView(delivery: StoredDelivery): Record<string, unknown> {
+export function deliveryView(delivery: StoredDelivery): DeliveryAnswer {
   const last = delivery.attempts.at(-1);
   return {
     event_id: delivery.event_id,

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { commandTypesRun, type CommandType } from '../../catalogue/job-types';
 import type { CommandStatus } from '../../commands/record';
-import type { CallStatus } from '../../calls/record';
+import type { CallRecord, CallStatus } from '../../calls/record';
 import { errorInfoSchema } from './errors';
 import { commandIdField, EXAMPLE_COMMAND_ID, instantField, uuidField } from './fields';
 import { apiOperation, maxWaitOf, preferDescription, successEnvelope, type DocumentedOperation } from './operation';
@@ -39,6 +39,11 @@ export const callSchema = z
     note: z.string().optional().meta({ description: 'When the request listed several numbers: only the first is called.' }),
   })
   .meta({ id: 'Call', description: 'The phone call a stakeholder coordination places when `phone_numbers` names one: one per command, dialled at most once, `pending` at first and always shown as it is now.' });
+
+/** True when two object types are the same, optional fields included. */
+type Same<A, B> = [A, keyof A] extends [B, keyof B] ? ([B, keyof B] extends [A, keyof A] ? true : false) : false;
+/** Fails to compile when a call's stored fields (calls/record.ts) and the documented ones differ; `note` is added by the answer. */
+const _callFields: Same<Omit<z.input<typeof callSchema>, 'note'>, CallRecord> = true;
 
 /** `data` of GET /api/commands/{id}. */
 export const commandViewSchema = z

@@ -1,6 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import * as z from 'zod';
 import type { Principal } from '../../access/api-keys';
+import { DEMO_SITE_ID } from '../../api/examples';
 import { readIdempotencyKey } from '../../api/idempotency-key';
 import { NOTHING_STAGED, type EventPublisher } from '../../commands/events';
 import type { IdempotencyStore } from '../../commands/idempotency';
@@ -17,7 +18,7 @@ import type { SiteDirectory } from '../../sites/directory';
 import type { LeadHistory } from '../history';
 import { MAX_HISTORY_SUMMARY_LENGTH } from '../writing-limits';
 import { FOLLOW_UP_TYPES } from '../schema';
-import { DEFAULT_BOUNCE_CHANNEL, defaultSummary, LEAD_EVENT_TYPES, planAdaptation, type LeadEvent, type PlannedChange } from './adaptation';
+import { CLICK_FOLLOW_UP_DELAY_MS, DEFAULT_BOUNCE_CHANNEL, defaultSummary, LEAD_EVENT_TYPES, planAdaptation, type LeadEvent, type PlannedChange } from './adaptation';
 import type { AppliedChange, EventOutcome, LeadEventRecord, LeadEventRecords } from './event-records';
 import { sequenceAdaptedEvent } from './events';
 import { leadForPrincipal, uuidOf } from './lead-access';
@@ -51,16 +52,36 @@ const occurredAt = z.iso
   .refine((value) => Date.parse(value) >= Date.parse(EARLIEST_EVENT_TIME), { message: `must not be before ${EARLIEST_EVENT_TIME}`, abort: true });
 
 const eventFields = {
-  type: z.enum(LEAD_EVENT_TYPES),
-  occurred_at: occurredAt.optional(),
-  channel: z.enum(FOLLOW_UP_TYPES).optional(),
-  summary: summaryText.optional(),
-};
+  type: z.enum(LEAD_EVENT_TYPES).meta({
+    description:
+      '`replied`, `meeting_booked`, `unsubscribed`: every remaining (scheduled or due) step is cancelled; `bounced`: the remaining steps on its channel are cancelled; ' +
+      `\`clicked\`: the next scheduled step comes forward to ${CLICK_FOLLOW_UP_DELAY_MS / 60_000} minutes after the click, if it was planned later; \`opened\`: nothing changes (recorded all the same).`,
+  }),
+  occurred_at: occurredAt.optional().meta({
+    description: `When it happened: ISO 8601 with a time zone, not before ${EARLIEST_EVENT_TIME} and not more than ${MAX_EVENT_CLOCK_SKEW_MS / 60_000} minutes ahead of the server's clock. Default: now.`,
+  }),
+  channel: z.enum(FOLLOW_UP_TYPES).optional().meta({ description: 'The channel it happened on; a bounce without one is an e-mail bounce.' }),
+  summary: summaryText
+    .optional()
+    .meta({ description: "A plain-text note for your tenant's history of the lead; without it, one is written from the type.", example: 'Jordan asked for a call on Friday.' }),
+} satisfies Record<keyof LeadEvent, z.ZodType>;
 /** A string (its UUID form is checked after the schema: INVALID_INPUT); anything else is a malformed request. */
-const site = z.string({ error: (issue) => (issue.input === undefined ? 'Required' : 'site_id must be a string') }).min(1, 'Required');
+const site = z
+  .string({ error: (issue) => (issue.input === undefined ? 'Required' : 'site_id must be a string') })
+  .min(1, 'Required')
+  .meta({ format: 'uuid', description: "The lead's site (alias `siteId`; both at once must agree).", example: DEMO_SITE_ID });
 /** `{site_id, event: {type, occurred_at?, channel?, summary?}}`, or the event's fields beside `site_id`. */
-const nestedSchema = z.strictObject({ site_id: site, event: z.strictObject(eventFields) });
-const flatSchema = z.strictObject({ site_id: site, ...eventFields });
+const nestedSchema = z.strictObject({ site_id: site, event: z.strictObject(eventFields) }).meta({ title: 'Nested event' });
+const flatSchema = z.strictObject({ site_id: site, ...eventFields }).meta({ title: 'Flat event' });
+
+/**
+ * The body of `POST /api/leads/{leadId}/events` in either form, as the
+ * reference shows it. The parser reads each form with its own member (the
+ * form is known from `event`), so its problems name that form's fields.
+ */
+export const leadEventRequestSchema = z
+  .union([nestedSchema, flatSchema])
+  .meta({ id: 'LeadEventRequest', description: 'The event under `event`, or its fields beside `site_id`. `null` counts as absent; an unknown field is refused.' });
 
 /** A validated `POST /api/leads/{leadId}/events` body. */
 export interface LeadEventRequest {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { Principal } from '../../access/api-keys';
+import { DEMO_SITE_ID } from '../../api/examples';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { jsonResponse } from '../../platform/http/responses';
@@ -18,18 +19,25 @@ export const MAX_PAGE_SIZE = 100;
 /** Longest `cursor` accepted (the API's own are far shorter). */
 export const MAX_CURSOR_LENGTH = 512;
 
-const querySchema = z.strictObject({
-  site_id: z.string().max(200).optional(),
-  siteId: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
-  cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional(),
-  /** Only steps in these states, comma-separated (`scheduled,due`). */
+/** A string: its UUID form is checked after the query (INVALID_INPUT). */
+export const siteParameter = z.string().max(200);
+
+/**
+ * The query of `GET /api/leads/{leadId}/follow-ups`. `site_id` or its alias
+ * `siteId` is required; the reference lists `site_id` alone, as required.
+ */
+export const listQuerySchema = z.strictObject({
+  site_id: siteParameter.optional().meta({ format: 'uuid', description: "The lead's site (alias `siteId`; both at once must agree).", example: DEMO_SITE_ID }),
+  siteId: siteParameter.optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).meta({ description: 'Steps in a page.' }),
+  cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional().meta({ description: 'The `next_cursor` of the previous page (opaque).' }),
   status: z
     .string()
     .max(200)
     .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
     .pipe(z.array(z.enum(STEP_STATUSES)).min(1).max(STEP_STATUSES.length))
-    .optional(),
+    .optional()
+    .meta({ description: `Only steps in these states, comma-separated: ${STEP_STATUSES.map((status) => `\`${status}\``).join(', ')}.`, example: 'scheduled,due' }),
 });
 
 export interface ListDependencies {
@@ -52,9 +60,9 @@ export async function answerListFollowUps(
   leadIdParameter: string | undefined,
   query: Readonly<Record<string, string | undefined>> | undefined,
 ): Promise<HttpResult> {
-  const parsed = querySchema.safeParse(query ?? {});
+  const parsed = listQuerySchema.safeParse(query ?? {});
   if (!parsed.success) throw new AppError('INVALID_REQUEST', describeFirstIssue(parsed.error.issues), toIssueDetails(parsed.error.issues));
-  const { site_id, siteId, limit = DEFAULT_PAGE_SIZE, cursor, status } = parsed.data;
+  const { site_id, siteId, limit, cursor, status } = parsed.data;
   if (site_id !== undefined && siteId !== undefined && site_id.toLowerCase() !== siteId.toLowerCase()) {
     throw new AppError('INVALID_REQUEST', 'site_id and siteId are the same parameter and disagree.', [{ code: 'custom', message: 'conflicts with site_id', path: ['siteId'] }]);
   }

@@ -3,28 +3,28 @@ import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../api/idempotency-key';
 import { commandIdField, DEMO_LEAD_ID, DEMO_SITE_ID, EXAMPLE_COMMAND_ID, instantField, uuidField } from '../../api/openapi/fields';
 import { apiOperation, successEnvelope, webhookEvent, type DocumentedEvent, type DocumentedOperation } from '../../api/openapi/operation';
 import { FOLLOW_UP_TYPES } from '../schema';
-import { CLICK_FOLLOW_UP_DELAY_MS, LEAD_EVENT_TYPES, type LeadEvent } from './adaptation';
+import { LEAD_EVENT_TYPES, type LeadEvent } from './adaptation';
 import { followUpEditSchema } from './edit';
 import type { AppliedChange } from './event-records';
-import { EARLIEST_EVENT_TIME, MAX_EVENT_CLOCK_SKEW_MS, MAX_EVENT_SUMMARY_LENGTH } from './lead-events';
-import { DEFAULT_PAGE_SIZE, MAX_CURSOR_LENGTH, MAX_PAGE_SIZE } from './list';
+import { leadEventRequestSchema } from './lead-events';
+import { listQuerySchema, MAX_PAGE_SIZE, siteParameter } from './list';
 import { STEP_STATUSES, type StepView } from './step';
 
 /**
  * The API reference of running follow-up sequences (documentation only: no
  * function bundle imports this file): listing a lead's steps, editing or
  * ending one, reporting what the lead did, and the two webhook events. The
- * edit's body is edit.ts's own schema; the list's query and the lead event
- * (list.ts, lead-events.ts) are described here from their limits, and the
- * answers' schemas are checked against the code's own types below.
+ * edit's body, the lead event's body and the list's query are the schemas
+ * edit.ts, lead-events.ts and list.ts check, described there; the answers'
+ * schemas are checked against the code's own types below.
  */
 const TAG = {
   name: 'Follow-up sequences',
   description: "A saved sequence runs: its steps fall due, the caller sends them and says so, and what the lead does adapts the rest.",
 };
 
-/** True when two types are the same (the answers' schemas against the code's types). */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** True when two object types are the same, optional fields included (the answers' schemas against the code's types). */
+type Same<A, B> = [A, keyof A] extends [B, keyof B] ? ([B, keyof B] extends [A, keyof A] ? true : false) : false;
 
 const statusSchema = z.enum(STEP_STATUSES).meta({
   id: 'FollowUpStatus',
@@ -98,16 +98,8 @@ const _appliedChange: Same<z.infer<typeof appliedChangeSchema>, AppliedChange> =
 
 const leadParams = z.object({ leadId: uuidField('The lead (any case).', DEMO_LEAD_ID) });
 
-export const listFollowUpsQuerySchema = z.object({
-  site_id: uuidField('The lead\'s site (alias `siteId`; both at once must agree).', DEMO_SITE_ID),
-  limit: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).meta({ description: 'Steps in a page.' }),
-  cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional().meta({ description: 'The `next_cursor` of the previous page (opaque).' }),
-  status: z
-    .string()
-    .max(200)
-    .optional()
-    .meta({ description: `Only steps in these states, comma-separated: ${STEP_STATUSES.map((status) => `\`${status}\``).join(', ')}.`, example: 'scheduled,due' }),
-});
+/** The list's own query, with `site_id` required (the parser takes it or its alias `siteId`, which its description names). */
+export const listFollowUpsQuerySchema = listQuerySchema.omit({ siteId: true }).extend({ site_id: siteParameter.meta(listQuerySchema.shape.site_id.meta() ?? {}) });
 
 const followUpPageSchema = z
   .object({
@@ -145,36 +137,6 @@ const STEP_EXAMPLE = {
 // --- PATCH /api/follow-ups/{id}
 
 // --- POST /api/leads/{leadId}/events
-
-const eventFields = {
-  type: z.enum(LEAD_EVENT_TYPES).meta({
-    description:
-      '`replied`, `meeting_booked`, `unsubscribed`: every remaining (scheduled or due) step is cancelled; `bounced`: the remaining steps on its channel are cancelled; ' +
-      `\`clicked\`: the next scheduled step comes forward to ${CLICK_FOLLOW_UP_DELAY_MS / 60_000} minutes after the click, if it was planned later; \`opened\`: nothing changes (recorded all the same).`,
-  }),
-  occurred_at: z
-    .string()
-    .optional()
-    .meta({
-      format: 'date-time',
-      description: `When it happened: ISO 8601 with a time zone, not before ${EARLIEST_EVENT_TIME} and not more than ${MAX_EVENT_CLOCK_SKEW_MS / 60_000} minutes ahead of the server's clock. Default: now.`,
-    }),
-  channel: typeSchema.optional().meta({ description: 'The channel it happened on; a bounce without one is an e-mail bounce.' }),
-  summary: z
-    .string()
-    .max(MAX_EVENT_SUMMARY_LENGTH)
-    .optional()
-    .meta({ description: "A plain-text note for your tenant's history of the lead; without it, one is written from the type.", example: 'Jordan asked for a call on Friday.' }),
-} satisfies Record<keyof LeadEvent, z.ZodType>;
-
-const eventSite = uuidField('The lead\'s site (alias `siteId`; both at once must agree).', DEMO_SITE_ID);
-
-export const leadEventRequestSchema = z
-  .union([
-    z.strictObject({ site_id: eventSite, event: z.strictObject(eventFields) }).meta({ title: 'Nested event' }),
-    z.strictObject({ site_id: eventSite, ...eventFields }).meta({ title: 'Flat event' }),
-  ])
-  .meta({ id: 'LeadEventRequest', description: 'The event under `event`, or its fields beside `site_id`. `null` counts as absent; an unknown field is refused.' });
 
 const leadEventResultSchema = z
   .object({

@@ -80,10 +80,19 @@ export class StatusCallbackError extends Error {
 
 const digits = (max: number) => z.string().regex(new RegExp(`^\\d{1,${max}}$`), 'must be a whole number ≥ 0').transform(Number);
 
-const statusCallbackParams = z.object({
-  CallSid: z.string().regex(/^CA[0-9a-f]{32}$/, 'must be CA followed by 32 hex digits'),
+/**
+ * A status callback's form parameters as they are read (others are
+ * ignored); the API reference describes Twilio's callback with it.
+ */
+export const statusCallbackParams = z.object({
+  CallSid: z
+    .string()
+    .regex(/^CA[0-9a-f]{32}$/, 'must be CA followed by 32 hex digits')
+    .meta({ description: "Twilio's call id: `CA` and 32 hex digits.", example: 'CA0123456789abcdef0123456789abcdef' }),
   CallStatus: z.enum(TWILIO_CALL_STATUSES as [TwilioCallStatus, ...TwilioCallStatus[]]),
-  SequenceNumber: digits(9).optional(),
+  SequenceNumber: digits(9)
+    .optional()
+    .meta({ description: "Order of the event within its call; without it, the status's own order is used.", example: '1' }),
   Timestamp: z
     .string()
     .max(64)
@@ -96,7 +105,7 @@ const statusCallbackParams = z.object({
       return new Date(time).toISOString();
     })
     .optional(),
-  CallDuration: digits(9).optional(),
+  CallDuration: digits(9).optional().meta({ description: 'Seconds, with the final status.' }),
   AnsweredBy: z.string().regex(/^[a-z_]{1,40}$/, 'must be a Twilio AnsweredBy word').optional(),
 });
 

@@ -7,24 +7,25 @@ import { API_REFERENCE_PATHS } from '../../../shared/api/reference';
 import { ROUTES } from '../../../shared/catalogue/routes';
 import { DEEP_RESEARCH_OPERATIONS } from '../../../shared/deep-research/openapi';
 import { deepResearchRequestSchema, parseDeepResearchRequest } from '../../../shared/deep-research/schema';
-import { leadFollowUpRequestSchema } from '../../../shared/lead-follow-up/openapi';
-import { structureSchema } from '../../../shared/lead-follow-up/schema';
+import { LEAD_FOLLOW_UP_OPERATIONS, leadFollowUpRequestSchema } from '../../../shared/lead-follow-up/openapi';
+import { FOLLOW_UP_TYPES, idsSchema, isFollowUpType, OUTPUTS, parseLeadFollowUpRequest, structureSchema } from '../../../shared/lead-follow-up/schema';
 import { followUpEditSchema, MAX_REASON_LENGTH, parseFollowUpEdit } from '../../../shared/lead-follow-up/sequences/edit';
 import type { AppliedChange, LeadEventRecord } from '../../../shared/lead-follow-up/sequences/event-records';
 import { followUpDueEvent, sequenceAdaptedEvent } from '../../../shared/lead-follow-up/sequences/events';
-import { MAX_EVENT_SUMMARY_LENGTH, parseLeadEventRequest } from '../../../shared/lead-follow-up/sequences/lead-events';
-import { answerListFollowUps, MAX_PAGE_SIZE } from '../../../shared/lead-follow-up/sequences/list';
+import { leadEventRequestSchema, MAX_EVENT_SUMMARY_LENGTH, parseLeadEventRequest } from '../../../shared/lead-follow-up/sequences/lead-events';
+import { answerListFollowUps, listQuerySchema, MAX_PAGE_SIZE } from '../../../shared/lead-follow-up/sequences/list';
 import {
   FOLLOW_UP_SEQUENCE_EVENTS,
+  FOLLOW_UP_SEQUENCE_OPERATIONS,
   followUpStepSchema,
-  leadEventRequestSchema,
   listFollowUpsQuerySchema,
 } from '../../../shared/lead-follow-up/sequences/openapi';
 import { CONTENT_LIMIT } from '../../../shared/lead-follow-up/sequence';
 import { STEP_SUBJECT_LIMIT, stepView, type StoredStep } from '../../../shared/lead-follow-up/sequences/step';
 import { HTTP_STATUS_OF, type ErrorCode } from '../../../shared/platform/errors';
-import { stakeholderRequestSchema } from '../../../shared/stakeholder-coordination/openapi';
-import { requestSchema as stakeholderSchema } from '../../../shared/stakeholder-coordination/schema';
+import { statusCallbackParams } from '../../../shared/providers/telephony/call-status';
+import { STAKEHOLDER_COORDINATION_OPERATIONS } from '../../../shared/stakeholder-coordination/openapi';
+import { parseStakeholderCoordinationRequest, requestSchema as stakeholderSchema } from '../../../shared/stakeholder-coordination/schema';
 import { registrationSchema, rotationSchema } from '../../../shared/webhooks/endpoints-api';
 import { EVENT_TYPES } from '../../../shared/webhooks/event-types';
 import { WEBHOOK_OPERATIONS } from '../../../shared/webhooks/openapi';
@@ -117,13 +118,91 @@ describe('errors', () => {
   });
 });
 
+/** The JSON body schema an operation documents. */
+const bodySchemaOf = (operations: readonly { route: { request?: { body?: { content: Record<string, unknown> } } } }[]) => {
+  const media = operations[0]!.route.request?.body?.content['application/json'];
+  return media && typeof media === 'object' && 'schema' in media ? media.schema : undefined;
+};
+
+type PropertyLimits = { maxLength?: number; maxItems?: number; enum?: string[]; format?: string; anyOf?: PropertyLimits[] };
+const propertiesOf = (component: string) => (document.components?.schemas?.[component] as { properties: Record<string, PropertyLimits> }).properties;
+
+/** The documented limit is the parser's: a value at it is taken, one past it refused. */
+function expectLimit(parse: (body: object) => unknown, base: object, field: string, limit: number | undefined, make: (size: number) => unknown) {
+  const taken = (size: number) => {
+    try {
+      parse({ ...base, [field]: make(size) });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  expect([field, limit, taken(limit ?? Number.NaN), taken((limit ?? Number.NaN) + 1)]).toEqual([field, expect.any(Number), true, false]);
+}
+
 describe('requests: the features\' own fields', () => {
-  it('lead follow-up: the fields of the structure schema, ids as UUIDs', () => {
-    expect(Object.keys(leadFollowUpRequestSchema.shape).sort()).toEqual(Object.keys(structureSchema.shape).sort());
+  it('lead follow-up: the reference shows the runtime stages\' own field schemas (structure, then ids); only followUpType and phone_number are narrowed', () => {
+    expect(Object.keys(leadFollowUpRequestSchema.shape)).toEqual(Object.keys(structureSchema.shape));
+    expect(bodySchemaOf(LEAD_FOLLOW_UP_OPERATIONS)).toBe(leadFollowUpRequestSchema);
+    const narrowed = ['followUpType', 'phone_number'];
+    for (const [name, schema] of Object.entries(leadFollowUpRequestSchema.shape)) {
+      if (narrowed.includes(name)) continue;
+      const runtime = (idsSchema.shape as Record<string, unknown>)[name] ?? (structureSchema.shape as Record<string, unknown>)[name];
+      expect([name, schema === runtime]).toEqual([name, true]);
+    }
+    for (const name of narrowed) {
+      expect([name, leadFollowUpRequestSchema.shape[name as 'phone_number'].meta()]).toEqual([name, structureSchema.shape[name as 'phone_number'].meta()]);
+    }
   });
 
-  it('stakeholder coordination: the fields of its request schema', () => {
-    expect(Object.keys(stakeholderRequestSchema.shape).sort()).toEqual(Object.keys(stakeholderSchema.shape).sort());
+  it('lead follow-up: the reference states the limits, formats and values the parser enforces', () => {
+    const properties = propertiesOf('LeadFollowUpRequest');
+    const parse = (body: object) => parseLeadFollowUpRequest(body, 'channel_messages');
+    const base = { siteId: '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c', leadId: 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80' };
+    expectLimit(parse, base, 'leadStage', properties.leadStage?.maxLength, (size) => 'x'.repeat(size));
+    expectLimit(parse, base, 'productInterest', properties.productInterest?.maxItems, (size) => Array.from({ length: size }, (_, index) => `product ${index}`));
+    expectLimit(parse, base, 'productInterest', (properties.productInterest as { items?: PropertyLimits }).items?.maxLength, (size) => ['x'.repeat(size)]);
+    expectLimit(parse, base, 'previousInteractions', properties.previousInteractions?.maxItems, (size) => Array.from({ length: size }, () => ({ date: '2026-11-02', type: 'demo', summary: 'Asked' })));
+    expectLimit(parse, base, 'followUpInterval', properties.followUpInterval?.maxLength, (size) => `${'0'.repeat(size - 6)}3 days`);
+    expectLimit(parse, base, 'phone_number', properties.phone_number?.maxLength, (size) => `+1${'-'.repeat(size - 12)}4155550123`);
+    for (const id of ['siteId', 'leadId', 'userId', 'agentId', 'visitorId']) {
+      expect([id, properties[id]?.format]).toEqual([id, 'uuid']);
+      expect(() => parse({ ...base, [id]: 'not-a-uuid' })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    }
+    expect(properties.output?.enum).toEqual([...OUTPUTS]);
+    expect(() => parse({ ...base, output: 'pdf' })).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));
+    // followUpType is checked with the site's data (INVALID_FOLLOW_UP_TYPE), by isFollowUpType.
+    expect(properties.followUpType?.enum).toEqual([...FOLLOW_UP_TYPES]);
+    expect(properties.followUpType?.enum?.every(isFollowUpType)).toBe(true);
+    expect(isFollowUpType('fax')).toBe(false);
+  });
+
+  it('stakeholder coordination: the reference describes the very schema the parser checks, with its limits', () => {
+    expect(bodySchemaOf(STAKEHOLDER_COORDINATION_OPERATIONS)).toBe(stakeholderSchema);
+    const properties = propertiesOf('StakeholderCoordinationRequest');
+    expect(Object.keys(properties)).toEqual(Object.keys(stakeholderSchema.shape));
+    const parse = parseStakeholderCoordinationRequest;
+    const base = { site_id: '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c', lead_id: 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80' };
+    expectLimit(parse, base, 'meeting_title', properties.meeting_title?.maxLength, (size) => 'x'.repeat(size));
+    expectLimit(parse, base, 'meeting_objective', properties.meeting_objective?.maxLength, (size) => 'x'.repeat(size));
+    expectLimit(parse, base, 'participants', properties.participants?.maxItems, (size) => Array.from({ length: size }, (_, index) => `Guest ${index}`));
+    expectLimit(parse, base, 'phone_numbers', properties.phone_numbers?.maxItems, (size) => Array.from({ length: size }, () => '+14155550123'));
+    const [list, text] = properties.meeting_agenda?.anyOf ?? [];
+    expectLimit(parse, base, 'meeting_agenda', list?.maxItems, (size) => Array.from({ length: size }, (_, index) => `Item ${index}`));
+    expectLimit(parse, base, 'meeting_agenda', (list as { items?: PropertyLimits } | undefined)?.items?.maxLength, (size) => ['x'.repeat(size)]);
+    // A text agenda in lines of 999 characters (an item's limit is 1,000): the text's own limit is the one met.
+    expectLimit(parse, base, 'meeting_agenda', text?.maxLength, (size) => `${'x'.repeat(999)}\n`.repeat(Math.floor(size / 1_000)).padEnd(size, '\n'));
+    for (const id of ['site_id', 'lead_id', 'visitor_id', 'userId', 'conversationId', 'agentId']) {
+      expect([id, properties[id]?.format]).toEqual([id, 'uuid']);
+      expect(() => parse({ ...base, [id]: 'not-a-uuid' })).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));
+    }
+  });
+
+  it("Twilio's status callback: the reference shows the very fields the webhook reads", () => {
+    const media = STAKEHOLDER_COORDINATION_OPERATIONS[1]!.route.request?.body?.content['application/x-www-form-urlencoded'];
+    const documented = media && 'schema' in media ? (media.schema as z.ZodObject) : undefined;
+    expect(Object.keys(documented?.shape ?? {})).toEqual(Object.keys(statusCallbackParams.shape));
+    for (const [name, schema] of Object.entries(statusCallbackParams.shape)) expect([name, documented?.shape[name] === schema]).toEqual([name, true]);
   });
 
   it('deep research: the reference describes the very schema the parser checks', () => {
@@ -170,6 +249,8 @@ describe('follow-up sequences: the routes\' own checks', () => {
   });
 
   it('POST /api/leads/{leadId}/events: both documented forms parse as the code reads them; an unknown or over-long field is refused by both', () => {
+    const reportEvent = FOLLOW_UP_SEQUENCE_OPERATIONS.filter((operation) => operation.path === '/api/leads/{leadId}/events');
+    expect(bodySchemaOf(reportEvent)).toBe(leadEventRequestSchema);
     const event = { type: 'clicked', occurred_at: '2026-11-23T13:00:00Z', channel: 'email', summary: 'Clicked the pricing link.' };
     const forms = [{ site_id: site, event }, { site_id: site, ...event }];
     for (const form of forms) {
@@ -186,6 +267,7 @@ describe('follow-up sequences: the routes\' own checks', () => {
   it('GET /api/leads/{leadId}/follow-ups: an unknown query parameter or a page over the limit is refused, as documented', async () => {
     const shape = listFollowUpsQuerySchema.shape;
     expect(Object.keys(shape).sort()).toEqual(['cursor', 'limit', 'site_id', 'status']);
+    for (const name of ['cursor', 'limit', 'status'] as const) expect([name, shape[name] === listQuerySchema.shape[name]]).toEqual([name, true]);
     const untouched = new Proxy({}, { get: () => { throw new Error('no store is read before the query is valid'); } }) as never;
     const principal = { tenantId: 't1', keyId: 'k1', siteIds: [site] } as never;
     const lead = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
