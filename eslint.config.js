@@ -10,7 +10,10 @@ export default tseslint.config(
   {
     languageOptions: { globals: { process: 'readonly', Buffer: 'readonly', console: 'readonly', URL: 'readonly' } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'error',
     },
@@ -33,7 +36,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/infra', '**/infra/**'], message: 'Runtime code (shared/, functions/) must not import infra/; the service catalogue lives in shared/catalogue/.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/infra', '**/infra/**'],
+              message: 'Runtime code (shared/, functions/) must not import infra/; the service catalogue lives in shared/catalogue/.',
+            },
+          ],
+        },
       ],
     },
   },

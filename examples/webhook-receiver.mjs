@@ -47,7 +47,10 @@ export function createReceiver({ secrets, path = '/hooks', onEvent }) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const secrets = (process.env.SWITCHBOARD_WEBHOOK_SECRET ?? '').split(',').map((secret) => secret.trim()).filter(Boolean);
+  const secrets = (process.env.SWITCHBOARD_WEBHOOK_SECRET ?? '')
+    .split(',')
+    .map((secret) => secret.trim())
+    .filter(Boolean);
   if (secrets.length === 0) {
     process.stderr.write('Set SWITCHBOARD_WEBHOOK_SECRET to the secret POST /api/webhooks answered (whsec_…).\n');
     process.exit(2);
@@ -58,7 +61,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const server = createReceiver({
     secrets,
     path,
-    onEvent: (event) => process.stdout.write(`${JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data })}\n`),
+    onEvent: (event) =>
+      process.stdout.write(`${JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data })}\n`),
   });
   server.listen(port, host, () => process.stderr.write(`Listening on http://${host}:${server.address().port}${path}\n`));
   const stop = () => server.close(() => process.exit(0));

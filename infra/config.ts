@@ -406,7 +406,9 @@ export function environmentConfig(
     ...settings,
     ...(overrides.publicBaseUrl ? { publicBaseUrl: overrides.publicBaseUrl } : {}),
     ...(overrides.alarmEmails ? { alarmSubscriptions: { ...settings.alarmSubscriptions, emails: overrides.alarmEmails } } : {}),
-    ...(overrides.twilioFromNumber ? { providerSettings: { ...settings.providerSettings, TWILIO_FROM_NUMBER: overrides.twilioFromNumber } } : {}),
+    ...(overrides.twilioFromNumber
+      ? { providerSettings: { ...settings.providerSettings, TWILIO_FROM_NUMBER: overrides.twilioFromNumber } }
+      : {}),
     name,
     account: overrides.account ?? settings.account,
     accountSource: overrides.account === undefined ? 'config' : 'context',
@@ -496,7 +498,8 @@ function validate(config: EnvironmentConfig): void {
   const declaredSettings = new Set(FUNCTIONS.flatMap((fn) => fn.settings ?? []));
   for (const [name, value] of Object.entries(config.providerSettings)) {
     if (!declaredSettings.has(name)) problems.push(`providerSettings names ${name}, which no function reads (FunctionDefinition.settings)`);
-    if (name === 'TWILIO_FROM_NUMBER' && !isE164(value)) problems.push(`providerSettings.TWILIO_FROM_NUMBER must be an E.164 number like +14155552671, got "${value}"`);
+    if (name === 'TWILIO_FROM_NUMBER' && !isE164(value))
+      problems.push(`providerSettings.TWILIO_FROM_NUMBER must be an E.164 number like +14155552671, got "${value}"`);
     if (name.endsWith('_BASE_URL') && !/^https:\/\/[^\s/]+(\/[^\s]*[^\s/])?$/.test(value)) {
       problems.push(`providerSettings.${name} must be an https URL without a trailing slash, got "${value}"`);
     }
@@ -504,7 +507,8 @@ function validate(config: EnvironmentConfig): void {
   for (const fn of FUNCTIONS.filter(isRouted)) {
     const reserved = config.reservedConcurrency[fn.id];
     const peak = peakApiConcurrency(config.apiThrottle, fn.id);
-    if (reserved === undefined) problems.push(`reservedConcurrency.${fn.id} is missing: every api function is capped (its routes can hold ${peak})`);
+    if (reserved === undefined)
+      problems.push(`reservedConcurrency.${fn.id} is missing: every api function is capped (its routes can hold ${peak})`);
     else if (reserved < peak) {
       problems.push(
         `reservedConcurrency.${fn.id} (${reserved}) is below what its route throttles admit at once (${peak}: burst + rate x ${fn.timeoutSeconds} s); ` +

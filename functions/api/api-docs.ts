@@ -25,8 +25,14 @@ export const DEFAULT_REDOC_SCRIPT_FILE = join(REPOSITORY_ROOT, 'node_modules', '
  */
 export function build(settings: Settings) {
   const logger = loggerOf('apiDocsApi', settings);
-  const { OPENAPI_DOCUMENT_FILE, REDOC_SCRIPT_FILE } = readConfig({ OPENAPI_DOCUMENT_FILE: z.string().optional(), REDOC_SCRIPT_FILE: z.string().optional() }, settings);
-  const serve = serveReference({ document: OPENAPI_DOCUMENT_FILE ?? DEFAULT_OPENAPI_DOCUMENT_FILE, script: REDOC_SCRIPT_FILE ?? DEFAULT_REDOC_SCRIPT_FILE });
+  const { OPENAPI_DOCUMENT_FILE, REDOC_SCRIPT_FILE } = readConfig(
+    { OPENAPI_DOCUMENT_FILE: z.string().optional(), REDOC_SCRIPT_FILE: z.string().optional() },
+    settings,
+  );
+  const serve = serveReference({
+    document: OPENAPI_DOCUMENT_FILE ?? DEFAULT_OPENAPI_DOCUMENT_FILE,
+    script: REDOC_SCRIPT_FILE ?? DEFAULT_REDOC_SCRIPT_FILE,
+  });
   return middy<HttpEvent, HttpResult>(async (event: HttpEvent) => serve(event.rawPath, event.headers ?? {})).use(errorEnvelope({ logger }));
 }
 

@@ -3,7 +3,15 @@ import { maxWaitSecondsOf } from '../../shared/catalogue/limits';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
 import { dynamoCommandStore } from '../../shared/commands/store';
-import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, metricsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import {
+  authenticatorOf,
+  documentClientOf,
+  jobQueueOf,
+  loggerOf,
+  metricsOf,
+  tableNameOf,
+  tracingOf,
+} from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { acceptDeepResearch } from '../../shared/deep-research/accept';

@@ -19,7 +19,9 @@ export function build(settings: Settings) {
   const commands = dynamoCommandStore(db, tableName);
   const eraseFollowUps = sequenceLeftovers(dynamoStepStore(db, tableName));
   const deps = { logger: loggerOf('deleteCommandApi', settings), authenticate: authenticatorOf(db, tableName) };
-  return apiRoute(deps, {}, ({ event, principal }) => answerDeleteCommand(commands, principal, event.pathParameters?.id, Date.now(), eraseFollowUps));
+  return apiRoute(deps, {}, ({ event, principal }) =>
+    answerDeleteCommand(commands, principal, event.pathParameters?.id, Date.now(), eraseFollowUps),
+  );
 }
 
 export const handler = lambdaEntry(build);

@@ -19,7 +19,9 @@ export function build(settings: Settings) {
   const commands = dynamoCommandStore(db, tableName);
   const maxWaitSeconds = maxWaitSecondsOf('getCommandApi');
   const deps = { logger: loggerOf('getCommandApi', settings), authenticate: authenticatorOf(db, tableName) };
-  return apiRoute(deps, {}, ({ event, principal, headers }) => answerGetCommand(commands, principal, event.pathParameters?.id, headers.prefer, maxWaitSeconds));
+  return apiRoute(deps, {}, ({ event, principal, headers }) =>
+    answerGetCommand(commands, principal, event.pathParameters?.id, headers.prefer, maxWaitSeconds),
+  );
 }
 
 export const handler = lambdaEntry(build);

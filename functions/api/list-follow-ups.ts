@@ -23,7 +23,9 @@ export function build(settings: Settings) {
     steps: dynamoStepStore(db, tableName),
     clock: systemClock,
   };
-  return apiRoute(deps, {}, ({ event, principal }) => answerListFollowUps(deps, principal, event.pathParameters?.leadId, event.queryStringParameters));
+  return apiRoute(deps, {}, ({ event, principal }) =>
+    answerListFollowUps(deps, principal, event.pathParameters?.leadId, event.queryStringParameters),
+  );
 }
 
 export const handler = lambdaEntry(build);

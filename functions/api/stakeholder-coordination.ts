@@ -3,7 +3,15 @@ import { maxWaitSecondsOf } from '../../shared/catalogue/limits';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
 import { dynamoCommandStore } from '../../shared/commands/store';
-import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, metricsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import {
+  authenticatorOf,
+  documentClientOf,
+  jobQueueOf,
+  loggerOf,
+  metricsOf,
+  tableNameOf,
+  tracingOf,
+} from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { systemClock } from '../../shared/platform/clock';
@@ -33,7 +41,9 @@ export function build(settings: Settings) {
     maxWaitSeconds: maxWaitSecondsOf('stakeholderCoordinationApi'),
     ...readCommandRetention(settings),
   };
-  return apiRoute(deps, { bodyErrorCode: 'INVALID_REQUEST' }, ({ principal, body, headers }) => acceptStakeholderCoordination(deps, { principal, body, headers }));
+  return apiRoute(deps, { bodyErrorCode: 'INVALID_REQUEST' }, ({ principal, body, headers }) =>
+    acceptStakeholderCoordination(deps, { principal, body, headers }),
+  );
 }
 
 export const handler = lambdaEntry(build);

@@ -19,7 +19,9 @@ export function build(settings: Settings) {
     clock: systemClock,
     ...readCommandRetention(settings),
   };
-  return apiRoute(deps, { bodyErrorCode: 'INVALID_REQUEST' }, ({ event, principal, body }) => answerEditFollowUp(deps, principal, event.pathParameters?.id, body));
+  return apiRoute(deps, { bodyErrorCode: 'INVALID_REQUEST' }, ({ event, principal, body }) =>
+    answerEditFollowUp(deps, principal, event.pathParameters?.id, body),
+  );
 }
 
 export const handler = lambdaEntry(build);

@@ -28,7 +28,12 @@ export function build(settings: Settings) {
     metrics: metricsOf('commandJanitor', settings),
     ...(announce ? { announce } : {}),
   };
-  const outbox = { events: dynamoEventStore(db, tableName), publisher: webhookPublisherOf({ db, tableName, queue, clock: systemClock, logger }), clock: systemClock, logger };
+  const outbox = {
+    events: dynamoEventStore(db, tableName),
+    publisher: webhookPublisherOf({ db, tableName, queue, clock: systemClock, logger }),
+    clock: systemClock,
+    logger,
+  };
   return async (): Promise<void> => {
     const report = await sweepCommands(deps);
     if (report.requeued > 0 || report.failed > 0) deps.logger.info('Janitor run', { ...report });

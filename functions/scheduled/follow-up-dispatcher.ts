@@ -18,7 +18,12 @@ export function build(settings: Settings) {
   const tableName = tableNameOf(settings);
   const deps = {
     steps: dynamoStepStore(db, tableName),
-    events: eventPublisherOf('followUpDispatcher', { db, tableName, queue: jobQueueOf('followUpDispatcher', settings, tracing), clock: systemClock }),
+    events: eventPublisherOf('followUpDispatcher', {
+      db,
+      tableName,
+      queue: jobQueueOf('followUpDispatcher', settings, tracing),
+      clock: systemClock,
+    }),
     clock: systemClock,
     logger: loggerOf('followUpDispatcher', settings),
   };

@@ -37,8 +37,12 @@ export function build(settings: Settings, transport: RelayTransport = {}) {
   const logger = loggerOf('conversationRelayWebhook', settings);
   const secrets = secretsOf('conversationRelayWebhook', settings);
   // Optional like every telephony setting: without PUBLIC_BASE_URL no signature can be checked, so every socket is refused.
-  const { PUBLIC_BASE_URL, RELAY_CONNECTIONS_URL } = readConfig({ PUBLIC_BASE_URL: optionalUrl(), RELAY_CONNECTIONS_URL: optionalUrl() }, settings);
-  let connections = transport.relayConnections ?? (RELAY_CONNECTIONS_URL ? apiGatewayConnections({ endpoint: RELAY_CONNECTIONS_URL }) : undefined);
+  const { PUBLIC_BASE_URL, RELAY_CONNECTIONS_URL } = readConfig(
+    { PUBLIC_BASE_URL: optionalUrl(), RELAY_CONNECTIONS_URL: optionalUrl() },
+    settings,
+  );
+  let connections =
+    transport.relayConnections ?? (RELAY_CONNECTIONS_URL ? apiGatewayConnections({ endpoint: RELAY_CONNECTIONS_URL }) : undefined);
   const deps = {
     commands: dynamoCommandStore(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),

@@ -36,11 +36,19 @@ export function build(settings: Settings) {
     localCorpus: () => (corpus ??= createLocalCorpusProvider(corpusFile ? { file: corpusFile } : {})),
     allowOffline: deps.llmPolicy.allowOffline,
     ...(deps.llmPolicy.onNotConfigured ? { onNotConfigured: deps.llmPolicy.onNotConfigured } : {}),
-    chain: (providers, query) => deps.tracing.span('## search', { providers: providers.map((provider) => provider.name).join(',') }, () => searchThroughChain(providers, query)),
+    chain: (providers, query) =>
+      deps.tracing.span('## search', { providers: providers.map((provider) => provider.name).join(',') }, () =>
+        searchThroughChain(providers, query),
+      ),
     cache: dynamoSearchCache(deps.db, deps.tableName, search.SEARCH_CACHE_TTL),
     analyze: async ({ deadlineAt, ...input }) =>
       analyzeResults(
-        { llm: await llm(), readPage, deadlineAt, onNote: (note) => deps.logger.warn('Result analysed other than planned', { kind: note.kind, reason: note.reason }) },
+        {
+          llm: await llm(),
+          readPage,
+          deadlineAt,
+          onNote: (note) => deps.logger.warn('Result analysed other than planned', { kind: note.kind, reason: note.reason }),
+        },
         input,
       ),
     logger: deps.logger,

@@ -14,7 +14,12 @@ export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']
 
 /** The codes of each status, as a Markdown table (from shared/platform/errors.ts). */
 function errorTable(): string {
-  const rows = errorStatuses().map((status) => `| ${status} | ${codesOfStatus(status).map((code) => `\`${code}\``).join(', ')} |`);
+  const rows = errorStatuses().map(
+    (status) =>
+      `| ${status} | ${codesOfStatus(status)
+        .map((code) => `\`${code}\``)
+        .join(', ')} |`,
+  );
   return ['| HTTP | codes |', '|---|---|', ...rows].join('\n');
 }
 
@@ -58,7 +63,10 @@ Each route is throttled by API Gateway per environment; over the limit the gatew
  * overview. Deterministic: the same sources give the same document, so the
  * committed docs/openapi.json can be checked against it.
  */
-export function buildOpenApiDocument(operations: readonly DocumentedOperation[] = OPERATIONS, events: readonly DocumentedEvent[] = EVENTS): OpenApiDocument {
+export function buildOpenApiDocument(
+  operations: readonly DocumentedOperation[] = OPERATIONS,
+  events: readonly DocumentedEvent[] = EVENTS,
+): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   const schemas = registerComponents(registry);
   for (const operation of operations) registry.registerPath(operation.route);
@@ -90,7 +98,8 @@ function sectionsOf(entries: readonly { tag: Tag }[]): Tag[] {
   const sections = new Map<string, Tag>();
   for (const { tag } of entries) {
     const known = sections.get(tag.name);
-    if (known && known.description !== tag.description) throw new Error(`Two descriptions of the section "${tag.name}": declare its Tag once and reuse it`);
+    if (known && known.description !== tag.description)
+      throw new Error(`Two descriptions of the section "${tag.name}": declare its Tag once and reuse it`);
     sections.set(tag.name, { ...tag });
   }
   return [...sections.values()];

@@ -29,4 +29,9 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
  * Every event sent to the tenants' webhook endpoints (the document's
  * `webhooks`), each declared with `webhookEvent` in its feature's `openapi.ts`.
  */
-export const EVENTS: readonly DocumentedEvent[] = [...WEBHOOK_EVENTS, ...STAKEHOLDER_COORDINATION_EVENTS, ...VOICE_ASSISTANT_EVENTS, ...FOLLOW_UP_SEQUENCE_EVENTS];
+export const EVENTS: readonly DocumentedEvent[] = [
+  ...WEBHOOK_EVENTS,
+  ...STAKEHOLDER_COORDINATION_EVENTS,
+  ...VOICE_ASSISTANT_EVENTS,
+  ...FOLLOW_UP_SEQUENCE_EVENTS,
+];

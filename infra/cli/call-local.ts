@@ -23,7 +23,8 @@ const { positionals, values } = parseArgs({
 });
 if (values.help || positionals.length > 1) fail(USAGE);
 const target = positionals[0]?.trim();
-if (target !== undefined && !/^CA[0-9a-f]{32}$/.test(target) && !isUuid(target)) fail(`"${target}" is neither a call sid (CA…) nor a command id.\n\n${USAGE}`);
+if (target !== undefined && !/^CA[0-9a-f]{32}$/.test(target) && !isUuid(target))
+  fail(`"${target}" is neither a call sid (CA…) nor a command id.\n\n${USAGE}`);
 const baseUrl = (values.url ?? defaultUrl()).replace(/\/+$/, '');
 const apiKey = values.key ?? process.env.API_KEY;
 const out = (text: string) => process.stdout.write(`${text}\n`);
@@ -31,7 +32,8 @@ const out = (text: string) => process.stdout.write(`${text}\n`);
 const calls = await listCalls();
 if (values.list) {
   if (calls.length === 0) out('No local calls.');
-  for (const call of calls) out(`${call.sid}  ${call.status.padEnd(11)}  to ${call.to}  command ${call.command_id ?? '-'}  ${call.created_at}`);
+  for (const call of calls)
+    out(`${call.sid}  ${call.status.padEnd(11)}  to ${call.to}  command ${call.command_id ?? '-'}  ${call.created_at}`);
   process.exit(0);
 }
 
@@ -43,7 +45,11 @@ try {
   caller = await openRelayCaller(answer.connect_url, answer.signature);
 } catch (error) {
   await post(`${LOCAL_CALLS_PATH}/${call.sid}/hangup`).catch(() => undefined);
-  fail(error instanceof RelayRefusedError ? `The voice assistant refused the call (HTTP ${error.status}).` : `Could not reach the voice assistant: ${String(error)}`);
+  fail(
+    error instanceof RelayRefusedError
+      ? `The voice assistant refused the call (HTTP ${error.status}).`
+      : `Could not reach the voice assistant: ${String(error)}`,
+  );
 }
 caller.setup(call.sid, answer.custom_parameters, { from: answer.from, to: answer.to });
 let closedBy: string | undefined;
@@ -93,8 +99,13 @@ function defaultUrl(): string {
 }
 
 async function listCalls(): Promise<LocalCallView[]> {
-  const response = await fetch(`${baseUrl}${LOCAL_CALLS_PATH}`).catch(() => fail(`Nothing answers at ${baseUrl}: is \`npm start\` running? (--url sets its address)`));
-  if (response.status === 404) fail(`${baseUrl} has no local telephony: \`npm start\` uses it only when none of TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER is set.`);
+  const response = await fetch(`${baseUrl}${LOCAL_CALLS_PATH}`).catch(() =>
+    fail(`Nothing answers at ${baseUrl}: is \`npm start\` running? (--url sets its address)`),
+  );
+  if (response.status === 404)
+    fail(
+      `${baseUrl} has no local telephony: \`npm start\` uses it only when none of TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER is set.`,
+    );
   const body = (await response.json()) as { data?: { calls?: LocalCallView[] } };
   return body.data?.calls ?? [];
 }
@@ -104,7 +115,9 @@ async function ringingCall(): Promise<LocalCallView> {
   let told = false;
   for (;;) {
     const current = await listCalls();
-    const wanted = current.filter((candidate) => (target ? candidate.sid === target || candidate.command_id === target.toLowerCase() : true));
+    const wanted = current.filter((candidate) =>
+      target ? candidate.sid === target || candidate.command_id === target.toLowerCase() : true,
+    );
     const ringing = wanted.filter((candidate) => candidate.status === 'ringing');
     if (ringing.length > 0) return ringing[ringing.length - 1]!;
     if (target && wanted.length > 0) fail(`Call ${wanted[wanted.length - 1]!.sid} is ${wanted[wanted.length - 1]!.status}, not ringing.`);
@@ -139,7 +152,12 @@ function lineReader(): { next(): Promise<string | undefined>; close(): void } {
     for (const waiter of waiting.splice(0)) waiter(undefined);
   });
   return {
-    next: () => (queued.length > 0 ? Promise.resolve(queued.shift()) : done ? Promise.resolve(undefined) : new Promise((resolve) => waiting.push(resolve))),
+    next: () =>
+      queued.length > 0
+        ? Promise.resolve(queued.shift())
+        : done
+          ? Promise.resolve(undefined)
+          : new Promise((resolve) => waiting.push(resolve)),
     close: () => rl.close(),
   };
 }

@@ -13,7 +13,9 @@ try {
     process.stderr.write(`${hash} ${[...subject].length} characters: ${subject}\n`);
   }
   if (long.length > 0) {
-    process.stderr.write(`${long.length} commit subject(s) over ${MAX_SUBJECT_LENGTH} characters: keep the subject short, the why in the body.\n`);
+    process.stderr.write(
+      `${long.length} commit subject(s) over ${MAX_SUBJECT_LENGTH} characters: keep the subject short, the why in the body.\n`,
+    );
     process.exitCode = 1;
   }
 } catch (error) {

@@ -11,7 +11,10 @@ QUEUE is one of: ${QUEUES.map((queue) => queue.id).join(', ')}.
 Queue URLs come from <QUEUE>_QUEUE_URL and <QUEUE>_DLQ_URL (the deployed stack's outputs),
 or, with AWS_ENDPOINT_URL_SQS set to the embedded SQS of \`npm start\`, from its queue names.`;
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { max: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { max: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+});
 if (values.help || positionals.length !== 1) fail(USAGE);
 const queue = QUEUES.find((candidate) => candidate.id === positionals[0]);
 if (!queue) fail(`Unknown queue "${positionals[0]}".\n\n${USAGE}`);
@@ -33,7 +36,8 @@ sqs.destroy();
 async function queueUrls(definition: QueueDefinition): Promise<{ queue: string; dlq: string }> {
   const fromEnv = { queue: process.env[definition.urlEnvVar], dlq: process.env[definition.dlqUrlEnvVar] };
   if (fromEnv.queue && fromEnv.dlq) return { queue: fromEnv.queue, dlq: fromEnv.dlq };
-  if (!process.env.AWS_ENDPOINT_URL_SQS) fail(`Set ${definition.urlEnvVar} and ${definition.dlqUrlEnvVar}, or AWS_ENDPOINT_URL_SQS for the local runtime.`);
+  if (!process.env.AWS_ENDPOINT_URL_SQS)
+    fail(`Set ${definition.urlEnvVar} and ${definition.dlqUrlEnvVar}, or AWS_ENDPOINT_URL_SQS for the local runtime.`);
   const lookup = async (name: string) => (await sqs.send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl!;
   return { queue: await lookup(definition.localName), dlq: await lookup(`${definition.localName}-dlq`) };
 }

@@ -78,19 +78,28 @@ async function dispatch(args: string[], ports: KeysCommandPorts, out: KeysComman
   if (tenant !== undefined) assertValidTenantId(tenant);
   switch (positionals[0]) {
     case 'create': {
-      const sites = (values.sites ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+      const sites = (values.sites ?? '')
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean);
       if (sites.length === 0) throw new KeysUsageError('--sites is required.');
       const now = ports.now();
       const validUntil = expiryOf(values['expires-in'], values['expires-at'], now);
       const key = generateApiKey();
       const tenantId = tenant ?? `tenant-${hashApiKey(key).slice(0, 8)}`;
-      const record = await registerApiKey(
-        ports,
-        { key, tenantId, siteIds: sites, now, ...(values.label ? { label: values.label } : {}), ...(validUntil === undefined ? {} : { validUntil }) },
-      );
+      const record = await registerApiKey(ports, {
+        key,
+        tenantId,
+        siteIds: sites,
+        now,
+        ...(values.label ? { label: values.label } : {}),
+        ...(validUntil === undefined ? {} : { validUntil }),
+      });
       out.stdout(`${key}\n`);
       const expiry = record.valid_until ? `, valid until ${record.valid_until}` : '';
-      out.stderr(`Key ${keyIdOf(record.key_hash)} created for tenant ${tenantId} and site(s) ${record.site_ids.join(', ')}${expiry}. The key is shown only this once; its id names it from now on.\n`);
+      out.stderr(
+        `Key ${keyIdOf(record.key_hash)} created for tenant ${tenantId} and site(s) ${record.site_ids.join(', ')}${expiry}. The key is shown only this once; its id names it from now on.\n`,
+      );
       return 0;
     }
     case 'list': {
@@ -99,17 +108,21 @@ async function dispatch(args: string[], ports: KeysCommandPorts, out: KeysComman
       return 0;
     }
     case 'revoke': {
-      if ((values.id === undefined) === (values.key === undefined)) throw new KeysUsageError('revoke needs one of --id KEY_ID or --key KEY.');
+      if ((values.id === undefined) === (values.key === undefined))
+        throw new KeysUsageError('revoke needs one of --id KEY_ID or --key KEY.');
       if (values.id !== undefined && !new RegExp(`^[0-9a-f]{${KEY_ID_LENGTH}}$`, 'i').test(values.id.trim())) {
         throw new KeysUsageError(`--id: a key id is ${KEY_ID_LENGTH} hex characters (as create and list print it).`);
       }
-      const record = values.id !== undefined ? await ports.keys.findById(values.id.trim()) : await ports.keys.findByHash(hashApiKey(values.key!));
+      const record =
+        values.id !== undefined ? await ports.keys.findById(values.id.trim()) : await ports.keys.findByHash(hashApiKey(values.key!));
       if (!record) {
         out.stderr('No such key.\n');
         return 1;
       }
       const revoked = await revokeApiKey(ports.keys, record, ports.now());
-      out.stderr(`Key ${keyIdOf(revoked.key_hash)} of tenant ${revoked.tenant_id} revoked at ${revoked.revoked_at} (running functions forget it within a minute).\n`);
+      out.stderr(
+        `Key ${keyIdOf(revoked.key_hash)} of tenant ${revoked.tenant_id} revoked at ${revoked.revoked_at} (running functions forget it within a minute).\n`,
+      );
       return 0;
     }
     default:
@@ -174,5 +187,9 @@ export function formatKeyList(records: readonly ApiKeyRecord[], now: number): st
       record.site_ids.join(',') || '-',
     ]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  return [header, ...rows].map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ')).join('\n') + '\n';
+  return (
+    [header, ...rows]
+      .map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '))
+      .join('\n') + '\n'
+  );
 }

@@ -8,9 +8,7 @@ import { LOCAL_TABLE_NAME } from '../local/embedded-aws';
 export function cliTableName(env: Record<string, string | undefined> = process.env): string {
   if (env.TABLE_NAME) return env.TABLE_NAME;
   if (env.AWS_ENDPOINT_URL_DYNAMODB) return LOCAL_TABLE_NAME;
-  throw new Error(
-    'Set TABLE_NAME (the deployed table), or AWS_ENDPOINT_URL_DYNAMODB to the embedded DynamoDB that `npm start` prints.',
-  );
+  throw new Error('Set TABLE_NAME (the deployed table), or AWS_ENDPOINT_URL_DYNAMODB to the embedded DynamoDB that `npm start` prints.');
 }
 
 /** Local endpoints accept any credentials; give the SDK some so it does not go looking. */

@@ -117,8 +117,20 @@ export class Operations extends Construct {
       period: PERIOD,
     });
     const latencyP99 = props.httpApi.metricLatency({ statistic: 'p99', period: PERIOD });
-    this.alarm('ApiServerErrorRate', serverErrorRate, thresholds.apiServerErrorRatePercent, 'API 5xx answers above this % of requests', ComparisonOperator.GREATER_THAN_THRESHOLD);
-    this.alarm('ApiLatencyP99', latencyP99, thresholds.apiP99LatencyMs, 'API p99 latency (ms) near the integration timeout', ComparisonOperator.GREATER_THAN_THRESHOLD);
+    this.alarm(
+      'ApiServerErrorRate',
+      serverErrorRate,
+      thresholds.apiServerErrorRatePercent,
+      'API 5xx answers above this % of requests',
+      ComparisonOperator.GREATER_THAN_THRESHOLD,
+    );
+    this.alarm(
+      'ApiLatencyP99',
+      latencyP99,
+      thresholds.apiP99LatencyMs,
+      'API p99 latency (ms) near the integration timeout',
+      ComparisonOperator.GREATER_THAN_THRESHOLD,
+    );
 
     for (const { definition, queue, deadLetterQueue } of props.queues) {
       this.alarm(
@@ -159,7 +171,13 @@ export class Operations extends Construct {
       const prefix = camel(commandType);
       // The command_type-only dimension set (METRIC_DIMENSION_SETS): one metric per outcome, whichever function ended the command.
       const outcome = (metricName: Extract<OperationMetric, 'CommandFailed' | 'CommandCompleted'>) =>
-        new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { command_type: commandType }, statistic: 'Sum', period: COMMAND_FAILURE_PERIOD });
+        new Metric({
+          namespace: METRICS_NAMESPACE,
+          metricName,
+          dimensionsMap: { command_type: commandType },
+          statistic: 'Sum',
+          period: COMMAND_FAILURE_PERIOD,
+        });
       const failed = `FILL(${prefix}Failed, 0)`;
       const ended = `(${failed} + FILL(${prefix}Completed, 0))`;
       const rate = new MathExpression({

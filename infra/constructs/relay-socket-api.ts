@@ -62,7 +62,7 @@ export class RelaySocketApi extends Construct {
     const integration = (name: string) => new WebSocketLambdaIntegration(`${name}Integration`, props.handler);
     this.webSocketApi = new WebSocketApi(this, 'WebSocketApi', {
       ...(props.apiName === undefined ? {} : { apiName: props.apiName }),
-      description: "Switchboard: Twilio ConversationRelay socket of the voice assistant (signed by Twilio, checked by the handler)",
+      description: 'Switchboard: Twilio ConversationRelay socket of the voice assistant (signed by Twilio, checked by the handler)',
       connectRouteOptions: { integration: integration('Connect') },
       disconnectRouteOptions: { integration: integration('Disconnect') },
       defaultRouteOptions: { integration: integration('Default') },
@@ -102,14 +102,16 @@ export class RelaySocketApi extends Construct {
     for (const route of this.webSocketApi.node.findAll().filter((node) => node instanceof CfnRoute)) {
       Validations.of(route).acknowledge({
         id: 'AwsSolutions-APIG4',
-        reason: 'Twilio authenticates the socket with X-Twilio-Signature on the upgrade, checked by the $connect handler against PUBLIC_BASE_URL (docs/voice-calls.md).',
+        reason:
+          'Twilio authenticates the socket with X-Twilio-Signature on the upgrade, checked by the $connect handler against PUBLIC_BASE_URL (docs/voice-calls.md).',
       });
     }
     const policy = props.handlerRole.node.tryFindChild('DefaultPolicy');
     if (policy) {
       Validations.of(policy).acknowledge({
         id: `AwsSolutions-IAM5[Resource::${connectionsArnAsNagShowsIt(this)}]`,
-        reason: 'Socket connection ids are made by API Gateway per call; the grant is limited to this API, this stage and the @connections management path.',
+        reason:
+          'Socket connection ids are made by API Gateway per call; the grant is limited to this API, this stage and the @connections management path.',
       });
     }
   }

@@ -50,7 +50,10 @@ export const LAMBDA_TASK_ROOT = '/var/task';
  * NodejsFunction's `afterBundling` hook).
  */
 export function bundledFileCommands(files: readonly BundledFile[], inputDir: string, outputDir: string): string[] {
-  return files.flatMap((file) => [`mkdir -p "${outputDir}/${posix.dirname(file.source)}"`, `cp "${inputDir}/${file.source}" "${outputDir}/${file.source}"`]);
+  return files.flatMap((file) => [
+    `mkdir -p "${outputDir}/${posix.dirname(file.source)}"`,
+    `cp "${inputDir}/${file.source}" "${outputDir}/${file.source}"`,
+  ]);
 }
 
 /** ESM bundles still meet CommonJS dependencies that call `require`. */
@@ -163,7 +166,8 @@ export class SwitchboardFunction extends Construct {
     });
     Validations.of(this.role.node.defaultChild as CfnRole).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'Only the Tracing inline policy: X-Ray PutTraceSegments/PutTelemetryRecords have no resource-level permissions; AWS requires Resource "*".',
+      reason:
+        'Only the Tracing inline policy: X-Ray PutTraceSegments/PutTelemetryRecords have no resource-level permissions; AWS requires Resource "*".',
     });
     this.role.addToPolicy(
       new PolicyStatement({
@@ -256,7 +260,8 @@ export class SwitchboardFunction extends Construct {
     this.function.addEnvironment(TABLE.envVar, table.tableName);
     for (const grant of grants) {
       const where = `FUNCTIONS.${this.definition.id}.access.table`;
-      if (grant.actions.length === 0 || grant.keyPrefixes.length === 0) throw new Error(`${where}: every grant needs actions and keyPrefixes`);
+      if (grant.actions.length === 0 || grant.keyPrefixes.length === 0)
+        throw new Error(`${where}: every grant needs actions and keyPrefixes`);
       const index = grant.index === undefined ? undefined : TABLE.indexes.find((candidate) => candidate.name === grant.index);
       if (grant.index !== undefined) {
         if (!index) throw new Error(`${where}: no index ${grant.index} in TABLE.indexes`);
@@ -335,6 +340,7 @@ function entryPath(scope: Construct, projectRoot: string, definition: FunctionDe
 
 function lookup<K extends string, V>(map: ReadonlyMap<K, V>, key: K, kind: string): V {
   const found = map.get(key);
-  if (found === undefined) throw new Error(`No ${kind} "${key}" was created; is it missing from the service catalogue (shared/catalogue/)?`);
+  if (found === undefined)
+    throw new Error(`No ${kind} "${key}" was created; is it missing from the service catalogue (shared/catalogue/)?`);
   return found;
 }

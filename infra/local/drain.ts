@@ -20,7 +20,10 @@ export const DEFAULT_STOP_GRACE_MS = 5_000;
  * (their messages stay on the queue; with DATA_DIR their commands are queued
  * again at the next start), so a slow provider call never holds a stop.
  */
-export async function drain(parts: { gateway: Server; pollers: Poller[]; schedules: LocalSchedule[] }, options: StopOptions = {}): Promise<void> {
+export async function drain(
+  parts: { gateway: Server; pollers: Poller[]; schedules: LocalSchedule[] },
+  options: StopOptions = {},
+): Promise<void> {
   const graceMs = options.graceMs ?? DEFAULT_STOP_GRACE_MS;
   const say = options.onWait ?? (() => undefined);
   const gatewayClosed = new Promise<void>((resolve) => parts.gateway.close(() => resolve()));
@@ -36,10 +39,14 @@ export async function drain(parts: { gateway: Server; pollers: Poller[]; schedul
     within(Promise.all(parts.schedules.map((schedule) => schedule.stop())), graceMs),
   ]);
   if (!gatewayDone) parts.gateway.closeAllConnections();
-  const left = parts.pollers.map((poller, index) => ({ name: poller.name, count: stopped[index]!.abandoned })).filter((entry) => entry.count > 0);
+  const left = parts.pollers
+    .map((poller, index) => ({ name: poller.name, count: stopped[index]!.abandoned }))
+    .filter((entry) => entry.count > 0);
   if (left.length > 0) {
     const count = left.reduce((sum, entry) => sum + entry.count, 0);
-    say(`gave up after ${graceMs / 1000} s on ${count} job(s) (${left.map((entry) => entry.name).join(', ')}); with DATA_DIR they run again at the next start`);
+    say(
+      `gave up after ${graceMs / 1000} s on ${count} job(s) (${left.map((entry) => entry.name).join(', ')}); with DATA_DIR they run again at the next start`,
+    );
   }
 }
 
@@ -50,7 +57,10 @@ function countJobs(pollers: Poller[]): number {
 /** Resolves true when `work` settles within `ms`, false otherwise. */
 async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const outcome = await Promise.race([work.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+  const outcome = await Promise.race([
+    work.then(() => true),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+  ]);
   clearTimeout(timer);
   return outcome;
 }

@@ -113,7 +113,9 @@ async function ensureJournal(direct: DirectDynamo): Promise<void> {
     KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
   });
   if (created.status !== 200 && !String(created.body.__type).endsWith('#ResourceInUseException')) {
-    throw new Error(`The embedded DynamoDB could not create the transaction journal: ${String(created.body.message ?? created.body.__type)}`);
+    throw new Error(
+      `The embedded DynamoDB could not create the transaction journal: ${String(created.body.message ?? created.body.__type)}`,
+    );
   }
 }
 
@@ -145,14 +147,21 @@ interface Prior {
 const MAX_TRANSACTION_ITEMS = 100;
 const ERROR_PREFIX = 'com.amazonaws.dynamodb.v20120810#';
 
-async function transactWrite(call: DirectDynamo, raw: string, keyAttributes: readonly string[]): Promise<{ status: number; body: unknown }> {
+async function transactWrite(
+  call: DirectDynamo,
+  raw: string,
+  keyAttributes: readonly string[],
+): Promise<{ status: number; body: unknown }> {
   const items = (JSON.parse(raw) as { TransactItems?: WireItem[] }).TransactItems;
   const invalid = (message: string) => ({ status: 400, body: { __type: `${ERROR_PREFIX}ValidationException`, message } });
   if (!Array.isArray(items) || items.length === 0 || items.length > MAX_TRANSACTION_ITEMS) {
-    return invalid(`1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length between 1 and ${MAX_TRANSACTION_ITEMS}`);
+    return invalid(
+      `1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length between 1 and ${MAX_TRANSACTION_ITEMS}`,
+    );
   }
   const targets = items.map((item) => targetOf(item, keyAttributes));
-  if (targets.some((target) => !target)) return invalid('Each transaction item must name exactly one of Put, Update, Delete or ConditionCheck');
+  if (targets.some((target) => !target))
+    return invalid('Each transaction item must name exactly one of Put, Update, Delete or ConditionCheck');
   const seen = new Set<string>();
   for (const target of targets) {
     const id = `${target!.table}|${JSON.stringify(target!.key)}`;
@@ -179,7 +188,11 @@ async function transactWrite(call: DirectDynamo, raw: string, keyAttributes: rea
     }
     const type = String(answer.body.__type ?? '');
     if (type.endsWith('#ConditionalCheckFailedException')) {
-      reasons.push({ Code: 'ConditionalCheckFailed', Message: 'The conditional request failed', ...(condition?.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && prior ? { Item: prior } : {}) });
+      reasons.push({
+        Code: 'ConditionalCheckFailed',
+        Message: 'The conditional request failed',
+        ...(condition?.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && prior ? { Item: prior } : {}),
+      });
     } else if (type.endsWith('#ValidationException')) {
       reasons.push({ Code: 'ValidationError', Message: String(answer.body.message ?? 'Validation error') });
     } else {
@@ -221,7 +234,11 @@ function targetOf(item: WireItem, keyAttributes: readonly string[]): { table: st
 }
 
 /** The single-item operation that applies one transaction item, with its condition. */
-function operationOf(item: WireItem, prior: AttributeMap | undefined, key: AttributeMap): { operation: string; request: unknown; condition?: ConditionParts } {
+function operationOf(
+  item: WireItem,
+  prior: AttributeMap | undefined,
+  key: AttributeMap,
+): { operation: string; request: unknown; condition?: ConditionParts } {
   const conditionOf = <T extends ConditionParts>({ ReturnValuesOnConditionCheckFailure: _returned, ...rest }: T) => rest;
   if (item.Put) return { operation: 'PutItem', request: conditionOf(item.Put), condition: item.Put };
   if (item.Update) return { operation: 'UpdateItem', request: conditionOf(item.Update), condition: item.Update };
@@ -272,6 +289,10 @@ function readBody(request: IncomingMessage): Promise<string> {
 
 function send(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/x-amz-json-1.0', 'content-length': Buffer.byteLength(text), 'x-amzn-requestid': crypto.randomUUID() });
+  response.writeHead(status, {
+    'content-type': 'application/x-amz-json-1.0',
+    'content-length': Buffer.byteLength(text),
+    'x-amzn-requestid': crypto.randomUUID(),
+  });
   response.end(text);
 }

@@ -60,7 +60,12 @@ export interface EmbeddedAwsOptions {
  * The endpoints name the address each server is actually bound to.
  */
 export async function startEmbeddedAws(options: EmbeddedAwsOptions = {}): Promise<EmbeddedAws> {
-  const dynamo: Server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(options.dataDir ? { path: options.dataDir } : {}) });
+  const dynamo: Server = dynalite({
+    createTableMs: 0,
+    deleteTableMs: 0,
+    updateTableMs: 0,
+    ...(options.dataDir ? { path: options.dataDir } : {}),
+  });
   await new Promise<void>((resolve, reject) => {
     dynamo.once('error', reject);
     dynamo.listen(0, EMBEDDED_HOST, () => resolve());
@@ -124,7 +129,11 @@ async function ensureTable(ddb: DynamoDBClient, tableName: string): Promise<void
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
   }
-  const keyAttributes = new Set<string>([TABLE.partitionKey, TABLE.sortKey, ...TABLE.indexes.flatMap((index) => [index.partitionKey, index.sortKey])]);
+  const keyAttributes = new Set<string>([
+    TABLE.partitionKey,
+    TABLE.sortKey,
+    ...TABLE.indexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+  ]);
   await ddb.send(
     new CreateTableCommand({
       TableName: tableName,

@@ -44,7 +44,11 @@ interface CompiledRoute extends GatewayRoute {
  * matches the route, turns the request into a payload v2 event, invokes the
  * handler module and writes its structured result back.
  */
-export function createGateway(routes: GatewayRoute[], fallback: Omit<GatewayRoute, 'method' | 'path'>, options: GatewayOptions = {}): Server {
+export function createGateway(
+  routes: GatewayRoute[],
+  fallback: Omit<GatewayRoute, 'method' | 'path'>,
+  options: GatewayOptions = {},
+): Server {
   const compiled = routes.map(compile);
   const log = options.log ?? requestLogFromEnv(process.env);
   const server = createServer((req, res) => {
@@ -52,7 +56,8 @@ export function createGateway(routes: GatewayRoute[], fallback: Omit<GatewayRout
     if (options.local?.(req, res)) return;
     void serve(req, res).catch((error: unknown) => {
       process.stderr.write(`gateway: ${error instanceof Error ? error.message : String(error)}\n`);
-      if (!res.headersSent) writeJson(res, 500, { success: false, error: { code: 'SYSTEM_ERROR', message: 'An internal error occurred.' } });
+      if (!res.headersSent)
+        writeJson(res, 500, { success: false, error: { code: 'SYSTEM_ERROR', message: 'An internal error occurred.' } });
       else res.destroy();
     });
   });

@@ -119,7 +119,12 @@ export async function startLocalTelephony(options: {
       if (!isDialable(from)) return sendTwilioError(res, 400, 21212, `The 'From' number ${from ?? ''} is not a valid phone number.`);
       const statusCallback = formValue(form, 'StatusCallback');
       if (statusCallback !== undefined && !isUnder(statusCallback, publicBase)) {
-        return sendTwilioError(res, 400, 21609, `StatusCallback must be a URL of this service (under ${publicBase.href}) for the local telephony.`);
+        return sendTwilioError(
+          res,
+          400,
+          21609,
+          `StatusCallback must be a URL of this service (under ${publicBase.href}) for the local telephony.`,
+        );
       }
       const twiml = formValue(form, 'Twiml');
       const now = Date.now();
@@ -132,7 +137,11 @@ export async function startLocalTelephony(options: {
         ...(statusCallback ? { statusCallback } : {}),
         createdAt: new Date(now).toISOString(),
         callbacks: [],
-        events: new Set(formValues(form, 'StatusCallbackEvent').flatMap((value) => value.split(/[\s,]+/)).filter(Boolean)),
+        events: new Set(
+          formValues(form, 'StatusCallbackEvent')
+            .flatMap((value) => value.split(/[\s,]+/))
+            .filter(Boolean),
+        ),
         sequence: 0,
         delivery: Promise.resolve(),
       };
@@ -225,10 +234,12 @@ export async function startLocalTelephony(options: {
       LOCAL_TELEPHONY: 'true',
     },
     calls() {
-      return [...calls.values()].map(({ events: _events, sequence: _sequence, timer: _timer, delivery: _delivery, callbacks, ...call }) => ({
-        ...call,
-        callbacks: callbacks.map((callback) => ({ ...callback })),
-      }));
+      return [...calls.values()].map(
+        ({ events: _events, sequence: _sequence, timer: _timer, delivery: _delivery, callbacks, ...call }) => ({
+          ...call,
+          callbacks: callbacks.map((callback) => ({ ...callback })),
+        }),
+      );
     },
     async answer(sid) {
       const call = held(sid);

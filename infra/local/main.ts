@@ -27,7 +27,11 @@ const settings = (() => {
 
 if (settings.DATA_DIR) mkdirSync(settings.DATA_DIR, { recursive: true });
 const stored = !settings.API_KEY && settings.DATA_DIR ? await storedApiKey(settings.DATA_DIR) : undefined;
-const keySource: KeySource = settings.API_KEY ? { kind: 'setting' } : stored ? { kind: 'stored', file: stored.file, created: stored.created } : { kind: 'generated' };
+const keySource: KeySource = settings.API_KEY
+  ? { kind: 'setting' }
+  : stored
+    ? { kind: 'stored', file: stored.file, created: stored.created }
+    : { kind: 'generated' };
 const apiKey = settings.API_KEY ?? stored?.key;
 
 const runtime = await startLocalRuntime({
@@ -67,7 +71,8 @@ watchParent(() => shutdown('npm exited', { insist: false }));
 /** A start-up failure in one line a user can act on. */
 function startupProblem(error: unknown): string {
   const code = (error as { code?: string }).code;
-  if (code === 'EADDRINUSE') return `${settings.HOST}:${settings.PORT} is already in use; set PORT to another port (or 0 for any free one).`;
+  if (code === 'EADDRINUSE')
+    return `${settings.HOST}:${settings.PORT} is already in use; set PORT to another port (or 0 for any free one).`;
   if (code === 'EADDRNOTAVAIL') return `HOST ${settings.HOST} is not an address of this machine.`;
   return error instanceof Error ? error.message : String(error);
 }

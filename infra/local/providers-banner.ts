@@ -23,8 +23,10 @@ function describeSearch(env: Record<string, string | undefined>): string {
 
 /** One line naming the telephony in use, without any credential. */
 export function describeTelephony(env: Record<string, string | undefined>, local?: { baseUrl: string }): string {
-  if (local) return `local telephony (no calls leave this machine; Twilio-compatible API at ${local.baseUrl}; answer calls with npm run call:local)`;
+  if (local)
+    return `local telephony (no calls leave this machine; Twilio-compatible API at ${local.baseUrl}; answer calls with npm run call:local)`;
   const missing = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM_NUMBER'].filter((name) => !env[name]?.trim());
-  if (missing.length > 0) return `none: Twilio is not configured (${missing.join(', ')} not set), calls fail with "telephony not configured"`;
+  if (missing.length > 0)
+    return `none: Twilio is not configured (${missing.join(', ')} not set), calls fail with "telephony not configured"`;
   return `Twilio (calls from ${env.TWILIO_FROM_NUMBER}${env.TWILIO_API_BASE_URL ? ` at ${new URL(env.TWILIO_API_BASE_URL).host}` : ''})`;
 }

@@ -25,7 +25,8 @@ export async function importFile(
   } catch (error) {
     throw new Error(`Cannot read data file ${String(file)}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const grant = options.tenantId === undefined ? undefined : { tenants: dynamoTenantStore(db, tableName), tenantId: options.tenantId, now: Date.now() };
+  const grant =
+    options.tenantId === undefined ? undefined : { tenants: dynamoTenantStore(db, tableName), tenantId: options.tenantId, now: Date.now() };
   return importDataFile(dynamoSiteDirectory(db, tableName), raw, grant);
 }
 

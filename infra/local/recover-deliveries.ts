@@ -15,7 +15,11 @@ import { sweepPendingEvents } from '../../shared/webhooks/outbox-sweep';
  * fine on one machine's table; in AWS the jobs live in SQS and need no
  * recovery.)
  */
-export async function requeuePendingDeliveries(db: DynamoDBDocumentClient, tableName: string, queue: Pick<JobQueue, 'send'>): Promise<number> {
+export async function requeuePendingDeliveries(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  queue: Pick<JobQueue, 'send'>,
+): Promise<number> {
   let requeued = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -30,7 +34,8 @@ export async function requeuePendingDeliveries(db: DynamoDBDocumentClient, table
     );
     for (const item of page.Items ?? []) {
       const { tenant_id: tenantId, endpoint_id: endpointId, event_id: eventId, attempt_count: count } = item;
-      if (typeof tenantId !== 'string' || typeof endpointId !== 'string' || typeof eventId !== 'string' || typeof count !== 'number') continue;
+      if (typeof tenantId !== 'string' || typeof endpointId !== 'string' || typeof eventId !== 'string' || typeof count !== 'number')
+        continue;
       await queue.send(EVENT_DELIVERY_QUEUE, deliveryJob(tenantId, { endpoint_id: endpointId, event_id: eventId, attempt: count + 1 }));
       requeued += 1;
     }
@@ -48,7 +53,12 @@ export async function requeuePendingDeliveries(db: DynamoDBDocumentClient, table
 export async function handOnPendingEvents(db: DynamoDBDocumentClient, tableName: string, queue: Pick<JobQueue, 'send'>): Promise<number> {
   const quiet = { warn: () => undefined };
   const report = await sweepPendingEvents(
-    { events: dynamoEventStore(db, tableName), publisher: webhookPublisherOf({ db, tableName, queue, clock: systemClock }), clock: systemClock, logger: quiet },
+    {
+      events: dynamoEventStore(db, tableName),
+      publisher: webhookPublisherOf({ db, tableName, queue, clock: systemClock }),
+      clock: systemClock,
+      logger: quiet,
+    },
     { handOnAfterMs: 0, batchSize: 100_000 },
   );
   return report.handedOn;

@@ -98,7 +98,15 @@ export async function openRelayCaller(url: string, signature?: string): Promise<
     received,
     closed,
     setup(callSid, customParameters, extra = {}) {
-      send({ type: 'setup', sessionId: `VX${randomBytes(16).toString('hex')}`, callSid, direction: 'outbound-api', callStatus: 'IN-PROGRESS', customParameters, ...extra });
+      send({
+        type: 'setup',
+        sessionId: `VX${randomBytes(16).toString('hex')}`,
+        callSid,
+        direction: 'outbound-api',
+        callStatus: 'IN-PROGRESS',
+        customParameters,
+        ...extra,
+      });
     },
     async say(words) {
       taken = received.length;

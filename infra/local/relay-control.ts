@@ -40,7 +40,10 @@ export interface LocalAnswer extends LocalCallView {
  * with its duration). Only for clients on this machine (loopback): anyone
  * else gets 404, as if the paths did not exist.
  */
-export function localTelephonyControl(telephony: LocalTelephony, options: { connectUrlOf: (relayUrl: string) => string }): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function localTelephonyControl(
+  telephony: LocalTelephony,
+  options: { connectUrlOf: (relayUrl: string) => string },
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
     if (path !== LOCAL_CALLS_PATH && !path.startsWith(`${LOCAL_CALLS_PATH}/`)) return false;
@@ -51,13 +54,22 @@ export function localTelephonyControl(telephony: LocalTelephony, options: { conn
     }
     void control(telephony, options, req.method ?? 'GET', path.slice(LOCAL_CALLS_PATH.length)).then(
       ([status, body]) => send(res, status, body),
-      (error: unknown) => send(res, 409, { success: false, error: { code: 'INVALID_TRANSITION', message: error instanceof Error ? error.message : String(error) } }),
+      (error: unknown) =>
+        send(res, 409, {
+          success: false,
+          error: { code: 'INVALID_TRANSITION', message: error instanceof Error ? error.message : String(error) },
+        }),
     );
     return true;
   };
 }
 
-async function control(telephony: LocalTelephony, options: { connectUrlOf: (relayUrl: string) => string }, method: string, rest: string): Promise<[number, unknown]> {
+async function control(
+  telephony: LocalTelephony,
+  options: { connectUrlOf: (relayUrl: string) => string },
+  method: string,
+  rest: string,
+): Promise<[number, unknown]> {
   if (rest === '') {
     if (method !== 'GET') return [405, { success: false, error: { code: 'METHOD_NOT_ALLOWED', message: 'GET only.' } }];
     return [200, { success: true, data: { calls: telephony.calls().map(viewOf) } }];
@@ -66,7 +78,10 @@ async function control(telephony: LocalTelephony, options: { connectUrlOf: (rela
   const call = match ? telephony.calls().find((candidate) => candidate.sid === match[1]) : undefined;
   if (!match || !call) return [404, { success: false, error: { code: 'NOT_FOUND', message: 'No such local call.' } }];
   const action = match[2];
-  if (!action) return method === 'GET' ? [200, { success: true, data: viewOf(call) }] : [405, { success: false, error: { code: 'METHOD_NOT_ALLOWED', message: 'GET only.' } }];
+  if (!action)
+    return method === 'GET'
+      ? [200, { success: true, data: viewOf(call) }]
+      : [405, { success: false, error: { code: 'METHOD_NOT_ALLOWED', message: 'GET only.' } }];
   if (method !== 'POST') return [405, { success: false, error: { code: 'METHOD_NOT_ALLOWED', message: 'POST only.' } }];
   if (action === 'hangup') {
     await telephony.hangUp(call.sid);
@@ -74,7 +89,14 @@ async function control(telephony: LocalTelephony, options: { connectUrlOf: (rela
   }
   await telephony.answer(call.sid);
   const answered = viewOf(telephony.calls().find((candidate) => candidate.sid === call.sid)!);
-  if (!answered.relay_url) return [409, { success: false, error: { code: 'INVALID_TRANSITION', message: 'The call was answered, but its TwiML connects it to no relay socket.' } }];
+  if (!answered.relay_url)
+    return [
+      409,
+      {
+        success: false,
+        error: { code: 'INVALID_TRANSITION', message: 'The call was answered, but its TwiML connects it to no relay socket.' },
+      },
+    ];
   const answer: LocalAnswer = {
     ...answered,
     connect_url: options.connectUrlOf(answered.relay_url),

@@ -44,7 +44,9 @@ export function attachRelaySocket(
     onError?: (error: unknown) => void;
   },
 ): LocalRelay {
-  const onError = options.onError ?? ((error: unknown) => process.stderr.write(`relay socket: ${error instanceof Error ? error.message : String(error)}\n`));
+  const onError =
+    options.onError ??
+    ((error: unknown) => process.stderr.write(`relay socket: ${error instanceof Error ? error.message : String(error)}\n`));
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const sockets = new Map<string, WebSocket>();
   const queues = new Map<string, Promise<void>>();
@@ -78,7 +80,9 @@ export function attachRelaySocket(
         });
         ws.on('close', (code, reason) => {
           sockets.delete(connectionId);
-          void enqueue(connectionId, disconnectEvent(connectionId, code, reason.toString('utf8'))).finally(() => queues.delete(connectionId));
+          void enqueue(connectionId, disconnectEvent(connectionId, code, reason.toString('utf8'))).finally(() =>
+            queues.delete(connectionId),
+          );
         });
         ws.on('error', (error) => onError(error));
       });
@@ -92,7 +96,9 @@ export function attachRelaySocket(
     async send(connectionId, message) {
       const ws = sockets.get(connectionId);
       if (!ws || ws.readyState !== ws.OPEN) throw new ConnectionGoneError(connectionId);
-      await new Promise<void>((resolve, reject) => ws.send(JSON.stringify(message), (error) => (error ? reject(new ConnectionGoneError(connectionId)) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        ws.send(JSON.stringify(message), (error) => (error ? reject(new ConnectionGoneError(connectionId)) : resolve())),
+      );
     },
     async close(connectionId, code, reason) {
       const ws = sockets.get(connectionId);
@@ -131,7 +137,8 @@ function context(connectionId: string, routeKey: string, eventType: SocketEvent[
 
 function connectEvent(req: IncomingMessage, url: URL, connectionId: string): SocketEvent {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
   const query = Object.fromEntries(url.searchParams);
   return {
     requestContext: context(connectionId, '$connect', 'CONNECT', headers.host ?? 'localhost'),
@@ -145,5 +152,11 @@ function messageEvent(connectionId: string, body: string, isBase64Encoded: boole
 }
 
 function disconnectEvent(connectionId: string, code: number, reason: string): SocketEvent {
-  return { requestContext: { ...context(connectionId, '$disconnect', 'DISCONNECT', 'localhost'), disconnectStatusCode: code, disconnectReason: reason } };
+  return {
+    requestContext: {
+      ...context(connectionId, '$disconnect', 'DISCONNECT', 'localhost'),
+      disconnectStatusCode: code,
+      disconnectReason: reason,
+    },
+  };
 }

@@ -29,7 +29,10 @@ export function requestLogFromEnv(
   const write = output.write ?? ((line: string) => process.stdout.write(line));
   if (QUIET_LEVELS.has((env.LOG_LEVEL ?? 'INFO').toUpperCase())) return () => undefined;
   if ((env.LOG_FORMAT ?? '').toLowerCase() === 'json') {
-    return (request) => write(`${redact(JSON.stringify({ level: 'INFO', message: 'Request', timestamp: request.at.toISOString(), service: 'gateway', ...withoutAt(request) }))}\n`);
+    return (request) =>
+      write(
+        `${redact(JSON.stringify({ level: 'INFO', message: 'Request', timestamp: request.at.toISOString(), service: 'gateway', ...withoutAt(request) }))}\n`,
+      );
   }
   const color = output.color ?? process.stdout.isTTY === true;
   return (request) => write(`${formatRequestLine(request, { color })}\n`);
@@ -41,7 +44,9 @@ export function requestLogFromEnv(
  */
 export function formatRequestLine(request: RequestRecord, options: { color: boolean }): string {
   const line = redact(
-    [clockTime(request.at), request.method, request.path, request.status, `${Math.round(request.durationMs)}ms`, request.commandId].filter((part) => part !== undefined).join(' '),
+    [clockTime(request.at), request.method, request.path, request.status, `${Math.round(request.durationMs)}ms`, request.commandId]
+      .filter((part) => part !== undefined)
+      .join(' '),
   );
   if (!options.color || request.status < 400) return line;
   return `${request.status >= 500 ? '\x1b[31m' : '\x1b[33m'}${line}\x1b[0m`;

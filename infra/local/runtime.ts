@@ -98,7 +98,9 @@ export interface LocalRuntime {
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const host = options.host ?? '127.0.0.1';
-  const onError = options.onError ?? ((error: unknown) => process.stderr.write(`local runtime: ${error instanceof Error ? error.message : String(error)}\n`));
+  const onError =
+    options.onError ??
+    ((error: unknown) => process.stderr.write(`local runtime: ${error instanceof Error ? error.message : String(error)}\n`));
   const aws = await startEmbeddedAws({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.visibilityTimeoutSeconds ? { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds } : {}),
@@ -113,7 +115,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     AWS_ENDPOINT_URL_DYNAMODB: aws.dynamodbEndpoint,
     AWS_ENDPOINT_URL_SQS: aws.sqsEndpoint,
     [TABLE.envVar]: aws.tableName,
-    ...Object.fromEntries(QUEUES.flatMap((queue) => [[queue.urlEnvVar, aws.queues[queue.id].url], [queue.dlqUrlEnvVar, aws.queues[queue.id].dlqUrl]])),
+    ...Object.fromEntries(
+      QUEUES.flatMap((queue) => [
+        [queue.urlEnvVar, aws.queues[queue.id].url],
+        [queue.dlqUrlEnvVar, aws.queues[queue.id].dlqUrl],
+      ]),
+    ),
     ...(options.leaseSeconds ? { WORKER_LEASE_SECONDS: String(options.leaseSeconds) } : {}),
     // No CloudWatch here: metric lines would only clutter the console.
     POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
@@ -178,13 +185,22 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   let localTelephony: LocalTelephony | undefined;
   try {
     localTelephony = usesLocalTelephony(baseSettings)
-      ? await startLocalTelephony({ publicBaseUrl, ...(options.localRingTimeoutMs ? { ringTimeoutMs: options.localRingTimeoutMs } : {}), onError: (error) => onError(error) })
+      ? await startLocalTelephony({
+          publicBaseUrl,
+          ...(options.localRingTimeoutMs ? { ringTimeoutMs: options.localRingTimeoutMs } : {}),
+          onError: (error) => onError(error),
+        })
       : undefined;
     const settings: Settings = {
       ...baseSettings,
       PUBLIC_BASE_URL: publicBaseUrl,
       ...localTelephony?.settings,
-      WEBHOOK_RESERVED_PORTS: reservedPorts(baseSettings.WEBHOOK_RESERVED_PORTS, [url, aws.dynamodbEndpoint, aws.sqsEndpoint, localTelephony?.baseUrl]),
+      WEBHOOK_RESERVED_PORTS: reservedPorts(baseSettings.WEBHOOK_RESERVED_PORTS, [
+        url,
+        aws.dynamodbEndpoint,
+        aws.sqsEndpoint,
+        localTelephony?.baseUrl,
+      ]),
     };
     for (const fn of FUNCTIONS) handlers.set(fn.id, await composeFunction(fn, settings, { relayConnections: relay.connections }));
     if (localTelephony) {
@@ -215,7 +231,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     if (pollers.length > 0 || stopped) return;
     for (const queue of QUEUES) {
       const fn = functionById(queue.workerFunction);
-      const { Attributes } = await aws.sqs.send(new GetQueueAttributesCommand({ QueueUrl: aws.queues[queue.id].url, AttributeNames: ['QueueArn'] }));
+      const { Attributes } = await aws.sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: aws.queues[queue.id].url, AttributeNames: ['QueueArn'] }),
+      );
       pollers.push(
         startPoller({
           name: queue.id,
@@ -240,7 +258,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const everyMs = options.scheduleEveryMs ?? localIntervalMs(fn, baseSettings);
     if (everyMs <= 0) continue;
     schedules.push(
-      startSchedule({ functionName: fn.id, timeoutSeconds: fn.timeoutSeconds, everyMs, handler: handlers.get(fn.id) as ScheduledHandler, onError }),
+      startSchedule({
+        functionName: fn.id,
+        timeoutSeconds: fn.timeoutSeconds,
+        everyMs,
+        handler: handlers.get(fn.id) as ScheduledHandler,
+        onError,
+      }),
     );
   }
 
@@ -273,7 +297,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 export function localIntervalMs(fn: Pick<FunctionDefinition, 'scheduleMinutes' | 'localSchedule'>, settings: Settings): number {
   if (!fn.localSchedule) return (fn.scheduleMinutes ?? 5) * 60_000;
   const { setting, defaultSeconds } = fn.localSchedule;
-  const values = readConfig({ [setting]: z.coerce.number().int('must be a whole number of seconds').min(1).max(86_400).optional() }, settings);
+  const values = readConfig(
+    { [setting]: z.coerce.number().int('must be a whole number of seconds').min(1).max(86_400).optional() },
+    settings,
+  );
   return (values[setting] ?? defaultSeconds) * 1000;
 }
 
@@ -292,7 +319,9 @@ function usesLocalTelephony(settings: Settings): boolean {
  * per process; each runtime composes its own instances.
  */
 async function composeFunction(fn: FunctionDefinition, settings: Settings, transport: RelayTransport): Promise<unknown> {
-  const module = (await import(new URL(`../../${fn.entry}`, import.meta.url).href)) as { build?: (settings: Settings, transport: RelayTransport) => unknown };
+  const module = (await import(new URL(`../../${fn.entry}`, import.meta.url).href)) as {
+    build?: (settings: Settings, transport: RelayTransport) => unknown;
+  };
   if (typeof module.build !== 'function') throw new Error(`${fn.entry} does not export build(settings)`);
   // Only the socket function takes the second argument: the sockets it answers through here (its `@connections` in AWS).
   return module.build(settings, transport);

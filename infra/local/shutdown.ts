@@ -37,18 +37,20 @@ export function shutdownOnRequest(options: ShutdownOptions): ShutdownRequest {
       options.exit(1);
     }, deadlineMs);
     deadline.unref();
-    options.stop((message) => options.write(`  ${message}\n`)).then(
-      () => {
-        clearTimeout(deadline);
-        options.write('stopped.\n');
-        options.exit(0);
-      },
-      (error: unknown) => {
-        clearTimeout(deadline);
-        options.write(`stop failed: ${error instanceof Error ? error.message : String(error)}\n`);
-        options.exit(1);
-      },
-    );
+    options
+      .stop((message) => options.write(`  ${message}\n`))
+      .then(
+        () => {
+          clearTimeout(deadline);
+          options.write('stopped.\n');
+          options.exit(0);
+        },
+        (error: unknown) => {
+          clearTimeout(deadline);
+          options.write(`stop failed: ${error instanceof Error ? error.message : String(error)}\n`);
+          options.exit(1);
+        },
+      );
   };
 }
 

@@ -48,7 +48,11 @@ export class ServiceStack extends Stack {
         logRemovalPolicy: config.removalPolicy,
         ...(reservedConcurrency === undefined ? {} : { reservedConcurrency }),
         // Offline providers stand in for missing keys only where no provider is meant to be configured.
-        environment: { LOG_LEVEL: config.logLevel, ALLOW_OFFLINE_PROVIDERS: String(!config.providersConfigured), ...providerSettingsOf(definition, config) },
+        environment: {
+          LOG_LEVEL: config.logLevel,
+          ALLOW_OFFLINE_PROVIDERS: String(!config.providersConfigured),
+          ...providerSettingsOf(definition, config),
+        },
       });
       functions.set(definition.id, fn.bindDeclaredAccess(resources));
     }
@@ -57,7 +61,9 @@ export class ServiceStack extends Stack {
     for (const definition of FUNCTIONS) {
       const consumesAQueue = QUEUES.some((queue) => queue.workerFunction === definition.id);
       if (consumesAQueue !== (definition.kind === 'worker')) {
-        throw new Error(`shared/catalogue: ${definition.id} is kind ${definition.kind} but is ${consumesAQueue ? '' : 'not '}a queue's workerFunction`);
+        throw new Error(
+          `shared/catalogue: ${definition.id} is kind ${definition.kind} but is ${consumesAQueue ? '' : 'not '}a queue's workerFunction`,
+        );
       }
     }
     for (const queue of QUEUES) {
@@ -69,7 +75,8 @@ export class ServiceStack extends Stack {
 
     for (const definition of FUNCTIONS.filter((candidate) => candidate.kind === 'scheduled')) {
       const fn = functions.get(definition.id);
-      if (!fn || !definition.scheduleMinutes) throw new Error(`shared/catalogue: scheduled function ${definition.id} needs scheduleMinutes`);
+      if (!fn || !definition.scheduleMinutes)
+        throw new Error(`shared/catalogue: scheduled function ${definition.id} needs scheduleMinutes`);
       new Rule(this, `${definition.id}Schedule`, {
         description: `Runs ${definition.id} every ${definition.scheduleMinutes} minutes`,
         schedule: Schedule.rate(Duration.minutes(definition.scheduleMinutes)),
@@ -116,7 +123,8 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the HTTP API', value: this.api.url });
     new CfnOutput(this, 'PublicBaseUrl', { description: 'Base URL given to webhooks (PUBLIC_BASE_URL)', value: publicBaseUrl });
     new CfnOutput(this, 'RelaySocketUrl', {
-      description: 'The ConversationRelay socket (WebSocket API stage); PUBLIC_BASE_URL + /relay must reach it (docs/voice-calls.md "The voice assistant")',
+      description:
+        'The ConversationRelay socket (WebSocket API stage); PUBLIC_BASE_URL + /relay must reach it (docs/voice-calls.md "The voice assistant")',
       value: this.relay.url,
     });
     new CfnOutput(this, 'AlarmTopicArn', {
@@ -128,5 +136,9 @@ export class ServiceStack extends Stack {
 
 /** The environment's plain provider settings that a function declares it reads (and only those). */
 function providerSettingsOf(definition: FunctionDefinition, config: EnvironmentConfig): Record<string, string> {
-  return Object.fromEntries((definition.settings ?? []).flatMap((name) => (config.providerSettings[name] === undefined ? [] : [[name, config.providerSettings[name]]])));
+  return Object.fromEntries(
+    (definition.settings ?? []).flatMap((name) =>
+      config.providerSettings[name] === undefined ? [] : [[name, config.providerSettings[name]]],
+    ),
+  );
 }

@@ -37,7 +37,10 @@ export class StatefulStack extends Stack {
       removalPolicy: config.removalPolicy,
       deletionProtection: config.tableDeletionProtection,
     }).table;
-    new CfnOutput(this, 'TableName', { description: 'The DynamoDB table (TABLE_NAME of npm run data:import and npm run keys)', value: this.table.tableName });
+    new CfnOutput(this, 'TableName', {
+      description: 'The DynamoDB table (TABLE_NAME of npm run data:import and npm run keys)',
+      value: this.table.tableName,
+    });
 
     this.queues = new Map(
       QUEUES.map((definition) => [

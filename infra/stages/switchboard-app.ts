@@ -1,6 +1,12 @@
 import { Validations, type App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { accountConcurrencyNeeded, environmentConfig, InvalidEnvironmentError, type ConfigOverrides, type EnvironmentConfig } from '../config';
+import {
+  accountConcurrencyNeeded,
+  environmentConfig,
+  InvalidEnvironmentError,
+  type ConfigOverrides,
+  type EnvironmentConfig,
+} from '../config';
 import { SwitchboardStage } from './switchboard-stage';
 
 /** Id of the stage of environment `name`; also the prefix of its stack names. */
@@ -42,7 +48,14 @@ function contextOverrides(app: App): ConfigOverrides {
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(account ? { account } : {}),
     ...(region ? { region } : {}),
-    ...(alarmEmail ? { alarmEmails: alarmEmail.split(',').map((email) => email.trim()).filter(Boolean) } : {}),
+    ...(alarmEmail
+      ? {
+          alarmEmails: alarmEmail
+            .split(',')
+            .map((email) => email.trim())
+            .filter(Boolean),
+        }
+      : {}),
     ...(twilioFromNumber ? { twilioFromNumber } : {}),
   };
 }

@@ -33,7 +33,9 @@ export function dynamoApiKeyStore(db: DynamoDBDocumentClient, tableName: string)
     },
 
     async findById(keyId) {
-      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: directoryKey(keyId.toLowerCase()), ConsistentRead: true }));
+      const { Item } = await db.send(
+        new GetCommand({ TableName: tableName, Key: directoryKey(keyId.toLowerCase()), ConsistentRead: true }),
+      );
       return typeof Item?.key_hash === 'string' ? store.findByHash(Item.key_hash) : undefined;
     },
 

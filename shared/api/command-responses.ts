@@ -45,7 +45,11 @@ export async function respondWithCommand(
   if (current.status === 'failed' && current.error) {
     return errorResponse(current.error, headers, presenter.errorExtra?.(current) ?? {});
   }
-  return jsonResponse(202, { success: true, data: { command_id: current.id, status: current.status, ...presenter.accepted(current) } }, location);
+  return jsonResponse(
+    202,
+    { success: true, data: { command_id: current.id, status: current.status, ...presenter.accepted(current) } },
+    location,
+  );
 }
 
 /**

@@ -53,7 +53,12 @@ export async function answerDeleteCommand(
     for (const child of await eraseChildren(commands, principal.tenantId, command, MAX_PHASE_DEPTH)) children.add(child);
     return jsonResponse(200, {
       success: true,
-      data: { command_id: command.id, deleted: true, deleted_ids: [command.id, ...children], ...(leftovers.size > 0 ? { deleted_follow_up_ids: [...leftovers] } : {}) },
+      data: {
+        command_id: command.id,
+        deleted: true,
+        deleted_ids: [command.id, ...children],
+        ...(leftovers.size > 0 ? { deleted_follow_up_ids: [...leftovers] } : {}),
+      },
     });
   }
   throw new AppError('SYSTEM_ERROR', 'The command kept changing while it was being erased; retry the request.');

@@ -15,7 +15,12 @@ import { honourWaitPreference } from './wait-preference';
  * command, a command past its retention (not yet swept by the table's TTL)
  * or a malformed id reads exactly like a missing one.
  */
-export async function readCommandFor(commands: CommandStore, principal: Principal, id: string | undefined, now: number = Date.now()): Promise<StoredCommand> {
+export async function readCommandFor(
+  commands: CommandStore,
+  principal: Principal,
+  id: string | undefined,
+  now: number = Date.now(),
+): Promise<StoredCommand> {
   const notFound = () => new AppError('COMMAND_NOT_FOUND', id ? `Command ${shownId(id)} was not found.` : 'No command id was given.');
   const normalised = id?.toLowerCase();
   if (!normalised || !isUuid(normalised)) throw notFound();

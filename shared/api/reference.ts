@@ -86,7 +86,13 @@ function etagOf(body: string): string {
 }
 
 /** A text answer, or 304 when the caller already holds this version. */
-function textAnswer(body: string, contentType: string, cacheControl: string, ifNoneMatch: string | undefined, extra: Record<string, string> = {}): HttpResult {
+function textAnswer(
+  body: string,
+  contentType: string,
+  cacheControl: string,
+  ifNoneMatch: string | undefined,
+  extra: Record<string, string> = {},
+): HttpResult {
   const etag = etagOf(body);
   const headers = { 'content-type': contentType, 'cache-control': cacheControl, etag, 'x-content-type-options': 'nosniff', ...extra };
   if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag)) return { statusCode: 304, headers, body: '' };
@@ -99,16 +105,23 @@ function textAnswer(body: string, contentType: string, cacheControl: string, ifN
  * path answers 404 NOT_FOUND. Short caching: a deployment changes the
  * document, and the ETag makes a check cheap.
  */
-export function referenceAnswers(files: ReferenceFiles): (path: string, headers: Readonly<Record<string, string | undefined>>) => HttpResult {
+export function referenceAnswers(
+  files: ReferenceFiles,
+): (path: string, headers: Readonly<Record<string, string | undefined>>) => HttpResult {
   const page = referencePage(titleOf(files.document));
   const csp = contentSecurityPolicy();
   return (path, headers) => {
     const ifNoneMatch = headers['if-none-match'];
     switch (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path) {
       case API_REFERENCE_PATHS.document:
-        return textAnswer(files.document, 'application/json; charset=utf-8', 'public, max-age=300', ifNoneMatch, { 'access-control-allow-origin': '*' });
+        return textAnswer(files.document, 'application/json; charset=utf-8', 'public, max-age=300', ifNoneMatch, {
+          'access-control-allow-origin': '*',
+        });
       case API_REFERENCE_PATHS.page:
-        return textAnswer(page, 'text/html; charset=utf-8', 'public, max-age=300', ifNoneMatch, { 'content-security-policy': csp, 'referrer-policy': 'no-referrer' });
+        return textAnswer(page, 'text/html; charset=utf-8', 'public, max-age=300', ifNoneMatch, {
+          'content-security-policy': csp,
+          'referrer-policy': 'no-referrer',
+        });
       case API_REFERENCE_PATHS.script:
         return textAnswer(files.script, 'text/javascript; charset=utf-8', 'public, max-age=86400', ifNoneMatch);
       default:
@@ -129,10 +142,14 @@ export interface ReferenceFilePaths {
  * 2 MB of script). A failed read is not remembered, so the next request
  * tries again; it answers SYSTEM_ERROR meanwhile.
  */
-export function serveReference(paths: ReferenceFilePaths): (path: string, headers: Readonly<Record<string, string | undefined>>) => Promise<HttpResult> {
+export function serveReference(
+  paths: ReferenceFilePaths,
+): (path: string, headers: Readonly<Record<string, string | undefined>>) => Promise<HttpResult> {
   let answers: Promise<ReturnType<typeof referenceAnswers>> | undefined;
   const load = () => {
-    answers ??= Promise.all([readFile(paths.document, 'utf8'), readFile(paths.script, 'utf8')]).then(([document, script]) => referenceAnswers({ document, script }));
+    answers ??= Promise.all([readFile(paths.document, 'utf8'), readFile(paths.script, 'utf8')]).then(([document, script]) =>
+      referenceAnswers({ document, script }),
+    );
     answers.catch(() => (answers = undefined));
     return answers;
   };

@@ -29,7 +29,9 @@ function withStartingQueues(definition: DeclaredFunction): FunctionDefinition {
 }
 
 /** What features keep with their commands, which the eraser deletes with them (FeatureCatalogue.erasedWithCommand). */
-const ERASED_WITH_COMMANDS: readonly TableGrant[] = (FEATURES as readonly FeatureCatalogue[]).flatMap((feature) => feature.erasedWithCommand ?? []);
+const ERASED_WITH_COMMANDS: readonly TableGrant[] = (FEATURES as readonly FeatureCatalogue[]).flatMap(
+  (feature) => feature.erasedWithCommand ?? [],
+);
 
 /** The eraser with the grants of what features keep with their commands. */
 function withErasedItems(definition: FunctionDefinition): FunctionDefinition {

@@ -29,7 +29,9 @@ export const JOB_TYPES: readonly DeclaredJobType[] = FEATURES.flatMap((feature):
 export type JobQueueId = (typeof JOB_TYPES)[number]['queue']['id'];
 
 /** Fail to compile when a worker, or an event publisher, sends to a queue no job type has. */
-const _workersSendToKnownQueues: [Exclude<(typeof JOB_TYPES)[number]['worker']['access']['sendsTo' | 'sendsToDeadLetterOf'][number], JobQueueId>] extends [never]
+const _workersSendToKnownQueues: [
+  Exclude<(typeof JOB_TYPES)[number]['worker']['access']['sendsTo' | 'sendsToDeadLetterOf'][number], JobQueueId>,
+] extends [never]
   ? true
   : false = true;
 const _deliveryQueueKnown: typeof EVENT_DELIVERY_QUEUE extends JobQueueId ? true : false = true;
@@ -41,7 +43,9 @@ export type JobType = (typeof JOB_TYPES)[number]['type'];
 export type CommandType = Extract<(typeof JOB_TYPES)[number], { commandType: string }>['commandType'];
 
 /** Fail to compile when a feature lists live fields for a command type no job type runs. */
-const _liveFieldsOfKnownCommands: [Exclude<keyof Extract<(typeof FEATURES)[number], { liveFields: object }>['liveFields'], CommandType>] extends [never]
+const _liveFieldsOfKnownCommands: [
+  Exclude<keyof Extract<(typeof FEATURES)[number], { liveFields: object }>['liveFields'], CommandType>,
+] extends [never]
   ? true
   : false = true;
 

@@ -31,7 +31,7 @@ export const KERNEL_CATALOGUE = {
       id: 'deleteCommandApi',
       kind: 'api',
       entry: 'functions/api/delete-command.ts',
-      description: "DELETE /api/commands/{id}: erase a command of the caller, its child phases and what features keep with it",
+      description: 'DELETE /api/commands/{id}: erase a command of the caller, its child phases and what features keep with it',
       timeoutSeconds: 10,
       memoryMb: 256,
       access: {

@@ -158,7 +158,8 @@ export function projectedAttributes(index: (typeof TABLE.indexes)[number]): stri
  * The item actions a function may be granted on the table (no wildcards;
  * never Scan, which no `dynamodb:LeadingKeys` condition can limit).
  */
-export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem' | 'ConditionCheckItem';
+export type TableAction =
+  'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem' | 'ConditionCheckItem';
 
 /**
  * One grant on the table: `actions` on the items whose partition key starts

@@ -20,7 +20,11 @@ export type FinishingCommand = Pick<StoredCommand, 'id' | 'type' | 'tenant_id' |
  * its events, nor its events without it. `ended` reads the command as the
  * terminal write will leave it, only when an event is wanted.
  */
-export type FinishAnnouncer = (command: FinishingCommand, ending: CommandEnding, ended: () => Promise<StoredCommand | undefined>) => Promise<StagedEvents>;
+export type FinishAnnouncer = (
+  command: FinishingCommand,
+  ending: CommandEnding,
+  ended: () => Promise<StoredCommand | undefined>,
+) => Promise<StagedEvents>;
 
 /**
  * Called for every command that ends, right after its terminal state is
@@ -54,7 +58,9 @@ export interface FinishDependencies {
  */
 export async function finishCommand(deps: FinishDependencies, command: FinishingCommand, ending: CommandEnding): Promise<boolean> {
   const now = deps.clock.now();
-  const staged = deps.announce ? await deps.announce(command, ending, async () => endedCommand(await deps.commands.get(command.id), ending, now)) : NOTHING_STAGED;
+  const staged = deps.announce
+    ? await deps.announce(command, ending, async () => endedCommand(await deps.commands.get(command.id), ending, now))
+    : NOTHING_STAGED;
   const moved =
     ending.status === 'completed'
       ? await deps.commands.complete(command.id, ending.result, now, ending.patch, staged.items)
@@ -77,7 +83,8 @@ export function endedCommand(current: StoredCommand | undefined, ending: Command
 /** The ending a terminal command was stored with; undefined while it is in progress. */
 export function endingOf(command: Pick<StoredCommand, 'status' | 'result' | 'error'>): CommandEnding | undefined {
   if (command.status === 'completed') return { status: 'completed', result: command.result ?? {} };
-  if (command.status === 'failed') return { status: 'failed', error: command.error ?? { code: 'SYSTEM_ERROR', message: 'The command failed.' } };
+  if (command.status === 'failed')
+    return { status: 'failed', error: command.error ?? { code: 'SYSTEM_ERROR', message: 'The command failed.' } };
   return undefined;
 }
 

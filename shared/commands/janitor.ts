@@ -66,7 +66,10 @@ export async function sweepCommands(deps: JanitorDependencies, policy: JanitorPo
     if (idleMs > policy.failStaleAfterMs) {
       const failed = await finishCommand(deps, command, {
         status: 'failed',
-        error: { code: 'SYSTEM_ERROR', message: 'The command did not finish in time; nothing more will be done. The request can be retried.' },
+        error: {
+          code: 'SYSTEM_ERROR',
+          message: 'The command did not finish in time; nothing more will be done. The request can be retried.',
+        },
       });
       if (failed) {
         report.failed += 1;

@@ -20,11 +20,18 @@ export const jobEnvelopeSchema = z
     type: z.string().min(1).max(64),
     idempotency_key: z.string().min(1).max(255).optional(),
     tenant_id: tenantId,
-    command_id: z.string().refine(isUuid, 'must be a UUID').transform((id) => id.toLowerCase()).optional(),
+    command_id: z
+      .string()
+      .refine(isUuid, 'must be a UUID')
+      .transform((id) => id.toLowerCase())
+      .optional(),
     request: z.record(z.string(), z.unknown()).optional(),
   })
   .strict()
-  .refine((job) => job.command_id !== undefined || job.request !== undefined, { message: 'a job needs a request (or a command_id)', path: ['request'] });
+  .refine((job) => job.command_id !== undefined || job.request !== undefined, {
+    message: 'a job needs a request (or a command_id)',
+    path: ['request'],
+  });
 
 /** A validated job envelope. */
 export type JobEnvelope = z.infer<typeof jobEnvelopeSchema>;

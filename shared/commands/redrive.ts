@@ -59,7 +59,11 @@ export async function redriveDeadLetters(sqs: SQSClient, options: RedriveOptions
     const bodies = new Set<string>();
     for (const message of batch) {
       const body = sha256Hex(message.Body ?? '');
-      const repeat = Number(message.Attributes?.SentTimestamp) > startedAt || movedIds.has(message.MessageId!) || movedBodies.has(body) || bodies.has(body);
+      const repeat =
+        Number(message.Attributes?.SentTimestamp) > startedAt ||
+        movedIds.has(message.MessageId!) ||
+        movedBodies.has(body) ||
+        bodies.has(body);
       bodies.add(body);
       (repeat ? stale : fresh).push(message);
     }
@@ -84,7 +88,8 @@ export async function redriveDeadLetters(sqs: SQSClient, options: RedriveOptions
         movedBodies.add(sha256Hex(message.Body ?? ''));
       }
       moved += done.length;
-      if (done.length < fresh.length) throw new Error(`${fresh.length - done.length} job(s) could not be sent back; they stay on the dead-letter queue`);
+      if (done.length < fresh.length)
+        throw new Error(`${fresh.length - done.length} job(s) could not be sent back; they stay on the dead-letter queue`);
     }
   } finally {
     // Best effort: a skipped message becomes visible on its own when its receive visibility ends.
@@ -94,7 +99,9 @@ export async function redriveDeadLetters(sqs: SQSClient, options: RedriveOptions
 }
 
 async function visibleCount(sqs: SQSClient, queueUrl: string): Promise<number> {
-  const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }));
+  const { Attributes } = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }),
+  );
   return Number(Attributes?.ApproximateNumberOfMessages ?? 0);
 }
 
@@ -137,7 +144,9 @@ async function moveBatch(sqs: SQSClient, options: RedriveOptions, batch: Message
 
 async function makeVisible(sqs: SQSClient, queueUrl: string, receiptHandles: string[]): Promise<void> {
   for (let start = 0; start < receiptHandles.length; start += 10) {
-    const entries = receiptHandles.slice(start, start + 10).map((handle, index) => ({ Id: String(index), ReceiptHandle: handle, VisibilityTimeout: 0 }));
+    const entries = receiptHandles
+      .slice(start, start + 10)
+      .map((handle, index) => ({ Id: String(index), ReceiptHandle: handle, VisibilityTimeout: 0 }));
     await sqs.send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
   }
 }

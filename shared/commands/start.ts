@@ -65,7 +65,11 @@ export interface StartOutcome {
  * and body within 24 h give back the first start's command and queue nothing
  * new (unless its job never reached the queue).
  */
-export async function startCommand<Request, Live extends object = NoLiveFields>(deps: StartDependencies, input: StartInput<Request, Live>, dispatch: Dispatch = 'queue'): Promise<StartOutcome> {
+export async function startCommand<Request, Live extends object = NoLiveFields>(
+  deps: StartDependencies,
+  input: StartInput<Request, Live>,
+  dispatch: Dispatch = 'queue',
+): Promise<StartOutcome> {
   let commandId = input.id ?? newId();
   if (input.idempotency) {
     const outcome = await deps.idempotency.claim({
@@ -109,7 +113,12 @@ export async function startCommand<Request, Live extends object = NoLiveFields>(
 }
 
 /** The record of a new command, in progress, expiring `retentionMs` after now. */
-function newCommandRecord<Request, Live extends object>(now: number, id: string, input: StartInput<Request, Live>, retentionMs: number): StoredCommand<Live> {
+function newCommandRecord<Request, Live extends object>(
+  now: number,
+  id: string,
+  input: StartInput<Request, Live>,
+  retentionMs: number,
+): StoredCommand<Live> {
   const nowIso = new Date(now).toISOString();
   const live: Partial<Live> = input.initial ?? {};
   return {
@@ -137,7 +146,10 @@ export function jobFor(command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id'>
 }
 
 /** Queues the first job of a command (again: a worker runs a command's job only once). */
-export async function sendFirstJob(deps: { queue: Pick<JobQueue, 'send'> }, command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id'>): Promise<void> {
+export async function sendFirstJob(
+  deps: { queue: Pick<JobQueue, 'send'> },
+  command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id'>,
+): Promise<void> {
   const job = startingJobOf(command.type);
   if (!job) throw new Error(`No job type starts a ${command.type} command`);
   await deps.queue.send(job.queue.id, jobFor(command));

@@ -60,7 +60,13 @@ export interface CommandStore {
    * Moves in_progress → completed; false when it was not in progress. `also`
    * are writes that commit with the move or not at all (its events: the outbox).
    */
-  complete(id: string, result: Record<string, unknown>, now: number, patch?: CommandPatch, also?: readonly TransactionItem[]): Promise<boolean>;
+  complete(
+    id: string,
+    result: Record<string, unknown>,
+    now: number,
+    patch?: CommandPatch,
+    also?: readonly TransactionItem[],
+  ): Promise<boolean>;
   /** Moves in_progress → failed; false when it was not in progress. `also` as for `complete`. */
   fail(id: string, error: ErrorInfo, now: number, patch?: CommandPatch, also?: readonly TransactionItem[]): Promise<boolean>;
   /** Commands still in progress that were created before `createdBefore` (ISO), oldest first, up to `limit`. */
@@ -160,9 +166,7 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
       values[`:v_${field}`] = value;
       assignments.push(`${name} = :v_${field}`);
     }
-    const expression = [`SET ${assignments.join(', ')}`, removals.length ? `REMOVE ${removals.join(', ')}` : '']
-      .filter(Boolean)
-      .join(' ');
+    const expression = [`SET ${assignments.join(', ')}`, removals.length ? `REMOVE ${removals.join(', ')}` : ''].filter(Boolean).join(' ');
     const update = {
       TableName: tableName,
       Key: commandKey(id),
@@ -208,7 +212,9 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
     },
 
     async wasErased(id) {
-      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: erasedMarkerKey(id), ConsistentRead: true, ProjectionExpression: 'pk' }));
+      const { Item } = await db.send(
+        new GetCommand({ TableName: tableName, Key: erasedMarkerKey(id), ConsistentRead: true, ProjectionExpression: 'pk' }),
+      );
       return Item !== undefined;
     },
 
@@ -266,17 +272,31 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
     },
 
     async complete(id, result, now, patch = {}, also = []) {
-      return updateInProgress(id, { ...patch, status: 'completed', result, updated_at: iso(now), lease_until: undefined, ...leaveIndex }, undefined, {}, also);
+      return updateInProgress(
+        id,
+        { ...patch, status: 'completed', result, updated_at: iso(now), lease_until: undefined, ...leaveIndex },
+        undefined,
+        {},
+        also,
+      );
     },
 
     async fail(id, error, now, patch = {}, also = []) {
-      return updateInProgress(id, { ...patch, status: 'failed', error, updated_at: iso(now), lease_until: undefined, ...leaveIndex }, undefined, {}, also);
+      return updateInProgress(
+        id,
+        { ...patch, status: 'failed', error, updated_at: iso(now), lease_until: undefined, ...leaveIndex },
+        undefined,
+        {},
+        also,
+      );
     },
 
     async listInProgress(createdBefore, limit) {
       const family = { tableName, index: IN_PROGRESS_INDEX, partitionPrefix: 'CMD#IN_PROGRESS#', shards: IN_PROGRESS_SHARDS };
       // Index sort keys are `<created_at>#<id>`: the merge is in creation order.
-      return (await queryShardsBefore(db, family, createdBefore, limit)).map((item) => toRecord(item)!).filter((command) => command.status === 'in_progress');
+      return (await queryShardsBefore(db, family, createdBefore, limit))
+        .map((item) => toRecord(item)!)
+        .filter((command) => command.status === 'in_progress');
     },
 
     async erase(id, tenantId, unchangedSince) {
@@ -290,14 +310,25 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
                   TableName: tableName,
                   Key: commandKey(id),
                   ConditionExpression: `attribute_exists(pk) AND #tenant = :tenant${unchangedSince === undefined ? '' : ' AND #updated = :updated'}`,
-                  ExpressionAttributeNames: { '#tenant': 'tenant_id', ...(unchangedSince === undefined ? {} : { '#updated': 'updated_at' }) },
-                  ExpressionAttributeValues: { ':tenant': tenantId, ...(unchangedSince === undefined ? {} : { ':updated': unchangedSince }) },
+                  ExpressionAttributeNames: {
+                    '#tenant': 'tenant_id',
+                    ...(unchangedSince === undefined ? {} : { '#updated': 'updated_at' }),
+                  },
+                  ExpressionAttributeValues: {
+                    ':tenant': tenantId,
+                    ...(unchangedSince === undefined ? {} : { ':updated': unchangedSince }),
+                  },
                 },
               },
               {
                 Put: {
                   TableName: tableName,
-                  Item: { ...erasedMarkerKey(id), tenant_id: tenantId, erased_at: new Date(now).toISOString(), expires_at: epochSeconds(now + ERASED_MARKER_RETENTION_MS) },
+                  Item: {
+                    ...erasedMarkerKey(id),
+                    tenant_id: tenantId,
+                    erased_at: new Date(now).toISOString(),
+                    expires_at: epochSeconds(now + ERASED_MARKER_RETENTION_MS),
+                  },
                 },
               },
             ],

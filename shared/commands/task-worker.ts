@@ -89,7 +89,9 @@ export function createTaskWorker<Input>(definition: TaskDefinition<Input>, deps:
       } catch (error) {
         throw new PoisonJobError(`The job's request is invalid: ${error instanceof Error ? error.message : 'unknown problem'}`);
       }
-      const result = await (deps.tracing ?? noTracing).span(`## ${definition.type}`, {}, () => definition.run({ job, input, attempt, messageId: record.messageId }));
+      const result = await (deps.tracing ?? noTracing).span(`## ${definition.type}`, {}, () =>
+        definition.run({ job, input, attempt, messageId: record.messageId }),
+      );
       done(result.outcome, result.extra);
     } catch (error) {
       const poison = poisonReasonOf(error);

@@ -90,11 +90,16 @@ type RecordOutcome = 'completed' | 'failed' | 'handed_off' | 'dead_lettered' | '
  * the dead-letter queue with their reason, and a job is never run twice on a
  * finished command.
  */
-export function createJobWorker<Request, Progress, Live extends object>(definition: JobDefinition<Request, Progress, Live>, deps: WorkerDependencies) {
+export function createJobWorker<Request, Progress, Live extends object>(
+  definition: JobDefinition<Request, Progress, Live>,
+  deps: WorkerDependencies,
+) {
   const jobType = jobTypeByName(definition.type);
   if (!jobType) throw new Error(`Job type ${definition.type} is not in the service catalogue`);
-  if (!jobType.commandType) throw new Error(`Job type ${definition.type} runs without a command: its worker is a task worker (task-worker.ts)`);
-  if (jobType.fromProducers && !definition.parseProducerRequest) throw new Error(`Job type ${definition.type} takes producer jobs but has no parseProducerRequest`);
+  if (!jobType.commandType)
+    throw new Error(`Job type ${definition.type} runs without a command: its worker is a task worker (task-worker.ts)`);
+  if (jobType.fromProducers && !definition.parseProducerRequest)
+    throw new Error(`Job type ${definition.type} takes producer jobs but has no parseProducerRequest`);
   const processor = new BatchProcessor(EventType.SQS);
   const processRecord = (record: SQSRecord) => processJobRecord(definition, deps, record);
   return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
@@ -165,7 +170,8 @@ const tooLargeReason = (error: Error) => `A write was refused as too large for D
 /** How a command whose output cannot be stored ends (a 500 code: a narrower request may well succeed). */
 const OUTPUT_TOO_LARGE_ERROR: ErrorInfo = Object.freeze({
   code: 'SYSTEM_ERROR',
-  message: 'The command produced more data than can be stored (a command holds at most 400 KB), so it failed; a narrower request may succeed.',
+  message:
+    'The command produced more data than can be stored (a command holds at most 400 KB), so it failed; a narrower request may succeed.',
 });
 
 /**
@@ -180,7 +186,8 @@ export function attemptOf(record: Pick<SQSRecord, 'messageAttributes' | 'attribu
   return (Number.isInteger(carried) && carried > 0 ? carried : 1) + (Number.isInteger(deliveries) && deliveries > 1 ? deliveries - 1 : 0);
 }
 
-const queueOf = <Request, Progress, Live extends object>(definition: JobDefinition<Request, Progress, Live>) => jobTypeByName(definition.type)!.queue.id;
+const queueOf = <Request, Progress, Live extends object>(definition: JobDefinition<Request, Progress, Live>) =>
+  jobTypeByName(definition.type)!.queue.id;
 
 interface RecordContext {
   messageId: string;
@@ -205,7 +212,9 @@ async function runRecord<Request, Progress, Live extends object>(
   const commandId = job.command_id ?? (await startProducerCommand(definition, deps, job, record.messageId));
   context.commandId = commandId;
   context.retryBody = namingJob(job, commandId);
-  return (deps.tracing ?? noTracing).span(`## ${definition.type}`, { commandId }, () => claimAndRun(definition, deps, job, commandId, attempt, context));
+  return (deps.tracing ?? noTracing).span(`## ${definition.type}`, { commandId }, () =>
+    claimAndRun(definition, deps, job, commandId, attempt, context),
+  );
 }
 
 async function claimAndRun<Request, Progress, Live extends object>(
@@ -254,7 +263,10 @@ async function claimAndRun<Request, Progress, Live extends object>(
     command = readCommand(definition.kind, claim.command);
   } catch (error) {
     if (!(error instanceof UnreadableCommandError)) throw error;
-    await finish(deps, claim.command, { status: 'failed', error: { ...GENERIC_SYSTEM_ERROR, message: 'The stored command could not be read; it cannot run.' } });
+    await finish(deps, claim.command, {
+      status: 'failed',
+      error: { ...GENERIC_SYSTEM_ERROR, message: 'The stored command could not be read; it cannot run.' },
+    });
     throw new PoisonJobError(error.message, { cause: error });
   }
 
@@ -317,7 +329,12 @@ export function retryDelayOf(deps: Pick<WorkerDependencies, 'retryDelaysSeconds'
   return delays[Math.min(attempt, delays.length) - 1] ?? 0;
 }
 
-async function deadLetter<Request, Progress, Live extends object>(definition: JobDefinition<Request, Progress, Live>, deps: WorkerDependencies, body: string, reason: string): Promise<void> {
+async function deadLetter<Request, Progress, Live extends object>(
+  definition: JobDefinition<Request, Progress, Live>,
+  deps: WorkerDependencies,
+  body: string,
+  reason: string,
+): Promise<void> {
   await deps.queue.sendToDeadLetter(queueOf(definition), body, reason);
   metricsOf(deps).count('JobDeadLettered', definition.kind.type);
 }
@@ -330,16 +347,21 @@ export function decodeJob(definition: { type: string }, body: string): JobEnvelo
   try {
     raw = parseJsonDocument(body, MAX_JSON_DEPTH);
   } catch (error) {
-    if (error instanceof JsonDocumentError) throw new PoisonJobError(error.reason === 'too_deep' ? error.message : 'The message body is not JSON');
+    if (error instanceof JsonDocumentError)
+      throw new PoisonJobError(error.reason === 'too_deep' ? error.message : 'The message body is not JSON');
     throw error;
   }
   const parsed = jobEnvelopeSchema.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw new PoisonJobError(`The job envelope is invalid: ${first ? `${first.path.join('.') || 'envelope'}: ${first.message}` : 'unknown problem'}`);
+    throw new PoisonJobError(
+      `The job envelope is invalid: ${first ? `${first.path.join('.') || 'envelope'}: ${first.message}` : 'unknown problem'}`,
+    );
   }
   if (parsed.data.type !== definition.type) {
-    throw new PoisonJobError(`Job type "${parsed.data.type}" does not belong on the ${jobTypeByName(definition.type)?.queue.id ?? definition.type} queue`);
+    throw new PoisonJobError(
+      `Job type "${parsed.data.type}" does not belong on the ${jobTypeByName(definition.type)?.queue.id ?? definition.type} queue`,
+    );
   }
   return parsed.data;
 }
@@ -390,4 +412,3 @@ async function startProducerCommand<Request, Progress, Live extends object>(
     throw error;
   }
 }
-

@@ -27,7 +27,12 @@ import type { Settings } from './settings';
 /** Where an AWS client connects: the endpoint, region and credentials given in the settings, else the SDK's defaults. */
 function awsClientOptions(settings: Settings, service: 'DYNAMODB' | 'SQS'): AwsClientOptions {
   const endpoint = settings[`AWS_ENDPOINT_URL_${service}`] ?? settings.AWS_ENDPOINT_URL;
-  const { AWS_REGION: region, AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken } = settings;
+  const {
+    AWS_REGION: region,
+    AWS_ACCESS_KEY_ID: accessKeyId,
+    AWS_SECRET_ACCESS_KEY: secretAccessKey,
+    AWS_SESSION_TOKEN: sessionToken,
+  } = settings;
   return {
     ...(endpoint ? { endpoint } : {}),
     ...(region ? { region } : {}),
@@ -59,7 +64,8 @@ export function tracingOf(functionId: FunctionId, settings: Settings): Tracing {
 /** The function's logger: LOG_LEVEL, and LOG_FORMAT (`json` in Lambda; `pretty` under `npm start`). */
 export function loggerOf(functionId: FunctionId, settings: Settings): Logger {
   const format = settings.LOG_FORMAT?.trim().toLowerCase() || 'json';
-  if (format !== 'json' && format !== 'pretty') throw new ConfigError(`Invalid configuration: LOG_FORMAT must be json or pretty (got ${settings.LOG_FORMAT})`);
+  if (format !== 'json' && format !== 'pretty')
+    throw new ConfigError(`Invalid configuration: LOG_FORMAT must be json or pretty (got ${settings.LOG_FORMAT})`);
   return createLogger(functionId, { level: settings.LOG_LEVEL ?? 'INFO', format });
 }
 

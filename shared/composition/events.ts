@@ -28,7 +28,10 @@ export interface EventPublishingPorts {
  */
 export function publishesEvents(functionId: FunctionId): boolean {
   const { access } = functionById(functionId);
-  return access.sendsTo.includes(EVENT_DELIVERY_QUEUE) && access.table.some((grant) => grant.index === undefined && grant.keyPrefixes.some((prefix) => prefix === 'EVENT#'));
+  return (
+    access.sendsTo.includes(EVENT_DELIVERY_QUEUE) &&
+    access.table.some((grant) => grant.index === undefined && grant.keyPrefixes.some((prefix) => prefix === 'EVENT#'))
+  );
 }
 
 /**

@@ -37,5 +37,11 @@ export async function acceptDeepResearch(deps: DeepResearchApiDependencies, call
     request,
     ...(idempotencyKey ? { idempotency: { key: idempotencyKey, bodyHash: sha256Hex(canonicalJson(call.body)) } } : {}),
   });
-  return respondWithCommand(deps.commands, command, call.headers.prefer, deepResearchPresenter(request, buildSearchQuery(request)), deps.maxWaitSeconds);
+  return respondWithCommand(
+    deps.commands,
+    command,
+    call.headers.prefer,
+    deepResearchPresenter(request, buildSearchQuery(request)),
+    deps.maxWaitSeconds,
+  );
 }

@@ -67,7 +67,11 @@ export function batchPrompt(query: string, items: readonly BatchItem[]): ChatMes
 }
 
 /** An advanced call: one result, from the readable text of its page. */
-export function pagePrompt(query: string, result: { url: string; title: string; snippet: string }, page: { title?: string; text: string }): ChatMessage[] {
+export function pagePrompt(
+  query: string,
+  result: { url: string; title: string; snippet: string },
+  page: { title?: string; text: string },
+): ChatMessage[] {
   return [
     { role: 'system', content: SYSTEM },
     {

@@ -95,7 +95,12 @@ export async function analyzeResults<T extends AnalysisInput>(
 ): Promise<Array<T & { content_analysis: ContentAnalysis }>> {
   const run = new AnalysisRun(deps, input.query);
   const analyses =
-    input.depth === 'advanced' ? await run.advanced(input.results, deps.readPage ?? createPageReader()) : await run.basic(input.results.map((_, index) => index), input.results);
+    input.depth === 'advanced'
+      ? await run.advanced(input.results, deps.readPage ?? createPageReader())
+      : await run.basic(
+          input.results.map((_, index) => index),
+          input.results,
+        );
   return input.results.map((result, index) => ({ ...result, content_analysis: analyses.get(index)! }));
 }
 
@@ -105,7 +110,12 @@ export async function analyzeResults<T extends AnalysisInput>(
  * page timeout plus one LLM call deadline), then the fallback batches in
  * rounds of 4 (one LLM call deadline each).
  */
-export function worstCaseAnalysisMs(results: number, depth: AnalysisDepth, llmCallDeadlineMs: number, pageTimeoutMs = PAGE_READ_TIMEOUT_MS): number {
+export function worstCaseAnalysisMs(
+  results: number,
+  depth: AnalysisDepth,
+  llmCallDeadlineMs: number,
+  pageTimeoutMs = PAGE_READ_TIMEOUT_MS,
+): number {
   const batchRounds = Math.ceil(Math.ceil(results / ANALYSIS_LIMITS.batchSize) / ANALYSIS_LIMITS.batchConcurrency);
   if (depth === 'basic') return batchRounds * llmCallDeadlineMs;
   return Math.ceil(results / ANALYSIS_LIMITS.pageConcurrency) * (pageTimeoutMs + llmCallDeadlineMs) + batchRounds * llmCallDeadlineMs;
@@ -145,12 +155,17 @@ class AnalysisRun {
       ANALYSIS_LIMITS.pageConcurrency,
       async (position) => {
         const result = results[position]!;
-        if (this.pastDeadline()) return analyses.set(position, this.offline(result, result.snippet, 'deadline', 'analysis deadline reached'));
+        if (this.pastDeadline())
+          return analyses.set(position, this.offline(result, result.snippet, 'deadline', 'analysis deadline reached'));
         let page: { title?: string; text: string };
         try {
           page = await readPage(result.url);
         } catch (error) {
-          this.note({ url: result.url, kind: 'page_unreadable', reason: error instanceof Error ? error.message : 'page could not be read' });
+          this.note({
+            url: result.url,
+            kind: 'page_unreadable',
+            reason: error instanceof Error ? error.message : 'page could not be read',
+          });
           fromSnippet.push(position);
           return;
         }
@@ -175,7 +190,13 @@ class AnalysisRun {
       schemaName: 'search_result_analyses',
       schema: batchAnalysisSchema,
       messages: batchPrompt(this.query, batchItems),
-      offline: () => ({ analyses: items.map((item, index) => ({ index, url: item.url, ...offlineAnalysis(this.query, { title: item.title, text: item.snippet }) })) }),
+      offline: () => ({
+        analyses: items.map((item, index) => ({
+          index,
+          url: item.url,
+          ...offlineAnalysis(this.query, { title: item.title, text: item.snippet }),
+        })),
+      }),
       maxTokens: 250 + 350 * items.length,
     };
     const answer = await this.complete(request, items);
@@ -185,7 +206,12 @@ class AnalysisRun {
       const entry = matched.get(index);
       const analysis = entry && normalizeAnalysis(entry);
       if (analysis?.summary) return analysis;
-      return this.offline(item, item.snippet, 'answer_missing', entry ? 'the model gave this result an empty summary' : 'the model left this result out of its answer');
+      return this.offline(
+        item,
+        item.snippet,
+        'answer_missing',
+        entry ? 'the model gave this result an empty summary' : 'the model left this result out of its answer',
+      );
     });
   }
 
@@ -239,7 +265,10 @@ class AnalysisRun {
  * range and its URL agrees; else by URL; else by index alone (a model that
  * mangled a URL). The first entry for a result wins.
  */
-function matchEntries(entries: BatchAnalysisAnswer['analyses'], items: readonly AnalysisInput[]): Map<number, BatchAnalysisAnswer['analyses'][number]> {
+function matchEntries(
+  entries: BatchAnalysisAnswer['analyses'],
+  items: readonly AnalysisInput[],
+): Map<number, BatchAnalysisAnswer['analyses'][number]> {
   const matched = new Map<number, BatchAnalysisAnswer['analyses'][number]>();
   const unplaced: BatchAnalysisAnswer['analyses'] = [];
   for (const entry of entries) {
@@ -250,7 +279,8 @@ function matchEntries(entries: BatchAnalysisAnswer['analyses'], items: readonly 
   for (const entry of unplaced) {
     const byUrl = items.findIndex((item, index) => item.url === entry.url && !matched.has(index));
     if (byUrl >= 0) matched.set(byUrl, entry);
-    else if (items[entry.index] && !matched.has(entry.index) && !items.some((item) => item.url === entry.url)) matched.set(entry.index, entry);
+    else if (items[entry.index] && !matched.has(entry.index) && !items.some((item) => item.url === entry.url))
+      matched.set(entry.index, entry);
   }
   return matched;
 }

@@ -59,7 +59,15 @@ export const DEEP_RESEARCH_CATALOGUE = {
           secrets: ['search', 'openai'],
         },
         // Unset, each has its default (docs/configuration.md); an environment's providerSettings (infra/config.ts) may set them.
-        settings: ['SEARCH_PROVIDERS', 'SEARCH_CACHE_TTL', 'GOOGLE_CSE_DAILY_QUOTA', 'GOOGLE_CSE_BASE_URL', 'BRAVE_BASE_URL', 'PERPLEXITY_BASE_URL', 'PERPLEXITY_MODEL'],
+        settings: [
+          'SEARCH_PROVIDERS',
+          'SEARCH_CACHE_TTL',
+          'GOOGLE_CSE_DAILY_QUOTA',
+          'GOOGLE_CSE_BASE_URL',
+          'BRAVE_BASE_URL',
+          'PERPLEXITY_BASE_URL',
+          'PERPLEXITY_MODEL',
+        ],
       },
     },
   ],
@@ -83,7 +91,5 @@ export const DEEP_RESEARCH_CATALOGUE = {
       },
     },
   ],
-  routes: [
-    { method: 'POST', path: '/api/deepResearch/operation', function: 'deepResearchApi' },
-  ],
+  routes: [{ method: 'POST', path: '/api/deepResearch/operation', function: 'deepResearchApi' }],
 } as const satisfies FeatureCatalogue;

@@ -10,9 +10,14 @@ import { deepResearchRequestSchema, OPERATION_TYPES } from './schema';
  * bundle imports this file). The request is schema.ts's own schema, the one
  * the API checks.
  */
-const TAG = { name: 'Deep research', description: 'Web research through a quota-aware chain of search providers, with optional content analysis.' };
+const TAG = {
+  name: 'Deep research',
+  description: 'Web research through a quota-aware chain of search providers, with optional content analysis.',
+};
 
-const dateRangeSchema = z.object({ from: z.string().nullable(), to: z.string().nullable() }).meta({ description: 'The requested publication range; `null` where open.' });
+const dateRangeSchema = z
+  .object({ from: z.string().nullable(), to: z.string().nullable() })
+  .meta({ description: 'The requested publication range; `null` where open.' });
 
 const contentAnalysisSchema = z
   .object({
@@ -21,7 +26,10 @@ const contentAnalysisSchema = z
     sentiment: z.enum(SENTIMENTS),
     relevance_score: z.number().int().min(0).max(10).meta({ description: '0 (unrelated to the query) to 10 (answers it directly).' }),
   })
-  .meta({ id: 'ContentAnalysis', description: 'What the model found in a result, relative to the query (with `include_content_analysis: true`).' });
+  .meta({
+    id: 'ContentAnalysis',
+    description: 'What the model found in a result, relative to the query (with `include_content_analysis: true`).',
+  });
 
 const researchResultSchema = z
   .object({
@@ -55,12 +63,18 @@ export const deepResearchResultSchema = z
     total_results: z.number().int().min(0),
     processing_time_ms: z.number().int().min(0).meta({ description: "From the command's creation to its result." }),
     analysis_included: z.boolean(),
-    provider: z.string().meta({ description: 'Who served: `google`, `brave`, `perplexity` or `local-corpus` (no provider key).', example: 'google' }),
+    provider: z
+      .string()
+      .meta({ description: 'Who served: `google`, `brave`, `perplexity` or `local-corpus` (no provider key).', example: 'google' }),
     provider_requests: z.number().int().min(0).meta({ description: 'Provider requests the search spent (0 when the cache served).' }),
     cached: z.boolean().meta({ description: 'True when the cache served the search.' }),
     warnings: z.array(errorInfoSchema).optional().meta({ description: 'Analysis that could not run: the results are given without it.' }),
   })
-  .meta({ id: 'DeepResearchResult', description: 'A completed research operation. Unlike the other operations, its fields sit at the top level, beside `success` (no `data`).' });
+  .meta({
+    id: 'DeepResearchResult',
+    description:
+      'A completed research operation. Unlike the other operations, its fields sit at the top level, beside `success` (no `data`).',
+  });
 
 /** POST /api/deepResearch/operation. */
 export const DEEP_RESEARCH_OPERATIONS: readonly DocumentedOperation[] = [
@@ -76,13 +90,22 @@ export const DEEP_RESEARCH_OPERATIONS: readonly DocumentedOperation[] = [
       '',
       'Every error answer carries `processing_time_ms` beside `error`; a body that is not JSON is VALIDATION_ERROR.',
     ].join('\n'),
-    body: { schema: deepResearchRequestSchema, example: { operation_type: 'custom_search', query: 'AI agents in B2B sales', max_results: 10, include_content_analysis: true } },
+    body: {
+      schema: deepResearchRequestSchema,
+      example: { operation_type: 'custom_search', query: 'AI agents in B2B sales', max_results: 10, include_content_analysis: true },
+    },
     errors: ['VALIDATION_ERROR', 'INVALID_OPERATION', 'MISSING_QUERY'],
     failures: ['SEARCH_FAILED', 'SYSTEM_ERROR'],
     accepted: deepResearchAcceptedSchema,
     acceptedExample: {
       success: true,
-      data: { command_id: EXAMPLE_COMMAND_ID, status: 'in_progress', operation_type: 'custom_search', query: 'AI agents in B2B sales', date_range: { from: null, to: null } },
+      data: {
+        command_id: EXAMPLE_COMMAND_ID,
+        status: 'in_progress',
+        operation_type: 'custom_search',
+        query: 'AI agents in B2B sales',
+        date_range: { from: null, to: null },
+      },
     },
     completed: deepResearchResultSchema,
   }),

@@ -41,7 +41,8 @@ export function commandDurationMs(command: Pick<StoredCommand, 'created_at' | 'u
  */
 export function deepResearchPresenter(request: DeepResearchRequest, query: SearchQuery): CommandPresenter {
   return {
-    accepted: () => ({ operation_type: request.operation_type, query: query.text, date_range: dateRangeOf(request) }) satisfies AcceptedData,
+    accepted: () =>
+      ({ operation_type: request.operation_type, query: query.text, date_range: dateRangeOf(request) }) satisfies AcceptedData,
     completed: (command) =>
       ({
         success: true,

@@ -8,7 +8,9 @@ import type { HttpEvent } from '../platform/http/types';
  */
 export interface ProcessingTimer {
   /** The handler, noting when each request arrives. */
-  timed<Context, Result>(handler: (event: HttpEvent, context: Context) => Promise<Result>): (event: HttpEvent, context: Context) => Promise<Result>;
+  timed<Context, Result>(
+    handler: (event: HttpEvent, context: Context) => Promise<Result>,
+  ): (event: HttpEvent, context: Context) => Promise<Result>;
   /** Top-level fields of an error answer to `event`: `{processing_time_ms}`. */
   errorExtra(event: HttpEvent): { processing_time_ms: number };
 }

@@ -75,7 +75,10 @@ export function buildSearchQuery(request: DeepResearchRequest): SearchQuery {
 
 /** Whether `text` holds `phrase` as whole words, case aside. */
 function containsPhrase(text: string, phrase: string): boolean {
-  const words = phrase.toLowerCase().split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const words = phrase
+    .toLowerCase()
+    .split(/\s+/)
+    .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return new RegExp(`(?<![\\p{L}\\p{N}])${words.join('\\s+')}(?![\\p{L}\\p{N}])`, 'iu').test(text);
 }
 

@@ -55,26 +55,68 @@ function problemOf(issue: z.core.$ZodIssue, field: string, label: string, shape:
       const bound = Number(issue.code === 'too_big' ? issue.maximum : issue.minimum);
       const side = issue.code === 'too_big' ? 'at most' : 'at least';
       if (issue.origin === 'array') {
-        return { code: issue.code, message: `${prefix}${capital(side)} ${bound} items`, expected: `${side} ${bound} items`, received: `${(input as unknown[]).length} items` };
+        return {
+          code: issue.code,
+          message: `${prefix}${capital(side)} ${bound} items`,
+          expected: `${side} ${bound} items`,
+          received: `${(input as unknown[]).length} items`,
+        };
       }
       if (issue.origin === 'string') {
-        if (issue.code === 'too_small') return { code: 'too_small', message: prefix ? `${label} is blank` : 'Must not be blank', expected: 'non-blank text', received: shown(input) };
+        if (issue.code === 'too_small')
+          return {
+            code: 'too_small',
+            message: prefix ? `${label} is blank` : 'Must not be blank',
+            expected: 'non-blank text',
+            received: shown(input),
+          };
         const limit = shape.textLimits[field] ?? bound;
-        return { code: 'too_big', message: `${prefix}Must be at most ${limit} characters`, expected: `at most ${limit} characters`, received: `${String(input).length} characters` };
+        return {
+          code: 'too_big',
+          message: `${prefix}Must be at most ${limit} characters`,
+          expected: `at most ${limit} characters`,
+          received: `${String(input).length} characters`,
+        };
       }
-      return { code: issue.code, message: `${prefix}Must be ${side} ${bound}`, expected: `a number ${side} ${bound}`, received: shown(input) };
+      return {
+        code: issue.code,
+        message: `${prefix}Must be ${side} ${bound}`,
+        expected: `a number ${side} ${bound}`,
+        received: shown(input),
+      };
     }
     case 'invalid_value':
-      return { code: 'invalid_value', message: `${prefix}Must be one of ${issue.values.join(', ')}`, expected: issue.values.join(' | '), received: receivedOf(input) };
+      return {
+        code: 'invalid_value',
+        message: `${prefix}Must be one of ${issue.values.join(', ')}`,
+        expected: issue.values.join(' | '),
+        received: receivedOf(input),
+      };
     case 'custom': {
       const format = (issue.params as { format?: string } | undefined)?.format;
-      if (format === 'date') return { code: 'invalid_format', message: `${prefix}Must be a real calendar date written YYYY-MM-DD`, expected: 'YYYY-MM-DD', received: receivedOf(input) };
+      if (format === 'date')
+        return {
+          code: 'invalid_format',
+          message: `${prefix}Must be a real calendar date written YYYY-MM-DD`,
+          expected: 'YYYY-MM-DD',
+          received: receivedOf(input),
+        };
       if (format === 'hostname') {
-        return { code: 'invalid_format', message: `${label} must be a hostname such as news.ycombinator.com (no scheme, path or port)`, expected: 'hostname', received: receivedOf(input) };
+        return {
+          code: 'invalid_format',
+          message: `${label} must be a hostname such as news.ycombinator.com (no scheme, path or port)`,
+          expected: 'hostname',
+          received: receivedOf(input),
+        };
       }
       // The one object-level rule: the range's order.
       const { date_from: from, date_to: to } = input as { date_from: string; date_to: string };
-      return { code: 'custom', message: `date_from (${from.trim()}) is after date_to (${to.trim()})`, expected: `a day on or before date_to (${to.trim()})`, received: from.trim() };
+      return {
+        code: 'custom',
+        message: `date_from (${from.trim()}) is after date_to (${to.trim()})`,
+        expected: `a day on or before date_to (${to.trim()})`,
+        received: from.trim(),
+      };
     }
     default:
       return { code: issue.code, message: `${prefix}${issue.message}`, received: receivedOf(input) };
@@ -88,7 +130,13 @@ function detailsOf(issues: readonly z.core.$ZodIssue[], shape: RequestShape): Is
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        details.push({ code: 'unrecognized_keys', message: `Unknown field "${shown(key)}"`, expected: known.join(' | '), received: shown(key), path: [key] });
+        details.push({
+          code: 'unrecognized_keys',
+          message: `Unknown field "${shown(key)}"`,
+          expected: known.join(' | '),
+          received: shown(key),
+          path: [key],
+        });
       }
       continue;
     }
@@ -96,7 +144,13 @@ function detailsOf(issues: readonly z.core.$ZodIssue[], shape: RequestShape): Is
     if (field === undefined) continue;
     if (field === 'operation_type') {
       const message = issue.input === undefined ? 'operation_type is required' : 'operation_type must be a string';
-      details.push({ code: 'invalid_type', message, expected: shape.operations.join(' | '), received: typeName(issue.input), path: [field] });
+      details.push({
+        code: 'invalid_type',
+        message,
+        expected: shape.operations.join(' | '),
+        received: typeName(issue.input),
+        path: [field],
+      });
       continue;
     }
     const label = index === undefined ? field : `${field}[${index}]`;
@@ -107,7 +161,10 @@ function detailsOf(issues: readonly z.core.$ZodIssue[], shape: RequestShape): Is
     if (field === 'operation_type') return 0;
     return known.includes(field) ? 2 + known.indexOf(field) : 1;
   };
-  return details.map((detail, at) => ({ detail, at })).sort((a, b) => rank(a.detail) - rank(b.detail) || a.at - b.at).map(({ detail }) => detail);
+  return details
+    .map((detail, at) => ({ detail, at }))
+    .sort((a, b) => rank(a.detail) - rank(b.detail) || a.at - b.at)
+    .map(({ detail }) => detail);
 }
 
 /** The refusal of a request zod found faults in. */
@@ -123,7 +180,13 @@ export function requestRefusal(issues: readonly z.core.$ZodIssue[], shape: Reque
   if (operation) {
     const names = shape.operations;
     return new AppError('INVALID_OPERATION', `operation_type must be one of ${names.join(', ')} (got "${shown(operation.input)}").`, [
-      { code: 'invalid_value', message: `Must be one of ${names.join(', ')}`, expected: names.join(' | '), received: shown(operation.input), path: ['operation_type'] },
+      {
+        code: 'invalid_value',
+        message: `Must be one of ${names.join(', ')}`,
+        expected: names.join(' | '),
+        received: shown(operation.input),
+        path: ['operation_type'],
+      },
     ]);
   }
   const details = detailsOf(issues, shape);

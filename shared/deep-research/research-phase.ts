@@ -117,7 +117,10 @@ export async function runResearchPhase(
     } catch (error) {
       // A missing model key fails loudly (the job is retried; the search is kept). Anything else leaves the results without analysis.
       if (error instanceof ProviderNotConfiguredError) throw error;
-      deps.logger?.warn('Content analysis failed; the results are given without it', { commandId: command.id, error: describeError(error) });
+      deps.logger?.warn('Content analysis failed; the results are given without it', {
+        commandId: command.id,
+        error: describeError(error),
+      });
       warnings.push({ code: 'SYSTEM_ERROR', message: `${analysisFailure(error)}; the results are given without analysis.` });
     }
   }
@@ -142,10 +145,22 @@ export async function runResearchPhase(
 
 /** The search, from the cache or the providers; or the SEARCH_FAILED error when none could serve. */
 async function searchOnce(deps: ResearchPhaseDependencies, query: SearchQuery): Promise<{ search: SearchOutcome } | { error: ErrorInfo }> {
-  const limits = { ...(query.dateFrom ? { dateFrom: query.dateFrom } : {}), ...(query.dateTo ? { dateTo: query.dateTo } : {}), maxResults: query.maxResults };
+  const limits = {
+    ...(query.dateFrom ? { dateFrom: query.dateFrom } : {}),
+    ...(query.dateTo ? { dateTo: query.dateTo } : {}),
+    maxResults: query.maxResults,
+  };
   const cached = await deps.cache.get(query);
   if (cached) {
-    return { search: { provider: cached.provider, provider_requests: 0, cached: true, passed_over: [], results: shapeResults(cached.hits, limits) } };
+    return {
+      search: {
+        provider: cached.provider,
+        provider_requests: 0,
+        cached: true,
+        passed_over: [],
+        results: shapeResults(cached.hits, limits),
+      },
+    };
   }
 
   let providers = await deps.providers();
@@ -168,7 +183,11 @@ async function searchOnce(deps: ResearchPhaseDependencies, query: SearchQuery): 
     deps.logger?.warn('Every search provider failed', { failures: error.failures, providerRequests: error.providerRequests });
     return { error: searchFailedError(error.failures, error.providerRequests) };
   }
-  deps.logger?.info('Search served', { provider: answer.provider, providerRequests: answer.providerRequests, passedOver: answer.passedOver });
+  deps.logger?.info('Search served', {
+    provider: answer.provider,
+    providerRequests: answer.providerRequests,
+    passedOver: answer.passedOver,
+  });
   if (answer.provider !== LOCAL_CORPUS_PROVIDER) {
     // The requests are spent: a cache that cannot be written must not fail the job (its retry would spend them again).
     await deps.cache.put(query, { provider: answer.provider, hits: answer.hits }).catch((error: unknown) => {

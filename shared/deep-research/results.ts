@@ -29,7 +29,22 @@ const MAX_URL_LENGTH = 2_048;
 export const SHAPED_RESULTS_MAX_BYTES = 160 * 1024;
 
 /** Query parameters that only say where a click came from; they never change the page. */
-const TRACKING_PARAMETERS = new Set(['fbclid', 'gclid', 'dclid', 'gbraid', 'wbraid', 'msclkid', 'yclid', 'igshid', 'mc_cid', 'mc_eid', '_hsenc', '_hsmi', 'mkt_tok', 'ref_src']);
+const TRACKING_PARAMETERS = new Set([
+  'fbclid',
+  'gclid',
+  'dclid',
+  'gbraid',
+  'wbraid',
+  'msclkid',
+  'yclid',
+  'igshid',
+  'mc_cid',
+  'mc_eid',
+  '_hsenc',
+  '_hsmi',
+  'mkt_tok',
+  'ref_src',
+]);
 
 const isTracking = (name: string): boolean => name.toLowerCase().startsWith('utm_') || TRACKING_PARAMETERS.has(name.toLowerCase());
 
@@ -51,7 +66,9 @@ export function normalizeUrl(url: string): string | undefined {
   const host = hostWithoutWww(parsed.hostname);
   // The URL parser already drops a port that is its scheme's default; 80 and 443 count as default for either scheme.
   const port = parsed.port === '' || parsed.port === '80' || parsed.port === '443' ? '' : `:${parsed.port}`;
-  const kept = [...parsed.searchParams].filter(([name]) => !isTracking(name)).sort(([a, av], [b, bv]) => (a === b ? av.localeCompare(bv) : a.localeCompare(b)));
+  const kept = [...parsed.searchParams]
+    .filter(([name]) => !isTracking(name))
+    .sort(([a, av], [b, bv]) => (a === b ? av.localeCompare(bv) : a.localeCompare(b)));
   const search = kept.length > 0 ? `?${new URLSearchParams(kept).toString()}` : '';
   const path = parsed.pathname.replace(/\/+$/, '');
   return `${host}${port}${path}${search}`;

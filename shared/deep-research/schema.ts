@@ -63,9 +63,11 @@ export const deepResearchRequestSchema = z
         '`llm_news`: news about large language models from curated sources (or `sources`); `general_news`: news about `query`; `custom_search`: the web for `query`. ' +
         'Missing or not a string: 400 VALIDATION_ERROR; another string: 400 INVALID_OPERATION.',
     }),
-    query: cleanedText(MAX_QUERY_LENGTH)
-      .optional()
-      .meta({ description: 'What to search for: required (not blank) for `general_news` and `custom_search` (else 400 MISSING_QUERY), optional for `llm_news`.', example: 'AI agents in B2B sales' }),
+    query: cleanedText(MAX_QUERY_LENGTH).optional().meta({
+      description:
+        'What to search for: required (not blank) for `general_news` and `custom_search` (else 400 MISSING_QUERY), optional for `llm_news`.',
+      example: 'AI agents in B2B sales',
+    }),
     date_from: day('First publication day (YYYY-MM-DD, inclusive); not after `date_to`.', '2026-11-01'),
     date_to: day('Last publication day (YYYY-MM-DD, inclusive).', '2026-11-23'),
     sources: z
@@ -73,32 +75,38 @@ export const deepResearchRequestSchema = z
       .max(MAX_SOURCES)
       .overwrite(distinct)
       .optional()
-      .meta({ description: 'Hostnames the results must come from (no scheme, path or port); for `llm_news` they replace the curated list.', example: ['techcrunch.com'] }),
+      .meta({
+        description: 'Hostnames the results must come from (no scheme, path or port); for `llm_news` they replace the curated list.',
+        example: ['techcrunch.com'],
+      }),
     keywords: z
       .array(keyword)
       .max(MAX_KEYWORDS)
       .overwrite(distinct)
       .optional()
       .meta({ description: 'Words or phrases every result must contain.', example: ['pricing'] }),
-    max_results: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_RESULTS_LIMIT)
-      .default(DEFAULT_MAX_RESULTS)
-      .meta({ description: 'Most results returned; the best-ranked are kept when results of unusual length would pass what a command keeps (160 KiB of results, 288 KiB with their analyses).' }),
-    include_content_analysis: z.boolean().default(false).meta({ description: 'Analyse each result (summary, key points, sentiment, relevance) with the model.' }),
-    analysis_depth: z
-      .enum(ANALYSIS_DEPTHS)
-      .default('basic')
-      .meta({ description: '`basic`: from the title and snippet, ten results per model call; `advanced`: from the page itself (public addresses only), one call per result.' }),
+    max_results: z.number().int().min(1).max(MAX_RESULTS_LIMIT).default(DEFAULT_MAX_RESULTS).meta({
+      description:
+        'Most results returned; the best-ranked are kept when results of unusual length would pass what a command keeps (160 KiB of results, 288 KiB with their analyses).',
+    }),
+    include_content_analysis: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'Analyse each result (summary, key points, sentiment, relevance) with the model.' }),
+    analysis_depth: z.enum(ANALYSIS_DEPTHS).default('basic').meta({
+      description:
+        '`basic`: from the title and snippet, ten results per model call; `advanced`: from the page itself (public addresses only), one call per result.',
+    }),
   })
   .refine((request) => !(request.date_from && request.date_to && request.date_from > request.date_to), {
     path: ['date_from'],
     // Also beside other fields' problems, so every problem is answered at once.
     when: (payload) => datesOf(payload.value) !== undefined,
   })
-  .meta({ id: 'DeepResearchRequest', description: 'A research operation. `null` counts as absent; an unknown field is refused (VALIDATION_ERROR).' });
+  .meta({
+    id: 'DeepResearchRequest',
+    description: 'A research operation. `null` counts as absent; an unknown field is refused (VALIDATION_ERROR).',
+  });
 
 /** Both days of a body when both are real calendar days. */
 function datesOf(value: unknown): { from: string; to: string } | undefined {
@@ -151,7 +159,13 @@ export function parseDeepResearchRequest(raw: unknown): DeepResearchRequest {
   if (needsQuery !== undefined) {
     const query = (body as Record<string, unknown>).query;
     throw new AppError('MISSING_QUERY', `query is required for ${needsQuery}: say what to search for.`, [
-      { code: 'invalid_type', message: 'Required', expected: 'non-blank string', received: query === undefined ? 'undefined' : 'blank string', path: ['query'] },
+      {
+        code: 'invalid_type',
+        message: 'Required',
+        expected: 'non-blank string',
+        received: query === undefined ? 'undefined' : 'blank string',
+        path: ['query'],
+      },
     ]);
   }
   if (!parsed.success) throw requestRefusal(parsed.error.issues, SHAPE);

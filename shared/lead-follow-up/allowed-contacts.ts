@@ -50,7 +50,8 @@ export function allowedContactsOf(sources: StoredSources): AllowedContacts {
   const { site, lead, agent, user, history = [] } = sources;
   const allowed: AllowedContacts = { urls: [], emails: [], phones: [] };
   if (site.url) addKey(allowed.urls, urlKey(cleanText(site.url).trim()));
-  for (const email of [site.channels?.email?.from, user?.email, lead.email]) if (email?.trim()) addKey(allowed.emails, emailKey(cleanText(email)));
+  for (const email of [site.channels?.email?.from, user?.email, lead.email])
+    if (email?.trim()) addKey(allowed.emails, emailKey(cleanText(email)));
   for (const phone of [site.channels?.messaging_app?.number, lead.phone]) {
     const digits = phoneKey(phone ?? '');
     if (digits) addKey(allowed.phones, digits);
@@ -120,7 +121,8 @@ function add(allowed: AllowedContacts, contact: FoundContact): void {
 }
 
 function addKey(list: string[], key: string): void {
-  if (key && key.length <= WRITING_LIMITS.contactCharacters && list.length < WRITING_LIMITS.contactsPerKind && !list.includes(key)) list.push(key);
+  if (key && key.length <= WRITING_LIMITS.contactCharacters && list.length < WRITING_LIMITS.contactsPerKind && !list.includes(key))
+    list.push(key);
 }
 
 /** Every string inside a JSON-like value (a lead's preferences). */

@@ -125,7 +125,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
       id: 'updateFollowUpApi',
       kind: 'api',
       entry: 'functions/api/update-follow-up.ts',
-      description: 'PATCH /api/follow-ups/{id}: edit a step of a sequence (copy, time) or end it (sent, skipped, cancelled), one conditional write',
+      description:
+        'PATCH /api/follow-ups/{id}: edit a step of a sequence (copy, time) or end it (sent, skipped, cancelled), one conditional write',
       timeoutSeconds: 10,
       memoryMb: 256,
       access: {

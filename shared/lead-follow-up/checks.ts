@@ -51,7 +51,12 @@ export async function checkLeadFollowUp(
 
   if (request.followUpType !== undefined && !isFollowUpType(request.followUpType)) {
     throw new AppError('INVALID_FOLLOW_UP_TYPE', `followUpType must be one of: ${FOLLOW_UP_TYPES.join(', ')}.`, [
-      { code: 'invalid_value', message: `Expected one of ${FOLLOW_UP_TYPES.join(', ')}`, received: request.followUpType, path: ['followUpType'] },
+      {
+        code: 'invalid_value',
+        message: `Expected one of ${FOLLOW_UP_TYPES.join(', ')}`,
+        received: request.followUpType,
+        path: ['followUpType'],
+      },
     ]);
   }
 

@@ -52,7 +52,11 @@ export interface WritingContext {
  * characters here, as the request's text is by its schema, so nothing
  * planted in either reaches the copy.
  */
-export function writingContext(checked: CheckedLeadFollowUp, request: LeadFollowUpRequest, history: readonly LeadHistoryEntry[] = []): WritingContext {
+export function writingContext(
+  checked: CheckedLeadFollowUp,
+  request: LeadFollowUpRequest,
+  history: readonly LeadHistoryEntry[] = [],
+): WritingContext {
   return {
     site: siteSummary(checked.site),
     agent: agentSummary(checked.agent),
@@ -108,5 +112,7 @@ export function leadProfile(lead: Lead, request: LeadFollowUpRequest): LeadProfi
  */
 export function mergedInteractions(lead: Lead, request: LeadFollowUpRequest, history: readonly LeadHistoryEntry[] = []): InteractionNote[] {
   const all = [...(lead.interactions ?? []), ...(request.previousInteractions ?? []), ...history];
-  return newestInteractions(all.map((item) => ({ date: cleanText(item.date), type: cleanText(item.type), summary: cleanText(item.summary) })));
+  return newestInteractions(
+    all.map((item) => ({ date: cleanText(item.date), type: cleanText(item.type), summary: cleanText(item.summary) })),
+  );
 }

@@ -73,13 +73,20 @@ export async function runCopywriterPhase(
   let outcome = child.progress?.copywriter;
   if (parent.status !== 'in_progress') {
     return childOutcome(
-      outcome ?? { ok: false, error: { code: 'SALES_COMMAND_FAILED', message: 'The lead follow-up finished before the copywriter phase ran.' } },
+      outcome ?? {
+        ok: false,
+        error: { code: 'SALES_COMMAND_FAILED', message: 'The lead follow-up finished before the copywriter phase ran.' },
+      },
       parent,
     );
   }
   if (!outcome) {
     outcome = await refine(deps, sales, request, input.attempt);
-    const recorded = await deps.commands.recordProgress(child.id, { progress: { ...child.progress, copywriter: outcome } }, deps.clock.now());
+    const recorded = await deps.commands.recordProgress(
+      child.id,
+      { progress: { ...child.progress, copywriter: outcome } },
+      deps.clock.now(),
+    );
     if (!recorded) throw new Error(`Copywriter command ${child.id} is no longer in progress`);
   }
 
@@ -91,7 +98,11 @@ export async function runCopywriterPhase(
   return childOutcome(outcome, parent);
 }
 
-async function loadParent(deps: CopywriterPhaseDependencies, child: CopywriterCommand, request: CopywriterRequest): Promise<LeadFollowUpCommand> {
+async function loadParent(
+  deps: CopywriterPhaseDependencies,
+  child: CopywriterCommand,
+  request: CopywriterRequest,
+): Promise<LeadFollowUpCommand> {
   const refused = () => new AppError('INVALID_REQUEST', 'A copywriter command must come from the sales phase of a lead follow-up.');
   if (child.parent_id !== request.parentId) throw refused();
   const parent = await deps.commands.get(request.parentId);
@@ -149,9 +160,15 @@ async function refine(
         offline: () => offlineRefinement(context, draft),
         maxTokens: REFINEMENT_MAX_TOKENS,
       },
-      (value, generatedBy) => checkChannelMessages(withStrategies(value, draft, context.channels), context.channels, copyRulesFor(context, generatedBy)),
+      (value, generatedBy) =>
+        checkChannelMessages(withStrategies(value, draft, context.channels), context.channels, copyRulesFor(context, generatedBy)),
     );
-    return { ok: true, messages: withStrategies(answer.value, draft, context.channels), generated_by: answer.generatedBy, model: answer.model };
+    return {
+      ok: true,
+      messages: withStrategies(answer.value, draft, context.channels),
+      generated_by: answer.generatedBy,
+      model: answer.model,
+    };
   } catch (error) {
     if (error instanceof AppError) return failed(error.code, error.message, error.details);
     if (error instanceof LlmError) return failed('SALES_COMMAND_FAILED', error.message);

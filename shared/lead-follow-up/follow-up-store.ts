@@ -55,9 +55,10 @@ export function leadPartition(owner: { siteId: string; leadId: string; tenantId:
 }
 
 /** The lead-index entry of a follow-up: its lead's partition, in schedule order. */
-export function leadIndexKey(
-  item: Pick<StoredFollowUp, 'id' | 'scheduled_for' | 'site_id' | 'lead_id' | 'tenant_id'>,
-): { gsi2pk: string; gsi2sk: string } {
+export function leadIndexKey(item: Pick<StoredFollowUp, 'id' | 'scheduled_for' | 'site_id' | 'lead_id' | 'tenant_id'>): {
+  gsi2pk: string;
+  gsi2sk: string;
+} {
   return { gsi2pk: leadPartition({ siteId: item.site_id, leadId: item.lead_id, tenantId: item.tenant_id }), gsi2sk: leadSortKey(item) };
 }
 

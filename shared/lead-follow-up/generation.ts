@@ -27,7 +27,11 @@ export interface CheckedCompletion<T> extends JsonCompletion<T> {
  * provider cannot be reached (after its own retries), NO_CONTENT_GENERATED
  * when the repaired answer is still unusable.
  */
-export async function generateChecked<T>(llm: LlmClient, request: JsonCompletionRequest<T>, check: AnswerCheck<T>): Promise<CheckedCompletion<T>> {
+export async function generateChecked<T>(
+  llm: LlmClient,
+  request: JsonCompletionRequest<T>,
+  check: AnswerCheck<T>,
+): Promise<CheckedCompletion<T>> {
   const first = await attempt(llm, request, check);
   if (first.ok) return { ...first.completion, calls: 1 };
 
@@ -40,9 +44,7 @@ export async function generateChecked<T>(llm: LlmClient, request: JsonCompletion
   );
 }
 
-type Attempt<T> =
-  | { ok: true; completion: JsonCompletion<T> }
-  | { ok: false; problems: ContentProblem[]; previous?: string };
+type Attempt<T> = { ok: true; completion: JsonCompletion<T> } | { ok: false; problems: ContentProblem[]; previous?: string };
 
 async function attempt<T>(llm: LlmClient, request: JsonCompletionRequest<T>, check: AnswerCheck<T>): Promise<Attempt<T>> {
   let completion: JsonCompletion<T>;

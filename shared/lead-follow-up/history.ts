@@ -107,7 +107,13 @@ export function dynamoLeadHistory(db: DynamoDBDocumentClient, tableName: string)
       const { Items = [] } = await db.send(
         new QueryCommand({
           ...query,
-          ExpressionAttributeNames: { '#pk': TABLE.partitionKey, '#sk': TABLE.sortKey, '#type': 'type', '#date': 'date', '#expires': TABLE.ttlAttribute },
+          ExpressionAttributeNames: {
+            '#pk': TABLE.partitionKey,
+            '#sk': TABLE.sortKey,
+            '#type': 'type',
+            '#date': 'date',
+            '#expires': TABLE.ttlAttribute,
+          },
           ExpressionAttributeValues: { ...query.ExpressionAttributeValues, ':now': epochSeconds(now) },
           FilterExpression: 'attribute_not_exists(#expires) OR #expires > :now',
           ProjectionExpression: 'event_id, #date, #type, channel, summary',
@@ -118,7 +124,8 @@ export function dynamoLeadHistory(db: DynamoDBDocumentClient, tableName: string)
       return withinWindow(
         Items.map((item) => {
           const parsed = entrySchema.safeParse(item);
-          if (!parsed.success) throw new Error(`A stored history entry of lead ${owner.leadId} is malformed: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+          if (!parsed.success)
+            throw new Error(`A stored history entry of lead ${owner.leadId} is malformed: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
           return parsed.data;
         }),
       );

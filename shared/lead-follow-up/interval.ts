@@ -89,9 +89,7 @@ function parseIso(input: string): number | undefined {
   const match = ISO_DURATION.exec(input);
   if (!match || input === 'p' || input.endsWith('t')) return undefined;
   const [, weeks, days, hours, minutes] = match;
-  return (
-    Number(weeks ?? 0) * 7 * DAY_MS + Number(days ?? 0) * DAY_MS + Number(hours ?? 0) * HOUR_MS + Number(minutes ?? 0) * 60_000
-  );
+  return Number(weeks ?? 0) * 7 * DAY_MS + Number(days ?? 0) * DAY_MS + Number(hours ?? 0) * HOUR_MS + Number(minutes ?? 0) * 60_000;
 }
 
 function parseWords(input: string): number | undefined {

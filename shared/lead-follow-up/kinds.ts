@@ -1,6 +1,11 @@
 import type { CommandKind } from '../commands/kind';
 import { copywriterRequestSchema, type CopywriterRequest } from './copywriter-request';
-import { copywriterCommandProgressSchema, leadFollowUpProgressSchema, type CopywriterCommandProgress, type LeadFollowUpProgress } from './progress';
+import {
+  copywriterCommandProgressSchema,
+  leadFollowUpProgressSchema,
+  type CopywriterCommandProgress,
+  type LeadFollowUpProgress,
+} from './progress';
 import { parseLeadFollowUpRequest, type LeadFollowUpRequest } from './schema';
 
 /**

@@ -84,7 +84,7 @@ export function contactProblems(text: string, path: string[], allowed: AllowedCo
       code: 'contact_not_allowed',
       message:
         `contains links or contact details that are not in the site's or the lead's data: ${named.slice(0, MAX_NAMED_CONTACTS).join(', ')}${more}; ` +
-        'remove them (only the site\'s own URL and contacts from the stored data may appear)',
+        "remove them (only the site's own URL and contacts from the stored data may appear)",
       path,
     },
   ];
@@ -133,7 +133,9 @@ export function checkChannelMessages(messages: ChannelMessages, channels: readon
 
 /** One-line summary of problems, for logs and error messages. */
 export function describeProblems(problems: readonly ContentProblem[], max = 5): string {
-  const shown = problems.slice(0, max).map((problem) => (problem.path.length ? `${problem.path.join('.')}: ${problem.message}` : problem.message));
+  const shown = problems
+    .slice(0, max)
+    .map((problem) => (problem.path.length ? `${problem.path.join('.')}: ${problem.message}` : problem.message));
   const more = problems.length > max ? ` (and ${problems.length - max} more)` : '';
   return `${shown.join('; ')}${more}`;
 }

@@ -69,7 +69,10 @@ export function offlineSequence(context: WritingContext, types: readonly FollowU
  * The copywriter's pass, offline: a warmer, plainer version of each channel's
  * title and message that keeps the limits (the strategy is kept by the caller).
  */
-export function offlineRefinement(context: WritingContext, messages: ChannelMessages): Partial<Record<Channel, { title: string; message: string }>> {
+export function offlineRefinement(
+  context: WritingContext,
+  messages: ChannelMessages,
+): Partial<Record<Channel, { title: string; message: string }>> {
   const facts = factsOf(context);
   const refined: Partial<Record<Channel, { title: string; message: string }>> = {};
   for (const channel of context.channels) {
@@ -112,9 +115,19 @@ function factsOf(context: WritingContext): Facts {
     pain: context.lead.pain_points[0] ? clean(context.lead.pain_points[0], 120) || null : null,
     secondPain: context.lead.pain_points[1] ? clean(context.lead.pain_points[1], 120) || null : null,
     budget: context.lead.budget_range ? clean(context.lead.budget_range, 80) || null : null,
-    products: listOf(context.productInterest.slice(0, 3).map((item) => clean(item, 80)).filter(Boolean)) || null,
+    products:
+      listOf(
+        context.productInterest
+          .slice(0, 3)
+          .map((item) => clean(item, 80))
+          .filter(Boolean),
+      ) || null,
     lastInteraction: last
-      ? { type: clean(last.type.replace(/_/g, ' '), 40).toLowerCase(), date: readableDate(clean(last.date, 40)), summary: sentence(clean(last.summary, 240)) }
+      ? {
+          type: clean(last.type.replace(/_/g, ' '), 40).toLowerCase(),
+          date: readableDate(clean(last.date, 40)),
+          summary: sentence(clean(last.summary, 240)),
+        }
       : null,
     cta: cta.long,
     shortCta: cta.short,
@@ -136,7 +149,8 @@ function callToAction(stage: string | null, company: string | null): { long: str
 function emailMessage(facts: Facts): ChannelMessage {
   const paragraphs = [`Hi ${facts.first},`, opening(facts)];
   if (facts.lastInteraction) paragraphs.push(recap(facts));
-  if (facts.products) paragraphs.push(`You showed interest in ${facts.products}; I can show you how it would work for ${facts.companyOrTeam}.`);
+  if (facts.products)
+    paragraphs.push(`You showed interest in ${facts.products}; I can show you how it would work for ${facts.companyOrTeam}.`);
   if (facts.secondPain) paragraphs.push(`We can also address ${facts.secondPain} in the same setup.`);
   if (facts.budget) paragraphs.push(`We can shape the proposal to fit your budget of ${facts.budget}.`);
   paragraphs.push(`Would you have time for ${facts.cta}${facts.timeNote}?`, `Best regards,\n${facts.agent}\n${facts.site}`);
@@ -152,7 +166,9 @@ function emailMessage(facts: Facts): ChannelMessage {
 function messagingMessage(facts: Facts): ChannelMessage {
   const parts = [`Hi ${facts.first}, this is ${facts.agent} from ${facts.site}.`];
   if (facts.lastInteraction) parts.push(`Following up on our ${facts.lastInteraction.type} of ${facts.lastInteraction.date}.`);
-  parts.push(facts.pain ? `We can help ${facts.companyOrTeam} with ${facts.pain}.` : `We would like to help ${facts.companyOrTeam} get started.`);
+  parts.push(
+    facts.pain ? `We can help ${facts.companyOrTeam} with ${facts.pain}.` : `We would like to help ${facts.companyOrTeam} get started.`,
+  );
   parts.push(`Would ${facts.shortCta} this week work for you${facts.timeNote}?`);
   return {
     title: `Quick follow-up from ${facts.site}`,
@@ -213,7 +229,8 @@ function sequenceItem(facts: Facts, type: FollowUpType, index: number, types: re
   const template: Template =
     type === 'meeting' ? 'meeting_request' : index === types.length - 1 && index > 0 ? 'final_check_in' : TEMPLATES[Math.min(index, 3)]!;
   const core = coreLine(facts, template);
-  const ask = template === 'final_check_in' || template === 'meeting_request' ? '' : `Would you have time for ${facts.cta}${facts.timeNote}?`;
+  const ask =
+    template === 'final_check_in' || template === 'meeting_request' ? '' : `Would you have time for ${facts.cta}${facts.timeNote}?`;
   const next = types[index + 1];
   return {
     subject: cleanValue(subjectOf(facts, template), SUBJECT_LIMIT),
@@ -253,7 +270,9 @@ function coreLine(facts: Facts, template: Template): string {
     case 'value_and_fit': {
       const parts = [];
       if (facts.products) parts.push(`You showed interest in ${facts.products}.`);
-      parts.push(facts.budget ? `We can shape a plan that fits your budget of ${facts.budget}.` : `We can shape a plan around your priorities.`);
+      parts.push(
+        facts.budget ? `We can shape a plan that fits your budget of ${facts.budget}.` : `We can shape a plan around your priorities.`,
+      );
       return parts.join(' ');
     }
     case 'meeting_request':
@@ -280,7 +299,10 @@ function contentOf(facts: Facts, type: FollowUpType, core: string, ask: string):
     case 'video_message':
       return `Video script, about one minute: Hi ${facts.first}, I am ${facts.agent} from ${facts.site}. ${body}`;
     case 'notification':
-      return clampTo(`${facts.first}, ${facts.site} has a next step ready for ${facts.companyOrTeam}. Reply to book ${facts.shortCta}.`, CHANNEL_LIMITS.notification.message!);
+      return clampTo(
+        `${facts.first}, ${facts.site} has a next step ready for ${facts.companyOrTeam}. Reply to book ${facts.shortCta}.`,
+        CHANNEL_LIMITS.notification.message!,
+      );
   }
 }
 

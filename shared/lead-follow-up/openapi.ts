@@ -23,10 +23,20 @@ const field = structureSchema.shape;
 export const leadFollowUpRequestSchema = structureSchema
   .extend({
     ...idsSchema.shape,
-    followUpType: z.enum(FOLLOW_UP_TYPES).optional().meta(field.followUpType.meta() ?? {}),
-    phone_number: z.string().max(MAX_PHONE_LENGTH).optional().meta(field.phone_number.meta() ?? {}),
+    followUpType: z
+      .enum(FOLLOW_UP_TYPES)
+      .optional()
+      .meta(field.followUpType.meta() ?? {}),
+    phone_number: z
+      .string()
+      .max(MAX_PHONE_LENGTH)
+      .optional()
+      .meta(field.phone_number.meta() ?? {}),
   })
-  .meta({ id: 'LeadFollowUpRequest', description: 'What to follow up: a lead of a site, and context for the writer. `null` counts as absent.' });
+  .meta({
+    id: 'LeadFollowUpRequest',
+    description: 'What to follow up: a lead of a site, and context for the writer. `null` counts as absent.',
+  });
 
 const channelMessageSchema = z
   .object({
@@ -53,15 +63,19 @@ const leadViewSchema = z
 const generation = {
   generated_by: generatedByField,
   model: z.string().meta({ description: 'The model that wrote it (`offline` for the offline writer).', example: 'gpt-4o-mini' }),
-  warnings: z.array(errorInfoSchema).optional().meta({ description: 'A copywriter phase that failed: the sales copy stands, `command_ids.copywriter` is null.' }),
+  warnings: z
+    .array(errorInfoSchema)
+    .optional()
+    .meta({ description: 'A copywriter phase that failed: the sales copy stands, `command_ids.copywriter` is null.' }),
 };
 
 export const channelMessagesResultSchema = z
   .object({
     command_id: commandIdField,
-    messages: z
-      .object(Object.fromEntries(CHANNEL_ORDER.map((channel) => [channel, channelMessageSchema.optional()])))
-      .meta({ description: 'One message per channel that reaches the lead: email and messaging_app when the site enables them and the lead has the contact; notification and web always.' }),
+    messages: z.object(Object.fromEntries(CHANNEL_ORDER.map((channel) => [channel, channelMessageSchema.optional()]))).meta({
+      description:
+        'One message per channel that reaches the lead: email and messaging_app when the site enables them and the lead has the contact; notification and web always.',
+    }),
     lead: leadViewSchema,
     interactions: z.array(z.object({ date: z.string(), type: z.string(), summary: z.string() })).meta({
       description:
@@ -70,9 +84,9 @@ export const channelMessagesResultSchema = z
         `${HISTORY_WINDOW.maxEntries} and ${HISTORY_WINDOW.maxCharacters.toLocaleString('en-US')} characters of summaries, each summary cut at ${MAX_HISTORY_SUMMARY_LENGTH.toLocaleString('en-US')}.`,
     }),
     preferences: z.record(z.string(), z.unknown()),
-    command_ids: z
-      .object({ sales: z.string(), copywriter: z.string().nullable() })
-      .meta({ description: 'The commands of each phase: the sales command is this one; `copywriter` is null when no copywriter ran (or it failed).' }),
+    command_ids: z.object({ sales: z.string(), copywriter: z.string().nullable() }).meta({
+      description: 'The commands of each phase: the sales command is this one; `copywriter` is null when no copywriter ran (or it failed).',
+    }),
     ...generation,
   })
   .meta({ id: 'ChannelMessagesResult', description: 'A lead follow-up with `output: "channel_messages"`, completed.' });
@@ -106,7 +120,10 @@ export const followUpSequenceResultSchema = z
     saved_to_database: z.literal(true),
     ...generation,
   })
-  .meta({ id: 'FollowUpSequenceResult', description: 'A lead follow-up with `output: "follow_up_sequence"`, completed: the follow-ups are saved.' });
+  .meta({
+    id: 'FollowUpSequenceResult',
+    description: 'A lead follow-up with `output: "follow_up_sequence"`, completed: the follow-ups are saved.',
+  });
 
 export const leadFollowUpAcceptedSchema = z
   .object({
@@ -127,7 +144,7 @@ export const LEAD_FOLLOW_UP_OPERATIONS: readonly DocumentedOperation[] = [
     tag: TAG,
     summary: 'Run a lead follow-up',
     description: [
-      'A sales agent writes ready-to-send follow-ups for a lead on every channel that reaches them, then the site\'s copywriter agent (when it has an active one) refines them, ' +
+      "A sales agent writes ready-to-send follow-ups for a lead on every channel that reaches them, then the site's copywriter agent (when it has an active one) refines them, " +
         'as a second command (`copywriter`); or, with `output: "follow_up_sequence"`, it plans and saves a sequence of scheduled follow-ups.',
       '',
       'Checks, in this order: INVALID_REQUEST (a missing or malformed field), INVALID_INPUT (an id that is not a UUID), INVALID_PHONE_NUMBER, ' +
@@ -135,7 +152,10 @@ export const LEAD_FOLLOW_UP_OPERATIONS: readonly DocumentedOperation[] = [
       '',
       'The command stays `in_progress` until its last phase ends.',
     ].join('\n'),
-    body: { schema: leadFollowUpRequestSchema, example: { siteId: DEMO_SITE_ID, leadId: DEMO_LEAD_ID, followUpType: 'email', productInterest: ['booking calendar'] } },
+    body: {
+      schema: leadFollowUpRequestSchema,
+      example: { siteId: DEMO_SITE_ID, leadId: DEMO_LEAD_ID, followUpType: 'email', productInterest: ['booking calendar'] },
+    },
     errors: [
       'INVALID_REQUEST',
       'INVALID_INPUT',
@@ -151,7 +171,16 @@ export const LEAD_FOLLOW_UP_OPERATIONS: readonly DocumentedOperation[] = [
     ],
     failures: ['SALES_COMMAND_FAILED', 'NO_CONTENT_GENERATED', 'SYSTEM_ERROR'],
     accepted: leadFollowUpAcceptedSchema,
-    acceptedExample: { success: true, data: { command_id: EXAMPLE_COMMAND_ID, status: 'in_progress', siteId: DEMO_SITE_ID, leadId: DEMO_LEAD_ID, output: 'channel_messages' } },
+    acceptedExample: {
+      success: true,
+      data: {
+        command_id: EXAMPLE_COMMAND_ID,
+        status: 'in_progress',
+        siteId: DEMO_SITE_ID,
+        leadId: DEMO_LEAD_ID,
+        output: 'channel_messages',
+      },
+    },
     completed: successEnvelope(z.union([channelMessagesResultSchema, followUpSequenceResultSchema])),
   }),
 ];

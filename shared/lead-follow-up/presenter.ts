@@ -69,7 +69,12 @@ export function channelMessagesResult(
 }
 
 /** Variant A's result. `command_id` is added by the presenter from the command itself. */
-export function followUpSequenceResult(siteId: string, leadId: string, followUps: FollowUpItem[], generation: Generation): FollowUpSequenceResult {
+export function followUpSequenceResult(
+  siteId: string,
+  leadId: string,
+  followUps: FollowUpItem[],
+  generation: Generation,
+): FollowUpSequenceResult {
   return {
     siteId,
     leadId,

@@ -100,7 +100,13 @@ function agentPrompt(
   request: string,
   data: Record<string, unknown>,
 ): ChatMessage[] {
-  const system = [agentSection(role, context, agent), ...task, languageRule(context.lead.language), `Rules:\n- ${COPY_RULES}`, DATA_RULE].join('\n\n');
+  const system = [
+    agentSection(role, context, agent),
+    ...task,
+    languageRule(context.lead.language),
+    `Rules:\n- ${COPY_RULES}`,
+    DATA_RULE,
+  ].join('\n\n');
   return [
     { role: 'system', content: system },
     { role: 'user', content: `${request}\n\n${fenceData(data)}` },
@@ -159,7 +165,11 @@ export function copywriterPrompt(context: WritingContext, copywriter: WritingCon
 }
 
 /** The one repair call: the original conversation, the unusable answer, and what was wrong with it. */
-export function repairPrompt(original: readonly ChatMessage[], previousAnswer: string | undefined, problems: readonly ContentProblem[]): ChatMessage[] {
+export function repairPrompt(
+  original: readonly ChatMessage[],
+  previousAnswer: string | undefined,
+  problems: readonly ContentProblem[],
+): ChatMessage[] {
   const messages: ChatMessage[] = [...original];
   if (previousAnswer) messages.push({ role: 'assistant', content: previousAnswer.slice(0, MAX_ECHOED_ANSWER) });
   messages.push({

@@ -25,7 +25,14 @@ import { leadFollowUpKind } from './kinds';
 import type { LeadFollowUpProgress, SalesProgress } from './progress';
 import { describeInterval, salesMessagesPrompt, salesSequencePrompt } from './prompts';
 import { parseLeadFollowUpRequest, type LeadFollowUpOutput, type LeadFollowUpRequest } from './schema';
-import { buildSequence, checkWrittenSequence, planSequenceTypes, sequenceLength, writtenSequenceSchema, type FollowUpItem } from './sequence';
+import {
+  buildSequence,
+  checkWrittenSequence,
+  planSequenceTypes,
+  sequenceLength,
+  writtenSequenceSchema,
+  type FollowUpItem,
+} from './sequence';
 
 /** Upper bounds on answer length, in tokens. */
 const MESSAGES_MAX_TOKENS = 2_500;
@@ -82,7 +89,10 @@ export async function runSalesPhase(
   let kept = progress !== undefined;
   if (!progress) {
     const checked = await checkLeadFollowUp(deps.sites, request);
-    const history = await deps.history.window({ tenantId: command.tenant_id, siteId: checked.site.id, leadId: checked.lead.id }, deps.clock.now());
+    const history = await deps.history.window(
+      { tenantId: command.tenant_id, siteId: checked.site.id, leadId: checked.lead.id },
+      deps.clock.now(),
+    );
     const context = writingContext(checked, request, history);
     const llm = await deps.llm();
     progress =
@@ -110,7 +120,12 @@ export async function runSalesPhase(
     };
   }
   if (progress.copywriter_agent_id && childId) {
-    await handOffToCopywriter(deps, command, childId, { parentId: command.id, siteId: request.siteId, leadId: request.leadId, agentId: progress.copywriter_agent_id });
+    await handOffToCopywriter(deps, command, childId, {
+      parentId: command.id,
+      siteId: request.siteId,
+      leadId: request.leadId,
+      agentId: progress.copywriter_agent_id,
+    });
     return { status: 'handed_off' };
   }
   return {
@@ -120,7 +135,12 @@ export async function runSalesPhase(
   };
 }
 
-async function keepProgress(deps: SalesPhaseDependencies, command: LeadFollowUpCommand, sales: SalesProgress, childId: string | undefined): Promise<void> {
+async function keepProgress(
+  deps: SalesPhaseDependencies,
+  command: LeadFollowUpCommand,
+  sales: SalesProgress,
+  childId: string | undefined,
+): Promise<void> {
   const recorded = await deps.commands.recordProgress(
     command.id,
     { progress: { ...command.progress, sales }, ...(childId ? { child_ids: [childId] } : {}) },
@@ -138,7 +158,12 @@ export const channelMessagesSchema: (channels: readonly Channel[]) => z.ZodType<
   (channels) => channels.join(','),
 );
 
-async function writeMessages(deps: SalesPhaseDependencies, llm: LlmClient, context: WritingContext, siteId: string): Promise<SalesProgress> {
+async function writeMessages(
+  deps: SalesPhaseDependencies,
+  llm: LlmClient,
+  context: WritingContext,
+  siteId: string,
+): Promise<SalesProgress> {
   const answer = await generateChecked(
     llm,
     {
@@ -205,7 +230,12 @@ async function writeSequence(
  * only if no worker has taken it up). The copywriter runs the child's stored
  * request, never a job's.
  */
-async function handOffToCopywriter(deps: SalesPhaseDependencies, parent: LeadFollowUpCommand, childId: string, request: CopywriterRequest): Promise<void> {
+async function handOffToCopywriter(
+  deps: SalesPhaseDependencies,
+  parent: LeadFollowUpCommand,
+  childId: string,
+  request: CopywriterRequest,
+): Promise<void> {
   await startCommand(deps, {
     type: 'copywriter',
     id: childId,

@@ -142,9 +142,10 @@ export const structureSchema = z.object({
   followUpType: text(64)
     .optional()
     .meta({ description: 'The follow-up wanted first (alias `follow_up_type`); any other value answers 400 INVALID_FOLLOW_UP_TYPE.' }),
-  leadStage: text(64)
-    .optional()
-    .meta({ description: 'Where the lead is in the funnel (alias `lead_stage`); a sequence has 3 items early, 5 late, 4 otherwise.', example: 'qualified' }),
+  leadStage: text(64).optional().meta({
+    description: 'Where the lead is in the funnel (alias `lead_stage`); a sequence has 3 items early, 5 late, 4 otherwise.',
+    example: 'qualified',
+  }),
   previousInteractions: z
     .array(interactionSchema)
     .max(100)
@@ -155,7 +156,8 @@ export const structureSchema = z.object({
       example: [{ date: '2026-11-02', type: 'demo', summary: 'Asked about group bookings' }],
     }),
   leadData: leadDataSchema.optional().meta({
-    description: "Context about the lead (alias `lead_data`). It never replaces the stored email or phone: only the stored lead's contact data is used to reach them.",
+    description:
+      "Context about the lead (alias `lead_data`). It never replaces the stored email or phone: only the stored lead's contact data is used to reach them.",
   }),
   productInterest: z
     .array(text(500))
@@ -171,10 +173,13 @@ export const structureSchema = z.object({
       description: `Time between the items of a sequence (alias \`follow_up_interval\`): "3 days", "2 weeks", "P3D"; 1 hour to 365 days, at most ${MAX_FOLLOW_UP_INTERVAL_LENGTH} characters. Default 3 days.`,
       example: '2 weeks',
     }),
-  phone_number: z.unknown().optional().meta({
-    description: `A number for the messaging app (alias \`phoneNumber\`): ${MIN_PHONE_DIGITS} to ${MAX_PHONE_DIGITS} digits, with \`+\`, spaces, dots, dashes or parentheses; else 400 INVALID_PHONE_NUMBER.`,
-    example: '+1 415 555 0123',
-  }),
+  phone_number: z
+    .unknown()
+    .optional()
+    .meta({
+      description: `A number for the messaging app (alias \`phoneNumber\`): ${MIN_PHONE_DIGITS} to ${MAX_PHONE_DIGITS} digits, with \`+\`, spaces, dots, dashes or parentheses; else 400 INVALID_PHONE_NUMBER.`,
+      example: '+1 415 555 0123',
+    }),
   output: z
     .enum(OUTPUTS)
     .optional()
@@ -199,7 +204,10 @@ export const idsSchema = z.object({
   siteId: uuidSchema.meta({ format: 'uuid', description: 'The site (alias `site_id`).', example: DEMO_SITE_ID }),
   leadId: uuidSchema.meta({ format: 'uuid', description: 'A lead of the site (alias `lead_id`).', example: DEMO_LEAD_ID }),
   userId: uuidSchema.optional().meta({ format: 'uuid', description: 'A user of the site the follow-up is written for (alias `user_id`).' }),
-  agentId: uuidSchema.optional().meta({ format: 'uuid', description: "The sales agent who writes (alias `agent_id`); without it, the site's first active sales agent." }),
+  agentId: uuidSchema.optional().meta({
+    format: 'uuid',
+    description: "The sales agent who writes (alias `agent_id`); without it, the site's first active sales agent.",
+  }),
   visitorId: uuidSchema.optional().meta({ format: 'uuid', description: 'The visitor the lead came from (alias `visitor_id`).' }),
 });
 
@@ -235,9 +243,11 @@ export function parseLeadFollowUpRequest(raw: unknown, defaultOutput: LeadFollow
   const given = structure.data.phone_number;
   const phone = typeof given === 'string' && given.length <= MAX_PHONE_LENGTH + RAW_SLACK ? cleanText(given).trim() : given;
   if (phone !== undefined && (typeof phone !== 'string' || !isValidPhoneNumber(phone))) {
-    throw new AppError('INVALID_PHONE_NUMBER', `phone_number must be a phone number with ${MIN_PHONE_DIGITS} to ${MAX_PHONE_DIGITS} digits.`, [
-      { code: 'invalid_format', message: 'Invalid phone number', path: ['phone_number'] },
-    ]);
+    throw new AppError(
+      'INVALID_PHONE_NUMBER',
+      `phone_number must be a phone number with ${MIN_PHONE_DIGITS} to ${MAX_PHONE_DIGITS} digits.`,
+      [{ code: 'invalid_format', message: 'Invalid phone number', path: ['phone_number'] }],
+    );
   }
 
   const { siteId: _s, leadId: _l, userId: _u, agentId: _a, visitorId: _v, phone_number: _p, output, ...rest } = structure.data;
@@ -249,7 +259,6 @@ export function parseLeadFollowUpRequest(raw: unknown, defaultOutput: LeadFollow
     output: output ?? defaultOutput,
   }) as unknown as LeadFollowUpRequest;
 }
-
 
 /**
  * The lists of the request as far as a writer can read them (WRITING_LIMITS

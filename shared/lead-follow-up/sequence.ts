@@ -179,7 +179,11 @@ function templateName(template: string, type: FollowUpType): string {
 export function checkWrittenSequence(written: WrittenSequence, types: readonly FollowUpType[], rules: CopyRules): ContentProblem[] {
   const problems: ContentProblem[] = [];
   if (written.follow_ups.length !== types.length) {
-    problems.push({ code: 'count', message: `expected ${types.length} follow-ups, got ${written.follow_ups.length}`, path: ['follow_ups'] });
+    problems.push({
+      code: 'count',
+      message: `expected ${types.length} follow-ups, got ${written.follow_ups.length}`,
+      path: ['follow_ups'],
+    });
   }
   written.follow_ups.forEach((item, index) => {
     const type = types[index];

@@ -140,7 +140,9 @@ function wordContacts(word: string): FoundContact[] {
   const link = schemeLink(word);
   if (link) return [link];
   const found: FoundContact[] = [];
-  const segments = HAS_SEGMENT_END.test(word) ? [...word.matchAll(SEGMENT)].map((match) => ({ index: match.index, length: match[0].length })) : [{ index: 0, length: word.length }];
+  const segments = HAS_SEGMENT_END.test(word)
+    ? [...word.matchAll(SEGMENT)].map((match) => ({ index: match.index, length: match[0].length }))
+    : [{ index: 0, length: word.length }];
   for (const segment of segments) {
     const start = segment.index + leadingPunctuation(word.slice(segment.index, segment.index + segment.length));
     const text = trimTrailingPunctuation(word.slice(start, segment.index + segment.length));
@@ -204,7 +206,7 @@ function isDomain(host: string, knownTld: boolean): boolean {
 /** Where a run of digits and separators that reaches `from` ends: `from` itself unless more digits follow. */
 function endOfDigitRun(text: string, from: number): number {
   let end = from;
-  for (let at = from; at < text.length; ) {
+  for (let at = from; at < text.length;) {
     let separators = 0;
     while (separators < 3 && isPhoneSeparator(text.charCodeAt(at + separators))) separators += 1;
     if (!isDigit(text.charCodeAt(at + separators))) break;

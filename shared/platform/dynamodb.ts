@@ -1,6 +1,12 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { AWS_MAX_ATTEMPTS, AWS_REQUEST_TIMEOUTS, type AwsClientOptions } from './aws-clients';
-import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandInput,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 
 /** One item of a TransactWriteItems (Put, Update, Delete or ConditionCheck), in the document client's form. */
 export type TransactionItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -13,14 +19,19 @@ export const MAX_TRANSACTION_ITEMS = 100;
  * settings (`AWS_ENDPOINT_URL_DYNAMODB` locally), so the same code runs in
  * Lambda and against the embedded server.
  */
-export function createDocumentClient(options: AwsClientOptions = {}, instrument: <Client>(client: Client) => Client = (client) => client): DynamoDBDocumentClient {
-  const client = instrument(new DynamoDBClient({
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    ...(options.region ? { region: options.region } : {}),
-    ...(options.credentials ? { credentials: options.credentials } : {}),
-    maxAttempts: AWS_MAX_ATTEMPTS,
-    requestHandler: AWS_REQUEST_TIMEOUTS,
-  }));
+export function createDocumentClient(
+  options: AwsClientOptions = {},
+  instrument: <Client>(client: Client) => Client = (client) => client,
+): DynamoDBDocumentClient {
+  const client = instrument(
+    new DynamoDBClient({
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      ...(options.region ? { region: options.region } : {}),
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+      maxAttempts: AWS_MAX_ATTEMPTS,
+      requestHandler: AWS_REQUEST_TIMEOUTS,
+    }),
+  );
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     unmarshallOptions: { wrapNumbers: false },
@@ -54,7 +65,10 @@ export function cancellationReasons(error: unknown): string[] | undefined {
 export function isItemTooLarge(error: unknown): error is Error {
   if (!(error instanceof Error)) return false;
   if (error.name === 'ValidationException') return ITEM_TOO_LARGE.test(error.message);
-  const reasons = error.name === 'TransactionCanceledException' ? (error as Error & { CancellationReasons?: { Code?: string; Message?: string }[] }).CancellationReasons : undefined;
+  const reasons =
+    error.name === 'TransactionCanceledException'
+      ? (error as Error & { CancellationReasons?: { Code?: string; Message?: string }[] }).CancellationReasons
+      : undefined;
   return (reasons ?? []).some((reason) => reason.Code === 'ValidationError' && ITEM_TOO_LARGE.test(reason.Message ?? ''));
 }
 
@@ -94,7 +108,12 @@ export interface ShardedPartitions {
  * `before`, read shard by shard at once (up to `limit` from each), merged
  * in sort-key order and cut to `limit`.
  */
-export async function queryShardsBefore(db: DynamoDBDocumentClient, family: ShardedPartitions, before: string, limit: number): Promise<Record<string, unknown>[]> {
+export async function queryShardsBefore(
+  db: DynamoDBDocumentClient,
+  family: ShardedPartitions,
+  before: string,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
   const { index } = family;
   const shards = await Promise.all(
     Array.from({ length: family.shards }, (_, shard) =>
@@ -128,12 +147,24 @@ const MAX_UNPROCESSED_ROUNDS = 8;
  * items no other writer can hold (a batch cannot carry conditions).
  */
 export async function batchPutAll(db: DynamoDBDocumentClient, tableName: string, items: readonly object[]): Promise<void> {
-  await batchWriteAll(db, tableName, items.map((item) => ({ PutRequest: { Item: item as Record<string, unknown> } })));
+  await batchWriteAll(
+    db,
+    tableName,
+    items.map((item) => ({ PutRequest: { Item: item as Record<string, unknown> } })),
+  );
 }
 
 /** Deletes items by key, 25 to a BatchWriteItem, with the same retries as {@link batchPutAll}. */
-export async function batchDeleteAll(db: DynamoDBDocumentClient, tableName: string, keys: readonly Record<string, unknown>[]): Promise<void> {
-  await batchWriteAll(db, tableName, keys.map((key) => ({ DeleteRequest: { Key: key } })));
+export async function batchDeleteAll(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  keys: readonly Record<string, unknown>[],
+): Promise<void> {
+  await batchWriteAll(
+    db,
+    tableName,
+    keys.map((key) => ({ DeleteRequest: { Key: key } })),
+  );
 }
 
 type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Record<string, unknown> } };

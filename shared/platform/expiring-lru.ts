@@ -7,7 +7,8 @@ export class ExpiringLru<K, V> {
   readonly #entries = new Map<K, { value: V; until: number }>();
 
   constructor(readonly maxEntries: number) {
-    if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new Error(`ExpiringLru: maxEntries must be a positive integer (got ${maxEntries})`);
+    if (!Number.isInteger(maxEntries) || maxEntries < 1)
+      throw new Error(`ExpiringLru: maxEntries must be a positive integer (got ${maxEntries})`);
   }
 
   /** Entries held, expired ones not yet dropped included. */

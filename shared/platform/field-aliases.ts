@@ -11,7 +11,10 @@ export type FieldAliases = readonly (readonly [string, ...string[]])[];
  * INVALID_REQUEST; ids among `idFields` agree case-blind (an upper-case
  * UUID names the same item).
  */
-export function aliasNormaliser(aliases: FieldAliases, idFields: ReadonlySet<string>): (raw: Record<string, unknown>) => Record<string, unknown> {
+export function aliasNormaliser(
+  aliases: FieldAliases,
+  idFields: ReadonlySet<string>,
+): (raw: Record<string, unknown>) => Record<string, unknown> {
   const aliasedNames: ReadonlySet<string> = new Set(aliases.flat());
   const sameValue = (field: string, a: unknown, b: unknown): boolean => {
     if (a === b) return true;

@@ -31,7 +31,8 @@ export function createLogger(serviceName: string, options: LoggerOptions = {}): 
 
 function logFormatFromEnv(value: string | undefined): LogFormat {
   const format = value?.trim().toLowerCase() || 'json';
-  if (format !== 'json' && format !== 'pretty') throw new ConfigError(`Invalid configuration: LOG_FORMAT must be json or pretty (got ${value})`);
+  if (format !== 'json' && format !== 'pretty')
+    throw new ConfigError(`Invalid configuration: LOG_FORMAT must be json or pretty (got ${value})`);
   return format;
 }
 
@@ -42,9 +43,9 @@ function logFormatFromEnv(value: string | undefined): LogFormat {
  */
 export class PrettyLogFormatter extends LogFormatter {
   override formatAttributes(attributes: UnformattedAttributes, additionalLogAttributes: LogAttributes): LogItem {
-    return new LogItem({ attributes: { time: clockTime(attributes.timestamp), level: attributes.logLevel, message: attributes.message } }).addAttributes(
-      additionalLogAttributes,
-    );
+    return new LogItem({
+      attributes: { time: clockTime(attributes.timestamp), level: attributes.logLevel, message: attributes.message },
+    }).addAttributes(additionalLogAttributes);
   }
 }
 
@@ -78,7 +79,9 @@ export function renderPrettyLine(attributes: LogAttributes, options: { color: bo
   if (message === 'Job done' && typeof rest.jobType === 'string') {
     const extras = Object.entries(rest).filter(([key]) => !JOB_BOOKKEEPING.has(key));
     const duration = typeof rest.durationMs === 'number' ? `${Math.round(rest.durationMs)}ms` : undefined;
-    line = [time, 'job', rest.jobType, rest.commandId, rest.outcome, duration, ...extras.map(keyValue)].filter((part) => part !== undefined).join(' ');
+    line = [time, 'job', rest.jobType, rest.commandId, rest.outcome, duration, ...extras.map(keyValue)]
+      .filter((part) => part !== undefined)
+      .join(' ');
   } else {
     line = [time, levelName, message, ...Object.entries(rest).map(keyValue)].join(' ');
   }
@@ -96,7 +99,9 @@ function renderValue(value: unknown): string {
   if (typeof value === 'string') return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
   if (typeof value === 'object' && value !== null) {
     try {
-      return JSON.stringify(value, (_key, inner: unknown) => (inner instanceof Error ? `${inner.name}: ${inner.message}` : typeof inner === 'bigint' ? String(inner) : inner));
+      return JSON.stringify(value, (_key, inner: unknown) =>
+        inner instanceof Error ? `${inner.name}: ${inner.message}` : typeof inner === 'bigint' ? String(inner) : inner,
+      );
     } catch {
       return '[unprintable]';
     }
@@ -120,7 +125,10 @@ const SECRET_PATTERNS: readonly RegExp[] = [
 /** Masks anything shaped like a credential in a message bound for a log or an error. */
 export function redact(text: string): string {
   return SECRET_PATTERNS.reduce(
-    (acc, pattern) => acc.replace(pattern, (match, prefix?: string) => (typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}[redacted]` : '[redacted]')),
+    (acc, pattern) =>
+      acc.replace(pattern, (match, prefix?: string) =>
+        typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}[redacted]` : '[redacted]',
+      ),
     text,
   );
 }

@@ -4,7 +4,10 @@
  * zod compiles a parser for each new object schema on its first parse, so a
  * schema built per job is compiled per job.
  */
-export function memoize<Args extends unknown[], Result>(build: (...args: Args) => Result, keyOf: (...args: Args) => string): (...args: Args) => Result {
+export function memoize<Args extends unknown[], Result>(
+  build: (...args: Args) => Result,
+  keyOf: (...args: Args) => string,
+): (...args: Args) => Result {
   const built = new Map<string, Result>();
   return (...args) => {
     const key = keyOf(...args);

@@ -50,7 +50,9 @@ export function embeddedMetrics(
       const line = {
         _aws: {
           Timestamp: Date.now(),
-          CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: METRIC_DIMENSION_SETS, Metrics: [{ Name: metric, Unit: 'Count' }] }],
+          CloudWatchMetrics: [
+            { Namespace: METRICS_NAMESPACE, Dimensions: METRIC_DIMENSION_SETS, Metrics: [{ Name: metric, Unit: 'Count' }] },
+          ],
         },
         service: serviceName,
         command_type: commandType,

@@ -45,7 +45,9 @@ async function readSecretJson(arn: string, maxAgeSeconds: number): Promise<Recor
     return (await getSecret(arn, { transform: 'json', maxAge: maxAgeSeconds })) as Record<string, unknown> | undefined;
   } catch (error) {
     if (hasName(error, 'ResourceNotFoundException')) return undefined;
-    throw new Error(`Could not read provider secret ${arn.split(':').slice(-1)[0] ?? 'secret'} (${error instanceof Error ? error.name : 'unknown error'})`);
+    throw new Error(
+      `Could not read provider secret ${arn.split(':').slice(-1)[0] ?? 'secret'} (${error instanceof Error ? error.name : 'unknown error'})`,
+    );
   }
 }
 

@@ -2,12 +2,17 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { AWS_MAX_ATTEMPTS, AWS_REQUEST_TIMEOUTS, type AwsClientOptions } from './aws-clients';
 
 /** The SQS client; its endpoint comes from `AWS_ENDPOINT_URL_SQS` locally. */
-export function createSqsClient(options: AwsClientOptions = {}, instrument: <Client>(client: Client) => Client = (client) => client): SQSClient {
-  return instrument(new SQSClient({
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    ...(options.region ? { region: options.region } : {}),
-    ...(options.credentials ? { credentials: options.credentials } : {}),
-    maxAttempts: AWS_MAX_ATTEMPTS,
-    requestHandler: AWS_REQUEST_TIMEOUTS,
-  }));
+export function createSqsClient(
+  options: AwsClientOptions = {},
+  instrument: <Client>(client: Client) => Client = (client) => client,
+): SQSClient {
+  return instrument(
+    new SQSClient({
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      ...(options.region ? { region: options.region } : {}),
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+      maxAttempts: AWS_MAX_ATTEMPTS,
+      requestHandler: AWS_REQUEST_TIMEOUTS,
+    }),
+  );
 }

@@ -27,8 +27,12 @@ export function cachedSiteDirectory(inner: SiteDirectory, ttlMs: number, now: ()
   return {
     getSite: (siteId) => remember(`site:${siteId}`, () => inner.getSite(siteId)),
     getItem: (siteId, kind, id) =>
-      cacheable.has(kind) ? remember(`item:${siteId}:${kind}:${id}`, () => inner.getItem(siteId, kind, id)) : inner.getItem(siteId, kind, id),
+      cacheable.has(kind)
+        ? remember(`item:${siteId}:${kind}:${id}`, () => inner.getItem(siteId, kind, id))
+        : inner.getItem(siteId, kind, id),
     listItems: (siteId, kind, limit) =>
-      cacheable.has(kind) ? remember(`list:${siteId}:${kind}:${limit}`, () => inner.listItems(siteId, kind, limit)) : inner.listItems(siteId, kind, limit),
+      cacheable.has(kind)
+        ? remember(`list:${siteId}:${kind}:${limit}`, () => inner.listItems(siteId, kind, limit))
+        : inner.listItems(siteId, kind, limit),
   };
 }

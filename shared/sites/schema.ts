@@ -14,8 +14,14 @@ const isoDate = z.string().max(64);
 
 export const channelsSchema = z
   .object({
-    email: z.object({ enabled: z.boolean(), from: z.string().max(320).optional() }).strict().optional(),
-    messaging_app: z.object({ enabled: z.boolean(), number: z.string().max(32).optional() }).strict().optional(),
+    email: z
+      .object({ enabled: z.boolean(), from: z.string().max(320).optional() })
+      .strict()
+      .optional(),
+    messaging_app: z
+      .object({ enabled: z.boolean(), number: z.string().max(32).optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -33,9 +39,7 @@ export const agentSchema = z
   })
   .strict();
 
-export const interactionSchema = z
-  .object({ date: isoDate, type: z.string().max(64), summary: text })
-  .strict();
+export const interactionSchema = z.object({ date: isoDate, type: z.string().max(64), summary: text }).strict();
 
 export const leadSchema = z
   .object({

@@ -89,8 +89,18 @@ export async function acceptStakeholderCoordination(deps: StakeholderApiDependen
  * at once; a replayed request (same Idempotency-Key) leaves an unused one
  * behind, which is harmless.
  */
-async function startConversation(deps: StakeholderApiDependencies, checked: CheckedStakeholderCoordination, started: { id: string; tenantId: string; commandId: string }): Promise<void> {
-  await deps.conversations.create({ id: started.id, site_id: checked.site.id, tenant_id: started.tenantId, command_id: started.commandId, created_at: new Date(deps.clock.now()).toISOString() });
+async function startConversation(
+  deps: StakeholderApiDependencies,
+  checked: CheckedStakeholderCoordination,
+  started: { id: string; tenantId: string; commandId: string },
+): Promise<void> {
+  await deps.conversations.create({
+    id: started.id,
+    site_id: checked.site.id,
+    tenant_id: started.tenantId,
+    command_id: started.commandId,
+    created_at: new Date(deps.clock.now()).toISOString(),
+  });
 }
 
 /**
@@ -119,7 +129,11 @@ function checkKeptSize(
     (request.include_context_summary ? valueSize(initial.context.summary) : 0);
   if (bytes <= ACCEPTED_MEETING_MAX_BYTES) return;
   throw new AppError('INVALID_REQUEST', 'The meeting is too large to keep: shorten its agenda, its participants or its objective.', [
-    { code: 'too_big', message: `The meeting would take ${Math.ceil(bytes / 1024)} KiB of the ${ACCEPTED_MEETING_MAX_BYTES / 1024} KiB a command keeps for it`, path: ['meeting_agenda'] },
+    {
+      code: 'too_big',
+      message: `The meeting would take ${Math.ceil(bytes / 1024)} KiB of the ${ACCEPTED_MEETING_MAX_BYTES / 1024} KiB a command keeps for it`,
+      path: ['meeting_agenda'],
+    },
   ]);
 }
 
@@ -143,7 +157,13 @@ function meetingContext(
     conversation_id: conversationId,
     user_id: checked.userId ?? null,
     site: { id: site.id, name: name(site.name), url: site.url ?? null },
-    agent: agent ? { id: agent.id, name: name(agent.name), instructions: agent.instructions === undefined ? null : cutText(agent.instructions, INSTRUCTIONS_CHARACTERS) } : null,
+    agent: agent
+      ? {
+          id: agent.id,
+          name: name(agent.name),
+          instructions: agent.instructions === undefined ? null : cutText(agent.instructions, INSTRUCTIONS_CHARACTERS),
+        }
+      : null,
     lead: lead ? { id: lead.id, name: name(lead.name), company: lead.company === undefined ? null : name(lead.company) } : null,
     visitor_id: checked.visitor?.id ?? null,
     participants: request.participants,

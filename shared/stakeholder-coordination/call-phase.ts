@@ -51,7 +51,9 @@ export interface StakeholderCallDependencies {
 type StakeholderCommand = CommandWith<StakeholderCoordinationRequest, StakeholderProgress, CallCommandFields>;
 
 /** The call worker's job: runs a stakeholder coordination command (the service queues it; producers may not). */
-export function stakeholderCallJob(deps: StakeholderCallDependencies): JobDefinition<StakeholderCoordinationRequest, StakeholderProgress, CallCommandFields> {
+export function stakeholderCallJob(
+  deps: StakeholderCallDependencies,
+): JobDefinition<StakeholderCoordinationRequest, StakeholderProgress, CallCommandFields> {
   return {
     type: 'stakeholder_coordination',
     kind: stakeholderCoordinationKind,
@@ -96,7 +98,8 @@ export async function runStakeholderCall(
       throw new Error(`Command ${command.id} is no longer in progress; its meeting details were not kept`);
     }
     current = { ...command, ...patch };
-    if (settled.fallback_reason) deps.logger?.warn('Meeting details written by the offline writer', { commandId: command.id, reason: settled.fallback_reason });
+    if (settled.fallback_reason)
+      deps.logger?.warn('Meeting details written by the offline writer', { commandId: command.id, reason: settled.fallback_reason });
   }
 
   if (command.call) await placeCallOnce(deps, current, command.call);
@@ -136,7 +139,10 @@ async function placeCallOnce(deps: StakeholderCallDependencies, command: Stakeho
   if (call.status !== 'pending' || call.provider_call_id) return;
   if (call.requested_at) {
     await deps.calls.failRequested(command.id, call.id, call.requested_at, ABANDONED_CALL_REASON, now());
-    deps.logger?.warn('A call requested by an earlier attempt was never placed; it is failed, not dialled again', { commandId: command.id, callId: call.id });
+    deps.logger?.warn('A call requested by an earlier attempt was never placed; it is failed, not dialled again', {
+      commandId: command.id,
+      callId: call.id,
+    });
     return;
   }
 
@@ -161,7 +167,12 @@ async function placeCallOnce(deps: StakeholderCallDependencies, command: Stakeho
       command.id,
       call.id,
       requestedAt,
-      { provider: placed.provider, providerCallId: placed.sid, providerStatus: placed.status, status: callStateOf(placed.status) ?? 'pending' },
+      {
+        provider: placed.provider,
+        providerCallId: placed.sid,
+        providerStatus: placed.status,
+        status: callStateOf(placed.status) ?? 'pending',
+      },
       now(),
     );
     // Not recorded: a status callback got there first and recorded the same call id with a newer status.

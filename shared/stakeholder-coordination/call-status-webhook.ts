@@ -70,15 +70,22 @@ export async function answerCallStatus(deps: CallStatusWebhookDependencies, even
   const params = formParameters(event);
   const signature = event.headers?.['x-twilio-signature'];
   const authToken = await deps.authToken();
-  const url = deps.publicBaseUrl ? publicUrlOf(deps.publicBaseUrl, `${CALL_STATUS_PATH}${event.rawQueryString ? `?${event.rawQueryString}` : ''}`) : undefined;
+  const url = deps.publicBaseUrl
+    ? publicUrlOf(deps.publicBaseUrl, `${CALL_STATUS_PATH}${event.rawQueryString ? `?${event.rawQueryString}` : ''}`)
+    : undefined;
   if (!authToken || !url || !isValidTwilioSignature(authToken, signature, url, params)) {
-    deps.logger?.warn('Call status callback refused: its signature does not match', { signed: Boolean(signature), configured: Boolean(authToken && url) });
+    deps.logger?.warn('Call status callback refused: its signature does not match', {
+      signed: Boolean(signature),
+      configured: Boolean(authToken && url),
+    });
     throw new AppError('FORBIDDEN', 'The request is not signed by Twilio for this service.');
   }
 
   const commandId = event.queryStringParameters?.command_id?.toLowerCase();
   if (!commandId || !isUuid(commandId)) {
-    throw new AppError('INVALID_REQUEST', 'The callback URL names no command (command_id).', [{ code: 'invalid_format', message: 'Invalid UUID', path: ['command_id'] }]);
+    throw new AppError('INVALID_REQUEST', 'The callback URL names no command (command_id).', [
+      { code: 'invalid_format', message: 'Invalid UUID', path: ['command_id'] },
+    ]);
   }
   let callback: StatusCallback;
   try {
@@ -100,12 +107,15 @@ export async function answerCallStatus(deps: CallStatusWebhookDependencies, even
   const now = deps.clock.now();
   const staged = deps.events ? await stageCallStatus(deps.events, commandId, update, now) : NOTHING_STAGED;
   const applied = await deps.calls.applyStatus(commandId, update, now, staged.items);
-  deps.logger?.info(applied ? 'Call status applied' : 'Call status ignored (repeated, out of order, after a final state, or another call)', {
-    commandId,
-    callStatus: callback.callStatus,
-    sequence: callback.sequenceNumber,
-    final: isFinalCallStatus(callback.state),
-  });
+  deps.logger?.info(
+    applied ? 'Call status applied' : 'Call status ignored (repeated, out of order, after a final state, or another call)',
+    {
+      commandId,
+      callStatus: callback.callStatus,
+      sequence: callback.sequenceNumber,
+      final: isFinalCallStatus(callback.state),
+    },
+  );
   if (applied) await staged.deliver();
   if (deps.callEnded && callback.state === 'completed') await tellCallEnded(deps.callEnded, commandId, callback, applied, deps.logger);
   return TAKEN;
@@ -129,7 +139,10 @@ async function tellCallEnded(
   try {
     await callEnded.onCallEnded(commandId);
   } catch (error) {
-    logger?.warn('Call ended, but what follows it failed: answering 500 so that Twilio retries the callback', { commandId, error: describeError(error) });
+    logger?.warn('Call ended, but what follows it failed: answering 500 so that Twilio retries the callback', {
+      commandId,
+      error: describeError(error),
+    });
     throw error;
   }
 }
@@ -140,7 +153,12 @@ async function tellCallEnded(
  * to commit with the callback's own write: a callback applied always has
  * its event, one ignored (repeated, late, another call's) has none.
  */
-async function stageCallStatus(events: NonNullable<CallStatusWebhookDependencies['events']>, commandId: string, update: CallStatusUpdate, now: number): Promise<StagedEvents> {
+async function stageCallStatus(
+  events: NonNullable<CallStatusWebhookDependencies['events']>,
+  commandId: string,
+  update: CallStatusUpdate,
+  now: number,
+): Promise<StagedEvents> {
   const command = await events.commands.get<CallCommandFields>(commandId);
   if (!command?.call) return NOTHING_STAGED;
   const { call } = command;
@@ -156,7 +174,12 @@ async function stageCallStatus(events: NonNullable<CallStatusWebhookDependencies
     updated_at: new Date(now).toISOString(),
   };
   return events.publisher.stage([
-    { tenantId: command.tenant_id, type: 'call.status_changed', data: { command_id: command.id, call: after }, idempotencyKey: `${command.id}:call:${update.sequence}` },
+    {
+      tenantId: command.tenant_id,
+      type: 'call.status_changed',
+      data: { command_id: command.id, call: after },
+      idempotencyKey: `${command.id}:call:${update.sequence}`,
+    },
   ]);
 }
 

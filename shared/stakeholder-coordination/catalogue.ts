@@ -46,7 +46,8 @@ export const STAKEHOLDER_COORDINATION_CATALOGUE = {
       id: 'stakeholderCoordinationApi',
       kind: 'api',
       entry: 'functions/api/stakeholder-coordination.ts',
-      description: 'POST /api/agents/cmo/stakeholder-coordination: validate, build the meeting prompts and context summary, record the command, queue the call job',
+      description:
+        'POST /api/agents/cmo/stakeholder-coordination: validate, build the meeting prompts and context summary, record the command, queue the call job',
       timeoutSeconds: 29,
       memoryMb: 512,
       access: {
@@ -68,7 +69,8 @@ export const STAKEHOLDER_COORDINATION_CATALOGUE = {
       id: 'twilioCallStatusWebhook',
       kind: 'webhook',
       entry: 'functions/webhooks/twilio-call-status.ts',
-      description: "POST /webhooks/twilio/call-status: Twilio's signed status callbacks move a command's call (one conditional update); a completed call requests its post-call summary",
+      description:
+        "POST /webhooks/twilio/call-status: Twilio's signed status callbacks move a command's call (one conditional update); a completed call requests its post-call summary",
       // It answers within a second (one conditional write); the margin covers a cold start reading the Twilio secret.
       timeoutSeconds: 5,
       memoryMb: 256,

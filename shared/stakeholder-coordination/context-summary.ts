@@ -97,7 +97,8 @@ export async function contextSummary(sites: SiteDirectory, site: Site): Promise<
       id: requirement.id,
       title: title(requirement.title),
       status: short(requirement.status),
-      estimated_cost: typeof requirement.estimated_cost === 'string' ? title(requirement.estimated_cost) : (requirement.estimated_cost ?? null),
+      estimated_cost:
+        typeof requirement.estimated_cost === 'string' ? title(requirement.estimated_cost) : (requirement.estimated_cost ?? null),
       priority: short(requirement.priority),
       description: text(requirement.description),
     })),
@@ -121,7 +122,10 @@ export async function contextSummary(sites: SiteDirectory, site: Site): Promise<
 /** The summary within CONTEXT_SUMMARY_BOUNDS.maxBytes: the last items of the largest collection go first. */
 function withinBudget(summary: ContextSummary): ContextSummary {
   const lists = ['tasks', 'requirements', 'campaigns', 'content'] as const;
-  const sizes = Object.fromEntries(lists.map((list) => [list, summary[list].map((item) => 1 + valueSize(item))])) as Record<(typeof lists)[number], number[]>;
+  const sizes = Object.fromEntries(lists.map((list) => [list, summary[list].map((item) => 1 + valueSize(item))])) as Record<
+    (typeof lists)[number],
+    number[]
+  >;
   const kept = Object.fromEntries(lists.map((list) => [list, summary[list].length])) as Record<(typeof lists)[number], number>;
   const sum = (list: (typeof lists)[number]) => sizes[list].slice(0, kept[list]).reduce((total, size) => total + size, 0);
   let total = valueSize(summary);
@@ -131,7 +135,13 @@ function withinBudget(summary: ContextSummary): ContextSummary {
     kept[largest] -= 1;
     total -= sizes[largest][kept[largest]]!;
   }
-  return { ...summary, tasks: summary.tasks.slice(0, kept.tasks), requirements: summary.requirements.slice(0, kept.requirements), campaigns: summary.campaigns.slice(0, kept.campaigns), content: summary.content.slice(0, kept.content) };
+  return {
+    ...summary,
+    tasks: summary.tasks.slice(0, kept.tasks),
+    requirements: summary.requirements.slice(0, kept.requirements),
+    campaigns: summary.campaigns.slice(0, kept.campaigns),
+    content: summary.content.slice(0, kept.content),
+  };
 }
 
 /** Task statuses that mean the task is no longer pending. */

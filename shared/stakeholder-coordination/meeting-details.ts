@@ -81,10 +81,22 @@ export async function settleMeetingDetails(llm: LlmClient, context: MeetingConte
         model: answer.model,
       };
     }
-    return { ...offline(), dynamic: true, generated_by: 'offline', model: null, fallback_reason: `The model's answer was unusable: ${problem}` };
+    return {
+      ...offline(),
+      dynamic: true,
+      generated_by: 'offline',
+      model: null,
+      fallback_reason: `The model's answer was unusable: ${problem}`,
+    };
   } catch (error) {
     if (!(error instanceof LlmError)) throw error;
-    return { ...offline(), dynamic: true, generated_by: 'offline', model: null, fallback_reason: `The model could not write them: ${error.message}` };
+    return {
+      ...offline(),
+      dynamic: true,
+      generated_by: 'offline',
+      model: null,
+      fallback_reason: `The model could not write them: ${error.message}`,
+    };
   }
 }
 
@@ -132,7 +144,9 @@ function contextTopics(context: MeetingContext): string[] {
   if (active.length > 0) topics.push(`${active[0]!.title} results`);
   const pending = pendingTasks(summary);
   if (pending.length > 0) topics.push(pending.length === 1 ? `the pending task ${pending[0]!.title}` : `${pending.length} pending tasks`);
-  const open = summary.requirements.filter((requirement) => !['approved', 'done', 'completed', 'rejected'].includes((requirement.status ?? '').toLowerCase()));
+  const open = summary.requirements.filter(
+    (requirement) => !['approved', 'done', 'completed', 'rejected'].includes((requirement.status ?? '').toLowerCase()),
+  );
   if (open.length > 0) topics.push(open.length === 1 ? `the requirement ${open[0]!.title}` : `${open.length} open requirements`);
   if (topics.length === 0 && context.lead) topics.push(`the lead ${context.lead.name}`);
   return topics;

@@ -3,7 +3,14 @@ import { callSchema, commandStatusSchema } from '../api/openapi/commands';
 import { errorInfoSchema } from '../api/openapi/errors';
 import { DEMO_LEAD_ID, DEMO_SITE_ID } from '../api/examples';
 import { commandIdField, EXAMPLE_COMMAND_ID, generatedByField, uuidField } from '../api/openapi/fields';
-import { commandOperation, successEnvelope, webhookEvent, webhookOperation, type DocumentedEvent, type DocumentedOperation } from '../api/openapi/operation';
+import {
+  commandOperation,
+  successEnvelope,
+  webhookEvent,
+  webhookOperation,
+  type DocumentedEvent,
+  type DocumentedOperation,
+} from '../api/openapi/operation';
 import { statusCallbackParams } from '../providers/telephony/call-status';
 import { CALL_STATUS_PATH } from './call-phase';
 import { STAKEHOLDER_SUPERVISORS, STAKEHOLDER_TASK } from './command-object';
@@ -18,7 +25,10 @@ import { requestSchema } from './schema';
  * `meetingTitle`, ...) are named in the descriptions, not listed as fields.
  */
 
-const TAG = { name: 'Stakeholder coordination', description: "The CMO agent prepares a stakeholder meeting from the site's own data and calls the stakeholder." };
+const TAG = {
+  name: 'Stakeholder coordination',
+  description: "The CMO agent prepares a stakeholder meeting from the site's own data and calls the stakeholder.",
+};
 const PROVIDER_WEBHOOKS_TAG = { name: 'Provider webhooks', description: 'Routes the telephony provider calls, signed by it; no API key.' };
 
 const systemPromptSchema = z
@@ -26,9 +36,12 @@ const systemPromptSchema = z
     id: z.enum(['pre_call', 'post_call']),
     role: z.literal('system'),
     phase: z.enum(['pre_call', 'post_call']),
-    content: z.string().meta({ description: 'Plain text, built from the site\'s own data.' }),
+    content: z.string().meta({ description: "Plain text, built from the site's own data." }),
   })
-  .meta({ id: 'SystemPrompt', description: '`pre_call`: the assistant\'s guidance during the call; `post_call`: how the summary is written after it.' });
+  .meta({
+    id: 'SystemPrompt',
+    description: "`pre_call`: the assistant's guidance during the call; `post_call`: how the summary is written after it.",
+  });
 
 const stakeholderFields = {
   command_id: commandIdField,
@@ -36,7 +49,9 @@ const stakeholderFields = {
   conversation_id: uuidField('The conversation the meeting is filed under.'),
   meeting_details: z.object({ title: z.string(), objective: z.string() }),
   system_prompts: z.array(systemPromptSchema).length(2),
-  context_summary: contextSummarySchema.optional().meta({ description: "The site's context (with `include_context_summary`, the default)." }),
+  context_summary: contextSummarySchema
+    .optional()
+    .meta({ description: "The site's context (with `include_context_summary`, the default)." }),
   call: callSchema.optional(),
   site_id: z.string(),
   targets: z
@@ -51,9 +66,10 @@ const stakeholderFields = {
   description: z.string(),
 };
 
-const accepted = z
-  .object(stakeholderFields)
-  .meta({ id: 'StakeholderCoordinationAccepted', description: 'Everything known at once: the meeting details and prompts, the context summary, and a `pending` call.' });
+const accepted = z.object(stakeholderFields).meta({
+  id: 'StakeholderCoordinationAccepted',
+  description: 'Everything known at once: the meeting details and prompts, the context summary, and a `pending` call.',
+});
 
 export const stakeholderResultSchema = z
   .object({
@@ -61,7 +77,10 @@ export const stakeholderResultSchema = z
     generated_by: generatedByField.optional().meta({ description: 'Who wrote the meeting details the request left out.' }),
     warnings: z.array(errorInfoSchema).optional().meta({ description: 'Meeting details written without the model.' }),
   })
-  .meta({ id: 'StakeholderCoordinationResult', description: 'The final meeting details and prompts, and the call as it is now (it keeps moving after the command completed).' });
+  .meta({
+    id: 'StakeholderCoordinationResult',
+    description: 'The final meeting details and prompts, and the call as it is now (it keeps moving after the command completed).',
+  });
 
 /** Twilio's status callback form (docs/voice-calls.md "The status webhook"): the fields the webhook reads, as it reads them. */
 const statusCallbackSchema = statusCallbackParams
@@ -82,12 +101,17 @@ export const STAKEHOLDER_COORDINATION_OPERATIONS: readonly DocumentedOperation[]
       '',
       'Checks, in this order: INVALID_REQUEST, SITE_NOT_FOUND / FORBIDDEN, then each id the request names on that site: LEAD_NOT_FOUND, NOT_FOUND (visitor), ' +
         'USER_NOT_FOUND, AGENT_NOT_FOUND, NOT_FOUND (conversation), INVALID_REQUEST (the meeting too large to keep: its request, context and prompts would pass the 240 KiB its command ' +
-        'keeps for them beside the call\'s transcript and summary; only text at several limits at once in wide characters meets it). ' +
+        "keeps for them beside the call's transcript and summary; only text at several limits at once in wide characters meets it). " +
         'The call is placed at most once, ever: a replay with the same `Idempotency-Key` never dials again.',
     ].join('\n'),
     body: {
       schema: requestSchema,
-      example: { site_id: DEMO_SITE_ID, lead_id: DEMO_LEAD_ID, meeting_agenda: ['Campaign results', 'January budget'], phone_numbers: ['+14155550123'] },
+      example: {
+        site_id: DEMO_SITE_ID,
+        lead_id: DEMO_LEAD_ID,
+        meeting_agenda: ['Campaign results', 'January budget'],
+        phone_numbers: ['+14155550123'],
+      },
     },
     errors: ['INVALID_REQUEST', 'FORBIDDEN', 'SITE_NOT_FOUND', 'LEAD_NOT_FOUND', 'USER_NOT_FOUND', 'AGENT_NOT_FOUND', 'NOT_FOUND'],
     failures: ['SYSTEM_ERROR'],
@@ -101,12 +125,16 @@ export const STAKEHOLDER_COORDINATION_OPERATIONS: readonly DocumentedOperation[]
     tag: PROVIDER_WEBHOOKS_TAG,
     summary: "Twilio's call status callback",
     description:
-      'Called by Twilio, never by clients: no API key. The request must carry a valid `X-Twilio-Signature` (HMAC-SHA1 with the account\'s auth token over ' +
+      "Called by Twilio, never by clients: no API key. The request must carry a valid `X-Twilio-Signature` (HMAC-SHA1 with the account's auth token over " +
       'PUBLIC_BASE_URL + this path + query, then the form fields sorted by name); anything else answers 403 FORBIDDEN and changes nothing. A signed callback moves ' +
       "the command's call by one conditional update: only forward (SequenceNumber), never out of a final state; repeats and late ones answer 204 too.",
-    query: z.object({ command_id: uuidField('The command whose call this is (set in the callback URL the worker gave Twilio).', EXAMPLE_COMMAND_ID) }),
+    query: z.object({
+      command_id: uuidField('The command whose call this is (set in the callback URL the worker gave Twilio).', EXAMPLE_COMMAND_ID),
+    }),
     headers: z.object({
-      'X-Twilio-Signature': z.string().meta({ description: 'Twilio\'s signature of the request (base64 HMAC-SHA1).', example: 'xmJb8v4c1pJ6L2Q2w0oV7n7Bf3E=' }),
+      'X-Twilio-Signature': z
+        .string()
+        .meta({ description: "Twilio's signature of the request (base64 HMAC-SHA1).", example: 'xmJb8v4c1pJ6L2Q2w0oV7n7Bf3E=' }),
     }),
     body: { contentType: 'application/x-www-form-urlencoded', schema: statusCallbackSchema },
     errors: ['FORBIDDEN', 'INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'SYSTEM_ERROR'],
@@ -122,6 +150,9 @@ export const STAKEHOLDER_COORDINATION_EVENTS: readonly DocumentedEvent[] = [
     description:
       "Twilio reported a stakeholder call's progress and the call moved: one event per status callback applied (a repeated callback yields no second event). " +
       'Delivered at least once and in no guaranteed order: de-duplicate by `id`, and order by `call.last_sequence`.',
-    data: z.object({ command_id: commandIdField.meta({ description: 'The stakeholder coordination command the call belongs to.' }), call: callSchema }),
+    data: z.object({
+      command_id: commandIdField.meta({ description: 'The stakeholder coordination command the call belongs to.' }),
+      call: callSchema,
+    }),
   }),
 ];

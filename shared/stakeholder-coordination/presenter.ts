@@ -13,7 +13,9 @@ export function callView(call: CallRecord, phoneNumbersGiven: number): z.input<t
   return {
     ...call,
     ...(phoneNumbersGiven > 1
-      ? { note: `Only the first number (call.phone_number) is called; the other ${phoneNumbersGiven - 1} number${phoneNumbersGiven > 2 ? 's are' : ' is'} not dialled.` }
+      ? {
+          note: `Only the first number (call.phone_number) is called; the other ${phoneNumbersGiven - 1} number${phoneNumbersGiven > 2 ? 's are' : ' is'} not dialled.`,
+        }
       : {}),
   };
 }
@@ -26,7 +28,10 @@ export function callView(call: CallRecord, phoneNumbersGiven: number): z.input<t
  * (targets, supervisors, task, description, site_id). Read from the stored
  * command only, so a replayed request answers exactly as the first did.
  */
-export function stakeholderData(command: CallCommand, request: Pick<StakeholderCoordinationRequest, 'include_context_summary' | 'phone_numbers'>): Record<string, unknown> {
+export function stakeholderData(
+  command: CallCommand,
+  request: Pick<StakeholderCoordinationRequest, 'include_context_summary' | 'phone_numbers'>,
+): Record<string, unknown> {
   const { context, meeting, prompts } = readStakeholderCommand(command);
   return {
     conversation_id: context.conversation_id,
@@ -48,7 +53,9 @@ export function stakeholderData(command: CallCommand, request: Pick<StakeholderC
  * call); once completed, 200 with the final meeting details and prompts
  * and the call as it is now.
  */
-export function stakeholderPresenter(request: Pick<StakeholderCoordinationRequest, 'include_context_summary' | 'phone_numbers'>): CommandPresenter {
+export function stakeholderPresenter(
+  request: Pick<StakeholderCoordinationRequest, 'include_context_summary' | 'phone_numbers'>,
+): CommandPresenter {
   return {
     accepted: (command) => stakeholderData(command, request),
     completed: (command: CallCommand) => ({

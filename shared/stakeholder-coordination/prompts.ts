@@ -21,7 +21,9 @@ const MAX_LISTED = 20;
  * ConversationRelay welcome greeting); the pre-call prompt quotes it.
  */
 export function welcomeGreeting(context: MeetingContext, meeting: Pick<MeetingDetails, 'title'>): string {
-  const who = context.agent ? `${context.agent.name}, the marketing assistant of ${context.site.name}` : `the marketing assistant of ${context.site.name}`;
+  const who = context.agent
+    ? `${context.agent.name}, the marketing assistant of ${context.site.name}`
+    : `the marketing assistant of ${context.site.name}`;
   return `Hello, this is ${who}, calling about ${meeting.title}. Is now still a good time to talk?`;
 }
 
@@ -114,7 +116,9 @@ function meetingLines(context: MeetingContext, meeting: Pick<MeetingDetails, 'ti
     context.participants.length > 0
       ? `Participants: ${context.participants.join(', ')}`
       : 'Participants: not named in advance; ask who is on the call and note their names.',
-    ...(context.lead ? [`The meeting concerns the lead ${context.lead.name}${context.lead.company ? ` of ${context.lead.company}` : ''}.`] : []),
+    ...(context.lead
+      ? [`The meeting concerns the lead ${context.lead.name}${context.lead.company ? ` of ${context.lead.company}` : ''}.`]
+      : []),
   ];
 }
 
@@ -123,7 +127,12 @@ function pendingTaskLines(summary: ContextSummary, heading: string): string[] {
   if (pending.length === 0) return ['Pending tasks: the site has no pending tasks on record.'];
   return [
     heading,
-    ...pending.slice(0, MAX_LISTED).map((task) => `- ${task.title}${describe([task.status && `status ${task.status}`, task.owner && `owner ${task.owner}`, task.due_date && `due ${task.due_date}`])}`),
+    ...pending
+      .slice(0, MAX_LISTED)
+      .map(
+        (task) =>
+          `- ${task.title}${describe([task.status && `status ${task.status}`, task.owner && `owner ${task.owner}`, task.due_date && `due ${task.due_date}`])}`,
+      ),
   ];
 }
 
@@ -146,14 +155,17 @@ function channelMix(summary: ContextSummary): string {
     const shares = Object.entries(distribution as Record<string, unknown>)
       .filter((entry): entry is [string, number] => typeof entry[1] === 'number')
       .map(([channel, share]) => `${channel.replaceAll('_', ' ')} ${share <= 1 ? `${Math.round(share * 100)}%` : String(share)}`);
-    if (shares.length > 0) return `the current spend by channel is ${shares.join(', ')}; ask which channels earn their share and which do not.`;
+    if (shares.length > 0)
+      return `the current spend by channel is ${shares.join(', ')}; ask which channels earn their share and which do not.`;
   }
   return 'no channel split is on record; ask which channels bring results and which do not.';
 }
 
 function opportunities(context: MeetingContext): string {
   const open = context.summary.content.filter((item) => !['published', 'done', 'completed'].includes((item.status ?? '').toLowerCase()));
-  const parts = open.slice(0, MAX_LISTED).map((item) => `${item.title}${describe([item.status, item.target_completion && `due ${item.target_completion}`])}`);
+  const parts = open
+    .slice(0, MAX_LISTED)
+    .map((item) => `${item.title}${describe([item.status, item.target_completion && `due ${item.target_completion}`])}`);
   if (context.lead) parts.push(`the lead ${context.lead.name}${context.lead.company ? ` of ${context.lead.company}` : ''}`);
   if (parts.length === 0) return 'ask the participants where they see the next opportunity for growth.';
   return `content and leads in the works: ${parts.join('; ')}. Ask which of them deserve more attention.`;
@@ -168,7 +180,8 @@ function budget(summary: ContextSummary): string {
 }
 
 function resourceNeeds(summary: ContextSummary): string {
-  if (summary.requirements.length === 0) return 'no open requirements are on record; ask whether the plan needs people, tools or spend it does not have.';
+  if (summary.requirements.length === 0)
+    return 'no open requirements are on record; ask whether the plan needs people, tools or spend it does not have.';
   return `${summary.requirements
     .slice(0, MAX_LISTED)
     .map(

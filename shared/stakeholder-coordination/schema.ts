@@ -107,7 +107,9 @@ const agenda = z
       .max(MAX_AGENDA_TEXT, { abort: true, message: `Too big: expected string to have <=${MAX_AGENDA_TEXT} characters` })
       .transform((value) => agendaItems(cleanText(value))),
   ])
-  .refine((items) => items.every((item) => item.length <= MAX_AGENDA_ITEM_TEXT), { message: `Too big: an agenda item has more than ${MAX_AGENDA_ITEM_TEXT} characters` })
+  .refine((items) => items.every((item) => item.length <= MAX_AGENDA_ITEM_TEXT), {
+    message: `Too big: an agenda item has more than ${MAX_AGENDA_ITEM_TEXT} characters`,
+  })
   .refine((items) => items.length <= MAX_AGENDA_ITEMS, { message: `Too big: at most ${MAX_AGENDA_ITEMS} agenda items` })
   .refine((items) => items.reduce((total, item) => total + item.length, 0) <= MAX_AGENDA_TEXT, {
     message: `Too big: the agenda has more than ${MAX_AGENDA_TEXT} characters in all`,
@@ -136,10 +138,13 @@ const phoneNumber = z
 export const requestSchema = z
   .object({
     site_id: uuid.meta({ format: 'uuid', description: 'The site (alias `siteId`).', example: DEMO_SITE_ID }),
-    meeting_title: text(200)
+    meeting_title: text(200).optional().meta({
+      description: "The meeting's title (alias `meetingTitle`); without it the agent writes one.",
+      example: 'Winter campaign results and budget for January',
+    }),
+    meeting_objective: text(2_000)
       .optional()
-      .meta({ description: "The meeting's title (alias `meetingTitle`); without it the agent writes one.", example: 'Winter campaign results and budget for January' }),
-    meeting_objective: text(2_000).optional().meta({ description: 'What the meeting must achieve (alias `meetingObjective`); without it the agent writes one.' }),
+      .meta({ description: 'What the meeting must achieve (alias `meetingObjective`); without it the agent writes one.' }),
     participants: z
       .array(participant)
       .max(MAX_PARTICIPANTS)
@@ -161,17 +166,26 @@ export const requestSchema = z
       .array(phoneNumber)
       .max(MAX_PHONE_NUMBERS)
       .optional()
-      .meta({ description: `E.164 numbers (alias \`phoneNumbers\`), at most ${MAX_PHONE_NUMBERS}: only the first is called. None: no call.`, example: ['+14155550123'] }),
+      .meta({
+        description: `E.164 numbers (alias \`phoneNumbers\`), at most ${MAX_PHONE_NUMBERS}: only the first is called. None: no call.`,
+        example: ['+14155550123'],
+      }),
     visitor_id: uuid.optional().meta({ format: 'uuid', description: 'A visitor of the site (alias `visitorId`).' }),
     lead_id: uuid.optional().meta({ format: 'uuid', description: 'A lead of the site (alias `leadId`).', example: DEMO_LEAD_ID }),
-    userId: uuid.optional().meta({ format: 'uuid', description: "The user the meeting is for (alias `user_id`); without it, the site's owner." }),
+    userId: uuid
+      .optional()
+      .meta({ format: 'uuid', description: "The user the meeting is for (alias `user_id`); without it, the site's owner." }),
     conversationId: uuid.optional().meta({
       format: 'uuid',
-      description: "A conversation of the key's tenant on the site to file the meeting under (alias `conversation_id`; another tenant's is NOT_FOUND); without it a new one is started.",
+      description:
+        "A conversation of the key's tenant on the site to file the meeting under (alias `conversation_id`; another tenant's is NOT_FOUND); without it a new one is started.",
     }),
-    agentId: uuid.optional().meta({ format: 'uuid', description: "The CMO agent who runs the call (alias `agent_id`); without it, the site's active one." }),
+    agentId: uuid
+      .optional()
+      .meta({ format: 'uuid', description: "The CMO agent who runs the call (alias `agent_id`); without it, the site's active one." }),
     include_context_summary: z.boolean().optional().meta({
-      description: "Show the site's context summary (tasks, requirements, campaigns, content, resource allocation) in the answer (alias `includeContextSummary`). Default true.",
+      description:
+        "Show the site's context summary (tasks, requirements, campaigns, content, resource allocation) in the answer (alias `includeContextSummary`). Default true.",
     }),
   })
   .refine((request) => request.userId !== undefined || request.visitor_id !== undefined || request.lead_id !== undefined, {
@@ -180,7 +194,8 @@ export const requestSchema = z
   })
   .meta({
     id: 'StakeholderCoordinationRequest',
-    description: 'A stakeholder meeting to prepare, and the number to call. At least one of `userId`, `visitor_id` or `lead_id` is required. `null` counts as absent.',
+    description:
+      'A stakeholder meeting to prepare, and the number to call. At least one of `userId`, `visitor_id` or `lead_id` is required. `null` counts as absent.',
   });
 
 /**
@@ -195,7 +210,9 @@ export function parseStakeholderCoordinationRequest(raw: unknown): StakeholderCo
   }
   const body = normalizeAliases(raw as Record<string, unknown>);
   if (body.site_id === undefined || body.site_id === '') {
-    throw new AppError('INVALID_REQUEST', 'site_id: Required', [{ code: 'invalid_type', message: 'Required', expected: 'string', path: ['site_id'] }]);
+    throw new AppError('INVALID_REQUEST', 'site_id: Required', [
+      { code: 'invalid_type', message: 'Required', expected: 'string', path: ['site_id'] },
+    ]);
   }
   const parsed = requestSchema.safeParse(body);
   if (!parsed.success) {
@@ -212,4 +229,3 @@ export function parseStakeholderCoordinationRequest(raw: unknown): StakeholderCo
   for (const key of Object.keys(request) as (keyof StakeholderCoordinationRequest)[]) if (request[key] === undefined) delete request[key];
   return request;
 }
-

@@ -47,7 +47,9 @@ export function apiGatewayConnections(options: { endpoint: string; region?: stri
     async send(connectionId, message: OutboundMessage) {
       const { sdk: api, client: http } = ready();
       try {
-        await http.send(new api.PostToConnectionCommand({ ConnectionId: connectionId, Data: Buffer.from(JSON.stringify(message), 'utf8') }));
+        await http.send(
+          new api.PostToConnectionCommand({ ConnectionId: connectionId, Data: Buffer.from(JSON.stringify(message), 'utf8') }),
+        );
       } catch (error) {
         if (gone(error)) throw new ConnectionGoneError(connectionId);
         throw error;

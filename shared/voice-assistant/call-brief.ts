@@ -9,7 +9,11 @@ import type { CallCommand, TranscriptEntry } from '../calls/record';
  * the stakeholder feature's product, the assistant only speaks from them.
  */
 const systemMessages = z.object({ messages: z.tuple([z.object({ role: z.literal('system'), content: z.string() })]) });
-const targetsSchema = z.tuple([z.object({ meeting_details: z.object({ title: z.string(), objective: z.string() }) }), systemMessages, systemMessages]);
+const targetsSchema = z.tuple([
+  z.object({ meeting_details: z.object({ title: z.string(), objective: z.string() }) }),
+  systemMessages,
+  systemMessages,
+]);
 
 const transcriptEntrySchema = z.object({
   role: z.enum(['assistant', 'user']),

@@ -20,7 +20,8 @@ export const VOICE_ASSISTANT_CATALOGUE = {
         id: 'postCallSummaryWorker',
         kind: 'worker',
         entry: 'functions/workers/post-call-summary.ts',
-        description: 'After a stakeholder call: turns its transcript into the meeting summary (key points, decisions, action items, requirements)',
+        description:
+          'After a stakeholder call: turns its transcript into the meeting summary (key points, decisions, action items, requirements)',
         // One model call bounded by the LLM policy's 56 s deadline, then two conditional writes and one event.
         timeoutSeconds: 120,
         memoryMb: 256,
@@ -44,7 +45,8 @@ export const VOICE_ASSISTANT_CATALOGUE = {
       id: 'conversationRelayWebhook',
       kind: 'webhook',
       entry: 'functions/webhooks/relay.ts',
-      description: "The ConversationRelay socket ($connect, $default, $disconnect): Twilio's signed socket, the assistant's turns, the transcript, the post-call job",
+      description:
+        "The ConversationRelay socket ($connect, $default, $disconnect): Twilio's signed socket, the assistant's turns, the transcript, the post-call job",
       // Below API Gateway's 29 s integration timeout; one turn is one model call bounded by the voice policy's 18 s deadline.
       timeoutSeconds: 29,
       memoryMb: 256,

@@ -59,7 +59,10 @@ export function offlineVoiceReply(brief: Pick<CallBrief, 'preCallPrompt' | 'meet
   const acknowledgement = turns <= 1 ? 'Thank you.' : 'Thank you, I have noted that.';
   if (index < points.length) {
     const point = points[index]!;
-    return { reply: `${acknowledgement} ${index === 0 ? "Let's start with" : 'Next,'} ${point.topic}: ${spoken(point.detail)} What is your view?`, end_call: false };
+    return {
+      reply: `${acknowledgement} ${index === 0 ? "Let's start with" : 'Next,'} ${point.topic}: ${spoken(point.detail)} What is your view?`,
+      end_call: false,
+    };
   }
   if (index === points.length) {
     return {
@@ -73,7 +76,10 @@ export function offlineVoiceReply(brief: Pick<CallBrief, 'preCallPrompt' | 'meet
 /** The line the assistant ends a call with, by the offline writer or at a limit. */
 export function closing(reason?: string): VoiceReply {
   const why = reason ? `${reason} ` : '';
-  return { reply: `${why}Thank you for your time. I will send a summary with the decisions, action items and requirements. Goodbye.`, end_call: true };
+  return {
+    reply: `${why}Thank you for your time. I will send a summary with the decisions, action items and requirements. Goodbye.`,
+    end_call: true,
+  };
 }
 
 /**

@@ -19,7 +19,10 @@ const meetingSummaryEventSchema = z
     model: z.string().optional().meta({ description: 'The model that wrote it.' }),
     created_at: instantField('When it was written.'),
   })
-  .meta({ description: "The call's meeting summary, as the command's `meeting_summary` shows it: what was said, decided and asked for; what was not said is `null` or an empty list." });
+  .meta({
+    description:
+      "The call's meeting summary, as the command's `meeting_summary` shows it: what was said, decided and asked for; what was not said is `null` or an empty list.",
+  });
 
 export const VOICE_ASSISTANT_EVENTS: readonly DocumentedEvent[] = [
   webhookEvent({

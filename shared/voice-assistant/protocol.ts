@@ -58,7 +58,8 @@ export class RelayProtocolError extends Error {
  * would not send (the message says why, without echoing its content).
  */
 export function parseInboundMessage(raw: string): InboundMessage | OtherMessage {
-  if (Buffer.byteLength(raw, 'utf8') > RELAY_LIMITS.maxMessageBytes) throw new RelayProtocolError(`message larger than ${RELAY_LIMITS.maxMessageBytes} bytes`);
+  if (Buffer.byteLength(raw, 'utf8') > RELAY_LIMITS.maxMessageBytes)
+    throw new RelayProtocolError(`message larger than ${RELAY_LIMITS.maxMessageBytes} bytes`);
   let value: unknown;
   try {
     value = JSON.parse(raw);

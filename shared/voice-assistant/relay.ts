@@ -77,7 +77,10 @@ async function connect(deps: RelayDependencies, event: SocketEvent): Promise<Soc
   const authToken = await deps.authToken();
   const url = deps.publicBaseUrl ? signedUrlOf(deps.publicBaseUrl, event.queryStringParameters) : undefined;
   if (!authToken || !url || !isValidTwilioSignature(authToken, signature, url, {})) {
-    deps.logger.warn('Relay socket refused: its signature does not match', { signed: Boolean(signature), configured: Boolean(authToken && url) });
+    deps.logger.warn('Relay socket refused: its signature does not match', {
+      signed: Boolean(signature),
+      configured: Boolean(authToken && url),
+    });
     return FORBIDDEN;
   }
   return OK;
@@ -110,9 +113,15 @@ async function onMessage(deps: RelayDependencies, connectionId: string, body: st
     case 'interrupt':
       return interrupt(deps, session, message.utteranceUntilInterrupt ?? '');
     case 'dtmf':
-      return keep(deps, session, [{ role: 'user', content: `Pressed ${message.digit} on the keypad.`, dtmf: message.digit, at: iso(deps.clock.now()) }]);
+      return keep(deps, session, [
+        { role: 'user', content: `Pressed ${message.digit} on the keypad.`, dtmf: message.digit, at: iso(deps.clock.now()) },
+      ]);
     case 'error':
-      deps.logger.warn('ConversationRelay reported an error', { connectionId, commandId: session.command_id, description: cutAt(cleanText(message.description ?? ''), 300) });
+      deps.logger.warn('ConversationRelay reported an error', {
+        connectionId,
+        commandId: session.command_id,
+        description: cutAt(cleanText(message.description ?? ''), 300),
+      });
       return;
     default:
       deps.logger.info('Relay message of a type the assistant does not use, ignored', { connectionId, type: message.name });
@@ -138,15 +147,24 @@ async function setup(deps: RelayDependencies, connectionId: string, message: Ext
     throw error;
   }
   if (!brief.callSid || brief.callSid !== message.callSid) return refuse(deps, connectionId, 'the call is not the call of this command');
-  if ((brief.callStatus && isFinalCallStatus(brief.callStatus as CallStatus)) || brief.summaryRequested) return refuse(deps, connectionId, 'the call has ended');
+  if ((brief.callStatus && isFinalCallStatus(brief.callStatus as CallStatus)) || brief.summaryRequested)
+    return refuse(deps, connectionId, 'the call has ended');
 
   const now = deps.clock.now();
-  const session: RelaySession = { connection_id: connectionId, command_id: command.id, tenant_id: command.tenant_id, call_sid: brief.callSid, started_at: iso(now) };
+  const session: RelaySession = {
+    connection_id: connectionId,
+    command_id: command.id,
+    tenant_id: command.tenant_id,
+    call_sid: brief.callSid,
+    started_at: iso(now),
+  };
   if (!(await deps.sessions.start(session, now))) return;
   // Twilio speaks the welcome greeting of the TwiML as the socket opens: it is the transcript's first line.
   const greeting = openingLine(brief.preCallPrompt);
   if (brief.transcript.length === 0 && greeting) {
-    await deps.transcripts.append(command.id, brief.callSid, [{ role: 'assistant', content: greeting, at: iso(now), source: 'welcome_greeting' }]);
+    await deps.transcripts.append(command.id, brief.callSid, [
+      { role: 'assistant', content: greeting, at: iso(now), source: 'welcome_greeting' },
+    ]);
   }
   deps.logger.info('Relay session started', { connectionId, commandId: command.id });
 }
@@ -169,12 +187,17 @@ async function prompt(deps: RelayDependencies, session: RelaySession, voicePromp
       : deps.clock.now() - Date.parse(session.started_at) > RELAY_LIMITS.maxCallSeconds * 1000
         ? 'We have reached the time limit of this call.'
         : undefined;
-  const turn: AssistantTurn = limit
-    ? { ...closingTurn(limit) }
-    : await assistantTurn(await deps.llm(), brief, transcript);
-  if (turn.fallbackReason) deps.logger.warn('Turn answered by the offline writer', { commandId: session.command_id, reason: turn.fallbackReason });
+  const turn: AssistantTurn = limit ? { ...closingTurn(limit) } : await assistantTurn(await deps.llm(), brief, transcript);
+  if (turn.fallbackReason)
+    deps.logger.warn('Turn answered by the offline writer', { commandId: session.command_id, reason: turn.fallbackReason });
 
-  const said: TranscriptEntry = { role: 'assistant', content: turn.reply, at: iso(deps.clock.now()), generated_by: turn.generatedBy, model: turn.model };
+  const said: TranscriptEntry = {
+    role: 'assistant',
+    content: turn.reply,
+    at: iso(deps.clock.now()),
+    generated_by: turn.generatedBy,
+    model: turn.model,
+  };
   await deps.transcripts.append(session.command_id, session.call_sid, [said]);
   if (!(await send(deps, session, textMessage(turn.reply, true)))) return;
   if (turn.endCall) await finish(deps, session, limit ? 'limit_reached' : 'conversation_ended');
@@ -256,7 +279,12 @@ async function briefOf(deps: RelayDependencies, session: RelaySession): Promise<
 
 function closingTurn(reason: string): AssistantTurn {
   const line = closing(reason);
-  return { reply: plainSpeech(line.reply, RELAY_LIMITS.maxReplyCharacters), endCall: true, generatedBy: 'offline', model: 'offline-writer-v1' };
+  return {
+    reply: plainSpeech(line.reply, RELAY_LIMITS.maxReplyCharacters),
+    endCall: true,
+    generatedBy: 'offline',
+    model: 'offline-writer-v1',
+  };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();

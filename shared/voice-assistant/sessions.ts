@@ -50,7 +50,11 @@ export function dynamoRelaySessions(db: DynamoDBDocumentClient, tableName: strin
         await db.send(
           new PutCommand({
             TableName: tableName,
-            Item: { ...sessionKey(session.connection_id), ...session, expires_at: epochSeconds(now + RELAY_LIMITS.sessionRetentionSeconds * 1000) },
+            Item: {
+              ...sessionKey(session.connection_id),
+              ...session,
+              expires_at: epochSeconds(now + RELAY_LIMITS.sessionRetentionSeconds * 1000),
+            },
             ConditionExpression: 'attribute_not_exists(pk)',
           }),
         );

@@ -6,18 +6,46 @@ type Priority = 'high' | 'medium' | 'low';
 
 const MAX_POINTS = 10;
 const MAX_ITEM = 300;
-const DECISION = /\b(?:decided|decide|agree[ds]?|agreed|approved?|approves|confirmed?|go ahead|let'?s go with|we will go with|settled on)\b/i;
-const ACTION = /\b(?:will|'ll|going to|is to|are to|needs? to|should|follow up|send|prepare|draft|schedule|set up|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next week|the end of|\d))\b/i;
-const REQUIREMENT = /\b(?:budget|need(?:s|ed)? (?:a|an|more|another|extra)|require[sd]?|requirement|hire|headcount|tool|licen[cs]e|spend|cost|contractor|agency)\b/i;
+const DECISION =
+  /\b(?:decided|decide|agree[ds]?|agreed|approved?|approves|confirmed?|go ahead|let'?s go with|we will go with|settled on)\b/i;
+const ACTION =
+  /\b(?:will|'ll|going to|is to|are to|needs? to|should|follow up|send|prepare|draft|schedule|set up|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next week|the end of|\d))\b/i;
+const REQUIREMENT =
+  /\b(?:budget|need(?:s|ed)? (?:a|an|more|another|extra)|require[sd]?|requirement|hire|headcount|tool|licen[cs]e|spend|cost|contractor|agency)\b/i;
 const AMOUNT = String.raw`(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?`;
-const MONEY = new RegExp(String.raw`(?:[$€£]\s?${AMOUNT}(?:\s?(?:k|m|thousand|million)\b)?|\b${AMOUNT}\s?(?:k|thousand|million)?\s?(?:dollars|euros|pounds|usd|eur|gbp)\b)`, 'i');
+const MONEY = new RegExp(
+  String.raw`(?:[$€£]\s?${AMOUNT}(?:\s?(?:k|m|thousand|million)\b)?|\b${AMOUNT}\s?(?:k|thousand|million)?\s?(?:dollars|euros|pounds|usd|eur|gbp)\b)`,
+  'i',
+);
 const HIGH = /\b(?:urgent|asap|as soon as possible|high priority|critical|top priority)\b/i;
 const LOW = /\b(?:low priority|nice to have|when (?:there is|we have) time|eventually)\b/i;
 const APPROVAL = /\b(?:approv\w*|sign[- ]off|budget)\b/i;
-const DUE = /\bby\s+((?:\d{4}-\d{2}-\d{2})|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|tomorrow|next week|the end of (?:the )?(?:week|month|quarter)|(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2})\b/i;
+const DUE =
+  /\bby\s+((?:\d{4}-\d{2}-\d{2})|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|tomorrow|next week|the end of (?:the )?(?:week|month|quarter)|(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2})\b/i;
 const ASSIGNEE = /\b([A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+(?:will|is going to|is to|needs to|should)\b/;
 /** Words that start a sentence with a capital but name nobody. */
-const NOT_NAMES: ReadonlySet<string> = new Set(['We', 'I', 'You', 'They', 'It', 'That', 'This', 'There', 'The', 'Someone', 'Everyone', 'Then', 'So', 'And', 'But', 'Also', 'Yes', 'No', 'Ok', 'Okay']);
+const NOT_NAMES: ReadonlySet<string> = new Set([
+  'We',
+  'I',
+  'You',
+  'They',
+  'It',
+  'That',
+  'This',
+  'There',
+  'The',
+  'Someone',
+  'Everyone',
+  'Then',
+  'So',
+  'And',
+  'But',
+  'Also',
+  'Yes',
+  'No',
+  'Ok',
+  'Okay',
+]);
 
 /**
  * The deterministic writer of the meeting summary (no model), from what
@@ -29,7 +57,10 @@ const NOT_NAMES: ReadonlySet<string> = new Set(['We', 'I', 'You', 'They', 'It', 
  * approval is mentioned). Nothing is invented: an empty section stays empty.
  */
 export function offlineMeetingSummary(transcript: readonly TranscriptEntry[], objective: string): WrittenMeetingSummary {
-  const said = transcript.filter((entry) => entry.role === 'user' && entry.dtmf === undefined).map((entry) => entry.content.trim()).filter(Boolean);
+  const said = transcript
+    .filter((entry) => entry.role === 'user' && entry.dtmf === undefined)
+    .map((entry) => entry.content.trim())
+    .filter(Boolean);
   const sentences = said.flatMap(sentencesOf);
   const decisions = sentences.filter((sentence) => DECISION.test(sentence));
   const actions = sentences.filter((sentence) => ACTION.test(sentence) && !REQUIREMENT.test(sentence));

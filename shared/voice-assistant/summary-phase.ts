@@ -58,14 +58,18 @@ export function postCallSummaryJob(deps: PostCallSummaryDependencies): JobDefini
  * offline writer stands in, so a call never ends without its summary.
  * A redelivered job reuses the summary it kept and repeats only the writes.
  */
-export async function runPostCallSummary(deps: PostCallSummaryDependencies, input: PhaseInput<PostCallSummaryRequest, PostCallSummaryProgress>): Promise<PhaseOutcome> {
+export async function runPostCallSummary(
+  deps: PostCallSummaryDependencies,
+  input: PhaseInput<PostCallSummaryRequest, PostCallSummaryProgress>,
+): Promise<PhaseOutcome> {
   const { command: child, request } = input;
   const parent = await loadParent(deps, child, request);
   let brief: CallBrief;
   try {
     brief = readCallBrief(parent);
   } catch (error) {
-    if (error instanceof NotACallError) throw new AppError('INVALID_OPERATION', 'The stakeholder command of this summary cannot be read as a call.');
+    if (error instanceof NotACallError)
+      throw new AppError('INVALID_OPERATION', 'The stakeholder command of this summary cannot be read as a call.');
     throw error;
   }
 
@@ -75,18 +79,28 @@ export async function runPostCallSummary(deps: PostCallSummaryDependencies, inpu
     if (!(await deps.commands.recordProgress(child.id, { progress: { ...child.progress, summary: kept } }, deps.clock.now()))) {
       throw new Error(`Post-call summary ${child.id} is no longer in progress`);
     }
-    if (kept.fallback_reason) deps.logger?.warn('Meeting summary written by the offline writer', { commandId: parent.id, reason: kept.fallback_reason });
+    if (kept.fallback_reason)
+      deps.logger?.warn('Meeting summary written by the offline writer', { commandId: parent.id, reason: kept.fallback_reason });
   }
 
   const { fallback_reason: _reason, ...summary } = kept;
   const now = deps.clock.now();
-  const written: MeetingSummaryRecord = { ...parent.meeting_summary!, ...summary, status: 'completed', created_at: new Date(now).toISOString() };
+  const written: MeetingSummaryRecord = {
+    ...parent.meeting_summary!,
+    ...summary,
+    status: 'completed',
+    created_at: new Date(now).toISOString(),
+  };
   // The event commits with the summary's write (the outbox): a summary stored once is announced once.
   const staged = await (deps.events ?? noEvents).stage([
     {
       tenantId: parent.tenant_id,
       type: 'meeting_summary.created',
-      data: { command_id: parent.id, meeting_summary: written, command: commandView({ ...parent, meeting_summary: written }).data as Record<string, unknown> },
+      data: {
+        command_id: parent.id,
+        meeting_summary: written,
+        command: commandView({ ...parent, meeting_summary: written }).data as Record<string, unknown>,
+      },
       idempotencyKey: `${parent.id}:meeting_summary.created`,
     },
   ]);
@@ -97,7 +111,8 @@ export async function runPostCallSummary(deps: PostCallSummaryDependencies, inpu
   }
   // A redelivered job whose earlier attempt stored the summary (and its event) ends with it.
   const current = await deps.commands.get<CallCommandFields>(parent.id);
-  if (current?.meeting_summary?.status !== 'completed') throw new AppError('INVALID_OPERATION', 'The stakeholder command no longer waits for this summary.');
+  if (current?.meeting_summary?.status !== 'completed')
+    throw new AppError('INVALID_OPERATION', 'The stakeholder command no longer waits for this summary.');
   return { status: 'completed', result: { parent_id: parent.id, meeting_summary: current.meeting_summary } };
 }
 
@@ -106,7 +121,13 @@ async function loadParent(deps: PostCallSummaryDependencies, child: SummaryComma
   const refused = () => new AppError('INVALID_OPERATION', 'A post-call summary must come from the end of a stakeholder call.');
   if (child.parent_id !== request.parent_id) throw refused();
   const parent = await deps.commands.get<CallCommandFields>(request.parent_id);
-  if (!parent || parent.tenant_id !== child.tenant_id || parent.type !== 'stakeholder_coordination' || parent.meeting_summary?.command_id !== child.id) throw refused();
+  if (
+    !parent ||
+    parent.tenant_id !== child.tenant_id ||
+    parent.type !== 'stakeholder_coordination' ||
+    parent.meeting_summary?.command_id !== child.id
+  )
+    throw refused();
   return parent;
 }
 
@@ -124,7 +145,8 @@ async function writeSummary(deps: PostCallSummaryDependencies, brief: CallBrief,
     return { ...boundedMeetingSummary(plain(answer.value)), generated_by: answer.generatedBy, model: answer.model };
   } catch (error) {
     if (error instanceof LlmUnavailableError && attempt < deps.maxReceiveCount) throw error;
-    const reason = error instanceof Error ? `${error.name}: the model could not write the summary` : 'the model could not write the summary';
+    const reason =
+      error instanceof Error ? `${error.name}: the model could not write the summary` : 'the model could not write the summary';
     return { ...boundedMeetingSummary(offline()), generated_by: 'offline', model: 'offline-writer-v1', fallback_reason: reason };
   }
 }
@@ -153,12 +175,21 @@ export function transcriptText(transcript: readonly TranscriptEntry[]): string {
 
 /** The model's summary with every text trimmed and Markdown emphasis removed. */
 function plain(summary: WrittenMeetingSummary): WrittenMeetingSummary {
-  const text = (value: string) => value.replace(/\*\*|__|`/g, '').replace(/^\s*(?:[-*•]|#{1,6})\s+/, '').trim();
+  const text = (value: string) =>
+    value
+      .replace(/\*\*|__|`/g, '')
+      .replace(/^\s*(?:[-*•]|#{1,6})\s+/, '')
+      .trim();
   const orNull = (value: string | null) => (value === null ? null : text(value) || null);
   return {
     key_points: summary.key_points.map(text).filter(Boolean),
     decisions: summary.decisions.map(text).filter(Boolean),
-    action_items: summary.action_items.map((item) => ({ ...item, assignee: orNull(item.assignee), due_date: orNull(item.due_date), description: text(item.description) })),
+    action_items: summary.action_items.map((item) => ({
+      ...item,
+      assignee: orNull(item.assignee),
+      due_date: orNull(item.due_date),
+      description: text(item.description),
+    })),
     requirements: summary.requirements.map((item) => ({
       ...item,
       title: text(item.title),

@@ -49,9 +49,13 @@ export function boundedMeetingSummary(summary: WrittenMeetingSummary): WrittenMe
     action_items: summary.action_items
       .slice(0, maxEntries)
       .map((item) => ({ ...item, assignee: orNull(item.assignee), due_date: orNull(item.due_date), description: cut(item.description) })),
-    requirements: summary.requirements
-      .slice(0, maxEntries)
-      .map((item) => ({ ...item, title: cut(item.title), description: cut(item.description), cost: orNull(item.cost), owner: orNull(item.owner) })),
+    requirements: summary.requirements.slice(0, maxEntries).map((item) => ({
+      ...item,
+      title: cut(item.title),
+      description: cut(item.description),
+      cost: orNull(item.cost),
+      owner: orNull(item.owner),
+    })),
     objective_outcome: cut(summary.objective_outcome),
   };
   const lists = ['key_points', 'decisions', 'action_items', 'requirements'] as const;

@@ -21,15 +21,29 @@ export interface MeetingSummaryStore {
   /** Marks that there will be no summary, with the reason; only when none was requested before. */
   markSkipped(commandId: string, reason: string, now: number): Promise<boolean>;
   /** Stores the summary written by `childId`; only while it is pending for that child. `also` (its event) commits with it or not at all. */
-  markWritten(commandId: string, childId: string, summary: WrittenSummary, now: number, also?: readonly TransactionItem[]): Promise<boolean>;
+  markWritten(
+    commandId: string,
+    childId: string,
+    summary: WrittenSummary,
+    now: number,
+    also?: readonly TransactionItem[],
+  ): Promise<boolean>;
 }
 
 /** MeetingSummaryStore on the command items of the single table. */
 export function dynamoMeetingSummaryStore(db: DynamoDBDocumentClient, tableName: string): MeetingSummaryStore {
-  const update = async (input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>, also: readonly TransactionItem[] = []): Promise<boolean> => {
+  const update = async (
+    input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>,
+    also: readonly TransactionItem[] = [],
+  ): Promise<boolean> => {
     try {
       if (also.length === 0) await db.send(new UpdateCommand({ TableName: tableName, ...input }));
-      else await db.send(new TransactWriteCommand({ TransactItems: [{ Update: { TableName: tableName, ...input } as NonNullable<TransactionItem['Update']> }, ...also] }));
+      else
+        await db.send(
+          new TransactWriteCommand({
+            TransactItems: [{ Update: { TableName: tableName, ...input } as NonNullable<TransactionItem['Update']> }, ...also],
+          }),
+        );
       return true;
     } catch (error) {
       if (isConditionalCheckFailed(error) || cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
@@ -62,27 +76,30 @@ export function dynamoMeetingSummaryStore(db: DynamoDBDocumentClient, tableName:
     },
 
     markWritten(commandId, childId, summary, now, also = []) {
-      return update({
-        Key: commandKey(commandId),
-        UpdateExpression:
-          'SET #summary.#status = :completed, #summary.key_points = :key_points, #summary.decisions = :decisions, #summary.action_items = :action_items, ' +
-          '#summary.requirements = :requirements, #summary.objective_outcome = :outcome, #summary.generated_by = :generated_by, #summary.#model = :model, #summary.created_at = :now',
-        ConditionExpression: 'attribute_exists(pk) AND #summary.#status = :pending AND #summary.command_id = :child',
-        ExpressionAttributeNames: { '#summary': 'meeting_summary', '#status': 'status', '#model': 'model' },
-        ExpressionAttributeValues: {
-          ':completed': 'completed',
-          ':pending': 'pending',
-          ':child': childId,
-          ':key_points': summary.key_points,
-          ':decisions': summary.decisions,
-          ':action_items': summary.action_items,
-          ':requirements': summary.requirements,
-          ':outcome': summary.objective_outcome,
-          ':generated_by': summary.generated_by,
-          ':model': summary.model,
-          ':now': iso(now),
+      return update(
+        {
+          Key: commandKey(commandId),
+          UpdateExpression:
+            'SET #summary.#status = :completed, #summary.key_points = :key_points, #summary.decisions = :decisions, #summary.action_items = :action_items, ' +
+            '#summary.requirements = :requirements, #summary.objective_outcome = :outcome, #summary.generated_by = :generated_by, #summary.#model = :model, #summary.created_at = :now',
+          ConditionExpression: 'attribute_exists(pk) AND #summary.#status = :pending AND #summary.command_id = :child',
+          ExpressionAttributeNames: { '#summary': 'meeting_summary', '#status': 'status', '#model': 'model' },
+          ExpressionAttributeValues: {
+            ':completed': 'completed',
+            ':pending': 'pending',
+            ':child': childId,
+            ':key_points': summary.key_points,
+            ':decisions': summary.decisions,
+            ':action_items': summary.action_items,
+            ':requirements': summary.requirements,
+            ':outcome': summary.objective_outcome,
+            ':generated_by': summary.generated_by,
+            ':model': summary.model,
+            ':now': iso(now),
+          },
         },
-      }, also);
+        also,
+      );
     },
   };
 }

@@ -46,7 +46,9 @@ export function dynamoTranscriptStore(db: DynamoDBDocumentClient, tableName: str
     if (Item.meeting_summary !== undefined) return 'closed';
     const length = Array.isArray(Item.transcript) ? Item.transcript.length : 0;
     const bytes = typeof Item[BYTES] === 'number' ? Item[BYTES] : 0;
-    return length + adding > RELAY_LIMITS.maxTranscriptEntries || bytes + addingBytes > RELAY_LIMITS.maxTranscriptBytes ? 'full' : 'refused';
+    return length + adding > RELAY_LIMITS.maxTranscriptEntries || bytes + addingBytes > RELAY_LIMITS.maxTranscriptBytes
+      ? 'full'
+      : 'refused';
   };
 
   return {
@@ -60,7 +62,8 @@ export function dynamoTranscriptStore(db: DynamoDBDocumentClient, tableName: str
           new UpdateCommand({
             TableName: tableName,
             Key: commandKey(commandId),
-            UpdateExpression: 'SET #transcript = list_append(if_not_exists(#transcript, :empty), :entries), #bytes = if_not_exists(#bytes, :zero) + :adding',
+            UpdateExpression:
+              'SET #transcript = list_append(if_not_exists(#transcript, :empty), :entries), #bytes = if_not_exists(#bytes, :zero) + :adding',
             ConditionExpression:
               'attribute_exists(pk) AND #call.provider_call_id = :sid AND attribute_not_exists(#summary) AND (attribute_not_exists(#transcript) OR size(#transcript) <= :room) ' +
               'AND (attribute_not_exists(#bytes) OR #bytes <= :roomBytes)',

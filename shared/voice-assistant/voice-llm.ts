@@ -31,7 +31,8 @@ export function voiceLlm(
   const resolve = async (): Promise<LlmClient> => {
     const apiKey = (await secrets.read(['OPENAI_API_KEY'])).OPENAI_API_KEY?.trim();
     if (apiKey) return createOpenAiLlm({ apiKey, baseUrl: OPENAI_BASE_URL, model: OPENAI_MODEL ?? DEFAULT_MODEL }, VOICE_LLM_POLICY);
-    if (!options.allowOffline) options.logger?.error('Provider not configured: no OPENAI_API_KEY; the call is answered by the offline writer');
+    if (!options.allowOffline)
+      options.logger?.error('Provider not configured: no OPENAI_API_KEY; the call is answered by the offline writer');
     return createOfflineLlm();
   };
   return refreshingLazy(resolve, LLM_REFRESH_MS, now);

@@ -32,12 +32,10 @@ const VOICE_RULES = [
 
 /** The messages of one turn: the pre-call prompt and the voice rules, then the latest transcript as the conversation. */
 export function voiceTurnMessages(brief: Pick<CallBrief, 'preCallPrompt'>, transcript: readonly TranscriptEntry[]): ChatMessage[] {
-  const history = transcript.slice(-RELAY_LIMITS.historyEntries).map(
-    (entry): ChatMessage => ({
-      role: entry.role,
-      content: entry.dtmf !== undefined ? `(The caller pressed ${entry.dtmf} on the keypad.)` : entry.content,
-    }),
-  );
+  const history = transcript.slice(-RELAY_LIMITS.historyEntries).map((entry): ChatMessage => ({
+    role: entry.role,
+    content: entry.dtmf !== undefined ? `(The caller pressed ${entry.dtmf} on the keypad.)` : entry.content,
+  }));
   return [{ role: 'system', content: `${brief.preCallPrompt}\n\n${VOICE_RULES}` }, ...history];
 }
 
@@ -48,7 +46,11 @@ export function voiceTurnMessages(brief: Pick<CallBrief, 'preCallPrompt'>, trans
  * says nothing usable, the offline writer answers the turn instead (a
  * caller must never be left in silence), labelled `offline` with the reason.
  */
-export async function assistantTurn(llm: LlmClient, brief: Pick<CallBrief, 'preCallPrompt' | 'meeting'>, transcript: readonly TranscriptEntry[]): Promise<AssistantTurn> {
+export async function assistantTurn(
+  llm: LlmClient,
+  brief: Pick<CallBrief, 'preCallPrompt' | 'meeting'>,
+  transcript: readonly TranscriptEntry[],
+): Promise<AssistantTurn> {
   const offline = (): VoiceReply => offlineVoiceReply(brief, transcript);
   const fromOffline = (fallbackReason?: string): AssistantTurn => {
     const written = offline();

@@ -20,7 +20,8 @@ export const WEBHOOKS_CATALOGUE = {
         id: 'webhookDeliveryWorker',
         kind: 'worker',
         entry: 'functions/workers/webhook-delivery.ts',
-        description: "Completion webhooks: POSTs one signed event to one tenant endpoint, records the attempt, schedules the next (WEBHOOK_RETRY_DELAYS)",
+        description:
+          'Completion webhooks: POSTs one signed event to one tenant endpoint, records the attempt, schedules the next (WEBHOOK_RETRY_DELAYS)',
         // A batch runs in parallel: each attempt is bounded by the 10 s request timeout, plus its reads and writes.
         timeoutSeconds: 30,
         memoryMb: 256,

@@ -43,7 +43,9 @@ export function commandEventData(command: StoredCommand): Record<string, unknown
   const view = commandView(command).data as Record<string, unknown>;
   if (Buffer.byteLength(JSON.stringify(view), 'utf8') <= MAX_COMMAND_DATA_BYTES) return { command: view };
   const summary = Object.fromEntries(
-    ['command_id', 'type', 'status', 'site_id', 'created_at', 'updated_at', 'parent_id', 'child_ids', 'error'].filter((key) => key in view).map((key) => [key, view[key]]),
+    ['command_id', 'type', 'status', 'site_id', 'created_at', 'updated_at', 'parent_id', 'child_ids', 'error']
+      .filter((key) => key in view)
+      .map((key) => [key, view[key]]),
   );
   return { command: summary, truncated: true };
 }

@@ -61,9 +61,15 @@ function limitOf(text: string | undefined): number {
  * attempt of it is in flight (409 INVALID_TRANSITION, a few seconds at
  * most). Answers 202 with the delivery.
  */
-export async function redeliver(deps: DeliveriesApiDependencies, principal: Principal, id: string | undefined, eventId: string | undefined): Promise<HttpResult> {
+export async function redeliver(
+  deps: DeliveriesApiDependencies,
+  principal: Principal,
+  id: string | undefined,
+  eventId: string | undefined,
+): Promise<HttpResult> {
   const endpoint = await endpointFor(deps.endpoints, principal, id);
-  const notFound = () => new AppError('NOT_FOUND', `No delivery of event ${shownId(eventId ?? '')} to webhook endpoint ${endpoint.id} was found.`);
+  const notFound = () =>
+    new AppError('NOT_FOUND', `No delivery of event ${shownId(eventId ?? '')} to webhook endpoint ${endpoint.id} was found.`);
   if (!eventId || !EVENT_ID_PATTERN.test(eventId)) throw notFound();
   // Two tries: an attempt recorded between our read and our write moves the count.
   for (let pass = 0; pass < 2; pass++) {
@@ -75,7 +81,10 @@ export async function redeliver(deps: DeliveriesApiDependencies, principal: Prin
     }
     const requested = await deps.deliveries.requestRedelivery(endpoint.id, eventId, delivery.attempt_count, now);
     if (!requested) continue;
-    await deps.queue.send(EVENT_DELIVERY_QUEUE, deliveryJob(principal.tenantId, { endpoint_id: endpoint.id, event_id: eventId, attempt: requested.attempt_count + 1 }));
+    await deps.queue.send(
+      EVENT_DELIVERY_QUEUE,
+      deliveryJob(principal.tenantId, { endpoint_id: endpoint.id, event_id: eventId, attempt: requested.attempt_count + 1 }),
+    );
     return jsonResponse(202, { success: true, data: deliveryView(requested) });
   }
   throw new AppError('INVALID_TRANSITION', 'The delivery changed while it was being redelivered; try again.');

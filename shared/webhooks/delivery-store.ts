@@ -49,10 +49,7 @@ export interface StoredDelivery {
 export const KEPT_ATTEMPTS = 20;
 
 /** How an attempt ends the delivery's state. */
-export type AttemptRecord =
-  | { status: 'delivered' }
-  | { status: 'failed' }
-  | { status: 'pending'; nextAttemptAt: number };
+export type AttemptRecord = { status: 'delivered' } | { status: 'failed' } | { status: 'pending'; nextAttemptAt: number };
 
 /**
  * Port: deliveries, one per (endpoint, event), newest first by event id.
@@ -113,7 +110,10 @@ const storedDelivery = z.object({
 
 function deliveryOf(item: Record<string, unknown>): StoredDelivery {
   const parsed = storedDelivery.safeParse(item);
-  if (!parsed.success) throw new Error(`Malformed delivery item ${String(item.pk)}/${String(item.sk)}: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
+  if (!parsed.success)
+    throw new Error(
+      `Malformed delivery item ${String(item.pk)}/${String(item.sk)}: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`,
+    );
   return parsed.data;
 }
 
@@ -154,7 +154,11 @@ export function dynamoDeliveryStore(db: DynamoDBDocumentClient, tableName: strin
         await db.send(
           new PutCommand({
             TableName: tableName,
-            Item: { ...keyOf(delivery.endpoint_id, delivery.event_id), ...delivery, expires_at: expiresAt(Date.parse(delivery.created_at)) },
+            Item: {
+              ...keyOf(delivery.endpoint_id, delivery.event_id),
+              ...delivery,
+              expires_at: expiresAt(Date.parse(delivery.created_at)),
+            },
             ConditionExpression: 'attribute_not_exists(pk)',
           }),
         );

@@ -68,7 +68,8 @@ export async function runDeliveryAttempt(deps: DeliveryDependencies, { job, inpu
   const ids = { endpointId: input.endpoint_id, eventId: input.event_id, attempt: input.attempt };
   const delivery = await deps.deliveries.get(input.endpoint_id, input.event_id);
   if (!delivery || delivery.tenant_id !== job.tenant_id) return { outcome: 'missing', extra: ids };
-  if (delivery.status !== 'pending' || input.attempt !== delivery.attempt_count + 1) return { outcome: 'duplicate', extra: { ...ids, status: delivery.status } };
+  if (delivery.status !== 'pending' || input.attempt !== delivery.attempt_count + 1)
+    return { outcome: 'duplicate', extra: { ...ids, status: delivery.status } };
 
   const dueIn = Date.parse(delivery.next_attempt_at ?? new Date(now).toISOString()) - now;
   const heldFor = (delivery.lease_until ?? 0) - now;
@@ -104,14 +105,23 @@ export async function runDeliveryAttempt(deps: DeliveryDependencies, { job, inpu
   const waitSeconds = delivered || !event ? undefined : nextRetryDelaySeconds(deps.retryDelaysSeconds, input.attempt - claimed.round_start);
   if (waitSeconds !== undefined) {
     const next = { ...input, attempt: input.attempt + 1 };
-    await deps.queue.sendAgain(EVENT_DELIVERY_QUEUE, JSON.stringify(deliveryJob(job.tenant_id, next)), hopDelaySeconds(waitSeconds * 1000), 1);
+    await deps.queue.sendAgain(
+      EVENT_DELIVERY_QUEUE,
+      JSON.stringify(deliveryJob(job.tenant_id, next)),
+      hopDelaySeconds(waitSeconds * 1000),
+      1,
+    );
   }
   const recorded = await deps.deliveries.recordAttempt(
     delivery.endpoint_id,
     delivery.event_id,
     { expectedCount: claimed.attempt_count, leaseUntil },
     [...claimed.attempts, record],
-    delivered ? { status: 'delivered' } : waitSeconds === undefined ? { status: 'failed' } : { status: 'pending', nextAttemptAt: ended + waitSeconds * 1000 },
+    delivered
+      ? { status: 'delivered' }
+      : waitSeconds === undefined
+        ? { status: 'failed' }
+        : { status: 'pending', nextAttemptAt: ended + waitSeconds * 1000 },
     ended,
   );
   if (!recorded) {
@@ -135,7 +145,13 @@ export async function runDeliveryAttempt(deps: DeliveryDependencies, { job, inpu
 }
 
 /** One signed POST to the endpoint, after its address is resolved and checked again (never sent to a refused address). */
-async function attempt(deps: DeliveryDependencies, endpointUrl: string, secrets: string[], event: StoredEvent, number: number): Promise<PostOutcome> {
+async function attempt(
+  deps: DeliveryDependencies,
+  endpointUrl: string,
+  secrets: string[],
+  event: StoredEvent,
+  number: number,
+): Promise<PostOutcome> {
   const started = deps.clock.now();
   let url: URL;
   let address: ResolvedAddress;

@@ -23,8 +23,12 @@ export interface WebhookEndpoint {
 }
 
 /** The secrets a delivery is signed with now: the current one, then a rotated one still in its grace period. */
-export function signingSecretsOf(endpoint: Pick<WebhookEndpoint, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>, now: number): string[] {
-  const previousValid = endpoint.previous_secret && endpoint.previous_secret_expires_at && Date.parse(endpoint.previous_secret_expires_at) > now;
+export function signingSecretsOf(
+  endpoint: Pick<WebhookEndpoint, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>,
+  now: number,
+): string[] {
+  const previousValid =
+    endpoint.previous_secret && endpoint.previous_secret_expires_at && Date.parse(endpoint.previous_secret_expires_at) > now;
   return previousValid ? [endpoint.secret, endpoint.previous_secret!] : [endpoint.secret];
 }
 
@@ -48,7 +52,14 @@ export interface EndpointStore {
    * earlier ends it at once). Returns the endpoint as stored after, or
    * undefined when it is gone or its secret changed meanwhile.
    */
-  rotateSecret(tenantId: string, id: string, expected: string, secret: string, previousExpiresAt: number, now: number): Promise<WebhookEndpoint | undefined>;
+  rotateSecret(
+    tenantId: string,
+    id: string,
+    expected: string,
+    secret: string,
+    previousExpiresAt: number,
+    now: number,
+  ): Promise<WebhookEndpoint | undefined>;
 }
 
 const PARTITION = 'WEBHOOK#';
@@ -72,7 +83,10 @@ const storedEndpoint = z.object({
 
 function endpointOf(item: Record<string, unknown>): WebhookEndpoint & { slot: string } {
   const parsed = storedEndpoint.safeParse(item);
-  if (!parsed.success) throw new Error(`Malformed webhook endpoint item ${String(item.pk)}/${String(item.sk)}: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
+  if (!parsed.success)
+    throw new Error(
+      `Malformed webhook endpoint item ${String(item.pk)}/${String(item.sk)}: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`,
+    );
   const { sk, ...endpoint } = parsed.data;
   return { ...endpoint, slot: sk };
 }
@@ -92,7 +106,8 @@ export function dynamoEndpointStore(db: DynamoDBDocumentClient, tableName: strin
     );
     return Items.map(endpointOf).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   };
-  const find = async (tenantId: string, id: string) => (await listSlots(tenantId)).find((endpoint) => endpoint.id === id && endpoint.tenant_id === tenantId);
+  const find = async (tenantId: string, id: string) =>
+    (await listSlots(tenantId)).find((endpoint) => endpoint.id === id && endpoint.tenant_id === tenantId);
 
   return {
     async list(tenantId) {

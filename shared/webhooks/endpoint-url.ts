@@ -60,7 +60,8 @@ export function parseEndpointUrl(text: string, policy: Pick<EndpointUrlPolicy, '
     throw new EndpointUrlError('The URL must start with https://; plain http:// is accepted only for a loopback address under npm start.');
   }
   if (!url.hostname) throw new EndpointUrlError('The URL has no host.');
-  if (url.username || url.password) throw new EndpointUrlError('The URL may not carry a user name or password; authenticate the request with its signature instead.');
+  if (url.username || url.password)
+    throw new EndpointUrlError('The URL may not carry a user name or password; authenticate the request with its signature instead.');
   if (url.hash) throw new EndpointUrlError('The URL may not carry a fragment (#…).');
   return url;
 }
@@ -119,7 +120,9 @@ function withDeadline(lookup: HostLookup | undefined, deadlineMs: number): HostL
 function systemLookupWithDeadline(deadlineMs: number): HostLookup {
   return (hostname) =>
     race(
-      dnsLookup(hostname, { all: true, verbatim: true }).then((answers) => answers.map(({ address, family }) => ({ address, family: family === 6 ? (6 as const) : (4 as const) }))),
+      dnsLookup(hostname, { all: true, verbatim: true }).then((answers) =>
+        answers.map(({ address, family }) => ({ address, family: family === 6 ? (6 as const) : (4 as const) })),
+      ),
       deadlineMs,
       hostname,
     );

@@ -61,7 +61,10 @@ export const registrationSchema = z
       .string()
       .max(MAX_DESCRIPTION_LENGTH)
       .optional()
-      .meta({ description: `A note for the tenant (at most ${MAX_DESCRIPTION_LENGTH} characters; control characters dropped, trimmed; blank: none).`, example: 'CRM sync' }),
+      .meta({
+        description: `A note for the tenant (at most ${MAX_DESCRIPTION_LENGTH} characters; control characters dropped, trimmed; blank: none).`,
+        example: 'CRM sync',
+      }),
   })
   .meta({ id: 'WebhookRegistration', description: 'A new endpoint. An unknown field is refused (VALIDATION_ERROR).' });
 
@@ -79,7 +82,10 @@ export const rotationSchema = z
         example: 3600,
       }),
   })
-  .meta({ id: 'WebhookSecretRotation', description: 'Optional: an absent or empty body keeps the default grace period. An unknown field is refused (VALIDATION_ERROR).' });
+  .meta({
+    id: 'WebhookSecretRotation',
+    description: 'Optional: an absent or empty body keeps the default grace period. An unknown field is refused (VALIDATION_ERROR).',
+  });
 
 /** What the endpoint routes work with. */
 export interface EndpointsApiDependencies {
@@ -100,8 +106,13 @@ function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
 }
 
 /** The tenant's endpoint named by a path id, or 404 NOT_FOUND (a malformed id, another tenant's, a deleted one: all alike). */
-export async function endpointFor(endpoints: Pick<EndpointStore, 'get'>, principal: Principal, id: string | undefined): Promise<WebhookEndpoint> {
-  const notFound = () => new AppError('NOT_FOUND', id ? `Webhook endpoint ${shownId(id)} was not found.` : 'No webhook endpoint id was given.');
+export async function endpointFor(
+  endpoints: Pick<EndpointStore, 'get'>,
+  principal: Principal,
+  id: string | undefined,
+): Promise<WebhookEndpoint> {
+  const notFound = () =>
+    new AppError('NOT_FOUND', id ? `Webhook endpoint ${shownId(id)} was not found.` : 'No webhook endpoint id was given.');
   if (!id || !ENDPOINT_ID_PATTERN.test(id)) throw notFound();
   const endpoint = await endpoints.get(principal.tenantId, id);
   if (!endpoint) throw notFound();
@@ -122,7 +133,8 @@ export async function registerEndpoint(deps: EndpointsApiDependencies, principal
     const url = parseEndpointUrl(request.url, deps.urlPolicy);
     await resolveEndpointAddress(url, deps.urlPolicy);
   } catch (error) {
-    if (error instanceof EndpointUrlError) throw invalid(`url: ${error.message}`, [{ code: 'invalid_url', message: error.message, path: ['url'] }]);
+    if (error instanceof EndpointUrlError)
+      throw invalid(`url: ${error.message}`, [{ code: 'invalid_url', message: error.message, path: ['url'] }]);
     throw error;
   }
   const now = deps.clock.now();
@@ -154,14 +166,21 @@ function normalizedEvents(events: readonly string[] | undefined): string[] {
 }
 
 /** Use case: `GET /api/webhooks`, the caller's tenant's endpoints, oldest first, never a secret. */
-export async function listEndpoints(deps: Pick<EndpointsApiDependencies, 'endpoints' | 'clock'>, principal: Principal): Promise<HttpResult> {
+export async function listEndpoints(
+  deps: Pick<EndpointsApiDependencies, 'endpoints' | 'clock'>,
+  principal: Principal,
+): Promise<HttpResult> {
   const now = deps.clock.now();
   const endpoints = await deps.endpoints.list(principal.tenantId);
   return jsonResponse(200, { success: true, data: { webhooks: endpoints.map((endpoint) => endpointView(endpoint, now)) } });
 }
 
 /** Use case: `DELETE /api/webhooks/{id}`. Its pending deliveries stop (their jobs find no endpoint). */
-export async function deleteEndpoint(deps: Pick<EndpointsApiDependencies, 'endpoints'>, principal: Principal, id: string | undefined): Promise<HttpResult> {
+export async function deleteEndpoint(
+  deps: Pick<EndpointsApiDependencies, 'endpoints'>,
+  principal: Principal,
+  id: string | undefined,
+): Promise<HttpResult> {
   const endpoint = await endpointFor(deps.endpoints, principal, id);
   if (!(await deps.endpoints.remove(principal.tenantId, endpoint.id))) {
     throw new AppError('NOT_FOUND', `Webhook endpoint ${endpoint.id} was not found.`);
@@ -177,7 +196,12 @@ export async function deleteEndpoint(deps: Pick<EndpointsApiDependencies, 'endpo
  * switch without losing a delivery. A secret already in its grace period
  * is replaced by the one rotated out now.
  */
-export async function rotateSecret(deps: Pick<EndpointsApiDependencies, 'endpoints' | 'clock'>, principal: Principal, id: string | undefined, body: unknown): Promise<HttpResult> {
+export async function rotateSecret(
+  deps: Pick<EndpointsApiDependencies, 'endpoints' | 'clock'>,
+  principal: Principal,
+  id: string | undefined,
+  body: unknown,
+): Promise<HttpResult> {
   const request = parseBody(rotationSchema, body ?? {});
   // Two tries: a concurrent rotation between our read and our write wins, and we rotate after it.
   for (let pass = 0; pass < 2; pass++) {

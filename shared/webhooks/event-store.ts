@@ -96,7 +96,13 @@ function recordUpdate(tableName: string, event: NewEvent, candidateId: string, n
       'created_at = if_not_exists(created_at, :at), #data = if_not_exists(#data, :data), ' +
       'idempotency_key = if_not_exists(idempotency_key, :key), expires_at = if_not_exists(expires_at, :expires), ' +
       '#ipk = if_not_exists(#ipk, :ipk), #isk = if_not_exists(#isk, :isk)',
-    ExpressionAttributeNames: { '#id': 'id', '#type': 'type', '#data': 'data', '#ipk': PENDING_INDEX.partitionKey, '#isk': PENDING_INDEX.sortKey },
+    ExpressionAttributeNames: {
+      '#id': 'id',
+      '#type': 'type',
+      '#data': 'data',
+      '#ipk': PENDING_INDEX.partitionKey,
+      '#isk': PENDING_INDEX.sortKey,
+    },
     ExpressionAttributeValues: {
       ':id': candidateId,
       ':tenant': event.tenantId,
@@ -115,7 +121,9 @@ function recordUpdate(tableName: string, event: NewEvent, candidateId: string, n
 export function dynamoEventStore(db: DynamoDBDocumentClient, tableName: string): EventStore {
   return {
     async record(event, candidateId, now) {
-      const { Attributes } = await db.send(new UpdateCommand({ ...recordUpdate(tableName, event, candidateId, now), ReturnValues: 'ALL_NEW' }));
+      const { Attributes } = await db.send(
+        new UpdateCommand({ ...recordUpdate(tableName, event, candidateId, now), ReturnValues: 'ALL_NEW' }),
+      );
       if (!Attributes) throw new Error('DynamoDB returned no attributes for the event');
       return eventOf(Attributes);
     },

@@ -33,60 +33,97 @@ const EXAMPLE_AT = '2026-11-23T14:02:11.512Z';
 const eventsField = z.array(z.enum([ALL_EVENTS, ...EVENT_TYPES]));
 
 const endpointFields = {
-  id: z.string().regex(ENDPOINT_ID_PATTERN).meta({ description: 'The endpoint\'s id: `we_` and 24 hex digits.', example: EXAMPLE_ENDPOINT_ID }),
+  id: z
+    .string()
+    .regex(ENDPOINT_ID_PATTERN)
+    .meta({ description: "The endpoint's id: `we_` and 24 hex digits.", example: EXAMPLE_ENDPOINT_ID }),
   url: z.string().meta({ format: 'uri', example: 'https://crm.example.com/hooks/switchboard' }),
-  events: eventsField.meta({ description: 'The event types it hears of: `["*"]` for every type, otherwise types of the list, each once.', example: ['command.completed', 'command.failed'] }),
+  events: eventsField.meta({
+    description: 'The event types it hears of: `["*"]` for every type, otherwise types of the list, each once.',
+    example: ['command.completed', 'command.failed'],
+  }),
   description: z.string().optional().meta({ description: 'Absent when none was given.', example: 'CRM sync' }),
   status: z.literal('enabled').meta({ description: 'Always `enabled`: an endpoint hears of events until it is deleted.' }),
   created_at: instantField('When it was registered.'),
   updated_at: instantField('When it last changed (a rotation).'),
-  previous_secret_expires_at: z
-    .string()
-    .nullable()
-    .meta({ format: 'date-time', description: 'Until when the secret replaced by the last rotation still signs beside the current one; `null` when none does.', example: null }),
+  previous_secret_expires_at: z.string().nullable().meta({
+    format: 'date-time',
+    description: 'Until when the secret replaced by the last rotation still signs beside the current one; `null` when none does.',
+    example: null,
+  }),
 };
 
-export const webhookEndpointSchema = z
-  .object(endpointFields)
-  .meta({ id: 'WebhookEndpoint', description: 'A webhook endpoint of the tenant, as every answer shows it: never its secrets, save the one answer that creates one.' });
+export const webhookEndpointSchema = z.object(endpointFields).meta({
+  id: 'WebhookEndpoint',
+  description: 'A webhook endpoint of the tenant, as every answer shows it: never its secrets, save the one answer that creates one.',
+});
 
 export const webhookEndpointWithSecretSchema = z
   .object({
     ...endpointFields,
-    secret: z.string().regex(SECRET_PATTERN).meta({
-      description:
-        'The signing secret (`whsec_` and 43 base64url characters; the whole string is the HMAC key), shown in this answer only: keep it. ' +
-        'It cannot be read again; a lost secret is replaced with POST /api/webhooks/{id}/rotate-secret.',
-      example: EXAMPLE_SECRET,
-    }),
+    secret: z
+      .string()
+      .regex(SECRET_PATTERN)
+      .meta({
+        description:
+          'The signing secret (`whsec_` and 43 base64url characters; the whole string is the HMAC key), shown in this answer only: keep it. ' +
+          'It cannot be read again; a lost secret is replaced with POST /api/webhooks/{id}/rotate-secret.',
+        example: EXAMPLE_SECRET,
+      }),
   })
-  .meta({ id: 'WebhookEndpointWithSecret', description: 'A webhook endpoint with its new signing secret: the answer of a registration or a rotation, the only one that shows it.' });
+  .meta({
+    id: 'WebhookEndpointWithSecret',
+    description: 'A webhook endpoint with its new signing secret: the answer of a registration or a rotation, the only one that shows it.',
+  });
 
 const attemptSchema = z
   .object({
     number: z.number().int().min(1).meta({ description: "1 for the delivery's first attempt; redeliveries continue the count." }),
     at: instantField('When it was sent.'),
-    trigger: z.enum(['automatic', 'redelivery']).meta({ description: '`automatic`: the first attempt or a retry; `redelivery`: asked for with the redeliver route.' }),
-    response_status: z.number().int().nullable().meta({ description: "The endpoint's HTTP status; `null` when no answer came.", example: 200 }),
+    trigger: z
+      .enum(['automatic', 'redelivery'])
+      .meta({ description: '`automatic`: the first attempt or a retry; `redelivery`: asked for with the redeliver route.' }),
+    response_status: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The endpoint's HTTP status; `null` when no answer came.", example: 200 }),
     duration_ms: z.number().int().min(0),
-    error: z.string().optional().meta({ description: 'Why no answer came, or why nothing was sent (a timeout, a connection error, an address no longer allowed).', example: 'no answer within 10 s' }),
-    response_excerpt: z.string().optional().meta({ description: `The start of the answer's body, cleaned (at most ${EXCERPT_CHARACTERS} characters).` }),
+    error: z.string().optional().meta({
+      description: 'Why no answer came, or why nothing was sent (a timeout, a connection error, an address no longer allowed).',
+      example: 'no answer within 10 s',
+    }),
+    response_excerpt: z
+      .string()
+      .optional()
+      .meta({ description: `The start of the answer's body, cleaned (at most ${EXCERPT_CHARACTERS} characters).` }),
   })
   .meta({ id: 'WebhookDeliveryAttempt' });
 
 export const webhookDeliverySchema = z
   .object({
-    event_id: z.string().regex(EVENT_ID_PATTERN).meta({ description: 'The event\'s id (`evt_` and 32 hex digits), as its payload\'s `id`.', example: EXAMPLE_EVENT_ID }),
+    event_id: z
+      .string()
+      .regex(EVENT_ID_PATTERN)
+      .meta({ description: "The event's id (`evt_` and 32 hex digits), as its payload's `id`.", example: EXAMPLE_EVENT_ID }),
     event_type: z.string().meta({ example: 'command.completed' }),
     endpoint_id: z.string().meta({ example: EXAMPLE_ENDPOINT_ID }),
     status: z.enum(['pending', 'delivered', 'failed']).meta({
-      description: '`pending` until an attempt is answered 2xx (`delivered`) or the last attempt of its retry schedule fails (`failed`); a redelivery makes it `pending` again.',
+      description:
+        '`pending` until an attempt is answered 2xx (`delivered`) or the last attempt of its retry schedule fails (`failed`); a redelivery makes it `pending` again.',
     }),
     attempts: z.number().int().min(0).meta({ description: 'Attempts made so far (redeliveries included).' }),
     last_attempt_at: z.string().nullable().meta({ format: 'date-time', description: '`null` before the first attempt.' }),
-    last_response_status: z.number().int().nullable().meta({ description: "The last attempt's HTTP status; `null` before any attempt or when no answer came." }),
-    last_error: z.string().nullable().meta({ description: "Why the last attempt got no answer (or was not sent); otherwise `null`." }),
-    next_attempt_at: z.string().nullable().meta({ format: 'date-time', description: 'When the next attempt is due, while `pending`; otherwise `null`.' }),
+    last_response_status: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The last attempt's HTTP status; `null` before any attempt or when no answer came." }),
+    last_error: z.string().nullable().meta({ description: 'Why the last attempt got no answer (or was not sent); otherwise `null`.' }),
+    next_attempt_at: z
+      .string()
+      .nullable()
+      .meta({ format: 'date-time', description: 'When the next attempt is due, while `pending`; otherwise `null`.' }),
     delivered_at: z.string().nullable().meta({ format: 'date-time', description: 'When an attempt was last answered 2xx; `null` before.' }),
     created_at: instantField('When the event was first to be delivered here.'),
     updated_at: instantField('When the delivery last changed.'),
@@ -95,7 +132,10 @@ export const webhookDeliverySchema = z
   .meta({ id: 'WebhookDelivery', description: "One event's delivery to one endpoint: where it stands, and its attempts." });
 
 const endpointParams = z.object({
-  id: z.string().meta({ description: "The endpoint's id (`we_…`). A malformed id, another tenant's or a deleted one answers 404 NOT_FOUND.", example: EXAMPLE_ENDPOINT_ID }),
+  id: z.string().meta({
+    description: "The endpoint's id (`we_…`). A malformed id, another tenant's or a deleted one answers 404 NOT_FOUND.",
+    example: EXAMPLE_ENDPOINT_ID,
+  }),
 });
 
 const endpointExample = {
@@ -122,11 +162,23 @@ const deliveryExample = {
   delivered_at: null,
   created_at: '2026-11-23T14:02:11.980Z',
   updated_at: '2026-11-23T14:02:12.120Z',
-  attempt_log: [{ number: 1, at: '2026-11-23T14:02:12.020Z', trigger: 'automatic', response_status: 503, duration_ms: 96, response_excerpt: 'Service Unavailable' }],
+  attempt_log: [
+    {
+      number: 1,
+      at: '2026-11-23T14:02:12.020Z',
+      trigger: 'automatic',
+      response_status: 503,
+      duration_ms: 96,
+      response_excerpt: 'Service Unavailable',
+    },
+  ],
 };
 
-const schedule = DEFAULT_RETRY_DELAYS_SECONDS.map((seconds) => (seconds < 60 ? `${seconds} s` : seconds < 3600 ? `${seconds / 60} min` : `${seconds / 3600} h`)).join(', ');
-const INPUT_ERRORS = 'Input errors answer 400 VALIDATION_ERROR with zod-style `details` (`path: ["url"]`, `["events", 0]`, …); a body that is not JSON, or nests too deep, is VALIDATION_ERROR too.';
+const schedule = DEFAULT_RETRY_DELAYS_SECONDS.map((seconds) =>
+  seconds < 60 ? `${seconds} s` : seconds < 3600 ? `${seconds / 60} min` : `${seconds / 3600} h`,
+).join(', ');
+const INPUT_ERRORS =
+  'Input errors answer 400 VALIDATION_ERROR with zod-style `details` (`path: ["url"]`, `["events", 0]`, …); a body that is not JSON, or nests too deep, is VALIDATION_ERROR too.';
 
 /** The six /api/webhooks routes. */
 export const WEBHOOK_OPERATIONS: readonly DocumentedOperation[] = [
@@ -145,7 +197,11 @@ export const WEBHOOK_OPERATIONS: readonly DocumentedOperation[] = [
     ].join('\n'),
     body: {
       schema: registrationSchema,
-      example: { url: 'https://crm.example.com/hooks/switchboard', events: ['command.completed', 'command.failed'], description: 'CRM sync' },
+      example: {
+        url: 'https://crm.example.com/hooks/switchboard',
+        events: ['command.completed', 'command.failed'],
+        description: 'CRM sync',
+      },
     },
     errors: ['VALIDATION_ERROR'],
     answers: {
@@ -178,7 +234,8 @@ export const WEBHOOK_OPERATIONS: readonly DocumentedOperation[] = [
     operationId: 'deleteWebhook',
     tag: TAG,
     summary: 'Delete a webhook endpoint',
-    description: 'Deletes the endpoint: it hears of no more events, and its pending deliveries stop (no further attempt is sent). Deleting it again answers 404 NOT_FOUND.',
+    description:
+      'Deletes the endpoint: it hears of no more events, and its pending deliveries stop (no further attempt is sent). Deleting it again answers 404 NOT_FOUND.',
     params: endpointParams,
     errors: ['NOT_FOUND'],
     answers: {
@@ -201,7 +258,8 @@ export const WEBHOOK_OPERATIONS: readonly DocumentedOperation[] = [
           `for ${ROTATION_GRACE_SECONDS / 3600} hours, or for \`previous_secret_expires_in\` seconds, so a receiver can switch without losing a delivery; ` +
           'a secret still in its grace period from an earlier rotation stops signing at once.',
         '',
-        'Answers 409 INVALID_TRANSITION when another rotation of the endpoint changed it at the same moment, twice in a row: try again. ' + INPUT_ERRORS,
+        'Answers 409 INVALID_TRANSITION when another rotation of the endpoint changed it at the same moment, twice in a row: try again. ' +
+          INPUT_ERRORS,
       ].join('\n'),
       params: endpointParams,
       body: { schema: rotationSchema, description: 'Optional.', example: { previous_secret_expires_in: 3600 } },
@@ -210,7 +268,15 @@ export const WEBHOOK_OPERATIONS: readonly DocumentedOperation[] = [
         200: {
           description: 'Rotated: the endpoint, its new `secret` (shown in this answer only), and until when the replaced one still signs.',
           schema: successEnvelope(webhookEndpointWithSecretSchema),
-          example: { success: true, data: { ...endpointExample, updated_at: '2026-11-24T09:00:00.000Z', previous_secret_expires_at: '2026-11-24T10:00:00.000Z', secret: EXAMPLE_SECRET } },
+          example: {
+            success: true,
+            data: {
+              ...endpointExample,
+              updated_at: '2026-11-24T09:00:00.000Z',
+              previous_secret_expires_at: '2026-11-24T10:00:00.000Z',
+              secret: EXAMPLE_SECRET,
+            },
+          },
         },
       },
     });
@@ -231,13 +297,21 @@ export const WEBHOOK_OPERATIONS: readonly DocumentedOperation[] = [
       limit: z
         .string()
         .optional()
-        .meta({ description: `How many (a whole number from 1 to ${MAX_DELIVERIES_LISTED}; default ${DEFAULT_DELIVERIES_LISTED}); anything else answers VALIDATION_ERROR.`, example: '20' }),
+        .meta({
+          description: `How many (a whole number from 1 to ${MAX_DELIVERIES_LISTED}; default ${DEFAULT_DELIVERIES_LISTED}); anything else answers VALIDATION_ERROR.`,
+          example: '20',
+        }),
     }),
     errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
     answers: {
       200: {
         description: 'The deliveries (an empty list when there are none).',
-        schema: successEnvelope(z.object({ endpoint_id: z.string().meta({ example: EXAMPLE_ENDPOINT_ID }), deliveries: z.array(webhookDeliverySchema).max(MAX_DELIVERIES_LISTED) })),
+        schema: successEnvelope(
+          z.object({
+            endpoint_id: z.string().meta({ example: EXAMPLE_ENDPOINT_ID }),
+            deliveries: z.array(webhookDeliverySchema).max(MAX_DELIVERIES_LISTED),
+          }),
+        ),
         example: { success: true, data: { endpoint_id: EXAMPLE_ENDPOINT_ID, deliveries: [deliveryExample] } },
       },
     },
@@ -253,14 +327,20 @@ export const WEBHOOK_OPERATIONS: readonly DocumentedOperation[] = [
       'Any delivery may be redelivered, a delivered one too; no body is read. Answers 409 INVALID_TRANSITION while an attempt of it is in flight (a few seconds at most), ' +
       'or when the delivery changed twice while being redelivered: try again. An event no delivery of this endpoint has (or a malformed id) answers 404 NOT_FOUND.',
     params: endpointParams.extend({
-      event_id: z.string().meta({ description: 'The event\'s id (`evt_…`), as in the endpoint\'s deliveries and the payload\'s `id`.', example: EXAMPLE_EVENT_ID }),
+      event_id: z.string().meta({
+        description: "The event's id (`evt_…`), as in the endpoint's deliveries and the payload's `id`.",
+        example: EXAMPLE_EVENT_ID,
+      }),
     }),
     errors: ['NOT_FOUND', 'INVALID_TRANSITION'],
     answers: {
       202: {
         description: 'Accepted: the delivery, `pending`, due now; its attempt is queued.',
         schema: successEnvelope(webhookDeliverySchema),
-        example: { success: true, data: { ...deliveryExample, next_attempt_at: '2026-11-23T15:00:00.000Z', updated_at: '2026-11-23T15:00:00.000Z' } },
+        example: {
+          success: true,
+          data: { ...deliveryExample, next_attempt_at: '2026-11-23T15:00:00.000Z', updated_at: '2026-11-23T15:00:00.000Z' },
+        },
       },
     },
   }),
@@ -269,7 +349,10 @@ export const WEBHOOK_OPERATIONS: readonly DocumentedOperation[] = [
 const commandEventData = z
   .object({
     command: commandViewSchema,
-    truncated: z.literal(true).optional().meta({ description: 'Present when `command` is the summary: read the rest with GET /api/commands/{id}.' }),
+    truncated: z
+      .literal(true)
+      .optional()
+      .meta({ description: 'Present when `command` is the summary: read the rest with GET /api/commands/{id}.' }),
   })
   .meta({
     description:
@@ -298,4 +381,3 @@ export const WEBHOOK_EVENTS: readonly DocumentedEvent[] = [
     data: commandEventData,
   }),
 ];
-

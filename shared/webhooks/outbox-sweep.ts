@@ -38,7 +38,10 @@ export interface OutboxSweepReport {
  * janitor's schedule, and by the local runtime at start (the embedded
  * queue does not outlive a restart).
  */
-export async function sweepPendingEvents(deps: OutboxSweepDependencies, policy: OutboxSweepPolicy = OUTBOX_SWEEP_POLICY): Promise<OutboxSweepReport> {
+export async function sweepPendingEvents(
+  deps: OutboxSweepDependencies,
+  policy: OutboxSweepPolicy = OUTBOX_SWEEP_POLICY,
+): Promise<OutboxSweepReport> {
   const before = new Date(deps.clock.now() - policy.handOnAfterMs).toISOString();
   const keys = await deps.events.listPending(before, policy.batchSize);
   const report: OutboxSweepReport = { examined: keys.length, handedOn: 0, failed: 0 };
@@ -48,7 +51,10 @@ export async function sweepPendingEvents(deps: OutboxSweepDependencies, policy: 
       report.handedOn += 1;
     } catch (error) {
       report.failed += 1;
-      deps.logger.warn('A pending event could not be handed to delivery; the next sweep tries again', { eventKey: key, error: describeError(error) });
+      deps.logger.warn('A pending event could not be handed to delivery; the next sweep tries again', {
+        eventKey: key,
+        error: describeError(error),
+      });
     }
   }
   if (report.handedOn > 0) deps.logger.warn('Events handed to delivery by the sweep (their writer did not)', { ...report });

@@ -8,7 +8,9 @@ import type { webhookDeliverySchema, webhookEndpointSchema, webhookEndpointWithS
  * (registration, rotation) with it. `events` is shown as stored: the store
  * reads strings, so a type retired after registration would still show.
  */
-type EndpointAnswer = Omit<z.input<typeof webhookEndpointSchema>, 'events'> & { events: string[] } & Partial<Pick<z.input<typeof webhookEndpointWithSecretSchema>, 'secret'>>;
+type EndpointAnswer = Omit<z.input<typeof webhookEndpointSchema>, 'events'> & { events: string[] } & Partial<
+    Pick<z.input<typeof webhookEndpointWithSecretSchema>, 'secret'>
+  >;
 /** A delivery as the reference documents it. */
 type DeliveryAnswer = z.input<typeof webhookDeliverySchema>;
 

@@ -68,7 +68,10 @@ export function webhookEventPublisher(deps: PublisherDependencies): WebhookEvent
         created_at: at,
         updated_at: at,
       });
-      await deps.queue.send(EVENT_DELIVERY_QUEUE, deliveryJob(stored.tenant_id, { endpoint_id: endpoint.id, event_id: stored.id, attempt: 1 }));
+      await deps.queue.send(
+        EVENT_DELIVERY_QUEUE,
+        deliveryJob(stored.tenant_id, { endpoint_id: endpoint.id, event_id: stored.id, attempt: 1 }),
+      );
     }
     await deps.events.markFannedOut(stored.key, now);
   };
@@ -94,7 +97,10 @@ export function webhookEventPublisher(deps: PublisherDependencies): WebhookEvent
             try {
               await fanOut(key, subscribed);
             } catch (error) {
-              deps.logger?.warn('A recorded event could not be handed to delivery yet; the janitor sweep will', { eventKey: key, error: describeError(error) });
+              deps.logger?.warn('A recorded event could not be handed to delivery yet; the janitor sweep will', {
+                eventKey: key,
+                error: describeError(error),
+              });
             }
           }
         },

@@ -6,7 +6,14 @@ import type { HttpEvent, HttpResult } from '../platform/http/types';
 import { JsonDocumentError, parseJsonDocument } from '../platform/json';
 import { shownId } from '../platform/shown';
 import { listDeliveries, redeliver, type DeliveriesApiDependencies } from './deliveries-api';
-import { deleteEndpoint, listEndpoints, registerEndpoint, rotateSecret, WEBHOOK_VALIDATION_CODE, type EndpointsApiDependencies } from './endpoints-api';
+import {
+  deleteEndpoint,
+  listEndpoints,
+  registerEndpoint,
+  rotateSecret,
+  WEBHOOK_VALIDATION_CODE,
+  type EndpointsApiDependencies,
+} from './endpoints-api';
 
 /** What every webhook route works with. */
 export type WebhookRoutesDependencies = EndpointsApiDependencies & DeliveriesApiDependencies;
@@ -52,6 +59,9 @@ function readJsonBody(event: HttpEvent, required: boolean): unknown {
     return parseJsonDocument(text, MAX_JSON_DEPTH);
   } catch (error) {
     if (!(error instanceof JsonDocumentError)) throw error;
-    throw new AppError(WEBHOOK_VALIDATION_CODE, error.reason === 'too_deep' ? `The request body nests deeper than ${MAX_JSON_DEPTH} levels.` : 'The request body is not valid JSON.');
+    throw new AppError(
+      WEBHOOK_VALIDATION_CODE,
+      error.reason === 'too_deep' ? `The request body nests deeper than ${MAX_JSON_DEPTH} levels.` : 'The request body is not valid JSON.',
+    );
   }
 }

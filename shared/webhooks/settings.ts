@@ -30,7 +30,10 @@ const delays = z
     const parts = text.split(',').map((part) => part.trim());
     const numbers = parts.map(Number);
     if (parts.length > 20 || parts.some((part) => !/^\d+$/.test(part)) || numbers.some((n) => n > MAX_DELAY_SECONDS)) {
-      ctx.addIssue({ code: 'custom', message: `must be 1 to 20 whole numbers of seconds (at most ${MAX_DELAY_SECONDS}) separated by commas, e.g. "30,120,600"` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be 1 to 20 whole numbers of seconds (at most ${MAX_DELAY_SECONDS}) separated by commas, e.g. "30,120,600"`,
+      });
       return z.NEVER;
     }
     return numbers;
@@ -40,7 +43,10 @@ const delays = z
 const ports = z
   .string()
   .transform((text, ctx) => {
-    const parts = text.split(',').map((part) => part.trim()).filter(Boolean);
+    const parts = text
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
     const numbers = parts.map(Number);
     if (parts.some((part) => !/^\d{1,5}$/.test(part)) || numbers.some((n) => n < 1 || n > 65_535)) {
       ctx.addIssue({ code: 'custom', message: 'must be port numbers (1 to 65535) separated by commas, e.g. "4566,9324"' });

@@ -25,7 +25,12 @@ const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 process.env.LOG_LEVEL = 'ERROR';
-const runtime = await startLocalRuntime({ port: 0, workers: false, scheduleEveryMs: 0, settings: { LOG_LEVEL: 'ERROR', OPENAI_API_KEY: undefined } });
+const runtime = await startLocalRuntime({
+  port: 0,
+  workers: false,
+  scheduleEveryMs: 0,
+  settings: { LOG_LEVEL: 'ERROR', OPENAI_API_KEY: undefined },
+});
 const db = createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1', credentials });
 // The floors use the service's own client set-up (retries, timeouts), so only the work differs.
 const sqs = createSqsClient({ endpoint: runtime.sqsEndpoint, region: 'us-east-1', credentials });
@@ -41,7 +46,9 @@ const targets = {
 };
 type TargetName = keyof typeof targets;
 /** BENCH_TARGETS (comma-separated) picks targets, e.g. `accept` alone under a profiler; the ratios need the Put+Send and Get+Put+Send floors. */
-const ORDER = (process.env.BENCH_TARGETS?.split(',') ?? ['putSend', 'getPutSend', 'sameItems', 'accept']).filter((name): name is TargetName => name in targets);
+const ORDER = (process.env.BENCH_TARGETS?.split(',') ?? ['putSend', 'getPutSend', 'sameItems', 'accept']).filter(
+  (name): name is TargetName => name in targets,
+);
 const LABELS: Record<TargetName, string> = {
   putSend: 'floor: PutItem + SendMessage',
   getPutSend: 'floor: GetItem + PutItem + SendMessage',
@@ -108,12 +115,21 @@ for (const concurrency of CONCURRENCIES) {
   }
   const s = Object.fromEntries(ORDER.map((name) => [name, summary(rounds[name])])) as Partial<Record<TargetName, Summary>>;
   for (const name of ORDER) {
-    latencyRows.push([String(concurrency), LABELS[name], s[name]!.p50.toFixed(2), s[name]!.p99.toFixed(2), s[name]!.rps.toFixed(0), s[name]!.cpuUs.toFixed(0)]);
+    latencyRows.push([
+      String(concurrency),
+      LABELS[name],
+      s[name]!.p50.toFixed(2),
+      s[name]!.p99.toFixed(2),
+      s[name]!.rps.toFixed(0),
+      s[name]!.cpuUs.toFixed(0),
+    ]);
   }
   if (!s.accept || !s.putSend || !s.getPutSend) continue;
   // Ratios are taken within each round (its loads ran back to back), then the median over rounds.
   const ratio = (floorName: TargetName, p: number) => {
-    const perRound = rounds.accept.map((result, round) => percentile(result.latenciesMs, p) / percentile(rounds[floorName][round]!.latenciesMs, p));
+    const perRound = rounds.accept.map(
+      (result, round) => percentile(result.latenciesMs, p) / percentile(rounds[floorName][round]!.latenciesMs, p),
+    );
     return { median: median(perRound), min: Math.min(...perRound), max: Math.max(...perRound) };
   };
   const sameWork = ratio('getPutSend', 50);
@@ -136,7 +152,15 @@ process.stdout.write(
     markdownTable(['conc', 'target', 'p50 ms', 'p99 ms', 'req/s', 'CPU µs/req'], latencyRows),
     '',
     markdownTable(
-      ['conc', 'p50 ÷ Put+Send floor', 'p50 ÷ Get+Put+Send floor', 'range over rounds', 'p99 ÷ Get+Put+Send floor', 'p50 ÷ service-items floor', `goal p50 ≤ ${GOAL.toFixed(2)}×`],
+      [
+        'conc',
+        'p50 ÷ Put+Send floor',
+        'p50 ÷ Get+Put+Send floor',
+        'range over rounds',
+        'p99 ÷ Get+Put+Send floor',
+        'p50 ÷ service-items floor',
+        `goal p50 ≤ ${GOAL.toFixed(2)}×`,
+      ],
       ratioRows,
     ),
     '',

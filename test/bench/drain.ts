@@ -23,7 +23,16 @@ const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 /** The bench's own calls carry this header and are left out of the counts. */
 const BENCH_HEADER = 'x-switchboard-bench';
-const OPERATIONS = ['GetItem', 'PutItem', 'UpdateItem', 'Query', 'BatchWriteItem', 'SendMessage', 'ReceiveMessage', 'DeleteMessageBatch'] as const;
+const OPERATIONS = [
+  'GetItem',
+  'PutItem',
+  'UpdateItem',
+  'Query',
+  'BatchWriteItem',
+  'SendMessage',
+  'ReceiveMessage',
+  'DeleteMessageBatch',
+] as const;
 type Output = 'channel_messages' | 'follow_up_sequence';
 
 /** Calls to the embedded services by operation, and writes to each command record (parents and children apart). */
@@ -121,7 +130,9 @@ async function drain(outputs: Output[], counter: CallCounter): Promise<DrainResu
     const expectedChildren = outputs.filter((output) => output === 'channel_messages').length;
     if (childIds.length !== expectedChildren) throw new Error(`Expected ${expectedChildren} copywriter commands, found ${childIds.length}`);
     for (const queue of Object.values(runtime.queues)) {
-      const dead = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queue.dlqUrl, AttributeNames: ['ApproximateNumberOfMessages'] }));
+      const dead = await sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: queue.dlqUrl, AttributeNames: ['ApproximateNumberOfMessages'] }),
+      );
       if (Number(dead.Attributes?.ApproximateNumberOfMessages ?? 0) > 0) throw new Error(`Jobs were dead-lettered on ${queue.dlqUrl}`);
     }
     const writes = [...counter.writesByCommand.entries()];
@@ -138,7 +149,7 @@ async function drain(outputs: Output[], counter: CallCounter): Promise<DrainResu
             childWrites: writes.filter(([id]) => counter.children.has(id)).reduce((sum, [, count]) => sum + count, 0),
           }
         : {}),
-      };
+    };
   } finally {
     db.destroy();
     sqs.destroy();
@@ -156,10 +167,17 @@ async function enqueue(runtime: LocalRuntime, outputs: Output[]): Promise<string
       const response = await fetch(`${runtime.url}/api/agents/sales/leadFollowUp`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': runtime.apiKey },
-        body: JSON.stringify({ siteId: DEMO_SITE, leadId: DEMO_LEAD, followUpType: 'email', productInterest: ['booking calendar'], output }),
+        body: JSON.stringify({
+          siteId: DEMO_SITE,
+          leadId: DEMO_LEAD,
+          followUpType: 'email',
+          productInterest: ['booking calendar'],
+          output,
+        }),
       });
       const body = (await response.json()) as { data?: { command_id?: string } };
-      if (response.status !== 202 || !body.data?.command_id) throw new Error(`Enqueueing answered ${response.status}: ${JSON.stringify(body)}`);
+      if (response.status !== 202 || !body.data?.command_id)
+        throw new Error(`Enqueueing answered ${response.status}: ${JSON.stringify(body)}`);
       ids.push(body.data.command_id);
     }
   };
@@ -207,13 +225,20 @@ function checkAllCompleted(commands: (StoredCommand | undefined)[], expected: nu
   }
 }
 
-const mixed = (count: number): Output[] => Array.from({ length: count }, (_, index) => (index % 3 === 2 ? 'follow_up_sequence' : 'channel_messages'));
+const mixed = (count: number): Output[] =>
+  Array.from({ length: count }, (_, index) => (index % 3 === 2 ? 'follow_up_sequence' : 'channel_messages'));
 
 process.env.LOG_LEVEL = 'ERROR';
 const main = await drain(mixed(BACKLOG), new CallCounter({ readBodies: false }));
 const perKind: [string, DrainResult][] = [];
 for (const output of ['channel_messages', 'follow_up_sequence'] as const) {
-  perKind.push([output, await drain(Array.from({ length: SAMPLE }, () => output), new CallCounter({ readBodies: true }))]);
+  perKind.push([
+    output,
+    await drain(
+      Array.from({ length: SAMPLE }, () => output),
+      new CallCounter({ readBodies: true }),
+    ),
+  ]);
 }
 
 const rate = main.leadFollowUps / main.seconds;
@@ -223,7 +248,17 @@ process.stdout.write(
     `## Drain (offline writer; ${main.leadFollowUps} lead follow-ups queued with the workers off, a third of them sequences; worker concurrency ${WORKER_CONCURRENCY ?? 'default'})`,
     '',
     markdownTable(
-      ['lead follow-ups', 'copywriter commands', 'seconds', 'lead follow-ups/s', 'all commands/s', 'lost', 'failed', 'CPU ms per lead follow-up', 'event loop busy'],
+      [
+        'lead follow-ups',
+        'copywriter commands',
+        'seconds',
+        'lead follow-ups/s',
+        'all commands/s',
+        'lost',
+        'failed',
+        'CPU ms per lead follow-up',
+        'event loop busy',
+      ],
       [
         [
           String(main.leadFollowUps),

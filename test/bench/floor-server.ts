@@ -58,7 +58,13 @@ export async function startFloorServer(
           return;
         }
       }
-      await db.send(new PutCommand({ TableName: tableName, Item: { pk: `FLOOR#${id}`, sk: 'FLOOR', body }, ConditionExpression: 'attribute_not_exists(pk)' }));
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: { pk: `FLOOR#${id}`, sk: 'FLOOR', body },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
       await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: body }));
       res.writeHead(202, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ success: true, data: { command_id: id, status: 'in_progress' } }));

@@ -52,7 +52,9 @@ const settings: Record<string, string> = {
       [queue.dlqUrlEnvVar, `https://sqs.us-east-1.amazonaws.com/000000000000/${queue.localName}-dlq`],
     ]),
   ),
-  ...Object.fromEntries(SECRETS.map((secret) => [secret.arnEnvVar, `arn:aws:secretsmanager:us-east-1:000000000000:secret:${secret.id}-AbCdEf`])),
+  ...Object.fromEntries(
+    SECRETS.map((secret) => [secret.arnEnvVar, `arn:aws:secretsmanager:us-east-1:000000000000:secret:${secret.id}-AbCdEf`]),
+  ),
 };
 
 /** Imports one bundle in a fresh process and answers the milliseconds the import took, composition included. */

@@ -10,7 +10,13 @@ export interface LoadResult {
  * Sends `total` POSTs with at most `concurrency` in flight over keep-alive
  * connections, recording each request's latency.
  */
-export async function runLoad(url: string, headers: Record<string, string>, body: string, total: number, concurrency: number): Promise<LoadResult> {
+export async function runLoad(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  total: number,
+  concurrency: number,
+): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const target = new URL(url);
   const latenciesMs: number[] = [];
@@ -21,7 +27,14 @@ export async function runLoad(url: string, headers: Record<string, string>, body
     new Promise<void>((resolve, reject) => {
       const begin = performance.now();
       const req = request(
-        { agent, method: 'POST', hostname: target.hostname, port: target.port, path: target.pathname, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+        {
+          agent,
+          method: 'POST',
+          hostname: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           res.resume();
           res.on('end', () => {

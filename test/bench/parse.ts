@@ -52,7 +52,10 @@ const SHAPES: Record<string, () => string> = {
   '125 nested divs': () => page(nest(125, 'x')),
   'paragraphs in 120 divs': () => atCaps((n) => page(nest(120, `<p>${sentence}</p>`.repeat(n)))),
   ...Object.fromEntries(
-    [12, 20, 32, 64, 120].map((depth) => [`text-poor: ${depth}-deep div chains`, () => atCaps((n) => page(nest(depth, 'x').repeat(Math.min(n, 490))))]),
+    [12, 20, 32, 64, 120].map((depth) => [
+      `text-poor: ${depth}-deep div chains`,
+      () => atCaps((n) => page(nest(depth, 'x').repeat(Math.min(n, 490)))),
+    ]),
   ),
 };
 

@@ -101,7 +101,9 @@ const sumOurs = (summary: Summary) => [...summary.byOwner].filter(([owner]) => i
 
 const a = summarize(file);
 const b = second && second !== '-' ? summarize(second) : undefined;
-const lines: string[] = [`${file}: ${ms(a.totalUs)} ms profiled, ${ms(a.busyUs)} ms busy (not idle); our code ${ms(sumOurs(a))} ms self = ${pct(sumOurs(a), a.busyUs)} of busy`];
+const lines: string[] = [
+  `${file}: ${ms(a.totalUs)} ms profiled, ${ms(a.busyUs)} ms busy (not idle); our code ${ms(sumOurs(a))} ms self = ${pct(sumOurs(a), a.busyUs)} of busy`,
+];
 if (b) {
   // Two runs of the same load (e.g. BENCH_TARGETS=accept, then getPutSend): what the first costs beyond the second.
   lines.push(`${second}: ${ms(b.totalUs)} ms profiled, ${ms(b.busyUs)} ms busy; difference in busy time ${ms(a.busyUs - b.busyUs)} ms`, '');
@@ -124,27 +126,54 @@ if (b) {
     );
   }
   const functions = [...new Set([...a.byFunction.keys(), ...b.byFunction.keys()])]
-    .map((key) => ({ key, owner: (a.byFunction.get(key) ?? b.byFunction.get(key))!.owner, a: a.byFunction.get(key)?.us ?? 0, b: b.byFunction.get(key)?.us ?? 0 }))
+    .map((key) => ({
+      key,
+      owner: (a.byFunction.get(key) ?? b.byFunction.get(key))!.owner,
+      a: a.byFunction.get(key)?.us ?? 0,
+      b: b.byFunction.get(key)?.us ?? 0,
+    }))
     .filter((row) => row.owner !== '(idle)')
     .sort((x, y) => y.a - y.b - (x.a - x.b))
     .slice(0, top);
-  lines.push('Functions by extra self time:', markdownTable(['function', 'owner', 'self ms', 'baseline ms', 'extra ms'], functions.map((row) => [row.key, row.owner, ms(row.a), ms(row.b), ms(row.a - row.b)])));
+  lines.push(
+    'Functions by extra self time:',
+    markdownTable(
+      ['function', 'owner', 'self ms', 'baseline ms', 'extra ms'],
+      functions.map((row) => [row.key, row.owner, ms(row.a), ms(row.b), ms(row.a - row.b)]),
+    ),
+  );
 } else {
   for (const [title, map] of [
     ['By owner of the frame:', a.byOwner],
     ['By nearest owning caller (Node and native frames charged to who called them):', a.byCaller],
   ] as const) {
     const owners = [...map.entries()].filter(([owner]) => owner !== '(idle)').sort((x, y) => y[1] - x[1]);
-    lines.push('', title, markdownTable(['owner', 'ms', '% of busy'], owners.slice(0, top).map(([owner, us]) => [owner, ms(us), pct(us, a.busyUs)])));
+    lines.push(
+      '',
+      title,
+      markdownTable(
+        ['owner', 'ms', '% of busy'],
+        owners.slice(0, top).map(([owner, us]) => [owner, ms(us), pct(us, a.busyUs)]),
+      ),
+    );
   }
   const functions = [...a.byFunction.entries()].filter(([, entry]) => entry.owner !== '(idle)').sort((x, y) => y[1].us - x[1].us);
   lines.push(
     '',
     'Our functions by self time:',
-    markdownTable(['function', 'self ms', '% of busy'], functions.filter(([, entry]) => isOurs(entry.owner)).slice(0, top).map(([key, entry]) => [key, ms(entry.us), pct(entry.us, a.busyUs)])),
+    markdownTable(
+      ['function', 'self ms', '% of busy'],
+      functions
+        .filter(([, entry]) => isOurs(entry.owner))
+        .slice(0, top)
+        .map(([key, entry]) => [key, ms(entry.us), pct(entry.us, a.busyUs)]),
+    ),
     '',
     'All functions by self time:',
-    markdownTable(['function', 'owner', 'self ms', '% of busy'], functions.slice(0, top).map(([key, entry]) => [key, entry.owner, ms(entry.us), pct(entry.us, a.busyUs)])),
+    markdownTable(
+      ['function', 'owner', 'self ms', '% of busy'],
+      functions.slice(0, top).map(([key, entry]) => [key, entry.owner, ms(entry.us), pct(entry.us, a.busyUs)]),
+    ),
   );
 }
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -34,7 +34,10 @@ interface Scenario {
 
 const SCENARIOS: Scenario[] = [
   { name: 'general_news, 30 results (Google)', body: (run) => ({ operation_type: 'general_news', query: `offshore wind ${run}` }) },
-  { name: 'general_news, 100 results (Google)', body: (run) => ({ operation_type: 'general_news', query: `grid storage ${run}`, max_results: 100 }) },
+  {
+    name: 'general_news, 100 results (Google)',
+    body: (run) => ({ operation_type: 'general_news', query: `grid storage ${run}`, max_results: 100 }),
+  },
   {
     name: 'general_news, 30 results, Google 500 → Brave',
     body: (run) => ({ operation_type: 'general_news', query: `heat pumps ${run}` }),
@@ -70,7 +73,11 @@ async function measure(runtime: LocalRuntime, fakes: Fakes, scenario: Scenario):
     scenario.arrange?.(fakes);
     const [searchBefore, modelBefore] = [searchRequests(), fakes.openai.requests.length];
     const started = performance.now();
-    const answer = await call(runtime.url, 'POST', ROUTE, { key: runtime.apiKey, body: scenario.body(run), headers: { prefer: 'wait=25' } });
+    const answer = await call(runtime.url, 'POST', ROUTE, {
+      key: runtime.apiKey,
+      body: scenario.body(run),
+      headers: { prefer: 'wait=25' },
+    });
     const ms = performance.now() - started;
     if (answer.status !== 200) throw new Error(`${scenario.name}: answered ${answer.status} ${answer.text.slice(0, 300)}`);
     measured.ms.push(ms);
@@ -90,12 +97,26 @@ function percentile(values: readonly number[], share: number): number {
 const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 async function main(): Promise<void> {
-  const [google, brave, perplexity, openai] = await Promise.all([startFakeGoogle(), startFakeBrave(), startFakePerplexity(), startOpenAiFake()]);
+  const [google, brave, perplexity, openai] = await Promise.all([
+    startFakeGoogle(),
+    startFakeBrave(),
+    startFakePerplexity(),
+    startOpenAiFake(),
+  ]);
   openai.respondWith((body) => {
     const prompt = body.messages.map((message) => String(message.content)).join('\n');
     const urls = [...new Set([...prompt.matchAll(/https?:\/\/[^\s"\\]+/g)].map((match) => match[0]))];
     return {
-      content: { analyses: urls.map((url, index) => ({ index, url, summary: `Summary ${index}.`, key_points: ['A point'], sentiment: 'neutral', relevance_score: 5 })) },
+      content: {
+        analyses: urls.map((url, index) => ({
+          index,
+          url,
+          summary: `Summary ${index}.`,
+          key_points: ['A point'],
+          sentiment: 'neutral',
+          relevance_score: 5,
+        })),
+      },
     };
   });
   const fakes = { google, brave, perplexity, openai };
@@ -120,7 +141,11 @@ async function main(): Promise<void> {
   });
   try {
     // One warm-up operation: modules, connections and the table's first writes.
-    await call(runtime.url, 'POST', ROUTE, { key: runtime.apiKey, body: { operation_type: 'custom_search', query: 'warm up' }, headers: { prefer: 'wait=25' } });
+    await call(runtime.url, 'POST', ROUTE, {
+      key: runtime.apiKey,
+      body: { operation_type: 'custom_search', query: 'warm up' },
+      headers: { prefer: 'wait=25' },
+    });
     const rows: string[][] = [];
     let goal: Measured | undefined;
     for (const scenario of SCENARIOS) {
@@ -144,7 +169,19 @@ async function main(): Promise<void> {
         `Each row: ${RUNS} operations one after another, POST with \`Prefer: wait=25\` until the 200 (the local runtime's poller, worker and embedded DynamoDB and SQS included).`,
         "Fallback rows include the chain's 1 s pause before retrying a provider that failed transiently (shared/providers/search/policy.ts).",
         '',
-        markdownTable(['operation', 'runs', 'median ms', 'p95 ms', 'provider', 'provider_requests / op', 'requests at the fakes / op', 'model calls / op'], rows),
+        markdownTable(
+          [
+            'operation',
+            'runs',
+            'median ms',
+            'p95 ms',
+            'provider',
+            'provider_requests / op',
+            'requests at the fakes / op',
+            'model calls / op',
+          ],
+          rows,
+        ),
         '',
         `Goal: a 30-result general_news completes within ${GOAL_MEDIAN_MS} ms (median) and costs exactly 3 Google requests: ` +
           `${median(goal!.ms).toFixed(0)} ms, ${mean(goal!.providerRequests).toFixed(1)} requests — ${median(goal!.ms) <= GOAL_MEDIAN_MS && goal!.providerRequests.every((n) => n === 3) ? 'met' : 'NOT met'}.`,

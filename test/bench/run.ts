@@ -20,7 +20,9 @@ const requested = (process.env.BENCH_PARTS ?? Object.keys(PARTS).join(',')).spli
 const unknown = requested.filter((part) => !(part in PARTS));
 if (unknown.length > 0) throw new Error(`Unknown BENCH_PARTS ${unknown.join(', ')}; known: ${Object.keys(PARTS).join(', ')}`);
 
-process.stdout.write(`Switchboard bench on ${process.platform} ${process.arch}, Node ${process.version}, parts: ${requested.join(', ')}\n\n`);
+process.stdout.write(
+  `Switchboard bench on ${process.platform} ${process.arch}, Node ${process.version}, parts: ${requested.join(', ')}\n\n`,
+);
 for (const part of requested as (keyof typeof PARTS)[]) {
   const script = resolve(import.meta.dirname, PARTS[part]);
   const { status } = spawnSync(process.execPath, ['--import', 'tsx', script], {

@@ -11,5 +11,9 @@ export function markdownTable(header: readonly string[], rows: readonly (readonl
   const right = header.map((_, index) => rows.length > 0 && rows.every((row) => NUMERIC.test(row[index]!)));
   const line = (cells: readonly string[]) =>
     `| ${cells.map((cell, index) => (right[index] ? cell.padStart(widths[index]!) : cell.padEnd(widths[index]!))).join(' | ')} |`;
-  return [line(header), `|${widths.map((width, index) => (right[index] ? `${'-'.repeat(width + 1)}:` : '-'.repeat(width + 2))).join('|')}|`, ...rows.map(line)].join('\n');
+  return [
+    line(header),
+    `|${widths.map((width, index) => (right[index] ? `${'-'.repeat(width + 1)}:` : '-'.repeat(width + 2))).join('|')}|`,
+    ...rows.map(line),
+  ].join('\n');
 }

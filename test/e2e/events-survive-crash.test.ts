@@ -44,7 +44,10 @@ async function killHard(run: NpmStart): Promise<void> {
 /** POSTs lead follow-ups, a few at a time, and keeps the ids of those accepted (a POST cut by the kill is simply not counted). */
 async function submit(url: string, count: number, accepted: string[]): Promise<void> {
   const one = async () => {
-    const answer = await call(url, 'POST', '/api/agents/sales/leadFollowUp', { key: KEY, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD } }).catch(() => undefined);
+    const answer = await call(url, 'POST', '/api/agents/sales/leadFollowUp', {
+      key: KEY,
+      body: { siteId: DEMO_SITE, leadId: DEMO_LEAD },
+    }).catch(() => undefined);
     if (answer?.status === 202) accepted.push(String(answer.body.data?.command_id));
   };
   for (let sent = 0; sent < count; sent += 10) await Promise.all(Array.from({ length: Math.min(10, count - sent) }, one));
@@ -53,7 +56,10 @@ async function submit(url: string, count: number, accepted: string[]): Promise<v
 describe('command events across kill -9 of npm start', () => {
   it('delivers every finished command’s event at least once, repeats only with the same event id', async () => {
     running = await start();
-    const registered = await call(running.url, 'POST', '/api/webhooks', { key: KEY, body: { url: `${receiver.url}/hooks`, events: ['command.completed', 'command.failed'] } });
+    const registered = await call(running.url, 'POST', '/api/webhooks', {
+      key: KEY,
+      body: { url: `${receiver.url}/hooks`, events: ['command.completed', 'command.failed'] },
+    });
     expect(registered.status).toBe(201);
 
     const accepted: string[] = [];
@@ -71,14 +77,21 @@ describe('command events across kill -9 of npm start', () => {
     const url = running.url;
     const statuses = await eventually(
       async () => {
-        const read = await Promise.all(accepted.map(async (id) => String((await call(url, 'GET', `/api/commands/${id}`, { key: KEY })).body.data?.status)));
+        const read = await Promise.all(
+          accepted.map(async (id) => String((await call(url, 'GET', `/api/commands/${id}`, { key: KEY })).body.data?.status)),
+        );
         return read.every((status) => status === 'completed' || status === 'failed') ? read : undefined;
       },
       120_000,
       'every accepted command to end',
     );
-    const eventFor = (id: string) => receiver.received.filter((hook) => (hook.body.data.command as { command_id?: string } | undefined)?.command_id === id);
-    await eventually(async () => (accepted.every((id) => eventFor(id).length > 0) ? true : undefined), 120_000, 'an event for every command');
+    const eventFor = (id: string) =>
+      receiver.received.filter((hook) => (hook.body.data.command as { command_id?: string } | undefined)?.command_id === id);
+    await eventually(
+      async () => (accepted.every((id) => eventFor(id).length > 0) ? true : undefined),
+      120_000,
+      'an event for every command',
+    );
 
     for (const [index, id] of accepted.entries()) {
       const events = eventFor(id);

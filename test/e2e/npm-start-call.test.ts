@@ -14,7 +14,14 @@ const LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 let run: NpmStart;
 
 beforeAll(async () => {
-  run = await npmStart({ API_KEY, TWILIO_ACCOUNT_SID: undefined, TWILIO_AUTH_TOKEN: undefined, TWILIO_FROM_NUMBER: undefined, TWILIO_API_BASE_URL: undefined, PUBLIC_BASE_URL: undefined });
+  run = await npmStart({
+    API_KEY,
+    TWILIO_ACCOUNT_SID: undefined,
+    TWILIO_AUTH_TOKEN: undefined,
+    TWILIO_FROM_NUMBER: undefined,
+    TWILIO_API_BASE_URL: undefined,
+    PUBLIC_BASE_URL: undefined,
+  });
 });
 
 afterAll(() => run.kill());
@@ -27,16 +34,29 @@ describe('npm start: a stakeholder call', () => {
       body: { site_id: SITE, lead_id: LEAD, meeting_agenda: ['Winter campaign results'], phone_numbers: ['+14155550123'] },
     });
     expect(answer.status).toBe(200);
-    expect(answer.body.data).toMatchObject({ status: 'completed', generated_by: 'offline', call: { status: 'pending', provider: 'local', phone_number: '+14155550123' } });
+    expect(answer.body.data).toMatchObject({
+      status: 'completed',
+      generated_by: 'offline',
+      call: { status: 'pending', provider: 'local', phone_number: '+14155550123' },
+    });
     const id = String(answer.body.data?.command_id);
 
     // The local telephony reports initiated and ringing through the signed status webhook; the call stays pending.
-    const ringing = await eventually(async () => {
-      const read = await call(run.url, 'GET', `/api/commands/${id}`, { key: API_KEY });
-      const live = read.body.data?.call as Record<string, unknown> | undefined;
-      return live?.provider_status === 'ringing' ? live : undefined;
-    }, 10_000, 'the call to ring');
-    expect(ringing).toMatchObject({ status: 'pending', provider: 'local', provider_call_id: expect.stringMatching(/^CA[0-9a-f]{32}$/), last_sequence: 1 });
+    const ringing = await eventually(
+      async () => {
+        const read = await call(run.url, 'GET', `/api/commands/${id}`, { key: API_KEY });
+        const live = read.body.data?.call as Record<string, unknown> | undefined;
+        return live?.provider_status === 'ringing' ? live : undefined;
+      },
+      10_000,
+      'the call to ring',
+    );
+    expect(ringing).toMatchObject({
+      status: 'pending',
+      provider: 'local',
+      provider_call_id: expect.stringMatching(/^CA[0-9a-f]{32}$/),
+      last_sequence: 1,
+    });
   });
 
   it('stops cleanly on Ctrl-C', async () => {

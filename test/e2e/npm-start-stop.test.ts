@@ -33,17 +33,20 @@ async function start(env: Record<string, string | undefined> = {}): Promise<NpmS
 }
 
 const keyIn = (output: string) => /API key \(tenant "local", .*\): (sbk_\S+)/.exec(output)?.[1];
-const answers = (url: string) => fetch(`${url}/health`).then(
-  () => true,
-  () => false,
-);
+const answers = (url: string) =>
+  fetch(`${url}/health`).then(
+    () => true,
+    () => false,
+  );
 
 /** Starts `npm start` on the fake provider and waits until a lead follow-up job is stuck in its call. */
 async function startWithStuckJob(): Promise<NpmStart> {
   const run = await start({ OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.baseUrl });
   const key = keyIn(run.output())!;
   const before = openai.requests.length;
-  expect((await call(run.url, 'POST', '/api/agents/sales/leadFollowUp', { key, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD } })).status).toBe(202);
+  expect(
+    (await call(run.url, 'POST', '/api/agents/sales/leadFollowUp', { key, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD } })).status,
+  ).toBe(202);
   await eventually(async () => (openai.requests.length > before ? true : undefined), 15_000, 'the job to reach the provider');
   return run;
 }
@@ -83,7 +86,11 @@ describe('npm start, stopping', () => {
   it('exits at once on a second Ctrl-C', async () => {
     const run = await startWithStuckJob();
     run.signalGroup('SIGINT');
-    await eventually(async () => (/waiting for 1 job\(s\) in hand/.test(run.output()) ? true : undefined), 5_000, 'the stop to start waiting');
+    await eventually(
+      async () => (/waiting for 1 job\(s\) in hand/.test(run.output()) ? true : undefined),
+      5_000,
+      'the stop to start waiting',
+    );
     const again = Date.now();
     run.signalGroup('SIGINT');
     expect(await settlesWithin(run.closed, 5_000)).toBe(true);

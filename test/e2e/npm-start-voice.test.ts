@@ -19,7 +19,14 @@ const LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 let run: NpmStart;
 
 beforeAll(async () => {
-  run = await npmStart({ API_KEY, TWILIO_ACCOUNT_SID: undefined, TWILIO_AUTH_TOKEN: undefined, TWILIO_FROM_NUMBER: undefined, TWILIO_API_BASE_URL: undefined, PUBLIC_BASE_URL: undefined });
+  run = await npmStart({
+    API_KEY,
+    TWILIO_ACCOUNT_SID: undefined,
+    TWILIO_AUTH_TOKEN: undefined,
+    TWILIO_FROM_NUMBER: undefined,
+    TWILIO_API_BASE_URL: undefined,
+    PUBLIC_BASE_URL: undefined,
+  });
 });
 
 afterAll(() => run.kill());
@@ -52,16 +59,29 @@ describe('npm start + npm run call:local', () => {
     const accepted = await call(run.url, 'POST', '/api/agents/cmo/stakeholder-coordination', {
       key: API_KEY,
       headers: { prefer: 'wait=20' },
-      body: { site_id: SITE, lead_id: LEAD, meeting_agenda: ['Winter campaign results', 'Budget for January'], phone_numbers: ['+14155550123'] },
+      body: {
+        site_id: SITE,
+        lead_id: LEAD,
+        meeting_agenda: ['Winter campaign results', 'Budget for January'],
+        phone_numbers: ['+14155550123'],
+      },
     });
     expect(accepted.body.data).toMatchObject({ status: 'completed', call: { provider: 'local' } });
     const id = String(accepted.body.data?.command_id);
-    await eventually(async () => {
-      const live = (await call(run.url, 'GET', `/api/commands/${id}`, { key: API_KEY })).body.data?.call as Record<string, unknown> | undefined;
-      return live?.provider_status === 'ringing' ? live : undefined;
-    }, 10_000, 'the call to ring');
+    await eventually(
+      async () => {
+        const live = (await call(run.url, 'GET', `/api/commands/${id}`, { key: API_KEY })).body.data?.call as
+          Record<string, unknown> | undefined;
+        return live?.provider_status === 'ringing' ? live : undefined;
+      },
+      10_000,
+      'the call to ring',
+    );
 
-    const lines = ['Yes, this is a good time.', 'We decided to move 10 percent of the events budget to paid search. Maya will send the plan by Friday.'];
+    const lines = [
+      'Yes, this is a good time.',
+      'We decided to move 10 percent of the events budget to paid search. Maya will send the plan by Friday.',
+    ];
     const { code, output } = await callLocal([id, '--url', run.url], `${lines.join('\n')}\n`, 60_000);
     expect(code).toBe(0);
     expect(output).toContain(`command ${id}`);
@@ -70,10 +90,14 @@ describe('npm start + npm run call:local', () => {
     expect(output).toMatch(/^Hung up after \d+ s\.$/m);
     expect(output).toContain('Meeting summary (completed, by offline)');
 
-    const read = await eventually(async () => {
-      const data = (await call(run.url, 'GET', `/api/commands/${id}`, { key: API_KEY })).body.data;
-      return (data?.meeting_summary as { status?: string } | undefined)?.status === 'completed' ? data : undefined;
-    }, 30_000, 'the meeting summary');
+    const read = await eventually(
+      async () => {
+        const data = (await call(run.url, 'GET', `/api/commands/${id}`, { key: API_KEY })).body.data;
+        return (data?.meeting_summary as { status?: string } | undefined)?.status === 'completed' ? data : undefined;
+      },
+      30_000,
+      'the meeting summary',
+    );
     expect(read).toMatchObject({
       call: { status: 'completed', provider: 'local', duration_seconds: expect.any(Number) },
       meeting_summary: {

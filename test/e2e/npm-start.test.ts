@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => run.kill());
 
 describe('npm start', () => {
-  it('prints the URL, the key\'s tenant, the providers and the embedded endpoints, never the API_KEY it was given', () => {
+  it("prints the URL, the key's tenant, the providers and the embedded endpoints, never the API_KEY it was given", () => {
     expect(run.output()).toMatch(/API key \(tenant "local", all 1 loaded site\(s\)\): \(from API_KEY\)/);
     expect(run.output()).toMatch(/providers:\s+LLM offline/);
     expect(run.output()).toMatch(/embedded DynamoDB: http:\/\/127\.0\.0\.1:\d+/);
@@ -44,10 +44,14 @@ describe('npm start', () => {
       /^\d\d:\d\d:\d\d GET \/health 200 \d+ms$/,
       new RegExp(`^\\d\\d:\\d\\d:\\d\\d (job \\w+ ${id} \\w+ \\d+ms|INFO Job done .*commandId=${id}.*)$`),
     ];
-    const lines = await eventually(async () => {
-      const printed = run.output().split('\n');
-      return expected.every((pattern) => printed.some((line) => pattern.test(line))) ? printed : undefined;
-    }, 5_000, 'the request and job lines');
+    const lines = await eventually(
+      async () => {
+        const printed = run.output().split('\n');
+        return expected.every((pattern) => printed.some((line) => pattern.test(line))) ? printed : undefined;
+      },
+      5_000,
+      'the request and job lines',
+    );
     expect(lines.filter((line) => line.trimStart().startsWith('{'))).toEqual([]);
     expect(run.output()).not.toContain(API_KEY);
   });
@@ -61,13 +65,23 @@ describe('npm start', () => {
     ]) {
       const answer = await call(run.url, 'POST', '/api/deepResearch/operation', { key: API_KEY, headers: { prefer: 'wait=20' }, body });
       expect(answer.status).toBe(200);
-      expect(answer.body).toMatchObject({ success: true, operation_type: body.operation_type, provider: 'local-corpus', provider_requests: 0 });
+      expect(answer.body).toMatchObject({
+        success: true,
+        operation_type: body.operation_type,
+        provider: 'local-corpus',
+        provider_requests: 0,
+      });
       const results = answer.body.results as { domain: string; publishedDate?: string; content_analysis?: unknown }[];
       expect(results.length).toBeGreaterThan(0);
       expect(answer.body.total_results).toBe(results.length);
-      if (body.operation_type === 'llm_news') for (const result of results) expect(result.domain).toMatch(/ycombinator|techcrunch|theverge|arstechnica|venturebeat|wired|technologyreview|theregister|siliconangle|huggingface/);
+      if (body.operation_type === 'llm_news')
+        for (const result of results)
+          expect(result.domain).toMatch(
+            /ycombinator|techcrunch|theverge|arstechnica|venturebeat|wired|technologyreview|theregister|siliconangle|huggingface/,
+          );
       if ('date_from' in body) for (const result of results) expect(result.publishedDate! >= '2025-01-01').toBe(true);
-      if ('include_content_analysis' in body) expect(results[0]!.content_analysis).toEqual(expect.objectContaining({ summary: expect.any(String) }));
+      if ('include_content_analysis' in body)
+        expect(results[0]!.content_analysis).toEqual(expect.objectContaining({ summary: expect.any(String) }));
     }
   });
 

@@ -29,14 +29,20 @@ const pollers: Poller[] = [];
 
 /** Answers any schema of channel objects with plain, placeholder-free copy. */
 function validReply(body: { response_format?: unknown }) {
-  const schema = (body.response_format as { json_schema: { schema: { properties: Record<string, { properties: Record<string, unknown> }> } } }).json_schema.schema;
+  const schema = (
+    body.response_format as { json_schema: { schema: { properties: Record<string, { properties: Record<string, unknown> }> } } }
+  ).json_schema.schema;
   const content = Object.fromEntries(
     Object.entries(schema.properties).map(([channel, item]) => [
       channel,
       Object.fromEntries(
         Object.keys(item.properties).map((field) => [
           field,
-          field === 'title' ? 'Jordan, fewer double bookings' : field === 'strategy' ? 'Lead with the double-booking pain.' : 'Hi Jordan, Northwind Outdoor can end double-booked gear at Trailhead Rentals. Could we talk this week?',
+          field === 'title'
+            ? 'Jordan, fewer double bookings'
+            : field === 'strategy'
+              ? 'Lead with the double-booking pain.'
+              : 'Hi Jordan, Northwind Outdoor can end double-booked gear at Trailhead Rentals. Could we talk this week?',
         ]),
       ),
     ]),
@@ -67,7 +73,12 @@ function workerEnvironment(): Record<string, string> {
     AWS_ENDPOINT_URL_DYNAMODB: services.aws.dynamodbEndpoint,
     AWS_ENDPOINT_URL_SQS: services.aws.sqsEndpoint,
     TABLE_NAME: services.aws.tableName,
-    ...Object.fromEntries(QUEUES.flatMap((queue) => [[queue.urlEnvVar, services.aws.queues[queue.id].url], [queue.dlqUrlEnvVar, services.aws.queues[queue.id].dlqUrl]])),
+    ...Object.fromEntries(
+      QUEUES.flatMap((queue) => [
+        [queue.urlEnvVar, services.aws.queues[queue.id].url],
+        [queue.dlqUrlEnvVar, services.aws.queues[queue.id].dlqUrl],
+      ]),
+    ),
     OPENAI_API_KEY: 'sk-test-worker-crash',
     OPENAI_BASE_URL: fake.baseUrl,
     WORKER_LEASE_SECONDS: '1',
@@ -94,11 +105,20 @@ describe('a worker killed mid-job', () => {
     });
     const { command } = await startCommand(
       { commands, idempotency: dynamoIdempotencyStore(services.db, services.aws.tableName), queue, clock: systemClock },
-      { type: 'lead_follow_up', tenantId: 'tenant-a', siteId: DEMO_SITE, request: { siteId: DEMO_SITE, leadId: DEMO_LEAD, output: 'channel_messages' } },
+      {
+        type: 'lead_follow_up',
+        tenantId: 'tenant-a',
+        siteId: DEMO_SITE,
+        request: { siteId: DEMO_SITE, leadId: DEMO_LEAD, output: 'channel_messages' },
+      },
     );
 
     // The child worker has taken the command and is waiting on the model: kill it there.
-    await eventually(async () => (fake.requests.length === 1 ? true : undefined), 30_000, `the child's model call (output: ${childOutput})`);
+    await eventually(
+      async () => (fake.requests.length === 1 ? true : undefined),
+      30_000,
+      `the child's model call (output: ${childOutput})`,
+    );
     expect((await commands.get(command.id))?.attempts).toBe(1);
     const exited = new Promise((resolve) => child!.once('exit', resolve));
     child.kill('SIGKILL');
@@ -107,7 +127,9 @@ describe('a worker killed mid-job', () => {
     // Healthy workers in this process (the same handler modules) take over after the visibility timeout.
     for (const queueDefinition of QUEUES) {
       const fn = functionById(queueDefinition.workerFunction);
-      const module = (await import(new URL(`../../${fn.entry}`, import.meta.url).href)) as { build: (settings: Record<string, string>) => SqsHandler };
+      const module = (await import(new URL(`../../${fn.entry}`, import.meta.url).href)) as {
+        build: (settings: Record<string, string>) => SqsHandler;
+      };
       pollers.push(
         startPoller({
           sqs: services.aws.sqs,
@@ -123,14 +145,21 @@ describe('a worker killed mid-job', () => {
       );
     }
 
-    const finished = await eventually(async () => {
-      const current = await commands.get(command.id);
-      return current?.status === 'completed' ? current : undefined;
-    }, 30_000, 'the command to complete after the crash');
+    const finished = await eventually(
+      async () => {
+        const current = await commands.get(command.id);
+        return current?.status === 'completed' ? current : undefined;
+      },
+      30_000,
+      'the command to complete after the crash',
+    );
 
     expect(finished.attempts).toBe(2);
     expect(finished.child_ids).toHaveLength(1);
-    expect(finished.result).toMatchObject({ command_ids: { sales: command.id, copywriter: finished.child_ids![0] }, generated_by: 'openai' });
+    expect(finished.result).toMatchObject({
+      command_ids: { sales: command.id, copywriter: finished.child_ids![0] },
+      generated_by: 'openai',
+    });
     // One call died with its worker; then one sales call and one copywriter call: nothing ran twice after the crash.
     expect(fake.requests).toHaveLength(3);
   });

@@ -83,7 +83,14 @@ export async function startFakeBrave(options: BraveFakeOptions = {}): Promise<Br
       const parsed = parseQueryText(q);
       const range = /^(\d{4}-\d{2}-\d{2})to(\d{4}-\d{2}-\d{2})$/.exec(freshness ?? '');
       const results = generateResults(
-        { terms: parsed.terms, sites: parsed.sites, from: range?.[1] ?? parsed.after, to: range?.[2] ?? parsed.before, total: totalResults, duplicates },
+        {
+          terms: parsed.terms,
+          sites: parsed.sites,
+          from: range?.[1] ?? parsed.after,
+          to: range?.[2] ?? parsed.before,
+          total: totalResults,
+          duplicates,
+        },
         page * size,
         size,
       );

@@ -92,7 +92,9 @@ export async function startFakeGoogle(options: GoogleFakeOptions = {}): Promise<
           kind: 'customsearch#search',
           queries: {
             request: [{ searchTerms: q, count, startIndex: first }],
-            ...(first - 1 + count < Math.min(totalResults, 100) ? { nextPage: [{ searchTerms: q, count, startIndex: first + count }] } : {}),
+            ...(first - 1 + count < Math.min(totalResults, 100)
+              ? { nextPage: [{ searchTerms: q, count, startIndex: first + count }] }
+              : {}),
           },
           searchInformation: { searchTime: 0.21, totalResults: String(totalResults) },
           ...(results.length > 0 ? { items: results.map(itemOf) } : {}),
@@ -101,7 +103,13 @@ export async function startFakeGoogle(options: GoogleFakeOptions = {}): Promise<
     },
     presets: {
       quota: (request) =>
-        error(request, 429, 'RESOURCE_EXHAUSTED', 'rateLimitExceeded', "Quota exceeded for quota metric 'Queries' and limit 'Queries per day'."),
+        error(
+          request,
+          429,
+          'RESOURCE_EXHAUSTED',
+          'rateLimitExceeded',
+          "Quota exceeded for quota metric 'Queries' and limit 'Queries per day'.",
+        ),
       'daily-limit': (request) => error(request, 403, 'PERMISSION_DENIED', 'dailyLimitExceeded', 'Daily Limit Exceeded.'),
       'rate-limit': () => ({ status: 429, body: 'Too Many Requests', headers: { 'content-type': 'text/plain' } }),
       'server-error': (request) => error(request, 500, 'INTERNAL', 'backendError', 'Backend Error'),

@@ -34,7 +34,10 @@ export function goodAnswer(body: ChatCompletionCreateParamsNonStreaming): FakeRe
       content: Object.fromEntries(
         channels.map((channel) => [
           channel,
-          { title: `Refined: a next step for you (${channel})`, message: 'Hi Jordan, it was great to hear from you. Could we book a short call this week to plan the next step for your team?' },
+          {
+            title: `Refined: a next step for you (${channel})`,
+            message: 'Hi Jordan, it was great to hear from you. Could we book a short call this week to plan the next step for your team?',
+          },
         ]),
       ),
     };

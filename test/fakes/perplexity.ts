@@ -62,7 +62,11 @@ export async function startFakePerplexity(options: PerplexityFakeOptions = {}): 
         return error(401, 'invalid_api_key', 401, `Invalid API key ${String(request.headers.authorization)}`);
       }
       const body = (request.body ?? {}) as SonarBody;
-      const terms = body.messages?.filter((message) => message.role === 'user').map((message) => message.content).join(' ') ?? '';
+      const terms =
+        body.messages
+          ?.filter((message) => message.role === 'user')
+          .map((message) => message.content)
+          .join(' ') ?? '';
       served += 1;
       const results = generateResults(
         {
@@ -95,9 +99,7 @@ export async function startFakePerplexity(options: PerplexityFakeOptions = {}): 
           model: body.model ?? 'sonar',
           created: Math.floor(Date.now() / 1000),
           object: 'chat.completion',
-          choices: [
-            { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: `Sources about ${terms} [1][2].` } },
-          ],
+          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: `Sources about ${terms} [1][2].` } }],
           usage: { prompt_tokens: 20, completion_tokens: 12, total_tokens: 32, search_context_size: 'low' },
           ...sources,
         },

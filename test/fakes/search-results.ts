@@ -61,7 +61,11 @@ function resultAt(space: ResultSpace, position: number): GeneratedResult {
     return { ...original, position, url: variantOf(original.url) };
   }
   const words = space.terms.toLowerCase().split(/\s+/).filter(Boolean);
-  const slug = words.slice(0, 5).join('-').replace(/[^a-z0-9-]/g, '') || 'results';
+  const slug =
+    words
+      .slice(0, 5)
+      .join('-')
+      .replace(/[^a-z0-9-]/g, '') || 'results';
   const host = space.sites.length > 0 ? space.sites[position % space.sites.length]! : `news${position % 7}.example.com`;
   const label = space.terms || 'results';
   return {

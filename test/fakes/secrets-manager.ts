@@ -30,13 +30,28 @@ export async function startSecretsManagerFake(): Promise<SecretsManagerFake> {
         res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', ...(errorType ? { 'x-amzn-errortype': errorType } : {}) });
         res.end(JSON.stringify(payload));
       };
-      if (target !== 'secretsmanager.GetSecretValue') return reply(400, { __type: 'UnknownOperationException', message: target }, 'UnknownOperationException');
+      if (target !== 'secretsmanager.GetSecretValue')
+        return reply(400, { __type: 'UnknownOperationException', message: target }, 'UnknownOperationException');
       const secret = secrets.get(body.SecretId ?? '');
       if (!secret) return reply(400, { __type: 'AccessDeniedException', Message: 'not allowed' }, 'AccessDeniedException');
       if ('empty' in secret) {
-        return reply(400, { __type: 'ResourceNotFoundException', Message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT" }, 'ResourceNotFoundException');
+        return reply(
+          400,
+          {
+            __type: 'ResourceNotFoundException',
+            Message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT",
+          },
+          'ResourceNotFoundException',
+        );
       }
-      return reply(200, { ARN: body.SecretId, Name: body.SecretId, SecretString: JSON.stringify(secret.value), VersionId: 'v1', VersionStages: ['AWSCURRENT'], CreatedDate: 1_795_000_000 });
+      return reply(200, {
+        ARN: body.SecretId,
+        Name: body.SecretId,
+        SecretString: JSON.stringify(secret.value),
+        VersionId: 'v1',
+        VersionStages: ['AWSCURRENT'],
+        CreatedDate: 1_795_000_000,
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

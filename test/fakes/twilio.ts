@@ -70,7 +70,11 @@ export interface FakeTwilio {
    * this fake's auth token over `signedUrl` (default `url`; give the
    * PUBLIC_BASE_URL form when the service is reached at another address).
    */
-  sendStatusCallback(url: string, params: Record<string, string>, options?: { signedUrl?: string; authToken?: string }): Promise<CallbackAnswer>;
+  sendStatusCallback(
+    url: string,
+    params: Record<string, string>,
+    options?: { signedUrl?: string; authToken?: string },
+  ): Promise<CallbackAnswer>;
   close(): Promise<void>;
 }
 
@@ -95,14 +99,16 @@ export async function startFakeTwilio(options: { pathPrefix?: string } = {}): Pr
         return;
       }
       const failure = failures.shift();
-      if (failure !== undefined && typeof failure === 'object' && 'status' in failure) return sendTwilioError(res, failure.status, failure.code, failure.message);
+      if (failure !== undefined && typeof failure === 'object' && 'status' in failure)
+        return sendTwilioError(res, failure.status, failure.code, failure.message);
       if (failure !== undefined && typeof failure === 'object') {
         const timer = setTimeout(() => create(res, account, form, req.headers.authorization), failure.hangMs);
         res.on('close', () => clearTimeout(timer));
         return;
       }
       if (failure === 'unauthorized') return sendUnauthorized(res);
-      if (failure === 'invalid-to') return sendTwilioError(res, 400, 21211, `The 'To' number ${formValue(form, 'To') ?? ''} is not a valid phone number.`);
+      if (failure === 'invalid-to')
+        return sendTwilioError(res, 400, 21211, `The 'To' number ${formValue(form, 'To') ?? ''} is not a valid phone number.`);
       if (failure === 'rate-limited') return sendTwilioError(res, 429, 20429, 'Too Many Requests');
       if (failure === 'server-error') return sendTwilioError(res, 500, 20500, 'An internal server error has occurred');
       if (failure === 'malformed') {
@@ -130,7 +136,13 @@ export async function startFakeTwilio(options: { pathPrefix?: string } = {}): Pr
     const twiml = formValue(form, 'Twiml');
     if (!twiml && !formValue(form, 'Url')) return sendTwilioError(res, 400, 21205, 'Url parameter is required.');
     const statusCallback = formValue(form, 'StatusCallback');
-    const call: FakeTwilioCall = { sid: newCallSid(), to, from: from!, ...(statusCallback ? { statusCallback } : {}), ...(twiml ? { twiml } : {}) };
+    const call: FakeTwilioCall = {
+      sid: newCallSid(),
+      to,
+      from: from!,
+      ...(statusCallback ? { statusCallback } : {}),
+      ...(twiml ? { twiml } : {}),
+    };
     calls.push(call);
     sendJson(res, 201, callResource({ ...call, accountSid, status: 'queued', createdAt: Date.now() }));
   }
@@ -147,7 +159,12 @@ export async function startFakeTwilio(options: { pathPrefix?: string } = {}): Pr
     fromNumber,
     requests,
     calls,
-    settings: { TWILIO_API_BASE_URL: baseUrl, TWILIO_ACCOUNT_SID: accountSid, TWILIO_AUTH_TOKEN: authToken, TWILIO_FROM_NUMBER: fromNumber },
+    settings: {
+      TWILIO_API_BASE_URL: baseUrl,
+      TWILIO_ACCOUNT_SID: accountSid,
+      TWILIO_AUTH_TOKEN: authToken,
+      TWILIO_FROM_NUMBER: fromNumber,
+    },
     failNext(how, times = 1) {
       for (let i = 0; i < times; i += 1) failures.push(how);
     },

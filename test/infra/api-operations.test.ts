@@ -23,14 +23,14 @@ function resourcesOf(env: SynthesizedEnvironment, type: string) {
 /** The resources of `type` that belong to one API (the HTTP API, or the relay's WebSocket API), by its logical id. */
 function apiResources(env: SynthesizedEnvironment, type: string, api: 'http' | 'relay') {
   const apiId = logicalId(api === 'http' ? env.stage.service.api.httpApi : env.stage.service.relay.webSocketApi);
-  return Object.entries(env.json.service.Resources).filter(([, r]) => r.Type === type && JSON.stringify(r.Properties?.ApiId) === JSON.stringify({ Ref: apiId }));
+  return Object.entries(env.json.service.Resources).filter(
+    ([, r]) => r.Type === type && JSON.stringify(r.Properties?.ApiId) === JSON.stringify({ Ref: apiId }),
+  );
 }
 
 /** The function a route's integration invokes, as a FunctionId. */
 function routeTargets(env: SynthesizedEnvironment, api: 'http' | 'relay' = 'http'): Record<string, string> {
-  const functionByLogicalId = new Map(
-    FUNCTIONS.map((fn) => [logicalId(env.stage.service.functions.get(fn.id)!.function), fn.id]),
-  );
+  const functionByLogicalId = new Map(FUNCTIONS.map((fn) => [logicalId(env.stage.service.functions.get(fn.id)!.function), fn.id]));
   const targets: Record<string, string> = {};
   for (const route of apiResources(env, 'AWS::ApiGatewayV2::Route', api).map(([, r]) => r.Properties ?? {})) {
     const routeTarget = route.Target as { 'Fn::Join': [string, unknown[]] };
@@ -140,7 +140,11 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
 
 describe.each(ENVIRONMENT_NAMES)('relay socket (%s)', (name) => {
   it('routes $connect, $default and $disconnect of the WebSocket API to the socket function, through Lambda proxy integrations', () => {
-    expect(routeTargets(envs[name], 'relay')).toEqual({ $connect: 'conversationRelayWebhook', $default: 'conversationRelayWebhook', $disconnect: 'conversationRelayWebhook' });
+    expect(routeTargets(envs[name], 'relay')).toEqual({
+      $connect: 'conversationRelayWebhook',
+      $default: 'conversationRelayWebhook',
+      $disconnect: 'conversationRelayWebhook',
+    });
     for (const [, integration] of apiResources(envs[name], 'AWS::ApiGatewayV2::Integration', 'relay')) {
       expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY' });
     }
@@ -162,7 +166,9 @@ describe.each(ENVIRONMENT_NAMES)('relay socket (%s)', (name) => {
   it('caps the socket function at what its throttle admits (burst + rate x timeout)', () => {
     const { relayThrottle, reservedConcurrency } = ENVIRONMENTS[name];
     const timeout = FUNCTIONS.find((fn) => fn.id === 'conversationRelayWebhook')!.timeoutSeconds;
-    expect(reservedConcurrency.conversationRelayWebhook).toBeGreaterThanOrEqual(relayThrottle.burstLimit + Math.ceil(relayThrottle.rateLimit * timeout));
+    expect(reservedConcurrency.conversationRelayWebhook).toBeGreaterThanOrEqual(
+      relayThrottle.burstLimit + Math.ceil(relayThrottle.rateLimit * timeout),
+    );
   });
 });
 
@@ -263,7 +269,15 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
       ENVIRONMENTS[name].providersConfigured
         ? [
             expect.objectContaining({
-              Metrics: [{ Id: 'expr_1', Label: 'Offline generation', Expression: 'SELECT SUM(OfflineGeneration) FROM SCHEMA("Switchboard", command_type)', Period: 300, ReturnData: true }],
+              Metrics: [
+                {
+                  Id: 'expr_1',
+                  Label: 'Offline generation',
+                  Expression: 'SELECT SUM(OfflineGeneration) FROM SCHEMA("Switchboard", command_type)',
+                  Period: 300,
+                  ReturnData: true,
+                },
+              ],
               Threshold: 1,
               ComparisonOperator: 'GreaterThanOrEqualToThreshold',
               TreatMissingData: 'notBreaching',
@@ -283,7 +297,13 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
     const offline = ENVIRONMENTS[name].providersConfigured ? 1 : 0;
     const providerNotConfigured = 1;
     expect(all.length).toBe(
-      2 + 2 * QUEUES.length + FUNCTIONS.length + FUNCTIONS.filter((f) => !isRouted(f)).length + commandTypes + offline + providerNotConfigured,
+      2 +
+        2 * QUEUES.length +
+        FUNCTIONS.length +
+        FUNCTIONS.filter((f) => !isRouted(f)).length +
+        commandTypes +
+        offline +
+        providerNotConfigured,
     );
     expect(all.some((alarm) => String(alarm.AlarmDescription).startsWith('A job needed a provider whose key is not set'))).toBe(true);
     for (const alarm of all) {
@@ -296,7 +316,9 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
     const env = envs[name];
     const topic = `Service:${logicalId(env.stage.service.operations.alarmTopic)}`;
     const subscriptions = resourcesOf(env, 'AWS::SNS::Subscription').map((sub) => ({ ...sub, TopicArn: canonical(sub.TopicArn, env) }));
-    expect(subscriptions).toEqual(ENVIRONMENTS[name].alarmSubscriptions.emails.map((email) => ({ Protocol: 'email', Endpoint: email, TopicArn: topic })));
+    expect(subscriptions).toEqual(
+      ENVIRONMENTS[name].alarmSubscriptions.emails.map((email) => ({ Protocol: 'email', Endpoint: email, TopicArn: topic })),
+    );
     env.service.resourceCountIs('AWS::Chatbot::SlackChannelConfiguration', 0);
   });
 });
@@ -309,7 +331,11 @@ describe('alarm subscriptions', () => {
 
   it('tells a Slack channel through AWS Chatbot when one is configured', () => {
     const stack = new Stack(new App(), 'Ops');
-    const fn = new LambdaFunction(stack, 'Fn', { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('exports.handler = 1') });
+    const fn = new LambdaFunction(stack, 'Fn', {
+      runtime: Runtime.NODEJS_22_X,
+      handler: 'index.handler',
+      code: Code.fromInline('exports.handler = 1'),
+    });
     const operations = new Operations(stack, 'Operations', {
       functions: [{ definition: FUNCTIONS[0]!, function: fn }],
       queues: [],

@@ -24,7 +24,10 @@ describe('environmentConfig', () => {
   });
 
   it('pins every environment to its own account and a region, whoever runs the CLI', () => {
-    const pinned = Object.fromEntries(ENVIRONMENT_NAMES.map((name) => [name, environmentConfig(name)])) as Record<string, ReturnType<typeof environmentConfig>>;
+    const pinned = Object.fromEntries(ENVIRONMENT_NAMES.map((name) => [name, environmentConfig(name)])) as Record<
+      string,
+      ReturnType<typeof environmentConfig>
+    >;
     expect(Object.fromEntries(ENVIRONMENT_NAMES.map((name) => [name, [pinned[name]!.account, pinned[name]!.region]]))).toEqual({
       dev: ['111111111111', 'eu-west-1'],
       staging: ['222222222222', 'eu-west-1'],
@@ -40,7 +43,11 @@ describe('environmentConfig', () => {
       region: 'eu-central-1',
       regionSource: 'context',
     });
-    expect(environmentConfig('prod', { region: 'us-east-2' })).toMatchObject({ account: '333333333333', accountSource: 'config', regionSource: 'context' });
+    expect(environmentConfig('prod', { region: 'us-east-2' })).toMatchObject({
+      account: '333333333333',
+      accountSource: 'config',
+      regionSource: 'context',
+    });
   });
 
   it.each([
@@ -86,7 +93,10 @@ describe('environmentConfig', () => {
 
   it('sets the Twilio caller id and REST root per environment, -c twilioFromNumber overriding the number', () => {
     for (const name of ENVIRONMENT_NAMES) {
-      expect(environmentConfig(name).providerSettings).toEqual({ TWILIO_FROM_NUMBER: expect.stringMatching(/^\+\d{8,15}$/), TWILIO_API_BASE_URL: 'https://api.twilio.com' });
+      expect(environmentConfig(name).providerSettings).toEqual({
+        TWILIO_FROM_NUMBER: expect.stringMatching(/^\+\d{8,15}$/),
+        TWILIO_API_BASE_URL: 'https://api.twilio.com',
+      });
     }
     expect(environmentConfig('prod', { twilioFromNumber: '+442071838750' }).providerSettings.TWILIO_FROM_NUMBER).toBe('+442071838750');
     expect(() => environmentConfig('prod', { twilioFromNumber: '+1555' })).toThrow(/TWILIO_FROM_NUMBER must be an E.164 number/);
@@ -94,7 +104,10 @@ describe('environmentConfig', () => {
   });
 
   it('refuses a provider setting no function reads', () => {
-    const environments = { ...ENVIRONMENTS, dev: { ...ENVIRONMENTS.dev, providerSettings: { ...ENVIRONMENTS.dev.providerSettings, TWILIO_API_KEY: 'x' } } };
+    const environments = {
+      ...ENVIRONMENTS,
+      dev: { ...ENVIRONMENTS.dev, providerSettings: { ...ENVIRONMENTS.dev.providerSettings, TWILIO_API_KEY: 'x' } },
+    };
     expect(() => environmentConfig('dev', {}, environments)).toThrow(/providerSettings names TWILIO_API_KEY, which no function reads/);
   });
 
@@ -130,7 +143,8 @@ describe('API throttles and concurrency caps', () => {
       'GET /api/webhooks/{id}/deliveries',
       'POST /api/webhooks/{id}/deliveries/{event_id}/redeliver',
     ]);
-    for (const name of ENVIRONMENT_NAMES) expect(Object.keys(ENVIRONMENTS[name].apiThrottle.routes).sort()).toEqual([...routeKeys()].sort());
+    for (const name of ENVIRONMENT_NAMES)
+      expect(Object.keys(ENVIRONMENTS[name].apiThrottle.routes).sort()).toEqual([...routeKeys()].sort());
   });
 
   it('cap every api function at exactly what its routes admit at once (burst + rate x timeout), rounded up', () => {
@@ -138,10 +152,22 @@ describe('API throttles and concurrency caps', () => {
       ENVIRONMENT_NAMES.map((name) => [
         name,
         Object.fromEntries(
-          (['leadFollowUpApi', 'getCommandApi', 'healthApi', 'notFoundApi', 'stakeholderCoordinationApi', 'twilioCallStatusWebhook', 'deepResearchApi', 'listFollowUpsApi', 'updateFollowUpApi', 'leadEventsApi', 'apiDocsApi', 'webhooksApi'] as const).map((id) => [
-            id,
-            [peakApiConcurrency(ENVIRONMENTS[name].apiThrottle, id), ENVIRONMENTS[name].reservedConcurrency[id]],
-          ]),
+          (
+            [
+              'leadFollowUpApi',
+              'getCommandApi',
+              'healthApi',
+              'notFoundApi',
+              'stakeholderCoordinationApi',
+              'twilioCallStatusWebhook',
+              'deepResearchApi',
+              'listFollowUpsApi',
+              'updateFollowUpApi',
+              'leadEventsApi',
+              'apiDocsApi',
+              'webhooksApi',
+            ] as const
+          ).map((id) => [id, [peakApiConcurrency(ENVIRONMENTS[name].apiThrottle, id), ENVIRONMENTS[name].reservedConcurrency[id]]]),
         ),
       ]),
     );
@@ -208,7 +234,12 @@ describe('API throttles and concurrency caps', () => {
     ],
     [
       'a throttle for no route',
-      { apiThrottle: { ...ENVIRONMENTS.prod.apiThrottle, routes: { ...ENVIRONMENTS.prod.apiThrottle.routes, 'GET /nope': { rateLimit: 1, burstLimit: 1 } } } },
+      {
+        apiThrottle: {
+          ...ENVIRONMENTS.prod.apiThrottle,
+          routes: { ...ENVIRONMENTS.prod.apiThrottle.routes, 'GET /nope': { rateLimit: 1, burstLimit: 1 } },
+        },
+      },
       /apiThrottle.routes names "GET \/nope", which is no route/,
     ],
     [
@@ -239,7 +270,13 @@ describe('addSwitchboardStage', () => {
 
   it('reads -c account, -c region and -c alarmEmail', () => {
     const app = new App({
-      context: { env: 'prod', account: '123456789012', region: 'us-east-2', alarmEmail: 'a@example.org, b@example.org', 'aws:cdk:bundling-stacks': [] },
+      context: {
+        env: 'prod',
+        account: '123456789012',
+        region: 'us-east-2',
+        alarmEmail: 'a@example.org, b@example.org',
+        'aws:cdk:bundling-stacks': [],
+      },
     });
     const stage = addSwitchboardStage(app);
     expect(stage.service.environment).toBe('aws://123456789012/us-east-2');

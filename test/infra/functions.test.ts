@@ -113,7 +113,10 @@ describe.each(ENVIRONMENT_NAMES)('event sources (%s)', (name) => {
     expect(mappings).toHaveLength(QUEUES.length);
     for (const definition of QUEUES) {
       const queueArn = `Stateful:${logicalId(env.stage.stateful.queues.get(definition.id)!.queue)}.Arn`;
-      const worker = functionOf(env, FUNCTIONS.find((fn) => fn.id === definition.workerFunction)!);
+      const worker = functionOf(
+        env,
+        FUNCTIONS.find((fn) => fn.id === definition.workerFunction)!,
+      );
       const matching = mappings.filter((m) => canonical(m.Properties?.EventSourceArn, env) === queueArn);
       expect(matching).toHaveLength(1);
       expect(matching[0]?.Properties).toMatchObject({
@@ -155,7 +158,18 @@ describe('definitions the infrastructure relies on', () => {
     const declared = FUNCTIONS.filter((fn) => (fn.settings ?? []).length > 0).map((fn) => [fn.id, fn.settings]);
     expect(declared).toEqual([
       ['callWorker', ['TWILIO_FROM_NUMBER', 'TWILIO_API_BASE_URL']],
-      ['researchWorker', ['SEARCH_PROVIDERS', 'SEARCH_CACHE_TTL', 'GOOGLE_CSE_DAILY_QUOTA', 'GOOGLE_CSE_BASE_URL', 'BRAVE_BASE_URL', 'PERPLEXITY_BASE_URL', 'PERPLEXITY_MODEL']],
+      [
+        'researchWorker',
+        [
+          'SEARCH_PROVIDERS',
+          'SEARCH_CACHE_TTL',
+          'GOOGLE_CSE_DAILY_QUOTA',
+          'GOOGLE_CSE_BASE_URL',
+          'BRAVE_BASE_URL',
+          'PERPLEXITY_BASE_URL',
+          'PERPLEXITY_MODEL',
+        ],
+      ],
       ['webhookDeliveryWorker', ['WEBHOOK_RETRY_DELAYS']],
     ]);
   });

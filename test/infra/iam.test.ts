@@ -235,7 +235,9 @@ function expectedLines(env: SynthesizedEnvironment, id: FunctionId): string[] {
 function statementsOf(env: SynthesizedEnvironment, id: FunctionId): { inline: Statement[]; attached: Statement[] } {
   const roleId = logicalId(env.stage.service.functions.get(id)!.role);
   const role = env.json.service.Resources[roleId]!;
-  const inline = ((role.Properties?.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap((p) => p.PolicyDocument.Statement);
+  const inline = ((role.Properties?.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
+    (p) => p.PolicyDocument.Statement,
+  );
   const attached = Object.values(env.json.service.Resources)
     .filter(
       (r) =>
@@ -275,16 +277,19 @@ describe.each(ENVIRONMENT_NAMES)('least privilege (%s)', (name) => {
     expect([...new Set(actual)].sort()).toEqual(expectedLines(env, id));
   });
 
-  it.each(FUNCTIONS.map((fn) => [fn.id] as const))('%s: only Allow statements, no wildcard actions, every DynamoDB statement conditioned', (id) => {
-    const { inline, attached } = statementsOf(envs[name], id);
-    for (const statement of [...inline, ...attached]) {
-      expect(statement.Effect).toBe('Allow');
-      const actions = [statement.Action].flat();
-      for (const action of actions) expect(action).not.toContain('*');
-      if (actions.some((action) => action.startsWith('dynamodb:'))) expect(statement.Condition).toBeDefined();
-      else expect(statement.Condition).toBeUndefined();
-    }
-  });
+  it.each(FUNCTIONS.map((fn) => [fn.id] as const))(
+    '%s: only Allow statements, no wildcard actions, every DynamoDB statement conditioned',
+    (id) => {
+      const { inline, attached } = statementsOf(envs[name], id);
+      for (const statement of [...inline, ...attached]) {
+        expect(statement.Effect).toBe('Allow');
+        const actions = [statement.Action].flat();
+        for (const action of actions) expect(action).not.toContain('*');
+        if (actions.some((action) => action.startsWith('dynamodb:'))) expect(statement.Condition).toBeDefined();
+        else expect(statement.Condition).toBeUndefined();
+      }
+    },
+  );
 
   it.each(FUNCTIONS.map((fn) => [fn.id] as const))('%s: keeps "*" to the X-Ray statement of its Tracing inline policy', (id) => {
     const env = envs[name];
@@ -318,7 +323,13 @@ describe.each(ENVIRONMENT_NAMES)('producer policies (%s)', (name) => {
       const policy = env.json.stateful.Resources[logicalId(env.stage.stateful.producerPolicies.get(queue)!)]!;
       expect(policy.Properties?.PolicyDocument).toEqual({
         Version: '2012-10-17',
-        Statement: [{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [logicalId(env.stage.stateful.queues.get(queue)!.queue), 'Arn'] } }],
+        Statement: [
+          {
+            Effect: 'Allow',
+            Action: 'sqs:SendMessage',
+            Resource: { 'Fn::GetAtt': [logicalId(env.stage.stateful.queues.get(queue)!.queue), 'Arn'] },
+          },
+        ],
       });
       expect(policy.Properties?.Roles).toBeUndefined();
       expect(policy.Properties?.Users).toBeUndefined();

@@ -36,7 +36,9 @@ describe('docs/deploying.md: deploying to AWS', () => {
     expect(SECTION).toContain(`# ${describeTarget(environmentConfig('prod'))}\n`);
     expect(accountConcurrencyNeeded(ENVIRONMENTS.prod)).toBe(1631);
     expect(SECTION).toContain('must be ≥ 1631');
-    expect(SECTION).toContain(`staging ${accountConcurrencyNeeded(ENVIRONMENTS.staging)}; dev ${accountConcurrencyNeeded(ENVIRONMENTS.dev)}`);
+    expect(SECTION).toContain(
+      `staging ${accountConcurrencyNeeded(ENVIRONMENTS.staging)}; dev ${accountConcurrencyNeeded(ENVIRONMENTS.dev)}`,
+    );
     const reserved = Object.values(ENVIRONMENTS.prod.reservedConcurrency).reduce<number>((sum, value) => sum + (value ?? 0), 0);
     const workers = QUEUES.reduce((sum, queue) => sum + (ENVIRONMENTS.prod.reservedConcurrency[queue.workerFunction] ?? 0), 0);
     expect(workers).toBe(60);
@@ -52,7 +54,10 @@ describe('docs/deploying.md: deploying to AWS', () => {
   });
 
   it('names the two stacks as they are synthesized', () => {
-    expect([prod.stage.stateful.stackName, prod.stage.service.stackName]).toEqual(['Switchboard-prod-Stateful', 'Switchboard-prod-Service']);
+    expect([prod.stage.stateful.stackName, prod.stage.service.stackName]).toEqual([
+      'Switchboard-prod-Stateful',
+      'Switchboard-prod-Service',
+    ]);
     expect(SECTION).toContain('--stack-name Switchboard-prod-Stateful');
   });
 

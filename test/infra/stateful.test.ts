@@ -61,8 +61,31 @@ describe.each(ENVIRONMENT_NAMES)('stateful stack (%s)', (name) => {
             ProjectionType: 'INCLUDE',
             // a lead's follow-ups, whole
             NonKeyAttributes: [
-              ...['id', 'type', 'subject', 'content', 'scheduled_for', 'status', 'site_id', 'lead_id', 'user_id', 'metadata', 'tenant_id', 'command_id'],
-              ...['created_at', 'updated_at', 'due_at', 'announced_at', 'sent_at', 'skipped_at', 'cancelled_at', 'status_reason', 'edited_at'],
+              ...[
+                'id',
+                'type',
+                'subject',
+                'content',
+                'scheduled_for',
+                'status',
+                'site_id',
+                'lead_id',
+                'user_id',
+                'metadata',
+                'tenant_id',
+                'command_id',
+              ],
+              ...[
+                'created_at',
+                'updated_at',
+                'due_at',
+                'announced_at',
+                'sent_at',
+                'skipped_at',
+                'cancelled_at',
+                'status_reason',
+                'edited_at',
+              ],
               ...['adapted_by', 'previous_scheduled_for', 'expires_at'],
             ],
           },
@@ -71,7 +94,7 @@ describe.each(ENVIRONMENT_NAMES)('stateful stack (%s)', (name) => {
     });
   });
 
-  it('never copies a command\'s large attributes into an index', () => {
+  it("never copies a command's large attributes into an index", () => {
     const table = Object.values(envs[name].json.stateful.Resources).find((r) => r.Type === 'AWS::DynamoDB::Table');
     const projected = JSON.stringify(table?.Properties?.GlobalSecondaryIndexes);
     for (const attribute of ['request', 'result', 'context', 'targets', 'supervisors', 'progress', 'error', 'child_ids']) {
@@ -136,8 +159,7 @@ describe.each(ENVIRONMENT_NAMES)('stateful stack (%s)', (name) => {
 });
 
 describe('data protection per environment', () => {
-  const table = (name: EnvironmentName) =>
-    Object.values(envs[name].json.stateful.Resources).find((r) => r.Type === 'AWS::DynamoDB::Table');
+  const table = (name: EnvironmentName) => Object.values(envs[name].json.stateful.Resources).find((r) => r.Type === 'AWS::DynamoDB::Table');
 
   it('retains and deletion-protects the table in prod, with termination protection on the stack', () => {
     const prod = table('prod');

@@ -27,8 +27,9 @@ const definition = (overrides: Partial<FunctionDefinition['access']>): FunctionD
 
 /** The directory of the function's code asset in the synthesized assembly. */
 function assetOf(scope: Stack, fn: SwitchboardFunction, assemblyDirectory: string): string {
-  const properties = Template.fromStack(scope).toJSON().Resources[scope.resolve((fn.function.node.defaultChild as unknown as { logicalId: string }).logicalId)]
-    .Properties as { Code: { S3Key: string } };
+  const properties = Template.fromStack(scope).toJSON().Resources[
+    scope.resolve((fn.function.node.defaultChild as unknown as { logicalId: string }).logicalId)
+  ].Properties as { Code: { S3Key: string } };
   return join(assemblyDirectory, `asset.${properties.Code.S3Key.replace(/\.zip$/, '')}`);
 }
 
@@ -83,14 +84,19 @@ describe('SwitchboardFunction', () => {
     const some = new SwitchboardFunction(scope, 'Some', { definition: definition({}) });
     some.bindDeclaredAccess({ table, queues: new Map(), secrets: new Map() });
     const variables = (fn: SwitchboardFunction) =>
-      Template.fromStack(scope).toJSON().Resources[scope.resolve((fn.function.node.defaultChild as unknown as { logicalId: string }).logicalId)].Properties
-        .Environment.Variables as Record<string, unknown>;
+      Template.fromStack(scope).toJSON().Resources[
+        scope.resolve((fn.function.node.defaultChild as unknown as { logicalId: string }).logicalId)
+      ].Properties.Environment.Variables as Record<string, unknown>;
     expect(variables(none)).not.toHaveProperty('TABLE_NAME');
     expect(variables(some).TABLE_NAME).toEqual({ Ref: logicalIdOf(scope, table) });
   });
 
   it.each([
-    ['an index grant for anything but Query', [{ index: 'gsi1', actions: ['Query', 'GetItem'], keyPrefixes: ['CMD#IN_PROGRESS#'] }], /index grant allows Query only/],
+    [
+      'an index grant for anything but Query',
+      [{ index: 'gsi1', actions: ['Query', 'GetItem'], keyPrefixes: ['CMD#IN_PROGRESS#'] }],
+      /index grant allows Query only/,
+    ],
     ['a grant without prefixes', [{ actions: ['GetItem'], keyPrefixes: [] }], /needs actions and keyPrefixes/],
     ['a grant without actions', [{ actions: [], keyPrefixes: ['CMD#'] }], /needs actions and keyPrefixes/],
     ['a table prefix on an index', [{ index: 'gsi1', actions: ['Query'], keyPrefixes: ['CMD#'] }], /unknown key prefix CMD#/],
@@ -155,8 +161,9 @@ describe('SwitchboardFunction', () => {
         definition: { ...definition({ table: [] }), entry: 'functions/api/health.ts', bundledFiles: [file] },
       });
       const asset = assetOf(scope, fn, app.synth().directory);
-      const properties = Template.fromStack(scope).toJSON().Resources[scope.resolve((fn.function.node.defaultChild as unknown as { logicalId: string }).logicalId)]
-        .Properties as { Environment: { Variables: Record<string, string> } };
+      const properties = Template.fromStack(scope).toJSON().Resources[
+        scope.resolve((fn.function.node.defaultChild as unknown as { logicalId: string }).logicalId)
+      ].Properties as { Environment: { Variables: Record<string, string> } };
       expect(properties.Environment.Variables.DEMO_DATA_FILE).toBe('/var/task/infra/local/demo-data.json');
       expect(readdirSync(asset).sort()).toEqual(['index.mjs', 'index.mjs.map', 'infra']);
       expect(readFileSync(join(asset, file.source), 'utf8')).toBe(readFileSync(join(REPOSITORY_ROOT, file.source), 'utf8'));
@@ -171,8 +178,9 @@ describe('SwitchboardFunction', () => {
     expect(statSync(join(REPOSITORY_ROOT, worker.bundledFiles![0]!.source)).size).toBeGreaterThan(10_000);
     const scope = stack(false);
     const fn = new SwitchboardFunction(scope, 'Research', { definition: worker });
-    const variables = Template.fromStack(scope).toJSON().Resources[scope.resolve((fn.function.node.defaultChild as unknown as { logicalId: string }).logicalId)]
-      .Properties.Environment.Variables as Record<string, string>;
+    const variables = Template.fromStack(scope).toJSON().Resources[
+      scope.resolve((fn.function.node.defaultChild as unknown as { logicalId: string }).logicalId)
+    ].Properties.Environment.Variables as Record<string, string>;
     expect(variables.SEARCH_CORPUS_FILE).toBe('/var/task/shared/providers/search/corpus/sample-news.jsonl');
   });
 
@@ -182,19 +190,26 @@ describe('SwitchboardFunction', () => {
       const app = new App({ outdir });
       const scope = new Stack(app, 'Bundled');
       const fn = new SwitchboardFunction(scope, 'Fn', {
-        definition: { ...definition({ table: [] }), entry: 'test/infra/fixtures/page-parse-handler.ts', workerBundles: [PAGE_PARSE_WORKER] },
+        definition: {
+          ...definition({ table: [] }),
+          entry: 'test/infra/fixtures/page-parse-handler.ts',
+          workerBundles: [PAGE_PARSE_WORKER],
+        },
       });
       const asset = assetOf(scope, fn, app.synth().directory);
       expect(readdirSync(asset).sort()).toEqual(['index.mjs', 'index.mjs.map', 'page-parse-worker.mjs', 'page-parse-worker.mjs.map']);
 
-      const article = '<html><head><title>Orders double</title></head><body><article><p>The chipmaker said orders for AI accelerators doubled this year.</p></article></body></html>';
+      const article =
+        '<html><head><title>Orders double</title></head><body><article><p>The chipmaker said orders for AI accelerators doubled this year.</p></article></body></html>';
       const slow = `<html><body>${'<div>'.repeat(2_000)}<p>deep</p></body></html>`;
       const script = `
         const { handler } = await import(${JSON.stringify(pathToFileURL(join(asset, 'index.mjs')).href)});
         const read = await handler({ html: ${JSON.stringify(article)}, timeoutMs: 10000 });
         const stopped = await handler({ html: ${JSON.stringify(slow)}, timeoutMs: 500 });
         process.stdout.write(JSON.stringify({ read, stopped }));`;
-      const { stdout } = await promisify(execFile)(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], { timeout: 30_000 });
+      const { stdout } = await promisify(execFile)(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
+        timeout: 30_000,
+      });
 
       expect(JSON.parse(stdout)).toEqual({
         read: { page: { title: 'Orders double', text: 'The chipmaker said orders for AI accelerators doubled this year.' } },

@@ -16,20 +16,25 @@ const CDK_JSON = JSON.parse(readFileSync(resolve(import.meta.dirname, '..', '..'
 };
 
 describe('app synthesis', () => {
-  it.each(ENVIRONMENT_NAMES)('synthesizes %s with no credentials into its pinned account and region, passing every validation plugin', (name) => {
-    const outdir = mkdtempSync(join(tmpdir(), `switchboard-${name}-`));
-    try {
-      const app = new App({ outdir, context: { ...CDK_JSON.context, env: name, 'aws:cdk:bundling-stacks': [] } });
-      addSwitchboardStage(app);
-      const assembly = app.synth();
-      const stage = assembly.getNestedAssembly(`assembly-Switchboard-${name}`);
-      expect(stage.stacks.map((stack) => stack.stackName).sort()).toEqual([
-        `Switchboard-${name}-Service`,
-        `Switchboard-${name}-Stateful`,
-      ]);
-      for (const stack of stage.stacks) expect(stack.environment).toMatchObject({ account: ENVIRONMENTS[name].account, region: ENVIRONMENTS[name].region });
-    } finally {
-      rmSync(outdir, { recursive: true, force: true });
-    }
-  }, 60_000);
+  it.each(ENVIRONMENT_NAMES)(
+    'synthesizes %s with no credentials into its pinned account and region, passing every validation plugin',
+    (name) => {
+      const outdir = mkdtempSync(join(tmpdir(), `switchboard-${name}-`));
+      try {
+        const app = new App({ outdir, context: { ...CDK_JSON.context, env: name, 'aws:cdk:bundling-stacks': [] } });
+        addSwitchboardStage(app);
+        const assembly = app.synth();
+        const stage = assembly.getNestedAssembly(`assembly-Switchboard-${name}`);
+        expect(stage.stacks.map((stack) => stack.stackName).sort()).toEqual([
+          `Switchboard-${name}-Service`,
+          `Switchboard-${name}-Stateful`,
+        ]);
+        for (const stack of stage.stacks)
+          expect(stack.environment).toMatchObject({ account: ENVIRONMENTS[name].account, region: ENVIRONMENTS[name].region });
+      } finally {
+        rmSync(outdir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });

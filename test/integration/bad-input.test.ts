@@ -25,7 +25,12 @@ async function commandCount(): Promise<number> {
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db.send(
-      new ScanCommand({ TableName: runtime.tableName, FilterExpression: 'begins_with(pk, :p)', ExpressionAttributeValues: { ':p': 'CMD#' }, ExclusiveStartKey: startKey }),
+      new ScanCommand({
+        TableName: runtime.tableName,
+        FilterExpression: 'begins_with(pk, :p)',
+        ExpressionAttributeValues: { ':p': 'CMD#' },
+        ExclusiveStartKey: startKey,
+      }),
     );
     count += page.Count ?? 0;
     startKey = page.LastEvaluatedKey;
@@ -39,21 +44,50 @@ const edgeValue = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 50 }),
   fc.integer(),
   fc.double(),
-  fc.constantFrom(null, true, false, '', ' ', '00000000-0000-0000-0000-000000000000', DEMO_SITE, DEMO_LEAD, 'x'.repeat(5000), -0, Number.MAX_SAFE_INTEGER),
+  fc.constantFrom(
+    null,
+    true,
+    false,
+    '',
+    ' ',
+    '00000000-0000-0000-0000-000000000000',
+    DEMO_SITE,
+    DEMO_LEAD,
+    'x'.repeat(5000),
+    -0,
+    Number.MAX_SAFE_INTEGER,
+  ),
   fc.array(fc.string(), { maxLength: 3 }),
   fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }),
 );
 
 const fieldName = fc.constantFrom(
-  'siteId', 'site_id', 'leadId', 'lead_id', 'userId', 'agent_id', 'visitorId', 'followUpType', 'leadStage', 'previousInteractions',
-  'leadData', 'productInterest', 'followUpInterval', 'phone_number', 'output', '__proto__', 'constructor', 'prototype', 'unknown_field',
+  'siteId',
+  'site_id',
+  'leadId',
+  'lead_id',
+  'userId',
+  'agent_id',
+  'visitorId',
+  'followUpType',
+  'leadStage',
+  'previousInteractions',
+  'leadData',
+  'productInterest',
+  'followUpInterval',
+  'phone_number',
+  'output',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'unknown_field',
 );
 
 const body = fc.oneof(
   fc.dictionary(fieldName, edgeValue, { maxKeys: 8 }).map((fields) => JSON.stringify(fields)),
-  fc.record({ siteId: fc.constant(DEMO_SITE), leadId: fc.constant(DEMO_LEAD) }).chain((base) =>
-    fc.dictionary(fieldName, edgeValue, { maxKeys: 4 }).map((extra) => JSON.stringify({ ...extra, ...base })),
-  ),
+  fc
+    .record({ siteId: fc.constant(DEMO_SITE), leadId: fc.constant(DEMO_LEAD) })
+    .chain((base) => fc.dictionary(fieldName, edgeValue, { maxKeys: 4 }).map((extra) => JSON.stringify({ ...extra, ...base }))),
   fc.jsonValue({ maxDepth: 6 }).map((value) => JSON.stringify(value)),
   fc.constant('{"__proto__": {"polluted": true}, "siteId": "' + DEMO_SITE + '"}'),
   fc.string(),
@@ -67,7 +101,11 @@ describe('bad input to POST /api/agents/sales/leadFollowUp', () => {
     let accepted = 0;
     await fc.assert(
       fc.asyncProperty(body, async (raw) => {
-        const answer = await call(runtime.url, 'POST', ROUTE, { key: runtime.apiKey, rawBody: raw, headers: { 'content-type': 'application/json' } });
+        const answer = await call(runtime.url, 'POST', ROUTE, {
+          key: runtime.apiKey,
+          rawBody: raw,
+          headers: { 'content-type': 'application/json' },
+        });
         expect(answer.status).toBeLessThan(500);
         expect(answer.text).not.toMatch(/\n\s+at |\.ts:\d+/);
         if (answer.status === 202) {
@@ -89,7 +127,11 @@ describe('deeply nested bodies', () => {
     const before = await commandCount();
     const nested = `{"siteId":"${DEMO_SITE}","leadId":"${DEMO_LEAD}","leadData":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
     for (const raw of [nested, '['.repeat(depth) + ']'.repeat(depth)]) {
-      const answer = await call(runtime.url, 'POST', ROUTE, { key: runtime.apiKey, rawBody: raw, headers: { 'content-type': 'application/json' } });
+      const answer = await call(runtime.url, 'POST', ROUTE, {
+        key: runtime.apiKey,
+        rawBody: raw,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(answer.status).toBe(400);
       expect(answer.body.error).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('deeper than 64 levels') });
     }

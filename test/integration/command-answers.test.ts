@@ -105,6 +105,9 @@ describe('readCommandFor', () => {
       message: `Command ${command.id} was not found.`,
     });
     const longId = `${'f'.repeat(20)}${'x'.repeat(10_000)}`;
-    await expect(readCommandFor(store, principal, longId)).rejects.toMatchObject({ code: 'COMMAND_NOT_FOUND', message: `Command ${'f'.repeat(20)}… was not found.` });
+    await expect(readCommandFor(store, principal, longId)).rejects.toMatchObject({
+      code: 'COMMAND_NOT_FOUND',
+      message: `Command ${'f'.repeat(20)}… was not found.`,
+    });
   });
 });

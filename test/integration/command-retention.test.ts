@@ -44,7 +44,8 @@ describe('COMMAND_RETENTION_DAYS', () => {
     expect(DEFAULT_COMMAND_RETENTION_DAYS).toBe(90);
     expect(readCommandRetention({})).toEqual({ commandRetentionMs: 90 * DAY });
     expect(readCommandRetention({ COMMAND_RETENTION_DAYS: '30' })).toEqual({ commandRetentionMs: 30 * DAY });
-    for (const bad of ['0', '1.5', 'ninety', '3651']) expect(() => readCommandRetention({ COMMAND_RETENTION_DAYS: bad })).toThrow('COMMAND_RETENTION_DAYS');
+    for (const bad of ['0', '1.5', 'ninety', '3651'])
+      expect(() => readCommandRetention({ COMMAND_RETENTION_DAYS: bad })).toThrow('COMMAND_RETENTION_DAYS');
   });
 });
 
@@ -85,7 +86,9 @@ describe('reading a command past its retention', () => {
     const store = dynamoCommandStore(db, runtime.tableName);
     await expect(readCommandFor(store, principal, command.id)).rejects.toMatchObject({ code: 'COMMAND_NOT_FOUND' });
     expect(await readCommandFor(store, principal, command.id, Date.now() - 2 * DAY)).toMatchObject({ id: command.id });
-    expect((await call(runtime.url, 'GET', `/api/commands/${command.id}`, { key: runtime.apiKey })).body.error?.code).toBe('COMMAND_NOT_FOUND');
+    expect((await call(runtime.url, 'GET', `/api/commands/${command.id}`, { key: runtime.apiKey })).body.error?.code).toBe(
+      'COMMAND_NOT_FOUND',
+    );
   });
 });
 
@@ -107,15 +110,29 @@ describe('the local runtime with COMMAND_RETENTION_DAYS=7', () => {
 
   it("gives a producer's job's command 7 days", async () => {
     const sqs = new SQSClient({ endpoint: runtime.sqsEndpoint, region: 'us-east-1' });
-    const job = { version: 1, type: 'lead_follow_up', idempotency_key: 'retention-job', tenant_id: runtime.tenantId, request: { siteId: DEMO_SITE, leadId: DEMO_LEAD } };
+    const job = {
+      version: 1,
+      type: 'lead_follow_up',
+      idempotency_key: 'retention-job',
+      tenant_id: runtime.tenantId,
+      request: { siteId: DEMO_SITE, leadId: DEMO_LEAD },
+    };
     await sqs.send(new SendMessageCommand({ QueueUrl: runtime.queues.sales.url, MessageBody: JSON.stringify(job) }));
     sqs.destroy();
-    const command = await eventually(async () => {
-      const { Items } = await db.send(
-        new ScanCommand({ TableName: runtime.tableName, FilterExpression: 'begins_with(pk, :p) AND idempotency_key = :k', ExpressionAttributeValues: { ':p': 'CMD#', ':k': 'retention-job' } }),
-      );
-      return Items?.[0];
-    }, 20_000, "the producer job's command");
+    const command = await eventually(
+      async () => {
+        const { Items } = await db.send(
+          new ScanCommand({
+            TableName: runtime.tableName,
+            FilterExpression: 'begins_with(pk, :p) AND idempotency_key = :k',
+            ExpressionAttributeValues: { ':p': 'CMD#', ':k': 'retention-job' },
+          }),
+        );
+        return Items?.[0];
+      },
+      20_000,
+      "the producer job's command",
+    );
     expect(command.expires_at).toBe(expiryAfter(String(command.created_at), 7));
   });
 });

@@ -14,12 +14,21 @@ afterAll(() => services.stop());
 
 const itemCount = async () => (await services.db.send(new ScanCommand({ TableName: services.aws.tableName }))).Items?.length ?? 0;
 const tenantItems = async () =>
-  (await services.db.send(new ScanCommand({ TableName: services.aws.tableName }))).Items?.filter((item) => String(item.pk).startsWith('TENANT#')) ?? [];
+  (await services.db.send(new ScanCommand({ TableName: services.aws.tableName }))).Items?.filter((item) =>
+    String(item.pk).startsWith('TENANT#'),
+  ) ?? [];
 
 describe('importDataFile', () => {
   it('refuses a file with one bad item anywhere, names its JSON path and writes nothing', async () => {
     const demo = JSON.parse(await readFile(new URL('../../infra/local/demo-data.json', import.meta.url), 'utf8'));
-    demo.sites.push({ id: 'second-site', name: 'Second', leads: [{ id: 'l1', name: 'Ann' }, { id: 'l2', name: 'Bob', pain_points: 'not a list' }] });
+    demo.sites.push({
+      id: 'second-site',
+      name: 'Second',
+      leads: [
+        { id: 'l1', name: 'Ann' },
+        { id: 'l2', name: 'Bob', pain_points: 'not a list' },
+      ],
+    });
     const before = await itemCount();
     await expect(importDataFile(dynamoSiteDirectory(services.db, services.aws.tableName), demo)).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
@@ -34,7 +43,18 @@ describe('importDataFile', () => {
       message: expect.stringContaining('$.sites[0]'),
     });
     await expect(
-      importDataFile(directory, { sites: [{ id: 's', name: 'S', leads: [{ id: 'a', name: 'A' }, { id: 'a', name: 'B' }] }] }),
+      importDataFile(directory, {
+        sites: [
+          {
+            id: 's',
+            name: 'S',
+            leads: [
+              { id: 'a', name: 'A' },
+              { id: 'a', name: 'B' },
+            ],
+          },
+        ],
+      }),
     ).rejects.toMatchObject({ message: expect.stringContaining('$.sites[0].leads[1].id') });
     expect(await itemCount()).toBe(0);
   });
@@ -43,7 +63,13 @@ describe('importDataFile', () => {
     const directory = dynamoSiteDirectory(services.db, services.aws.tableName);
     const summary = await importDataFile(directory, {
       sites: [
-        { id: 'site-a', name: 'A', url: 'https://a.example', leads: [{ id: 'lead-1', name: 'Ann', email: 'ann@a.example' }], tasks: [{ id: 't1', title: 'Launch' }] },
+        {
+          id: 'site-a',
+          name: 'A',
+          url: 'https://a.example',
+          leads: [{ id: 'lead-1', name: 'Ann', email: 'ann@a.example' }],
+          tasks: [{ id: 't1', title: 'Launch' }],
+        },
         { id: 'site-b', name: 'B' },
       ],
     });
@@ -84,14 +110,22 @@ describe('importDataFile', () => {
     expect(await directory.getItem(lower, 'leads', lead.toLowerCase())).toMatchObject({ id: lead.toLowerCase() });
     expect(await directory.getItem(lower, 'users', user.toLowerCase())).toMatchObject({ id: user.toLowerCase() });
     expect(await directory.getItem(lower, 'visitors', visitor.toLowerCase())).toMatchObject({ id: visitor.toLowerCase() });
-    expect(await directory.getItem(lower, 'agents', agent.toLowerCase())).toMatchObject({ id: agent.toLowerCase(), user_id: user.toLowerCase() });
+    expect(await directory.getItem(lower, 'agents', agent.toLowerCase())).toMatchObject({
+      id: agent.toLowerCase(),
+      user_id: user.toLowerCase(),
+    });
     expect(await directory.getItem(lower, 'tasks', 'Task-One')).toMatchObject({ title: 'Keep my case' });
   });
 
   it('refuses two ids that differ only in the case of a UUID as duplicates', async () => {
     const site = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
     await expect(
-      importDataFile(dynamoSiteDirectory(services.db, services.aws.tableName), { sites: [{ id: site, name: 'A' }, { id: site.toUpperCase(), name: 'B' }] }),
+      importDataFile(dynamoSiteDirectory(services.db, services.aws.tableName), {
+        sites: [
+          { id: site, name: 'A' },
+          { id: site.toUpperCase(), name: 'B' },
+        ],
+      }),
     ).rejects.toMatchObject({ message: expect.stringContaining('$.sites[1].id') });
   });
 });
@@ -103,18 +137,24 @@ describe('import --tenant', () => {
     expect(demo.tenantId).toBe('acme');
     expect((await tenants.get('acme'))?.site_ids).toEqual(demo.siteIds);
 
-    const more = await importDataFile(dynamoSiteDirectory(services.db, services.aws.tableName), { sites: [{ id: 'acme-second', name: 'Second' }] }, {
-      tenants,
-      tenantId: 'acme',
-      now: Date.now(),
-    });
+    const more = await importDataFile(
+      dynamoSiteDirectory(services.db, services.aws.tableName),
+      { sites: [{ id: 'acme-second', name: 'Second' }] },
+      {
+        tenants,
+        tenantId: 'acme',
+        now: Date.now(),
+      },
+    );
     expect(more).toEqual({ sites: 1, items: 0, siteIds: ['acme-second'], tenantId: 'acme' });
     expect((await tenants.get('acme'))?.site_ids).toEqual([...demo.siteIds, 'acme-second'].sort());
   });
 
   it('imports without touching any tenant when none is named', async () => {
     const before = await tenantItems();
-    const summary = await importDataFile(dynamoSiteDirectory(services.db, services.aws.tableName), { sites: [{ id: 'untenanted', name: 'U' }] });
+    const summary = await importDataFile(dynamoSiteDirectory(services.db, services.aws.tableName), {
+      sites: [{ id: 'untenanted', name: 'U' }],
+    });
     expect(summary).toEqual({ sites: 1, items: 0, siteIds: ['untenanted'] });
     expect(await tenantItems()).toEqual(before);
   });
@@ -123,11 +163,15 @@ describe('import --tenant', () => {
     const tenants = dynamoTenantStore(services.db, services.aws.tableName);
     const before = await itemCount();
     await expect(
-      importDataFile(dynamoSiteDirectory(services.db, services.aws.tableName), { sites: [{ id: 'never-written', name: 'N' }] }, {
-        tenants,
-        tenantId: 'Acme Corp',
-        now: Date.now(),
-      }),
+      importDataFile(
+        dynamoSiteDirectory(services.db, services.aws.tableName),
+        { sites: [{ id: 'never-written', name: 'N' }] },
+        {
+          tenants,
+          tenantId: 'Acme Corp',
+          now: Date.now(),
+        },
+      ),
     ).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('Acme Corp') });
     expect(await itemCount()).toBe(before);
   });

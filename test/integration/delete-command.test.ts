@@ -15,13 +15,21 @@ const ROUTE = '/api/agents/sales/leadFollowUp';
 let runtime: LocalRuntime;
 const otherTenantKey = generateApiKey();
 beforeAll(async () => {
-  runtime = await startLocalRuntime({ port: 0, apiKeys: { [otherTenantKey]: [DEMO_SITE] }, settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined } });
+  runtime = await startLocalRuntime({
+    port: 0,
+    apiKeys: { [otherTenantKey]: [DEMO_SITE] },
+    settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined },
+  });
 });
 afterAll(() => runtime.stop());
 
 /** A completed lead follow-up (sales, then copywriter): its id and its child's. */
 async function completedCommand(headers: Record<string, string> = {}): Promise<{ id: string; childId: string; createdAt: string }> {
-  const answer = await call(runtime.url, 'POST', ROUTE, { key: runtime.apiKey, headers: { prefer: 'wait=20', ...headers }, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD } });
+  const answer = await call(runtime.url, 'POST', ROUTE, {
+    key: runtime.apiKey,
+    headers: { prefer: 'wait=20', ...headers },
+    body: { siteId: DEMO_SITE, leadId: DEMO_LEAD },
+  });
   expect(answer.status).toBe(200);
   const id = String(answer.body.data?.command_id);
   const read = await call(runtime.url, 'GET', `/api/commands/${id}`, { key: runtime.apiKey });
@@ -44,7 +52,9 @@ async function salesQueueDrained(): Promise<void> {
   try {
     await eventually(
       async () => {
-        const { Attributes = {} } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: runtime.queues.sales.url, AttributeNames: [...counts] }));
+        const { Attributes = {} } = await sqs.send(
+          new GetQueueAttributesCommand({ QueueUrl: runtime.queues.sales.url, AttributeNames: [...counts] }),
+        );
         return counts.every((name) => Number(Attributes[name] ?? '0') === 0) ? true : undefined;
       },
       15_000,
@@ -80,7 +90,10 @@ describe('DELETE /api/commands/{id}', () => {
       expect(refused.status).toBe(404);
       expect(refused.body).toEqual({ success: false, error: { code: 'COMMAND_NOT_FOUND', message: `Command ${target} was not found.` } });
     }
-    expect((await call(runtime.url, 'GET', `/api/commands/${id}`, { key: runtime.apiKey })).body.data).toMatchObject({ status: 'completed', child_ids: [childId] });
+    expect((await call(runtime.url, 'GET', `/api/commands/${id}`, { key: runtime.apiKey })).body.data).toMatchObject({
+      status: 'completed',
+      child_ids: [childId],
+    });
     expect(await inTable(childId)).toBe(true);
   });
 
@@ -127,7 +140,13 @@ describe('DELETE /api/commands/{id}', () => {
     await salesQueueDrained();
 
     const db = createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1' });
-    const { Items } = await db.send(new ScanCommand({ TableName: runtime.tableName, FilterExpression: 'begins_with(pk, :steps)', ExpressionAttributeValues: { ':steps': 'FOLLOWUP#' } }));
+    const { Items } = await db.send(
+      new ScanCommand({
+        TableName: runtime.tableName,
+        FilterExpression: 'begins_with(pk, :steps)',
+        ExpressionAttributeValues: { ':steps': 'FOLLOWUP#' },
+      }),
+    );
     db.destroy();
     expect((Items ?? []).filter((item) => erased.includes(String(item.command_id)))).toEqual([]);
     for (const id of erased) expect(await inTable(id)).toBe(false);
@@ -136,7 +155,10 @@ describe('DELETE /api/commands/{id}', () => {
   });
 
   it('is offered beside GET on a command path (405 Allow for other methods)', async () => {
-    const answer = await call(runtime.url, 'PATCH', '/api/commands/0190a5e0-0000-7000-8000-000000000000', { key: runtime.apiKey, body: {} });
+    const answer = await call(runtime.url, 'PATCH', '/api/commands/0190a5e0-0000-7000-8000-000000000000', {
+      key: runtime.apiKey,
+      body: {},
+    });
     expect(answer.status).toBe(405);
     expect(answer.headers.get('allow')).toBe('GET, DELETE');
   });

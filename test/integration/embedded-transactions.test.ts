@@ -12,7 +12,8 @@ describe('TransactWriteItems on the embedded DynamoDB', () => {
   let services: EmbeddedServices;
   let table: string;
   const key = (id: string) => ({ pk: `TX#${id}`, sk: 'ITEM' });
-  const read = async (id: string) => (await services.db.send(new GetCommand({ TableName: table, Key: key(id), ConsistentRead: true }))).Item;
+  const read = async (id: string) =>
+    (await services.db.send(new GetCommand({ TableName: table, Key: key(id), ConsistentRead: true }))).Item;
   const cancellation = async (work: Promise<unknown>) => {
     const error = await work.then(
       () => undefined,
@@ -34,7 +35,15 @@ describe('TransactWriteItems on the embedded DynamoDB', () => {
     await services.db.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Update: { TableName: table, Key: key('a1'), UpdateExpression: 'SET n = n + :one', ConditionExpression: 'n = :one', ExpressionAttributeValues: { ':one': 1 } } },
+          {
+            Update: {
+              TableName: table,
+              Key: key('a1'),
+              UpdateExpression: 'SET n = n + :one',
+              ConditionExpression: 'n = :one',
+              ExpressionAttributeValues: { ':one': 1 },
+            },
+          },
           { Put: { TableName: table, Item: { ...key('a2'), made: true }, ConditionExpression: 'attribute_not_exists(pk)' } },
           { ConditionCheck: { TableName: table, Key: key('a0'), ConditionExpression: 'attribute_exists(pk)' } },
         ],
@@ -100,10 +109,7 @@ describe('TransactWriteItems on the embedded DynamoDB', () => {
     await expect(
       services.db.send(
         new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: table, Item: { ...key('e1') } } },
-            { Delete: { TableName: table, Key: key('e1') } },
-          ],
+          TransactItems: [{ Put: { TableName: table, Item: { ...key('e1') } } }, { Delete: { TableName: table, Key: key('e1') } }],
         }),
       ),
     ).rejects.toMatchObject({ name: 'ValidationException' });
@@ -116,12 +122,30 @@ describe('TransactWriteItems on the embedded DynamoDB', () => {
       services.db.send(
         new TransactWriteCommand({
           TransactItems: [
-            { Update: { TableName: table, Key: key('f1'), UpdateExpression: 'SET n = n - :one', ConditionExpression: 'n > :zero', ExpressionAttributeValues: { ':one': 1, ':zero': 0 } } },
-            { Update: { TableName: table, Key: key('f2'), UpdateExpression: 'SET n = n + :one', ExpressionAttributeValues: { ':one': 1 } } },
+            {
+              Update: {
+                TableName: table,
+                Key: key('f1'),
+                UpdateExpression: 'SET n = n - :one',
+                ConditionExpression: 'n > :zero',
+                ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
+              },
+            },
+            {
+              Update: { TableName: table, Key: key('f2'), UpdateExpression: 'SET n = n + :one', ExpressionAttributeValues: { ':one': 1 } },
+            },
           ],
         }),
       );
-    const bump = () => services.db.send(new UpdateCommand({ TableName: table, Key: key('f2'), UpdateExpression: 'SET n = n + :one', ExpressionAttributeValues: { ':one': 1 } }));
+    const bump = () =>
+      services.db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: key('f2'),
+          UpdateExpression: 'SET n = n + :one',
+          ExpressionAttributeValues: { ':one': 1 },
+        }),
+      );
     await Promise.all([...Array.from({ length: 40 }, move), ...Array.from({ length: 10 }, bump)]);
     expect(await read('f1')).toMatchObject({ n: 60 });
     expect(await read('f2')).toMatchObject({ n: 50 });
@@ -147,7 +171,8 @@ describe('TransactWriteItems on the embedded DynamoDB', () => {
 
       const second = await startEmbeddedAws({ dataDir });
       const again = createDocumentClient({ endpoint: second.dynamodbEndpoint, region: second.region });
-      const get = async (id: string) => (await again.send(new GetCommand({ TableName: second.tableName, Key: key(id), ConsistentRead: true }))).Item;
+      const get = async (id: string) =>
+        (await again.send(new GetCommand({ TableName: second.tableName, Key: key(id), ConsistentRead: true }))).Item;
       expect(await get('g1')).toMatchObject({ n: 1 });
       expect(await get('g2')).toBeUndefined();
       expect((await again.send(new ScanCommand({ TableName: TRANSACTION_JOURNAL_TABLE }))).Items).toEqual([]);

@@ -112,11 +112,17 @@ describe('examples/webhook-receiver.mjs', () => {
       'the receiver to print the command.completed',
     );
     expect(received.data.command?.status).toBe('completed');
-    const delivered = await eventually(async () => {
-      const deliveries = await call(runtime.url, 'GET', `/api/webhooks/${endpoint.body.data!.id as string}/deliveries`, { key: runtime.apiKey });
-      const list = (deliveries.body.data?.deliveries ?? []) as { event_id: string; status: string }[];
-      return list.find((delivery) => delivery.event_id === received.id && delivery.status === 'delivered');
-    }, 10_000, 'the delivery recorded as delivered');
+    const delivered = await eventually(
+      async () => {
+        const deliveries = await call(runtime.url, 'GET', `/api/webhooks/${endpoint.body.data!.id as string}/deliveries`, {
+          key: runtime.apiKey,
+        });
+        const list = (deliveries.body.data?.deliveries ?? []) as { event_id: string; status: string }[];
+        return list.find((delivery) => delivery.event_id === received.id && delivery.status === 'delivered');
+      },
+      10_000,
+      'the delivery recorded as delivered',
+    );
     expect(delivered.status).toBe('delivered');
   });
 
@@ -125,7 +131,12 @@ describe('examples/webhook-receiver.mjs', () => {
     const port = await freePort();
     receiver?.process.kill('SIGTERM');
     receiver = await startReceiver(secret, port);
-    const body = JSON.stringify({ id: 'evt_examples_1', type: 'command.completed', created_at: new Date().toISOString(), data: { command: { command_id: 'x', status: 'completed' } } });
+    const body = JSON.stringify({
+      id: 'evt_examples_1',
+      type: 'command.completed',
+      created_at: new Date().toISOString(),
+      data: { command: { command_id: 'x', status: 'completed' } },
+    });
     const send = (signature: string) =>
       fetch(receiver!.url, { method: 'POST', headers: { 'content-type': 'application/json', 'switchboard-signature': signature }, body });
     const now = Math.floor(Date.now() / 1000);

@@ -11,7 +11,12 @@ import { call } from '../support/http';
 let runtime: LocalRuntime;
 
 beforeAll(async () => {
-  runtime = await startLocalRuntime({ port: 0, workers: false, scheduleEveryMs: 0, settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined } });
+  runtime = await startLocalRuntime({
+    port: 0,
+    workers: false,
+    scheduleEveryMs: 0,
+    settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined },
+  });
 });
 afterAll(() => runtime.stop());
 
@@ -109,7 +114,14 @@ describe('the request log', () => {
     await call(url, 'POST', '/api/agents/sales/leadFollowUp?debug=1', { body: {} });
     await call(url, 'GET', '/nowhere');
     expect(logged).toEqual([
-      { at: expect.any(Date), method: 'POST', path: '/api/agents/sales/leadFollowUp', status: 202, durationMs: expect.any(Number), commandId: 'c-42' },
+      {
+        at: expect.any(Date),
+        method: 'POST',
+        path: '/api/agents/sales/leadFollowUp',
+        status: 202,
+        durationMs: expect.any(Number),
+        commandId: 'c-42',
+      },
       { at: expect.any(Date), method: 'GET', path: '/nowhere', status: 404, durationMs: expect.any(Number) },
     ]);
   });

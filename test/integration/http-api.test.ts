@@ -84,7 +84,10 @@ describe('routing and authentication', () => {
 
   it('refuses two different keys in x-api-key and Authorization with 401, and accepts the same key twice', async () => {
     const path = '/api/commands/0190a5e0-0000-7000-8000-000000000000';
-    const conflicting = await call(runtime.url, 'GET', path, { key: runtime.apiKey, headers: { authorization: `Bearer ${secondTenantKey}` } });
+    const conflicting = await call(runtime.url, 'GET', path, {
+      key: runtime.apiKey,
+      headers: { authorization: `Bearer ${secondTenantKey}` },
+    });
     expect(conflicting).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHORIZED' } } });
     const same = await call(runtime.url, 'GET', path, { key: runtime.apiKey, headers: { authorization: `Bearer ${runtime.apiKey}` } });
     expect(same.body.error?.code).toBe('COMMAND_NOT_FOUND');
@@ -105,7 +108,9 @@ describe('routing and authentication', () => {
     expect((await call(runtime.url, 'GET', `/api/commands/${id}`, { key: runtime.apiKey })).status).toBe(200);
     const foreign = await call(runtime.url, 'GET', `/api/commands/${id}`, { key: secondTenantKey });
     expect(foreign).toMatchObject({ status: 404, body: { error: { code: 'COMMAND_NOT_FOUND' } } });
-    expect((await call(runtime.url, 'GET', '/api/commands/not-a-uuid', { key: runtime.apiKey })).body.error?.code).toBe('COMMAND_NOT_FOUND');
+    expect((await call(runtime.url, 'GET', '/api/commands/not-a-uuid', { key: runtime.apiKey })).body.error?.code).toBe(
+      'COMMAND_NOT_FOUND',
+    );
   });
 
   it('reads a command by its upper-cased id', async () => {
@@ -118,8 +123,15 @@ describe('routing and authentication', () => {
 
 describe('the error envelope', () => {
   it('answers a body that is not JSON with 400 and the route code', async () => {
-    const answer = await call(runtime.url, 'POST', ROUTE, { key: runtime.apiKey, rawBody: '{"siteId": ', headers: { 'content-type': 'application/json' } });
-    expect(answer).toMatchObject({ status: 400, body: { success: false, error: { code: 'INVALID_REQUEST', message: 'The request body is not valid JSON.' } } });
+    const answer = await call(runtime.url, 'POST', ROUTE, {
+      key: runtime.apiKey,
+      rawBody: '{"siteId": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { success: false, error: { code: 'INVALID_REQUEST', message: 'The request body is not valid JSON.' } },
+    });
   });
 
   it('answers an empty body with 400', async () => {
@@ -148,7 +160,11 @@ describe('asynchrony, waiting and idempotency', () => {
     expect(answer.body.data).toMatchObject({ command_id: id, status: 'in_progress' });
     expect(answer.headers.get('location')).toBe(`/api/commands/${id}`);
     const read = await call(runtime.url, 'GET', `/api/commands/${id}`, { key: runtime.apiKey });
-    expect(read.body.data).toMatchObject({ command_id: id, type: 'lead_follow_up', status: expect.stringMatching(/in_progress|completed/) });
+    expect(read.body.data).toMatchObject({
+      command_id: id,
+      type: 'lead_follow_up',
+      status: expect.stringMatching(/in_progress|completed/),
+    });
   });
 
   it('lets GET wait for the end of a command with Prefer: wait', async () => {
@@ -169,13 +185,22 @@ describe('asynchrony, waiting and idempotency', () => {
   it('returns the same command for the same Idempotency-Key and body, and queues no second job', async () => {
     const headers = { 'idempotency-key': 'order-7781' };
     const first = await call(runtime.url, 'POST', ROUTE, { key: runtime.apiKey, body: validBody, headers });
-    const second = await call(runtime.url, 'POST', ROUTE, { key: runtime.apiKey, body: { followUpType: 'email', leadId: DEMO_LEAD, siteId: DEMO_SITE }, headers });
+    const second = await call(runtime.url, 'POST', ROUTE, {
+      key: runtime.apiKey,
+      body: { followUpType: 'email', leadId: DEMO_LEAD, siteId: DEMO_SITE },
+      headers,
+    });
     expect(first.status).toBe(202);
     expect([200, 202]).toContain(second.status);
     expect(second.body.data?.command_id).toBe(first.body.data?.command_id);
     const db = createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1' });
     const { Items } = await db.send(
-      new ScanCommand({ TableName: runtime.tableName, FilterExpression: 'idempotency_key = :k AND #t = :t', ExpressionAttributeNames: { '#t': 'type' }, ExpressionAttributeValues: { ':k': 'order-7781', ':t': 'lead_follow_up' } }),
+      new ScanCommand({
+        TableName: runtime.tableName,
+        FilterExpression: 'idempotency_key = :k AND #t = :t',
+        ExpressionAttributeNames: { '#t': 'type' },
+        ExpressionAttributeValues: { ':k': 'order-7781', ':t': 'lead_follow_up' },
+      }),
     );
     db.destroy();
     expect(Items).toHaveLength(1);

@@ -1,5 +1,10 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoIdempotencyStore, IDEMPOTENCY_WINDOW_MS, idempotencyRecordKey, type IdempotencyStore } from '../../shared/commands/idempotency';
+import {
+  dynamoIdempotencyStore,
+  IDEMPOTENCY_WINDOW_MS,
+  idempotencyRecordKey,
+  type IdempotencyStore,
+} from '../../shared/commands/idempotency';
 import { AppError } from '../../shared/platform/errors';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
 
@@ -63,12 +68,22 @@ describe('dynamoIdempotencyStore', () => {
 
   it('treats a record naming another tenant or scope, or none, as a conflict and never returns its command', async () => {
     const mine = { tenantId: 'acme', scope: 'lead_follow_up', key: 'planted' };
-    for (const [index, foreign] of [{ tenant_id: 'mallory', scope: mine.scope }, { tenant_id: mine.tenantId, scope: 'deep_research' }, {}].entries()) {
+    for (const [index, foreign] of [
+      { tenant_id: 'mallory', scope: mine.scope },
+      { tenant_id: mine.tenantId, scope: 'deep_research' },
+      {},
+    ].entries()) {
       const key = `${mine.key}-${index}`;
       await services.db.send(
         new PutCommand({
           TableName: services.aws.tableName,
-          Item: { ...idempotencyRecordKey({ ...mine, key }), ...foreign, body_hash: 'hash-1', command_id: 'foreign-command', expires_at: 4_102_444_800 },
+          Item: {
+            ...idempotencyRecordKey({ ...mine, key }),
+            ...foreign,
+            body_hash: 'hash-1',
+            command_id: 'foreign-command',
+            expires_at: 4_102_444_800,
+          },
         }),
       );
       await expect(store.claim(claim({ ...mine, key }))).rejects.toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });

@@ -84,7 +84,14 @@ async function command(createdAt: number, overrides: Partial<BulkyCommand> = {})
     ...overrides,
   };
   // A child phase is written only while its parent exists, and a sequence's steps only while their command is in progress.
-  if (record.parent_id) await commands.create({ ...record, id: record.parent_id, parent_id: undefined, created_at: '2000-01-01T00:00:00.000Z', status: 'completed' });
+  if (record.parent_id)
+    await commands.create({
+      ...record,
+      id: record.parent_id,
+      parent_id: undefined,
+      created_at: '2000-01-01T00:00:00.000Z',
+      status: 'completed',
+    });
   await commands.create(record);
   return record;
 }
@@ -92,7 +99,17 @@ async function command(createdAt: number, overrides: Partial<BulkyCommand> = {})
 /** A command in progress under `id`, for steps saved as the sales phase saves them. */
 async function owner(id: string): Promise<void> {
   const at = new Date(T0).toISOString();
-  await commands.create({ id, type: 'lead_follow_up', status: 'in_progress', tenant_id: 'tenant-p', site_id: 'site-1', request: {}, created_at: at, updated_at: at, attempts: 1 });
+  await commands.create({
+    id,
+    type: 'lead_follow_up',
+    status: 'in_progress',
+    tenant_id: 'tenant-p',
+    site_id: 'site-1',
+    request: {},
+    created_at: at,
+    updated_at: at,
+    attempts: 1,
+  });
 }
 
 describe('the index as deployed', () => {
@@ -136,9 +153,18 @@ describe('the index as deployed', () => {
 
     expect(report).toMatchObject({ failed: expect.any(Number), requeued: expect.any(Number) });
     expect(await commands.get(stuck.id)).toMatchObject({ status: 'failed', error: { code: 'SYSTEM_ERROR' }, request: stuck.request });
-    expect(finished).toContainEqual(expect.objectContaining({ id: stuck.id, type: 'lead_follow_up', tenant_id: 'tenant-p', parent_id: 'parent-2' }));
-    expect(sent).toContainEqual({ queue: 'sales', job: { version: 1, type: 'lead_follow_up', tenant_id: 'tenant-p', command_id: stranded.id } });
-    expect(await commands.get(stranded.id)).toMatchObject({ status: 'in_progress', requeued_at: new Date(T0).toISOString(), request: stranded.request });
+    expect(finished).toContainEqual(
+      expect.objectContaining({ id: stuck.id, type: 'lead_follow_up', tenant_id: 'tenant-p', parent_id: 'parent-2' }),
+    );
+    expect(sent).toContainEqual({
+      queue: 'sales',
+      job: { version: 1, type: 'lead_follow_up', tenant_id: 'tenant-p', command_id: stranded.id },
+    });
+    expect(await commands.get(stranded.id)).toMatchObject({
+      status: 'in_progress',
+      requeued_at: new Date(T0).toISOString(),
+      request: stranded.request,
+    });
   });
 
   it('gives back due follow-ups whole', async () => {
@@ -164,7 +190,7 @@ describe('the index as deployed', () => {
     expect(await followUps.listDueFollowUps(new Date(T0 + 3 * 86_400_000).toISOString(), 10)).toEqual(saved);
   });
 
-  it('gives back a lead\'s follow-ups whole through gsi2, after a lead event changed one', async () => {
+  it("gives back a lead's follow-ups whole through gsi2, after a lead event changed one", async () => {
     const steps = dynamoStepStore(db, TABLE_NAME);
     const commandId = newId();
     const saved: StoredFollowUp[] = [1, 2].map((position) => ({
@@ -194,6 +220,12 @@ describe('the index as deployed', () => {
     );
     const { steps: listed } = await steps.listForLead({ tenantId: 'tenant-p', siteId: 'site-2', leadId: 'lead-2' }, { limit: 10, now: T0 });
     expect(listed).toEqual([changed, await steps.get(saved[1]!.id)]);
-    expect(listed[0]).toMatchObject({ status: 'cancelled', cancelled_at: at, status_reason: 'replied', adapted_by: { event_id: 'event-1' }, expires_at: 4_000_000_000 });
+    expect(listed[0]).toMatchObject({
+      status: 'cancelled',
+      cancelled_at: at,
+      status_reason: 'replied',
+      adapted_by: { event_id: 'event-1' },
+      expires_at: 4_000_000_000,
+    });
   });
 });

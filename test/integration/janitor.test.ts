@@ -77,7 +77,12 @@ describe('sweepCommands', () => {
 
   it('fails, with a retryable SYSTEM_ERROR, a command stuck past its deadline, claimed or not', async () => {
     const claimed = await command({ createdAt: T0 - 3 * 60 * MINUTE });
-    await commands.claim(claimed.id, { tenantId: claimed.tenant_id, type: claimed.type }, T0 - 2 * 60 * MINUTE, T0 - 2 * 60 * MINUTE + MINUTE);
+    await commands.claim(
+      claimed.id,
+      { tenantId: claimed.tenant_id, type: claimed.type },
+      T0 - 2 * 60 * MINUTE,
+      T0 - 2 * 60 * MINUTE + MINUTE,
+    );
     const neverTaken = await command({ createdAt: T0 - 2 * 60 * MINUTE, requeued_at: new Date(T0 - 5 * MINUTE).toISOString() });
     const report = await sweepCommands(janitorAt(T0));
     expect(report.failed).toBeGreaterThanOrEqual(2);

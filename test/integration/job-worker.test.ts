@@ -26,7 +26,10 @@ let poller: Poller | undefined;
 let queueUrl: string;
 let dlqUrl: string;
 
-const requestSchema = z.object({ site_id: z.string(), behaviour: z.enum(['ok', 'app-error', 'crash', 'hang', 'huge-progress', 'huge-result', 'full-then-huge-result']).default('ok') });
+const requestSchema = z.object({
+  site_id: z.string(),
+  behaviour: z.enum(['ok', 'app-error', 'crash', 'hang', 'huge-progress', 'huge-result', 'full-then-huge-result']).default('ok'),
+});
 type TestRequest = z.infer<typeof requestSchema>;
 const progressSchema = z.object({});
 type TestProgress = z.infer<typeof progressSchema>;
@@ -51,7 +54,8 @@ const definition: JobDefinition<TestRequest, TestProgress> = {
     if (request.behaviour === 'app-error') throw new AppError('SALES_COMMAND_FAILED', 'provider kept failing');
     if (request.behaviour === 'crash') throw new Error('worker infrastructure fault');
     if (request.behaviour === 'hang') await new Promise<void>((resolve) => (hangRelease = resolve));
-    if (request.behaviour === 'huge-progress') await commands.recordProgress(command.id, { progress: { notes: HALF_MEGABYTE } }, Date.now());
+    if (request.behaviour === 'huge-progress')
+      await commands.recordProgress(command.id, { progress: { notes: HALF_MEGABYTE } }, Date.now());
     if (request.behaviour === 'huge-result') return { status: 'completed', result: { notes: HALF_MEGABYTE } };
     if (request.behaviour === 'full-then-huge-result') {
       await fillToTheLimit(command.id);
@@ -137,19 +141,27 @@ const job = (command: CommandRecord) =>
   JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: command.tenant_id, command_id: command.id, request: command.request });
 
 /** What the worker queues again once a job has its command: a job that names it, and nothing more. */
-const named = (command: CommandRecord) => JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: command.tenant_id, command_id: command.id });
+const named = (command: CommandRecord) =>
+  JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: command.tenant_id, command_id: command.id });
 
 const send = (body: string) => services.aws.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
 
 const terminal = (id: string) =>
-  eventually(async () => {
-    const command = await commands.get(id);
-    return command && command.status !== 'in_progress' ? command : undefined;
-  }, 15_000, `command ${id} to end`);
+  eventually(
+    async () => {
+      const command = await commands.get(id);
+      return command && command.status !== 'in_progress' ? command : undefined;
+    },
+    15_000,
+    `command ${id} to end`,
+  );
 
 async function queueDepth(url: string): Promise<number> {
   const { Attributes } = await services.aws.sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+    new GetQueueAttributesCommand({
+      QueueUrl: url,
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+    }),
   );
   return Number(Attributes?.ApproximateNumberOfMessages ?? 0) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
 }
@@ -198,7 +210,10 @@ describe('job worker lifecycle', () => {
     await eventually(async () => ((await commands.get(command.id))?.attempts === 1 ? true : undefined), 5_000, 'the first claim');
 
     // The job reappears after the visibility timeout; the lease has run out, so a healthy worker finishes it.
-    const healthy: JobDefinition<TestRequest, TestProgress> = { ...definition, run: async (input) => ({ status: 'completed', result: { done_by_attempt: input.command.attempts } }) };
+    const healthy: JobDefinition<TestRequest, TestProgress> = {
+      ...definition,
+      run: async (input) => ({ status: 'completed', result: { done_by_attempt: input.command.attempts } }),
+    };
     poller = startPoller({
       sqs: services.aws.sqs,
       queueUrl,
@@ -222,10 +237,16 @@ describe('job worker lifecycle', () => {
     const good = await newCommand({ site_id: 'site-1' });
     const bad = await newCommand({ site_id: 'site-1', behaviour: 'crash' });
     const resent: { body: string; delaySeconds: number; attempt: number }[] = [];
-    const queue = { ...deps.queue, sendAgain: async (_queue: string, body: string, delaySeconds: number, attempt: number) => void resent.push({ body, delaySeconds, attempt }) };
+    const queue = {
+      ...deps.queue,
+      sendAgain: async (_queue: string, body: string, delaySeconds: number, attempt: number) =>
+        void resent.push({ body, delaySeconds, attempt }),
+    };
     const worker = createJobWorker(definition, { ...deps, queue, retryDelaysSeconds: [10, 60, 300] });
     const event: SQSEvent = {
-      Records: [good, bad].map((command, index) => toRecord({ MessageId: `m-${index}`, ReceiptHandle: 'r', Body: job(command), Attributes: { ApproximateReceiveCount: '1' } })),
+      Records: [good, bad].map((command, index) =>
+        toRecord({ MessageId: `m-${index}`, ReceiptHandle: 'r', Body: job(command), Attributes: { ApproximateReceiveCount: '1' } }),
+      ),
     };
     expect(await worker(event)).toEqual({ batchItemFailures: [] });
     expect(await commands.get(good.id)).toMatchObject({ status: 'completed' });
@@ -233,12 +254,18 @@ describe('job worker lifecycle', () => {
     expect(resent).toEqual([{ body: named(bad), delaySeconds: 10, attempt: 2 }]);
 
     // Its third attempt waits 5 minutes; the attempt travels on the message.
-    const third = { ...toRecord({ MessageId: 'm-3', ReceiptHandle: 'r', Body: job(bad) }), messageAttributes: { attempt: { dataType: 'Number', stringValue: '3' } } };
+    const third = {
+      ...toRecord({ MessageId: 'm-3', ReceiptHandle: 'r', Body: job(bad) }),
+      messageAttributes: { attempt: { dataType: 'Number', stringValue: '3' } },
+    };
     expect(await worker({ Records: [third] })).toEqual({ batchItemFailures: [] });
     expect(resent.at(-1)).toEqual({ body: named(bad), delaySeconds: 300, attempt: 4 });
 
     // SQS itself unreachable: the record is reported failed and SQS delivers it again.
-    const broken = createJobWorker(definition, { ...deps, queue: { ...deps.queue, sendAgain: async () => Promise.reject(new Error('SQS down')) } });
+    const broken = createJobWorker(definition, {
+      ...deps,
+      queue: { ...deps.queue, sendAgain: async () => Promise.reject(new Error('SQS down')) },
+    });
     expect(await broken({ Records: [toRecord({ MessageId: 'm-4', ReceiptHandle: 'r', Body: job(bad) })] })).toEqual({
       batchItemFailures: [{ itemIdentifier: 'm-4' }],
     });
@@ -249,10 +276,14 @@ describe('job worker lifecycle', () => {
     startWorker();
     await send(job(command));
     expect(await terminal(command.id)).toMatchObject({ status: 'failed', error: { code: 'SYSTEM_ERROR' }, attempts: 5 });
-    const dead = await eventually(async () => {
-      const letters = await drainDeadLetters();
-      return letters.length > 0 ? letters : undefined;
-    }, 10_000, 'the job in the dead-letter queue');
+    const dead = await eventually(
+      async () => {
+        const letters = await drainDeadLetters();
+        return letters.length > 0 ? letters : undefined;
+      },
+      10_000,
+      'the job in the dead-letter queue',
+    );
     expect(dead).toEqual([{ body: named(command), reason: 'Gave up after 5 attempts: Error' }]);
     expect(effects.get(command.id)).toBe(5);
   });
@@ -265,13 +296,28 @@ describe('job worker lifecycle', () => {
     startWorker();
     await send(job(command));
     const ended = await terminal(command.id);
-    expect(ended).toMatchObject({ status: 'failed', attempts: 1, error: { code: 'SYSTEM_ERROR', message: expect.stringContaining('more data than can be stored') } });
+    expect(ended).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      error: { code: 'SYSTEM_ERROR', message: expect.stringContaining('more data than can be stored') },
+    });
     expect(ended.result).toBeUndefined();
-    const dead = await eventually(async () => {
-      const letters = await drainDeadLetters();
-      return letters.length > 0 ? letters : undefined;
-    }, 10_000, 'the job in the dead-letter queue');
-    expect(dead).toEqual([{ body: job(command), reason: expect.stringMatching(/^A write was refused as too large for DynamoDB's 400 KB item limit \(Item size (to update )?has exceeded the maximum allowed size\)$/) }]);
+    const dead = await eventually(
+      async () => {
+        const letters = await drainDeadLetters();
+        return letters.length > 0 ? letters : undefined;
+      },
+      10_000,
+      'the job in the dead-letter queue',
+    );
+    expect(dead).toEqual([
+      {
+        body: job(command),
+        reason: expect.stringMatching(
+          /^A write was refused as too large for DynamoDB's 400 KB item limit \(Item size (to update )?has exceeded the maximum allowed size\)$/,
+        ),
+      },
+    ]);
     await eventually(async () => ((await queueDepth(queueUrl)) === 0 ? true : undefined), 10_000, 'queue to drain');
     expect(effects.get(command.id)).toBe(1);
   });
@@ -281,7 +327,11 @@ describe('job worker lifecycle', () => {
     startWorker();
     await send(job(command));
     const ended = await terminal(command.id);
-    expect(ended).toMatchObject({ status: 'failed', attempts: 1, error: { code: 'SYSTEM_ERROR', message: expect.stringContaining('more data than can be stored') } });
+    expect(ended).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      error: { code: 'SYSTEM_ERROR', message: expect.stringContaining('more data than can be stored') },
+    });
     expect(ended.progress).toBeUndefined();
     expect((await drainDeadLetters()).map((letter) => letter.reason)).toEqual([expect.stringContaining('too large')]);
   });
@@ -291,8 +341,16 @@ describe('job worker lifecycle', () => {
     const now = Date.now();
     await commands.claim(command.id, { tenantId: 'tenant-a', type: 'lead_follow_up' }, now, now + 5_000);
     const resent: { delaySeconds: number; attempt: number }[] = [];
-    const queue = { ...deps.queue, sendAgain: async (_queue: string, _body: string, delaySeconds: number, attempt: number) => void resent.push({ delaySeconds, attempt }) };
-    await processJobRecord(definition, { ...deps, queue }, toRecord({ MessageId: 'm-busy', ReceiptHandle: 'r', Body: job(command) }) as never);
+    const queue = {
+      ...deps.queue,
+      sendAgain: async (_queue: string, _body: string, delaySeconds: number, attempt: number) =>
+        void resent.push({ delaySeconds, attempt }),
+    };
+    await processJobRecord(
+      definition,
+      { ...deps, queue },
+      toRecord({ MessageId: 'm-busy', ReceiptHandle: 'r', Body: job(command) }) as never,
+    );
     expect(resent).toEqual([{ delaySeconds: expect.any(Number), attempt: 1 }]);
     expect(resent[0]!.delaySeconds).toBeGreaterThanOrEqual(5);
     expect(resent[0]!.delaySeconds).toBeLessThanOrEqual(7);
@@ -300,7 +358,10 @@ describe('job worker lifecycle', () => {
   });
 
   it('runs the records of a batch at the same time', async () => {
-    const [first, second] = [await newCommand({ site_id: 'site-1', behaviour: 'hang' }), await newCommand({ site_id: 'site-1', behaviour: 'hang' })];
+    const [first, second] = [
+      await newCommand({ site_id: 'site-1', behaviour: 'hang' }),
+      await newCommand({ site_id: 'site-1', behaviour: 'hang' }),
+    ];
     const started: string[] = [];
     const releases: (() => void)[] = [];
     const parallel = {
@@ -311,7 +372,10 @@ describe('job worker lifecycle', () => {
         return { status: 'completed' as const, result: {} };
       },
     };
-    const batch = createJobWorker(parallel, deps)({ Records: [first, second].map((command, index) => toRecord({ MessageId: `p-${index}`, ReceiptHandle: 'r', Body: job(command) })) });
+    const batch = createJobWorker(
+      parallel,
+      deps,
+    )({ Records: [first, second].map((command, index) => toRecord({ MessageId: `p-${index}`, ReceiptHandle: 'r', Body: job(command) })) });
     await eventually(async () => (started.length === 2 ? true : undefined), 5_000, 'both records to start before either ends');
     releases.forEach((release) => release());
     expect(await batch).toEqual({ batchItemFailures: [] });
@@ -342,11 +406,22 @@ describe('job worker lifecycle', () => {
   it('dead-letters, at the first attempt and with a reason, a job nested deeper than the limit', async () => {
     startWorker();
     const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
-    await send(JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'tenant-p', request: { site_id: 'site-9', nested: JSON.parse('[1]') } }).replace('[1]', deep));
-    const dead = await eventually(async () => {
-      const letters = await drainDeadLetters();
-      return letters.length > 0 ? letters : undefined;
-    }, 10_000, 'the deep job in the dead-letter queue');
+    await send(
+      JSON.stringify({
+        version: 1,
+        type: 'lead_follow_up',
+        tenant_id: 'tenant-p',
+        request: { site_id: 'site-9', nested: JSON.parse('[1]') },
+      }).replace('[1]', deep),
+    );
+    const dead = await eventually(
+      async () => {
+        const letters = await drainDeadLetters();
+        return letters.length > 0 ? letters : undefined;
+      },
+      10_000,
+      'the deep job in the dead-letter queue',
+    );
     expect(dead.map((letter) => letter.reason)).toEqual([expect.stringContaining('deeper than 64 levels')]);
     expect(await queueDepth(queueUrl)).toBe(0);
   });
@@ -354,16 +429,25 @@ describe('job worker lifecycle', () => {
   it("refuses a producer's job whose tenant is unknown or has no grant for the site: dead-lettered, no command created", async () => {
     startWorker();
     const before = effects.size;
-    await send(JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'nobody', idempotency_key: 'u-1', request: { site_id: 'site-9' } }));
-    await send(JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'tenant-b', idempotency_key: 'u-2', request: { site_id: 'site-9' } }));
+    await send(
+      JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'nobody', idempotency_key: 'u-1', request: { site_id: 'site-9' } }),
+    );
+    await send(
+      JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'tenant-b', idempotency_key: 'u-2', request: { site_id: 'site-9' } }),
+    );
     await eventually(async () => ((await queueDepth(dlqUrl)) >= 2 ? true : undefined), 10_000, 'two dead letters');
     const dead = await drainDeadLetters();
     expect(dead.map((letter) => letter.reason).sort()).toEqual(['Tenant nobody is unknown', 'Tenant tenant-b may not act on site site-9']);
     expect(effects.size).toBe(before);
     const idempotency = dynamoIdempotencyStore(services.db, services.aws.tableName);
     // No command id was ever reserved for either job: the keys are still free.
-    for (const [tenantId, key] of [['nobody', 'u-1'], ['tenant-b', 'u-2']] as const) {
-      expect(await idempotency.claim({ tenantId, scope: 'lead_follow_up', key, bodyHash: 'h', commandId: newId(), now: Date.now() })).toEqual({ kind: 'first' });
+    for (const [tenantId, key] of [
+      ['nobody', 'u-1'],
+      ['tenant-b', 'u-2'],
+    ] as const) {
+      expect(
+        await idempotency.claim({ tenantId, scope: 'lead_follow_up', key, bodyHash: 'h', commandId: newId(), now: Date.now() }),
+      ).toEqual({ kind: 'first' });
     }
   });
 
@@ -371,13 +455,33 @@ describe('job worker lifecycle', () => {
     const strangers = await newCommand({ site_id: 'site-2', behaviour: 'hang' }, 'tenant-b');
     const own = await newCommand({ site_id: 'site-1' });
     startWorker();
-    await send(JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'tenant-a', command_id: strangers.id, request: { site_id: 'site-1' } }));
-    await send(JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'tenant-a', command_id: own.id, request: { site_id: 'site-1', behaviour: 'app-error' } }));
+    await send(
+      JSON.stringify({
+        version: 1,
+        type: 'lead_follow_up',
+        tenant_id: 'tenant-a',
+        command_id: strangers.id,
+        request: { site_id: 'site-1' },
+      }),
+    );
+    await send(
+      JSON.stringify({
+        version: 1,
+        type: 'lead_follow_up',
+        tenant_id: 'tenant-a',
+        command_id: own.id,
+        request: { site_id: 'site-1', behaviour: 'app-error' },
+      }),
+    );
     expect(await terminal(own.id)).toMatchObject({ status: 'completed', request: { site_id: 'site-1' } });
-    const dead = await eventually(async () => {
-      const letters = await drainDeadLetters();
-      return letters.length > 0 ? letters : undefined;
-    }, 10_000, 'the hijacking job in the dead-letter queue');
+    const dead = await eventually(
+      async () => {
+        const letters = await drainDeadLetters();
+        return letters.length > 0 ? letters : undefined;
+      },
+      10_000,
+      'the hijacking job in the dead-letter queue',
+    );
     expect(dead.map((letter) => letter.reason)).toEqual([`Command ${strangers.id} is not a lead_follow_up command of tenant tenant-a`]);
     expect(await commands.get(strangers.id)).toMatchObject({ status: 'in_progress', attempts: 0, tenant_id: 'tenant-b' });
     expect(effects.get(strangers.id)).toBeUndefined();
@@ -393,18 +497,31 @@ describe('job worker lifecycle', () => {
         return work();
       },
     };
-    await processJobRecord(definition, { ...deps, tracing }, toRecord({ MessageId: 'm-trace', ReceiptHandle: 'r', Body: job(command) }) as never);
+    await processJobRecord(
+      definition,
+      { ...deps, tracing },
+      toRecord({ MessageId: 'm-trace', ReceiptHandle: 'r', Body: job(command) }) as never,
+    );
     expect(spans).toEqual([{ name: '## lead_follow_up', annotations: { commandId: command.id } }]);
     expect(await commands.get(command.id)).toMatchObject({ status: 'completed' });
   });
 
   it("gives a producer's job without an idempotency key one command even when a fault makes it run again", async () => {
     startWorker();
-    await send(JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'tenant-p', request: { site_id: 'site-9', behaviour: 'crash' } }));
-    const failed = await eventually(async () => {
-      const found = (await Promise.all([...effects.keys()].map((id) => commands.get(id)))).filter((command) => command?.request && (command.request as { behaviour?: string }).behaviour === 'crash' && command.tenant_id === 'tenant-p');
-      return found.length > 0 && found.every((command) => command!.status === 'failed') ? found : undefined;
-    }, 15_000, 'the producer command to fail after its attempts');
+    await send(
+      JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'tenant-p', request: { site_id: 'site-9', behaviour: 'crash' } }),
+    );
+    const failed = await eventually(
+      async () => {
+        const found = (await Promise.all([...effects.keys()].map((id) => commands.get(id)))).filter(
+          (command) =>
+            command?.request && (command.request as { behaviour?: string }).behaviour === 'crash' && command.tenant_id === 'tenant-p',
+        );
+        return found.length > 0 && found.every((command) => command!.status === 'failed') ? found : undefined;
+      },
+      15_000,
+      'the producer command to fail after its attempts',
+    );
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ attempts: 5 });
     expect(effects.get(failed[0]!.id)).toBe(5);
@@ -413,12 +530,20 @@ describe('job worker lifecycle', () => {
 
   it("gives a producer's job one command, even when it is delivered twice", async () => {
     startWorker();
-    const body = JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: 'tenant-p', idempotency_key: 'evt-42', request: { site_id: 'site-9' } });
+    const body = JSON.stringify({
+      version: 1,
+      type: 'lead_follow_up',
+      tenant_id: 'tenant-p',
+      idempotency_key: 'evt-42',
+      request: { site_id: 'site-9' },
+    });
     await send(body);
     await send(body);
     await eventually(async () => ((await queueDepth(queueUrl)) === 0 ? true : undefined), 10_000, 'queue to drain');
     const adopted = [...effects.keys()];
-    const producerCommands = (await Promise.all(adopted.map((id) => commands.get(id)))).filter((command) => command?.tenant_id === 'tenant-p' && command.idempotency_key === 'evt-42');
+    const producerCommands = (await Promise.all(adopted.map((id) => commands.get(id)))).filter(
+      (command) => command?.tenant_id === 'tenant-p' && command.idempotency_key === 'evt-42',
+    );
     expect(producerCommands).toHaveLength(1);
     expect(producerCommands[0]).toMatchObject({ status: 'completed', site_id: 'site-9', idempotency_key: 'evt-42' });
     // The stored request is the parsed one (defaults applied, unknown fields dropped).

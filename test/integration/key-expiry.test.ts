@@ -20,7 +20,13 @@ async function register(input: { validUntil?: number; revoked?: boolean }): Prom
   const key = generateApiKey();
   const record = await registerApiKey(
     { keys, tenants: dynamoTenantStore(db, runtime.tableName) },
-    { key, tenantId: 'expiry', siteIds: [SITE], now: Date.now() - 60_000, ...(input.validUntil === undefined ? {} : { validUntil: input.validUntil }) },
+    {
+      key,
+      tenantId: 'expiry',
+      siteIds: [SITE],
+      now: Date.now() - 60_000,
+      ...(input.validUntil === undefined ? {} : { validUntil: input.validUntil }),
+    },
   );
   if (input.revoked) await keys.save({ ...record, revoked_at: new Date().toISOString() });
   db.destroy();

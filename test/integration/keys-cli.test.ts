@@ -24,7 +24,10 @@ afterAll(() => services.stop());
 /** Runs `npm run keys -- …args` in this process; its exit status and what it wrote. */
 async function keysCli(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
   const written = { stdout: '', stderr: '' };
-  const status = await runKeysCommand(args, ports, { stdout: (text) => (written.stdout += text), stderr: (text) => (written.stderr += text) });
+  const status = await runKeysCommand(args, ports, {
+    stdout: (text) => (written.stdout += text),
+    stderr: (text) => (written.stderr += text),
+  });
   return { status, ...written };
 }
 
@@ -56,8 +59,26 @@ describe('npm run keys', () => {
     expect(lines[0]).toMatch(/^KEY ID\s+TENANT\s+STATE\s+CREATED\s+EXPIRES\s+REVOKED\s+LABEL\s+SITES$/);
     expect(lines).toHaveLength(3);
     const row = (keyId: string) => lines.find((line) => line.startsWith(keyId))!.split(/\s+/);
-    expect(row(first.keyId)).toEqual([first.keyId, 'cli-list', 'revoked', '2026-11-23T10:00:00.000Z', '-', '2026-11-23T10:00:00.000Z', 'crm', SITE]);
-    expect(row(second.keyId)).toEqual([second.keyId, 'cli-list', 'active', '2026-11-23T10:00:00.000Z', new Date(NOW + 90 * DAY).toISOString(), '-', '-', SITE]);
+    expect(row(first.keyId)).toEqual([
+      first.keyId,
+      'cli-list',
+      'revoked',
+      '2026-11-23T10:00:00.000Z',
+      '-',
+      '2026-11-23T10:00:00.000Z',
+      'crm',
+      SITE,
+    ]);
+    expect(row(second.keyId)).toEqual([
+      second.keyId,
+      'cli-list',
+      'active',
+      '2026-11-23T10:00:00.000Z',
+      new Date(NOW + 90 * DAY).toISOString(),
+      '-',
+      '-',
+      SITE,
+    ]);
     expect(listed.stdout).not.toContain(other.keyId);
     expect(listed.stdout).not.toContain(first.key);
     expect((await keysCli('list')).stdout).toContain(other.keyId);
@@ -90,7 +111,12 @@ describe('npm run keys', () => {
   it('create --expires-at sets the expiry; a past, malformed or doubled expiry is refused and nothing is made', async () => {
     const { keyId } = await createKey('--tenant', 'cli-expiry', '--expires-at', '2027-03-01T00:00:00Z');
     expect((await keys.findById(keyId))?.valid_until).toBe('2027-03-01T00:00:00.000Z');
-    for (const option of [['--expires-at', '2026-01-01T00:00:00Z'], ['--expires-at', 'soon'], ['--expires-in', '3 weeks'], ['--expires-in', '1d', '--expires-at', '2027-03-01']]) {
+    for (const option of [
+      ['--expires-at', '2026-01-01T00:00:00Z'],
+      ['--expires-at', 'soon'],
+      ['--expires-in', '3 weeks'],
+      ['--expires-in', '1d', '--expires-at', '2027-03-01'],
+    ]) {
       const refused = await keysCli('create', '--sites', SITE, '--tenant', 'cli-expiry-refused', ...option);
       expect([refused.status, refused.stdout]).toEqual([2, '']);
     }
@@ -99,7 +125,12 @@ describe('npm run keys', () => {
 
   it('runs as `npm run keys` against the embedded DynamoDB', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'infra/cli/keys.ts', 'create', '--sites', SITE, '--tenant', 'cli-process'], {
-      env: { ...process.env, AWS_ENDPOINT_URL_DYNAMODB: services.aws.dynamodbEndpoint, TABLE_NAME: services.aws.tableName, NODE_OPTIONS: '' },
+      env: {
+        ...process.env,
+        AWS_ENDPOINT_URL_DYNAMODB: services.aws.dynamodbEndpoint,
+        TABLE_NAME: services.aws.tableName,
+        NODE_OPTIONS: '',
+      },
     });
     const output = { stdout: '', stderr: '' };
     child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));

@@ -54,8 +54,7 @@ describe('createOpenAiLlm against the loopback fake', () => {
     await fake.close();
   });
 
-  const llm = (policy: Partial<LlmRetryPolicy> = {}) =>
-    createOpenAiLlm({ apiKey, baseUrl: fake.baseUrl, model: 'gpt-4o-mini' }, policy);
+  const llm = (policy: Partial<LlmRetryPolicy> = {}) => createOpenAiLlm({ apiKey, baseUrl: fake.baseUrl, model: 'gpt-4o-mini' }, policy);
 
   async function failure(promise: Promise<unknown>): Promise<LlmError> {
     const error = await promise.then(

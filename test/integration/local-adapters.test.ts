@@ -13,11 +13,16 @@ import { eventually, startEmbeddedServices, type EmbeddedServices } from '../sup
  * gateway's events and the poller's SQS records are compared with fixtures
  * in the shape AWS documents (test/events/).
  */
-const fixture = async <T>(name: string): Promise<T> => JSON.parse(await readFile(new URL(`../events/${name}`, import.meta.url), 'utf8')) as T;
+const fixture = async <T>(name: string): Promise<T> =>
+  JSON.parse(await readFile(new URL(`../events/${name}`, import.meta.url), 'utf8')) as T;
 
 const keysDeep = (value: unknown, prefix = ''): string[] =>
   value && typeof value === 'object' && !Array.isArray(value)
-    ? Object.entries(value).flatMap(([key, inner]) => (['headers', 'pathParameters', 'queryStringParameters', 'messageAttributes'].includes(key) ? [`${prefix}${key}`] : [`${prefix}${key}`, ...keysDeep(inner, `${prefix}${key}.`)]))
+    ? Object.entries(value).flatMap(([key, inner]) =>
+        ['headers', 'pathParameters', 'queryStringParameters', 'messageAttributes'].includes(key)
+          ? [`${prefix}${key}`]
+          : [`${prefix}${key}`, ...keysDeep(inner, `${prefix}${key}.`)],
+      )
     : [];
 
 describe('local HTTP gateway', () => {
@@ -28,11 +33,15 @@ describe('local HTTP gateway', () => {
       seen.push(event);
       return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' };
     };
-    server = createGateway([{ method: 'GET', path: '/api/commands/{id}', functionName: 'getCommandApi', timeoutSeconds: 10, handler: capture }], {
-      functionName: 'notFoundApi',
-      timeoutSeconds: 10,
-      handler: capture,
-    }, { log: () => undefined });
+    server = createGateway(
+      [{ method: 'GET', path: '/api/commands/{id}', functionName: 'getCommandApi', timeoutSeconds: 10, handler: capture }],
+      {
+        functionName: 'notFoundApi',
+        timeoutSeconds: 10,
+        handler: capture,
+      },
+      { log: () => undefined },
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -94,10 +103,14 @@ describe('local SQS poller', () => {
     try {
       await services.aws.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'ok' }));
       await services.aws.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'fail-once' }));
-      const retried = await eventually(async () => {
-        const records = batches.flatMap((batch) => batch.Records).filter((record) => record.body === 'fail-once');
-        return records.length >= 2 ? records : undefined;
-      }, 10_000, 'the failed record to come back');
+      const retried = await eventually(
+        async () => {
+          const records = batches.flatMap((batch) => batch.Records).filter((record) => record.body === 'fail-once');
+          return records.length >= 2 ? records : undefined;
+        },
+        10_000,
+        'the failed record to come back',
+      );
       expect(retried[1]!.attributes.ApproximateReceiveCount).toBe('2');
       const okDeliveries = batches.flatMap((batch) => batch.Records).filter((record) => record.body === 'ok');
       expect(okDeliveries).toHaveLength(1);

@@ -12,14 +12,25 @@ const bannerOf = (runtime: LocalRuntime, env: Record<string, string | undefined>
 describe('local runtime telephony', () => {
   it('starts the local telephony without Twilio settings, with PUBLIC_BASE_URL on its own port, and stops it', async () => {
     // Until the status webhook lands, the gateway answers the callbacks 404: reported through onError, not printed.
-    const runtime = await startLocalRuntime({ port: 0, workers: false, scheduleEveryMs: 0, localRingTimeoutMs: 60_000, settings: quiet, onError: () => undefined });
+    const runtime = await startLocalRuntime({
+      port: 0,
+      workers: false,
+      scheduleEveryMs: 0,
+      localRingTimeoutMs: 60_000,
+      settings: quiet,
+      onError: () => undefined,
+    });
     const local = runtime.localTelephony!;
     try {
       expect(local).toBeDefined();
       expect(runtime.publicBaseUrl).toBe(runtime.url);
       expect(runtime.url).not.toMatch(/:0$/);
       expect(bannerOf(runtime, {})).toContain('telephony:         local telephony (no calls leave this machine');
-      expect(local.settings).toMatchObject({ TWILIO_API_BASE_URL: local.baseUrl, TWILIO_ACCOUNT_SID: local.accountSid, LOCAL_TELEPHONY: 'true' });
+      expect(local.settings).toMatchObject({
+        TWILIO_API_BASE_URL: local.baseUrl,
+        TWILIO_ACCOUNT_SID: local.accountSid,
+        LOCAL_TELEPHONY: 'true',
+      });
 
       // What the functions are given places calls labelled `local`, and the callbacks reach this runtime's gateway.
       const telephony = await configuredTelephony({ settings: local.settings, secrets: environmentSecrets(local.settings) })();
@@ -29,10 +40,16 @@ describe('local runtime telephony', () => {
         statusCallbackUrl: `${runtime.publicBaseUrl}/webhooks/twilio/call-status`,
       });
       expect(placed.provider).toBe('local');
-      const delivered = await eventually(async () => {
-        const [call] = local.calls();
-        return call && call.callbacks.length >= 2 && call.callbacks.every((callback) => callback.httpStatus !== undefined) ? call : undefined;
-      }, 15_000, 'the callbacks to reach the gateway');
+      const delivered = await eventually(
+        async () => {
+          const [call] = local.calls();
+          return call && call.callbacks.length >= 2 && call.callbacks.every((callback) => callback.httpStatus !== undefined)
+            ? call
+            : undefined;
+        },
+        15_000,
+        'the callbacks to reach the gateway',
+      );
       expect(delivered.callbacks.map((callback) => callback.callStatus)).toEqual(['initiated', 'ringing']);
     } finally {
       await runtime.stop();
@@ -60,7 +77,12 @@ describe('local runtime telephony', () => {
   });
 
   it('does not stand in for a half-configured Twilio, and the banner names what is missing', async () => {
-    const runtime = await startLocalRuntime({ port: 0, workers: false, scheduleEveryMs: 0, settings: { ...quiet, TWILIO_FROM_NUMBER: '+15005550006' } });
+    const runtime = await startLocalRuntime({
+      port: 0,
+      workers: false,
+      scheduleEveryMs: 0,
+      settings: { ...quiet, TWILIO_FROM_NUMBER: '+15005550006' },
+    });
     try {
       expect(runtime.localTelephony).toBeUndefined();
       expect(bannerOf(runtime, { TWILIO_FROM_NUMBER: '+15005550006' })).toContain('TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN not set');

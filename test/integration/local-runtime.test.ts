@@ -18,17 +18,24 @@ describe('local runtime with DATA_DIR', () => {
     const settings = { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined };
 
     const first = await startLocalRuntime({ port: 0, dataDir, apiKey: API_KEY, workers: false, settings });
-    const accepted = await call(first.url, 'POST', '/api/agents/sales/leadFollowUp', { key: API_KEY, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD } });
+    const accepted = await call(first.url, 'POST', '/api/agents/sales/leadFollowUp', {
+      key: API_KEY,
+      body: { siteId: DEMO_SITE, leadId: DEMO_LEAD },
+    });
     expect(accepted.status).toBe(202);
     const id = accepted.body.data?.command_id as string;
     await first.stop();
 
     const second = await startLocalRuntime({ port: 0, dataDir, apiKey: API_KEY, settings });
     try {
-      const finished = await eventually(async () => {
-        const read = await call(second.url, 'GET', `/api/commands/${id}`, { key: API_KEY });
-        return read.body.data?.status === 'completed' ? read : undefined;
-      }, 20_000, 'the command from before the restart to complete');
+      const finished = await eventually(
+        async () => {
+          const read = await call(second.url, 'GET', `/api/commands/${id}`, { key: API_KEY });
+          return read.body.data?.status === 'completed' ? read : undefined;
+        },
+        20_000,
+        'the command from before the restart to complete',
+      );
       expect(finished.body.data).toMatchObject({ command_id: id, type: 'lead_follow_up', messages: expect.any(Object) });
     } finally {
       await second.stop();
@@ -38,9 +45,17 @@ describe('local runtime with DATA_DIR', () => {
 
 describe('local runtime schedules', () => {
   it('runs the command janitor, which finishes a command whose job never reached the queue', async () => {
-    const runtime = await startLocalRuntime({ port: 0, apiKey: API_KEY, scheduleEveryMs: 100, settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined } });
+    const runtime = await startLocalRuntime({
+      port: 0,
+      apiKey: API_KEY,
+      scheduleEveryMs: 100,
+      settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined },
+    });
     try {
-      const commands = dynamoCommandStore(createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1' }), runtime.tableName);
+      const commands = dynamoCommandStore(
+        createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1' }),
+        runtime.tableName,
+      );
       const acceptedLongAgo = new Date(Date.now() - 20 * 60_000).toISOString();
       const id = newId();
       await commands.create({
@@ -54,10 +69,14 @@ describe('local runtime schedules', () => {
         updated_at: acceptedLongAgo,
         attempts: 0,
       });
-      const finished = await eventually(async () => {
-        const read = await call(runtime.url, 'GET', `/api/commands/${id}`, { key: API_KEY });
-        return read.body.data?.status === 'completed' ? read : undefined;
-      }, 20_000, 'the stranded command to be queued again and completed');
+      const finished = await eventually(
+        async () => {
+          const read = await call(runtime.url, 'GET', `/api/commands/${id}`, { key: API_KEY });
+          return read.body.data?.status === 'completed' ? read : undefined;
+        },
+        20_000,
+        'the stranded command to be queued again and completed',
+      );
       expect(finished.body.data).toMatchObject({ messages: expect.any(Object), generated_by: 'offline' });
     } finally {
       await runtime.stop();
@@ -78,7 +97,10 @@ describe('local runtime started without workers', () => {
     });
     try {
       calls.length = 0;
-      const accepted = await call(runtime.url, 'POST', '/api/agents/sales/leadFollowUp', { key: API_KEY, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD } });
+      const accepted = await call(runtime.url, 'POST', '/api/agents/sales/leadFollowUp', {
+        key: API_KEY,
+        body: { siteId: DEMO_SITE, leadId: DEMO_LEAD },
+      });
       expect(accepted.status).toBe(202);
       expect(calls).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'sqs:SendMessage']));
       const id = accepted.body.data?.command_id as string;
@@ -88,10 +110,14 @@ describe('local runtime started without workers', () => {
       await runtime.startWorkers();
       await runtime.startWorkers();
 
-      await eventually(async () => {
-        const read = await call(runtime.url, 'GET', `/api/commands/${id}`, { key: API_KEY });
-        return read.body.data?.status === 'completed' ? read : undefined;
-      }, 20_000, 'the queued command to complete once the workers run');
+      await eventually(
+        async () => {
+          const read = await call(runtime.url, 'GET', `/api/commands/${id}`, { key: API_KEY });
+          return read.body.data?.status === 'completed' ? read : undefined;
+        },
+        20_000,
+        'the queued command to complete once the workers run',
+      );
       expect(calls).toContain('sqs:ReceiveMessage');
     } finally {
       await runtime.stop();

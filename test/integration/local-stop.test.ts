@@ -44,7 +44,10 @@ describe('local SQS poller stop', () => {
     expect(poller.inHand()).toBe(1);
     expect(await poller.stop({ graceMs: 5_000 })).toEqual({ abandoned: 0 });
     const { Attributes } = await services.aws.sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+      new GetQueueAttributesCommand({
+        QueueUrl: url,
+        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+      }),
     );
     expect(Attributes).toMatchObject({ ApproximateNumberOfMessages: '0', ApproximateNumberOfMessagesNotVisible: '0' });
   });
@@ -53,7 +56,11 @@ describe('local SQS poller stop', () => {
     const url = services.aws.queues.sales.url;
     let fail: ((error: Error) => void) | undefined;
     const errors: unknown[] = [];
-    const poller = pollerFor(url, () => new Promise((_resolve, reject) => (fail = reject)), (error) => errors.push(error));
+    const poller = pollerFor(
+      url,
+      () => new Promise((_resolve, reject) => (fail = reject)),
+      (error) => errors.push(error),
+    );
     await services.aws.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'stuck' }));
     await eventually(async () => (fail ? true : undefined), 5_000, 'the batch to start');
     expect(poller.inHand()).toBe(1);
@@ -63,7 +70,9 @@ describe('local SQS poller stop', () => {
     fail!(new Error('provider connection closed'));
     await new Promise((resolve) => setImmediate(resolve));
     expect(errors).toEqual([]);
-    const { Attributes } = await services.aws.sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessagesNotVisible'] }));
+    const { Attributes } = await services.aws.sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessagesNotVisible'] }),
+    );
     expect(Attributes?.ApproximateNumberOfMessagesNotVisible).toBe('1');
   });
 });
@@ -82,7 +91,10 @@ describe('local runtime stop', () => {
       scheduleEveryMs: 0,
       settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.baseUrl },
     });
-    const accepted = await call(runtime.url, 'POST', '/api/agents/sales/leadFollowUp', { key: runtime.apiKey, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD } });
+    const accepted = await call(runtime.url, 'POST', '/api/agents/sales/leadFollowUp', {
+      key: runtime.apiKey,
+      body: { siteId: DEMO_SITE, leadId: DEMO_LEAD },
+    });
     expect(accepted.status).toBe(202);
     await eventually(async () => (openai.requests.length > 0 ? true : undefined), 10_000, 'the job to reach the provider');
 
@@ -90,6 +102,9 @@ describe('local runtime stop', () => {
     const started = Date.now();
     await runtime.stop({ graceMs: 500, onWait: (message) => said.push(message) });
     expect(Date.now() - started).toBeLessThan(3_000);
-    expect(said).toEqual([expect.stringMatching(/^waiting for 1 job\(s\) in hand \(sales\)/), expect.stringMatching(/^gave up after 0\.5 s on 1 job\(s\) \(sales\)/)]);
+    expect(said).toEqual([
+      expect.stringMatching(/^waiting for 1 job\(s\) in hand \(sales\)/),
+      expect.stringMatching(/^gave up after 0\.5 s on 1 job\(s\) \(sales\)/),
+    ]);
   });
 });

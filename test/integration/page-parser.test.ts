@@ -10,10 +10,14 @@ const ARTICLE = `<html><head><title>Orders double</title></head><body><nav>MENU<
 const SLOW_PAGE = `<html><body>${'<div>'.repeat(1_500)}<p>deep</p>${'</div>'.repeat(1_500)}</body></html>`;
 
 const gone = (parser: WorkerPageParser) =>
-  eventually(async () => {
-    const workers = parser.workers();
-    return workers.busy === 0 && workers.idle === 0 ? workers : undefined;
-  }, 5_000, 'every worker thread to exit');
+  eventually(
+    async () => {
+      const workers = parser.workers();
+      return workers.busy === 0 && workers.idle === 0 ? workers : undefined;
+    },
+    5_000,
+    'every worker thread to exit',
+  );
 
 describe('createPageParser', () => {
   const parsers: WorkerPageParser[] = [];
@@ -44,7 +48,9 @@ describe('createPageParser', () => {
     const pages = parser();
     const started = Date.now();
 
-    await expect(pages.parse(SLOW_PAGE, { maxChars: 1_000, timeoutMs: 1_500 })).rejects.toEqual(new PageFetchError('timeout', 'the page could not be read in time'));
+    await expect(pages.parse(SLOW_PAGE, { maxChars: 1_000, timeoutMs: 1_500 })).rejects.toEqual(
+      new PageFetchError('timeout', 'the page could not be read in time'),
+    );
 
     expect(Date.now() - started).toBeLessThan(2_500);
     await gone(pages);
@@ -53,7 +59,10 @@ describe('createPageParser', () => {
   it('fails a page whose worker dies as unparsable, and never reuses that worker', async () => {
     const pages = parser({ script: new URL('../fakes/crashing-parse-worker.mjs', import.meta.url) });
 
-    await expect(pages.parse(ARTICLE, { maxChars: 1_000, timeoutMs: 10_000 })).rejects.toMatchObject({ name: 'PageFetchError', reason: 'unparsable' });
+    await expect(pages.parse(ARTICLE, { maxChars: 1_000, timeoutMs: 10_000 })).rejects.toMatchObject({
+      name: 'PageFetchError',
+      reason: 'unparsable',
+    });
 
     await gone(pages);
   });
@@ -62,7 +71,10 @@ describe('createPageParser', () => {
     const pages = parser({ maxHeapMb: 16 });
     const big = `<html><body>${'<p>Chip makers race to build accelerators for language models.</p>'.repeat(15_000)}</body></html>`;
 
-    await expect(pages.parse(big, { maxChars: 1_000, timeoutMs: 20_000 })).rejects.toMatchObject({ reason: 'unparsable', message: expect.stringContaining('ERR_WORKER_OUT_OF_MEMORY') });
+    await expect(pages.parse(big, { maxChars: 1_000, timeoutMs: 20_000 })).rejects.toMatchObject({
+      reason: 'unparsable',
+      message: expect.stringContaining('ERR_WORKER_OUT_OF_MEMORY'),
+    });
 
     await gone(pages);
   });

@@ -22,7 +22,8 @@ afterAll(async () => {
   await runtime.stop();
 });
 
-const produce = (job: unknown) => sqs.send(new SendMessageCommand({ QueueUrl: runtime.queues.sales.url, MessageBody: JSON.stringify(job) }));
+const produce = (job: unknown) =>
+  sqs.send(new SendMessageCommand({ QueueUrl: runtime.queues.sales.url, MessageBody: JSON.stringify(job) }));
 
 async function commandsWithKey(key: string): Promise<Record<string, unknown>[]> {
   const db = createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1' });
@@ -39,13 +40,23 @@ async function commandsWithKey(key: string): Promise<Record<string, unknown>[]> 
 
 describe('jobs dropped on the sales queue by a producer', () => {
   it('get one command, run it, and are readable by a key of their tenant', async () => {
-    const job = { version: 1, type: 'lead_follow_up', idempotency_key: 'crm-event-8812', tenant_id: runtime.tenantId, request: { siteId: DEMO_SITE, leadId: DEMO_LEAD } };
+    const job = {
+      version: 1,
+      type: 'lead_follow_up',
+      idempotency_key: 'crm-event-8812',
+      tenant_id: runtime.tenantId,
+      request: { siteId: DEMO_SITE, leadId: DEMO_LEAD },
+    };
     await produce(job);
     await produce(job);
-    const [command] = await eventually(async () => {
-      const found = await commandsWithKey('crm-event-8812');
-      return found.length > 0 && found.every((item) => item.status === 'completed') ? found : undefined;
-    }, 20_000, 'the producer job to complete');
+    const [command] = await eventually(
+      async () => {
+        const found = await commandsWithKey('crm-event-8812');
+        return found.length > 0 && found.every((item) => item.status === 'completed') ? found : undefined;
+      },
+      20_000,
+      'the producer job to complete',
+    );
     expect(await commandsWithKey('crm-event-8812')).toHaveLength(1);
     const read = await call(runtime.url, 'GET', `/api/commands/${String(command!.id)}`, { key: runtime.apiKey });
     expect(read.body.data).toMatchObject({ type: 'lead_follow_up', status: 'completed', messages: expect.any(Object) });
@@ -62,20 +73,36 @@ describe('jobs dropped on the sales queue by a producer', () => {
   });
 
   it('that fail a data check end as a failed command with its code', async () => {
-    await produce({ version: 1, type: 'lead_follow_up', idempotency_key: 'crm-event-unknown-lead', tenant_id: runtime.tenantId, request: { siteId: DEMO_SITE, leadId: '0b0b0b0b-1c1c-4d2d-8e3e-4f4f4f4f4f4f' } });
-    const [command] = await eventually(async () => {
-      const found = await commandsWithKey('crm-event-unknown-lead');
-      return found[0]?.status === 'failed' ? found : undefined;
-    }, 20_000, 'the producer job to fail');
+    await produce({
+      version: 1,
+      type: 'lead_follow_up',
+      idempotency_key: 'crm-event-unknown-lead',
+      tenant_id: runtime.tenantId,
+      request: { siteId: DEMO_SITE, leadId: '0b0b0b0b-1c1c-4d2d-8e3e-4f4f4f4f4f4f' },
+    });
+    const [command] = await eventually(
+      async () => {
+        const found = await commandsWithKey('crm-event-unknown-lead');
+        return found[0]?.status === 'failed' ? found : undefined;
+      },
+      20_000,
+      'the producer job to fail',
+    );
     expect(command).toMatchObject({ error: { code: 'LEAD_NOT_FOUND' } });
   });
 
   it('that can never be valid go to the dead-letter queue with the reason', async () => {
     await produce({ version: 1, type: 'lead_follow_up', tenant_id: runtime.tenantId, request: { siteId: 'not-a-uuid' } });
-    const letter = await eventually(async () => {
-      const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: runtime.queues.sales.dlqUrl, MessageAttributeNames: ['All'] }));
-      return Messages?.[0];
-    }, 20_000, 'a dead letter');
+    const letter = await eventually(
+      async () => {
+        const { Messages } = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: runtime.queues.sales.dlqUrl, MessageAttributeNames: ['All'] }),
+        );
+        return Messages?.[0];
+      },
+      20_000,
+      'a dead letter',
+    );
     expect(letter.MessageAttributes?.[DEAD_LETTER_REASON_ATTRIBUTE]?.StringValue).toMatch(/INVALID_REQUEST|INVALID_INPUT/);
   });
 });

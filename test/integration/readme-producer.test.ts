@@ -73,7 +73,9 @@ async function commandsWithKey(key: string): Promise<Record<string, unknown>[]> 
 
 describe('docs/producers.md: jobs from event producers', () => {
   it('shows a region, credentials and the endpoint the aws CLI needs, and the queue URL the banner prints', () => {
-    expect(Object.keys(walkthrough.env)).toEqual(expect.arrayContaining(['AWS_REGION', 'AWS_DEFAULT_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']));
+    expect(Object.keys(walkthrough.env)).toEqual(
+      expect.arrayContaining(['AWS_REGION', 'AWS_DEFAULT_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']),
+    );
     expect(walkthrough.script).toContain('--endpoint-url "$SQS"');
     expect(`${runtime.sqsEndpoint}${walkthrough.queuePath}`).toBe(runtime.queues.sales.url);
   });
@@ -83,21 +85,27 @@ describe('docs/producers.md: jobs from event producers', () => {
     expect(runtime.tenantId).toBe('local');
   });
 
-  it('finds the job\'s command with the same Idempotency-Key, and makes no second one', async () => {
+  it("finds the job's command with the same Idempotency-Key, and makes no second one", async () => {
     const sqs = new SQSClient({
       endpoint: runtime.sqsEndpoint,
       region: walkthrough.env.AWS_REGION,
       credentials: { accessKeyId: walkthrough.env.AWS_ACCESS_KEY_ID!, secretAccessKey: walkthrough.env.AWS_SECRET_ACCESS_KEY! },
     });
     try {
-      await sqs.send(new SendMessageCommand({ QueueUrl: `${runtime.sqsEndpoint}${walkthrough.queuePath}`, MessageBody: walkthrough.messageBody }));
+      await sqs.send(
+        new SendMessageCommand({ QueueUrl: `${runtime.sqsEndpoint}${walkthrough.queuePath}`, MessageBody: walkthrough.messageBody }),
+      );
     } finally {
       sqs.destroy();
     }
-    const [jobCommand] = await eventually(async () => {
-      const found = await commandsWithKey(walkthrough.idempotencyKey);
-      return found.length > 0 ? found : undefined;
-    }, 20_000, "the producer job's command");
+    const [jobCommand] = await eventually(
+      async () => {
+        const found = await commandsWithKey(walkthrough.idempotencyKey);
+        return found.length > 0 ? found : undefined;
+      },
+      20_000,
+      "the producer job's command",
+    );
 
     const found = await call(runtime.url, 'POST', '/api/agents/sales/leadFollowUp', {
       key: runtime.apiKey,

@@ -34,7 +34,11 @@ interface Run {
 
 function runBash(script: string, timeoutMs: number): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', script], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -57,7 +61,13 @@ beforeAll(async () => {
     port: 0,
     scheduleEveryMs: 0,
     ...(apiKey ? { apiKey } : {}),
-    settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined, GOOGLE_CSE_API_KEY: undefined, BRAVE_API_KEY: undefined, PERPLEXITY_API_KEY: undefined },
+    settings: {
+      LOG_LEVEL: 'SILENT',
+      OPENAI_API_KEY: undefined,
+      GOOGLE_CSE_API_KEY: undefined,
+      BRAVE_API_KEY: undefined,
+      PERPLEXITY_API_KEY: undefined,
+    },
   });
 });
 afterAll(() => runtime?.stop());
@@ -88,7 +98,7 @@ describe('README: a short tour', () => {
     const prelude = [
       'set -euo pipefail',
       // Records each answer's status on stderr; the blocks' own output (and captures) are untouched.
-      "curl() { command curl -w '%{stderr}HTTP_STATUS %{http_code}\\n' \"$@\"; }",
+      'curl() { command curl -w \'%{stderr}HTTP_STATUS %{http_code}\\n\' "$@"; }',
     ].join('\n');
     const run = await runBash(`${prelude}\n${script}`, 150_000);
     const statuses = [...run.stderr.matchAll(/^HTTP_STATUS (\d{3})$/gm)].map((match) => match[1]);

@@ -1,4 +1,11 @@
-import { CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  DeleteMessageCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import { sqsJobQueue } from '../../shared/commands/queue';
 import { redriveDeadLetters } from '../../shared/commands/redrive';
 import { createSqsClient } from '../../shared/platform/sqs';
@@ -11,7 +18,9 @@ beforeAll(async () => {
 afterAll(() => services.stop());
 
 const depth = async (url: string) => {
-  const { Attributes } = await services.aws.sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages'] }));
+  const { Attributes } = await services.aws.sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages'] }),
+  );
   return Number(Attributes?.ApproximateNumberOfMessages ?? 0);
 };
 
@@ -19,7 +28,9 @@ const depth = async (url: string) => {
 const visibleBodies = async (url: string): Promise<string[]> => {
   const bodies = new Map<string, string>();
   for (;;) {
-    const { Messages = [] } = await services.aws.sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, VisibilityTimeout: 60 }));
+    const { Messages = [] } = await services.aws.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, VisibilityTimeout: 60 }),
+    );
     if (Messages.length === 0) return [...bodies.values()].sort();
     for (const message of Messages) bodies.set(message.MessageId!, message.Body ?? '');
   }
@@ -52,7 +63,9 @@ describe('redriveDeadLetters while the jobs are still bad', () => {
   const reDeadLetterEverything = async () => {
     const jobs = sqsJobQueue(services.aws.sqs, { queues: { copywriter: queues.url }, deadLetterQueues: { copywriter: queues.dlqUrl } });
     for (;;) {
-      const { Messages = [] } = await services.aws.sqs.send(new ReceiveMessageCommand({ QueueUrl: queues.url, MaxNumberOfMessages: 10, VisibilityTimeout: 60 }));
+      const { Messages = [] } = await services.aws.sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: queues.url, MaxNumberOfMessages: 10, VisibilityTimeout: 60 }),
+      );
       if (Messages.length === 0) return;
       for (const message of Messages) {
         const seen = (deliveries.get(message.Body!) ?? 0) + 1;
@@ -80,7 +93,8 @@ describe('redriveDeadLetters while the jobs are still bad', () => {
     redriveClient.middlewareStack.add(
       (next, context) => async (args) => {
         const result = await next(args);
-        if (context.commandName === 'SendMessageBatchCommand' && (args.input as { QueueUrl?: string }).QueueUrl === queues.url) await reDeadLetterEverything();
+        if (context.commandName === 'SendMessageBatchCommand' && (args.input as { QueueUrl?: string }).QueueUrl === queues.url)
+          await reDeadLetterEverything();
         return result;
       },
       { step: 'initialize', name: 'failingConsumer' },
@@ -99,7 +113,9 @@ describe('redriveDeadLetters while the jobs are still bad', () => {
   it('skips jobs that came back during the run even when the queue seemed to hold more, and leaves them visible', async () => {
     // Another reader holds one dead letter, so the count at the start (8 here) leaves room for a job that comes back.
     await services.aws.sqs.send(new SendMessageCommand({ QueueUrl: queues.dlqUrl, MessageBody: '{"held":true}' }));
-    const held = await services.aws.sqs.send(new ReceiveMessageCommand({ QueueUrl: queues.dlqUrl, MaxNumberOfMessages: 1, VisibilityTimeout: 60 }));
+    const held = await services.aws.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queues.dlqUrl, MaxNumberOfMessages: 1, VisibilityTimeout: 60 }),
+    );
     expect(held.Messages?.[0]?.Body).toBe('{"held":true}');
     await deadLetterTheBadJobs();
     expect(await depth(queues.dlqUrl)).toBe(8);

@@ -84,18 +84,28 @@ function harness(local: LocalRuntime) {
     retryDelaysSeconds: [0],
   };
   const receive = (queueUrl: string) =>
-    eventually(async () => {
-      const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, AttributeNames: ['All'], MessageAttributeNames: ['All'], WaitTimeSeconds: 0 }));
-      return Messages?.[0];
-    }, 5_000, 'a job on the queue');
-  const done = (queueUrl: string, message: Message) => sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! }));
+    eventually(
+      async () => {
+        const { Messages } = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: queueUrl, AttributeNames: ['All'], MessageAttributeNames: ['All'], WaitTimeSeconds: 0 }),
+        );
+        return Messages?.[0];
+      },
+      5_000,
+      'a job on the queue',
+    );
+  const done = (queueUrl: string, message: Message) =>
+    sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! }));
   const salesUrl = local.queues.sales.url;
   return {
     commands,
     /** Takes the next sales job and runs it, as the poller would (the message is deleted once handled). */
     async runNextJob(): Promise<void> {
       const message = await receive(salesUrl);
-      const [record] = sqsEventOf([message], { queueArn: 'arn:aws:sqs:us-east-1:000000000000:switchboard-sales', region: 'us-east-1' }).Records;
+      const [record] = sqsEventOf([message], {
+        queueArn: 'arn:aws:sqs:us-east-1:000000000000:switchboard-sales',
+        region: 'us-east-1',
+      }).Records;
       await processJobRecord(failingPhase, deps, record!);
       await done(salesUrl, message);
     },
@@ -103,7 +113,9 @@ function harness(local: LocalRuntime) {
     async dieHoldingNextJob(commandId: string): Promise<void> {
       await receive(salesUrl);
       const now = Date.now();
-      expect((await commands.claim(commandId, { tenantId: local.tenantId, type: 'lead_follow_up' }, now, now + 60_000)).kind).toBe('claimed');
+      expect((await commands.claim(commandId, { tenantId: local.tenantId, type: 'lead_follow_up' }, now, now + 60_000)).kind).toBe(
+        'claimed',
+      );
     },
     async deadLetterReasons(): Promise<(string | undefined)[]> {
       const message = await receive(local.queues.sales.dlqUrl);
@@ -111,9 +123,16 @@ function harness(local: LocalRuntime) {
     },
     async depth(queueUrl: string): Promise<number> {
       const { Attributes = {} } = await sqs.send(
-        new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] }),
+        new GetQueueAttributesCommand({
+          QueueUrl: queueUrl,
+          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'],
+        }),
       );
-      return Number(Attributes.ApproximateNumberOfMessages) + Number(Attributes.ApproximateNumberOfMessagesNotVisible) + Number(Attributes.ApproximateNumberOfMessagesDelayed);
+      return (
+        Number(Attributes.ApproximateNumberOfMessages) +
+        Number(Attributes.ApproximateNumberOfMessagesNotVisible) +
+        Number(Attributes.ApproximateNumberOfMessagesDelayed)
+      );
     },
     close() {
       sqs.destroy();
@@ -125,7 +144,17 @@ function harness(local: LocalRuntime) {
 /** A lead follow-up in progress, as the API stores it (its job is lost with the in-memory queue at the restart that follows). */
 function unfinished(local: LocalRuntime, id: string, fields: Partial<StoredCommand> = {}): StoredCommand {
   const at = new Date().toISOString();
-  return { id, type: 'lead_follow_up', status: 'in_progress', tenant_id: local.tenantId, request: { site_id: 'site-1' }, created_at: at, updated_at: at, attempts: 0, ...fields };
+  return {
+    id,
+    type: 'lead_follow_up',
+    status: 'in_progress',
+    tenant_id: local.tenantId,
+    request: { site_id: 'site-1' },
+    created_at: at,
+    updated_at: at,
+    attempts: 0,
+    ...fields,
+  };
 }
 
 describe('attempts across a restart of the local runtime (DATA_DIR)', () => {

@@ -7,7 +7,12 @@ const ARN = (name: string) => `arn:aws:secretsmanager:us-east-1:123456789012:sec
 
 beforeAll(async () => {
   fake = await startSecretsManagerFake();
-  Object.assign(process.env, { AWS_ENDPOINT_URL_SECRETS_MANAGER: fake.endpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+  Object.assign(process.env, {
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: fake.endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  });
 });
 afterAll(() => fake.close());
 
@@ -30,6 +35,8 @@ describe('secretsManagerSecrets', () => {
   it('fails with the secret name and the error kind only when it may not be read', async () => {
     const attempt = secretsManagerSecrets([ARN('not-granted')]).read(['OPENAI_API_KEY']);
     await expect(attempt).rejects.toThrow(/not-granted/);
-    await expect(secretsManagerSecrets([ARN('not-granted-2')]).read(['OPENAI_API_KEY'])).rejects.toThrow('Could not read provider secret not-granted-2 (GetParameterError)');
+    await expect(secretsManagerSecrets([ARN('not-granted-2')]).read(['OPENAI_API_KEY'])).rejects.toThrow(
+      'Could not read provider secret not-granted-2 (GetParameterError)',
+    );
   });
 });

@@ -59,7 +59,11 @@ describe('startCommand', () => {
     const deps = depsWith(queue);
     await expect(startCommand(deps, { ...input, tenantId: 'no-key-tenant' })).rejects.toThrow('SQS unreachable');
     const { Items } = await services.db.send(
-      new ScanCommand({ TableName: services.aws.tableName, FilterExpression: 'tenant_id = :t', ExpressionAttributeValues: { ':t': 'no-key-tenant' } }),
+      new ScanCommand({
+        TableName: services.aws.tableName,
+        FilterExpression: 'tenant_id = :t',
+        ExpressionAttributeValues: { ':t': 'no-key-tenant' },
+      }),
     );
     expect(Items).toEqual([expect.objectContaining({ status: 'failed', error: expect.objectContaining({ code: 'SYSTEM_ERROR' }) })]);
     const next = await startCommand(deps, { ...input, tenantId: 'no-key-tenant' });

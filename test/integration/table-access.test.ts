@@ -89,7 +89,8 @@ function asTableRequests(target: string, body: Record<string, unknown>): TableRe
 
 function asTableRequest(action: string, body: Record<string, unknown>): TableRequest {
   const pkOf = (item: unknown) => String((item as Record<string, { S?: string }> | undefined)?.[TABLE.partitionKey]?.S);
-  if (['GetItem', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem'].includes(action)) return { action, resource: 'table', leadingKeys: [pkOf(body.Key)] };
+  if (['GetItem', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem'].includes(action))
+    return { action, resource: 'table', leadingKeys: [pkOf(body.Key)] };
   if (action === 'PutItem') return { action, resource: 'table', leadingKeys: [pkOf(body.Item)] };
   if (action === 'Query') {
     const index = TABLE.indexes.find((candidate) => candidate.name === body.IndexName);
@@ -103,7 +104,9 @@ function asTableRequest(action: string, body: Record<string, unknown>): TableReq
   }
   if (action === 'BatchWriteItem') {
     // IAM checks the partition key of every item the batch writes or deletes.
-    const writes = Object.values((body.RequestItems ?? {}) as Record<string, { PutRequest?: { Item: unknown }; DeleteRequest?: { Key: unknown } }[]>).flat();
+    const writes = Object.values(
+      (body.RequestItems ?? {}) as Record<string, { PutRequest?: { Item: unknown }; DeleteRequest?: { Key: unknown } }[]>,
+    ).flat();
     return { action, resource: 'table', leadingKeys: writes.map((write) => pkOf(write.PutRequest?.Item ?? write.DeleteRequest?.Key)) };
   }
   return { action, resource: 'table', leadingKeys: [] };
@@ -119,7 +122,9 @@ async function recordingProxy(functionId: FunctionId): Promise<string> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const payload = Buffer.concat(chunks);
-      log.push(...asTableRequests(String(req.headers['x-amz-target']), JSON.parse(payload.toString('utf8') || '{}') as Record<string, unknown>));
+      log.push(
+        ...asTableRequests(String(req.headers['x-amz-target']), JSON.parse(payload.toString('utf8') || '{}') as Record<string, unknown>),
+      );
       const forward = httpRequest(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
         res.writeHead(answer.statusCode ?? 500, answer.headers);
         answer.pipe(res);
@@ -162,7 +167,9 @@ const relayConnections: RelayConnections = {
 };
 
 async function compose(definition: FunctionDefinition, settings: Settings): Promise<Handler> {
-  const module = (await import(new URL(`../../${definition.entry}`, import.meta.url).href)) as { build: (settings: Settings, transport?: RelayTransport) => Handler };
+  const module = (await import(new URL(`../../${definition.entry}`, import.meta.url).href)) as {
+    build: (settings: Settings, transport?: RelayTransport) => Handler;
+  };
   return module.build(settings, { relayConnections });
 }
 
@@ -174,14 +181,21 @@ async function drain(queue: JobQueueId): Promise<void> {
   const worker = QUEUES.find((candidate) => candidate.id === queue)!.workerFunction;
   for (let round = 0; round < 20; round++) {
     const { Messages = [] } = await services.aws.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, AttributeNames: ['All'], MessageAttributeNames: ['All'], WaitTimeSeconds: 0 }),
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: 10,
+        AttributeNames: ['All'],
+        MessageAttributeNames: ['All'],
+        WaitTimeSeconds: 0,
+      }),
     );
     if (Messages.length === 0) return;
     const unique = [...new Map(Messages.map((message) => [message.MessageId, message])).values()];
     const answer = (await invoke(worker, sqsEvent(unique))) as SQSBatchResponse;
     const failed = new Set(answer.batchItemFailures.map((failure) => failure.itemIdentifier));
     for (const message of unique) {
-      if (!failed.has(message.MessageId!)) await services.aws.sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! }));
+      if (!failed.has(message.MessageId!))
+        await services.aws.sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! }));
     }
   }
   throw new Error(`The ${queue} queue did not drain`);
@@ -210,10 +224,21 @@ beforeAll(async () => {
   google = await startFakeGoogle();
   receiver = await startWebhookReceiver();
   for (const definition of FUNCTIONS) {
-    const secrets = definition.id === 'twilioCallStatusWebhook' || definition.id === 'conversationRelayWebhook' ? { TWILIO_AUTH_TOKEN } : {};
-    handlers.set(definition.id, await compose(definition, lambdaSettings(definition, await recordingProxy(definition.id), { ...secrets, ...providerSettings(definition.id) })));
+    const secrets =
+      definition.id === 'twilioCallStatusWebhook' || definition.id === 'conversationRelayWebhook' ? { TWILIO_AUTH_TOKEN } : {};
+    handlers.set(
+      definition.id,
+      await compose(
+        definition,
+        lambdaSettings(definition, await recordingProxy(definition.id), { ...secrets, ...providerSettings(definition.id) }),
+      ),
+    );
   }
-  const route = (id: FunctionId) => ({ functionName: id, timeoutSeconds: functionById(id).timeoutSeconds, handler: handlers.get(id) as HttpHandler });
+  const route = (id: FunctionId) => ({
+    functionName: id,
+    timeoutSeconds: functionById(id).timeoutSeconds,
+    handler: handlers.get(id) as HttpHandler,
+  });
   gateway = createGateway(
     ROUTES.map((r) => ({ method: r.method, path: r.path, ...route(r.function) })),
     route(DEFAULT_ROUTE_FUNCTION),
@@ -258,7 +283,13 @@ describe('the table access of every function, on its real paths', () => {
     expect(read.body.data).toMatchObject({ status: 'completed' });
 
     // A producer's job, delivered twice, and a sequence (follow-ups).
-    const job = { version: 1, type: 'lead_follow_up', idempotency_key: 'crm-1', tenant_id: 'local', request: { ...body, output: 'follow_up_sequence' } };
+    const job = {
+      version: 1,
+      type: 'lead_follow_up',
+      idempotency_key: 'crm-1',
+      tenant_id: 'local',
+      request: { ...body, output: 'follow_up_sequence' },
+    };
     await produce(job);
     await drain('sales');
     await produce(job);
@@ -267,27 +298,48 @@ describe('the table access of every function, on its real paths', () => {
     // A sequence whose first attempt died before it kept anything: the next one saves item by item, conditionally.
     const retried = await call(url, 'POST', LEAD_FOLLOW_UP, { key: API_KEY, body: { ...body, output: 'follow_up_sequence' } });
     const past = Date.now() - 60_000;
-    await dynamoCommandStore(services.db, services.aws.tableName).claim(String(retried.body.data?.command_id), { tenantId: 'local', type: 'lead_follow_up' }, past, past + 1);
+    await dynamoCommandStore(services.db, services.aws.tableName).claim(
+      String(retried.body.data?.command_id),
+      { tenantId: 'local', type: 'lead_follow_up' },
+      past,
+      past + 1,
+    );
     await drain('sales');
 
     // Stakeholder coordination: a request (then its replay), one naming the conversation it started; the call worker
     // (no telephony configured here: the call fails without dialling), a duplicate delivery; a signed status callback.
     const meeting = { site_id: DEMO_SITE, lead_id: DEMO_LEAD, phone_numbers: ['+14155550123'] };
-    const coordination = await call(url, 'POST', STAKEHOLDER, { key: API_KEY, body: meeting, headers: { 'idempotency-key': 'access-call-1' } });
+    const coordination = await call(url, 'POST', STAKEHOLDER, {
+      key: API_KEY,
+      body: meeting,
+      headers: { 'idempotency-key': 'access-call-1' },
+    });
     expect(coordination.status).toBe(202);
     const coordinationId = String(coordination.body.data?.command_id);
-    expect((await call(url, 'POST', STAKEHOLDER, { key: API_KEY, body: meeting, headers: { 'idempotency-key': 'access-call-1' } })).body.data?.command_id).toBe(coordinationId);
+    expect(
+      (await call(url, 'POST', STAKEHOLDER, { key: API_KEY, body: meeting, headers: { 'idempotency-key': 'access-call-1' } })).body.data
+        ?.command_id,
+    ).toBe(coordinationId);
     const conversationId = String(coordination.body.data?.conversation_id);
     expect((await call(url, 'POST', STAKEHOLDER, { key: API_KEY, body: { ...meeting, conversationId } })).status).toBe(202);
     await drain('call');
     await services.aws.sqs.send(
-      new SendMessageCommand({ QueueUrl: services.aws.queues.call.url, MessageBody: JSON.stringify({ version: 1, type: 'stakeholder_coordination', tenant_id: 'local', command_id: coordinationId }) }),
+      new SendMessageCommand({
+        QueueUrl: services.aws.queues.call.url,
+        MessageBody: JSON.stringify({ version: 1, type: 'stakeholder_coordination', tenant_id: 'local', command_id: coordinationId }),
+      }),
     );
     await drain('call');
-    expect((await call(url, 'GET', `/api/commands/${coordinationId}`, { key: API_KEY })).body.data).toMatchObject({ status: 'completed', call: { status: 'failed' } });
+    expect((await call(url, 'GET', `/api/commands/${coordinationId}`, { key: API_KEY })).body.data).toMatchObject({
+      status: 'completed',
+      call: { status: 'failed' },
+    });
     const callback = { CallSid: 'CA0123456789abcdef0123456789abcdef', CallStatus: 'ringing', SequenceNumber: '1' };
     const callbackPath = `${CALL_STATUS}?command_id=${coordinationId}`;
-    const signed = await postSignedCallback(`${url}${callbackPath}`, callback, { authToken: TWILIO_AUTH_TOKEN, signedUrl: `${PUBLIC_BASE_URL}${callbackPath}` });
+    const signed = await postSignedCallback(`${url}${callbackPath}`, callback, {
+      authToken: TWILIO_AUTH_TOKEN,
+      signedUrl: `${PUBLIC_BASE_URL}${callbackPath}`,
+    });
     expect(signed.status).toBe(204);
     // A call Twilio has (placed by an earlier worker): its callback applies, and the tenant's webhooks hear of it.
     const placedAt = new Date().toISOString();
@@ -302,10 +354,22 @@ describe('the table access of every function, on its real paths', () => {
       created_at: placedAt,
       updated_at: placedAt,
       attempts: 1,
-      call: { id: newId(), status: 'pending', phone_number: '+14155550123', provider: 'twilio', provider_call_id: callback.CallSid, requested_at: placedAt, last_sequence: 0, updated_at: placedAt },
+      call: {
+        id: newId(),
+        status: 'pending',
+        phone_number: '+14155550123',
+        provider: 'twilio',
+        provider_call_id: callback.CallSid,
+        requested_at: placedAt,
+        last_sequence: 0,
+        updated_at: placedAt,
+      },
     });
     const ringingPath = `${CALL_STATUS}?command_id=${ringingId}`;
-    const applied = await postSignedCallback(`${url}${ringingPath}`, callback, { authToken: TWILIO_AUTH_TOKEN, signedUrl: `${PUBLIC_BASE_URL}${ringingPath}` });
+    const applied = await postSignedCallback(`${url}${ringingPath}`, callback, {
+      authToken: TWILIO_AUTH_TOKEN,
+      signedUrl: `${PUBLIC_BASE_URL}${ringingPath}`,
+    });
     expect(applied.status).toBe(204);
 
     // The voice assistant: a call's socket (signed upgrade, setup, two turns, a keypress, an interrupt, the close),
@@ -313,22 +377,38 @@ describe('the table access of every function, on its real paths', () => {
     const store = dynamoCommandStore(services.db, services.aws.tableName);
     const placed = (await store.get<CallCommandFields>(coordinationId))!;
     const callSid = 'CA0123456789abcdef0123456789abcde0';
-    const live = { ...placed, id: newId(), status: 'completed' as const, call: { ...placed.call!, status: 'in_progress' as const, provider_call_id: callSid } };
+    const live = {
+      ...placed,
+      id: newId(),
+      status: 'completed' as const,
+      call: { ...placed.call!, status: 'in_progress' as const, provider_call_id: callSid },
+    };
     await store.create(live);
     const socket = (eventType: 'CONNECT' | 'MESSAGE' | 'DISCONNECT', body?: unknown, headers?: Record<string, string>) =>
       invoke('conversationRelayWebhook', {
-        requestContext: { routeKey: eventType === 'CONNECT' ? '$connect' : eventType === 'MESSAGE' ? '$default' : '$disconnect', eventType, connectionId: 'conn-access-1', domainName: 'local', stage: 'relay' },
+        requestContext: {
+          routeKey: eventType === 'CONNECT' ? '$connect' : eventType === 'MESSAGE' ? '$default' : '$disconnect',
+          eventType,
+          connectionId: 'conn-access-1',
+          domainName: 'local',
+          stage: 'relay',
+        },
         ...(headers ? { headers } : {}),
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       }) as Promise<{ statusCode: number }>;
-    expect((await socket('CONNECT', undefined, { 'X-Twilio-Signature': signTwilioRequest(TWILIO_AUTH_TOKEN, relayUrlOf(PUBLIC_BASE_URL), {}) })).statusCode).toBe(200);
+    expect(
+      (await socket('CONNECT', undefined, { 'X-Twilio-Signature': signTwilioRequest(TWILIO_AUTH_TOKEN, relayUrlOf(PUBLIC_BASE_URL), {}) }))
+        .statusCode,
+    ).toBe(200);
     await socket('MESSAGE', { type: 'setup', callSid, customParameters: { command_id: live.id } });
     await socket('MESSAGE', { type: 'prompt', voicePrompt: 'Yes, good time.', last: true });
     await socket('MESSAGE', { type: 'interrupt', utteranceUntilInterrupt: 'Thank you.' });
     await socket('MESSAGE', { type: 'dtmf', digit: '1' });
     await socket('MESSAGE', { type: 'prompt', voicePrompt: 'We decided to keep the budget.', last: true });
     await socket('DISCONNECT');
-    expect(relayMessages.filter((sent) => sent.connectionId === 'conn-access-1').map((sent) => (sent.message as { type?: string }).type)).toEqual(['text', 'text']);
+    expect(
+      relayMessages.filter((sent) => sent.connectionId === 'conn-access-1').map((sent) => (sent.message as { type?: string }).type),
+    ).toEqual(['text', 'text']);
     const summaryJob = (await store.get<CallCommandFields>(live.id))!.meeting_summary!;
     expect(summaryJob).toMatchObject({ status: 'pending' });
     await produce({ version: 1, type: 'post_call_summary', tenant_id: 'local', command_id: summaryJob.command_id }, 'summary');
@@ -336,11 +416,23 @@ describe('the table access of every function, on its real paths', () => {
     expect((await store.get<CallCommandFields>(live.id))!.meeting_summary).toMatchObject({ status: 'completed', generated_by: 'offline' });
     // A call whose socket close never reached the relay: its signed `completed` callback requests the summary (the backstop).
     const unclosedSid = 'CA0123456789abcdef0123456789abcde1';
-    const unclosed = { ...live, id: newId(), transcript: [{ role: 'user' as const, content: 'We decided to keep the budget.', at: placedAt }], call: { ...live.call, provider_call_id: unclosedSid, last_sequence: 0 } };
+    const unclosed = {
+      ...live,
+      id: newId(),
+      transcript: [{ role: 'user' as const, content: 'We decided to keep the budget.', at: placedAt }],
+      call: { ...live.call, provider_call_id: unclosedSid, last_sequence: 0 },
+    };
     await store.create(unclosed);
     const unclosedPath = `${CALL_STATUS}?command_id=${unclosed.id}`;
     const completed = { CallSid: unclosedSid, CallStatus: 'completed', SequenceNumber: '2', CallDuration: '30' };
-    expect((await postSignedCallback(`${url}${unclosedPath}`, completed, { authToken: TWILIO_AUTH_TOKEN, signedUrl: `${PUBLIC_BASE_URL}${unclosedPath}` })).status).toBe(204);
+    expect(
+      (
+        await postSignedCallback(`${url}${unclosedPath}`, completed, {
+          authToken: TWILIO_AUTH_TOKEN,
+          signedUrl: `${PUBLIC_BASE_URL}${unclosedPath}`,
+        })
+      ).status,
+    ).toBe(204);
     expect((await store.get<CallCommandFields>(unclosed.id))!.meeting_summary).toMatchObject({ status: 'pending' });
     await drain('summary');
     expect((await store.get<CallCommandFields>(unclosed.id))!.meeting_summary).toMatchObject({ status: 'completed' });
@@ -348,17 +440,34 @@ describe('the table access of every function, on its real paths', () => {
     // Deep research: a search (quota counted, results cached), its replay, the same search from the cache,
     // then a producer's research job delivered twice.
     const research = { operation_type: 'general_news', query: 'table access', max_results: 12, include_content_analysis: true };
-    const researched = await call(url, 'POST', RESEARCH, { key: API_KEY, body: research, headers: { 'idempotency-key': 'access-research' } });
+    const researched = await call(url, 'POST', RESEARCH, {
+      key: API_KEY,
+      body: research,
+      headers: { 'idempotency-key': 'access-research' },
+    });
     expect(researched.status).toBe(202);
-    expect((await call(url, 'POST', RESEARCH, { key: API_KEY, body: research, headers: { 'idempotency-key': 'access-research' } })).status).toBe(202);
+    expect(
+      (await call(url, 'POST', RESEARCH, { key: API_KEY, body: research, headers: { 'idempotency-key': 'access-research' } })).status,
+    ).toBe(202);
     await drain('research');
     expect((await call(url, 'POST', RESEARCH, { key: API_KEY, body: research })).status).toBe(202);
-    const researchJob = { version: 1, type: 'deep_research', idempotency_key: 'crm-research-1', tenant_id: 'local', request: { operation_type: 'llm_news', max_results: 3 } };
+    const researchJob = {
+      version: 1,
+      type: 'deep_research',
+      idempotency_key: 'crm-research-1',
+      tenant_id: 'local',
+      request: { operation_type: 'llm_news', max_results: 3 },
+    };
     await produce(researchJob, 'research');
     await produce(researchJob, 'research');
     await drain('research');
     const researchRead = await call(url, 'GET', `/api/commands/${String(researched.body.data?.command_id)}`, { key: API_KEY });
-    expect(researchRead.body.data).toMatchObject({ status: 'completed', provider: 'google', provider_requests: 2, analysis_included: true });
+    expect(researchRead.body.data).toMatchObject({
+      status: 'completed',
+      provider: 'google',
+      provider_requests: 2,
+      analysis_included: true,
+    });
 
     // The APIs when their queue is down: the command is marked (with a key) or closed (without).
     for (const [id, path, queueId, request] of [
@@ -369,16 +478,24 @@ describe('the table access of every function, on its real paths', () => {
       const api = functionById(id);
       const unqueued = await compose(
         api,
-        lambdaSettings(api, await recordingProxy(id), { [queueById(queueId).urlEnvVar]: `${services.aws.sqsEndpoint}/000000000000/missing` }),
+        lambdaSettings(api, await recordingProxy(id), {
+          [queueById(queueId).urlEnvVar]: `${services.aws.sqsEndpoint}/000000000000/missing`,
+        }),
       );
-      const downGateway = createGateway([{ method: 'POST', path, functionName: api.id, timeoutSeconds: api.timeoutSeconds, handler: unqueued as HttpHandler }], {
-        functionName: 'none',
-        timeoutSeconds: 1,
-        handler: handlers.get('notFoundApi') as HttpHandler,
-      }, { log: requestLogFromEnv({ LOG_LEVEL: 'SILENT' }) });
+      const downGateway = createGateway(
+        [{ method: 'POST', path, functionName: api.id, timeoutSeconds: api.timeoutSeconds, handler: unqueued as HttpHandler }],
+        {
+          functionName: 'none',
+          timeoutSeconds: 1,
+          handler: handlers.get('notFoundApi') as HttpHandler,
+        },
+        { log: requestLogFromEnv({ LOG_LEVEL: 'SILENT' }) },
+      );
       await new Promise<void>((resolve) => downGateway.listen(0, '127.0.0.1', resolve));
       const downUrl = `http://127.0.0.1:${(downGateway.address() as AddressInfo).port}`;
-      expect((await call(downUrl, 'POST', path, { key: API_KEY, body: request, headers: { 'idempotency-key': `access-down-${id}` } })).status).toBe(500);
+      expect(
+        (await call(downUrl, 'POST', path, { key: API_KEY, body: request, headers: { 'idempotency-key': `access-down-${id}` } })).status,
+      ).toBe(500);
       expect((await call(downUrl, 'POST', path, { key: API_KEY, body: request })).status).toBe(500);
       await new Promise((resolve) => downGateway.close(resolve));
     }
@@ -388,7 +505,17 @@ describe('the table access of every function, on its real paths', () => {
     const now = Date.now();
     for (const age of [3 * 60, 20]) {
       const at = new Date(now - age * 60_000).toISOString();
-      await commands.create({ id: newId(), type: 'lead_follow_up', status: 'in_progress', tenant_id: 'local', site_id: DEMO_SITE, request: body, created_at: at, updated_at: at, attempts: 0 });
+      await commands.create({
+        id: newId(),
+        type: 'lead_follow_up',
+        status: 'in_progress',
+        tenant_id: 'local',
+        site_id: DEMO_SITE,
+        request: body,
+        created_at: at,
+        updated_at: at,
+        attempts: 0,
+      });
     }
     await invoke('commandJanitor', {});
     await drain('sales');
@@ -403,9 +530,13 @@ describe('the table access of every function, on its real paths', () => {
     const told = deliveries.body.data?.deliveries as { event_id: string; status: string }[];
     expect(told.length).toBeGreaterThanOrEqual(6);
     expect(told.every((delivery) => delivery.status === 'delivered')).toBe(true);
-    expect((await call(url, 'POST', `/api/webhooks/${hookId}/deliveries/${told[0]!.event_id}/redeliver`, { key: API_KEY })).status).toBe(202);
+    expect((await call(url, 'POST', `/api/webhooks/${hookId}/deliveries/${told[0]!.event_id}/redeliver`, { key: API_KEY })).status).toBe(
+      202,
+    );
     await drain('webhooks');
-    expect(receiver.received.map((item) => item.body.type)).toEqual(expect.arrayContaining(['command.completed', 'command.failed', 'call.status_changed', 'meeting_summary.created']));
+    expect(receiver.received.map((item) => item.body.type)).toEqual(
+      expect.arrayContaining(['command.completed', 'command.failed', 'call.status_changed', 'meeting_summary.created']),
+    );
 
     // Erasing the first lead follow-up and its copywriter phase.
     const erased = await call(url, 'DELETE', `/api/commands/${commandId}`, { key: API_KEY });
@@ -416,14 +547,47 @@ describe('the table access of every function, on its real paths', () => {
     const listed = await call(url, 'GET', `/api/leads/${DEMO_LEAD}/follow-ups?site_id=${DEMO_SITE}&limit=2`, { key: API_KEY });
     const steps = listed.body.data?.follow_ups as { id: string }[];
     expect(steps).toHaveLength(2);
-    expect((await call(url, 'PATCH', `/api/follow-ups/${steps[0]!.id}`, { key: API_KEY, body: { content: 'Hi Jordan, a shorter note.' } })).status).toBe(200);
+    expect(
+      (await call(url, 'PATCH', `/api/follow-ups/${steps[0]!.id}`, { key: API_KEY, body: { content: 'Hi Jordan, a shorter note.' } }))
+        .status,
+    ).toBe(200);
     const leadEvent = { site_id: DEMO_SITE, event: { type: 'clicked' } };
-    expect((await call(url, 'POST', `/api/leads/${DEMO_LEAD}/events`, { key: API_KEY, body: leadEvent, headers: { 'idempotency-key': 'access-event' } })).status).toBe(200);
-    expect((await call(url, 'POST', `/api/leads/${DEMO_LEAD}/events`, { key: API_KEY, body: leadEvent, headers: { 'idempotency-key': 'access-event' } })).status).toBe(200);
-    const { Item: template } = await services.db.send(new GetCommand({ TableName: services.aws.tableName, Key: { pk: `FOLLOWUP#${steps[1]!.id}`, sk: 'FOLLOWUP' } }));
+    expect(
+      (
+        await call(url, 'POST', `/api/leads/${DEMO_LEAD}/events`, {
+          key: API_KEY,
+          body: leadEvent,
+          headers: { 'idempotency-key': 'access-event' },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call(url, 'POST', `/api/leads/${DEMO_LEAD}/events`, {
+          key: API_KEY,
+          body: leadEvent,
+          headers: { 'idempotency-key': 'access-event' },
+        })
+      ).status,
+    ).toBe(200);
+    const { Item: template } = await services.db.send(
+      new GetCommand({ TableName: services.aws.tableName, Key: { pk: `FOLLOWUP#${steps[1]!.id}`, sk: 'FOLLOWUP' } }),
+    );
     const longAgo = new Date(Date.now() - 60 * 60_000).toISOString();
-    for (const [id, status, gsi1pk] of [[newId(), 'scheduled', 'FOLLOWUP#scheduled'], [newId(), 'due', 'FOLLOWUP#announcing']] as const) {
-      const item = { ...template, pk: `FOLLOWUP#${id}`, id, status, scheduled_for: longAgo, gsi1pk, gsi1sk: `${longAgo}#${id}`, gsi2sk: `${longAgo}#${id}` };
+    for (const [id, status, gsi1pk] of [
+      [newId(), 'scheduled', 'FOLLOWUP#scheduled'],
+      [newId(), 'due', 'FOLLOWUP#announcing'],
+    ] as const) {
+      const item = {
+        ...template,
+        pk: `FOLLOWUP#${id}`,
+        id,
+        status,
+        scheduled_for: longAgo,
+        gsi1pk,
+        gsi1sk: `${longAgo}#${id}`,
+        gsi2sk: `${longAgo}#${id}`,
+      };
       await services.db.send(new PutCommand({ TableName: services.aws.tableName, Item: item }));
     }
     await invoke('followUpDispatcher', {});
@@ -432,7 +596,9 @@ describe('the table access of every function, on its real paths', () => {
     expect(receiver.received.map((item) => item.body.type)).toEqual(expect.arrayContaining(['sequence.adapted', 'follow_up.due']));
     expect((await call(url, 'DELETE', `/api/webhooks/${hookId}`, { key: API_KEY })).status).toBe(200);
     const sequenceCommand = String(retried.body.data?.command_id);
-    expect((await call(url, 'DELETE', `/api/commands/${sequenceCommand}`, { key: API_KEY })).body.data).toMatchObject({ deleted_follow_up_ids: expect.any(Array) });
+    expect((await call(url, 'DELETE', `/api/commands/${sequenceCommand}`, { key: API_KEY })).body.data).toMatchObject({
+      deleted_follow_up_ids: expect.any(Array),
+    });
   }, 120_000);
 
   it.each(FUNCTIONS.map((fn) => [fn.id] as const))('%s: every request is allowed by its prod policy', (id) => {
@@ -494,8 +660,12 @@ describe('the table access of every function, on its real paths', () => {
     expect(allowed(prod, 'leadEventsApi', { action: 'UpdateItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
     expect(allowed(prod, 'salesWorker', { action: 'PutItem', resource: 'table', leadingKeys: ['LEADHISTORY#abc#def'] })).toBe(false);
     expect(allowed(prod, 'copywriterWorker', { action: 'Query', resource: 'table', leadingKeys: ['LEADHISTORY#abc#def'] })).toBe(false);
-    expect(allowed(prod, 'stakeholderCoordinationApi', { action: 'Query', resource: 'table', leadingKeys: ['LEADHISTORY#abc#def'] })).toBe(false);
-    expect(allowed(prod, 'followUpDispatcher', { action: 'Query', resource: 'index/gsi1', leadingKeys: ['CMD#IN_PROGRESS#0'] })).toBe(false);
+    expect(allowed(prod, 'stakeholderCoordinationApi', { action: 'Query', resource: 'table', leadingKeys: ['LEADHISTORY#abc#def'] })).toBe(
+      false,
+    );
+    expect(allowed(prod, 'followUpDispatcher', { action: 'Query', resource: 'index/gsi1', leadingKeys: ['CMD#IN_PROGRESS#0'] })).toBe(
+      false,
+    );
     expect(allowed(prod, 'followUpDispatcher', { action: 'Query', resource: 'index/gsi2', leadingKeys: ['FOLLOWUP#LEAD#x'] })).toBe(false);
     expect(allowed(prod, 'deleteCommandApi', { action: 'UpdateItem', resource: 'table', leadingKeys: ['FOLLOWUP#abc'] })).toBe(false);
     expect(allowed(prod, 'conversationRelayWebhook', { action: 'DeleteItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
@@ -512,7 +682,14 @@ function allowed(env: SynthesizedEnvironment, id: FunctionId, request: TableRequ
   const roleId = logicalId(env.stage.service.functions.get(id)!.role);
   const statements = Object.values(env.json.service.Resources)
     .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties?.Roles) === JSON.stringify([{ Ref: roleId }]))
-    .flatMap((r) => (r.Properties?.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, unknown>> }[] }).Statement);
+    .flatMap(
+      (r) =>
+        (
+          r.Properties?.PolicyDocument as {
+            Statement: { Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, unknown>> }[];
+          }
+        ).Statement,
+    );
   return statements.some((statement) => {
     if (![statement.Action].flat().includes(`dynamodb:${request.action}`)) return false;
     if (![statement.Resource].flat().some((r) => canonical(r, env) === resource)) return false;
@@ -526,6 +703,9 @@ function allowed(env: SynthesizedEnvironment, id: FunctionId, request: TableRequ
 
 /** IAM's StringLike: `*` any run of characters, `?` one character. */
 function globMatches(pattern: string, value: string): boolean {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`).test(value);
 }

@@ -19,7 +19,10 @@ const resent: number[] = [];
 
 beforeAll(async () => {
   services = await startEmbeddedServices();
-  const urls = { queues: { webhooks: services.aws.queues.webhooks.url }, deadLetterQueues: { webhooks: services.aws.queues.webhooks.dlqUrl } };
+  const urls = {
+    queues: { webhooks: services.aws.queues.webhooks.url },
+    deadLetterQueues: { webhooks: services.aws.queues.webhooks.dlqUrl },
+  };
   const real = sqsJobQueue(services.aws.sqs, urls);
   queue = { ...real, sendAgain: async (_queue, _body, _delay, attempt) => void resent.push(attempt) };
 });
@@ -30,20 +33,38 @@ const oversizedWrite: TaskDefinition<{ key: string }> = {
   type: 'webhook_delivery',
   parse: (request) => request as { key: string },
   async run({ input }) {
-    await services.db.send(new PutCommand({ TableName: services.aws.tableName, Item: { pk: `DELIVERY#${input.key}`, sk: 'x', notes: 'x'.repeat(512 * 1024) } }));
+    await services.db.send(
+      new PutCommand({ TableName: services.aws.tableName, Item: { pk: `DELIVERY#${input.key}`, sk: 'x', notes: 'x'.repeat(512 * 1024) } }),
+    );
     return { outcome: 'delivered' };
   },
 };
 
 const eventFor = (key: string): SQSEvent =>
-  sqsEventOf([{ MessageId: `m-${key}`, ReceiptHandle: 'r', Body: JSON.stringify({ version: 1, type: 'webhook_delivery', tenant_id: 'tenant-a', request: { key } }), Attributes: { ApproximateReceiveCount: '1' } }], {
-    queueArn: 'arn:aws:sqs:us-east-1:000000000000:switchboard-webhooks',
-    region: 'us-east-1',
-  });
+  sqsEventOf(
+    [
+      {
+        MessageId: `m-${key}`,
+        ReceiptHandle: 'r',
+        Body: JSON.stringify({ version: 1, type: 'webhook_delivery', tenant_id: 'tenant-a', request: { key } }),
+        Attributes: { ApproximateReceiveCount: '1' },
+      },
+    ],
+    {
+      queueArn: 'arn:aws:sqs:us-east-1:000000000000:switchboard-webhooks',
+      region: 'us-east-1',
+    },
+  );
 
 describe('task worker', () => {
   it('dead-letters at once, with the reason, a job whose write is refused as too large', async () => {
-    const worker = createTaskWorker(oversizedWrite, { queue, clock: systemClock, logger: new Logger({ logLevel: 'SILENT' }), maxReceiveCount: 5, retryDelaysSeconds: [0] });
+    const worker = createTaskWorker(oversizedWrite, {
+      queue,
+      clock: systemClock,
+      logger: new Logger({ logLevel: 'SILENT' }),
+      maxReceiveCount: 5,
+      retryDelaysSeconds: [0],
+    });
     expect(await worker(eventFor('huge'))).toEqual({ batchItemFailures: [] });
     expect(resent).toEqual([]);
     const { Messages = [] } = await services.aws.sqs.send(

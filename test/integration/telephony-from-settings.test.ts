@@ -41,15 +41,24 @@ describe('configuredTelephony', () => {
     expect(await configuredTelephony({ settings, secrets: environmentSecrets(settings) })()).toBeUndefined();
   });
 
-  it.each(['+1 415 555 2671', '4155552671', '+1555', 'twilio'])('fails the cold start on TWILIO_FROM_NUMBER %j, naming the setting', (from) => {
-    const settings = { ...fake.settings, TWILIO_FROM_NUMBER: from };
-    expect(() => configuredTelephony({ settings, secrets: environmentSecrets(settings) })).toThrow(ConfigError);
-    expect(() => configuredTelephony({ settings, secrets: environmentSecrets(settings) })).toThrow(/TWILIO_FROM_NUMBER: must be a valid E\.164/);
-  });
+  it.each(['+1 415 555 2671', '4155552671', '+1555', 'twilio'])(
+    'fails the cold start on TWILIO_FROM_NUMBER %j, naming the setting',
+    (from) => {
+      const settings = { ...fake.settings, TWILIO_FROM_NUMBER: from };
+      expect(() => configuredTelephony({ settings, secrets: environmentSecrets(settings) })).toThrow(ConfigError);
+      expect(() => configuredTelephony({ settings, secrets: environmentSecrets(settings) })).toThrow(
+        /TWILIO_FROM_NUMBER: must be a valid E\.164/,
+      );
+    },
+  );
 
   it('fails the cold start on a malformed TWILIO_API_BASE_URL or PUBLIC_BASE_URL', () => {
-    expect(() => configuredTelephony({ settings: { TWILIO_API_BASE_URL: 'api.twilio.com' }, secrets: environmentSecrets({}) })).toThrow(/TWILIO_API_BASE_URL/);
-    expect(() => configuredTelephony({ settings: { PUBLIC_BASE_URL: 'ftp://x.example.com' }, secrets: environmentSecrets({}) })).toThrow(/PUBLIC_BASE_URL/);
+    expect(() => configuredTelephony({ settings: { TWILIO_API_BASE_URL: 'api.twilio.com' }, secrets: environmentSecrets({}) })).toThrow(
+      /TWILIO_API_BASE_URL/,
+    );
+    expect(() => configuredTelephony({ settings: { PUBLIC_BASE_URL: 'ftp://x.example.com' }, secrets: environmentSecrets({}) })).toThrow(
+      /PUBLIC_BASE_URL/,
+    );
   });
 
   it('refuses an account SID that is not AC…, without echoing it', async () => {

@@ -20,7 +20,13 @@ afterEach(async () => {
 });
 
 const telephonyOf = (overrides: Partial<Parameters<typeof createTwilioTelephony>[0]> = {}) =>
-  createTwilioTelephony({ accountSid: fake.accountSid, authToken: fake.authToken, fromNumber: fake.fromNumber, apiBaseUrl: fake.baseUrl, ...overrides });
+  createTwilioTelephony({
+    accountSid: fake.accountSid,
+    authToken: fake.authToken,
+    fromNumber: fake.fromNumber,
+    apiBaseUrl: fake.baseUrl,
+    ...overrides,
+  });
 
 async function failureOf(work: Promise<unknown>): Promise<TelephonyError> {
   const error = await work.then(

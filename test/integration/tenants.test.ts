@@ -24,10 +24,20 @@ describe('dynamoTenantStore', () => {
 
   it('creates the tenant on its first grant and merges a second grant into it', async () => {
     const first = await tenants.grantSites('merge', [SITE_A], T0);
-    expect(first).toEqual({ tenant_id: 'merge', site_ids: [SITE_A], created_at: '2026-11-23T10:00:00.000Z', updated_at: '2026-11-23T10:00:00.000Z' });
+    expect(first).toEqual({
+      tenant_id: 'merge',
+      site_ids: [SITE_A],
+      created_at: '2026-11-23T10:00:00.000Z',
+      updated_at: '2026-11-23T10:00:00.000Z',
+    });
 
     const second = await tenants.grantSites('merge', [SITE_B, SITE_A], T1);
-    expect(second).toEqual({ tenant_id: 'merge', site_ids: [SITE_B, SITE_A].sort(), created_at: '2026-11-23T10:00:00.000Z', updated_at: '2026-11-23T11:00:00.000Z' });
+    expect(second).toEqual({
+      tenant_id: 'merge',
+      site_ids: [SITE_B, SITE_A].sort(),
+      created_at: '2026-11-23T10:00:00.000Z',
+      updated_at: '2026-11-23T11:00:00.000Z',
+    });
     expect(await tenants.get('merge')).toEqual(second);
   });
 
@@ -49,7 +59,10 @@ describe('dynamoTenantStore', () => {
   });
 
   it('refuses a malformed tenant id or an empty site id, and writes nothing', async () => {
-    await expect(tenants.grantSites('Acme Corp', [SITE_A], T0)).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('Acme Corp') });
+    await expect(tenants.grantSites('Acme Corp', [SITE_A], T0)).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringContaining('Acme Corp'),
+    });
     await expect(tenants.grantSites('blank', [' '], T0)).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     expect(await tenants.get('blank')).toBeUndefined();
   });
@@ -61,7 +74,10 @@ describe('registerApiKey', () => {
     await tenants.grantSites('acme', [SITE_A], T0);
     const key = generateApiKey();
 
-    const record = await registerApiKey({ keys, tenants }, { key, tenantId: 'acme', siteIds: [SITE_B.toUpperCase(), 'site-c', SITE_B], now: T1 });
+    const record = await registerApiKey(
+      { keys, tenants },
+      { key, tenantId: 'acme', siteIds: [SITE_B.toUpperCase(), 'site-c', SITE_B], now: T1 },
+    );
 
     expect(record.site_ids).toEqual([SITE_B, 'site-c']);
     expect(await keys.findByHash(hashApiKey(key))).toEqual(record);
@@ -73,7 +89,9 @@ describe('registerApiKey', () => {
   it('saves no key when its tenant id is malformed', async () => {
     const keys = dynamoApiKeyStore(services.db, services.aws.tableName);
     const key = generateApiKey();
-    await expect(registerApiKey({ keys, tenants }, { key, tenantId: 'ACME', siteIds: [SITE_A], now: T0 })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    await expect(registerApiKey({ keys, tenants }, { key, tenantId: 'ACME', siteIds: [SITE_A], now: T0 })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+    });
     expect(await keys.findByHash(hashApiKey(key))).toBeUndefined();
   });
 });
@@ -87,7 +105,10 @@ describe('registerKeys (npm start)', () => {
     ]);
 
     const otherTenant = `tenant-${hashApiKey(otherKey).slice(0, 8)}`;
-    expect(registered).toEqual([{ key: mainKey, tenantId: 'local' }, { key: otherKey, tenantId: otherTenant }]);
+    expect(registered).toEqual([
+      { key: mainKey, tenantId: 'local' },
+      { key: otherKey, tenantId: otherTenant },
+    ]);
     expect((await tenants.get('local'))?.site_ids).toEqual([SITE_A, SITE_B].sort());
     expect((await tenants.get(otherTenant))?.site_ids).toEqual([SITE_B]);
   });

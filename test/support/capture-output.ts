@@ -5,10 +5,10 @@ export async function captureOutput(run: () => unknown, options: { tty?: boolean
   const saved = (['stdout', 'stderr'] as const).map((name) => {
     const stream = streams[name];
     const original = { write: stream.write, isTTY: stream.isTTY };
-    stream.write = ((chunk: string | Uint8Array) => {
+    stream.write = (chunk: string | Uint8Array) => {
       written[name] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
       return true;
-    });
+    };
     if (options.tty !== undefined) stream.isTTY = options.tty;
     return () => {
       stream.write = original.write;

@@ -2,7 +2,11 @@
 export interface JsonAnswer {
   status: number;
   headers: Headers;
-  body: Record<string, unknown> & { success?: boolean; data?: Record<string, unknown>; error?: { code: string; message: string; details?: unknown } };
+  body: Record<string, unknown> & {
+    success?: boolean;
+    data?: Record<string, unknown>;
+    error?: { code: string; message: string; details?: unknown };
+  };
   text: string;
 }
 

@@ -16,7 +16,9 @@ export function recordingPublisher(options: { failing?: boolean } = {}): EventPu
     },
     async stage(drafts) {
       if (options.failing) throw down();
-      const resolved = await Promise.all(drafts.map(async (draft) => ({ ...draft, data: typeof draft.data === 'function' ? await draft.data() : draft.data })));
+      const resolved = await Promise.all(
+        drafts.map(async (draft) => ({ ...draft, data: typeof draft.data === 'function' ? await draft.data() : draft.data })),
+      );
       return { items: [], deliver: async () => void events.push(...resolved) };
     },
   };

@@ -48,7 +48,7 @@ const ADVERSARIAL: Readonly<Record<string, string>> = {
   'digit-dot pairs': fill('1.', 'a'),
   'digit-dash pairs': fill('1-', 'x'),
   'letter-dash pairs': fill('a-', '!'),
-  'zeros': fill('0'),
+  zeros: fill('0'),
   'double braces': fill('{{'),
   'dollar braces': fill('${'),
   'open square brackets': fill('['),
@@ -65,7 +65,7 @@ const ADVERSARIAL: Readonly<Record<string, string>> = {
   'letter-at pairs': fill('a@'),
   'letter-dot pairs': fill('a.', 'c'),
   'labels of a domain': fill('ab-c.', 'x1'),
-  'schemes': fill('http://'),
+  schemes: fill('http://'),
   'www, repeated': fill('www.'),
   'a link with a long path': `https://evil.example/${fill('a/')}`,
   'plus-parenthesis-digit': fill('+(1'),
@@ -78,7 +78,7 @@ const ADVERSARIAL: Readonly<Record<string, string>> = {
   'wait parameters': fill(' wait= '),
   'language tag parts': `en${fill('-a')}!`,
   'bidi overrides': fill('\u202E'),
-  'NULs': fill('\u0000'),
+  NULs: fill('\u0000'),
   'carriage returns': fill('\r'),
 };
 
@@ -190,9 +190,23 @@ describe('adversarial input: every validator and check is linear', () => {
       ['normalizeUrl', normalizeUrl],
       ['plainText', (input) => plainText(input, 1_000)],
       ['dayOf', dayOf],
-      ['shapeResults', (input) => shapeResults([{ title: input, url: `https://a.example/${input}`, snippet: input, publishedDate: input }], { maxResults: 1 })],
-      ['buildSearchQuery (keywords against the query)', (input) =>
-        buildSearchQuery({ operation_type: 'custom_search', query: input.slice(0, 500), keywords: [input.slice(0, 100)], max_results: 1, include_content_analysis: false, analysis_depth: 'basic' })],
+      [
+        'shapeResults',
+        (input) =>
+          shapeResults([{ title: input, url: `https://a.example/${input}`, snippet: input, publishedDate: input }], { maxResults: 1 }),
+      ],
+      [
+        'buildSearchQuery (keywords against the query)',
+        (input) =>
+          buildSearchQuery({
+            operation_type: 'custom_search',
+            query: input.slice(0, 500),
+            keywords: [input.slice(0, 100)],
+            max_results: 1,
+            include_content_analysis: false,
+            analysis_depth: 'basic',
+          }),
+      ],
     ])('%s', (_name, run) => {
       expect(slowInputs(run)).toEqual([]);
     });
@@ -233,7 +247,17 @@ describe('adversarial input: every validator and check is linear', () => {
     it('buildSequence (template names)', () => {
       const written = (input: string) => [{ subject: 'Hi', content: 'Hello.', next_steps: 'Wait.', template: input }];
       const sequence = (input: string) =>
-        buildSequence({ commandId: DEMO.leadId, siteId: DEMO.siteId, leadId: DEMO.leadId, userId: null, leadStage: null, startMs: 0, intervalMs: 1, types: ['email'], written: written(input) });
+        buildSequence({
+          commandId: DEMO.leadId,
+          siteId: DEMO.siteId,
+          leadId: DEMO.leadId,
+          userId: null,
+          leadStage: null,
+          startMs: 0,
+          intervalMs: 1,
+          types: ['email'],
+          written: written(input),
+        });
       expect(slowInputs(sequence)).toEqual([]);
     });
   });
@@ -244,7 +268,11 @@ describe('adversarial input: every validator and check is linear', () => {
       const lead = leads![0]!;
       expect(slowInputs((input) => allowedContactsOf({ site: { ...site, url: input }, lead }))).toEqual([]);
       expect(slowInputs((input) => allowedContactsOf({ site, lead: { ...lead, company: input } }))).toEqual([]);
-      expect(slowInputs((input) => allowedContactsOf({ site, lead: { ...lead, interactions: [{ date: '2026-11-18', type: 'call', summary: input }] } }))).toEqual([]);
+      expect(
+        slowInputs((input) =>
+          allowedContactsOf({ site, lead: { ...lead, interactions: [{ date: '2026-11-18', type: 'call', summary: input }] } }),
+        ),
+      ).toEqual([]);
     });
 
     it('the offline writer writes from a context full of adversarial text', async () => {

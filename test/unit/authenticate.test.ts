@@ -34,7 +34,9 @@ describe('authenticator', () => {
     const authenticate = createAuthenticator(store);
     expect(presentedKey({ 'x-api-key': key, authorization: `Bearer ${key}` })).toBe(key);
     expect(await authenticate({ 'x-api-key': key, authorization: `bearer ${key}` })).toMatchObject({ tenantId: 'tenant-a' });
-    expect(() => presentedKey({ 'x-api-key': key, authorization: `Bearer ${otherKey}` })).toThrow(expect.objectContaining({ code: 'UNAUTHORIZED' }));
+    expect(() => presentedKey({ 'x-api-key': key, authorization: `Bearer ${otherKey}` })).toThrow(
+      expect.objectContaining({ code: 'UNAUTHORIZED' }),
+    );
     await expect(authenticate({ 'x-api-key': otherKey, authorization: `Bearer ${key}` })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     await expect(authenticate({ 'x-api-key': key, authorization: `Bearer ${otherKey}` })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
@@ -146,7 +148,10 @@ describe('authenticator key cache', () => {
     ]);
     const authenticate = createAuthenticator(store, { now: clock.now });
 
-    await expect(authenticate({ 'x-api-key': expired })).rejects.toMatchObject({ code: 'UNAUTHORIZED', message: 'The API key is not valid.' });
+    await expect(authenticate({ 'x-api-key': expired })).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: 'The API key is not valid.',
+    });
     expect(await authenticate({ 'x-api-key': expiring })).toMatchObject({ tenantId: 'tenant-a' });
     clock.at += 9_999;
     await authenticate({ 'x-api-key': expiring });

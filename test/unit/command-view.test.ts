@@ -34,8 +34,22 @@ describe('GET /api/commands/{id} and live fields', () => {
 
   it('shows a stakeholder coordination’s call, transcript, summary and targets as they are now, over the result’s snapshot', () => {
     const transcript = [{ role: 'user', content: 'hello', at: '2026-11-26T00:00:30.000Z' }];
-    const view = commandView(stored('stakeholder_coordination', { call, transcript, targets: ['prompt'], meeting_summary: { status: 'pending', requested_at: 'x' }, context: { secret: 1 } }));
-    expect(view.data).toMatchObject({ summary: 'done', call, transcript, targets: ['prompt'], meeting_summary: { status: 'pending', requested_at: 'x' } });
+    const view = commandView(
+      stored('stakeholder_coordination', {
+        call,
+        transcript,
+        targets: ['prompt'],
+        meeting_summary: { status: 'pending', requested_at: 'x' },
+        context: { secret: 1 },
+      }),
+    );
+    expect(view.data).toMatchObject({
+      summary: 'done',
+      call,
+      transcript,
+      targets: ['prompt'],
+      meeting_summary: { status: 'pending', requested_at: 'x' },
+    });
     // Kept on the command, never shown by GET.
     expect(view.data).not.toHaveProperty('context');
   });

@@ -61,7 +61,13 @@ describe('findContacts', () => {
 describe('urlKey', () => {
   it('ignores scheme, "www.", case, query and trailing slashes', () => {
     const key = urlKey('northwind-outdoor.example/Book');
-    expect(['https://www.Northwind-Outdoor.example/book/', 'http://northwind-outdoor.example/book?ref=mail', 'www.northwind-outdoor.example/BOOK//'].map(urlKey)).toEqual([key, key, key]);
+    expect(
+      [
+        'https://www.Northwind-Outdoor.example/book/',
+        'http://northwind-outdoor.example/book?ref=mail',
+        'www.northwind-outdoor.example/BOOK//',
+      ].map(urlKey),
+    ).toEqual([key, key, key]);
   });
 
   it('keys a link by its real host, not by what comes before an "@"', () => {

@@ -33,7 +33,10 @@ function walk(dir: string, keep: (file: string) => boolean): string[] {
 }
 
 const markdownFiles = ['README.md', ...walk('docs', (file) => file.endsWith('.md'))];
-const codeFiles = [...CODE_DIRS.filter((dir) => existsSync(join(ROOT, dir))).flatMap((dir) => walk(dir, (file) => /\.(ts|mjs|js)$/.test(file))), ...ROOT_CODE];
+const codeFiles = [
+  ...CODE_DIRS.filter((dir) => existsSync(join(ROOT, dir))).flatMap((dir) => walk(dir, (file) => /\.(ts|mjs|js)$/.test(file))),
+  ...ROOT_CODE,
+];
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
 function slugOf(heading: string): string {
@@ -138,7 +141,9 @@ function checkOutsidePages(text: string, where: (index: number) => string, probl
   for (const name of [...OUTSIDE_PAGES, OUTSIDE_DIR]) {
     let index = text.indexOf(name);
     while (index >= 0) {
-      const isImportPath = name === OUTSIDE_DIR && (!prose ? !/^[A-Z]/.test(text.slice(index + name.length)) : text.slice(Math.max(0, index - 3), index) === '../');
+      const isImportPath =
+        name === OUTSIDE_DIR &&
+        (!prose ? !/^[A-Z]/.test(text.slice(index + name.length)) : text.slice(Math.max(0, index - 3), index) === '../');
       if (!isImportPath) problems.push({ where: where(index), problem: `names ${name}, which a clone does not have` });
       index = text.indexOf(name, index + name.length);
     }
@@ -201,10 +206,15 @@ describe('documentation references', () => {
     for (const file of markdownFiles) {
       const text = readFileSync(join(ROOT, file), 'utf8');
       for (const [index, block] of [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match, position) => [position, match[1]!] as const)) {
-        const commands = block.replace(/\\\n/g, ' ').split('\n').filter((line) => /(^|\$\(|\s)curl\s/.test(line) && !line.trimStart().startsWith('#'));
+        const commands = block
+          .replace(/\\\n/g, ' ')
+          .split('\n')
+          .filter((line) => /(^|\$\(|\s)curl\s/.test(line) && !line.trimStart().startsWith('#'));
         for (const command of commands) {
-          if (/\s-d\s/.test(command) && !command.includes("-H 'content-type: application/json'")) problems.push(`${file}, sh block ${index + 1}: ${command.slice(0, 100)}`);
-          for (const [, key] of command.matchAll(/Idempotency-Key: ([\w.-]+)'/g)) owners.set(key!, [...(owners.get(key!) ?? []), `${file}#${index}`]);
+          if (/\s-d\s/.test(command) && !command.includes("-H 'content-type: application/json'"))
+            problems.push(`${file}, sh block ${index + 1}: ${command.slice(0, 100)}`);
+          for (const [, key] of command.matchAll(/Idempotency-Key: ([\w.-]+)'/g))
+            owners.set(key!, [...(owners.get(key!) ?? []), `${file}#${index}`]);
         }
       }
     }
@@ -215,7 +225,8 @@ describe('documentation references', () => {
 
   it('documents in docs/configuration.md every setting the code reads', () => {
     const read = new Set<string>();
-    const pattern = /(?:settings|env|process\.env)\??\.([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)|\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+): (?:z\.|wholeNumber|httpUrl|optionalUrl|flag|delays|ports)/g;
+    const pattern =
+      /(?:settings|env|process\.env)\??\.([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)|\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+): (?:z\.|wholeNumber|httpUrl|optionalUrl|flag|delays|ports)/g;
     for (const file of codeFiles.filter((path) => /^(shared|functions|infra\/local|infra\/cli)\//.test(path))) {
       for (const match of readFileSync(join(ROOT, file), 'utf8').matchAll(pattern)) read.add((match[1] ?? match[2])!);
     }

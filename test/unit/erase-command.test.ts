@@ -22,7 +22,9 @@ describe('erasing a command in progress', () => {
     const harness = leadFollowUpHarness();
     const { command } = await harness.accept({});
     const now = harness.clock.now();
-    expect((await harness.commands.claim(command.id, { tenantId: 'tenant-a', type: 'lead_follow_up' }, now, now + 60_000)).kind).toBe('claimed');
+    expect((await harness.commands.claim(command.id, { tenantId: 'tenant-a', type: 'lead_follow_up' }, now, now + 60_000)).kind).toBe(
+      'claimed',
+    );
 
     await harness.commands.erase(command.id, 'tenant-a');
 

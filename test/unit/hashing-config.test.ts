@@ -5,7 +5,9 @@ import { redact } from '../../shared/platform/logger';
 
 describe('canonicalJson', () => {
   it('gives the same text whatever the key order, at every depth', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe(canonicalJson({ a: { c: null, d: [1, { x: 1, y: 2 }] }, b: 1 }));
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe(
+      canonicalJson({ a: { c: null, d: [1, { x: 1, y: 2 }] }, b: 1 }),
+    );
     expect(sha256Hex(canonicalJson({ a: 1 }))).not.toBe(sha256Hex(canonicalJson({ a: 2 })));
   });
 });
@@ -18,7 +20,10 @@ describe('readConfig', () => {
   });
 
   it('treats blank values as unset and applies declared defaults', () => {
-    expect(readConfig({ PORT: z.coerce.number().default(3000), HOST: z.string().optional() }, { PORT: ' ', HOST: 'x' })).toEqual({ PORT: 3000, HOST: 'x' });
+    expect(readConfig({ PORT: z.coerce.number().default(3000), HOST: z.string().optional() }, { PORT: ' ', HOST: 'x' })).toEqual({
+      PORT: 3000,
+      HOST: 'x',
+    });
   });
 });
 

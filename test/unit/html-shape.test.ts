@@ -2,7 +2,11 @@ import fc from 'fast-check';
 import { parseHTML } from 'linkedom';
 import { measureHtml, nestingWeight, type HtmlShape, type HtmlShapeLimits } from '../../shared/providers/web/html-shape';
 
-const UNBOUNDED: HtmlShapeLimits = { maxElements: Number.MAX_SAFE_INTEGER, maxDepth: Number.MAX_SAFE_INTEGER, maxNesting: Number.MAX_SAFE_INTEGER };
+const UNBOUNDED: HtmlShapeLimits = {
+  maxElements: Number.MAX_SAFE_INTEGER,
+  maxDepth: Number.MAX_SAFE_INTEGER,
+  maxNesting: Number.MAX_SAFE_INTEGER,
+};
 
 interface DomNode {
   nodeType: number;
@@ -36,7 +40,12 @@ const measure = (html: string) => measureHtml(html, UNBOUNDED);
 
 describe('measureHtml', () => {
   it('counts elements, the deepest nesting, the sum of depths and of text characters times their depth', () => {
-    expect(measure('<html><body><div><p>a</p><p>bc</p></div>\n</body></html>')).toEqual({ elements: 5, maxDepth: 4, nesting: 1 + 2 + 3 + 4 + 4, textNesting: 4 + 2 * 4 + 2 });
+    expect(measure('<html><body><div><p>a</p><p>bc</p></div>\n</body></html>')).toEqual({
+      elements: 5,
+      maxDepth: 4,
+      nesting: 1 + 2 + 3 + 4 + 4,
+      textNesting: 4 + 2 * 4 + 2,
+    });
   });
 
   it('weighs 32 characters of text as one element at their depth', () => {
@@ -53,27 +62,106 @@ describe('measureHtml', () => {
     ['a stray </p> and </br> make elements', '<div></p></br></div>', { elements: 3, maxDepth: 2 }],
     ['/> closes nothing in HTML', '<div/><div/><div/>', { elements: 3, maxDepth: 3 }],
     ['/> closes inside svg and math', '<svg><path/><rect/><g><circle/></g></svg><p>x', { elements: 6, maxDepth: 3 }],
-    ['comments, declarations and CDATA hide their tags', '<!doctype html><!-- <div><div> --><![CDATA[<div>]]><?xml <div>?><p>x', { elements: 1, maxDepth: 1 }],
-    ['script, style, title, textarea and xmp are raw text', '<script>"<div>"</script><style>a{}</style><title><b></title><textarea><i></textarea><xmp><u></xmp>', { elements: 5, maxDepth: 1 }],
+    [
+      'comments, declarations and CDATA hide their tags',
+      '<!doctype html><!-- <div><div> --><![CDATA[<div>]]><?xml <div>?><p>x',
+      { elements: 1, maxDepth: 1 },
+    ],
+    [
+      'script, style, title, textarea and xmp are raw text',
+      '<script>"<div>"</script><style>a{}</style><title><b></title><textarea><i></textarea><xmp><u></xmp>',
+      { elements: 5, maxDepth: 1 },
+    ],
     ['a quoted attribute may hold > and <', '<div title="a > b <div>" data-x=\'<p>\'><p>x</p></div>', { elements: 2, maxDepth: 2 }],
     ['tag names are case-insensitive', '<DIV><Li>a<LI>b</div>', { elements: 3, maxDepth: 2 }],
     ['a tag cut off at the end makes no element', '<div><p', { elements: 1, maxDepth: 1 }],
     ['text counts at its depth, </> and a stray < included', '<div><p>ab</> < c</p>d</div>', { textNesting: 'ab</> < c'.length * 2 + 1 }],
-    ['the raw text of scripts and styles does not count', '<div><script>var a = "<p>";</script><style>p{}</style>ab</div>', { elements: 3, textNesting: 2 }],
+    [
+      'the raw text of scripts and styles does not count',
+      '<div><script>var a = "<p>";</script><style>p{}</style>ab</div>',
+      { elements: 3, textNesting: 2 },
+    ],
   ])('%s', (_label, html, expected) => {
     expect(measure(html)).toMatchObject(expected);
     expect(measure(html)).toEqual(domShape(html));
   });
 
   it('agrees with the DOM linkedom builds, on any tag soup', () => {
-    const names = ['div', 'p', 'li', 'ul', 'td', 'tr', 'table', 'br', 'img', 'span', 'svg', 'path', 'math', 'mi', 'title', 'script', 'style', 'textarea', 'option', 'select', 'input', 'h1', 'dd', 'b', 'foreignObject', 'DIV', 'hr', 'xmp'];
+    const names = [
+      'div',
+      'p',
+      'li',
+      'ul',
+      'td',
+      'tr',
+      'table',
+      'br',
+      'img',
+      'span',
+      'svg',
+      'path',
+      'math',
+      'mi',
+      'title',
+      'script',
+      'style',
+      'textarea',
+      'option',
+      'select',
+      'input',
+      'h1',
+      'dd',
+      'b',
+      'foreignObject',
+      'DIV',
+      'hr',
+      'xmp',
+    ];
     const fragment = fc.oneof(
       fc.constantFrom(...names).map((name) => `<${name}>`),
       fc.constantFrom(...names).map((name) => `</${name}>`),
       fc.constantFrom(...names).map((name) => `<${name}/>`),
       fc.constantFrom(...names).map((name) => `<${name} a="x>y" b='>' c=d/>`),
-      fc.array(fc.constantFrom('<', '>', '/', '"', "'", '=', '!', '-', ' ', '\n', '[', ']', '?', 'a', 'p', 'div', 'script', 'SCRIPT', 'svg', 'br'), { maxLength: 12 }).map((parts) => parts.join('')),
-      fc.constantFrom('text', '<!-- <div> -->', '<!-->', '<!DOCTYPE html>', '<![CDATA[<div>]]>', '< div>', '</ div>', '</>', '</div/>', '</p>', '</script >'),
+      fc
+        .array(
+          fc.constantFrom(
+            '<',
+            '>',
+            '/',
+            '"',
+            "'",
+            '=',
+            '!',
+            '-',
+            ' ',
+            '\n',
+            '[',
+            ']',
+            '?',
+            'a',
+            'p',
+            'div',
+            'script',
+            'SCRIPT',
+            'svg',
+            'br',
+          ),
+          { maxLength: 12 },
+        )
+        .map((parts) => parts.join('')),
+      fc.constantFrom(
+        'text',
+        '<!-- <div> -->',
+        '<!-->',
+        '<!DOCTYPE html>',
+        '<![CDATA[<div>]]>',
+        '< div>',
+        '</ div>',
+        '</>',
+        '</div/>',
+        '</p>',
+        '</script >',
+      ),
     );
 
     fc.assert(
@@ -94,16 +182,41 @@ describe('measureHtml', () => {
     const limits: HtmlShapeLimits = { maxElements: 100, maxDepth: 10, maxNesting: 300 };
 
     it('stops at the first bound passed, naming it', () => {
-      expect(measureHtml('<p>x</p>'.repeat(101), limits)).toEqual({ elements: 101, maxDepth: 1, nesting: 101, textNesting: 100, over: 'maxElements' });
-      expect(measureHtml('<div>'.repeat(4_000), limits)).toEqual({ elements: 11, maxDepth: 11, nesting: 66, textNesting: 0, over: 'maxDepth' });
-      expect(measureHtml(`${'<div>'.repeat(9)}${'<p></p>'.repeat(90)}`, limits)).toMatchObject({ elements: 35, nesting: 305, over: 'maxNesting' });
-      expect(measureHtml(`${'<div>'.repeat(9)}${'x'.repeat(1_000)}`, limits)).toMatchObject({ elements: 9, textNesting: 9_000, over: 'maxNesting' });
+      expect(measureHtml('<p>x</p>'.repeat(101), limits)).toEqual({
+        elements: 101,
+        maxDepth: 1,
+        nesting: 101,
+        textNesting: 100,
+        over: 'maxElements',
+      });
+      expect(measureHtml('<div>'.repeat(4_000), limits)).toEqual({
+        elements: 11,
+        maxDepth: 11,
+        nesting: 66,
+        textNesting: 0,
+        over: 'maxDepth',
+      });
+      expect(measureHtml(`${'<div>'.repeat(9)}${'<p></p>'.repeat(90)}`, limits)).toMatchObject({
+        elements: 35,
+        nesting: 305,
+        over: 'maxNesting',
+      });
+      expect(measureHtml(`${'<div>'.repeat(9)}${'x'.repeat(1_000)}`, limits)).toMatchObject({
+        elements: 9,
+        textNesting: 9_000,
+        over: 'maxNesting',
+      });
     });
 
     it('passes markup at every bound', () => {
       const atBounds = `${'<div>'.repeat(10)}${'</div>'.repeat(10)}${`<p>${'x'.repeat(32)}</p>`.repeat(90)}`;
 
-      expect(measureHtml(atBounds, { ...limits, maxNesting: 55 + 90 + 90 })).toEqual({ elements: 100, maxDepth: 10, nesting: 145, textNesting: 32 * 90 });
+      expect(measureHtml(atBounds, { ...limits, maxNesting: 55 + 90 + 90 })).toEqual({
+        elements: 100,
+        maxDepth: 10,
+        nesting: 145,
+        textNesting: 32 * 90,
+      });
     });
   });
 });

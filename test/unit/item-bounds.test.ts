@@ -34,7 +34,15 @@ import { boundedMeetingSummary } from '../../shared/voice-assistant/summary-sche
 import { EXCERPT_CHARACTERS } from '../../shared/webhooks/http-post';
 import { KEPT_ATTEMPTS, type StoredDelivery } from '../../shared/webhooks/delivery-store';
 import { widest } from '../support/item-size';
-import { DEMO, demoSite, fixedClock, inMemoryCommands, inMemoryIdempotency, leadFollowUpHarness, recordingQueue } from './lead-follow-up/fixtures';
+import {
+  DEMO,
+  demoSite,
+  fixedClock,
+  inMemoryCommands,
+  inMemoryIdempotency,
+  leadFollowUpHarness,
+  recordingQueue,
+} from './lead-follow-up/fixtures';
 import { inMemoryConversations, inMemorySites, principalFor } from './stakeholder-coordination/fixtures';
 
 /** The margin every item keeps under DynamoDB's 400 KB. */
@@ -53,10 +61,11 @@ function keepingClient(): { db: DynamoDBDocumentClient; sent: { input: Record<st
   return { db: db as unknown as DynamoDBDocumentClient, sent };
 }
 
-const written = (sent: { input: Record<string, unknown> }[]) => sent.map((command) => command.input.Item as Record<string, unknown>).filter(Boolean);
+const written = (sent: { input: Record<string, unknown> }[]) =>
+  sent.map((command) => command.input.Item as Record<string, unknown>).filter(Boolean);
 
 describe('the worst case of every item that grows', () => {
-  it("a lead history entry: one event, its summary at its limit", async () => {
+  it('a lead history entry: one event, its summary at its limit', async () => {
     const { db, sent } = keepingClient();
     await dynamoLeadHistory(db, 'table').record(
       { tenantId: 't'.repeat(63), siteId: ID, leadId: ID },
@@ -70,7 +79,13 @@ describe('the worst case of every item that grows', () => {
   it('a lead event record: the summary, a plan for every open step it looks at, and what they came to', async () => {
     const { db, sent } = keepingClient();
     const records = dynamoLeadEventRecords(db, 'table');
-    const plan: PlannedChange[] = many(200, (index) => ({ follow_up_id: `${ID.slice(0, -3)}${String(index).padStart(3, '0')}`, action: 'reschedule', from_status: 'scheduled', scheduled_for: AT, to_scheduled_for: AT }));
+    const plan: PlannedChange[] = many(200, (index) => ({
+      follow_up_id: `${ID.slice(0, -3)}${String(index).padStart(3, '0')}`,
+      action: 'reschedule',
+      from_status: 'scheduled',
+      scheduled_for: AT,
+      to_scheduled_for: AT,
+    }));
     await records.create({
       id: ID,
       tenant_id: 't'.repeat(63),
@@ -81,13 +96,20 @@ describe('the worst case of every item that grows', () => {
       created_at: AT,
       expires_at: 2_000_000_000,
     });
-    const changes: AppliedChange[] = plan.map((step) => ({ follow_up_id: step.follow_up_id, change: 'rescheduled', previous_status: 'scheduled', status: 'scheduled', previous_scheduled_for: AT, scheduled_for: AT }));
+    const changes: AppliedChange[] = plan.map((step) => ({
+      follow_up_id: step.follow_up_id,
+      change: 'rescheduled',
+      previous_status: 'scheduled',
+      status: 'scheduled',
+      previous_scheduled_for: AT,
+      scheduled_for: AT,
+    }));
     await records.keepOutcome(ID, { changes, interaction_recorded: true });
     const item = { ...written(sent)[0]!, outcome: (sent[1]!.input.ExpressionAttributeValues as Record<string, unknown>)[':outcome'] };
     expect(itemSize(item)).toBeLessThan(100 * 1024);
   });
 
-  it('a sequence step: its copy at the limits, the model\'s note cut, its reason and every trace of a change', async () => {
+  it("a sequence step: its copy at the limits, the model's note cut, its reason and every trace of a change", async () => {
     const { db, sent } = keepingClient();
     const step: StoredFollowUp = {
       id: ID,
@@ -108,12 +130,30 @@ describe('the worst case of every item that grows', () => {
     };
     await dynamoFollowUpStore(db, 'table').saveSequence([step], { firstSave: true });
     const put = (sent[0]!.input.TransactItems as { Put: { Item: Record<string, unknown> } }[])[0]!.Put.Item;
-    const changed = { ...put, status: 'cancelled', status_reason: text(MAX_REASON_LENGTH), due_at: AT, announced_at: AT, cancelled_at: AT, edited_at: AT, previous_scheduled_for: AT, adapted_by: { event_id: ID, event_type: 'meeting_booked', at: AT } };
+    const changed = {
+      ...put,
+      status: 'cancelled',
+      status_reason: text(MAX_REASON_LENGTH),
+      due_at: AT,
+      announced_at: AT,
+      cancelled_at: AT,
+      edited_at: AT,
+      previous_scheduled_for: AT,
+      adapted_by: { event_id: ID, event_type: 'meeting_booked', at: AT },
+    };
     expect(itemSize(changed)).toBeLessThan(24 * 1024);
   });
 
   it('a webhook delivery: the attempts it keeps, each with its error and the excerpt of the answer', () => {
-    const attempt = (number: number) => ({ number, at: AT, trigger: 'redelivery' as const, status_code: 500, duration_ms: 10_000, error: text(200), response_excerpt: `${text(EXCERPT_CHARACTERS)}…` });
+    const attempt = (number: number) => ({
+      number,
+      at: AT,
+      trigger: 'redelivery' as const,
+      status_code: 500,
+      duration_ms: 10_000,
+      error: text(200),
+      response_excerpt: `${text(EXCERPT_CHARACTERS)}…`,
+    });
     const delivery: StoredDelivery = {
       endpoint_id: 'we_'.padEnd(40, 'x'),
       event_id: 'evt_'.padEnd(40, 'x'),
@@ -131,12 +171,21 @@ describe('the worst case of every item that grows', () => {
       updated_at: AT,
       delivered_at: AT,
     };
-    expect(itemSize({ pk: `DELIVERY#${delivery.endpoint_id}`, sk: delivery.event_id, ...delivery, expires_at: 2_000_000_000 })).toBeLessThan(40 * 1024);
+    expect(
+      itemSize({ pk: `DELIVERY#${delivery.endpoint_id}`, sk: delivery.event_id, ...delivery, expires_at: 2_000_000_000 }),
+    ).toBeLessThan(40 * 1024);
   });
 
   it('an idempotency record: the key is hashed, so it is the same size for any key', async () => {
     const { db, sent } = keepingClient();
-    await dynamoIdempotencyStore(db, 'table').claim({ tenantId: 't'.repeat(63), scope: 'lead_event', key: text(MAX_IDEMPOTENCY_KEY_LENGTH), bodyHash: 'f'.repeat(64), commandId: ID, now: Date.parse(AT) });
+    await dynamoIdempotencyStore(db, 'table').claim({
+      tenantId: 't'.repeat(63),
+      scope: 'lead_event',
+      key: text(MAX_IDEMPOTENCY_KEY_LENGTH),
+      bodyHash: 'f'.repeat(64),
+      commandId: ID,
+      now: Date.parse(AT),
+    });
     expect(itemSize(written(sent)[0]!)).toBeLessThan(1024);
   });
 
@@ -149,13 +198,23 @@ describe('the worst case of every item that grows', () => {
       position: text(10_000, 'p'),
       pain_points: many(50, (index) => text(1_000, `pain ${index}`)),
       preferences: Object.fromEntries(many(40, (index) => [`preference_${index}`, text(300, index)])),
-      interactions: many(100, (index) => ({ date: `2026-01-01T00:00:${String(index % 60).padStart(2, '0')}Z#${index}`, type: text(64, index), summary: text(250, index) })),
+      interactions: many(100, (index) => ({
+        date: `2026-01-01T00:00:${String(index % 60).padStart(2, '0')}Z#${index}`,
+        type: text(64, index),
+        summary: text(250, index),
+      })),
     } satisfies Partial<Lead>);
     // The lead is one item: it may hold no more than DynamoDB takes.
     expect(itemSize({ ...itemKey(site.id, 'leads', lead.id), ...lead })).toBeLessThan(400 * 1024);
     const body = {
       previousInteractions: many(60, (index) => ({ date: text(64, `2026-02-${index}`), type: text(64, index), summary: text(700, index) })),
-      leadData: { name: text(500), company: text(500), position: text(500), budget_range: text(200), pain_points: many(50, (index) => text(390, `given ${index}`)) },
+      leadData: {
+        name: text(500),
+        company: text(500),
+        position: text(500),
+        budget_range: text(200),
+        pain_points: many(50, (index) => text(390, `given ${index}`)),
+      },
       productInterest: many(50, (index) => text(290, `product ${index}`)),
       leadStage: text(64),
     };
@@ -164,14 +223,26 @@ describe('the worst case of every item that grows', () => {
 
     const harness = leadFollowUpHarness({ sites: [site], script: [{ offline: true }, { offline: true }] });
     for (let index = 0; index < 30; index++) {
-      await harness.history.record({ tenantId: 'tenant-a', siteId: DEMO.siteId, leadId: DEMO.leadId }, { event_id: `e-${index}`, date: `2026-11-${String(index + 1).padStart(2, '0')}T00:00:00.000Z`, type: 'replied', channel: 'email', summary: text(MAX_EVENT_SUMMARY_LENGTH, index) }, 2_000_000_000);
+      await harness.history.record(
+        { tenantId: 'tenant-a', siteId: DEMO.siteId, leadId: DEMO.leadId },
+        {
+          event_id: `e-${index}`,
+          date: `2026-11-${String(index + 1).padStart(2, '0')}T00:00:00.000Z`,
+          type: 'replied',
+          channel: 'email',
+          summary: text(MAX_EVENT_SUMMARY_LENGTH, index),
+        },
+        2_000_000_000,
+      );
     }
     const { command, job } = await harness.accept(body);
     await harness.deliverSales(job);
     const handedOff = harness.commands.records.get(command.id)!;
     expect(handedOff.status).toBe('in_progress');
     const progress = handedOff.progress as { sales: { context: { interactions: { summary: string }[] } } };
-    expect(progress.sales.context.interactions.reduce((total, item) => total + item.summary.length, 0)).toBeLessThanOrEqual(HISTORY_WINDOW.maxCharacters);
+    expect(progress.sales.context.interactions.reduce((total, item) => total + item.summary.length, 0)).toBeLessThanOrEqual(
+      HISTORY_WINDOW.maxCharacters,
+    );
     // What WRITING_LIMITS promises: the context and the kept request, each bounded.
     expect(valueSize(progress.sales.context)).toBeLessThan(64 * 1024);
     expect(valueSize(handedOff.request)).toBeLessThan(48 * 1024);
@@ -190,14 +261,44 @@ describe('the worst case of every item that grows', () => {
     Object.assign(cmo, { name: text(10_000), instructions: text(10_000) });
     const lead = site.leads!.find((item) => item.id === DEMO.leadId)!;
     Object.assign(lead, { name: text(10_000), company: text(10_000) });
-    site.tasks = many(50, (index) => ({ id: `task-${index}`, title: text(10_000, index), status: text(64, index), owner: text(10_000, index), due_date: text(64, index), description: text(10_000, index) }));
-    site.requirements = many(50, (index) => ({ id: `requirement-${index}`, title: text(10_000, index), estimated_cost: text(64), priority: text(32), description: text(10_000, index) }));
-    site.campaigns = many(50, (index) => ({ id: `campaign-${index}`, title: text(10_000, index), performance: { notes: text(10_000, index) } }));
-    site.content = many(50, (index) => ({ id: `content-${index}`, title: text(10_000, index), description: text(10_000, index), target_completion: text(64) }));
+    site.tasks = many(50, (index) => ({
+      id: `task-${index}`,
+      title: text(10_000, index),
+      status: text(64, index),
+      owner: text(10_000, index),
+      due_date: text(64, index),
+      description: text(10_000, index),
+    }));
+    site.requirements = many(50, (index) => ({
+      id: `requirement-${index}`,
+      title: text(10_000, index),
+      estimated_cost: text(64),
+      priority: text(32),
+      description: text(10_000, index),
+    }));
+    site.campaigns = many(50, (index) => ({
+      id: `campaign-${index}`,
+      title: text(10_000, index),
+      performance: { notes: text(10_000, index) },
+    }));
+    site.content = many(50, (index) => ({
+      id: `content-${index}`,
+      title: text(10_000, index),
+      description: text(10_000, index),
+      target_completion: text(64),
+    }));
     site.resource_allocation = { budget: 25_000, notes: text(50_000) };
     const commands = inMemoryCommands();
     const conversations = inMemoryConversations();
-    const deps = { commands, idempotency: inMemoryIdempotency(), queue: recordingQueue(), clock: fixedClock(), sites: inMemorySites([site]), conversations, maxWaitSeconds: 0 };
+    const deps = {
+      commands,
+      idempotency: inMemoryIdempotency(),
+      queue: recordingQueue(),
+      clock: fixedClock(),
+      sites: inMemorySites([site]),
+      conversations,
+      maxWaitSeconds: 0,
+    };
     const body = (agendaItem: number) => ({
       site_id: DEMO.siteId,
       lead_id: DEMO.leadId,
@@ -208,10 +309,14 @@ describe('the worst case of every item that grows', () => {
       phone_numbers: many(10, (index) => `+1415555012${index}`),
       include_context_summary: true,
     });
-    const accept = (agendaItem: number) => acceptStakeholderCoordination(deps, { principal: principalFor([DEMO.siteId]), body: body(agendaItem), headers: {} });
+    const accept = (agendaItem: number) =>
+      acceptStakeholderCoordination(deps, { principal: principalFor([DEMO.siteId]), body: body(agendaItem), headers: {} });
 
     // Every limit at once, in wide characters, would make a command past its share: refused, nothing kept.
-    await expect(accept(200)).rejects.toMatchObject({ code: 'INVALID_REQUEST', details: [expect.objectContaining({ path: ['meeting_agenda'] })] });
+    await expect(accept(200)).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: [expect.objectContaining({ path: ['meeting_agenda'] })],
+    });
     expect(commands.records.size).toBe(0);
     expect(conversations.items.size).toBe(0);
     // The largest agenda that is taken (in steps of 10 characters an item).
@@ -227,7 +332,15 @@ describe('the worst case of every item that grows', () => {
     let bytes = 0;
     for (let index = 0; ; index++) {
       const entry: TranscriptEntry =
-        index % 2 === 0 ? { role: 'user', content: text(RELAY_LIMITS.maxPromptCharacters, index), at: AT } : { role: 'assistant', content: text(RELAY_LIMITS.maxReplyCharacters, index), at: AT, generated_by: 'openai', model: 'gpt-4o-mini' };
+        index % 2 === 0
+          ? { role: 'user', content: text(RELAY_LIMITS.maxPromptCharacters, index), at: AT }
+          : {
+              role: 'assistant',
+              content: text(RELAY_LIMITS.maxReplyCharacters, index),
+              at: AT,
+              generated_by: 'openai',
+              model: 'gpt-4o-mini',
+            };
       if (bytes + 1 + valueSize(entry) > RELAY_LIMITS.maxTranscriptBytes) break;
       bytes += 1 + valueSize(entry);
       transcript.push(entry);
@@ -237,7 +350,14 @@ describe('the worst case of every item that grows', () => {
       key_points: long,
       decisions: long,
       action_items: long.map((description) => ({ assignee: description, due_date: description, priority: 'high', description })),
-      requirements: long.map((description) => ({ title: description, description, cost: description, priority: 'low', owner: description, approval_needed: true })),
+      requirements: long.map((description) => ({
+        title: description,
+        description,
+        cost: description,
+        priority: 'low',
+        owner: description,
+        approval_needed: true,
+      })),
       objective_outcome: text(5_000),
     });
     const ended = {
@@ -248,7 +368,15 @@ describe('the worst case of every item that grows', () => {
       result: { ...shown, generated_by: 'openai' },
       transcript,
       transcript_bytes: bytes,
-      meeting_summary: { status: 'completed', command_id: ID, requested_at: AT, ...summary, generated_by: 'openai', model: 'gpt-4o-mini', created_at: AT },
+      meeting_summary: {
+        status: 'completed',
+        command_id: ID,
+        requested_at: AT,
+        ...summary,
+        generated_by: 'openai',
+        model: 'gpt-4o-mini',
+        created_at: AT,
+      },
       child_ids: [ID],
     };
     expect(itemSize(ended)).toBeLessThan(BOUND);
@@ -256,7 +384,15 @@ describe('the worst case of every item that grows', () => {
 
   it('a stakeholder request at every limit in plain Latin text is taken on an ordinary site', async () => {
     const commands = inMemoryCommands();
-    const deps = { commands, idempotency: inMemoryIdempotency(), queue: recordingQueue(), clock: fixedClock(), sites: inMemorySites([demoSite()]), conversations: inMemoryConversations(), maxWaitSeconds: 0 };
+    const deps = {
+      commands,
+      idempotency: inMemoryIdempotency(),
+      queue: recordingQueue(),
+      clock: fixedClock(),
+      sites: inMemorySites([demoSite()]),
+      conversations: inMemoryConversations(),
+      maxWaitSeconds: 0,
+    };
     const latin = (length: number, index: number) => `${index} ${'a'.repeat(length - String(index).length - 1)}`;
     const body = {
       site_id: DEMO.siteId,
@@ -273,8 +409,20 @@ describe('the worst case of every item that grows', () => {
   });
 
   it('a deep research command: a hundred results at every limit, each with the longest analysis', async () => {
-    const request = parseDeepResearchRequest({ operation_type: 'general_news', query: text(500), max_results: 100, include_content_analysis: true, keywords: many(20, (index) => text(100, index)), sources: many(20, (index) => `source-${index}.example`) });
-    const hits = many(100, (index) => ({ title: text(300, index), url: `https://news-${index}.example/${'a'.repeat(2_000)}`, snippet: text(1_000, index), publishedDate: '2026-11-20' }));
+    const request = parseDeepResearchRequest({
+      operation_type: 'general_news',
+      query: text(500),
+      max_results: 100,
+      include_content_analysis: true,
+      keywords: many(20, (index) => text(100, index)),
+      sources: many(20, (index) => `source-${index}.example`),
+    });
+    const hits = many(100, (index) => ({
+      title: text(300, index),
+      url: `https://news-${index}.example/${'a'.repeat(2_000)}`,
+      snippet: text(1_000, index),
+      publishedDate: '2026-11-20',
+    }));
     const outcome = await runResearchPhase(
       {
         commands: { recordProgress: async () => true },
@@ -285,13 +433,50 @@ describe('the worst case of every item that grows', () => {
         chain: async () => ({ provider: 'google', hits, providerRequests: 10, passedOver: [] }),
         cache: { get: async () => undefined, put: async () => undefined },
         analyze: async ({ results }) =>
-          results.map((result, index) => ({ ...result, content_analysis: { summary: text(600, index), key_points: many(5, (point) => text(200, point)), sentiment: 'neutral', relevance_score: 10 } })),
+          results.map((result, index) => ({
+            ...result,
+            content_analysis: {
+              summary: text(600, index),
+              key_points: many(5, (point) => text(200, point)),
+              sentiment: 'neutral',
+              relevance_score: 10,
+            },
+          })),
       },
-      { command: { id: ID, type: 'deep_research', status: 'in_progress', tenant_id: 't'.repeat(63), request, created_at: AT, updated_at: AT, attempts: 1 }, request, job: {} as never, attempt: 1 },
+      {
+        command: {
+          id: ID,
+          type: 'deep_research',
+          status: 'in_progress',
+          tenant_id: 't'.repeat(63),
+          request,
+          created_at: AT,
+          updated_at: AT,
+          attempts: 1,
+        },
+        request,
+        job: {} as never,
+        attempt: 1,
+      },
     );
     if (outcome.status !== 'completed') throw new Error(`research ended ${outcome.status}`);
     const result = outcome.result as { results: unknown[] };
     expect(result.results.length).toBeGreaterThan(10);
-    expect(itemSize({ pk: `CMD#${ID}`, sk: 'CMD', id: ID, type: 'deep_research', status: 'completed', tenant_id: 't'.repeat(63), request, result, created_at: AT, updated_at: AT, attempts: 1, expires_at: 2_000_000_000 })).toBeLessThan(BOUND);
+    expect(
+      itemSize({
+        pk: `CMD#${ID}`,
+        sk: 'CMD',
+        id: ID,
+        type: 'deep_research',
+        status: 'completed',
+        tenant_id: 't'.repeat(63),
+        request,
+        result,
+        created_at: AT,
+        updated_at: AT,
+        attempts: 1,
+        expires_at: 2_000_000_000,
+      }),
+    ).toBeLessThan(BOUND);
   });
 });

@@ -68,7 +68,9 @@ function importsOf(file: string): Import[] {
     ...text.matchAll(/^\s*import\s+'([^']+)'/gm),
     ...text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g),
   ].map((match) => match[1]!);
-  return [...new Set(specifiers)].filter((specifier) => specifier.startsWith('.')).map((specifier) => ({ file, specifier, target: resolveImport(join(ROOT, file), specifier) }));
+  return [...new Set(specifiers)]
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => ({ file, specifier, target: resolveImport(join(ROOT, file), specifier) }));
 }
 
 /** The folder of shared/ a file belongs to (`lead-follow-up` for shared/lead-follow-up/sequences/step.ts), or undefined outside shared/. */
@@ -127,7 +129,8 @@ function importCycles(): string[][] {
   return cycles;
 }
 
-const isCatalogueFile = (file: string): boolean => areaOf(file) === CATALOGUE || (FEATURES_FOLDERS.includes(areaOf(file) ?? '') && file.endsWith(`/${FEATURE_CATALOGUE}`));
+const isCatalogueFile = (file: string): boolean =>
+  areaOf(file) === CATALOGUE || (FEATURES_FOLDERS.includes(areaOf(file) ?? '') && file.endsWith(`/${FEATURE_CATALOGUE}`));
 
 describe('kernel boundaries', () => {
   it('reads the imports of shared/ (the rules below have something to check)', () => {
@@ -144,7 +147,9 @@ describe('kernel boundaries', () => {
   });
 
   it('the kernel (commands/, api/, platform/) imports no feature, nor what features share', () => {
-    const offenders = offending((_, from, to) => KERNEL.includes(from) && (FEATURES_FOLDERS.includes(to) || SHARED_BY_FEATURES.includes(to)));
+    const offenders = offending(
+      (_, from, to) => KERNEL.includes(from) && (FEATURES_FOLDERS.includes(to) || SHARED_BY_FEATURES.includes(to)),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -154,7 +159,9 @@ describe('kernel boundaries', () => {
   });
 
   it('the foundation (access/, sites/, providers/) imports no feature, nor the kernel above it', () => {
-    const offenders = offending((_, from, to) => FOUNDATION.includes(from) && [...FEATURES_FOLDERS, ...SHARED_BY_FEATURES, 'commands', 'api', ...WIRING].includes(to));
+    const offenders = offending(
+      (_, from, to) => FOUNDATION.includes(from) && [...FEATURES_FOLDERS, ...SHARED_BY_FEATURES, 'commands', 'api', ...WIRING].includes(to),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -166,7 +173,9 @@ describe('kernel boundaries', () => {
   it('only features.ts gathers features, and from each only its catalogue.ts', () => {
     const offenders = offending(
       (edge, from, to) =>
-        from === CATALOGUE && (FEATURES_FOLDERS.includes(to) || SHARED_BY_FEATURES.includes(to)) && (edge.file !== GATHERING || edge.target !== `shared/${to}/${FEATURE_CATALOGUE}`),
+        from === CATALOGUE &&
+        (FEATURES_FOLDERS.includes(to) || SHARED_BY_FEATURES.includes(to)) &&
+        (edge.file !== GATHERING || edge.target !== `shared/${to}/${FEATURE_CATALOGUE}`),
     );
     expect(offenders).toEqual([]);
   });
@@ -191,7 +200,9 @@ describe('feature catalogues', () => {
     const declared = await Promise.all(
       FEATURES_FOLDERS.map(async (folder) => {
         const module = (await import(join(ROOT, 'shared', folder, FEATURE_CATALOGUE))) as Record<string, unknown>;
-        const catalogues = Object.values(module).filter((value): value is FeatureCatalogue => typeof value === 'object' && value !== null && 'jobTypes' in value);
+        const catalogues = Object.values(module).filter(
+          (value): value is FeatureCatalogue => typeof value === 'object' && value !== null && 'jobTypes' in value,
+        );
         return { folder, catalogues };
       }),
     );
@@ -206,7 +217,9 @@ describe('feature catalogues', () => {
     const catalogues: readonly FeatureCatalogue[] = FEATURES;
     const offenders = catalogues.flatMap((feature, position) => {
       const own = new Set(feature.functions.map((fn) => fn.id));
-      return feature.routes.filter((route) => !own.has(route.function)).map((route) => `FEATURES[${position}]: ${route.method} ${route.path} → ${route.function}`);
+      return feature.routes
+        .filter((route) => !own.has(route.function))
+        .map((route) => `FEATURES[${position}]: ${route.method} ${route.path} → ${route.function}`);
     });
     expect(offenders).toEqual([]);
   });
@@ -214,7 +227,9 @@ describe('feature catalogues', () => {
   it('names each function, job type and route once across the features', () => {
     const catalogues: readonly FeatureCatalogue[] = FEATURES;
     const repeated = (names: string[]): string[] => names.filter((name, position) => names.indexOf(name) !== position);
-    expect(repeated(catalogues.flatMap((feature) => [...feature.functions.map((fn) => fn.id), ...feature.jobTypes.map((job) => job.worker.id)]))).toEqual([]);
+    expect(
+      repeated(catalogues.flatMap((feature) => [...feature.functions.map((fn) => fn.id), ...feature.jobTypes.map((job) => job.worker.id)])),
+    ).toEqual([]);
     expect(repeated(catalogues.flatMap((feature) => feature.jobTypes.map((job) => job.type)))).toEqual([]);
     expect(repeated(catalogues.flatMap((feature) => feature.routes.map((route) => `${route.method} ${route.path}`)))).toEqual([]);
   });

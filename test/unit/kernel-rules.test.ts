@@ -20,12 +20,16 @@ const runtimeFiles = [...sourceFiles(join(ROOT, 'shared')), ...sourceFiles(join(
 
 describe('the command kernel', () => {
   it('ends commands in one place: only finishCommand calls the store’s complete or fail', () => {
-    const callers = runtimeFiles.filter((file) => /\.(complete|fail)\(\s*[\w.]*id\b/.test(readFileSync(file, 'utf8'))).map((file) => relative(ROOT, file));
+    const callers = runtimeFiles
+      .filter((file) => /\.(complete|fail)\(\s*[\w.]*id\b/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(ROOT, file));
     expect(callers).toEqual(['shared/commands/finish.ts']);
   });
 
   it('builds command records in one place: only startCommand writes a new command', () => {
-    const creators = runtimeFiles.filter((file) => /commands\.create\(/.test(readFileSync(file, 'utf8'))).map((file) => relative(ROOT, file));
+    const creators = runtimeFiles
+      .filter((file) => /commands\.create\(/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(ROOT, file));
     expect(creators).toEqual(['shared/commands/start.ts']);
   });
 
@@ -35,7 +39,9 @@ describe('the command kernel', () => {
       .filter((file) => !file.includes(`${join('shared', 'catalogue')}`))
       .flatMap((file) => {
         const text = readFileSync(file, 'utf8');
-        return ids.filter((id) => new RegExp(`send(?:ToDeadLetter)?\\(\\s*'${id}'`).test(text)).map((id) => `${relative(ROOT, file)}: '${id}'`);
+        return ids
+          .filter((id) => new RegExp(`send(?:ToDeadLetter)?\\(\\s*'${id}'`).test(text))
+          .map((id) => `${relative(ROOT, file)}: '${id}'`);
       });
     expect(offenders).toEqual([]);
   });

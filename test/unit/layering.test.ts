@@ -18,7 +18,9 @@ function sourceFiles(dir: string): string[] {
 /** Every module a file imports, as a path relative to the repository root. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'([^']+)'/gm), ...text.matchAll(/import\('([^']+)'\)/g)].map((m) => m[1]!);
+  const specifiers = [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'([^']+)'/gm), ...text.matchAll(/import\('([^']+)'\)/g)].map(
+    (m) => m[1]!,
+  );
   return specifiers.filter((spec) => spec.startsWith('.')).map((spec) => relative(ROOT, resolve(file, '..', spec)));
 }
 

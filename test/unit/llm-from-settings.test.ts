@@ -49,7 +49,12 @@ describe('lazyLlm', () => {
   it('reports every answer the offline writer gives', async () => {
     let reported = 0;
     const llm = await lazyLlm({ read: async () => ({}) }, {}, { allowOffline: true, onOffline: () => (reported += 1) })();
-    const request = { schemaName: 'x', schema: { safeParse: (value: unknown) => ({ success: true as const, data: value }) } as never, messages: [], offline: () => ({ ok: true }) };
+    const request = {
+      schemaName: 'x',
+      schema: { safeParse: (value: unknown) => ({ success: true as const, data: value }) } as never,
+      messages: [],
+      offline: () => ({ ok: true }),
+    };
     await llm.completeJson(request);
     await llm.completeJson(request);
     expect(reported).toBe(2);

@@ -34,7 +34,19 @@ describe('the shipped sample corpus', () => {
     const months = new Set(dates.map((date) => date.slice(0, 7)));
     expect(months.size).toBeGreaterThanOrEqual(22);
     const hosts = new Set(documents.map((d) => d.host));
-    for (const host of ['news.ycombinator.com', 'techcrunch.com', 'theverge.com', 'arstechnica.com', 'reuters.com', 'bloomberg.com', 'wired.com', 'venturebeat.com', 'zdnet.com', 'cnbc.com', 'ft.com']) {
+    for (const host of [
+      'news.ycombinator.com',
+      'techcrunch.com',
+      'theverge.com',
+      'arstechnica.com',
+      'reuters.com',
+      'bloomberg.com',
+      'wired.com',
+      'venturebeat.com',
+      'zdnet.com',
+      'cnbc.com',
+      'ft.com',
+    ]) {
       expect(hosts).toContain(host);
     }
   });
@@ -145,7 +157,11 @@ describe('createLocalCorpusProvider over a given file', () => {
 
     const page = await provider.search(query({ terms: 'quantum networking', sources: ['example.com'] }));
 
-    expect(page.hits.map((hit) => hit.url).sort()).toEqual(['https://blog.example.com/c', 'https://example.com/a', 'https://www.example.com/b']);
+    expect(page.hits.map((hit) => hit.url).sort()).toEqual([
+      'https://blog.example.com/c',
+      'https://example.com/a',
+      'https://www.example.com/b',
+    ]);
   });
 
   it('includes both date bounds and leaves out undated documents when a bound is set', async () => {
@@ -174,7 +190,9 @@ describe('createLocalCorpusProvider over a given file', () => {
     const file = fileWith(
       doc('https://k.test/1', 'Robotics firm said it would expand', '2025-01-01'),
       doc('https://k.test/2', 'Robotics firm bets on AI', '2025-01-02'),
-      doc('https://k.test/3', 'Robotics firm adopts machine   learning', '2025-01-03', { content: 'It uses Machine\nLearning for picking.' }),
+      doc('https://k.test/3', 'Robotics firm adopts machine   learning', '2025-01-03', {
+        content: 'It uses Machine\nLearning for picking.',
+      }),
     );
     const provider = createLocalCorpusProvider({ file });
 
@@ -198,7 +216,11 @@ describe('createLocalCorpusProvider over a given file', () => {
 
     expect(all.hits.map((hit) => hit.url)).toEqual(['https://n.test/new', 'https://n.test/mid', 'https://n.test/old']);
     expect(keyword.hits.map((hit) => hit.url).sort()).toEqual(['https://n.test/new', 'https://n.test/old']);
-    expect((await provider.search(query({ terms: 'the of --' }))).hits.map((hit) => hit.url)).toEqual(['https://n.test/new', 'https://n.test/mid', 'https://n.test/old']);
+    expect((await provider.search(query({ terms: 'the of --' }))).hits.map((hit) => hit.url)).toEqual([
+      'https://n.test/new',
+      'https://n.test/mid',
+      'https://n.test/old',
+    ]);
   });
 
   it('reads and indexes a file once per process', async () => {
@@ -215,8 +237,14 @@ describe('createLocalCorpusProvider over a given file', () => {
   it.each([
     ['not JSON', '{"title": "Broken'],
     ['a document without a title', JSON.stringify({ url: 'https://x.test/', snippet: 's', content: 'c', published_date: '2025-01-01' })],
-    ['a URL that is not http', JSON.stringify({ title: 't', url: 'ftp://x.test/', snippet: 's', content: 'c', published_date: '2025-01-01' })],
-    ['an impossible date', JSON.stringify({ title: 't', url: 'https://x.test/', snippet: 's', content: 'c', published_date: '2025-02-30' })],
+    [
+      'a URL that is not http',
+      JSON.stringify({ title: 't', url: 'ftp://x.test/', snippet: 's', content: 'c', published_date: '2025-01-01' }),
+    ],
+    [
+      'an impossible date',
+      JSON.stringify({ title: 't', url: 'https://x.test/', snippet: 's', content: 'c', published_date: '2025-02-30' }),
+    ],
   ])('fails loudly at load on %s, naming the line', async (_label, bad) => {
     const file = fileWith(doc('https://ok.test/1', 'Fine', '2025-01-01'), '', bad);
 
@@ -242,7 +270,9 @@ describe('createLocalCorpusProvider over a given file', () => {
   });
 
   it('uses the shipped sample when the file setting is blank', async () => {
-    const page = await createLocalCorpusProvider({ file: '  ' }).search(query({ terms: 'Show HN', sources: ['news.ycombinator.com'], maxResults: 3 }));
+    const page = await createLocalCorpusProvider({ file: '  ' }).search(
+      query({ terms: 'Show HN', sources: ['news.ycombinator.com'], maxResults: 3 }),
+    );
 
     expect(page.hits).toHaveLength(3);
   });

@@ -3,11 +3,19 @@ import { readConfig } from '../../shared/platform/config';
 
 describe('npm start settings', () => {
   it('defaults to readable logs and two batches per worker', () => {
-    expect(readConfig(localSettingsShape, {})).toMatchObject({ LOG_FORMAT: 'pretty', WORKER_CONCURRENCY: 2, HOST: '127.0.0.1', PORT: 3000 });
+    expect(readConfig(localSettingsShape, {})).toMatchObject({
+      LOG_FORMAT: 'pretty',
+      WORKER_CONCURRENCY: 2,
+      HOST: '127.0.0.1',
+      PORT: 3000,
+    });
   });
 
   it('reads LOG_FORMAT and WORKER_CONCURRENCY', () => {
-    expect(readConfig(localSettingsShape, { LOG_FORMAT: 'json', WORKER_CONCURRENCY: '8' })).toMatchObject({ LOG_FORMAT: 'json', WORKER_CONCURRENCY: 8 });
+    expect(readConfig(localSettingsShape, { LOG_FORMAT: 'json', WORKER_CONCURRENCY: '8' })).toMatchObject({
+      LOG_FORMAT: 'json',
+      WORKER_CONCURRENCY: 8,
+    });
   });
 
   it.each([

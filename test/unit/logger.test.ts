@@ -47,7 +47,11 @@ describe('createLogger, pretty', () => {
 
   it('prints other lines as time, level, message and key=value pairs, not JSON', async () => {
     const { stdout } = await captureOutput(() => {
-      createLogger('commandJanitor', { format: 'pretty', level: 'INFO' }).info('Janitor run', { requeued: 1, failed: 0, note: 'two words' });
+      createLogger('commandJanitor', { format: 'pretty', level: 'INFO' }).info('Janitor run', {
+        requeued: 1,
+        failed: 0,
+        note: 'two words',
+      });
     });
     expect(stdout).toMatch(TIME);
     expect(stdout.slice(9)).toBe('INFO Janitor run requeued=1 failed=0 note="two words"\n');
@@ -71,7 +75,10 @@ describe('createLogger, pretty', () => {
 
   it('never prints a key or a secret', async () => {
     const { stdout } = await captureOutput(() => {
-      createLogger('leadFollowUpApi', { format: 'pretty' }).info('calling with sk-live0123456789abcdef', { header: 'Bearer sbk_abcdefghijklmnop', url: 'https://x.test/?key=hunter22' });
+      createLogger('leadFollowUpApi', { format: 'pretty' }).info('calling with sk-live0123456789abcdef', {
+        header: 'Bearer sbk_abcdefghijklmnop',
+        url: 'https://x.test/?key=hunter22',
+      });
     });
     expect(stdout).not.toMatch(/sk-live0123456789abcdef|sbk_abcdefghijklmnop|hunter22/);
     expect(stdout).toContain('[redacted]');
@@ -90,8 +97,16 @@ describe('createLogger, pretty', () => {
 describe('createLogger, json and the environment', () => {
   it('prints Powertools JSON by default, as in Lambda', async () => {
     await withEnv({ LOG_FORMAT: undefined, LOG_LEVEL: undefined, POWERTOOLS_DEV: undefined }, async () => {
-      const { stdout } = await captureOutput(() => createLogger('salesWorker').info('Job done', { jobType: 'lead_follow_up', outcome: 'completed' }));
-      expect(JSON.parse(stdout)).toMatchObject({ level: 'INFO', message: 'Job done', service: 'salesWorker', jobType: 'lead_follow_up', outcome: 'completed' });
+      const { stdout } = await captureOutput(() =>
+        createLogger('salesWorker').info('Job done', { jobType: 'lead_follow_up', outcome: 'completed' }),
+      );
+      expect(JSON.parse(stdout)).toMatchObject({
+        level: 'INFO',
+        message: 'Job done',
+        service: 'salesWorker',
+        jobType: 'lead_follow_up',
+        outcome: 'completed',
+      });
     });
   });
 
@@ -119,7 +134,16 @@ describe('createLogger, json and the environment', () => {
 describe('renderPrettyLine', () => {
   it('formats a failed job with its reason after the fixed fields', () => {
     const line = renderPrettyLine(
-      { time: '09:05:01', level: 'WARN', message: 'Job done', jobType: 'copywriter', commandId: 'c-9', outcome: 'failed', durationMs: 1500, code: 'NO_CONTENT_GENERATED' },
+      {
+        time: '09:05:01',
+        level: 'WARN',
+        message: 'Job done',
+        jobType: 'copywriter',
+        commandId: 'c-9',
+        outcome: 'failed',
+        durationMs: 1500,
+        code: 'NO_CONTENT_GENERATED',
+      },
       { color: false },
     );
     expect(line).toBe('09:05:01 job copywriter c-9 failed 1500ms code=NO_CONTENT_GENERATED');

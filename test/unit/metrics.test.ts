@@ -10,7 +10,11 @@ describe('embeddedMetrics', () => {
       _aws: {
         Timestamp: expect.any(Number),
         CloudWatchMetrics: [
-          { Namespace: 'Switchboard', Dimensions: [['service', 'command_type'], ['command_type']], Metrics: [{ Name: 'CommandCompleted', Unit: 'Count' }] },
+          {
+            Namespace: 'Switchboard',
+            Dimensions: [['service', 'command_type'], ['command_type']],
+            Metrics: [{ Name: 'CommandCompleted', Unit: 'Count' }],
+          },
         ],
       },
       service: 'callWorker',
@@ -21,8 +25,10 @@ describe('embeddedMetrics', () => {
   });
 
   it('prints nothing when metrics are off (npm start)', () => {
-    expect(embeddedMetrics('callWorker', { POWERTOOLS_METRICS_DISABLED: 'true' }, () => {
-      throw new Error('printed');
-    })).toBe(noMetrics);
+    expect(
+      embeddedMetrics('callWorker', { POWERTOOLS_METRICS_DISABLED: 'true' }, () => {
+        throw new Error('printed');
+      }),
+    ).toBe(noMetrics);
   });
 });

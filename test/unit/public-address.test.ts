@@ -22,17 +22,12 @@ const v4 = (address: string): ResolvedAddress => ({ address, family: 4 });
 const v6 = (address: string): ResolvedAddress => ({ address, family: 6 });
 
 describe('isPublicAddress', () => {
-  it.each([
-    '8.8.8.8',
-    '1.1.1.1',
-    '93.184.215.14',
-    '172.32.0.1',
-    '2606:4700:4700::1111',
-    '2a00:1450:4001:82a::200e',
-    '::ffff:8.8.8.8',
-  ])('admits the public unicast address %s', (ip) => {
-    expect(isPublicAddress(ip)).toBe(true);
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '93.184.215.14', '172.32.0.1', '2606:4700:4700::1111', '2a00:1450:4001:82a::200e', '::ffff:8.8.8.8'])(
+    'admits the public unicast address %s',
+    (ip) => {
+      expect(isPublicAddress(ip)).toBe(true);
+    },
+  );
 
   it.each([
     ['127.0.0.1', 'loopback'],
@@ -78,12 +73,15 @@ describe('resolvePublicAddress', () => {
     expect(lookup.calls).toEqual(['news.example']);
   });
 
-  it.each(['127.0.0.1', '10.0.0.1', '169.254.169.254', '[::1]', '::ffff:127.0.0.1'])('refuses the literal %s without a lookup', async (host) => {
-    const lookup = lookupOf({});
+  it.each(['127.0.0.1', '10.0.0.1', '169.254.169.254', '[::1]', '::ffff:127.0.0.1'])(
+    'refuses the literal %s without a lookup',
+    async (host) => {
+      const lookup = lookupOf({});
 
-    await expect(resolvePublicAddress(host, lookup)).rejects.toBeInstanceOf(AddressRefusedError);
-    expect(lookup.calls).toEqual([]);
-  });
+      await expect(resolvePublicAddress(host, lookup)).rejects.toBeInstanceOf(AddressRefusedError);
+      expect(lookup.calls).toEqual([]);
+    },
+  );
 
   it('checks legacy numeric forms as the address they name', async () => {
     await expect(resolvePublicAddress('2130706433', lookupOf({}))).rejects.toBeInstanceOf(AddressRefusedError);

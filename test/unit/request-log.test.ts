@@ -11,11 +11,16 @@ const request: RequestRecord = {
 
 describe('formatRequestLine', () => {
   it('prints time, method, path, status, duration and command id on one line', () => {
-    expect(formatRequestLine(request, { color: false })).toBe('09:05:07 POST /api/agents/sales/leadFollowUp 202 12ms 01a20895-d6d1-74a8-83a2-fe5fd439701d');
+    expect(formatRequestLine(request, { color: false })).toBe(
+      '09:05:07 POST /api/agents/sales/leadFollowUp 202 12ms 01a20895-d6d1-74a8-83a2-fe5fd439701d',
+    );
   });
 
   it('leaves out a missing command id and masks a key in the path', () => {
-    const line = formatRequestLine({ ...request, method: 'GET', path: '/api/x/sbk_abcdefghijklmnop', status: 404, commandId: undefined }, { color: false });
+    const line = formatRequestLine(
+      { ...request, method: 'GET', path: '/api/x/sbk_abcdefghijklmnop', status: 404, commandId: undefined },
+      { color: false },
+    );
     expect(line).toBe('09:05:07 GET /api/x/[redacted] 404 12ms');
   });
 

@@ -12,7 +12,12 @@ import { captureOutput } from '../support/capture-output';
 const event = JSON.parse(readFileSync(new URL('../events/http-api-v2-get-command.json', import.meta.url), 'utf8')) as HttpEvent;
 const keyA = generateApiKey();
 const keyB = generateApiKey();
-const records: ApiKeyRecord[] = [keyA, keyB].map((key) => ({ key_hash: hashApiKey(key), tenant_id: 'tenant-a', site_ids: [], created_at: '2026-11-23T00:00:00Z' }));
+const records: ApiKeyRecord[] = [keyA, keyB].map((key) => ({
+  key_hash: hashApiKey(key),
+  tenant_id: 'tenant-a',
+  site_ids: [],
+  created_at: '2026-11-23T00:00:00Z',
+}));
 const authenticate = createAuthenticator({ findByHash: async (hash) => records.find((record) => record.key_hash === hash) });
 
 function route(format: 'json' | 'pretty') {
@@ -38,7 +43,11 @@ describe('apiRoute log lines', () => {
       await invoke(keyB, 'fail=1');
       logger.info('Between requests');
     });
-    const items = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const items = (text: string) =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
     const a = keyIdOf(hashApiKey(keyA));
     const b = keyIdOf(hashApiKey(keyB));
     expect(items(output.stdout).map((item) => [item.message, item.keyId])).toEqual([

@@ -47,7 +47,10 @@ describe('answerUnmatched', () => {
     const answer = answerUnmatched('POST', '/health', ROUTES);
     expect(answer.statusCode).toBe(405);
     expect(answer.headers.allow).toBe('GET, HEAD');
-    expect(bodyOf(answer)).toEqual({ success: false, error: { code: 'METHOD_NOT_ALLOWED', message: expect.stringContaining('GET, HEAD') } });
+    expect(bodyOf(answer)).toEqual({
+      success: false,
+      error: { code: 'METHOD_NOT_ALLOWED', message: expect.stringContaining('GET, HEAD') },
+    });
     expect(answerUnmatched('DELETE', '/api/agents/sales/leadFollowUp', ROUTES).headers.allow).toBe('POST');
   });
 

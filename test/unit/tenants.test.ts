@@ -3,7 +3,12 @@ import { tenantMayActOn, type TenantRecord } from '../../shared/access/tenants';
 import { canonicalId } from '../../shared/platform/ids';
 
 const SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
-const tenant: TenantRecord = { tenant_id: 'acme', site_ids: [SITE, 'site-b'], created_at: '2026-11-23T00:00:00.000Z', updated_at: '2026-11-23T00:00:00.000Z' };
+const tenant: TenantRecord = {
+  tenant_id: 'acme',
+  site_ids: [SITE, 'site-b'],
+  created_at: '2026-11-23T00:00:00.000Z',
+  updated_at: '2026-11-23T00:00:00.000Z',
+};
 
 describe('tenantMayActOn', () => {
   it('lets a tenant act on its own sites', () => {
@@ -38,7 +43,8 @@ describe('isValidTenantId', () => {
   });
 
   it('refuses upper case, spaces, separators, a leading "-" or "_", empty and over-long ids', () => {
-    for (const id of ['Acme', 'acme corp', 'acme#1', 'a/b', '-acme', '_acme', '', 'a'.repeat(64), 'acme\n']) expect(isValidTenantId(id)).toBe(false);
+    for (const id of ['Acme', 'acme corp', 'acme#1', 'a/b', '-acme', '_acme', '', 'a'.repeat(64), 'acme\n'])
+      expect(isValidTenantId(id)).toBe(false);
   });
 });
 

@@ -1,13 +1,18 @@
 import { cleanText, cleanTextDeep, unsafeCharactersIn } from '../../shared/platform/text';
 
 const BIDI = ['\u200E', '\u200F', '\u061C', '\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069'];
-const C0 = Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)).filter((char) => char !== '\n' && char !== '\t' && char !== '\r');
+const C0 = Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)).filter(
+  (char) => char !== '\n' && char !== '\t' && char !== '\r',
+);
 const C1 = Array.from({ length: 33 }, (_, offset) => String.fromCharCode(0x7f + offset));
 
 describe('cleanText', () => {
-  it.each([...C0, ...C1, ...BIDI].map((char) => [`U+${char.charCodeAt(0).toString(16).padStart(4, '0')}`, char]))('removes %s', (_name, char) => {
-    expect(cleanText(`Tents${char} and${char}${char} stoves`)).toBe('Tents and stoves');
-  });
+  it.each([...C0, ...C1, ...BIDI].map((char) => [`U+${char.charCodeAt(0).toString(16).padStart(4, '0')}`, char]))(
+    'removes %s',
+    (_name, char) => {
+      expect(cleanText(`Tents${char} and${char}${char} stoves`)).toBe('Tents and stoves');
+    },
+  );
 
   it('keeps newlines, tabs and ordinary text, including non-Latin scripts', () => {
     const text = 'Hola Jordán,\n\tשלום — 你好 ✓';
@@ -37,10 +42,12 @@ describe('unsafeCharactersIn', () => {
 
 describe('cleanTextDeep', () => {
   it('cleans every string of a JSON value, keys included, and leaves other values alone', () => {
-    expect(cleanTextDeep({ 'tone\u0000': 'dir\u202Eect', times: ['morn\u2066ings', 3, null, true], nested: { note: 'ok\u0007' } })).toEqual({
-      tone: 'direct',
-      times: ['mornings', 3, null, true],
-      nested: { note: 'ok' },
-    });
+    expect(cleanTextDeep({ 'tone\u0000': 'dir\u202Eect', times: ['morn\u2066ings', 3, null, true], nested: { note: 'ok\u0007' } })).toEqual(
+      {
+        tone: 'direct',
+        times: ['mornings', 3, null, true],
+        nested: { note: 'ok' },
+      },
+    );
   });
 });

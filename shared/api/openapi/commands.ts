@@ -17,28 +17,50 @@ const CALL_STATUSES = ['pending', 'in_progress', 'completed', 'failed'] as const
 const _everyStatus: [Exclude<CommandStatus, (typeof COMMAND_STATUSES)[number]>] extends [never] ? true : false = true;
 const _everyCallStatus: [Exclude<CallStatus, (typeof CALL_STATUSES)[number]>] extends [never] ? true : false = true;
 
-export const commandStatusSchema = z
-  .enum(COMMAND_STATUSES)
-  .meta({ id: 'CommandStatus', description: '`in_progress` until the last phase ends, then `completed` or `failed`; a terminal state never changes.' });
+export const commandStatusSchema = z.enum(COMMAND_STATUSES).meta({
+  id: 'CommandStatus',
+  description: '`in_progress` until the last phase ends, then `completed` or `failed`; a terminal state never changes.',
+});
 
 /** A command's phone call (calls/record.ts CallRecord), as every answer shows it. */
 export const callSchema = z
   .object({
-    id: uuidField('The call\'s own id.'),
-    status: z.enum(CALL_STATUSES).meta({ description: '`pending` until answered, then `in_progress`; `completed` and `failed` are final. It keeps moving after the command completed.' }),
-    phone_number: z.string().meta({ description: 'The number called (E.164): the first of the request\'s `phone_numbers`.', example: '+14155550123' }),
-    provider: z.enum(['twilio', 'local']).optional().meta({ description: 'Who carries the call, once requested: Twilio, or the local telephony of `npm start`.' }),
-    provider_call_id: z.string().optional().meta({ description: "The provider's call id (Twilio `CA…`).", example: 'CA0123456789abcdef0123456789abcdef' }),
-    provider_status: z.string().optional().meta({ description: "The provider's last word on the call (`queued`, `ringing`, `no-answer`, …).", example: 'ringing' }),
+    id: uuidField("The call's own id."),
+    status: z.enum(CALL_STATUSES).meta({
+      description:
+        '`pending` until answered, then `in_progress`; `completed` and `failed` are final. It keeps moving after the command completed.',
+    }),
+    phone_number: z
+      .string()
+      .meta({ description: "The number called (E.164): the first of the request's `phone_numbers`.", example: '+14155550123' }),
+    provider: z
+      .enum(['twilio', 'local'])
+      .optional()
+      .meta({ description: 'Who carries the call, once requested: Twilio, or the local telephony of `npm start`.' }),
+    provider_call_id: z
+      .string()
+      .optional()
+      .meta({ description: "The provider's call id (Twilio `CA…`).", example: 'CA0123456789abcdef0123456789abcdef' }),
+    provider_status: z
+      .string()
+      .optional()
+      .meta({ description: "The provider's last word on the call (`queued`, `ringing`, `no-answer`, …).", example: 'ringing' }),
     requested_at: instantField('When a worker asked the provider for the call (set once; nothing dials twice).').optional(),
     reason: z.string().optional().meta({ description: 'Why the call failed.', example: 'nobody answered' }),
     duration_seconds: z.number().int().min(0).optional(),
-    answered_by: z.string().optional().meta({ description: "Twilio's AnsweredBy (`human`, `machine_start`, …), when machine detection ran." }),
+    answered_by: z
+      .string()
+      .optional()
+      .meta({ description: "Twilio's AnsweredBy (`human`, `machine_start`, …), when machine detection ran." }),
     last_sequence: z.number().int().meta({ description: 'The last status callback applied (SequenceNumber); -1 before any.' }),
     updated_at: instantField('When the call last changed.'),
     note: z.string().optional().meta({ description: 'When the request listed several numbers: only the first is called.' }),
   })
-  .meta({ id: 'Call', description: 'The phone call a stakeholder coordination places when `phone_numbers` names one: one per command, dialled at most once, `pending` at first and always shown as it is now.' });
+  .meta({
+    id: 'Call',
+    description:
+      'The phone call a stakeholder coordination places when `phone_numbers` names one: one per command, dialled at most once, `pending` at first and always shown as it is now.',
+  });
 
 /** True when two object types are the same, optional fields included. */
 type Same<A, B> = [A, keyof A] extends [B, keyof B] ? ([B, keyof B] extends [A, keyof A] ? true : false) : false;
@@ -49,7 +71,9 @@ const _callFields: Same<Omit<z.input<typeof callSchema>, 'note'>, CallRecord> = 
 export const commandViewSchema = z
   .object({
     command_id: commandIdField,
-    type: z.enum(COMMAND_TYPES).meta({ description: 'The operation: `copywriter` is phase 2 of a lead follow-up (a child command), `post_call_summary` follows a call.' }),
+    type: z.enum(COMMAND_TYPES).meta({
+      description: 'The operation: `copywriter` is phase 2 of a lead follow-up (a child command), `post_call_summary` follows a call.',
+    }),
     status: commandStatusSchema,
     site_id: uuidField('The site it acts on; absent for deep research.').optional(),
     created_at: instantField('When it was accepted.'),
@@ -57,15 +81,18 @@ export const commandViewSchema = z
     parent_id: uuidField('The command this phase belongs to (a copywriter phase names its lead follow-up).').optional(),
     child_ids: z.array(z.string()).optional().meta({ description: "The command's later phases (a lead follow-up's copywriter command)." }),
     call: callSchema.optional(),
-    warnings: z.array(errorInfoSchema).optional().meta({ description: 'What went wrong without failing it (a copywriter phase that failed: the sales copy stands).' }),
+    warnings: z
+      .array(errorInfoSchema)
+      .optional()
+      .meta({ description: 'What went wrong without failing it (a copywriter phase that failed: the sales copy stands).' }),
     error: errorInfoSchema.optional().meta({ description: 'Why it failed, once `failed`.' }),
   })
   .catchall(z.unknown())
   .meta({
     id: 'Command',
     description:
-      'A command as its tenant reads it. Once `completed` it also holds its result\'s fields, as the 200 answer of the POST that started it shows them: ' +
-      'a lead follow-up\'s `messages` or `follow_ups` with `command_ids`, a research\'s `results`, a stakeholder coordination\'s meeting details and prompts.',
+      "A command as its tenant reads it. Once `completed` it also holds its result's fields, as the 200 answer of the POST that started it shows them: " +
+      "a lead follow-up's `messages` or `follow_ups` with `command_ids`, a research's `results`, a stakeholder coordination's meeting details and prompts.",
   });
 
 const commandIdParams = z.object({
@@ -81,7 +108,7 @@ export const COMMAND_OPERATIONS: readonly DocumentedOperation[] = [
     tag: COMMANDS_TAG,
     summary: 'Read a command',
     description:
-      'Any command the key\'s tenant created, in any state, with its result once completed or its error once failed. ' +
+      "Any command the key's tenant created, in any state, with its result once completed or its error once failed. " +
       'With `Prefer: wait=N` the answer comes as soon as the command ends (or after N seconds, as it is then): poll with it instead of a tight loop.',
     params: commandIdParams,
     parameters: [{ ...PARAMETER.prefer, description: preferDescription(maxWaitOf('GET', '/api/commands/{id}'), 'read') }],
@@ -112,8 +139,8 @@ export const COMMAND_OPERATIONS: readonly DocumentedOperation[] = [
     tag: COMMANDS_TAG,
     summary: 'Erase a command',
     description:
-      'Erases a command of the key\'s tenant, in any state, with its child phases (it may hold a lead\'s personal data; every command is erased anyway ' +
-      '`COMMAND_RETENTION_DAYS` after it was made). A worker still running it can no longer write to it. Replaying the request\'s `Idempotency-Key` ' +
+      "Erases a command of the key's tenant, in any state, with its child phases (it may hold a lead's personal data; every command is erased anyway " +
+      "`COMMAND_RETENTION_DAYS` after it was made). A worker still running it can no longer write to it. Replaying the request's `Idempotency-Key` " +
       'later runs the request again, as a new command; the erased one never comes back.',
     params: commandIdParams,
     errors: ['COMMAND_NOT_FOUND'],

@@ -65,7 +65,8 @@ export function registerComponents(registry: OpenAPIRegistry): z.ZodType[] {
     schema: { type: 'string', example: '/api/commands/01a2089c-61b9-7628-80f6-bfab1a2ceaa4' },
   });
   registry.registerComponent('headers', 'PreferenceApplied', {
-    description: '`wait=N` when the answer waited for the command to end (RFC 7240); absent when no wait was asked for or the time ran out.',
+    description:
+      '`wait=N` when the answer waited for the command to end (RFC 7240); absent when no wait was asked for or the time ran out.',
     schema: { type: 'string', example: 'wait=20' },
   });
   registry.registerComponent('headers', 'Allow', {

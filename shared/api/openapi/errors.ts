@@ -18,7 +18,8 @@ export const ERROR_CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
   MISSING_QUERY: '`query` is missing or blank for `general_news` or `custom_search`.',
   INVALID_OPERATION: '`operation_type` is not one of the operations.',
   NO_CHANNELS_CONFIGURED: 'The site has neither email nor messaging_app enabled.',
-  NO_VALID_CHANNELS_FOR_LEAD: "None of the site's channels reaches the lead; `details` is `{configured_channels, lead_has_email, lead_has_phone}`.",
+  NO_VALID_CHANNELS_FOR_LEAD:
+    "None of the site's channels reaches the lead; `details` is `{configured_channels, lead_has_email, lead_has_phone}`.",
   NO_VALID_CHANNELS: 'No channel can carry the follow-up.',
   UNAUTHORIZED: 'No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`.',
   FORBIDDEN: "The site exists but is not among the key's sites; on a webhook, the provider's signature does not match.",
@@ -73,7 +74,10 @@ export function errorSchemaName(status: number): string {
 
 export const issueDetailSchema = z
   .object({
-    code: z.string().meta({ description: 'The kind of problem, as zod names it (`invalid_type`, `too_big`, `invalid_format`, `custom`, ...).', example: 'invalid_type' }),
+    code: z.string().meta({
+      description: 'The kind of problem, as zod names it (`invalid_type`, `too_big`, `invalid_format`, `custom`, ...).',
+      example: 'invalid_type',
+    }),
     message: z.string().optional().meta({ example: 'Required' }),
     expected: z.string().optional(),
     received: z.string().optional(),
@@ -87,7 +91,10 @@ export const noValidChannelsDetailsSchema = z
     lead_has_email: z.boolean(),
     lead_has_phone: z.boolean(),
   })
-  .meta({ id: 'NoValidChannelsDetails', description: 'The `details` of NO_VALID_CHANNELS_FOR_LEAD: what the site offers and what the lead can be reached by.' });
+  .meta({
+    id: 'NoValidChannelsDetails',
+    description: 'The `details` of NO_VALID_CHANNELS_FOR_LEAD: what the site offers and what the lead can be reached by.',
+  });
 
 const detailsSchema = z
   .union([z.array(issueDetailSchema), noValidChannelsDetailsSchema])
@@ -99,7 +106,7 @@ const processingTime = z
   .int()
   .min(0)
   .optional()
-  .meta({ description: 'Deep research only: milliseconds from the request (or the command\'s creation) to this answer.' });
+  .meta({ description: "Deep research only: milliseconds from the request (or the command's creation) to this answer." });
 
 /** The envelope of some codes, as the component `id`. */
 function envelopeOf(codes: readonly ErrorCode[], id: string, description: string) {
@@ -120,14 +127,19 @@ function envelopeOf(codes: readonly ErrorCode[], id: string, description: string
 export const ERROR_ENVELOPES: ReadonlyMap<number, z.ZodType> = new Map(
   errorStatuses().map((status) => [
     status,
-    envelopeOf(codesOfStatus(status), errorSchemaName(status), `The error envelope answered with HTTP ${status}: its codes are ${codesOfStatus(status).join(', ')}.`),
+    envelopeOf(
+      codesOfStatus(status),
+      errorSchemaName(status),
+      `The error envelope answered with HTTP ${status}: its codes are ${codesOfStatus(status).join(', ')}.`,
+    ),
   ]),
 );
 
 /** `{success: false, error: {code, message, details?}}` with any code: one of the envelopes of each status. */
 export const errorEnvelopeSchema = z.union([...ERROR_ENVELOPES.values()]).meta({
   id: 'ErrorEnvelope',
-  description: 'Every failure of every route: the code is stable and decides the HTTP status; 400 codes are final, 500 codes are worth retrying.',
+  description:
+    'Every failure of every route: the code is stable and decides the HTTP status; 400 codes are final, 500 codes are worth retrying.',
 });
 
 /** A Markdown list of codes with their meanings. */
@@ -142,4 +154,7 @@ export const errorInfoSchema = z
     message: z.string(),
     details: detailsSchema,
   })
-  .meta({ id: 'ErrorInfo', description: 'Why a command failed (its `error`), or what went wrong without failing it (an item of `warnings`).' });
+  .meta({
+    id: 'ErrorInfo',
+    description: 'Why a command failed (its `error`), or what went wrong without failing it (an item of `warnings`).',
+  });

@@ -18,9 +18,10 @@ export function instantField(description: string) {
 }
 
 /** The id of a command. */
-export const commandIdField = uuidField('The command\'s id (time-ordered UUID): read it with GET /api/commands/{id}.');
+export const commandIdField = uuidField("The command's id (time-ordered UUID): read it with GET /api/commands/{id}.");
 
 /** Who wrote generated text: a real model, or the deterministic offline writer (no model key). */
-export const generatedByField = z
-  .enum(['openai', 'offline'])
-  .meta({ description: 'Who wrote the text: `openai` (any OpenAI-compatible model), or `offline`, the deterministic writer used without a model key.' });
+export const generatedByField = z.enum(['openai', 'offline']).meta({
+  description:
+    'Who wrote the text: `openai` (any OpenAI-compatible model), or `offline`, the deterministic writer used without a model key.',
+});

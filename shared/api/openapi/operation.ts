@@ -152,7 +152,13 @@ const ANY_OTHER_ERROR: ResponseConfig = {
 
 function assemble(
   basics: OperationBasics,
-  parts: { security: RouteConfig['security']; parameters?: RouteConfig['parameters']; body?: JsonBody; answers: Answers; codes: ErrorCodes },
+  parts: {
+    security: RouteConfig['security'];
+    parameters?: RouteConfig['parameters'];
+    body?: JsonBody;
+    answers: Answers;
+    codes: ErrorCodes;
+  },
 ): DocumentedOperation {
   const request: NonNullable<RouteConfig['request']> = {
     ...(basics.params ? { params: basics.params } : {}),
@@ -163,7 +169,12 @@ function assemble(
           body: {
             required: true,
             ...(parts.body.description ? { description: parts.body.description } : {}),
-            content: { 'application/json': { schema: parts.body.schema, ...(parts.body.example === undefined ? {} : { example: parts.body.example }) } },
+            content: {
+              'application/json': {
+                schema: parts.body.schema,
+                ...(parts.body.example === undefined ? {} : { example: parts.body.example }),
+              },
+            },
           },
         }
       : {}),
@@ -201,13 +212,18 @@ const BODY_CODES: readonly ErrorCode[] = ['PAYLOAD_TOO_LARGE'];
  * A route under /api: the API key first (401 whether or not the route
  * exists), then the route's own checks.
  */
-export function apiOperation(basics: OperationBasics & ErrorCodes & { body?: JsonBody; answers: Answers; parameters?: RouteConfig['parameters'] }): DocumentedOperation {
+export function apiOperation(
+  basics: OperationBasics & ErrorCodes & { body?: JsonBody; answers: Answers; parameters?: RouteConfig['parameters'] },
+): DocumentedOperation {
   return assemble(basics, {
     security: SECURITY.apiKey,
     ...(basics.parameters ? { parameters: basics.parameters } : {}),
     ...(basics.body ? { body: basics.body } : {}),
     answers: basics.answers,
-    codes: { errors: [...KEYED_CODES, ...(basics.body ? BODY_CODES : []), ...basics.errors], ...(basics.failures ? { failures: basics.failures } : {}) },
+    codes: {
+      errors: [...KEYED_CODES, ...(basics.body ? BODY_CODES : []), ...basics.errors],
+      ...(basics.failures ? { failures: basics.failures } : {}),
+    },
   });
 }
 
@@ -319,7 +335,10 @@ export const WEBHOOK_EVENTS_TAG: Tag = {
  */
 export function webhookEvent(doc: { type: string; summary: string; description: string; data: z.ZodType }): DocumentedEvent {
   const payload = z.object({
-    id: z.string().meta({ description: 'The event\'s id: the same on every delivery of it (de-duplicate by it).', example: 'evt_01a2089c61b9762880f6bfab1a2ceaa4' }),
+    id: z.string().meta({
+      description: "The event's id: the same on every delivery of it (de-duplicate by it).",
+      example: 'evt_01a2089c61b9762880f6bfab1a2ceaa4',
+    }),
     type: z.literal(doc.type),
     created_at: z.string().meta({ format: 'date-time' }),
     data: doc.data,
@@ -338,17 +357,22 @@ export function webhookEvent(doc: { type: string; summary: string; description: 
       request: {
         headers: z.object({
           'Switchboard-Signature': z.string().meta({
-            description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint\'s secret>` (one `v1` per secret while a rotated one still signs, newest first): ' +
+            description:
+              '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint\'s secret>` (one `v1` per secret while a rotated one still signs, newest first): ' +
               'check it against the body exactly as received, and the age of `t` (five minutes at most), before trusting the body.',
             example: 't=1763906531,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
           }),
           'Switchboard-Event-Id': z.string().meta({ description: "The payload's `id`.", example: 'evt_01a2089c61b9762880f6bfab1a2ceaa4' }),
           'Switchboard-Event-Type': z.literal(doc.type).meta({ description: "The payload's `type`." }),
-          'Switchboard-Delivery-Attempt': z.string().meta({ description: 'The attempt this request is (1 for the first; retries and redeliveries count on).', example: '1' }),
+          'Switchboard-Delivery-Attempt': z
+            .string()
+            .meta({ description: 'The attempt this request is (1 for the first; retries and redeliveries count on).', example: '1' }),
         }),
         body: { required: true, content: { 'application/json': { schema: payload } } },
       },
-      responses: { '2XX': { description: 'Delivered: any 2xx acknowledges the event; anything else (or no answer in time) is retried with back-off.' } },
+      responses: {
+        '2XX': { description: 'Delivered: any 2xx acknowledges the event; anything else (or no answer in time) is retried with back-off.' },
+      },
     },
   };
 }

@@ -47,7 +47,12 @@ export type PlannedChange =
  *   an open is too weak a signal to move anything; it is recorded all the same.
  */
 export function planAdaptation(event: LeadEvent, open: readonly StoredStep[], now: number): PlannedChange[] {
-  const cancel = (step: StoredStep): PlannedChange => ({ follow_up_id: step.id, action: 'cancel', from_status: step.status, scheduled_for: step.scheduled_for });
+  const cancel = (step: StoredStep): PlannedChange => ({
+    follow_up_id: step.id,
+    action: 'cancel',
+    from_status: step.status,
+    scheduled_for: step.scheduled_for,
+  });
   if (STOPPING_EVENTS.includes(event.type)) return open.map(cancel);
   if (event.type === 'bounced') {
     const channel = event.channel ?? DEFAULT_BOUNCE_CHANNEL;
@@ -58,7 +63,15 @@ export function planAdaptation(event: LeadEvent, open: readonly StoredStep[], no
     if (!next) return [];
     const target = Math.max(now, Date.parse(event.occurred_at)) + CLICK_FOLLOW_UP_DELAY_MS;
     if (Date.parse(next.scheduled_for) <= target) return [];
-    return [{ follow_up_id: next.id, action: 'reschedule', from_status: 'scheduled', scheduled_for: next.scheduled_for, to_scheduled_for: new Date(target).toISOString() }];
+    return [
+      {
+        follow_up_id: next.id,
+        action: 'reschedule',
+        from_status: 'scheduled',
+        scheduled_for: next.scheduled_for,
+        to_scheduled_for: new Date(target).toISOString(),
+      },
+    ];
   }
   return [];
 }

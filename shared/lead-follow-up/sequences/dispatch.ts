@@ -25,7 +25,13 @@ export interface DispatchPolicy {
 }
 
 /** The function runs for at most 60 s; a run stops taking work after 40 s and leaves a stalled announcement 2 minutes. */
-export const DISPATCH_POLICY: DispatchPolicy = { batchSize: 100, maxSteps: 2_000, concurrency: 8, maxRunMs: 40_000, republishAfterMs: 120_000 };
+export const DISPATCH_POLICY: DispatchPolicy = {
+  batchSize: 100,
+  maxSteps: 2_000,
+  concurrency: 8,
+  maxRunMs: 40_000,
+  republishAfterMs: 120_000,
+};
 
 /** What the dispatcher works with. */
 export interface DispatchDependencies {
@@ -53,7 +59,9 @@ export class DispatchIncompleteError extends Error {
   readonly report: DispatchReport;
 
   constructor(report: DispatchReport) {
-    super(`Follow-up dispatch incomplete: ${report.unpublished} event(s) not published, ${report.failed} step(s) failed; later runs try again`);
+    super(
+      `Follow-up dispatch incomplete: ${report.unpublished} event(s) not published, ${report.failed} step(s) failed; later runs try again`,
+    );
     this.name = 'DispatchIncompleteError';
     this.report = report;
   }
@@ -80,7 +88,10 @@ export async function dispatchDueFollowUps(deps: DispatchDependencies, policy: D
       await deps.events.publish(followUpDueEvent(step));
     } catch (error) {
       report.unpublished += 1;
-      deps.logger.warn('follow_up.due could not be published; a later run tries again', { followUpId: step.id, error: describeError(error) });
+      deps.logger.warn('follow_up.due could not be published; a later run tries again', {
+        followUpId: step.id,
+        error: describeError(error),
+      });
       return;
     }
     report.published += 1;

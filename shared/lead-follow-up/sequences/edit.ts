@@ -39,10 +39,14 @@ const contentLimits = `${CONTENT_LIMIT} characters (${Object.entries(CHANNEL_LIM
  */
 export const followUpEditSchema = z
   .strictObject({
-    subject: text(STEP_SUBJECT_LIMIT).optional().meta({ description: 'New subject: plain text (no markup, nothing in brackets to fill in), trimmed, not empty.' }),
+    subject: text(STEP_SUBJECT_LIMIT)
+      .optional()
+      .meta({ description: 'New subject: plain text (no markup, nothing in brackets to fill in), trimmed, not empty.' }),
     content: text(CONTENT_LIMIT)
       .optional()
-      .meta({ description: `New content: plain text (no Markdown or HTML, no placeholders), trimmed, not empty; at most ${contentLimits}.` }),
+      .meta({
+        description: `New content: plain text (no Markdown or HTML, no placeholders), trimmed, not empty; at most ${contentLimits}.`,
+      }),
     scheduled_for: z.iso
       .datetime({ offset: true, message: 'must be an ISO 8601 date and time with a time zone, e.g. 2026-12-01T09:00:00Z' })
       .optional()
@@ -54,9 +58,13 @@ export const followUpEditSchema = z
       .enum(CALLER_STATUSES)
       .optional()
       .meta({ description: '`sent` once you sent it (while scheduled or due), or `skipped` / `cancelled` to end it unsent.' }),
-    reason: text(MAX_REASON_LENGTH).optional().meta({ description: 'Why, with `status` `skipped` or `cancelled` only (kept as `status_reason`).' }),
+    reason: text(MAX_REASON_LENGTH)
+      .optional()
+      .meta({ description: 'Why, with `status` `skipped` or `cancelled` only (kept as `status_reason`).' }),
   })
-  .refine((body) => Object.values(body).some((value) => value !== undefined), { message: 'Give at least one of subject, content, scheduled_for, status' })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: 'Give at least one of subject, content, scheduled_for, status',
+  })
   .refine((body) => !(body.scheduled_for !== undefined && body.status !== undefined), {
     message: 'scheduled_for and status cannot change together',
     path: ['scheduled_for'],
@@ -65,13 +73,18 @@ export const followUpEditSchema = z
     message: 'reason goes with status skipped or cancelled',
     path: ['reason'],
   })
-  .meta({ id: 'FollowUpEdit', description: 'At least one field; an unknown field is refused. Copy may change while the step is scheduled or due, its time only while scheduled.' });
+  .meta({
+    id: 'FollowUpEdit',
+    description:
+      'At least one field; an unknown field is refused. Copy may change while the step is scheduled or due, its time only while scheduled.',
+  });
 
 export type FollowUpEdit = z.infer<typeof followUpEditSchema>;
 
 /** Parses the body of an edit (INVALID_REQUEST with the issues for anything wrong or unknown). */
 export function parseFollowUpEdit(raw: unknown): FollowUpEdit {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new AppError('INVALID_REQUEST', 'The request body must be a JSON object.');
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new AppError('INVALID_REQUEST', 'The request body must be a JSON object.');
   const parsed = followUpEditSchema.safeParse(raw);
   if (!parsed.success) throw new AppError('INVALID_REQUEST', describeFirstIssue(parsed.error.issues), toIssueDetails(parsed.error.issues));
   return parsed.data;
@@ -97,7 +110,12 @@ const MAX_ATTEMPTS = 3;
  * missing or an expired one 404 NOT_FOUND; one on a site the key does not
  * cover 403 FORBIDDEN. The write is conditional on the state it was read in.
  */
-export async function answerEditFollowUp(deps: EditDependencies, principal: Principal, id: string | undefined, body: unknown): Promise<HttpResult> {
+export async function answerEditFollowUp(
+  deps: EditDependencies,
+  principal: Principal,
+  id: string | undefined,
+  body: unknown,
+): Promise<HttpResult> {
   const stepId = id?.toLowerCase();
   if (!stepId || !isUuid(stepId)) throw notFound(id);
   const edit = parseFollowUpEdit(body);
@@ -108,7 +126,8 @@ export async function answerEditFollowUp(deps: EditDependencies, principal: Prin
     const now = deps.clock.now();
     const step = await deps.steps.get(stepId);
     if (!step || step.tenant_id !== principal.tenantId || isStepExpired(step, now)) throw notFound(id);
-    if (!principal.siteIds.includes(step.site_id)) throw new AppError('FORBIDDEN', 'This API key has no access to the site of that follow-up.');
+    if (!principal.siteIds.includes(step.site_id))
+      throw new AppError('FORBIDDEN', 'This API key has no access to the site of that follow-up.');
     checkTransition(step, edit);
     if (edit.content !== undefined) throwProblems(lengthProblems(edit.content, contentLimitOf(step.type), ['content']));
     const change = changeOf(edit, scheduledFor, now, deps.commandRetentionMs);
@@ -127,7 +146,9 @@ function notFound(id: string | undefined): AppError {
 }
 
 function invalidTransition(step: StoredStep, message: string, path: string): AppError {
-  return new AppError('INVALID_TRANSITION', message, [{ code: 'invalid_transition', message: `the follow-up is ${step.status}`, received: step.status, path: [path] }]);
+  return new AppError('INVALID_TRANSITION', message, [
+    { code: 'invalid_transition', message: `the follow-up is ${step.status}`, received: step.status, path: [path] },
+  ]);
 }
 
 function checkTransition(step: StoredStep, edit: FollowUpEdit): void {
@@ -135,10 +156,18 @@ function checkTransition(step: StoredStep, edit: FollowUpEdit): void {
     throw invalidTransition(step, `Follow-up ${step.id} is ${step.status}; it cannot become ${edit.status}.`, 'status');
   }
   if ((edit.subject !== undefined || edit.content !== undefined) && !canEditCopy(step.status)) {
-    throw invalidTransition(step, `Follow-up ${step.id} is ${step.status}; its copy can no longer be edited.`, edit.content !== undefined ? 'content' : 'subject');
+    throw invalidTransition(
+      step,
+      `Follow-up ${step.id} is ${step.status}; its copy can no longer be edited.`,
+      edit.content !== undefined ? 'content' : 'subject',
+    );
   }
   if (edit.scheduled_for !== undefined && !canReschedule(step.status)) {
-    throw invalidTransition(step, `Follow-up ${step.id} is ${step.status}; only a scheduled follow-up can be given another time.`, 'scheduled_for');
+    throw invalidTransition(
+      step,
+      `Follow-up ${step.id} is ${step.status}; only a scheduled follow-up can be given another time.`,
+      'scheduled_for',
+    );
   }
 }
 
@@ -164,7 +193,9 @@ function checkedTime(given: string, now: number): string {
 }
 
 function timeProblem(message: string, received: string): AppError {
-  return new AppError('INVALID_REQUEST', `scheduled_for ${message}.`, [{ code: 'invalid_value', message, received, path: ['scheduled_for'] }]);
+  return new AppError('INVALID_REQUEST', `scheduled_for ${message}.`, [
+    { code: 'invalid_value', message, received, path: ['scheduled_for'] },
+  ]);
 }
 
 function changeOf(edit: FollowUpEdit, scheduledFor: string | undefined, now: number, retentionMs: number): StepChange {

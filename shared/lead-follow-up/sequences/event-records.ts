@@ -58,11 +58,22 @@ const recordSchema: z.ZodType<LeadEventRecord> = z.object({
   tenant_id: z.string(),
   site_id: z.string(),
   lead_id: z.string(),
-  event: z.object({ type: z.enum(LEAD_EVENT_TYPES), occurred_at: iso, channel: z.enum(FOLLOW_UP_TYPES).nullable(), summary: z.string().nullable() }),
+  event: z.object({
+    type: z.enum(LEAD_EVENT_TYPES),
+    occurred_at: iso,
+    channel: z.enum(FOLLOW_UP_TYPES).nullable(),
+    summary: z.string().nullable(),
+  }),
   plan: z.array(
     z.discriminatedUnion('action', [
       z.object({ follow_up_id: z.string(), action: z.literal('cancel'), from_status: status, scheduled_for: iso }),
-      z.object({ follow_up_id: z.string(), action: z.literal('reschedule'), from_status: z.literal('scheduled'), scheduled_for: iso, to_scheduled_for: iso }),
+      z.object({
+        follow_up_id: z.string(),
+        action: z.literal('reschedule'),
+        from_status: z.literal('scheduled'),
+        scheduled_for: iso,
+        to_scheduled_for: iso,
+      }),
     ]),
   ),
   outcome: z
@@ -91,7 +102,8 @@ function recordKey(id: string): { pk: string; sk: string } {
 function parseRecord(item: Record<string, unknown>): LeadEventRecord {
   const { pk: _pk, sk: _sk, ...rest } = item;
   const parsed = recordSchema.safeParse(rest);
-  if (!parsed.success) throw new Error(`Stored lead event ${String(item.id)} is malformed: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  if (!parsed.success)
+    throw new Error(`Stored lead event ${String(item.id)} is malformed: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   return parsed.data;
 }
 
@@ -105,7 +117,13 @@ export function dynamoLeadEventRecords(db: DynamoDBDocumentClient, tableName: st
     get,
     async create(record) {
       try {
-        await db.send(new PutCommand({ TableName: tableName, Item: { ...recordKey(record.id), ...record }, ConditionExpression: 'attribute_not_exists(pk)' }));
+        await db.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: { ...recordKey(record.id), ...record },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
         return record;
       } catch (error) {
         if (!isConditionalCheckFailed(error)) throw error;

@@ -11,7 +11,12 @@ import type { Lead, Site } from '../../sites/schema';
  * (INVALID_INPUT), the site exists (SITE_NOT_FOUND) and the key covers it
  * (FORBIDDEN), the lead belongs to it (LEAD_NOT_FOUND).
  */
-export async function leadForPrincipal(sites: SiteDirectory, principal: Principal, siteId: string, leadId: string): Promise<{ site: Site; lead: Lead }> {
+export async function leadForPrincipal(
+  sites: SiteDirectory,
+  principal: Principal,
+  siteId: string,
+  leadId: string,
+): Promise<{ site: Site; lead: Lead }> {
   const site = await siteForPrincipal(sites, principal, siteId);
   const lead = await sites.getItem(site.id, 'leads', leadId);
   if (!lead) throw new AppError('LEAD_NOT_FOUND', `Lead ${shownId(leadId)} was not found on site ${site.id}.`);
@@ -22,7 +27,9 @@ export async function leadForPrincipal(sites: SiteDirectory, principal: Principa
 export function uuidOf(value: string | undefined, field: string): string {
   const id = value?.trim().toLowerCase();
   if (!id || !isUuid(id)) {
-    throw new AppError('INVALID_INPUT', `${field}: Invalid UUID`, [{ code: 'invalid_format', message: 'Invalid UUID', path: [field], ...(value === undefined ? {} : { received: shownId(value) }) }]);
+    throw new AppError('INVALID_INPUT', `${field}: Invalid UUID`, [
+      { code: 'invalid_format', message: 'Invalid UUID', path: [field], ...(value === undefined ? {} : { received: shownId(value) }) },
+    ]);
   }
   return id;
 }

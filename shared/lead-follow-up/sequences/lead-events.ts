@@ -18,7 +18,15 @@ import type { SiteDirectory } from '../../sites/directory';
 import type { LeadHistory } from '../history';
 import { MAX_HISTORY_SUMMARY_LENGTH } from '../writing-limits';
 import { FOLLOW_UP_TYPES } from '../schema';
-import { CLICK_FOLLOW_UP_DELAY_MS, DEFAULT_BOUNCE_CHANNEL, defaultSummary, LEAD_EVENT_TYPES, planAdaptation, type LeadEvent, type PlannedChange } from './adaptation';
+import {
+  CLICK_FOLLOW_UP_DELAY_MS,
+  DEFAULT_BOUNCE_CHANNEL,
+  defaultSummary,
+  LEAD_EVENT_TYPES,
+  planAdaptation,
+  type LeadEvent,
+  type PlannedChange,
+} from './adaptation';
 import type { AppliedChange, EventOutcome, LeadEventRecord, LeadEventRecords } from './event-records';
 import { sequenceAdaptedEvent } from './events';
 import { leadForPrincipal, uuidOf } from './lead-access';
@@ -39,7 +47,10 @@ export const MAX_EVENT_SUMMARY_LENGTH = MAX_HISTORY_SUMMARY_LENGTH;
 
 const summaryText = z
   .string()
-  .max(MAX_EVENT_SUMMARY_LENGTH + 1_024, { abort: true, message: `Too big: expected string to have <=${MAX_EVENT_SUMMARY_LENGTH} characters` })
+  .max(MAX_EVENT_SUMMARY_LENGTH + 1_024, {
+    abort: true,
+    message: `Too big: expected string to have <=${MAX_EVENT_SUMMARY_LENGTH} characters`,
+  })
   .overwrite(cleanText)
   .trim()
   .max(MAX_EVENT_SUMMARY_LENGTH, `Too big: expected string to have <=${MAX_EVENT_SUMMARY_LENGTH} characters`);
@@ -49,7 +60,10 @@ export const EARLIEST_EVENT_TIME = '1970-01-01T00:00:00.000Z';
 
 const occurredAt = z.iso
   .datetime({ offset: true, message: 'must be an ISO 8601 date and time with a time zone, e.g. 2026-12-01T09:00:00Z' })
-  .refine((value) => Date.parse(value) >= Date.parse(EARLIEST_EVENT_TIME), { message: `must not be before ${EARLIEST_EVENT_TIME}`, abort: true });
+  .refine((value) => Date.parse(value) >= Date.parse(EARLIEST_EVENT_TIME), {
+    message: `must not be before ${EARLIEST_EVENT_TIME}`,
+    abort: true,
+  });
 
 const eventFields = {
   type: z.enum(LEAD_EVENT_TYPES).meta({
@@ -60,10 +74,14 @@ const eventFields = {
   occurred_at: occurredAt.optional().meta({
     description: `When it happened: ISO 8601 with a time zone, not before ${EARLIEST_EVENT_TIME} and not more than ${MAX_EVENT_CLOCK_SKEW_MS / 60_000} minutes ahead of the server's clock. Default: now.`,
   }),
-  channel: z.enum(FOLLOW_UP_TYPES).optional().meta({ description: 'The channel it happened on; a bounce without one is an e-mail bounce.' }),
-  summary: summaryText
+  channel: z
+    .enum(FOLLOW_UP_TYPES)
     .optional()
-    .meta({ description: "A plain-text note for your tenant's history of the lead; without it, one is written from the type.", example: 'Jordan asked for a call on Friday.' }),
+    .meta({ description: 'The channel it happened on; a bounce without one is an e-mail bounce.' }),
+  summary: summaryText.optional().meta({
+    description: "A plain-text note for your tenant's history of the lead; without it, one is written from the type.",
+    example: 'Jordan asked for a call on Friday.',
+  }),
 } satisfies Record<keyof LeadEvent, z.ZodType>;
 /** A string (its UUID form is checked after the schema: INVALID_INPUT); anything else is a malformed request. */
 const site = z
@@ -79,9 +97,10 @@ const flatSchema = z.strictObject({ site_id: site, ...eventFields }).meta({ titl
  * reference shows it. The parser reads each form with its own member (the
  * form is known from `event`), so its problems name that form's fields.
  */
-export const leadEventRequestSchema = z
-  .union([nestedSchema, flatSchema])
-  .meta({ id: 'LeadEventRequest', description: 'The event under `event`, or its fields beside `site_id`. `null` counts as absent; an unknown field is refused.' });
+export const leadEventRequestSchema = z.union([nestedSchema, flatSchema]).meta({
+  id: 'LeadEventRequest',
+  description: 'The event under `event`, or its fields beside `site_id`. `null` counts as absent; an unknown field is refused.',
+});
 
 /** A validated `POST /api/leads/{leadId}/events` body. */
 export interface LeadEventRequest {
@@ -96,11 +115,14 @@ export interface LeadEventRequest {
  * a bounce without a channel is an e-mail bounce.
  */
 export function parseLeadEventRequest(raw: unknown, now: number): LeadEventRequest {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new AppError('INVALID_REQUEST', 'The request body must be a JSON object.');
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new AppError('INVALID_REQUEST', 'The request body must be a JSON object.');
   const body = withoutNulls(raw as Record<string, unknown>);
   if (body.siteId !== undefined) {
     if (body.site_id !== undefined && String(body.site_id).toLowerCase() !== String(body.siteId).toLowerCase()) {
-      throw new AppError('INVALID_REQUEST', 'site_id and siteId are the same field and disagree.', [{ code: 'custom', message: 'conflicts with site_id', path: ['siteId'] }]);
+      throw new AppError('INVALID_REQUEST', 'site_id and siteId are the same field and disagree.', [
+        { code: 'custom', message: 'conflicts with site_id', path: ['siteId'] },
+      ]);
     }
     body.site_id = body.site_id ?? body.siteId;
     delete body.siteId;
@@ -110,14 +132,21 @@ export function parseLeadEventRequest(raw: unknown, now: number): LeadEventReque
   const parsed = nested ? nestedSchema.safeParse(body) : flatSchema.safeParse(body);
   if (!parsed.success) throw new AppError('INVALID_REQUEST', describeFirstIssue(parsed.error.issues), toIssueDetails(parsed.error.issues));
   const { site_id, ...rest } = parsed.data as { site_id: string } & Record<string, unknown>;
-  const fields = (nested ? rest.event : rest) as { type: LeadEvent['type']; occurred_at?: string; channel?: LeadEvent['channel']; summary?: string };
+  const fields = (nested ? rest.event : rest) as {
+    type: LeadEvent['type'];
+    occurred_at?: string;
+    channel?: LeadEvent['channel'];
+    summary?: string;
+  };
   const siteId = uuidOf(site_id, 'site_id');
   const path = nested ? ['event', 'occurred_at'] : ['occurred_at'];
   let occurredAt = now;
   if (fields.occurred_at !== undefined) {
     occurredAt = Date.parse(fields.occurred_at);
     if (occurredAt > now + MAX_EVENT_CLOCK_SKEW_MS) {
-      throw new AppError('INVALID_REQUEST', 'occurred_at lies in the future.', [{ code: 'invalid_value', message: 'must not be in the future', received: fields.occurred_at, path }]);
+      throw new AppError('INVALID_REQUEST', 'occurred_at lies in the future.', [
+        { code: 'invalid_value', message: 'must not be in the future', received: fields.occurred_at, path },
+      ]);
     }
   }
   const channel = fields.channel ?? (fields.type === 'bounced' ? DEFAULT_BOUNCE_CHANNEL : null);
@@ -208,14 +237,24 @@ export async function answerLeadEvent(deps: LeadEventDependencies, call: LeadEve
     200,
     {
       success: true,
-      data: { event_id: record.id, site_id: record.site_id, lead_id: record.lead_id, event: record.event, changes: outcome.changes, interaction_recorded: outcome.interaction_recorded },
+      data: {
+        event_id: record.id,
+        site_id: record.site_id,
+        lead_id: record.lead_id,
+        event: record.event,
+        changes: outcome.changes,
+        interaction_recorded: outcome.interaction_recorded,
+      },
     },
     replayed ? { 'idempotent-replayed': 'true' } : {},
   );
 }
 
 async function openSteps(deps: LeadEventDependencies, tenantId: string, siteId: string, leadId: string): Promise<StoredStep[]> {
-  const { steps } = await deps.steps.listForLead({ tenantId, siteId, leadId }, { limit: MAX_OPEN_STEPS, now: deps.clock.now(), statuses: OPEN_STEP_STATUSES });
+  const { steps } = await deps.steps.listForLead(
+    { tenantId, siteId, leadId },
+    { limit: MAX_OPEN_STEPS, now: deps.clock.now(), statuses: OPEN_STEP_STATUSES },
+  );
   return steps;
 }
 
@@ -249,13 +288,21 @@ async function carryOut(deps: LeadEventDependencies, record: LeadEventRecord): P
  * from. A step that moved meanwhile (sent, or edited) is left alone, unless
  * this very event moved it (an earlier attempt): then the change counts.
  */
-async function applyChange(deps: LeadEventDependencies, record: LeadEventRecord, planned: PlannedChange): Promise<AppliedChange | undefined> {
+async function applyChange(
+  deps: LeadEventDependencies,
+  record: LeadEventRecord,
+  planned: PlannedChange,
+): Promise<AppliedChange | undefined> {
   const at = new Date(deps.clock.now()).toISOString();
   const adaptedBy = { event_id: record.id, event_type: record.event.type, at };
   const expected = { tenantId: record.tenant_id, statuses: OPEN_STEP_STATUSES };
   const step =
     planned.action === 'cancel'
-      ? await deps.steps.change(planned.follow_up_id, { at, status: 'cancelled', status_reason: record.event.type, adapted_by: adaptedBy }, expected)
+      ? await deps.steps.change(
+          planned.follow_up_id,
+          { at, status: 'cancelled', status_reason: record.event.type, adapted_by: adaptedBy },
+          expected,
+        )
       : await deps.steps.change(
           planned.follow_up_id,
           {

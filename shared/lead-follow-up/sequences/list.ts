@@ -27,17 +27,27 @@ export const siteParameter = z.string().max(200);
  * `siteId` is required; the reference lists `site_id` alone, as required.
  */
 export const listQuerySchema = z.strictObject({
-  site_id: siteParameter.optional().meta({ format: 'uuid', description: "The lead's site (alias `siteId`; both at once must agree).", example: DEMO_SITE_ID }),
+  site_id: siteParameter
+    .optional()
+    .meta({ format: 'uuid', description: "The lead's site (alias `siteId`; both at once must agree).", example: DEMO_SITE_ID }),
   siteId: siteParameter.optional(),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).meta({ description: 'Steps in a page.' }),
   cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional().meta({ description: 'The `next_cursor` of the previous page (opaque).' }),
   status: z
     .string()
     .max(200)
-    .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(STEP_STATUSES)).min(1).max(STEP_STATUSES.length))
     .optional()
-    .meta({ description: `Only steps in these states, comma-separated: ${STEP_STATUSES.map((status) => `\`${status}\``).join(', ')}.`, example: 'scheduled,due' }),
+    .meta({
+      description: `Only steps in these states, comma-separated: ${STEP_STATUSES.map((status) => `\`${status}\``).join(', ')}.`,
+      example: 'scheduled,due',
+    }),
 });
 
 export interface ListDependencies {
@@ -64,11 +74,15 @@ export async function answerListFollowUps(
   if (!parsed.success) throw new AppError('INVALID_REQUEST', describeFirstIssue(parsed.error.issues), toIssueDetails(parsed.error.issues));
   const { site_id, siteId, limit, cursor, status } = parsed.data;
   if (site_id !== undefined && siteId !== undefined && site_id.toLowerCase() !== siteId.toLowerCase()) {
-    throw new AppError('INVALID_REQUEST', 'site_id and siteId are the same parameter and disagree.', [{ code: 'custom', message: 'conflicts with site_id', path: ['siteId'] }]);
+    throw new AppError('INVALID_REQUEST', 'site_id and siteId are the same parameter and disagree.', [
+      { code: 'custom', message: 'conflicts with site_id', path: ['siteId'] },
+    ]);
   }
   const givenSite = site_id ?? siteId;
   if (givenSite === undefined || givenSite.trim() === '') {
-    throw new AppError('INVALID_REQUEST', 'site_id: Required', [{ code: 'invalid_type', message: 'Required', expected: 'string', path: ['site_id'] }]);
+    throw new AppError('INVALID_REQUEST', 'site_id: Required', [
+      { code: 'invalid_type', message: 'Required', expected: 'string', path: ['site_id'] },
+    ]);
   }
   const leadId = uuidOf(leadIdParameter, 'leadId');
   const site = uuidOf(givenSite, 'site_id');
@@ -97,7 +111,10 @@ export function encodeCursor(cursor: StepCursor): string {
 }
 
 export function decodeCursor(text: string): StepCursor {
-  const invalid = () => new AppError('INVALID_REQUEST', 'cursor is not one this API gave.', [{ code: 'invalid_format', message: 'Invalid cursor', path: ['cursor'] }]);
+  const invalid = () =>
+    new AppError('INVALID_REQUEST', 'cursor is not one this API gave.', [
+      { code: 'invalid_format', message: 'Invalid cursor', path: ['cursor'] },
+    ]);
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
@@ -106,6 +123,7 @@ export function decodeCursor(text: string): StepCursor {
   }
   if (!Array.isArray(value) || value.length !== 2) throw invalid();
   const [sortKey, id] = value as unknown[];
-  if (typeof sortKey !== 'string' || typeof id !== 'string' || !isUuid(id) || sortKey.length > 100 || !sortKey.endsWith(`#${id}`)) throw invalid();
+  if (typeof sortKey !== 'string' || typeof id !== 'string' || !isUuid(id) || sortKey.length > 100 || !sortKey.endsWith(`#${id}`))
+    throw invalid();
   return { sortKey, id };
 }

@@ -20,7 +20,7 @@ import { STEP_STATUSES, type StepView } from './step';
  */
 const TAG = {
   name: 'Follow-up sequences',
-  description: "A saved sequence runs: its steps fall due, the caller sends them and says so, and what the lead does adapts the rest.",
+  description: 'A saved sequence runs: its steps fall due, the caller sends them and says so, and what the lead does adapts the rest.',
 };
 
 /** True when two object types are the same, optional fields included (the answers' schemas against the code's types). */
@@ -48,10 +48,10 @@ export const followUpStepSchema = z
     subject: z.string(),
     content: z.string().meta({ description: 'Plain text, ready to send.' }),
     status: statusSchema,
-    status_reason: z
-      .string()
-      .nullable()
-      .meta({ description: 'Why it was skipped or cancelled: the caller\'s `reason`, `skipped_by_caller` / `cancelled_by_caller`, or the lead event\'s type (`replied`, …).' }),
+    status_reason: z.string().nullable().meta({
+      description:
+        "Why it was skipped or cancelled: the caller's `reason`, `skipped_by_caller` / `cancelled_by_caller`, or the lead event's type (`replied`, …).",
+    }),
     scheduled_for: instantField('When it is due (UTC).'),
     due_at: instantField('When the dispatcher made it due.').nullable(),
     sent_at: instantField('When the caller said it was sent.').nullable(),
@@ -66,7 +66,10 @@ export const followUpStepSchema = z
     created_at: instantField('When the sequence saved it.'),
     updated_at: instantField('When it last changed.'),
   })
-  .meta({ id: 'FollowUpStep', description: 'A step of a follow-up sequence, as the tenant whose command made it sees it (listed, edited, and in `follow_up.due`).' });
+  .meta({
+    id: 'FollowUpStep',
+    description: 'A step of a follow-up sequence, as the tenant whose command made it sees it (listed, edited, and in `follow_up.due`).',
+  });
 
 const _stepView: Same<z.infer<typeof followUpStepSchema>, StepView> = true;
 
@@ -99,7 +102,9 @@ const _appliedChange: Same<z.infer<typeof appliedChangeSchema>, AppliedChange> =
 const leadParams = z.object({ leadId: uuidField('The lead (any case).', DEMO_LEAD_ID) });
 
 /** The list's own query, with `site_id` required (the parser takes it or its alias `siteId`, which its description names). */
-export const listFollowUpsQuerySchema = listQuerySchema.omit({ siteId: true }).extend({ site_id: siteParameter.meta(listQuerySchema.shape.site_id.meta() ?? {}) });
+export const listFollowUpsQuerySchema = listQuerySchema
+  .omit({ siteId: true })
+  .extend({ site_id: siteParameter.meta(listQuerySchema.shape.site_id.meta() ?? {}) });
 
 const followUpPageSchema = z
   .object({
@@ -145,7 +150,10 @@ const leadEventResultSchema = z
     lead_id: z.string(),
     event: leadEventSchema,
     changes: z.array(appliedChangeSchema).meta({ description: 'What it changed in the remaining steps (empty when nothing).' }),
-    interaction_recorded: z.boolean().meta({ description: "True: the event is in your tenant's history of the lead, which your later lead follow-ups read (another tenant's never do)." }),
+    interaction_recorded: z.boolean().meta({
+      description:
+        "True: the event is in your tenant's history of the lead, which your later lead follow-ups read (another tenant's never do).",
+    }),
   })
   .meta({ id: 'LeadEventResult' });
 
@@ -171,7 +179,16 @@ export const FOLLOW_UP_SEQUENCE_OPERATIONS: readonly DocumentedOperation[] = [
       200: {
         description: 'A page of steps.',
         schema: successEnvelope(followUpPageSchema),
-        example: { success: true, data: { site_id: DEMO_SITE_ID, lead_id: DEMO_LEAD_ID, follow_ups: [STEP_EXAMPLE], has_more: true, next_cursor: 'WyIyMDI2LTExLTI1VDE0OjAyOjExLjUxMloiXQ' } },
+        example: {
+          success: true,
+          data: {
+            site_id: DEMO_SITE_ID,
+            lead_id: DEMO_LEAD_ID,
+            follow_ups: [STEP_EXAMPLE],
+            has_more: true,
+            next_cursor: 'WyIyMDI2LTExLTI1VDE0OjAyOjExLjUxMloiXQ',
+          },
+        },
       },
     },
   }),
@@ -185,18 +202,24 @@ export const FOLLOW_UP_SEQUENCE_OPERATIONS: readonly DocumentedOperation[] = [
       "Edits a step of the key's tenant (its copy, its time) or ends it: `sent` once you sent it, `skipped` or `cancelled`. One conditional write on the state the step was read in.",
       '',
       'Checks, in this order: INVALID_REQUEST (no body, or not JSON), NOT_FOUND (`id` not a UUID), INVALID_REQUEST (an unknown field, none, `scheduled_for` with `status`, ' +
-        '`reason` without `skipped` / `cancelled`, copy with markup or placeholders, a time not in the future or beyond a year), NOT_FOUND (no such step, another tenant\'s or an expired one), ' +
+        "`reason` without `skipped` / `cancelled`, copy with markup or placeholders, a time not in the future or beyond a year), NOT_FOUND (no such step, another tenant's or an expired one), " +
         'FORBIDDEN (a site the key does not cover), INVALID_TRANSITION (the step is `sent`, `skipped` or `cancelled`; or a new time for a `due` step), ' +
-        'INVALID_REQUEST (content over its channel\'s limit).',
+        "INVALID_REQUEST (content over its channel's limit).",
     ].join('\n'),
     params: z.object({ id: uuidField('The step (`follow_ups[].id`; any case). Not a UUID: 404 NOT_FOUND.', STEP_EXAMPLE.id) }),
-    body: { schema: followUpEditSchema, example: { subject: 'Jordan, a quick question', content: 'Hi Jordan, would a 20-minute call on Tuesday morning suit you?' } },
+    body: {
+      schema: followUpEditSchema,
+      example: { subject: 'Jordan, a quick question', content: 'Hi Jordan, would a 20-minute call on Tuesday morning suit you?' },
+    },
     errors: ['INVALID_REQUEST', 'FORBIDDEN', 'NOT_FOUND', 'INVALID_TRANSITION'],
     answers: {
       200: {
         description: 'The step after the change.',
         schema: successEnvelope(followUpStepSchema),
-        example: { success: true, data: { ...STEP_EXAMPLE, status: 'sent', sent_at: '2026-11-25T14:10:00.000Z', updated_at: '2026-11-25T14:10:00.000Z' } },
+        example: {
+          success: true,
+          data: { ...STEP_EXAMPLE, status: 'sent', sent_at: '2026-11-25T14:10:00.000Z', updated_at: '2026-11-25T14:10:00.000Z' },
+        },
       },
     },
   }),
@@ -238,7 +261,10 @@ export const FOLLOW_UP_SEQUENCE_OPERATIONS: readonly DocumentedOperation[] = [
       200: {
         description: 'Recorded, with what it changed (on a replay: the first answer again).',
         headers: {
-          'Idempotent-Replayed': { description: '`true` when this answers a repeat of an earlier request (same `Idempotency-Key` and body); absent otherwise.', schema: { type: 'string', enum: ['true'] } },
+          'Idempotent-Replayed': {
+            description: '`true` when this answers a repeat of an earlier request (same `Idempotency-Key` and body); absent otherwise.',
+            schema: { type: 'string', enum: ['true'] },
+          },
         },
         content: {
           'application/json': {
@@ -249,7 +275,12 @@ export const FOLLOW_UP_SEQUENCE_OPERATIONS: readonly DocumentedOperation[] = [
                 event_id: '3f1e9a4c-2b7d-4e8f-a1c3-5d6e7f8a9b0c',
                 site_id: DEMO_SITE_ID,
                 lead_id: DEMO_LEAD_ID,
-                event: { type: 'replied', occurred_at: '2026-11-24T09:12:00.000Z', channel: 'email', summary: 'Jordan asked for a call on Friday.' },
+                event: {
+                  type: 'replied',
+                  occurred_at: '2026-11-24T09:12:00.000Z',
+                  channel: 'email',
+                  summary: 'Jordan asked for a call on Friday.',
+                },
                 changes: [
                   {
                     follow_up_id: STEP_EXAMPLE.id,
@@ -301,7 +332,8 @@ export const FOLLOW_UP_SEQUENCE_EVENTS: readonly DocumentedEvent[] = [
   webhookEvent({
     type: 'sequence.adapted',
     summary: "A lead event changed the lead's sequence",
-    description: 'POST /api/leads/{leadId}/events cancelled or rescheduled remaining steps: `changes` lists them. Published once per lead event, only when something changed.',
+    description:
+      'POST /api/leads/{leadId}/events cancelled or rescheduled remaining steps: `changes` lists them. Published once per lead event, only when something changed.',
     data: sequenceAdaptedDataSchema,
   }),
 ];

@@ -154,7 +154,13 @@ export function dynamoStepStore(db: DynamoDBDocumentClient, tableName: string): 
             UpdateExpression: 'SET #status = :due, due_at = :at, updated_at = :at, #gpk = :announcing, #gsk = :sk',
             ConditionExpression: '#status = :scheduled AND scheduled_for <= :at',
             ExpressionAttributeNames: { '#status': 'status', '#gpk': DUE_INDEX.partitionKey, '#gsk': DUE_INDEX.sortKey },
-            ExpressionAttributeValues: { ':due': 'due', ':scheduled': 'scheduled', ':at': at, ':announcing': ANNOUNCING_PARTITION, ':sk': `${at}#${id}` },
+            ExpressionAttributeValues: {
+              ':due': 'due',
+              ':scheduled': 'scheduled',
+              ':at': at,
+              ':announcing': ANNOUNCING_PARTITION,
+              ':sk': `${at}#${id}`,
+            },
             ReturnValues: 'ALL_NEW',
           }),
         );
@@ -189,7 +195,9 @@ export function dynamoStepStore(db: DynamoDBDocumentClient, tableName: string): 
     async change(id, change, expected) {
       const update = changeExpression(id, change, expected);
       try {
-        const { Attributes } = await db.send(new UpdateCommand({ TableName: tableName, Key: followUpKey(id), ...update, ReturnValues: 'ALL_NEW' }));
+        const { Attributes } = await db.send(
+          new UpdateCommand({ TableName: tableName, Key: followUpKey(id), ...update, ReturnValues: 'ALL_NEW' }),
+        );
         return Attributes ? parseStoredStep(Attributes) : undefined;
       } catch (error) {
         if (isConditionalCheckFailed(error)) return undefined;

@@ -14,7 +14,10 @@ type HttpRequest = Request<HttpEvent, HttpResult, Error, Context>;
  * AppErrors keep their code; anything else becomes SYSTEM_ERROR with a
  * generic message, its cause going to the log only.
  */
-export function errorEnvelope(options: { logger: Logger; extra?: (request: HttpRequest) => Record<string, unknown> }): MiddlewareObj<HttpEvent, HttpResult> {
+export function errorEnvelope(options: {
+  logger: Logger;
+  extra?: (request: HttpRequest) => Record<string, unknown>;
+}): MiddlewareObj<HttpEvent, HttpResult> {
   return {
     onError: async (request) => {
       const error = request.error;
@@ -58,7 +61,10 @@ export function jsonBody(errorCode: ErrorCode, maxDepth: number): MiddlewareObj<
         (request.event as { body: unknown }).body = parseJsonDocument(text, maxDepth);
       } catch (error) {
         if (!(error instanceof JsonDocumentError)) throw error;
-        throw new AppError(errorCode, error.reason === 'too_deep' ? `The request body nests deeper than ${maxDepth} levels.` : 'The request body is not valid JSON.');
+        throw new AppError(
+          errorCode,
+          error.reason === 'too_deep' ? `The request body nests deeper than ${maxDepth} levels.` : 'The request body is not valid JSON.',
+        );
       }
     },
   };

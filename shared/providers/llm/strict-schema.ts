@@ -22,9 +22,7 @@ function strictNode(node: JsonSchema): JsonSchema {
   for (const key of schemaMapKeywords) {
     const map = node[key];
     if (isSchema(map)) {
-      out[key] = Object.fromEntries(
-        Object.entries(map).map(([name, child]) => [name, isSchema(child) ? strictNode(child) : child]),
-      );
+      out[key] = Object.fromEntries(Object.entries(map).map(([name, child]) => [name, isSchema(child) ? strictNode(child) : child]));
     }
   }
   for (const key of schemaListKeywords) {

@@ -77,7 +77,11 @@ export function createBraveSearch(options: BraveSearchOptions): SearchProvider {
           throw new SearchProviderError(BRAVE, 'malformed', `Brave sent an answer of the wrong shape (at ${where})`, spent);
         }
         const results = parsed.data.web?.results ?? [];
-        hits.push(...results.flatMap((result) => hitOf({ title: result.title, url: result.url, snippet: result.description, date: dateOf(result) }) ?? []));
+        hits.push(
+          ...results.flatMap(
+            (result) => hitOf({ title: result.title, url: result.url, snippet: result.description, date: dateOf(result) }) ?? [],
+          ),
+        );
         if (results.length < count || parsed.data.query?.more_results_available === false) break;
         if (hits.length < query.maxResults) await paceNextPage(answer.headers, deadline);
       }
@@ -128,10 +132,14 @@ async function paceNextPage(headers: Headers, deadline: AbortSignal): Promise<vo
   const pauseMs = Math.min(Math.max(resetSeconds, 0) * 1000, MAX_PAGE_PAUSE_MS);
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, pauseMs);
-    deadline.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    deadline.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }
 

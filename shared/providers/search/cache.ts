@@ -23,9 +23,7 @@ const MAX_CACHED_BYTES = 300_000;
 
 const storedSchema = z.object({
   provider: z.string(),
-  hits: z.array(
-    z.object({ title: z.string(), url: z.string(), snippet: z.string(), publishedDate: z.string().optional() }),
-  ),
+  hits: z.array(z.object({ title: z.string(), url: z.string(), snippet: z.string(), publishedDate: z.string().optional() })),
   expires_at: z.number(),
 });
 
@@ -59,8 +57,14 @@ export function searchCacheKey(query: SearchQuery): { pk: string; sk: string } {
  * days late), so a read checks the expiry itself. `ttlSeconds` 0 turns the
  * cache off: no read, no write.
  */
-export function dynamoSearchCache(db: DynamoDBDocumentClient, tableName: string, ttlSeconds: number, now: () => number = Date.now): SearchCache {
-  if (!Number.isInteger(ttlSeconds) || ttlSeconds < 0) throw new Error(`Search cache TTL must be a whole number of seconds (got ${ttlSeconds})`);
+export function dynamoSearchCache(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  ttlSeconds: number,
+  now: () => number = Date.now,
+): SearchCache {
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds < 0)
+    throw new Error(`Search cache TTL must be a whole number of seconds (got ${ttlSeconds})`);
   return {
     async get(query) {
       if (ttlSeconds === 0) return undefined;

@@ -49,7 +49,11 @@ export interface ChainOptions {
  * SearchProviderError is a fault of ours, not the provider's, and is thrown
  * as it is. All failing → SearchFailedError with each provider's reason.
  */
-export async function searchThroughChain(providers: readonly SearchProvider[], query: SearchQuery, options: ChainOptions = {}): Promise<ChainResult> {
+export async function searchThroughChain(
+  providers: readonly SearchProvider[],
+  query: SearchQuery,
+  options: ChainOptions = {},
+): Promise<ChainResult> {
   const retryDelayMs = options.retryDelayMs ?? SEARCH_RETRY.retryDelayMs;
   const passedOver: ProviderFailure[] = [];
   let providerRequests = 0;

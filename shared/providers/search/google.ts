@@ -98,7 +98,9 @@ export function createGoogleSearch(options: GoogleSearchOptions): SearchProvider
           spent += 1;
           if (answer.status < 200 || answer.status > 299) throw await failure(answer, spent, options.quota);
           const items = readItems(answer.json, spent);
-          hits.push(...items.flatMap((item) => hitOf({ title: item.title, url: item.link, snippet: item.snippet, date: dateOf(item) }) ?? []));
+          hits.push(
+            ...items.flatMap((item) => hitOf({ title: item.title, url: item.link, snippet: item.snippet, date: dateOf(item) }) ?? []),
+          );
           if (items.length < num) break;
         }
       } catch (error) {
@@ -162,7 +164,8 @@ async function failure(answer: ProviderAnswer, spent: number, quota: SearchQuota
   const named = [status, ...reasons].filter((token) => token !== undefined).join(' ');
   const message = `Google answered ${answer.status}${named ? ` ${named}` : ''}`;
   const outOfQuota =
-    reasons.includes('dailyLimitExceeded') || (answer.status === 429 && (status === 'RESOURCE_EXHAUSTED' || reasons.includes('rateLimitExceeded')));
+    reasons.includes('dailyLimitExceeded') ||
+    (answer.status === 429 && (status === 'RESOURCE_EXHAUSTED' || reasons.includes('rateLimitExceeded')));
   if (outOfQuota) {
     // Best effort: should the close fail, the next search asks Google once more and closes it then.
     await quota.exhaust().catch(() => undefined);

@@ -48,7 +48,12 @@ export async function requestJson(request: ProviderRequest, url: URL, init: Requ
       throw new SearchProviderError(request.provider, 'transient', `${request.label} search ran past its deadline`, reached);
     }
     if (timeout.aborted) {
-      throw new SearchProviderError(request.provider, 'transient', `${request.label} did not answer within ${request.requestTimeoutMs} ms`, reached);
+      throw new SearchProviderError(
+        request.provider,
+        'transient',
+        `${request.label} did not answer within ${request.requestTimeoutMs} ms`,
+        reached,
+      );
     }
     throw new SearchProviderError(request.provider, 'transient', `${request.label} could not be reached`, reached);
   }
@@ -59,7 +64,13 @@ export async function requestJson(request: ProviderRequest, url: URL, init: Requ
     json = undefined;
   }
   if (response.ok && json === undefined) {
-    throw new SearchProviderError(request.provider, 'malformed', `${request.label} sent a body that is not JSON (status ${response.status})`, request.spent + 1, response.status);
+    throw new SearchProviderError(
+      request.provider,
+      'malformed',
+      `${request.label} sent a body that is not JSON (status ${response.status})`,
+      request.spent + 1,
+      response.status,
+    );
   }
   return { status: response.status, headers: response.headers, json };
 }

@@ -44,7 +44,9 @@ interface Corpus {
 
 /** Words too common to rank on; dropped from the index and from queries alike. */
 const STOP_WORDS = new Set(
-  'a an and are as at be by for from has have in into is it its of on or that the their this to was were will with about over after new says said'.split(' '),
+  'a an and are as at be by for from has have in into is it its of on or that the their this to was were will with about over after new says said'.split(
+    ' ',
+  ),
 );
 
 /** Corpora loaded in this process, by absolute path: each file is read and indexed once. */

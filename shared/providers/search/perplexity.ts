@@ -64,7 +64,9 @@ export function createPerplexitySearch(options: PerplexitySearchOptions): Search
       const deadline = AbortSignal.timeout(timeoutMs + DEADLINE_GRACE_MS);
       let completion: unknown;
       try {
-        completion = await client.withOptions({ fetch: watchedFetch(attempt) }).chat.completions.create(sonarRequest(model, query), { signal: deadline });
+        completion = await client
+          .withOptions({ fetch: watchedFetch(attempt) })
+          .chat.completions.create(sonarRequest(model, query), { signal: deadline });
       } catch (error) {
         throw failure(error, timeoutMs, attempt.timedOut, deadline.aborted);
       }
@@ -90,7 +92,10 @@ export function sonarRequest(model: string, query: SearchQuery): SonarRequest {
     model,
     max_tokens: ANSWER_TOKENS,
     messages: [
-      { role: 'system', content: 'Find current web sources for the search below. Answer in two sentences; the sources matter, not the answer.' },
+      {
+        role: 'system',
+        content: 'Find current web sources for the search below. Answer in two sentences; the sources matter, not the answer.',
+      },
       { role: 'user', content: query.terms },
     ],
     ...(domains.length > 0 ? { search_domain_filter: domains } : {}),
@@ -137,7 +142,8 @@ function failure(error: unknown, timeoutMs: number, timedOut: boolean, pastDeadl
   if (error instanceof APIError && error.status !== undefined) {
     const code = safeToken(error.code) ?? safeToken(error.type);
     const message = `Perplexity answered ${error.status}${code ? ` ${code}` : ''}`;
-    if (error.status === 402 || code === 'insufficient_quota') return new SearchProviderError(PERPLEXITY, 'quota', message, 1, error.status);
+    if (error.status === 402 || code === 'insufficient_quota')
+      return new SearchProviderError(PERPLEXITY, 'quota', message, 1, error.status);
     return new SearchProviderError(PERPLEXITY, isTransientStatus(error.status) ? 'transient' : 'rejected', message, 1, error.status);
   }
   const name = typeof error === 'object' && error !== null && 'name' in error ? String(error.name) : typeof error;

@@ -47,12 +47,17 @@ export const SEARCH_PROVIDER_TABLE = {
   },
   brave: {
     credentials: ['BRAVE_API_KEY'],
-    build: ({ credentials, settings, now }) => createBraveSearch({ apiKey: credentials.BRAVE_API_KEY!, baseUrl: settings.BRAVE_BASE_URL, now }),
+    build: ({ credentials, settings, now }) =>
+      createBraveSearch({ apiKey: credentials.BRAVE_API_KEY!, baseUrl: settings.BRAVE_BASE_URL, now }),
   },
   perplexity: {
     credentials: ['PERPLEXITY_API_KEY'],
     build: ({ credentials, settings }) =>
-      createPerplexitySearch({ apiKey: credentials.PERPLEXITY_API_KEY!, baseUrl: settings.PERPLEXITY_BASE_URL, model: settings.PERPLEXITY_MODEL }),
+      createPerplexitySearch({
+        apiKey: credentials.PERPLEXITY_API_KEY!,
+        baseUrl: settings.PERPLEXITY_BASE_URL,
+        model: settings.PERPLEXITY_MODEL,
+      }),
   },
 } as const satisfies Record<string, SearchProviderEntry>;
 
@@ -63,4 +68,6 @@ export type SearchProviderName = keyof typeof SEARCH_PROVIDER_TABLE;
 export const SEARCH_PROVIDER_NAMES = Object.keys(SEARCH_PROVIDER_TABLE) as SearchProviderName[];
 
 /** Every credential setting of the search providers, each once (the `search` secret's keys). */
-export const SEARCH_SECRET_KEYS: readonly string[] = [...new Set(Object.values(SEARCH_PROVIDER_TABLE).flatMap((entry) => entry.credentials))];
+export const SEARCH_SECRET_KEYS: readonly string[] = [
+  ...new Set(Object.values(SEARCH_PROVIDER_TABLE).flatMap((entry) => entry.credentials)),
+];

@@ -51,8 +51,14 @@ export function googleQuotaKey(day: string): { pk: string; sk: string } {
  * midnight. `exhaust` sets the count to the limit and marks the day
  * exhausted, so released reservations cannot reopen it.
  */
-export function dynamoGoogleQuota(db: DynamoDBDocumentClient, tableName: string, dailyLimit: number, now: () => number = Date.now): SearchQuota {
-  if (!Number.isInteger(dailyLimit) || dailyLimit < 0) throw new Error(`Daily quota must be a whole number of requests (got ${dailyLimit})`);
+export function dynamoGoogleQuota(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  dailyLimit: number,
+  now: () => number = Date.now,
+): SearchQuota {
+  if (!Number.isInteger(dailyLimit) || dailyLimit < 0)
+    throw new Error(`Daily quota must be a whole number of requests (got ${dailyLimit})`);
   const keyNow = () => {
     const at = now();
     const day = pacificDay(at);
@@ -108,7 +114,10 @@ export function dynamoGoogleQuota(db: DynamoDBDocumentClient, tableName: string,
 
     async release(requests) {
       if (!Number.isInteger(requests) || requests <= 0) return;
-      const day = [...outstanding.keys()].sort().reverse().find((held) => (outstanding.get(held) ?? 0) >= requests);
+      const day = [...outstanding.keys()]
+        .sort()
+        .reverse()
+        .find((held) => (outstanding.get(held) ?? 0) >= requests);
       if (day === undefined) return;
       outstanding.set(day, (outstanding.get(day) ?? 0) - requests);
       const Key = googleQuotaKey(day);

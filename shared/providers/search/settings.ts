@@ -23,10 +23,16 @@ const providerList = z
   .string()
   .optional()
   .transform((value, context) => {
-    const names = (value ?? DEFAULT_SEARCH_PROVIDERS).split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
+    const names = (value ?? DEFAULT_SEARCH_PROVIDERS)
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean);
     const unknown = names.filter((name) => !(SEARCH_PROVIDER_NAMES as string[]).includes(name));
     if (unknown.length > 0) {
-      context.addIssue({ code: 'custom', message: `unknown search provider ${unknown.join(', ')} (known: ${SEARCH_PROVIDER_NAMES.join(', ')})` });
+      context.addIssue({
+        code: 'custom',
+        message: `unknown search provider ${unknown.join(', ')} (known: ${SEARCH_PROVIDER_NAMES.join(', ')})`,
+      });
     }
     const repeated = names.filter((name, index) => names.indexOf(name) !== index);
     if (repeated.length > 0) context.addIssue({ code: 'custom', message: `names ${repeated.join(', ')} more than once` });
@@ -38,11 +44,15 @@ export const searchSettingsSchema = z.object({
   /** Chain order, comma-separated; unknown names fail the cold start. @default 'google,brave,perplexity' */
   SEARCH_PROVIDERS: providerList,
   /** Cache lifetime in seconds; 0 turns the cache off. @default 3600 */
-  SEARCH_CACHE_TTL: wholeNumber(0).optional().transform((value) => value ?? DEFAULT_SEARCH_CACHE_TTL_SECONDS),
+  SEARCH_CACHE_TTL: wholeNumber(0)
+    .optional()
+    .transform((value) => value ?? DEFAULT_SEARCH_CACHE_TTL_SECONDS),
   /** @default 'https://customsearch.googleapis.com' */
   GOOGLE_CSE_BASE_URL: z.url().optional(),
   /** Google queries per Pacific day, counted in the table. @default 100 */
-  GOOGLE_CSE_DAILY_QUOTA: wholeNumber(0).optional().transform((value) => value ?? DEFAULT_GOOGLE_DAILY_QUOTA),
+  GOOGLE_CSE_DAILY_QUOTA: wholeNumber(0)
+    .optional()
+    .transform((value) => value ?? DEFAULT_GOOGLE_DAILY_QUOTA),
   /** @default 'https://api.search.brave.com' */
   BRAVE_BASE_URL: z.url().optional(),
   /** @default 'https://api.perplexity.ai' */

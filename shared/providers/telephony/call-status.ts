@@ -78,7 +78,11 @@ export class StatusCallbackError extends Error {
   }
 }
 
-const digits = (max: number) => z.string().regex(new RegExp(`^\\d{1,${max}}$`), 'must be a whole number ≥ 0').transform(Number);
+const digits = (max: number) =>
+  z
+    .string()
+    .regex(new RegExp(`^\\d{1,${max}}$`), 'must be a whole number ≥ 0')
+    .transform(Number);
 
 /**
  * A status callback's form parameters as they are read (others are
@@ -106,7 +110,10 @@ export const statusCallbackParams = z.object({
     })
     .optional(),
   CallDuration: digits(9).optional().meta({ description: 'Seconds, with the final status.' }),
-  AnsweredBy: z.string().regex(/^[a-z_]{1,40}$/, 'must be a Twilio AnsweredBy word').optional(),
+  AnsweredBy: z
+    .string()
+    .regex(/^[a-z_]{1,40}$/, 'must be a Twilio AnsweredBy word')
+    .optional(),
 });
 
 /**

@@ -68,7 +68,8 @@ export function configuredTelephony(deps: TelephonyDeps): () => Promise<Telephon
   return refreshed(deps.now ?? Date.now, async () => {
     const { TWILIO_ACCOUNT_SID: accountSid, TWILIO_AUTH_TOKEN: authToken } = await deps.secrets.read(TWILIO_SECRET_KEYS);
     if (!accountSid || !authToken || !settings.TWILIO_FROM_NUMBER) return undefined;
-    if (!/^AC[0-9a-f]{32}$/i.test(accountSid)) throw new ConfigError('Invalid configuration: TWILIO_ACCOUNT_SID must be AC followed by 32 hex digits');
+    if (!/^AC[0-9a-f]{32}$/i.test(accountSid))
+      throw new ConfigError('Invalid configuration: TWILIO_ACCOUNT_SID must be AC followed by 32 hex digits');
     return createTwilioTelephony({
       accountSid,
       authToken,

@@ -11,7 +11,12 @@ import { validateRequest } from 'twilio/lib/webhooks/webhooks.js';
  * path and query, never from the Host header (which the sender controls).
  * A missing or empty signature, or an empty auth token, is never valid.
  */
-export function isValidTwilioSignature(authToken: string, signature: string | undefined, url: string, params: Record<string, string>): boolean {
+export function isValidTwilioSignature(
+  authToken: string,
+  signature: string | undefined,
+  url: string,
+  params: Record<string, string>,
+): boolean {
   if (!authToken || !signature) return false;
   try {
     return validateRequest(authToken, signature, url, params);

@@ -121,8 +121,14 @@ const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
 
 function telephonyErrorOf(error: unknown, timeoutMs: number, safe: (text: string) => string): TelephonyError {
   const unknownOutcome = 'whether the call was placed is unknown, so it is not tried again';
-  if (error instanceof DeadlineError) return new TelephonyError(`Twilio did not finish answering within ${timeoutMs} ms: ${unknownOutcome}`);
-  const fields = (typeof error === 'object' && error !== null ? error : {}) as { status?: unknown; code?: unknown; message?: unknown; isAxiosError?: unknown };
+  if (error instanceof DeadlineError)
+    return new TelephonyError(`Twilio did not finish answering within ${timeoutMs} ms: ${unknownOutcome}`);
+  const fields = (typeof error === 'object' && error !== null ? error : {}) as {
+    status?: unknown;
+    code?: unknown;
+    message?: unknown;
+    isAxiosError?: unknown;
+  };
   if (fields.isAxiosError === true) {
     if (typeof fields.code === 'string' && TIMEOUT_CODES.has(fields.code)) {
       return new TelephonyError(`Twilio did not answer within ${timeoutMs} ms: ${unknownOutcome}`);
@@ -134,7 +140,11 @@ function telephonyErrorOf(error: unknown, timeoutMs: number, safe: (text: string
     const said = typeof fields.message === 'string' ? safe(fields.message) : '';
     const reason = fields.status === 401 ? 'the account SID or auth token was refused' : said || 'no message';
     const outcome = fields.status >= 500 ? `; ${unknownOutcome}` : '';
-    return new TelephonyError(`Twilio answered ${fields.status}${code ? ` (error ${code})` : ''}: ${reason}${outcome}`, code, fields.status);
+    return new TelephonyError(
+      `Twilio answered ${fields.status}${code ? ` (error ${code})` : ''}: ${reason}${outcome}`,
+      code,
+      fields.status,
+    );
   }
   if (error instanceof SyntaxError) return new TelephonyError(`Twilio answered with a body that is not JSON: ${unknownOutcome}`);
   return new TelephonyError(`Twilio call failed (${error instanceof Error ? error.name : typeof error})`);

@@ -65,7 +65,12 @@ const SPACE_BEFORE_PUNCTUATION = / ([,.;:!?])/g;
  * at the last word that fits).
  */
 export function plainGreeting(text: string): string {
-  const plain = cleanText(text).replace(MARKUP, ' ').replace(DECORATION, ' ').replace(SPACES, ' ').replace(SPACE_BEFORE_PUNCTUATION, '$1').trim();
+  const plain = cleanText(text)
+    .replace(MARKUP, ' ')
+    .replace(DECORATION, ' ')
+    .replace(SPACES, ' ')
+    .replace(SPACE_BEFORE_PUNCTUATION, '$1')
+    .trim();
   if (plain.length <= MAX_WELCOME_GREETING_LENGTH) return plain;
   const cut = plain.slice(0, MAX_WELCOME_GREETING_LENGTH + 1);
   const lastSpace = cut.lastIndexOf(' ');

@@ -15,7 +15,8 @@ export class PageRefusedError extends Error {
 }
 
 /** Why a page could not be read. */
-export type PageFetchFailure = 'status' | 'timeout' | 'too_large' | 'too_complex' | 'unparsable' | 'not_html' | 'redirects' | 'network' | 'unresolved';
+export type PageFetchFailure =
+  'status' | 'timeout' | 'too_large' | 'too_complex' | 'unparsable' | 'not_html' | 'redirects' | 'network' | 'unresolved';
 
 /**
  * The page could not be read: an error status, the time or size cap, markup

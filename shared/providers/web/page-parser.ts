@@ -173,7 +173,9 @@ function answer(worker: Worker, request: ParseRequest, timeoutMs: number): Promi
       outcome();
     };
     const onMessage = (reply: ParseReply) =>
-      settle(() => (reply.ok ? resolve(reply.page) : reject(new PageFetchError('unparsable', `the page could not be parsed (${reply.error})`))));
+      settle(() =>
+        reply.ok ? resolve(reply.page) : reject(new PageFetchError('unparsable', `the page could not be parsed (${reply.error})`)),
+      );
     // `error` comes before `exit`: keep its cause for the failure.
     const onError = (error: Error) => {
       failure = error;
@@ -202,5 +204,7 @@ function errorCode(error: Error | undefined): string {
  * loads the worker's TypeScript through tsx.
  */
 function defaultScript(): URL {
-  return import.meta.url.endsWith('.ts') ? new URL('./parse-worker-source.mjs', import.meta.url) : new URL(`./${PAGE_PARSE_WORKER.bundle}`, import.meta.url);
+  return import.meta.url.endsWith('.ts')
+    ? new URL('./parse-worker-source.mjs', import.meta.url)
+    : new URL(`./${PAGE_PARSE_WORKER.bundle}`, import.meta.url);
 }

@@ -96,7 +96,14 @@ export interface PageReaderOptions {
 /** Default time for one page read, parse included (the budget of content analysis counts on it). */
 export const PAGE_READ_TIMEOUT_MS = 5_000;
 
-const DEFAULTS = { maxBytes: 1_048_576, maxRedirects: 5, maxChars: 20_000, maxElements: 10_000, maxDepth: 128, maxNesting: 100_000 } as const;
+const DEFAULTS = {
+  maxBytes: 1_048_576,
+  maxRedirects: 5,
+  maxChars: 20_000,
+  maxElements: 10_000,
+  maxDepth: 128,
+  maxNesting: 100_000,
+} as const;
 
 /**
  * A PageReader safe to point at any URL a search result names: http and
@@ -167,7 +174,12 @@ function parseTarget(location: string, base?: URL): URL {
   return url;
 }
 
-async function checkedAddress(url: URL, lookup: HostLookup | undefined, isAllowed: AddressCheck, signal: AbortSignal): Promise<ResolvedAddress> {
+async function checkedAddress(
+  url: URL,
+  lookup: HostLookup | undefined,
+  isAllowed: AddressCheck,
+  signal: AbortSignal,
+): Promise<ResolvedAddress> {
   const resolving = resolvePublicAddress(url.hostname, lookup, isAllowed);
   try {
     return await raceAbort(resolving, signal);
@@ -212,7 +224,9 @@ function checkShape(html: string, limits: HtmlShapeLimits): void {
 
 /** The body as text, in the charset the header (or else a `<meta charset>`) names; UTF-8 when none or unknown. */
 function decode(body: Buffer, contentType: string): string {
-  const declared = /charset="?([\w.:-]+)/i.exec(contentType)?.[1] ?? /<meta[^>]+charset=["']?([\w.:-]+)/i.exec(body.subarray(0, 2048).toString('latin1'))?.[1];
+  const declared =
+    /charset="?([\w.:-]+)/i.exec(contentType)?.[1] ??
+    /<meta[^>]+charset=["']?([\w.:-]+)/i.exec(body.subarray(0, 2048).toString('latin1'))?.[1];
   try {
     return new TextDecoder(declared ?? 'utf-8').decode(body);
   } catch {

@@ -8,9 +8,7 @@ import type { ResolvedAddress } from '../../platform/http/public-address';
 import { PageFetchError } from './errors';
 
 /** What one request answered: a redirect to follow, or a body to read. */
-export type Hop =
-  | { kind: 'redirect'; location: string; status: number }
-  | { kind: 'body'; contentType: string; body: Buffer };
+export type Hop = { kind: 'redirect'; location: string; status: number } | { kind: 'body'; contentType: string; body: Buffer };
 
 /** Content types read as pages; anything else is refused unread. */
 const READABLE_TYPES = ['text/html', 'application/xhtml+xml', 'text/plain'];
@@ -66,7 +64,9 @@ export function pinnedGet(url: URL, address: ResolvedAddress, maxBytes: number, 
       agent: false,
       signal,
     });
-    req.on('error', (error) => fail(signal.aborted ? timedOut() : new PageFetchError('network', `${url.host} could not be reached (${errorCode(error)})`)));
+    req.on('error', (error) =>
+      fail(signal.aborted ? timedOut() : new PageFetchError('network', `${url.host} could not be reached (${errorCode(error)})`)),
+    );
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
       if (REDIRECT_STATUSES.has(status)) {
@@ -81,7 +81,9 @@ export function pinnedGet(url: URL, address: ResolvedAddress, maxBytes: number, 
       }
       const contentType = (res.headers['content-type'] ?? '').toLowerCase();
       if (!READABLE_TYPES.some((type) => contentType.startsWith(type))) {
-        return fail(new PageFetchError('not_html', `${url.host} sent ${contentType.split(';')[0] || 'no content type'}, not an HTML or text page`));
+        return fail(
+          new PageFetchError('not_html', `${url.host} sent ${contentType.split(';')[0] || 'no content type'}, not an HTML or text page`),
+        );
       }
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) return fail(tooLarge(url, maxBytes));

@@ -9,7 +9,8 @@ export interface ReadablePage {
 }
 
 /** Elements whose end starts a new line of text. */
-const BLOCKS = 'p, main, nav, aside, h1, h2, h3, h4, h5, h6, li, dt, dd, blockquote, pre, tr, div, section, article, header, footer, figcaption, br, hr, table, ul, ol';
+const BLOCKS =
+  'p, main, nav, aside, h1, h2, h3, h4, h5, h6, li, dt, dd, blockquote, pre, tr, div, section, article, header, footer, figcaption, br, hr, table, ul, ol';
 
 /** Elements that are never part of the readable text. */
 const NOISE = 'script, style, noscript, template, svg, canvas, iframe, object, embed, form, button, select, input, textarea';

@@ -32,7 +32,12 @@ describe('the generated reference', () => {
   });
 
   it('finds a stale or missing file', async () => {
-    expect(await staleFiles([{ path: OPENAPI_JSON, content: '{}\n' }, { path: 'docs/missing.json', content: '' }])).toEqual([OPENAPI_JSON, 'docs/missing.json']);
+    expect(
+      await staleFiles([
+        { path: OPENAPI_JSON, content: '{}\n' },
+        { path: 'docs/missing.json', content: '' },
+      ]),
+    ).toEqual([OPENAPI_JSON, 'docs/missing.json']);
   });
 
   it('types every operation for the typed client', async () => {
@@ -43,16 +48,26 @@ describe('the generated reference', () => {
   });
 
   it('passes `redocly lint` (recommended-strict: a warning fails)', async () => {
-    const result = await run(process.execPath, [CLI, 'lint', OPENAPI_JSON], { cwd: ROOT, env: QUIET }).catch((error: { stdout?: string; stderr?: string; code?: number }) => ({ ...error, failed: true }));
+    const result = await run(process.execPath, [CLI, 'lint', OPENAPI_JSON], { cwd: ROOT, env: QUIET }).catch(
+      (error: { stdout?: string; stderr?: string; code?: number }) => ({ ...error, failed: true }),
+    );
     expect(result).not.toHaveProperty('failed');
     expect(`${result.stdout}${result.stderr}`).toMatch(/valid/i);
   });
 
   it('lint fails on a document with a dangling reference', async () => {
     const dir = await mkdtemp(resolve(tmpdir(), 'switchboard-openapi-'));
-    const broken = { ...buildOpenApiDocument(), paths: { '/x': { get: { responses: { 200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Nope' } } } } } } } } };
+    const broken = {
+      ...buildOpenApiDocument(),
+      paths: {
+        '/x': { get: { responses: { 200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Nope' } } } } } } },
+      },
+    };
     await writeFile(resolve(dir, 'openapi.json'), JSON.stringify(broken));
-    const failed = await run(process.execPath, [CLI, 'lint', resolve(dir, 'openapi.json'), '--config', resolve(ROOT, 'redocly.yaml')], { cwd: ROOT, env: QUIET }).then(
+    const failed = await run(process.execPath, [CLI, 'lint', resolve(dir, 'openapi.json'), '--config', resolve(ROOT, 'redocly.yaml')], {
+      cwd: ROOT,
+      env: QUIET,
+    }).then(
       () => false,
       () => true,
     );

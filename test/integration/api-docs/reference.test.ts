@@ -51,7 +51,11 @@ function documentedSchema(operationId: string, status: number): z.ZodType {
 
 /** Asserts that an answer is documented for its operation and fits the documented schema. */
 function expectDocumented(operationId: string, status: number, body: unknown): void {
-  expect([operationId, status, documentedSchema(operationId, status).safeParse(body).error?.issues]).toEqual([operationId, status, undefined]);
+  expect([operationId, status, documentedSchema(operationId, status).safeParse(body).error?.issues]).toEqual([
+    operationId,
+    status,
+    undefined,
+  ]);
 }
 
 describe('the reference, served by the local runtime', () => {
@@ -137,16 +141,21 @@ describe('the typed client (openapi-fetch + docs/switchboard-api.d.ts)', () => {
   });
 
   it('sends deep research with only the fields it needs: those with defaults are optional in the request type', async () => {
-    const started = await client().POST('/api/deepResearch/operation', { body: { operation_type: 'custom_search', query: 'typed client defaults' } });
+    const started = await client().POST('/api/deepResearch/operation', {
+      body: { operation_type: 'custom_search', query: 'typed client defaults' },
+    });
     expect(started.response.status).toBe(202);
     expectDocumented('runDeepResearch', 202, started.data);
   });
 
   it('types the error envelope', async () => {
-    const unauthorized = await createClient<paths>({ baseUrl: runtime.url }).GET('/api/commands/{id}', { params: { path: { id: DEMO_SITE } } });
+    const unauthorized = await createClient<paths>({ baseUrl: runtime.url }).GET('/api/commands/{id}', {
+      params: { path: { id: DEMO_SITE } },
+    });
     expect(unauthorized.response.status).toBe(401);
     // The error is the envelope, or API Gateway's own body on 429: narrowing tells them apart.
-    const codeOf = (error: { message: string } | { error: { code: string } } | undefined) => (error && 'error' in error ? error.error.code : error?.message);
+    const codeOf = (error: { message: string } | { error: { code: string } } | undefined) =>
+      error && 'error' in error ? error.error.code : error?.message;
     expect(codeOf(unauthorized.error)).toBe('UNAUTHORIZED');
     expectDocumented('getCommand', 401, unauthorized.error);
 
@@ -169,21 +178,35 @@ describe('what the other operations answer fits the reference', () => {
     const accepted = await call(runtime.url, 'POST', '/api/deepResearch/operation', { headers: headers(), body });
     expect(accepted.status).toBe(202);
     expectDocumented('runDeepResearch', 202, accepted.body);
-    const done = await call(runtime.url, 'POST', '/api/deepResearch/operation', { headers: { ...headers(), prefer: 'wait=20' }, body: { ...body, query: 'AI agents in marketing' } });
+    const done = await call(runtime.url, 'POST', '/api/deepResearch/operation', {
+      headers: { ...headers(), prefer: 'wait=20' },
+      body: { ...body, query: 'AI agents in marketing' },
+    });
     expect(done.status).toBe(200);
     expectDocumented('runDeepResearch', 200, done.body);
-    const invalid = await call(runtime.url, 'POST', '/api/deepResearch/operation', { headers: headers(), body: { operation_type: 'custom_search' } });
+    const invalid = await call(runtime.url, 'POST', '/api/deepResearch/operation', {
+      headers: headers(),
+      body: { operation_type: 'custom_search' },
+    });
     expect(invalid.body.error?.code).toBe('MISSING_QUERY');
     expectDocumented('runDeepResearch', 400, invalid.body);
     expect(invalid.body).toHaveProperty('processing_time_ms');
   });
 
   it('stakeholder coordination: 202 with a pending call, 200 after a wait, and the command', async () => {
-    const body = { site_id: DEMO_SITE, lead_id: DEMO_LEAD, meeting_agenda: ['Campaign results', 'January budget'], phone_numbers: ['+14155550123'] };
+    const body = {
+      site_id: DEMO_SITE,
+      lead_id: DEMO_LEAD,
+      meeting_agenda: ['Campaign results', 'January budget'],
+      phone_numbers: ['+14155550123'],
+    };
     const accepted = await call(runtime.url, 'POST', '/api/agents/cmo/stakeholder-coordination', { headers: headers(), body });
     expect(accepted.status).toBe(202);
     expectDocumented('runStakeholderCoordination', 202, accepted.body);
-    const done = await call(runtime.url, 'POST', '/api/agents/cmo/stakeholder-coordination', { headers: { ...headers(), prefer: 'wait=20' }, body: { ...body, meeting_title: 'Budget' } });
+    const done = await call(runtime.url, 'POST', '/api/agents/cmo/stakeholder-coordination', {
+      headers: { ...headers(), prefer: 'wait=20' },
+      body: { ...body, meeting_title: 'Budget' },
+    });
     expect(done.status).toBe(200);
     expectDocumented('runStakeholderCoordination', 200, done.body);
     const read = await call(runtime.url, 'GET', `/api/commands/${String(done.body.data?.command_id)}`, { headers: headers() });
@@ -192,11 +215,16 @@ describe('what the other operations answer fits the reference', () => {
 
   it('health, erasing a command, and the unsigned webhook', async () => {
     expectDocumented('getHealth', 200, (await call(runtime.url, 'GET', '/health')).body);
-    const started = await call(runtime.url, 'POST', '/api/deepResearch/operation', { headers: headers(), body: { operation_type: 'llm_news' } });
+    const started = await call(runtime.url, 'POST', '/api/deepResearch/operation', {
+      headers: headers(),
+      body: { operation_type: 'llm_news' },
+    });
     const erased = await call(runtime.url, 'DELETE', `/api/commands/${String(started.body.data?.command_id)}`, { headers: headers() });
     expect(erased.status).toBe(200);
     expectDocumented('deleteCommand', 200, erased.body);
-    const unsigned = await call(runtime.url, 'POST', `/webhooks/twilio/call-status?command_id=${DEMO_SITE}`, { rawBody: 'CallSid=CA1&CallStatus=ringing' });
+    const unsigned = await call(runtime.url, 'POST', `/webhooks/twilio/call-status?command_id=${DEMO_SITE}`, {
+      rawBody: 'CallSid=CA1&CallStatus=ringing',
+    });
     expect(unsigned.status).toBe(403);
     expectDocumented('twilioCallStatus', 403, unsigned.body);
   });
@@ -207,7 +235,11 @@ describe('what running a follow-up sequence answers fits the reference', () => {
 
   /** An error answer, under a status the operation documents, with a code its description names. */
   function expectDocumentedError(operationId: string, answer: { status: number; body: { error?: { code: string } } }, code: string): void {
-    expect([operationId, answer.status, answer.body.error?.code]).toEqual([operationId, HTTP_STATUS_OF[code as keyof typeof HTTP_STATUS_OF], code]);
+    expect([operationId, answer.status, answer.body.error?.code]).toEqual([
+      operationId,
+      HTTP_STATUS_OF[code as keyof typeof HTTP_STATUS_OF],
+      code,
+    ]);
     const response = OPERATIONS.find((candidate) => candidate.route.operationId === operationId)?.route.responses[String(answer.status)];
     const description = response && 'description' in response ? (response.description ?? '') : '';
     expect([operationId, code, description.includes(`\`${code}\``)]).toEqual([operationId, code, true]);
@@ -223,19 +255,41 @@ describe('what running a follow-up sequence answers fits the reference', () => {
     expect(created.status).toBe(200);
     const [first, second] = (created.body.data?.follow_ups as { id: string }[]).map((step) => step.id);
 
-    const listed = await call(runtime.url, 'GET', `/api/leads/${DEMO_LEAD}/follow-ups?site_id=${DEMO_SITE}&limit=2&status=scheduled`, { key: key() });
+    const listed = await call(runtime.url, 'GET', `/api/leads/${DEMO_LEAD}/follow-ups?site_id=${DEMO_SITE}&limit=2&status=scheduled`, {
+      key: key(),
+    });
     expect(listed.status).toBe(200);
     expectDocumented('listLeadFollowUps', 200, listed.body);
     expect(listed.body.data).toMatchObject({ has_more: true, next_cursor: expect.any(String) });
-    const next = await call(runtime.url, 'GET', `/api/leads/${DEMO_LEAD}/follow-ups?siteId=${DEMO_SITE}&cursor=${String(listed.body.data?.next_cursor)}`, { key: key() });
+    const next = await call(
+      runtime.url,
+      'GET',
+      `/api/leads/${DEMO_LEAD}/follow-ups?siteId=${DEMO_SITE}&cursor=${String(listed.body.data?.next_cursor)}`,
+      { key: key() },
+    );
     expectDocumented('listLeadFollowUps', 200, next.body);
     expect((next.body.data?.follow_ups as unknown[]).length).toBeGreaterThan(0);
-    expectDocumentedError('listLeadFollowUps', await call(runtime.url, 'GET', `/api/leads/${DEMO_LEAD}/follow-ups?site_id=${DEMO_SITE}&limit=0`, { key: key() }), 'INVALID_REQUEST');
-    expectDocumentedError('listLeadFollowUps', await call(runtime.url, 'GET', `/api/leads/nope/follow-ups?site_id=${DEMO_SITE}`, { key: key() }), 'INVALID_INPUT');
-    expectDocumentedError('listLeadFollowUps', await call(runtime.url, 'GET', `/api/leads/${DEMO_SITE}/follow-ups?site_id=${DEMO_SITE}`, { key: key() }), 'LEAD_NOT_FOUND');
+    expectDocumentedError(
+      'listLeadFollowUps',
+      await call(runtime.url, 'GET', `/api/leads/${DEMO_LEAD}/follow-ups?site_id=${DEMO_SITE}&limit=0`, { key: key() }),
+      'INVALID_REQUEST',
+    );
+    expectDocumentedError(
+      'listLeadFollowUps',
+      await call(runtime.url, 'GET', `/api/leads/nope/follow-ups?site_id=${DEMO_SITE}`, { key: key() }),
+      'INVALID_INPUT',
+    );
+    expectDocumentedError(
+      'listLeadFollowUps',
+      await call(runtime.url, 'GET', `/api/leads/${DEMO_SITE}/follow-ups?site_id=${DEMO_SITE}`, { key: key() }),
+      'LEAD_NOT_FOUND',
+    );
 
     const patch = (id: string, body: unknown) => call(runtime.url, 'PATCH', `/api/follow-ups/${id}`, { key: key(), body });
-    const edited = await patch(first!, { subject: 'Jordan, a quick question', content: 'Hi Jordan, would a 20-minute call on Tuesday morning suit you?' });
+    const edited = await patch(first!, {
+      subject: 'Jordan, a quick question',
+      content: 'Hi Jordan, would a 20-minute call on Tuesday morning suit you?',
+    });
     expect(edited.status).toBe(200);
     expectDocumented('updateFollowUp', 200, edited.body);
     const sent = await patch(first!, { status: 'sent' });
@@ -248,18 +302,34 @@ describe('what running a follow-up sequence answers fits the reference', () => {
     const report = (body: unknown, idempotencyKey: string) =>
       call(runtime.url, 'POST', `/api/leads/${DEMO_LEAD}/events`, { key: key(), headers: { 'idempotency-key': idempotencyKey }, body });
     const idempotencyKey = `reference-event-${Date.now()}`;
-    const replied = await report({ site_id: DEMO_SITE, event: { type: 'replied', channel: 'email', summary: 'Asked for a call on Friday.' } }, idempotencyKey);
+    const replied = await report(
+      { site_id: DEMO_SITE, event: { type: 'replied', channel: 'email', summary: 'Asked for a call on Friday.' } },
+      idempotencyKey,
+    );
     expect(replied.status).toBe(200);
     expectDocumented('reportLeadEvent', 200, replied.body);
-    expect(replied.body.data?.changes).toContainEqual(expect.objectContaining({ follow_up_id: second, change: 'cancelled', status: 'cancelled' }));
-    const replayed = await report({ site_id: DEMO_SITE, event: { type: 'replied', channel: 'email', summary: 'Asked for a call on Friday.' } }, idempotencyKey);
+    expect(replied.body.data?.changes).toContainEqual(
+      expect.objectContaining({ follow_up_id: second, change: 'cancelled', status: 'cancelled' }),
+    );
+    const replayed = await report(
+      { site_id: DEMO_SITE, event: { type: 'replied', channel: 'email', summary: 'Asked for a call on Friday.' } },
+      idempotencyKey,
+    );
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect(replayed.body).toEqual(replied.body);
     expectDocumentedError('reportLeadEvent', await report({ site_id: DEMO_SITE, type: 'opened' }, idempotencyKey), 'IDEMPOTENCY_CONFLICT');
     const flat = await report({ site_id: DEMO_SITE, type: 'opened' }, `${idempotencyKey}-flat`);
     expectDocumented('reportLeadEvent', 200, flat.body);
     expect(flat.body.data).toMatchObject({ changes: [], event: { type: 'opened', channel: null, summary: null } });
-    expectDocumentedError('reportLeadEvent', await report({ site_id: DEMO_SITE, event: { type: 'forwarded' } }, `${idempotencyKey}-bad`), 'INVALID_REQUEST');
-    expectDocumentedError('reportLeadEvent', await report({ site_id: 'nope', event: { type: 'opened' } }, `${idempotencyKey}-site`), 'INVALID_INPUT');
+    expectDocumentedError(
+      'reportLeadEvent',
+      await report({ site_id: DEMO_SITE, event: { type: 'forwarded' } }, `${idempotencyKey}-bad`),
+      'INVALID_REQUEST',
+    );
+    expectDocumentedError(
+      'reportLeadEvent',
+      await report({ site_id: 'nope', event: { type: 'opened' } }, `${idempotencyKey}-site`),
+      'INVALID_INPUT',
+    );
   });
 });

@@ -30,7 +30,9 @@ const PAGES = (port: number) => [
 beforeAll(async () => {
   trap = createServer((_req, res) => {
     trapHits += 1;
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><article><p>Secret internal page about AI chips.</p></article></body></html>');
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<html><body><article><p>Secret internal page about AI chips.</p></article></body></html>');
   });
   await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve));
   const { port } = trap.address() as AddressInfo;
@@ -40,7 +42,13 @@ beforeAll(async () => {
     corpus,
     PAGES(port)
       .map((url, index) =>
-        JSON.stringify({ title: `AI chips report ${index}`, url, snippet: `Export rules on AI chips tighten, report ${index} says.`, content: 'AI chips and export rules.', published_date: '2025-06-01' }),
+        JSON.stringify({
+          title: `AI chips report ${index}`,
+          url,
+          snippet: `Export rules on AI chips tighten, report ${index} says.`,
+          content: 'AI chips and export rules.',
+          published_date: '2025-06-01',
+        }),
       )
       .join('\n'),
   );

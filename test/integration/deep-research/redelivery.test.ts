@@ -60,14 +60,21 @@ function settings(overrides: Settings): Settings {
 async function deliver(worker: Handler): Promise<number> {
   const { url } = services.aws.queues.research;
   const { Messages = [] } = await services.aws.sqs.send(
-    new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, AttributeNames: ['All'], MessageAttributeNames: ['All'], WaitTimeSeconds: 0 }),
+    new ReceiveMessageCommand({
+      QueueUrl: url,
+      MaxNumberOfMessages: 10,
+      AttributeNames: ['All'],
+      MessageAttributeNames: ['All'],
+      WaitTimeSeconds: 0,
+    }),
   );
   const unique = [...new Map(Messages.map((message) => [message.MessageId, message])).values()];
   if (unique.length === 0) return 0;
   const answer = await worker(sqsEvent(unique), lambdaContext('researchWorker', 360));
   const failed = new Set(answer.batchItemFailures.map((failure) => failure.itemIdentifier));
   for (const message of unique) {
-    if (!failed.has(message.MessageId!)) await services.aws.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle! }));
+    if (!failed.has(message.MessageId!))
+      await services.aws.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle! }));
   }
   return unique.length;
 }
@@ -76,7 +83,8 @@ function sqsEvent(messages: Message[]): SQSEvent {
   return sqsEventOf(messages, { queueArn: 'arn:aws:sqs:us-east-1:000000000000:switchboard-research', region: 'us-east-1' });
 }
 
-const send = (job: unknown) => services.aws.sqs.send(new SendMessageCommand({ QueueUrl: services.aws.queues.research.url, MessageBody: JSON.stringify(job) }));
+const send = (job: unknown) =>
+  services.aws.sqs.send(new SendMessageCommand({ QueueUrl: services.aws.queues.research.url, MessageBody: JSON.stringify(job) }));
 
 const startDeps = () => ({
   commands,
@@ -90,7 +98,9 @@ beforeAll(async () => {
   google = await startFakeGoogle();
   commands = dynamoCommandStore(services.db, services.aws.tableName);
   // A tenant whose only key covers no site.
-  await registerKeys(services.db, services.aws.tableName, [{ key: 'sbk_redelivery-key-0000000001', siteIds: [], tenantId: TENANT, label: 'research' }]);
+  await registerKeys(services.db, services.aws.tableName, [
+    { key: 'sbk_redelivery-key-0000000001', siteIds: [], tenantId: TENANT, label: 'research' },
+  ]);
 });
 
 afterAll(async () => {
@@ -110,14 +120,21 @@ describe('a research job delivered more than once', () => {
     expect(await deliver(strict)).toBe(1);
     expect(google.requests.length - before).toBe(3);
     const kept = await commands.get(command.id);
-    expect(kept).toMatchObject({ status: 'in_progress', progress: { search: { provider: 'google', provider_requests: 3, cached: false } } });
+    expect(kept).toMatchObject({
+      status: 'in_progress',
+      progress: { search: { provider: 'google', provider_requests: 3, cached: false } },
+    });
     expect((kept!.progress as { search: { results: unknown[] } }).search.results).toHaveLength(30);
 
     // The job was queued again (its attempt 2); this time the offline analysis may stand in.
     expect(await deliver(lenient)).toBe(1);
     expect(google.requests.length - before).toBe(3);
     const done = await commands.get(command.id);
-    expect(done).toMatchObject({ status: 'completed', attempts: 2, result: { provider: 'google', provider_requests: 3, analysis_included: true, total_results: 30 } });
+    expect(done).toMatchObject({
+      status: 'completed',
+      attempts: 2,
+      result: { provider: 'google', provider_requests: 3, analysis_included: true, total_results: 30 },
+    });
     expect(done).not.toHaveProperty('progress');
 
     // SQS delivers the job yet again: the finished command is left as it is.
@@ -145,7 +162,11 @@ describe('a research job delivered more than once', () => {
       idempotency: { key: 'crm-research-7', bodyHash: sha256Hex(canonicalJson(body)) },
     });
     expect(replayed).toBe(true);
-    expect(command).toMatchObject({ status: 'completed', tenant_id: TENANT, result: { provider: 'google', provider_requests: 1, total_results: 5 } });
+    expect(command).toMatchObject({
+      status: 'completed',
+      tenant_id: TENANT,
+      result: { provider: 'google', provider_requests: 1, total_results: 5 },
+    });
     expect(command).not.toHaveProperty('site_id');
   });
 
@@ -158,7 +179,12 @@ describe('a research job delivered more than once', () => {
     expect(await deliver(worker)).toBe(2);
     expect(google.requests.length).toBe(before);
     const { Messages = [] } = await services.aws.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: services.aws.queues.research.dlqUrl, MaxNumberOfMessages: 10, MessageAttributeNames: ['All'], WaitTimeSeconds: 0 }),
+      new ReceiveMessageCommand({
+        QueueUrl: services.aws.queues.research.dlqUrl,
+        MaxNumberOfMessages: 10,
+        MessageAttributeNames: ['All'],
+        WaitTimeSeconds: 0,
+      }),
     );
     const reasons = [...new Map(Messages.map((message) => [message.MessageId, message])).values()].map(
       (message) => message.MessageAttributes?.dead_letter_reason?.StringValue,

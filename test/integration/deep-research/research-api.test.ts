@@ -93,7 +93,9 @@ afterAll(async () => {
 });
 
 const research = (body: unknown, options: { key?: string; headers?: Record<string, string> } = {}) =>
-  captured(() => call(runtime.url, 'POST', ROUTE, { key: options.key ?? runtime.apiKey, body, headers: { prefer: 'wait=20', ...options.headers } }));
+  captured(() =>
+    call(runtime.url, 'POST', ROUTE, { key: options.key ?? runtime.apiKey, body, headers: { prefer: 'wait=20', ...options.headers } }),
+  );
 
 const read = (id: string, key = runtime.apiKey) => call(runtime.url, 'GET', `/api/commands/${id}`, { key });
 
@@ -101,7 +103,12 @@ const read = (id: string, key = runtime.apiKey) => call(runtime.url, 'GET', `/ap
 async function spent(work: () => Promise<JsonAnswer>): Promise<{ answer: JsonAnswer; google: number; brave: number; perplexity: number }> {
   const before = [google.requests.length, brave.requests.length, perplexity.requests.length];
   const answer = await work();
-  return { answer, google: google.requests.length - before[0]!, brave: brave.requests.length - before[1]!, perplexity: perplexity.requests.length - before[2]! };
+  return {
+    answer,
+    google: google.requests.length - before[0]!,
+    brave: brave.requests.length - before[1]!,
+    perplexity: perplexity.requests.length - before[2]!,
+  };
 }
 
 describe('POST /api/deepResearch/operation', () => {
@@ -117,17 +124,32 @@ describe('POST /api/deepResearch/operation', () => {
       query: 'tidal power news',
       date_range: { from: null, to: null },
     });
-    const done = await eventually(async () => {
-      const current = await captured(() => read(id));
-      return current.body.data?.status === 'completed' ? current : undefined;
-    }, 20_000, 'the research command to complete');
-    expect(done.body.data).toMatchObject({ command_id: id, type: 'deep_research', status: 'completed', provider: 'google', provider_requests: 1, total_results: 5 });
+    const done = await eventually(
+      async () => {
+        const current = await captured(() => read(id));
+        return current.body.data?.status === 'completed' ? current : undefined;
+      },
+      20_000,
+      'the research command to complete',
+    );
+    expect(done.body.data).toMatchObject({
+      command_id: id,
+      type: 'deep_research',
+      status: 'completed',
+      provider: 'google',
+      provider_requests: 1,
+      total_results: 5,
+    });
     expect(done.body.data).not.toHaveProperty('site_id');
     expect(done.body.data).not.toHaveProperty('success');
   });
 
   it('max_results 30 costs exactly 3 Google requests, recorded on the command', async () => {
-    const { answer, google: googleRequests, brave: braveRequests } = await spent(() =>
+    const {
+      answer,
+      google: googleRequests,
+      brave: braveRequests,
+    } = await spent(() =>
       research({ operation_type: 'general_news', query: 'offshore wind auctions', date_from: '2025-01-01', date_to: '2025-12-31' }),
     );
     expect(answer.status).toBe(200);
@@ -148,7 +170,8 @@ describe('POST /api/deepResearch/operation', () => {
     expect(new Set(results.map((result) => result.url)).size).toBe(30);
     for (const result of results) {
       expect(result.domain).not.toMatch(/^www\./);
-      if (result.publishedDate !== undefined) expect(result.publishedDate >= '2025-01-01' && result.publishedDate <= '2025-12-31').toBe(true);
+      if (result.publishedDate !== undefined)
+        expect(result.publishedDate >= '2025-01-01' && result.publishedDate <= '2025-12-31').toBe(true);
     }
     const pages = google.requests.slice(-3).map((request) => [request.query.start, request.query.num]);
     expect(pages).toEqual([
@@ -172,7 +195,11 @@ describe('POST /api/deepResearch/operation', () => {
 
   it('passes Google answering 500 over to Brave', async () => {
     google.failNext(2, 'server-error');
-    const { answer, google: googleRequests, brave: braveRequests } = await spent(() => research({ operation_type: 'general_news', query: 'grid batteries' }));
+    const {
+      answer,
+      google: googleRequests,
+      brave: braveRequests,
+    } = await spent(() => research({ operation_type: 'general_news', query: 'grid batteries' }));
     expect(answer.body).toMatchObject({ success: true, provider: 'brave', total_results: 30 });
     expect(googleRequests).toBe(2);
     expect(braveRequests).toBe(2);
@@ -182,7 +209,9 @@ describe('POST /api/deepResearch/operation', () => {
   it('falls back to Perplexity when Google and Brave are down', async () => {
     google.failNext(2, 'unavailable');
     brave.failNext(2, 'server-error');
-    const { answer, perplexity: sonar } = await spent(() => research({ operation_type: 'llm_news', query: 'open weights', max_results: 5 }));
+    const { answer, perplexity: sonar } = await spent(() =>
+      research({ operation_type: 'llm_news', query: 'open weights', max_results: 5 }),
+    );
     expect(answer.body).toMatchObject({ success: true, provider: 'perplexity', total_results: 5 });
     expect(sonar).toBe(1);
   });
@@ -224,11 +253,21 @@ describe('POST /api/deepResearch/operation', () => {
 
   it('analyses the results in batches, at most one model call per 10 results', async () => {
     const before = openai.requests.length;
-    const answer = await research({ operation_type: 'general_news', query: 'lithium recycling', max_results: 25, include_content_analysis: true });
+    const answer = await research({
+      operation_type: 'general_news',
+      query: 'lithium recycling',
+      max_results: 25,
+      include_content_analysis: true,
+    });
     expect(answer.body).toMatchObject({ success: true, analysis_included: true, total_results: 25 });
     expect(openai.requests.length - before).toBe(3);
     const results = answer.body.results as { content_analysis: unknown }[];
-    expect(results[0]!.content_analysis).toEqual({ summary: "The model's summary of result 0.", key_points: ['A point the model made'], sentiment: 'positive', relevance_score: 8 });
+    expect(results[0]!.content_analysis).toEqual({
+      summary: "The model's summary of result 0.",
+      key_points: ['A point the model made'],
+      sentiment: 'positive',
+      relevance_score: 8,
+    });
   });
 
   it('lets a key of a tenant without any site run research, and only that tenant read it', async () => {

@@ -39,7 +39,7 @@ const followUps = async (key: string, query = `site_id=${SITE}`) => {
 };
 
 describe('running and adapting a sequence over HTTP', () => {
-  it('lists, edits, dispatches, adapts and erases a lead\'s follow-ups, for their tenant only', async () => {
+  it("lists, edits, dispatches, adapts and erases a lead's follow-ups, for their tenant only", async () => {
     const created = await call(runtime.url, 'POST', '/api/agents/sales/leadFollowUp', {
       key: KEY_A,
       headers: { prefer: 'wait=20' },
@@ -57,7 +57,9 @@ describe('running and adapting a sequence over HTTP', () => {
     expect(listed.steps.every((step) => step.status === 'scheduled' && step.command_id === commandId)).toBe(true);
     const db = createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1' });
     try {
-      const { Item } = await db.send(new GetCommand({ TableName: runtime.tableName, Key: { pk: `FOLLOWUP#${planned[0]!.id}`, sk: 'FOLLOWUP' } }));
+      const { Item } = await db.send(
+        new GetCommand({ TableName: runtime.tableName, Key: { pk: `FOLLOWUP#${planned[0]!.id}`, sk: 'FOLLOWUP' } }),
+      );
       expect(Item?.expires_at).toBe(Math.floor((Date.parse(planned[0]!.scheduled_for) + 90 * DAY) / 1000));
     } finally {
       db.destroy();
@@ -71,30 +73,44 @@ describe('running and adapting a sequence over HTTP', () => {
     const first = planned[0]!.id;
     const patch = (key: string, id: string, body: unknown) => call(runtime.url, 'PATCH', `/api/follow-ups/${id}`, { key, body });
     expect(await patch(KEY_B, first, { status: 'cancelled' })).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
-    expect(await patch(KEY_A, first, { content: 'Hi', colour: 'red' })).toMatchObject({ status: 400, body: { error: { code: 'INVALID_REQUEST', details: expect.any(Array) } } });
-    expect(await patch(KEY_A, first, { scheduled_for: '2020-01-01T00:00:00Z' })).toMatchObject({ status: 400, body: { error: { code: 'INVALID_REQUEST' } } });
+    expect(await patch(KEY_A, first, { content: 'Hi', colour: 'red' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'INVALID_REQUEST', details: expect.any(Array) } },
+    });
+    expect(await patch(KEY_A, first, { scheduled_for: '2020-01-01T00:00:00Z' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'INVALID_REQUEST' } },
+    });
     const soon = new Date(Date.now() + 1_500).toISOString();
     const moved = await patch(KEY_A, first, { scheduled_for: soon });
     expect(moved).toMatchObject({ status: 200, body: { success: true, data: { id: first, scheduled_for: soon, status: 'scheduled' } } });
 
     // The local dispatcher (every second here) makes it due.
-    const due = await eventually(async () => {
-      const step = (await followUps(KEY_A)).steps.find((item) => item.id === first);
-      return step?.status === 'due' ? step : undefined;
-    }, 20_000, 'the dispatcher to make the step due');
+    const due = await eventually(
+      async () => {
+        const step = (await followUps(KEY_A)).steps.find((item) => item.id === first);
+        return step?.status === 'due' ? step : undefined;
+      },
+      20_000,
+      'the dispatcher to make the step due',
+    );
     expect(due).toMatchObject({ due_at: expect.any(String) });
 
     expect(await patch(KEY_A, first, { status: 'sent' })).toMatchObject({ status: 200, body: { data: { status: 'sent' } } });
-    expect(await patch(KEY_A, first, { status: 'sent' })).toMatchObject({ status: 409, body: { success: false, error: { code: 'INVALID_TRANSITION' } } });
+    expect(await patch(KEY_A, first, { status: 'sent' })).toMatchObject({
+      status: 409,
+      body: { success: false, error: { code: 'INVALID_TRANSITION' } },
+    });
 
     // The lead replies: the rest is cancelled, once for a repeated event.
     const reply = { site_id: SITE, event: { type: 'replied', channel: 'email', summary: 'Happy to talk on Friday.' } };
-    const event = () => call(runtime.url, 'POST', `/api/leads/${LEAD}/events`, { key: KEY_A, body: reply, headers: { 'idempotency-key': 'reply-1' } });
+    const event = () =>
+      call(runtime.url, 'POST', `/api/leads/${LEAD}/events`, { key: KEY_A, body: reply, headers: { 'idempotency-key': 'reply-1' } });
     const adapted = await event();
     expect(adapted.status).toBe(200);
-    expect((adapted.body.data?.changes as { follow_up_id: string; status: string }[]).map((change) => [change.follow_up_id, change.status])).toEqual(
-      planned.slice(1).map((step) => [step.id, 'cancelled']),
-    );
+    expect(
+      (adapted.body.data?.changes as { follow_up_id: string; status: string }[]).map((change) => [change.follow_up_id, change.status]),
+    ).toEqual(planned.slice(1).map((step) => [step.id, 'cancelled']));
     const repeated = await event();
     expect(repeated.body).toEqual(adapted.body);
     expect(repeated.headers.get('idempotent-replayed')).toBe('true');
@@ -113,14 +129,28 @@ describe('running and adapting a sequence over HTTP', () => {
     const wrongMethod = await call(runtime.url, 'DELETE', `/api/follow-ups/${LEAD}`, { key: KEY_A });
     expect(wrongMethod).toMatchObject({ status: 405, body: { error: { code: 'METHOD_NOT_ALLOWED' } } });
     expect(wrongMethod.headers.get('allow')).toBe('PATCH');
-    expect(await call(runtime.url, 'PATCH', `/api/follow-ups/${LEAD}`, { key: KEY_A, rawBody: '{"status":' })).toMatchObject({ status: 400, body: { error: { code: 'INVALID_REQUEST' } } });
-    expect(await call(runtime.url, 'GET', `/api/leads/${LEAD}/follow-ups`, { key: KEY_A })).toMatchObject({ status: 400, body: { error: { code: 'INVALID_REQUEST' } } });
-    expect(await call(runtime.url, 'POST', `/api/leads/0f0e0d0c-0b0a-4908-8706-050403020100/events`, { key: KEY_A, body: { site_id: SITE, type: 'opened' } })).toMatchObject({
+    expect(await call(runtime.url, 'PATCH', `/api/follow-ups/${LEAD}`, { key: KEY_A, rawBody: '{"status":' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'INVALID_REQUEST' } },
+    });
+    expect(await call(runtime.url, 'GET', `/api/leads/${LEAD}/follow-ups`, { key: KEY_A })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'INVALID_REQUEST' } },
+    });
+    expect(
+      await call(runtime.url, 'POST', `/api/leads/0f0e0d0c-0b0a-4908-8706-050403020100/events`, {
+        key: KEY_A,
+        body: { site_id: SITE, type: 'opened' },
+      }),
+    ).toMatchObject({
       status: 404,
       body: { error: { code: 'LEAD_NOT_FOUND' } },
     });
     const recorded = await call(runtime.url, 'POST', `/api/leads/${LEAD}/events`, { key: KEY_B, body: { site_id: SITE, type: 'opened' } });
-    expect(recorded).toMatchObject({ status: 200, body: { success: true, data: { changes: [], interaction_recorded: true, event: { type: 'opened' } } } });
+    expect(recorded).toMatchObject({
+      status: 200,
+      body: { success: true, data: { changes: [], interaction_recorded: true, event: { type: 'opened' } } },
+    });
   });
 
   it.each([
@@ -129,16 +159,26 @@ describe('running and adapting a sequence over HTTP', () => {
     ['a site_id number', { site_id: 42, type: 'opened' }, ['site_id']],
     ['a siteId array', { siteId: [SITE], type: 'opened' }, ['site_id']],
     ['an occurred_at in year 0000', { site_id: SITE, type: 'opened', occurred_at: '0000-01-01T00:00:00Z' }, ['occurred_at']],
-    ['an occurred_at before 1970', { site_id: SITE, event: { type: 'opened', occurred_at: '1969-12-31T23:59:59Z' } }, ['event', 'occurred_at']],
+    [
+      'an occurred_at before 1970',
+      { site_id: SITE, event: { type: 'opened', occurred_at: '1969-12-31T23:59:59Z' } },
+      ['event', 'occurred_at'],
+    ],
     ['an occurred_at that is no day', { site_id: SITE, type: 'opened', occurred_at: '2026-02-30T09:00:00Z' }, ['occurred_at']],
   ])('refuses %s with 400 INVALID_REQUEST naming the field', async (_name, body, path) => {
     const answer = await call(runtime.url, 'POST', `/api/leads/${LEAD}/events`, { key: KEY_A, body });
-    expect(answer).toMatchObject({ status: 400, body: { success: false, error: { code: 'INVALID_REQUEST', details: [expect.objectContaining({ path })] } } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { success: false, error: { code: 'INVALID_REQUEST', details: [expect.objectContaining({ path })] } },
+    });
     expect(String(answer.body.error?.message)).toContain(path.at(-1));
   });
 
   it('takes an occurred_at at the very start of 1970', async () => {
-    const answer = await call(runtime.url, 'POST', `/api/leads/${LEAD}/events`, { key: KEY_B, body: { site_id: SITE, type: 'opened', occurred_at: '1970-01-01T01:00:00+01:00' } });
+    const answer = await call(runtime.url, 'POST', `/api/leads/${LEAD}/events`, {
+      key: KEY_B,
+      body: { site_id: SITE, type: 'opened', occurred_at: '1970-01-01T01:00:00+01:00' },
+    });
     expect(answer).toMatchObject({ status: 200, body: { data: { event: { occurred_at: '1970-01-01T00:00:00.000Z' } } } });
   });
 });

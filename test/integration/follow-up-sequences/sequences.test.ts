@@ -49,7 +49,10 @@ const logger = new Logger({ serviceName: 'test', logLevel: 'SILENT' });
 const recorder = recordingPublisher;
 
 /** A sequence of `count` email steps saved as the sales phase saves it, one day apart from `start`. */
-async function saveSequence(tenantId: string, options: { count?: number; start?: number; leadId?: string; types?: StoredFollowUp['type'][] } = {}) {
+async function saveSequence(
+  tenantId: string,
+  options: { count?: number; start?: number; leadId?: string; types?: StoredFollowUp['type'][] } = {},
+) {
   const commandId = newId();
   const { count = 3, start = T0, leadId = LEAD } = options;
   const items: StoredFollowUp[] = Array.from({ length: count }, (_, index) => ({
@@ -86,7 +89,11 @@ async function saveSequence(tenantId: string, options: { count?: number; start?:
   return { commandId, ids: items.map((item) => item.id), items };
 }
 
-const body = (result: HttpResult) => JSON.parse(result.body) as { success: boolean; data: Record<string, unknown> & { follow_ups: { id: string; status: string; scheduled_for: string }[] } };
+const body = (result: HttpResult) =>
+  JSON.parse(result.body) as {
+    success: boolean;
+    data: Record<string, unknown> & { follow_ups: { id: string; status: string; scheduled_for: string }[] };
+  };
 
 async function refusal(run: () => Promise<unknown>): Promise<AppError> {
   try {
@@ -99,8 +106,10 @@ async function refusal(run: () => Promise<unknown>): Promise<AppError> {
 }
 
 const sites = () => dynamoSiteDirectory(services.db, services.aws.tableName);
-const list = (principal: Principal, query: Record<string, string>, leadId = LEAD) => answerListFollowUps({ sites: sites(), steps, clock }, principal, leadId, query);
-const edit = (principal: Principal, id: string, patch: unknown) => answerEditFollowUp({ steps, clock, commandRetentionMs: RETENTION_MS }, principal, id, patch);
+const list = (principal: Principal, query: Record<string, string>, leadId = LEAD) =>
+  answerListFollowUps({ sites: sites(), steps, clock }, principal, leadId, query);
+const edit = (principal: Principal, id: string, patch: unknown) =>
+  answerEditFollowUp({ steps, clock, commandRetentionMs: RETENTION_MS }, principal, id, patch);
 
 function eventDeps(events: EventPublisher) {
   const { db } = services;
@@ -131,8 +140,8 @@ beforeEach(() => {
   now = T0;
 });
 
-describe('GET a lead\'s follow-ups', () => {
-  it('lists the tenant\'s own steps in schedule order, a page at a time, and never another tenant\'s', async () => {
+describe("GET a lead's follow-ups", () => {
+  it("lists the tenant's own steps in schedule order, a page at a time, and never another tenant's", async () => {
     const first = await saveSequence('list-a', { count: 3, start: T0 + 10 * DAY, leadId: OTHER_LEAD });
     const second = await saveSequence('list-a', { count: 2, start: T0 + 10 * DAY - DAY / 2, leadId: OTHER_LEAD });
     await saveSequence('list-b', { count: 3, start: T0 + 10 * DAY, leadId: OTHER_LEAD });
@@ -148,7 +157,15 @@ describe('GET a lead\'s follow-ups', () => {
     expect(page1.data).toMatchObject({ site_id: SITE, lead_id: OTHER_LEAD, has_more: true });
     expect(page3.data.next_cursor).toBeNull();
     expect(page1.data.follow_ups[0]).toEqual(
-      expect.objectContaining({ id: second.ids[0], command_id: second.commandId, status: 'scheduled', channel: 'email', subject: expect.any(String), content: expect.any(String), sequence_position: 1 }),
+      expect.objectContaining({
+        id: second.ids[0],
+        command_id: second.commandId,
+        status: 'scheduled',
+        channel: 'email',
+        subject: expect.any(String),
+        content: expect.any(String),
+        sequence_position: 1,
+      }),
     );
     expect(JSON.stringify(page1)).not.toContain('list-a');
     expect(body(await list(b, { site_id: SITE }, OTHER_LEAD)).data.follow_ups).toEqual([]);
@@ -158,21 +175,32 @@ describe('GET a lead\'s follow-ups', () => {
     const sequence = await saveSequence('filter-a', { count: 3, leadId: OTHER_LEAD });
     const a = keyOf('filter-a');
     await edit(a, sequence.ids[0]!, { status: 'cancelled' });
-    expect(body(await list(a, { site_id: SITE, status: 'scheduled,due' }, OTHER_LEAD)).data.follow_ups.map((item) => item.id)).toEqual(sequence.ids.slice(1));
-    expect(body(await list(a, { site_id: SITE, status: 'cancelled' }, OTHER_LEAD)).data.follow_ups.map((item) => item.id)).toEqual(sequence.ids.slice(0, 1));
+    expect(body(await list(a, { site_id: SITE, status: 'scheduled,due' }, OTHER_LEAD)).data.follow_ups.map((item) => item.id)).toEqual(
+      sequence.ids.slice(1),
+    );
+    expect(body(await list(a, { site_id: SITE, status: 'cancelled' }, OTHER_LEAD)).data.follow_ups.map((item) => item.id)).toEqual(
+      sequence.ids.slice(0, 1),
+    );
     now = T0 + 2 * DAY + RETENTION_MS + MINUTE;
     expect(body(await list(a, { site_id: SITE }, OTHER_LEAD)).data.follow_ups.map((item) => item.id)).toEqual(sequence.ids.slice(2));
   });
 
   it('checks the query, the ids, the site and the lead', async () => {
     const [tenantA, noSites] = [keyOf('check-a'), keyOf('check-a', [])];
-    expect(await refusal(() => list(tenantA, {}))).toMatchObject({ code: 'INVALID_REQUEST', details: [expect.objectContaining({ path: ['site_id'] })] });
+    expect(await refusal(() => list(tenantA, {}))).toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: [expect.objectContaining({ path: ['site_id'] })],
+    });
     expect(await refusal(() => list(tenantA, { site_id: SITE, limit: '500' }))).toMatchObject({ code: 'INVALID_REQUEST' });
     expect(await refusal(() => list(tenantA, { site_id: SITE, page: '2' }))).toMatchObject({ code: 'INVALID_REQUEST' });
     expect(await refusal(() => list(tenantA, { site_id: 'nope' }))).toMatchObject({ code: 'INVALID_INPUT' });
-    expect(await refusal(() => list(tenantA, { site_id: '0f0e0d0c-0b0a-4908-8706-050403020100' }))).toMatchObject({ code: 'SITE_NOT_FOUND' });
+    expect(await refusal(() => list(tenantA, { site_id: '0f0e0d0c-0b0a-4908-8706-050403020100' }))).toMatchObject({
+      code: 'SITE_NOT_FOUND',
+    });
     expect(await refusal(() => list(noSites, { site_id: SITE }))).toMatchObject({ code: 'FORBIDDEN' });
-    expect(await refusal(() => list(tenantA, { site_id: SITE }, '0f0e0d0c-0b0a-4908-8706-050403020100'))).toMatchObject({ code: 'LEAD_NOT_FOUND' });
+    expect(await refusal(() => list(tenantA, { site_id: SITE }, '0f0e0d0c-0b0a-4908-8706-050403020100'))).toMatchObject({
+      code: 'LEAD_NOT_FOUND',
+    });
   });
 });
 
@@ -182,12 +210,26 @@ describe('PATCH a follow-up', () => {
     const { ids } = await saveSequence('edit-a');
     now = T0 + 5 * MINUTE;
     const edited = body(await edit(tenantA, ids[2]!, { subject: 'A better subject', content: 'Hi Jordan,\nwould Tuesday suit you?' }));
-    expect(edited.data).toMatchObject({ id: ids[2], subject: 'A better subject', content: 'Hi Jordan,\nwould Tuesday suit you?', status: 'scheduled', updated_at: new Date(now).toISOString() });
+    expect(edited.data).toMatchObject({
+      id: ids[2],
+      subject: 'A better subject',
+      content: 'Hi Jordan,\nwould Tuesday suit you?',
+      status: 'scheduled',
+      updated_at: new Date(now).toISOString(),
+    });
 
     const newTime = new Date(T0 + 2 * 60 * MINUTE).toISOString();
-    expect(body(await edit(tenantA, ids[2]!, { scheduled_for: '2026-12-01T12:00:00+01:00' })).data).toMatchObject({ scheduled_for: newTime });
-    const stored = await services.db.send(new GetCommand({ TableName: services.aws.tableName, Key: { pk: `FOLLOWUP#${ids[2]}`, sk: 'FOLLOWUP' } }));
-    expect(stored.Item).toMatchObject({ gsi1sk: `${newTime}#${ids[2]}`, gsi2sk: `${newTime}#${ids[2]}`, expires_at: Math.floor((Date.parse(newTime) + RETENTION_MS) / 1000) });
+    expect(body(await edit(tenantA, ids[2]!, { scheduled_for: '2026-12-01T12:00:00+01:00' })).data).toMatchObject({
+      scheduled_for: newTime,
+    });
+    const stored = await services.db.send(
+      new GetCommand({ TableName: services.aws.tableName, Key: { pk: `FOLLOWUP#${ids[2]}`, sk: 'FOLLOWUP' } }),
+    );
+    expect(stored.Item).toMatchObject({
+      gsi1sk: `${newTime}#${ids[2]}`,
+      gsi2sk: `${newTime}#${ids[2]}`,
+      expires_at: Math.floor((Date.parse(newTime) + RETENTION_MS) / 1000),
+    });
     expect(await steps.listDue(newTime, 10)).toContain(ids[2]);
     // It now comes first in the lead's list.
     expect(body(await list(tenantA, { site_id: SITE, status: 'scheduled' })).data.follow_ups[0]?.id).toBe(ids[2]);
@@ -205,10 +247,16 @@ describe('PATCH a follow-up', () => {
       code: 'INVALID_REQUEST',
       details: [expect.objectContaining({ path: ['scheduled_for'] })],
     });
-    expect(await refusal(() => edit(tenantA, ids[0]!, { content: 'Hi **Jordan**, see [Link here]' }))).toMatchObject({ code: 'INVALID_REQUEST' });
-    expect(await refusal(() => edit(tenantA, ids[0]!, { content: 'Hi Jordan', status: 'sent', extra: 1 }))).toMatchObject({ code: 'INVALID_REQUEST' });
+    expect(await refusal(() => edit(tenantA, ids[0]!, { content: 'Hi **Jordan**, see [Link here]' }))).toMatchObject({
+      code: 'INVALID_REQUEST',
+    });
+    expect(await refusal(() => edit(tenantA, ids[0]!, { content: 'Hi Jordan', status: 'sent', extra: 1 }))).toMatchObject({
+      code: 'INVALID_REQUEST',
+    });
     expect(await refusal(() => edit(tenantB, ids[0]!, { status: 'cancelled' }))).toMatchObject({ code: 'NOT_FOUND' });
-    expect(await refusal(() => edit(tenantA, '0f0e0d0c-0b0a-4908-8706-050403020100', { status: 'cancelled' }))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await refusal(() => edit(tenantA, '0f0e0d0c-0b0a-4908-8706-050403020100', { status: 'cancelled' }))).toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect(await refusal(() => edit(tenantA, 'not-an-id', { status: 'cancelled' }))).toMatchObject({ code: 'NOT_FOUND' });
     expect(await refusal(() => edit(noSites, ids[0]!, { status: 'cancelled' }))).toMatchObject({ code: 'FORBIDDEN' });
 
@@ -229,13 +277,18 @@ describe('PATCH a follow-up', () => {
     );
   });
 
-  it('keeps a due step\'s time (it was announced) but lets its copy change and lets it be sent', async () => {
+  it("keeps a due step's time (it was announced) but lets its copy change and lets it be sent", async () => {
     const tenantA = keyOf('due-a');
     const { ids } = await saveSequence('due-a');
     now = T0 + DAY;
     await dispatchDueFollowUps({ steps, events: recorder(), clock, logger });
-    expect(await refusal(() => edit(tenantA, ids[0]!, { scheduled_for: new Date(T0 + 3 * DAY).toISOString() }))).toMatchObject({ code: 'INVALID_TRANSITION' });
-    expect(body(await edit(tenantA, ids[0]!, { content: 'Hi Jordan, a shorter note.' })).data).toMatchObject({ status: 'due', content: 'Hi Jordan, a shorter note.' });
+    expect(await refusal(() => edit(tenantA, ids[0]!, { scheduled_for: new Date(T0 + 3 * DAY).toISOString() }))).toMatchObject({
+      code: 'INVALID_TRANSITION',
+    });
+    expect(body(await edit(tenantA, ids[0]!, { content: 'Hi Jordan, a shorter note.' })).data).toMatchObject({
+      status: 'due',
+      content: 'Hi Jordan, a shorter note.',
+    });
     expect(body(await edit(tenantA, ids[0]!, { status: 'sent' })).data).toMatchObject({ status: 'sent' });
   });
 });
@@ -245,7 +298,10 @@ describe('the dispatcher', () => {
     const sequences = await Promise.all(Array.from({ length: 6 }, () => saveSequence('dispatch-a', { count: 4, start: T0 - 30 * DAY })));
     now = T0 - 30 * DAY + 2 * DAY + MINUTE; // steps 1 and 2 of each sequence are due
     const [one, two] = [recorder(), recorder()];
-    const reports = await Promise.all([dispatchDueFollowUps({ steps, events: one, clock, logger }), dispatchDueFollowUps({ steps, events: two, clock, logger })]);
+    const reports = await Promise.all([
+      dispatchDueFollowUps({ steps, events: one, clock, logger }),
+      dispatchDueFollowUps({ steps, events: two, clock, logger }),
+    ]);
 
     const dueIds = sequences.flatMap((sequence) => sequence.ids.slice(0, 2)).sort();
     const published = [...one.events, ...two.events];
@@ -254,7 +310,12 @@ describe('the dispatcher', () => {
     const event = published[0]!;
     const stepId = String(event.data.follow_up_id);
     expect(event).toMatchObject({ tenantId: 'dispatch-a', type: 'follow_up.due', idempotencyKey: `${stepId}:due` });
-    expect(event.data).toMatchObject({ follow_up: expect.objectContaining({ id: stepId, status: 'due', due_at: new Date(now).toISOString() }), site_id: SITE, lead_id: LEAD, command_id: expect.any(String) });
+    expect(event.data).toMatchObject({
+      follow_up: expect.objectContaining({ id: stepId, status: 'due', due_at: new Date(now).toISOString() }),
+      site_id: SITE,
+      lead_id: LEAD,
+      command_id: expect.any(String),
+    });
 
     // They left the scheduled partition (and the announcing one): the next run finds nothing.
     const scheduled = await steps.listDue(new Date(now).toISOString(), 500);
@@ -296,15 +357,27 @@ describe('POST a lead event', () => {
     await edit(tenantA, ids[0]!, { status: 'sent' });
     await saveSequence('reply-b', { count: 2, leadId: LEAD });
     const events = recorder();
-    const call = { principal: tenantA, leadId: LEAD, body: { site_id: SITE, event: { type: 'replied', channel: 'email', summary: 'Jordan wants a call on Friday.' } }, headers: { 'idempotency-key': 'esp-evt-1' } };
+    const call = {
+      principal: tenantA,
+      leadId: LEAD,
+      body: { site_id: SITE, event: { type: 'replied', channel: 'email', summary: 'Jordan wants a call on Friday.' } },
+      headers: { 'idempotency-key': 'esp-evt-1' },
+    };
 
     const first = body(await answerLeadEvent(eventDeps(events), call));
     const again = await answerLeadEvent(eventDeps(events), call);
 
     expect(first.data.changes).toEqual(
-      ids.slice(1).map((id) => expect.objectContaining({ follow_up_id: id, change: 'cancelled', previous_status: 'scheduled', status: 'cancelled' })),
+      ids
+        .slice(1)
+        .map((id) => expect.objectContaining({ follow_up_id: id, change: 'cancelled', previous_status: 'scheduled', status: 'cancelled' })),
     );
-    expect(first.data).toMatchObject({ lead_id: LEAD, site_id: SITE, event: { type: 'replied', channel: 'email' }, interaction_recorded: true });
+    expect(first.data).toMatchObject({
+      lead_id: LEAD,
+      site_id: SITE,
+      event: { type: 'replied', channel: 'email' },
+      interaction_recorded: true,
+    });
     expect(body(again)).toEqual(first);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(events.events).toEqual([
@@ -318,38 +391,70 @@ describe('POST a lead event', () => {
 
     // The event joined tenant A's history of the lead (once), not the site's lead, nor tenant B's history.
     const history = dynamoLeadHistory(services.db, services.aws.tableName);
-    const recorded = (await history.window({ tenantId: 'reply-a', siteId: SITE, leadId: LEAD }, now)).filter((item) => item.summary === 'Jordan wants a call on Friday.');
-    expect(recorded).toEqual([{ event_id: first.data.event_id, date: new Date(T0).toISOString(), type: 'replied', channel: 'email', summary: 'Jordan wants a call on Friday.' }]);
+    const recorded = (await history.window({ tenantId: 'reply-a', siteId: SITE, leadId: LEAD }, now)).filter(
+      (item) => item.summary === 'Jordan wants a call on Friday.',
+    );
+    expect(recorded).toEqual([
+      {
+        event_id: first.data.event_id,
+        date: new Date(T0).toISOString(),
+        type: 'replied',
+        channel: 'email',
+        summary: 'Jordan wants a call on Friday.',
+      },
+    ]);
     expect(await history.window({ tenantId: 'reply-b', siteId: SITE, leadId: LEAD }, now)).toEqual([]);
     const { Items: entries = [] } = await services.db.send(
-      new QueryCommand({ TableName: services.aws.tableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :tenant)', ExpressionAttributeValues: { ':pk': historyPartition(SITE, LEAD), ':tenant': 'reply-a#' } }),
+      new QueryCommand({
+        TableName: services.aws.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :tenant)',
+        ExpressionAttributeValues: { ':pk': historyPartition(SITE, LEAD), ':tenant': 'reply-a#' },
+      }),
     );
     // It expires with the event's record: COMMAND_RETENTION_DAYS after it was reported.
     expect(entries.map((item) => item.expires_at)).toEqual([Math.floor((T0 + RETENTION_MS) / 1000)]);
     const lead = await services.db.send(new GetCommand({ TableName: services.aws.tableName, Key: itemKey(SITE, 'leads', LEAD) }));
     expect(JSON.stringify(lead.Item)).not.toContain('Jordan wants a call on Friday.');
 
-    expect(await refusal(() => answerLeadEvent(eventDeps(events), { ...call, body: { site_id: SITE, event: { type: 'opened' } } }))).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
+    expect(
+      await refusal(() => answerLeadEvent(eventDeps(events), { ...call, body: { site_id: SITE, event: { type: 'opened' } } })),
+    ).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
   });
 
-  it('cancels only the bounced channel\'s steps, and brings the next step forward after a click', async () => {
+  it("cancels only the bounced channel's steps, and brings the next step forward after a click", async () => {
     const { ids } = await saveSequence('bounce-a', { count: 4, leadId: OTHER_LEAD, types: ['email', 'call', 'email', 'messaging_app'] });
     const principal = keyOf('bounce-a');
     const events = recorder();
-    const bounced = body(await answerLeadEvent(eventDeps(events), { principal, leadId: OTHER_LEAD, body: { site_id: SITE, type: 'bounced' }, headers: {} }));
+    const bounced = body(
+      await answerLeadEvent(eventDeps(events), { principal, leadId: OTHER_LEAD, body: { site_id: SITE, type: 'bounced' }, headers: {} }),
+    );
     expect(bounced.data.changes).toEqual([ids[0], ids[2]].map((id) => expect.objectContaining({ follow_up_id: id, change: 'cancelled' })));
 
     now = T0 + 10 * MINUTE;
     const clicked = body(
-      await answerLeadEvent(eventDeps(events), { principal, leadId: OTHER_LEAD, body: { site_id: SITE, type: 'clicked', occurred_at: new Date(T0).toISOString() }, headers: {} }),
+      await answerLeadEvent(eventDeps(events), {
+        principal,
+        leadId: OTHER_LEAD,
+        body: { site_id: SITE, type: 'clicked', occurred_at: new Date(T0).toISOString() },
+        headers: {},
+      }),
     );
     const to = new Date(now + 60 * MINUTE).toISOString();
     expect(clicked.data.changes).toEqual([
-      { follow_up_id: ids[1], change: 'rescheduled', previous_status: 'scheduled', status: 'scheduled', previous_scheduled_for: new Date(T0 + 2 * DAY).toISOString(), scheduled_for: to },
+      {
+        follow_up_id: ids[1],
+        change: 'rescheduled',
+        previous_status: 'scheduled',
+        status: 'scheduled',
+        previous_scheduled_for: new Date(T0 + 2 * DAY).toISOString(),
+        scheduled_for: to,
+      },
     ]);
     expect((await steps.get(ids[1]!))?.scheduled_for).toBe(to);
 
-    const opened = body(await answerLeadEvent(eventDeps(events), { principal, leadId: OTHER_LEAD, body: { site_id: SITE, type: 'opened' }, headers: {} }));
+    const opened = body(
+      await answerLeadEvent(eventDeps(events), { principal, leadId: OTHER_LEAD, body: { site_id: SITE, type: 'opened' }, headers: {} }),
+    );
     expect(opened.data.changes).toEqual([]);
     expect(events.events.map((event) => event.type)).toEqual(['sequence.adapted', 'sequence.adapted']);
   });
@@ -361,12 +466,42 @@ describe('POST a lead event', () => {
     const payload = { site_id: SITE, event: { type: 'unsubscribed', summary: 'Asked to hear no more (retry test).' } };
     // The first attempt claimed the key, kept its plan, cancelled one step and recorded the interaction, then died.
     const eventId = newId();
-    await deps.idempotency.claim({ tenantId: 'retry-a', scope: 'lead_event', key: 'crm-42', bodyHash: sha256Hex(canonicalJson({ lead_id: OTHER_LEAD, body: payload })), commandId: eventId, now });
-    const plan = ids.map((id, index) => ({ follow_up_id: id, action: 'cancel' as const, from_status: 'scheduled' as const, scheduled_for: new Date(T0 + (index + 1) * DAY).toISOString() }));
-    const event = { type: 'unsubscribed' as const, occurred_at: new Date(now).toISOString(), channel: null, summary: payload.event.summary };
-    await deps.records.create({ id: eventId, tenant_id: 'retry-a', site_id: SITE, lead_id: OTHER_LEAD, event, plan, created_at: event.occurred_at, expires_at: 9_999_999_999 });
+    await deps.idempotency.claim({
+      tenantId: 'retry-a',
+      scope: 'lead_event',
+      key: 'crm-42',
+      bodyHash: sha256Hex(canonicalJson({ lead_id: OTHER_LEAD, body: payload })),
+      commandId: eventId,
+      now,
+    });
+    const plan = ids.map((id, index) => ({
+      follow_up_id: id,
+      action: 'cancel' as const,
+      from_status: 'scheduled' as const,
+      scheduled_for: new Date(T0 + (index + 1) * DAY).toISOString(),
+    }));
+    const event = {
+      type: 'unsubscribed' as const,
+      occurred_at: new Date(now).toISOString(),
+      channel: null,
+      summary: payload.event.summary,
+    };
+    await deps.records.create({
+      id: eventId,
+      tenant_id: 'retry-a',
+      site_id: SITE,
+      lead_id: OTHER_LEAD,
+      event,
+      plan,
+      created_at: event.occurred_at,
+      expires_at: 9_999_999_999,
+    });
     const at = new Date(now).toISOString();
-    await steps.change(ids[0]!, { at, status: 'cancelled', status_reason: 'unsubscribed', adapted_by: { event_id: eventId, event_type: 'unsubscribed', at } }, { tenantId: 'retry-a', statuses: ['scheduled'] });
+    await steps.change(
+      ids[0]!,
+      { at, status: 'cancelled', status_reason: 'unsubscribed', adapted_by: { event_id: eventId, event_type: 'unsubscribed', at } },
+      { tenantId: 'retry-a', statuses: ['scheduled'] },
+    );
     const owner = { tenantId: 'retry-a', siteId: SITE, leadId: OTHER_LEAD };
     const entry = { event_id: eventId, date: at, type: 'unsubscribed', channel: null, summary: payload.event.summary };
     expect(await deps.history.record(owner, entry, 9_999_999_999)).toBe('recorded');
@@ -374,7 +509,12 @@ describe('POST a lead event', () => {
     await edit(principal, ids[2]!, { status: 'sent' });
 
     const events = recorder();
-    const answer = body(await answerLeadEvent({ ...deps, events }, { principal, leadId: OTHER_LEAD, body: payload, headers: { 'idempotency-key': 'crm-42' } }));
+    const answer = body(
+      await answerLeadEvent(
+        { ...deps, events },
+        { principal, leadId: OTHER_LEAD, body: payload, headers: { 'idempotency-key': 'crm-42' } },
+      ),
+    );
 
     expect(answer.data).toMatchObject({ event_id: eventId, interaction_recorded: true });
     expect((answer.data.changes as { follow_up_id: string }[]).map((change) => change.follow_up_id)).toEqual([ids[0], ids[1]]);
@@ -386,18 +526,28 @@ describe('POST a lead event', () => {
   it('checks the site and the lead before anything changes', async () => {
     const [tenantA, noSites] = [keyOf('checks-a'), keyOf('checks-a', [])];
     const events = recorder();
-    const post = (principal: Principal, leadId: string, payload: unknown) => answerLeadEvent(eventDeps(events), { principal, leadId, body: payload, headers: {} });
+    const post = (principal: Principal, leadId: string, payload: unknown) =>
+      answerLeadEvent(eventDeps(events), { principal, leadId, body: payload, headers: {} });
     expect(await refusal(() => post(noSites, LEAD, { site_id: SITE, type: 'replied' }))).toMatchObject({ code: 'FORBIDDEN' });
-    expect(await refusal(() => post(tenantA, '0f0e0d0c-0b0a-4908-8706-050403020100', { site_id: SITE, type: 'replied' }))).toMatchObject({ code: 'LEAD_NOT_FOUND' });
-    expect(await refusal(() => post(tenantA, LEAD, { site_id: SITE, type: 'replied', extra: true }))).toMatchObject({ code: 'INVALID_REQUEST' });
+    expect(await refusal(() => post(tenantA, '0f0e0d0c-0b0a-4908-8706-050403020100', { site_id: SITE, type: 'replied' }))).toMatchObject({
+      code: 'LEAD_NOT_FOUND',
+    });
+    expect(await refusal(() => post(tenantA, LEAD, { site_id: SITE, type: 'replied', extra: true }))).toMatchObject({
+      code: 'INVALID_REQUEST',
+    });
     expect(events.events).toEqual([]);
   });
 });
 
 describe('erasing a command', () => {
-  it('erases its sequence\'s follow-ups, the tenant\'s own only', async () => {
+  it("erases its sequence's follow-ups, the tenant's own only", async () => {
     const { commandId, ids } = await saveSequence('erase-a', { leadId: OTHER_LEAD });
-    const command = { id: commandId, type: 'lead_follow_up', tenant_id: 'erase-a', request: { output: 'follow_up_sequence' } } as unknown as StoredCommand;
+    const command = {
+      id: commandId,
+      type: 'lead_follow_up',
+      tenant_id: 'erase-a',
+      request: { output: 'follow_up_sequence' },
+    } as unknown as StoredCommand;
     expect(await sequenceLeftovers(steps)({ ...command, tenant_id: 'erase-b' })).toEqual([]);
     expect(await sequenceLeftovers(steps)({ ...command, request: { output: 'channel_messages' } })).toEqual([]);
     expect(await sequenceLeftovers(steps)(command)).toEqual(ids);

@@ -46,10 +46,16 @@ describe('the lead history store', () => {
   it('keeps each event once, as its own item under the lead, with its expiry', async () => {
     const first = entry(1, 'Asked for the price list.');
     expect(await history.record(owner('keep-a'), first, LATER)).toBe('recorded');
-    expect(await history.record(owner('keep-a'), { ...first, summary: 'A second write of the same event.' }, LATER + 1)).toBe('already_recorded');
+    expect(await history.record(owner('keep-a'), { ...first, summary: 'A second write of the same event.' }, LATER + 1)).toBe(
+      'already_recorded',
+    );
 
     const { Items = [] } = await services.db.send(
-      new QueryCommand({ TableName: services.aws.tableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :tenant)', ExpressionAttributeValues: { ':pk': historyPartition(SITE, LEAD), ':tenant': 'keep-a#' } }),
+      new QueryCommand({
+        TableName: services.aws.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :tenant)',
+        ExpressionAttributeValues: { ':pk': historyPartition(SITE, LEAD), ':tenant': 'keep-a#' },
+      }),
     );
     expect(Items).toEqual([
       {
@@ -72,18 +78,28 @@ describe('the lead history store', () => {
     const sent: { input: { Limit?: number } }[] = [];
     const counted = new Proxy(services.db, {
       get: (target, property, receiver) =>
-        property === 'send' ? (command: Parameters<typeof target.send>[0]) => (sent.push(command as never), target.send(command)) : Reflect.get(target, property, receiver),
+        property === 'send'
+          ? (command: Parameters<typeof target.send>[0]) => (sent.push(command as never), target.send(command))
+          : Reflect.get(target, property, receiver),
     });
     const window = await dynamoLeadHistory(counted, services.aws.tableName).window(owner('window-a'), T0);
     expect(sent.map((command) => [command.constructor.name, command.input.Limit])).toEqual([['QueryCommand', HISTORY_WINDOW.maxEntries]]);
-    expect(window.map((item) => item.summary)).toEqual(Array.from({ length: HISTORY_WINDOW.maxEntries }, (_, index) => `Event at minute ${29 - index}.`));
+    expect(window.map((item) => item.summary)).toEqual(
+      Array.from({ length: HISTORY_WINDOW.maxEntries }, (_, index) => `Event at minute ${29 - index}.`),
+    );
     expect(await history.window(owner('window-b'), T0)).toEqual([expect.objectContaining({ summary: 'Tenant B only.' })]);
     expect(await history.window(owner('window-c'), T0)).toEqual([]);
   });
 
   it('stops at the character budget, never skipping an entry to fit a smaller one', async () => {
     const long = 'x'.repeat(2_000);
-    for (const [minute, summary] of [[1, 'short and oldest'], [2, long], [3, long], [4, long], [5, 'short and newest']] as const) {
+    for (const [minute, summary] of [
+      [1, 'short and oldest'],
+      [2, long],
+      [3, long],
+      [4, long],
+      [5, 'short and newest'],
+    ] as const) {
       await history.record(owner('budget-a'), entry(minute, summary), LATER);
     }
     const window = await history.window(owner('budget-a'), T0);
@@ -133,7 +149,12 @@ describe('a lead written before reported events had their own items', () => {
       { date: '2026-11-20T10:00:00.000Z', type: 'replied', summary: 'Another tenant reported this.' },
       { date: '2026-11-21T10:00:00.000Z', type: 'opened', summary: 'And this.' },
     ];
-    await services.db.send(new PutCommand({ TableName: table, Item: { ...Item, interactions: [...imported, ...appended], interaction_event_ids: [newId(), newId()] } }));
+    await services.db.send(
+      new PutCommand({
+        TableName: table,
+        Item: { ...Item, interactions: [...imported, ...appended], interaction_event_ids: [newId(), newId()] },
+      }),
+    );
 
     const sites = dynamoSiteDirectory(services.db, table);
     const lead = await sites.getItem(SITE, 'leads', OTHER_LEAD);

@@ -30,7 +30,12 @@ beforeAll(async () => {
     port: 0,
     apiKey: KEY_A,
     apiKeys: { [KEY_B]: [SITE] },
-    settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: 'sk-test-lead-history-0123456789', OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODEL: undefined },
+    settings: {
+      LOG_LEVEL: 'SILENT',
+      OPENAI_API_KEY: 'sk-test-lead-history-0123456789',
+      OPENAI_BASE_URL: fake.baseUrl,
+      OPENAI_MODEL: undefined,
+    },
   });
 }, 60_000);
 
@@ -39,21 +44,35 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const report = (key: string, leadId: string, event: Record<string, unknown>) => call(runtime.url, 'POST', `/api/leads/${leadId}/events`, { key, body: { site_id: SITE, event } });
+const report = (key: string, leadId: string, event: Record<string, unknown>) =>
+  call(runtime.url, 'POST', `/api/leads/${leadId}/events`, { key, body: { site_id: SITE, event } });
 
 /** A lead follow-up, waited for, and the prompts its phases sent the model. */
 async function followUp(key: string, leadId: string) {
   const from = fake.requests.length;
-  const answer = await call(runtime.url, 'POST', '/api/agents/sales/leadFollowUp', { key, body: { siteId: SITE, leadId }, headers: { prefer: 'wait=20' } });
-  return { answer, interactions: (answer.body.data?.interactions ?? []) as Interaction[], prompts: JSON.stringify(fake.requests.slice(from).map((request) => request.body.messages)) };
+  const answer = await call(runtime.url, 'POST', '/api/agents/sales/leadFollowUp', {
+    key,
+    body: { siteId: SITE, leadId },
+    headers: { prefer: 'wait=20' },
+  });
+  return {
+    answer,
+    interactions: (answer.body.data?.interactions ?? []) as Interaction[],
+    prompts: JSON.stringify(fake.requests.slice(from).map((request) => request.body.messages)),
+  };
 }
 
 describe("a lead's reported history", () => {
   it('takes 300 events of 2,000 characters on one lead, and the next follow-up completes reading only a bounded window of them', async () => {
     const start = Date.now() - 400 * MINUTE;
-    const summary = (index: number) => `Event ${String(index).padStart(3, '0')}: ${'the lead wrote back at length. '.repeat(70)}`.slice(0, 2_000);
+    const summary = (index: number) =>
+      `Event ${String(index).padStart(3, '0')}: ${'the lead wrote back at length. '.repeat(70)}`.slice(0, 2_000);
     for (let index = 0; index < 300; index++) {
-      const answer = await report(KEY_A, LEAD, { type: 'opened', occurred_at: new Date(start + index * MINUTE).toISOString(), summary: summary(index) });
+      const answer = await report(KEY_A, LEAD, {
+        type: 'opened',
+        occurred_at: new Date(start + index * MINUTE).toISOString(),
+        summary: summary(index),
+      });
       expect([index, answer.status, answer.body.data?.interaction_recorded]).toEqual([index, 200, true]);
     }
 

@@ -54,13 +54,37 @@ describe('lead follow-up with the offline LLM', () => {
 
     expect(answer.status).toBe(200);
     const data = answer.body.data!;
-    expect(Object.keys(data).sort()).toEqual(['command_id', 'follow_ups', 'generated_by', 'leadId', 'model', 'saved_to_database', 'siteId']);
+    expect(Object.keys(data).sort()).toEqual([
+      'command_id',
+      'follow_ups',
+      'generated_by',
+      'leadId',
+      'model',
+      'saved_to_database',
+      'siteId',
+    ]);
     expect(data).toMatchObject({ siteId: DEMO_SITE, leadId: DEMO_LEAD, saved_to_database: true, generated_by: 'offline' });
     const followUps = data.follow_ups as Record<string, unknown>[];
     expect(followUps).toHaveLength(4);
     for (const item of followUps) {
-      expect(Object.keys(item).sort()).toEqual(['content', 'id', 'lead_id', 'metadata', 'scheduled_for', 'site_id', 'status', 'subject', 'type', 'user_id']);
-      expect(item).toMatchObject({ status: 'scheduled', site_id: DEMO_SITE, lead_id: DEMO_LEAD, user_id: '0c9e8d7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f' });
+      expect(Object.keys(item).sort()).toEqual([
+        'content',
+        'id',
+        'lead_id',
+        'metadata',
+        'scheduled_for',
+        'site_id',
+        'status',
+        'subject',
+        'type',
+        'user_id',
+      ]);
+      expect(item).toMatchObject({
+        status: 'scheduled',
+        site_id: DEMO_SITE,
+        lead_id: DEMO_LEAD,
+        user_id: '0c9e8d7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f',
+      });
       expect(findPlaceholders(`${item.subject as string}\n${item.content as string}`)).toEqual([]);
       expect(item.scheduled_for).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     }

@@ -57,7 +57,11 @@ beforeAll(async () => {
     visibilityTimeoutSeconds: 3,
     settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODEL: undefined },
   });
-  sqs = new SQSClient({ endpoint: runtime.sqsEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  sqs = new SQSClient({
+    endpoint: runtime.sqsEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
 });
 
 afterAll(async () => {
@@ -76,10 +80,14 @@ function callsSince(from: number): string[] {
 }
 
 async function finished(id: string): Promise<JsonAnswer> {
-  return eventually(async () => {
-    const answer = await get(id);
-    return answer.body.data?.status === 'in_progress' ? undefined : answer;
-  }, 20_000, `command ${id} to finish`);
+  return eventually(
+    async () => {
+      const answer = await get(id);
+      return answer.body.data?.status === 'in_progress' ? undefined : answer;
+    },
+    20_000,
+    `command ${id} to finish`,
+  );
 }
 
 describe('lead follow-up through the local runtime', () => {
@@ -93,7 +101,16 @@ describe('lead follow-up through the local runtime', () => {
     const data = answer.body.data!;
     const commandId = data.command_id as string;
     expect(answer.headers.get('location')).toBe(`/api/commands/${commandId}`);
-    expect(Object.keys(data).sort()).toEqual(['command_id', 'command_ids', 'generated_by', 'interactions', 'lead', 'messages', 'model', 'preferences']);
+    expect(Object.keys(data).sort()).toEqual([
+      'command_id',
+      'command_ids',
+      'generated_by',
+      'interactions',
+      'lead',
+      'messages',
+      'model',
+      'preferences',
+    ]);
     expect(data).toMatchObject({ generated_by: 'openai', model: 'gpt-4o-mini' });
     const ids = data.command_ids as { sales: string; copywriter: string };
     expect(ids.sales).toBe(commandId);
@@ -115,7 +132,13 @@ describe('lead follow-up through the local runtime', () => {
     expect(sent.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { strict: true } });
 
     const read = await get(commandId);
-    expect(read.body.data).toMatchObject({ status: 'completed', type: 'lead_follow_up', child_ids: [ids.copywriter], messages, command_ids: ids });
+    expect(read.body.data).toMatchObject({
+      status: 'completed',
+      type: 'lead_follow_up',
+      child_ids: [ids.copywriter],
+      messages,
+      command_ids: ids,
+    });
     expect((await get(ids.copywriter)).body.data).toMatchObject({ type: 'copywriter', status: 'completed', parent_id: commandId });
   });
 
@@ -187,7 +210,10 @@ describe('lead follow-up through the local runtime', () => {
     const answer = await post({ siteId: SOLO_SITE, leadId: SOLO_LEAD });
 
     expect(answer.status).toBe(500);
-    expect(answer.body.error).toMatchObject({ code: 'NO_CONTENT_GENERATED', details: expect.arrayContaining([expect.objectContaining({ code: 'placeholder' })]) });
+    expect(answer.body.error).toMatchObject({
+      code: 'NO_CONTENT_GENERATED',
+      details: expect.arrayContaining([expect.objectContaining({ code: 'placeholder' })]),
+    });
     expect(answer.headers.get('location')).toMatch(/^\/api\/commands\//);
   });
 
@@ -204,7 +230,11 @@ describe('lead follow-up through the local runtime', () => {
 
   it('rides out a 429 through the library retry and succeeds', async () => {
     route(fake);
-    fake.enqueue({ status: 429, error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' }, headers: { 'retry-after-ms': '5' } });
+    fake.enqueue({
+      status: 429,
+      error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' },
+      headers: { 'retry-after-ms': '5' },
+    });
     const from = fake.requests.length;
 
     const answer = await post({ siteId: SOLO_SITE, leadId: SOLO_LEAD });
@@ -221,7 +251,10 @@ describe('lead follow-up through the local runtime', () => {
     const accepted = await post({ siteId: SOLO_SITE, leadId: SOLO_LEAD }, {});
     const done = await finished(accepted.body.data!.command_id as string);
 
-    expect(done.body.data).toMatchObject({ status: 'failed', error: { code: 'SALES_COMMAND_FAILED', message: expect.stringContaining('500') } });
+    expect(done.body.data).toMatchObject({
+      status: 'failed',
+      error: { code: 'SALES_COMMAND_FAILED', message: expect.stringContaining('500') },
+    });
     expect(done.text).not.toContain(API_KEY);
     expect(Date.now() - started).toBeLessThan(60_000);
     const waited = await post({ siteId: SOLO_SITE, leadId: SOLO_LEAD });
@@ -241,12 +274,28 @@ describe('lead follow-up through the local runtime', () => {
     await sqs.send(new SendMessageCommand({ QueueUrl: runtime.queues.sales.url, MessageBody: JSON.stringify(duplicate) }));
 
     const done = await finished(commandId);
-    await eventually(async () => ((await queueDepth(runtime.queues.sales.url)) === 0 ? true : undefined), 30_000, 'the sales queue to drain');
+    await eventually(
+      async () => ((await queueDepth(runtime.queues.sales.url)) === 0 ? true : undefined),
+      30_000,
+      'the sales queue to drain',
+    );
 
     expect(callsSince(from)).toEqual(['lead_follow_up_sequence']);
     const data = done.body.data!;
-    expect(data).toMatchObject({ status: 'completed', siteId: DEMO_SITE, leadId: DEMO_LEAD, saved_to_database: true, generated_by: 'openai' });
-    const followUps = data.follow_ups as { id: string; type: string; scheduled_for: string; status: string; metadata: { sequence_position: number } }[];
+    expect(data).toMatchObject({
+      status: 'completed',
+      siteId: DEMO_SITE,
+      leadId: DEMO_LEAD,
+      saved_to_database: true,
+      generated_by: 'openai',
+    });
+    const followUps = data.follow_ups as {
+      id: string;
+      type: string;
+      scheduled_for: string;
+      status: string;
+      metadata: { sequence_position: number };
+    }[];
     expect(followUps.map((item) => item.type)).toEqual(['call', 'email', 'messaging_app', 'meeting']);
     expect(followUps.map((item) => item.metadata.sequence_position)).toEqual([1, 2, 3, 4]);
     const gaps = followUps.slice(1).map((item, index) => Date.parse(item.scheduled_for) - Date.parse(followUps[index]!.scheduled_for));
@@ -280,7 +329,10 @@ describe('lead follow-up through the local runtime', () => {
 
 async function queueDepth(url: string): Promise<number> {
   const { Attributes } = await sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+    new GetQueueAttributesCommand({
+      QueueUrl: url,
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+    }),
   );
   return Number(Attributes?.ApproximateNumberOfMessages ?? 0) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
 }

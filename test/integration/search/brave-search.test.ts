@@ -9,7 +9,8 @@ beforeEach(async () => {
 });
 afterEach(() => fake.close());
 
-const brave = (overrides: Partial<BraveSearchOptions> = {}) => createBraveSearch({ apiKey: fake.apiKey, baseUrl: fake.baseUrl, timeoutMs: 500, ...overrides });
+const brave = (overrides: Partial<BraveSearchOptions> = {}) =>
+  createBraveSearch({ apiKey: fake.apiKey, baseUrl: fake.baseUrl, timeoutMs: 500, ...overrides });
 
 const query = (overrides: Partial<SearchQuery> = {}): SearchQuery => ({
   text: 'ai chips (site:techcrunch.com OR site:theverge.com)',

@@ -26,7 +26,14 @@ function freshQuota(limit = 100): SearchQuota & { now: () => number } {
 }
 
 const google = (overrides: Partial<GoogleSearchOptions> = {}) =>
-  createGoogleSearch({ apiKey: fake.apiKey, engineId: fake.engineId, baseUrl: fake.baseUrl, quota: freshQuota(), timeoutMs: 500, ...overrides });
+  createGoogleSearch({
+    apiKey: fake.apiKey,
+    engineId: fake.engineId,
+    baseUrl: fake.baseUrl,
+    quota: freshQuota(),
+    timeoutMs: 500,
+    ...overrides,
+  });
 
 const query = (overrides: Partial<SearchQuery> = {}): SearchQuery => ({
   text: 'open source llm release',

@@ -50,7 +50,12 @@ describe('dynamoSearchCache', () => {
     const cache = dynamoSearchCache(services.db, services.aws.tableName, 3600, now);
     const query = uniqueQuery();
     await cache.put(query, answer);
-    const same = { ...query, text: `  ${query.text.replace(/ /g, '   ')} `, sources: ['A.example', 'b.example', 'a.example'], keywords: ['lithium', 'recycling'] };
+    const same = {
+      ...query,
+      text: `  ${query.text.replace(/ /g, '   ')} `,
+      sources: ['A.example', 'b.example', 'a.example'],
+      keywords: ['lithium', 'recycling'],
+    };
     expect(searchCacheKey(same)).toEqual(searchCacheKey(query));
     expect(await cache.get(same)).toEqual(answer);
   });

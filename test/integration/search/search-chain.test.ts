@@ -25,7 +25,12 @@ const now = () => clock.ms;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 beforeAll(async () => {
-  [services, google, brave, perplexity] = await Promise.all([startEmbeddedServices(), startFakeGoogle(), startFakeBrave(), startFakePerplexity()]);
+  [services, google, brave, perplexity] = await Promise.all([
+    startEmbeddedServices(),
+    startFakeGoogle(),
+    startFakeBrave(),
+    startFakePerplexity(),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([google.close(), brave.close(), perplexity.close()]);
@@ -65,7 +70,8 @@ const query: SearchQuery = {
   maxResults: 30,
 };
 
-const search = async (providers: ReturnType<typeof chain>, asked: SearchQuery = query) => searchThroughChain(await providers(), asked, { retryDelayMs: 5 });
+const search = async (providers: ReturnType<typeof chain>, asked: SearchQuery = query) =>
+  searchThroughChain(await providers(), asked, { retryDelayMs: 5 });
 const counts = () => ({ google: google.requests.length, brave: brave.requests.length, perplexity: perplexity.requests.length });
 
 async function failureOf(promise: Promise<unknown>): Promise<SearchFailedError> {
@@ -117,7 +123,9 @@ describe('the search chain against the provider fakes', () => {
     google.failNext(2, 'server-error');
     const result = await search(chain());
     expect(result).toMatchObject({ provider: 'brave', providerRequests: 4 });
-    expect(result.passedOver).toEqual([{ provider: 'google', reason: 'transient: Google answered 500 INTERNAL backendError (2 attempts)' }]);
+    expect(result.passedOver).toEqual([
+      { provider: 'google', reason: 'transient: Google answered 500 INTERNAL backendError (2 attempts)' },
+    ]);
     expect(counts()).toEqual({ google: 2, brave: 2, perplexity: 0 });
   });
 
@@ -152,7 +160,7 @@ describe('the search chain against the provider fakes', () => {
     expect(counts()).toEqual({ google: 2, brave: 1, perplexity: 1 });
   });
 
-  it("closes Google for the day on its 429 quota answer: the next search never asks it", async () => {
+  it('closes Google for the day on its 429 quota answer: the next search never asks it', async () => {
     google.failNext(1, 'quota');
     const first = await search(chain());
     expect(first).toMatchObject({ provider: 'brave', providerRequests: 3 });

@@ -38,17 +38,24 @@ afterAll(async () => {
   await twilio.close();
 });
 
-const post = (body: unknown, headers: Record<string, string> = {}, key = API_KEY) => call(runtime.url, 'POST', ROUTE, { key, body, headers });
+const post = (body: unknown, headers: Record<string, string> = {}, key = API_KEY) =>
+  call(runtime.url, 'POST', ROUTE, { key, body, headers });
 const read = (id: string) => call(runtime.url, 'GET', `/api/commands/${id}`, { key: API_KEY });
 const errorOf = (answer: JsonAnswer) => `${answer.status} ${answer.body.error?.code}: ${answer.body.error?.message}`;
 
 describe('POST /api/agents/cmo/stakeholder-coordination', () => {
   it('checks in the documented order: key, size, JSON, schema, then the site', async () => {
     expect((await call(runtime.url, 'POST', ROUTE, { body: { site_id: SITE } })).status).toBe(401);
-    expect(errorOf(await call(runtime.url, 'POST', ROUTE, { key: API_KEY, rawBody: `{"site_id": "${'x'.repeat(300 * 1024)}"}` }))).toMatch(/^413 PAYLOAD_TOO_LARGE/);
-    expect(errorOf(await call(runtime.url, 'POST', ROUTE, { key: API_KEY, rawBody: '{"site_id": ' }))).toMatch(/^400 INVALID_REQUEST: The request body is not valid JSON/);
+    expect(errorOf(await call(runtime.url, 'POST', ROUTE, { key: API_KEY, rawBody: `{"site_id": "${'x'.repeat(300 * 1024)}"}` }))).toMatch(
+      /^413 PAYLOAD_TOO_LARGE/,
+    );
+    expect(errorOf(await call(runtime.url, 'POST', ROUTE, { key: API_KEY, rawBody: '{"site_id": ' }))).toMatch(
+      /^400 INVALID_REQUEST: The request body is not valid JSON/,
+    );
     expect(errorOf(await post({ lead_id: LEAD }))).toMatch(/^400 INVALID_REQUEST: site_id: Required/);
-    expect(errorOf(await post({ site_id: SITE, lead_id: LEAD, phone_numbers: ['+14155550123', '555-0100'] }))).toMatch(/^400 INVALID_REQUEST: phone_numbers\.1:/);
+    expect(errorOf(await post({ site_id: SITE, lead_id: LEAD, phone_numbers: ['+14155550123', '555-0100'] }))).toMatch(
+      /^400 INVALID_REQUEST: phone_numbers\.1:/,
+    );
     expect(errorOf(await post({ site_id: SITE }))).toMatch(/^400 INVALID_REQUEST: .*At least one of userId, visitor_id or lead_id/);
     expect(errorOf(await post({ site_id: UNKNOWN, lead_id: LEAD }))).toMatch(/^404 SITE_NOT_FOUND/);
     expect(errorOf(await post({ site_id: UNKNOWN, lead_id: LEAD }, {}, OTHER_KEY))).toMatch(/^404 SITE_NOT_FOUND/);
@@ -124,7 +131,9 @@ describe('POST /api/agents/cmo/stakeholder-coordination', () => {
     const again = await post(body, { 'idempotency-key': 'stakeholder-replay-1' });
     expect(again.body.data?.command_id).toBe(first.body.data?.command_id);
     expect(again.body.data?.conversation_id).toBe(first.body.data?.conversation_id);
-    expect(errorOf(await post({ ...body, meeting_title: 'Other' }, { 'idempotency-key': 'stakeholder-replay-1' }))).toMatch(/^409 IDEMPOTENCY_CONFLICT/);
+    expect(errorOf(await post({ ...body, meeting_title: 'Other' }, { 'idempotency-key': 'stakeholder-replay-1' }))).toMatch(
+      /^409 IDEMPOTENCY_CONFLICT/,
+    );
   });
 });
 
@@ -134,12 +143,22 @@ describe('the call and its status webhook', () => {
   let sid: string;
 
   beforeAll(async () => {
-    const answer = await post({ site_id: SITE, lead_id: LEAD, meeting_title: 'Q4 review', meeting_objective: 'Agree on Q1', phone_numbers: ['+14155550140'] }, { prefer: 'wait=20' });
+    const answer = await post(
+      { site_id: SITE, lead_id: LEAD, meeting_title: 'Q4 review', meeting_objective: 'Agree on Q1', phone_numbers: ['+14155550140'] },
+      { prefer: 'wait=20' },
+    );
     expect(answer.status).toBe(200);
     commandId = String(answer.body.data?.command_id);
-    expect(answer.body.data).toMatchObject({ status: 'completed', call: { status: 'pending', provider: 'twilio', phone_number: '+14155550140' } });
+    expect(answer.body.data).toMatchObject({
+      status: 'completed',
+      call: { status: 'pending', provider: 'twilio', phone_number: '+14155550140' },
+    });
     // The targets are kept on the command once (its result holds no copy) and shown from there, when waited for and read.
-    expect(answer.body.data?.targets).toEqual([{ meeting_details: expect.objectContaining({ title: 'Q4 review' }) }, { messages: [expect.any(Object)] }, { messages: [expect.any(Object)] }]);
+    expect(answer.body.data?.targets).toEqual([
+      { meeting_details: expect.objectContaining({ title: 'Q4 review' }) },
+      { messages: [expect.any(Object)] },
+      { messages: [expect.any(Object)] },
+    ]);
     expect((await read(String(answer.body.data?.command_id))).body.data?.targets).toEqual(answer.body.data?.targets);
     const placed = twilio.calls.find((candidate) => candidate.to === '+14155550140')!;
     sid = placed.sid;
@@ -159,7 +178,11 @@ describe('the call and its status webhook', () => {
     expect((await callback({ CallStatus: 'ringing', SequenceNumber: '1' })).status).toBe(204);
     expect((await callback({ CallStatus: 'in-progress', SequenceNumber: '2' })).status).toBe(204);
     const answered = await read(commandId);
-    expect(answered.body.data).toMatchObject({ type: 'stakeholder_coordination', status: 'completed', call: { status: 'in_progress', provider_call_id: sid } });
+    expect(answered.body.data).toMatchObject({
+      type: 'stakeholder_coordination',
+      status: 'completed',
+      call: { status: 'in_progress', provider_call_id: sid },
+    });
   });
 
   it('ignores a repeated and an out-of-order callback, answering 204 with no change', async () => {
@@ -175,8 +198,19 @@ describe('the call and its status webhook', () => {
     expect(forged.status).toBe(403);
     expect(JSON.parse(forged.body)).toEqual({ success: false, error: { code: 'FORBIDDEN', message: expect.any(String) } });
     // Signed for another URL (what a Host header could claim), then not signed at all.
-    expect((await callback({ CallStatus: 'completed', SequenceNumber: '9' }, { signedUrl: `https://attacker.example${WEBHOOK}?command_id=${commandId}` })).status).toBe(403);
-    const unsigned = await fetch(callbackUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `CallSid=${sid}&CallStatus=completed&SequenceNumber=9` });
+    expect(
+      (
+        await callback(
+          { CallStatus: 'completed', SequenceNumber: '9' },
+          { signedUrl: `https://attacker.example${WEBHOOK}?command_id=${commandId}` },
+        )
+      ).status,
+    ).toBe(403);
+    const unsigned = await fetch(callbackUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `CallSid=${sid}&CallStatus=completed&SequenceNumber=9`,
+    });
     expect(unsigned.status).toBe(403);
     expect(await callNow()).toEqual(before);
   });
@@ -185,7 +219,13 @@ describe('the call and its status webhook', () => {
     expect((await callback({ CallStatus: 'completed', SequenceNumber: '3', CallDuration: '184', AnsweredBy: 'human' })).status).toBe(204);
     expect((await callback({ CallStatus: 'failed', SequenceNumber: '4' })).status).toBe(204);
     expect((await callback({ CallStatus: 'in-progress', SequenceNumber: '5' })).status).toBe(204);
-    expect(await callNow()).toMatchObject({ status: 'completed', provider_status: 'completed', duration_seconds: 184, answered_by: 'human', last_sequence: 3 });
+    expect(await callNow()).toMatchObject({
+      status: 'completed',
+      provider_status: 'completed',
+      duration_seconds: 184,
+      answered_by: 'human',
+      last_sequence: 3,
+    });
   });
 
   it('takes no API key, and leaves /api’s 401 and other methods’ 405 as they were', async () => {
@@ -227,7 +267,9 @@ describe('answerCallStatus', () => {
     await expect(answerCallStatus(deps, event(`https://attacker.example${WEBHOOK}?${query}`))).rejects.toMatchObject({ code: 'FORBIDDEN' });
     expect(applied).toEqual([]);
     expect((await answerCallStatus(deps, event(`https://hooks.example.com/prod${WEBHOOK}?${query}`))).statusCode).toBe(204);
-    expect(applied).toEqual([{ providerCallId: params.CallSid, status: 'failed', providerStatus: 'busy', sequence: 3, reason: 'the line was busy' }]);
+    expect(applied).toEqual([
+      { providerCallId: params.CallSid, status: 'failed', providerStatus: 'busy', sequence: 3, reason: 'the line was busy' },
+    ]);
   });
 
   it('refuses everything while telephony is not configured (no auth token, or no PUBLIC_BASE_URL)', async () => {
@@ -240,8 +282,12 @@ describe('answerCallStatus', () => {
       isBase64Encoded: false,
     } as unknown as HttpEvent;
     const base = { calls: { applyStatus: async () => true }, clock: { now: () => 0 } };
-    await expect(answerCallStatus({ ...base, authToken: async () => undefined, publicBaseUrl: 'https://hooks.example.com' }, event)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(
+      answerCallStatus({ ...base, authToken: async () => undefined, publicBaseUrl: 'https://hooks.example.com' }, event),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(answerCallStatus({ ...base, authToken: async () => 'token-1' }, event)).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(answerCallStatus({ ...base, authToken: async () => 'token-1', publicBaseUrl: 'https://hooks.example.com' }, event)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    await expect(
+      answerCallStatus({ ...base, authToken: async () => 'token-1', publicBaseUrl: 'https://hooks.example.com' }, event),
+    ).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
   });
 });

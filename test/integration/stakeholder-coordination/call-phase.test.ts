@@ -39,24 +39,41 @@ const callsTo = (number: string) => twilio.calls.filter((call) => call.to === nu
 
 describe('the meeting details', () => {
   it('are written by the model when the title and objective are missing, and replace the provisional ones before the command completes', async () => {
-    openai.enqueue({ content: { title: 'Winter results and the January budget', objective: 'Agree how to split the January budget across channels.' } });
+    openai.enqueue({
+      content: { title: 'Winter results and the January budget', objective: 'Agree how to split the January budget across channels.' },
+    });
     const accepted = await harness.accept({ meeting_agenda: ['Winter campaign results', 'Budget for January'] });
     expect(accepted.status).toBe(202);
-    expect(accepted.data.meeting_details).toEqual({ title: 'Winter campaign results and budget for January', objective: expect.stringMatching(/^Review winter campaign results/) });
+    expect(accepted.data.meeting_details).toEqual({
+      title: 'Winter campaign results and budget for January',
+      objective: expect.stringMatching(/^Review winter campaign results/),
+    });
 
     await harness.deliver(accepted.job!, { llm: createOpenAiLlm({ apiKey: 'sk-test', baseUrl: openai.baseUrl, model: 'gpt-4o-mini' }) });
     const command = await harness.command(accepted.data.command_id as string);
     expect(command.status).toBe('completed');
     const stored = readStakeholderCommand(command);
-    expect(stored.meeting).toEqual({ title: 'Winter results and the January budget', objective: 'Agree how to split the January budget across channels.', dynamic: true });
+    expect(stored.meeting).toEqual({
+      title: 'Winter results and the January budget',
+      objective: 'Agree how to split the January budget across channels.',
+      dynamic: true,
+    });
     expect(stored.prompts[0]!.content).toContain('Meeting: Winter results and the January budget');
     expect(stored.prompts[1]!.content).toContain('Objective: Agree how to split the January budget across channels.');
     expect(command.result).toMatchObject({
-      meeting_details: { title: 'Winter results and the January budget', objective: 'Agree how to split the January budget across channels.' },
+      meeting_details: {
+        title: 'Winter results and the January budget',
+        objective: 'Agree how to split the January budget across channels.',
+      },
       generated_by: 'openai',
-      system_prompts: [expect.objectContaining({ phase: 'pre_call', content: expect.stringContaining('Winter results and the January budget') }), expect.any(Object)],
+      system_prompts: [
+        expect.objectContaining({ phase: 'pre_call', content: expect.stringContaining('Winter results and the January budget') }),
+        expect.any(Object),
+      ],
     });
-    const request = openai.requests.at(-1)!.body as ChatCompletionCreateParamsNonStreaming & { response_format: { json_schema: { name: string } } };
+    const request = openai.requests.at(-1)!.body as ChatCompletionCreateParamsNonStreaming & {
+      response_format: { json_schema: { name: string } };
+    };
     expect(request.response_format.json_schema.name).toBe('stakeholder_meeting_details');
     expect(JSON.stringify(request.messages)).toContain('Budget for January');
   });
@@ -68,7 +85,10 @@ describe('the meeting details', () => {
     const stored = readStakeholderCommand(command);
     expect(stored.meeting).toEqual({ ...offlineMeetingDetails(stored.context, { objective: 'Decide the January split' }), dynamic: true });
     expect(stored.meeting.title).toBe('Winter campaign results');
-    expect(command.result).toMatchObject({ generated_by: 'offline', meeting_details: { title: 'Winter campaign results', objective: 'Decide the January split' } });
+    expect(command.result).toMatchObject({
+      generated_by: 'offline',
+      meeting_details: { title: 'Winter campaign results', objective: 'Decide the January split' },
+    });
   });
 
   it('are kept as given, without asking the model', async () => {
@@ -83,8 +103,16 @@ describe('the meeting details', () => {
 
 describe('the call', () => {
   it('is placed through Twilio: Basic auth, the form fields, the TwiML to the relay socket, a signed status callback per event', async () => {
-    const accepted = await harness.accept({ meeting_title: 'Q4 review', meeting_objective: 'Agree on Q1', phone_numbers: ['+14155550123', '+442071838750'] });
-    expect(accepted.data.call).toMatchObject({ status: 'pending', phone_number: '+14155550123', note: expect.stringContaining('Only the first number') });
+    const accepted = await harness.accept({
+      meeting_title: 'Q4 review',
+      meeting_objective: 'Agree on Q1',
+      phone_numbers: ['+14155550123', '+442071838750'],
+    });
+    expect(accepted.data.call).toMatchObject({
+      status: 'pending',
+      phone_number: '+14155550123',
+      note: expect.stringContaining('Only the first number'),
+    });
     const commandId = accepted.data.command_id as string;
     await harness.deliver(accepted.job!, { telephony: viaTwilio() });
 
@@ -102,13 +130,21 @@ describe('the call', () => {
     const twiml = String(create.form.Twiml);
     expect(twiml).toContain('<ConversationRelay url="wss://switchboard.example.com/prod/relay"');
     expect(twiml).toContain(`<Parameter name="command_id" value="${commandId}"/>`);
-    expect(twiml).toContain('welcomeGreeting="Hello, this is Morgan (CMO), the marketing assistant of Northwind Outdoor, calling about Q4 review.');
+    expect(twiml).toContain(
+      'welcomeGreeting="Hello, this is Morgan (CMO), the marketing assistant of Northwind Outdoor, calling about Q4 review.',
+    );
     expect(callsTo('+442071838750')).toHaveLength(0);
 
     const command = await harness.command(commandId);
     const sid = twilio.calls.at(-1)!.sid;
     expect(command.status).toBe('completed');
-    expect(command.call).toMatchObject({ status: 'pending', provider: 'twilio', provider_call_id: sid, provider_status: 'queued', requested_at: expect.any(String) });
+    expect(command.call).toMatchObject({
+      status: 'pending',
+      provider: 'twilio',
+      provider_call_id: sid,
+      provider_status: 'queued',
+      requested_at: expect.any(String),
+    });
     expect(command.result).toMatchObject({ call: { provider_call_id: sid, phone_number: '+14155550123' } });
   });
 
@@ -149,7 +185,10 @@ describe('the call', () => {
   it('fails as "telephony not configured" without PUBLIC_BASE_URL (Twilio could not call back), dialling nothing', async () => {
     const accepted = await harness.accept({ meeting_title: 'T', meeting_objective: 'O', phone_numbers: ['+14155550129'] });
     await harness.deliver(accepted.job!, { telephony: viaTwilio(), publicBaseUrl: undefined });
-    expect(await harness.command(accepted.data.command_id as string)).toMatchObject({ status: 'completed', call: { status: 'failed', reason: NOT_CONFIGURED_REASON } });
+    expect(await harness.command(accepted.data.command_id as string)).toMatchObject({
+      status: 'completed',
+      call: { status: 'failed', reason: NOT_CONFIGURED_REASON },
+    });
     expect(callsTo('+14155550129')).toHaveLength(0);
   });
 
@@ -195,7 +234,10 @@ describe('the call', () => {
     await harness.deliver(accepted.job!, { telephony: async () => lost });
     await harness.deliver(accepted.job!, { telephony: async () => lost }, 2);
     const command = await harness.command(accepted.data.command_id as string);
-    expect(command).toMatchObject({ status: 'completed', call: { status: 'failed', reason: expect.stringMatching(/not dialled again to avoid a second ring/) } });
+    expect(command).toMatchObject({
+      status: 'completed',
+      call: { status: 'failed', reason: expect.stringMatching(/not dialled again to avoid a second ring/) },
+    });
     expect(dialled).toBe(1);
   });
 

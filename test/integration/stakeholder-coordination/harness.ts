@@ -80,7 +80,12 @@ export async function stakeholderHarness() {
         headers,
       });
       const sent = queue.sent.pop();
-      return { status: answer.statusCode, headers: answer.headers, data: (JSON.parse(answer.body) as { data: Record<string, unknown> }).data, job: sent?.job };
+      return {
+        status: answer.statusCode,
+        headers: answer.headers,
+        data: (JSON.parse(answer.body) as { data: Record<string, unknown> }).data,
+        job: sent?.job,
+      };
     },
     /** Delivers a call job to the worker (`receiveCount` > 1: a redelivery of the same message). */
     async deliver(job: JobEnvelope, options: WorkerOptions = {}, receiveCount = 1) {
@@ -90,10 +95,19 @@ export async function stakeholderHarness() {
         clock: systemClock,
         llm: async () => options.llm ?? createOfflineLlm(),
         telephony: options.telephony ?? (async () => undefined),
-        ...('publicBaseUrl' in options ? (options.publicBaseUrl ? { publicBaseUrl: options.publicBaseUrl } : {}) : { publicBaseUrl: PUBLIC_BASE_URL }),
+        ...('publicBaseUrl' in options
+          ? options.publicBaseUrl
+            ? { publicBaseUrl: options.publicBaseUrl }
+            : {}
+          : { publicBaseUrl: PUBLIC_BASE_URL }),
       };
       messages += 1;
-      const record = { messageId: `message-${messages}`, body: JSON.stringify(job), attributes: { ApproximateReceiveCount: String(receiveCount) }, messageAttributes: {} };
+      const record = {
+        messageId: `message-${messages}`,
+        body: JSON.stringify(job),
+        attributes: { ApproximateReceiveCount: String(receiveCount) },
+        messageAttributes: {},
+      };
       await processJobRecord(stakeholderCallJob(deps), workerDeps, record as unknown as SQSRecord);
     },
     async command(id: string): Promise<CallCommand> {

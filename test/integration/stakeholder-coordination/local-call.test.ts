@@ -19,7 +19,14 @@ beforeAll(async () => {
     apiKey: API_KEY,
     scheduleEveryMs: 0,
     localRingTimeoutMs: 1_500,
-    settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined, TWILIO_ACCOUNT_SID: undefined, TWILIO_AUTH_TOKEN: undefined, TWILIO_FROM_NUMBER: undefined, PUBLIC_BASE_URL: undefined },
+    settings: {
+      LOG_LEVEL: 'SILENT',
+      OPENAI_API_KEY: undefined,
+      TWILIO_ACCOUNT_SID: undefined,
+      TWILIO_AUTH_TOKEN: undefined,
+      TWILIO_FROM_NUMBER: undefined,
+      PUBLIC_BASE_URL: undefined,
+    },
   });
 });
 afterAll(() => runtime.stop());
@@ -37,10 +44,15 @@ async function placeCall(number: string): Promise<{ id: string; sid: string }> {
 }
 
 const liveCall = (id: string, wanted: (call: Record<string, unknown>) => boolean, what: string) =>
-  eventually(async () => {
-    const live = (await call(runtime.url, 'GET', `/api/commands/${id}`, { key: API_KEY })).body.data?.call as Record<string, unknown> | undefined;
-    return live && wanted(live) ? live : undefined;
-  }, 10_000, what);
+  eventually(
+    async () => {
+      const live = (await call(runtime.url, 'GET', `/api/commands/${id}`, { key: API_KEY })).body.data?.call as
+        Record<string, unknown> | undefined;
+      return live && wanted(live) ? live : undefined;
+    },
+    10_000,
+    what,
+  );
 
 describe('a local call', () => {
   it('fails with a reason when nobody answers in time', async () => {
@@ -59,7 +71,15 @@ describe('a local call', () => {
     await runtime.localTelephony!.answer(sid);
     expect(await liveCall(id, (live) => live.status === 'in_progress', 'the call to be answered')).toMatchObject({ provider_call_id: sid });
     await runtime.localTelephony!.hangUp(sid);
-    expect(await liveCall(id, (live) => live.status === 'completed', 'the call to end')).toMatchObject({ duration_seconds: expect.any(Number), provider_status: 'completed' });
-    expect(runtime.localTelephony!.calls().find((held) => held.sid === sid)!.callbacks.every((callback) => callback.httpStatus === 204)).toBe(true);
+    expect(await liveCall(id, (live) => live.status === 'completed', 'the call to end')).toMatchObject({
+      duration_seconds: expect.any(Number),
+      provider_status: 'completed',
+    });
+    expect(
+      runtime
+        .localTelephony!.calls()
+        .find((held) => held.sid === sid)!
+        .callbacks.every((callback) => callback.httpStatus === 204),
+    ).toBe(true);
   });
 });

@@ -55,14 +55,20 @@ function callbackEvent(commandId: string, params: Record<string, string>, authTo
     rawPath: CALL_STATUS,
     rawQueryString: query,
     queryStringParameters: { command_id: commandId },
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signTwilioRequest(authToken, `${PUBLIC_BASE_URL}${CALL_STATUS}?${query}`, params) },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-twilio-signature': signTwilioRequest(authToken, `${PUBLIC_BASE_URL}${CALL_STATUS}?${query}`, params),
+    },
     body: new URLSearchParams(params).toString(),
     isBase64Encoded: false,
   } as unknown as HttpEvent;
 }
 
 const callback = (call: { commandId: string; callSid: string }, status: string, sequence: number) =>
-  webhook(callbackEvent(call.commandId, { CallSid: call.callSid, CallStatus: status, SequenceNumber: String(sequence), CallDuration: '42' }), lambdaContext('twilioCallStatusWebhook', 5));
+  webhook(
+    callbackEvent(call.commandId, { CallSid: call.callSid, CallStatus: status, SequenceNumber: String(sequence), CallDuration: '42' }),
+    lambdaContext('twilioCallStatusWebhook', 5),
+  );
 
 /**
  * How many jobs the summary queue holds (visible or in flight), read without
@@ -71,7 +77,10 @@ const callback = (call: { commandId: string; callSid: string }, status: string, 
  */
 async function summaryQueueDepth(): Promise<number> {
   const { Attributes = {} } = await voice.services.aws.sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: voice.services.aws.queues.summary.url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+    new GetQueueAttributesCommand({
+      QueueUrl: voice.services.aws.queues.summary.url,
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+    }),
   );
   return Number(Attributes.ApproximateNumberOfMessages) + Number(Attributes.ApproximateNumberOfMessagesNotVisible);
 }
@@ -98,7 +107,11 @@ describe('the completed status callback, backstop of the post-call summary', () 
     expect(stored.call).toMatchObject({ status: 'completed', provider_call_id: call.callSid, last_sequence: 2 });
     expect(stored.meeting_summary).toMatchObject({ status: 'pending', command_id: expect.any(String) });
     expect(stored.child_ids).toEqual([stored.meeting_summary!.command_id]);
-    expect(await command(stored.meeting_summary!.command_id!)).toMatchObject({ type: 'post_call_summary', status: 'in_progress', parent_id: call.commandId });
+    expect(await command(stored.meeting_summary!.command_id!)).toMatchObject({
+      type: 'post_call_summary',
+      status: 'in_progress',
+      parent_id: call.commandId,
+    });
 
     // Twilio's retry of the same callback: 204, nothing new queued.
     expect((await callback(call, 'completed', 2)).statusCode).toBe(204);
@@ -107,7 +120,12 @@ describe('the completed status callback, backstop of the post-call summary', () 
 
     await voice.drainSummaries({ OPENAI_API_KEY: '' });
     const summarized = await command(call.commandId);
-    expect(summarized.meeting_summary).toMatchObject({ status: 'completed', command_id: stored.meeting_summary!.command_id, generated_by: 'offline', created_at: expect.any(String) });
+    expect(summarized.meeting_summary).toMatchObject({
+      status: 'completed',
+      command_id: stored.meeting_summary!.command_id,
+      generated_by: 'offline',
+      created_at: expect.any(String),
+    });
     expect(await command(stored.meeting_summary!.command_id!)).toMatchObject({ status: 'completed' });
 
     // The socket's close, late: the summary stays as written, no second child.
@@ -156,7 +174,10 @@ describe('the completed status callback, backstop of the post-call summary', () 
     expect((await callback({ ...call, callSid: `CA${'e'.repeat(32)}` }, 'completed', 3)).statusCode).toBe(204);
     expect((await command(call.commandId)).meeting_summary).toBeUndefined();
     // An unsigned (forged) completed callback is refused and requests nothing.
-    const forged = await webhook(callbackEvent(call.commandId, { CallSid: call.callSid, CallStatus: 'completed', SequenceNumber: '4' }, 'another-token'), lambdaContext('twilioCallStatusWebhook', 5));
+    const forged = await webhook(
+      callbackEvent(call.commandId, { CallSid: call.callSid, CallStatus: 'completed', SequenceNumber: '4' }, 'another-token'),
+      lambdaContext('twilioCallStatusWebhook', 5),
+    );
     expect(forged.statusCode).toBe(403);
     expect((await command(call.commandId)).meeting_summary).toBeUndefined();
     caller.close();

@@ -82,7 +82,11 @@ export async function voiceHarness(extraSettings: Settings = {}) {
     telephony,
     /** A stakeholder command whose call was placed: its id and its call's sid. */
     async placedCall(fields: Record<string, unknown> = {}): Promise<{ commandId: string; callSid: string }> {
-      const accepted = await stakeholder.accept({ meeting_agenda: ['Winter campaign results', 'Budget for January'], phone_numbers: ['+14155550123'], ...fields });
+      const accepted = await stakeholder.accept({
+        meeting_agenda: ['Winter campaign results', 'Budget for January'],
+        phone_numbers: ['+14155550123'],
+        ...fields,
+      });
       await stakeholder.deliver(accepted.job!, { telephony: async () => telephony });
       const command = await stakeholder.command(String(accepted.data.command_id));
       return { commandId: command.id, callSid: command.call!.provider_call_id! };
@@ -101,7 +105,13 @@ export async function voiceHarness(extraSettings: Settings = {}) {
     async summaryJobs(): Promise<{ command_id: string; type: string }[]> {
       for (let round = 0; round < 3; round++) {
         const { Messages = [] } = await services.aws.sqs.send(
-          new ReceiveMessageCommand({ QueueUrl: summaryQueue.url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 0, AttributeNames: ['All'] }),
+          new ReceiveMessageCommand({
+            QueueUrl: summaryQueue.url,
+            MaxNumberOfMessages: 10,
+            WaitTimeSeconds: 0,
+            VisibilityTimeout: 0,
+            AttributeNames: ['All'],
+          }),
         );
         for (const message of Messages) seenSummaryJobs.set(message.MessageId!, message);
       }
@@ -139,7 +149,8 @@ export async function voiceHarness(extraSettings: Settings = {}) {
         const answer = await worker(sqsEvent(unique), lambdaContext('postCallSummaryWorker', 120));
         const failed = new Set(answer.batchItemFailures.map((failure) => failure.itemIdentifier));
         for (const message of unique) {
-          if (!failed.has(message.MessageId!)) await services.aws.sqs.send(new DeleteMessageCommand({ QueueUrl: summaryQueue.url, ReceiptHandle: message.ReceiptHandle! }));
+          if (!failed.has(message.MessageId!))
+            await services.aws.sqs.send(new DeleteMessageCommand({ QueueUrl: summaryQueue.url, ReceiptHandle: message.ReceiptHandle! }));
         }
       }
       throw new Error('The summary queue did not drain');

@@ -42,10 +42,14 @@ async function finishedCall(lines: string[]): Promise<{ commandId: string; child
   const caller = await voice.answered(call);
   for (const line of lines) await caller.say(line);
   caller.close();
-  const stored = await eventually(async () => {
-    const current = await command(call.commandId);
-    return current.meeting_summary?.command_id ? current : undefined;
-  }, 15_000, 'the summary to be queued');
+  const stored = await eventually(
+    async () => {
+      const current = await command(call.commandId);
+      return current.meeting_summary?.command_id ? current : undefined;
+    },
+    15_000,
+    'the summary to be queued',
+  );
   return { commandId: call.commandId, childId: stored.meeting_summary!.command_id! };
 }
 
@@ -73,7 +77,9 @@ describe('the post-call summary', () => {
       created_at: expect.any(String),
       key_points: expect.arrayContaining([expect.stringContaining('converted at 3 percent')]),
       decisions: ['We decided to move 10 percent of the events budget to paid search.'],
-      action_items: [{ assignee: 'Maya', due_date: 'Friday', priority: 'medium', description: 'Maya will send the revised plan by Friday.' }],
+      action_items: [
+        { assignee: 'Maya', due_date: 'Friday', priority: 'medium', description: 'Maya will send the revised plan by Friday.' },
+      ],
       requirements: [
         {
           title: 'We need a contractor for the ski guide, about $4,500, which needs approval',
@@ -89,7 +95,12 @@ describe('the post-call summary', () => {
     expect(data.transcript).toHaveLength(9);
 
     const child = await command(childId);
-    expect(child).toMatchObject({ type: 'post_call_summary', status: 'completed', parent_id: commandId, result: { parent_id: commandId, meeting_summary: { status: 'completed' } } });
+    expect(child).toMatchObject({
+      type: 'post_call_summary',
+      status: 'completed',
+      parent_id: commandId,
+      result: { parent_id: commandId, meeting_summary: { status: 'completed' } },
+    });
   });
 
   it('is written by the model from the POST_CALL prompt and the transcript (structured output), made plain', async () => {
@@ -97,7 +108,16 @@ describe('the post-call summary', () => {
       key_points: ['**Winter campaign** converted at 3 percent.'],
       decisions: ['Move 10 percent of the events budget to paid search.'],
       action_items: [{ assignee: 'Maya', due_date: '2026-12-04', priority: 'high', description: 'Send the revised plan.' }],
-      requirements: [{ title: 'Contractor for the ski guide', description: 'A writer for the guide.', cost: '$4,500', priority: 'medium', owner: null, approval_needed: true }],
+      requirements: [
+        {
+          title: 'Contractor for the ski guide',
+          description: 'A writer for the guide.',
+          cost: '$4,500',
+          priority: 'medium',
+          owner: null,
+          approval_needed: true,
+        },
+      ],
       objective_outcome: 'The call met its objective.',
     };
     openai.enqueue({ content: written });
@@ -106,7 +126,10 @@ describe('the post-call summary', () => {
     await voice.drainSummaries({ OPENAI_API_KEY: 'test-openai-key', OPENAI_BASE_URL: openai.baseUrl, OPENAI_MODEL: 'gpt-summary-test' });
 
     const request = openai.requests[before]!;
-    expect(request.body).toMatchObject({ model: 'gpt-summary-test', response_format: { json_schema: { name: 'post_call_meeting_summary', strict: true } } });
+    expect(request.body).toMatchObject({
+      model: 'gpt-summary-test',
+      response_format: { json_schema: { name: 'post_call_meeting_summary', strict: true } },
+    });
     const [system, user] = request.body.messages as { role: string; content: string }[];
     expect(system!.content).toContain('KEY POINTS');
     expect(system!.content).toContain('ACTION ITEMS: every task agreed on the call');
@@ -129,7 +152,11 @@ describe('the post-call summary', () => {
     openai.enqueue({ refusal: 'I cannot help with that.' });
     const { commandId } = await finishedCall(CONVERSATION.slice(0, 2));
     await voice.drainSummaries({ OPENAI_API_KEY: 'test-openai-key', OPENAI_BASE_URL: openai.baseUrl });
-    expect((await command(commandId)).meeting_summary).toMatchObject({ status: 'completed', generated_by: 'offline', decisions: [expect.stringContaining('We decided')] });
+    expect((await command(commandId)).meeting_summary).toMatchObject({
+      status: 'completed',
+      generated_by: 'offline',
+      decisions: [expect.stringContaining('We decided')],
+    });
   });
 
   it('publishes meeting_summary.created once, with the command as GET shows it; a redelivered job changes nothing', async () => {
@@ -151,10 +178,19 @@ describe('the post-call summary', () => {
       summaries: dynamoMeetingSummaryStore(voice.services.db, voice.services.aws.tableName),
       clock: systemClock,
       llm: async () => createOfflineLlm(),
-      events: { publish: async (event) => void published.push(event), stage: async (drafts) => ({ items: [], deliver: async () => void published.push(...(drafts as PublishedEvent[])) }) },
+      events: {
+        publish: async (event) => void published.push(event),
+        stage: async (drafts) => ({ items: [], deliver: async () => void published.push(...(drafts as PublishedEvent[])) }),
+      },
       maxReceiveCount: 5,
     });
-    const record = (id: string) => ({ messageId: id, body: JSON.stringify(jobNaming('post_call_summary', 'tenant-a', childId)), attributes: { ApproximateReceiveCount: '1' }, messageAttributes: {} }) as unknown as SQSRecord;
+    const record = (id: string) =>
+      ({
+        messageId: id,
+        body: JSON.stringify(jobNaming('post_call_summary', 'tenant-a', childId)),
+        attributes: { ApproximateReceiveCount: '1' },
+        messageAttributes: {},
+      }) as unknown as SQSRecord;
     await processJobRecord(job, deps, record('m-1'));
     const first = await command(commandId);
     await processJobRecord(job, deps, record('m-2'));
@@ -167,7 +203,11 @@ describe('the post-call summary', () => {
         data: {
           command_id: commandId,
           meeting_summary: first.meeting_summary,
-          command: expect.objectContaining({ command_id: commandId, type: 'stakeholder_coordination', meeting_summary: first.meeting_summary }),
+          command: expect.objectContaining({
+            command_id: commandId,
+            type: 'stakeholder_coordination',
+            meeting_summary: first.meeting_summary,
+          }),
         },
       },
     ]);
@@ -181,8 +221,19 @@ describe('the post-call summary', () => {
     const forged = { ...child, id: '0194f5c2-7b1e-7c3d-9a2b-000000000001', status: 'in_progress' as const, attempts: 0 };
     await voice.stakeholder.commands.create(forged);
     const outcome = await runPostCallSummary(
-      { commands: voice.stakeholder.commands, summaries: dynamoMeetingSummaryStore(voice.services.db, voice.services.aws.tableName), clock: systemClock, llm: async () => createOfflineLlm(), maxReceiveCount: 5 },
-      { command: { ...forged, request: { parent_id: child.parent_id! }, progress: {} }, request: { parent_id: child.parent_id! }, job: jobNaming('post_call_summary', 'tenant-a', forged.id), attempt: 1 },
+      {
+        commands: voice.stakeholder.commands,
+        summaries: dynamoMeetingSummaryStore(voice.services.db, voice.services.aws.tableName),
+        clock: systemClock,
+        llm: async () => createOfflineLlm(),
+        maxReceiveCount: 5,
+      },
+      {
+        command: { ...forged, request: { parent_id: child.parent_id! }, progress: {} },
+        request: { parent_id: child.parent_id! },
+        job: jobNaming('post_call_summary', 'tenant-a', forged.id),
+        attempt: 1,
+      },
     ).catch((error: unknown) => error);
     expect(outcome).toMatchObject({ code: 'INVALID_OPERATION' });
   });

@@ -22,7 +22,9 @@ const command = (id: string): Promise<CallCommand> => voice.stakeholder.command(
 
 describe('turns written by the model', () => {
   it('asks with the pre-call prompt and the conversation, and speaks the reply as plain text', async () => {
-    openai.respondWith(() => ({ content: { reply: '**Great** news.\n\n- Let us look at the [figures](https://example.com) now.', end_call: false } }));
+    openai.respondWith(() => ({
+      content: { reply: '**Great** news.\n\n- Let us look at the [figures](https://example.com) now.', end_call: false },
+    }));
     const call = await voice.placedCall();
     const before = openai.requests.length;
     const caller = await voice.answered(call);
@@ -31,7 +33,10 @@ describe('turns written by the model', () => {
 
     const request = openai.requests[before]!;
     expect(request.headers.authorization).toBe('Bearer test-openai-key');
-    expect(request.body).toMatchObject({ model: 'gpt-voice-test', response_format: { type: 'json_schema', json_schema: { name: 'voice_assistant_turn', strict: true } } });
+    expect(request.body).toMatchObject({
+      model: 'gpt-voice-test',
+      response_format: { type: 'json_schema', json_schema: { name: 'voice_assistant_turn', strict: true } },
+    });
     const [system, ...conversation] = request.body.messages as { role: string; content: string }[];
     expect(system!.role).toBe('system');
     expect(system!.content).toContain('Cover these talking points');
@@ -40,7 +45,12 @@ describe('turns written by the model', () => {
       { role: 'assistant', content: expect.stringContaining('Hello, this is') },
       { role: 'user', content: 'Yes, go ahead.' },
     ]);
-    expect((await command(call.commandId)).transcript?.at(-1)).toMatchObject({ role: 'assistant', content: reply, generated_by: 'openai', model: 'gpt-voice-test' });
+    expect((await command(call.commandId)).transcript?.at(-1)).toMatchObject({
+      role: 'assistant',
+      content: reply,
+      generated_by: 'openai',
+      model: 'gpt-voice-test',
+    });
     caller.close();
     await caller.closed;
   });

@@ -34,7 +34,12 @@ describe("a call's transcript", () => {
     let outcome = await transcripts.append(call.commandId, call.callSid, [said('user', RELAY_LIMITS.maxPromptCharacters)]);
     while (outcome === 'appended') {
       entries += 1;
-      outcome = await transcripts.append(call.commandId, call.callSid, [said(entries % 2 === 0 ? 'user' : 'assistant', entries % 2 === 0 ? RELAY_LIMITS.maxPromptCharacters : RELAY_LIMITS.maxReplyCharacters)]);
+      outcome = await transcripts.append(call.commandId, call.callSid, [
+        said(
+          entries % 2 === 0 ? 'user' : 'assistant',
+          entries % 2 === 0 ? RELAY_LIMITS.maxPromptCharacters : RELAY_LIMITS.maxReplyCharacters,
+        ),
+      ]);
     }
 
     expect(outcome).toBe('full');

@@ -85,13 +85,30 @@ beforeAll(async () => {
   };
   endpointId = newEndpointId();
   const at = new Date().toISOString();
-  await dynamoEndpointStore(db, table).create({ id: endpointId, tenant_id: TENANT, url: 'http://127.0.0.1:9/hooks', events: ['*'], secret: newSigningSecret(), created_at: at, updated_at: at });
+  await dynamoEndpointStore(db, table).create({
+    id: endpointId,
+    tenant_id: TENANT,
+    url: 'http://127.0.0.1:9/hooks',
+    events: ['*'],
+    secret: newSigningSecret(),
+    created_at: at,
+    updated_at: at,
+  });
 });
 afterAll(() => services.stop());
 
 async function newCommand(): Promise<StoredCommand> {
   const at = new Date().toISOString();
-  const command: StoredCommand = { id: newId(), type: 'deep_research', status: 'in_progress', tenant_id: TENANT, request: { query: 'x' }, created_at: at, updated_at: at, attempts: 0 };
+  const command: StoredCommand = {
+    id: newId(),
+    type: 'deep_research',
+    status: 'in_progress',
+    tenant_id: TENANT,
+    request: { query: 'x' },
+    created_at: at,
+    updated_at: at,
+    attempts: 0,
+  };
   await commands.create(command);
   return command;
 }
@@ -114,7 +131,9 @@ function record(body: string, attempt = 1): SQSRecord {
 async function drain(url: string): Promise<Message[]> {
   const taken = new Map<string, Message>();
   for (let round = 0; round < 20; round++) {
-    const { Messages = [] } = await services.aws.sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, MessageAttributeNames: ['All'] }));
+    const { Messages = [] } = await services.aws.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, MessageAttributeNames: ['All'] }),
+    );
     if (Messages.length === 0) break;
     for (const message of Messages) {
       taken.set(message.MessageId!, message);
@@ -124,7 +143,11 @@ async function drain(url: string): Promise<Message[]> {
   return [...taken.values()];
 }
 
-const sweep = () => sweepPendingEvents({ events: dynamoEventStore(services.db, services.aws.tableName), publisher, clock: systemClock, logger: { warn: () => undefined } }, { handOnAfterMs: 0, batchSize: 100 });
+const sweep = () =>
+  sweepPendingEvents(
+    { events: dynamoEventStore(services.db, services.aws.tableName), publisher, clock: systemClock, logger: { warn: () => undefined } },
+    { handOnAfterMs: 0, batchSize: 100 },
+  );
 
 describe('publishing a command event, at least once', () => {
   it('records the event with the terminal write; when its hand-on fails, the sweep hands it on, once', async () => {
@@ -139,7 +162,10 @@ describe('publishing a command event, at least once', () => {
     expect(await drain(services.aws.queues.research.url)).toEqual([]);
     const events = dynamoEventStore(services.db, services.aws.tableName);
     const first = await events.get(eventKey(TENANT, `${command.id}:completed`));
-    expect(first).toMatchObject({ type: 'command.completed', data: { command: { command_id: command.id, status: 'completed', answer: 42 } } });
+    expect(first).toMatchObject({
+      type: 'command.completed',
+      data: { command: { command_id: command.id, status: 'completed', answer: 42 } },
+    });
     expect(first?.fanned_out_at).toBeUndefined();
 
     // The sweep finds it pending and hands it on.
@@ -162,7 +188,11 @@ describe('publishing a command event, at least once', () => {
   it('loses nothing to a process that died right after the terminal write: the event is in the table, and the sweep sends it', async () => {
     const command = await newCommand();
     // The worker ended the command, its event staged with it, and died before handing it on.
-    const staged = await commandEventAnnouncer(publisher)(command, { status: 'completed', result: { answer: 7 } }, async () => ({ ...command, status: 'completed', result: { answer: 7 } }));
+    const staged = await commandEventAnnouncer(publisher)(command, { status: 'completed', result: { answer: 7 } }, async () => ({
+      ...command,
+      status: 'completed',
+      result: { answer: 7 },
+    }));
     expect(await commands.complete(command.id, { answer: 7 }, Date.now(), {}, staged.items)).toBe(true);
 
     expect(await sweep()).toMatchObject({ handedOn: 1 });
@@ -175,16 +205,33 @@ describe('publishing a command event, at least once', () => {
   it('records no event for an ending that was not written (the command had already ended)', async () => {
     const command = await newCommand();
     expect(await commands.fail(command.id, { code: 'SYSTEM_ERROR', message: 'x' }, Date.now())).toBe(true);
-    const staged = await commandEventAnnouncer(publisher)(command, { status: 'completed', result: {} }, async () => ({ ...command, status: 'completed', result: {} }));
+    const staged = await commandEventAnnouncer(publisher)(command, { status: 'completed', result: {} }, async () => ({
+      ...command,
+      status: 'completed',
+      result: {},
+    }));
     expect(await commands.complete(command.id, {}, Date.now(), {}, staged.items)).toBe(false);
     expect(await dynamoEventStore(services.db, services.aws.tableName).get(eventKey(TENANT, `${command.id}:completed`))).toBeUndefined();
   });
 
   it('publishes nothing for a tenant without endpoints', async () => {
     const at = new Date().toISOString();
-    const lonely: StoredCommand = { id: newId(), type: 'deep_research', status: 'in_progress', tenant_id: 'lonely', request: {}, created_at: at, updated_at: at, attempts: 0 };
+    const lonely: StoredCommand = {
+      id: newId(),
+      type: 'deep_research',
+      status: 'in_progress',
+      tenant_id: 'lonely',
+      request: {},
+      created_at: at,
+      updated_at: at,
+      attempts: 0,
+    };
     await commands.create(lonely);
-    await processJobRecord(definition, { ...deps, tenants: inMemoryTenants({ lonely: [] }) }, record(JSON.stringify({ version: 1, type: 'deep_research', tenant_id: 'lonely', command_id: lonely.id })));
+    await processJobRecord(
+      definition,
+      { ...deps, tenants: inMemoryTenants({ lonely: [] }) },
+      record(JSON.stringify({ version: 1, type: 'deep_research', tenant_id: 'lonely', command_id: lonely.id })),
+    );
     expect((await commands.get(lonely.id))?.status).toBe('completed');
     expect(await drain(services.aws.queues.webhooks.url)).toEqual([]);
     expect(await dynamoEventStore(services.db, services.aws.tableName).get(eventKey('lonely', `${lonely.id}:completed`))).toBeUndefined();

@@ -48,7 +48,10 @@ function deps(overrides: Partial<DeliveryDependencies> = {}): DeliveryDependenci
     endpoints,
     events,
     deliveries,
-    queue: { sendAgain: async (queue, body, delaySeconds) => void requeued.push({ queue, body: JSON.parse(body) as Record<string, unknown>, delaySeconds }) },
+    queue: {
+      sendAgain: async (queue, body, delaySeconds) =>
+        void requeued.push({ queue, body: JSON.parse(body) as Record<string, unknown>, delaySeconds }),
+    },
     clock: { now: () => Date.now() },
     post: pinnedPost,
     urlPolicy: { allowLoopback: true },
@@ -61,9 +64,27 @@ function deps(overrides: Partial<DeliveryDependencies> = {}): DeliveryDependenci
 /** An endpoint (stored directly: some of these URLs registration would refuse), an event, and its pending delivery. */
 async function pending(url: string, endpointOverrides: Partial<WebhookEndpoint> = {}, dueInMs = 0) {
   const at = new Date().toISOString();
-  const endpoint: WebhookEndpoint = { id: newEndpointId(), tenant_id: TENANT, url, events: ['*'], secret: newSigningSecret(), created_at: at, updated_at: at, ...endpointOverrides };
+  const endpoint: WebhookEndpoint = {
+    id: newEndpointId(),
+    tenant_id: TENANT,
+    url,
+    events: ['*'],
+    secret: newSigningSecret(),
+    created_at: at,
+    updated_at: at,
+    ...endpointOverrides,
+  };
   expect(await endpoints.create(endpoint)).toBe(true);
-  const event = await events.record({ tenantId: TENANT, type: 'command.completed', data: { command: { command_id: 'c1', status: 'completed' } }, idempotencyKey: newEventId() }, newEventId(), Date.now());
+  const event = await events.record(
+    {
+      tenantId: TENANT,
+      type: 'command.completed',
+      data: { command: { command_id: 'c1', status: 'completed' } },
+      idempotencyKey: newEventId(),
+    },
+    newEventId(),
+    Date.now(),
+  );
   await deliveries.create({
     endpoint_id: endpoint.id,
     event_id: event.id,
@@ -79,7 +100,12 @@ async function pending(url: string, endpointOverrides: Partial<WebhookEndpoint> 
     updated_at: at,
   });
   const job: JobEnvelope = { version: JOB_ENVELOPE_VERSION, type: 'webhook_delivery', tenant_id: TENANT, request: {} };
-  const input = (attempt = 1): TaskInput<DeliveryJobRequest> => ({ job, input: { endpoint_id: endpoint.id, event_id: event.id, attempt }, attempt: 1, messageId: 'm' });
+  const input = (attempt = 1): TaskInput<DeliveryJobRequest> => ({
+    job,
+    input: { endpoint_id: endpoint.id, event_id: event.id, attempt },
+    attempt: 1,
+    messageId: 'm',
+  });
   return { endpoint, event, input, read: () => deliveries.get(endpoint.id, event.id) };
 }
 
@@ -97,13 +123,20 @@ describe('a delivery attempt', () => {
     const [sent] = receiver.received.filter((item) => item.path === '/ok');
     expect(JSON.parse(sent!.rawBody)).toEqual({ id: event.id, type: 'command.completed', created_at: event.created_at, data: event.data });
     expect(verifyWebhookSignature(endpoint.secret, String(sent!.headers['switchboard-signature']), sent!.rawBody)).toBe(true);
-    expect(await read()).toMatchObject({ status: 'delivered', attempt_count: 1, attempts: [{ number: 1, trigger: 'automatic', status_code: 200 }] });
+    expect(await read()).toMatchObject({
+      status: 'delivered',
+      attempt_count: 1,
+      attempts: [{ number: 1, trigger: 'automatic', status_code: 200 }],
+    });
     expect(requeued).toEqual([]);
   });
 
   it('signs with both secrets while a rotated one is in its grace period, and with the new one only after', async () => {
     const previous = newSigningSecret();
-    const inGrace = await pending(`${receiver.url}/grace`, { previous_secret: previous, previous_secret_expires_at: new Date(Date.now() + 3600_000).toISOString() });
+    const inGrace = await pending(`${receiver.url}/grace`, {
+      previous_secret: previous,
+      previous_secret_expires_at: new Date(Date.now() + 3600_000).toISOString(),
+    });
     await runDeliveryAttempt(deps(), inGrace.input());
     const header = String(receiver.received.filter((item) => item.path === '/grace').at(-1)!.headers['switchboard-signature']);
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
@@ -111,7 +144,10 @@ describe('a delivery attempt', () => {
     expect(verifyWebhookSignature(inGrace.endpoint.secret, header, body)).toBe(true);
     expect(verifyWebhookSignature(previous, header, body)).toBe(true);
 
-    const expired = await pending(`${receiver.url}/expired`, { previous_secret: previous, previous_secret_expires_at: new Date(Date.now() - 1000).toISOString() });
+    const expired = await pending(`${receiver.url}/expired`, {
+      previous_secret: previous,
+      previous_secret_expires_at: new Date(Date.now() - 1000).toISOString(),
+    });
     await runDeliveryAttempt(deps(), expired.input());
     const late = receiver.received.filter((item) => item.path === '/expired').at(-1)!;
     expect(String(late.headers['switchboard-signature'])).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
@@ -126,10 +162,22 @@ describe('a delivery attempt', () => {
     expect(Date.now() - started).toBeLessThan(2_500);
     expect(outcome).toMatchObject({ outcome: 'pending', extra: { retryInSeconds: 30 } });
     const delivery = await read();
-    expect(delivery).toMatchObject({ status: 'pending', attempt_count: 1, attempts: [{ number: 1, error: expect.stringMatching(/^no answer within/) }] });
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      attempt_count: 1,
+      attempts: [{ number: 1, error: expect.stringMatching(/^no answer within/) }],
+    });
     expect(delivery?.attempts[0]).not.toHaveProperty('status_code');
     expect(Date.parse(delivery!.next_attempt_at!) - Date.now()).toBeGreaterThan(25_000);
-    expect(requeued).toEqual([{ queue: 'webhooks', delaySeconds: 30, body: expect.objectContaining({ request: { endpoint_id: input().input.endpoint_id, event_id: input().input.event_id, attempt: 2 } }) }]);
+    expect(requeued).toEqual([
+      {
+        queue: 'webhooks',
+        delaySeconds: 30,
+        body: expect.objectContaining({
+          request: { endpoint_id: input().input.endpoint_id, event_id: input().input.event_id, attempt: 2 },
+        }),
+      },
+    ]);
   });
 
   it('does not follow a redirect: a 3xx is a failed attempt, and the other address is never asked', async () => {
@@ -153,7 +201,10 @@ describe('a delivery attempt', () => {
     const rebound: HostLookup = async () => [{ address: '10.0.0.5', family: 4 }];
     const { input, read } = await pending('https://hooks.example.test/in');
     await runDeliveryAttempt(deps({ urlPolicy: { allowLoopback: false, lookup: rebound } }), input());
-    expect(await read()).toMatchObject({ status: 'pending', attempts: [{ error: 'not sent: hooks.example.test is not a public internet address.' }] });
+    expect(await read()).toMatchObject({
+      status: 'pending',
+      attempts: [{ error: 'not sent: hooks.example.test is not a public internet address.' }],
+    });
   });
 
   it('refuses loopback where it is not allowed (AWS), even for an endpoint stored before', async () => {

@@ -28,9 +28,19 @@ beforeAll(async () => {
     port: 0,
     scheduleEveryMs: 0,
     localRingTimeoutMs: 60_000,
-    settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, LEAD_FOLLOW_UP_OUTPUT: 'channel_messages', WEBHOOK_RETRY_DELAYS: '1,1' },
+    settings: {
+      LOG_LEVEL: 'SILENT',
+      OPENAI_API_KEY: undefined,
+      OPENAI_BASE_URL: undefined,
+      LEAD_FOLLOW_UP_OUTPUT: 'channel_messages',
+      WEBHOOK_RETRY_DELAYS: '1,1',
+    },
   });
-  sqs = new SQSClient({ endpoint: runtime.sqsEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  sqs = new SQSClient({
+    endpoint: runtime.sqsEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -40,13 +50,20 @@ afterAll(async () => {
 });
 
 async function register(path: string, events?: string[]): Promise<{ id: string; secret: string }> {
-  const answer = await call(runtime.url, 'POST', '/api/webhooks', { key: runtime.apiKey, body: { url: `${receiver.url}${path}`, ...(events ? { events } : {}) } });
+  const answer = await call(runtime.url, 'POST', '/api/webhooks', {
+    key: runtime.apiKey,
+    body: { url: `${receiver.url}${path}`, ...(events ? { events } : {}) },
+  });
   expect(answer.status).toBe(201);
   return { id: String(answer.body.data?.id), secret: String(answer.body.data?.secret) };
 }
 
 async function leadFollowUp(): Promise<string> {
-  const answer = await call(runtime.url, 'POST', LEAD_FOLLOW_UP, { key: runtime.apiKey, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD }, headers: { prefer: 'wait=20' } });
+  const answer = await call(runtime.url, 'POST', LEAD_FOLLOW_UP, {
+    key: runtime.apiKey,
+    body: { siteId: DEMO_SITE, leadId: DEMO_LEAD },
+    headers: { prefer: 'wait=20' },
+  });
   expect(answer.status).toBe(200);
   return String(answer.body.data?.command_id);
 }
@@ -63,22 +80,34 @@ async function deliveriesOf(endpointId: string): Promise<Record<string, unknown>
 /** Every queue empty (nothing visible, in flight or delayed), twice in a row: the runtime has nothing left to do. */
 async function idle(): Promise<void> {
   let quietRounds = 0;
-  await eventually(async () => {
-    const counts = await Promise.all(
-      QUEUES.map(async (queue) => {
-        const { Attributes = {} } = await sqs.send(
-          new GetQueueAttributesCommand({
-            QueueUrl: runtime.queues[queue.id].url,
-            AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'],
-          }),
-        );
-        return Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0) + Number(Attributes.ApproximateNumberOfMessagesDelayed ?? 0);
-      }),
-    );
-    quietRounds = counts.every((count) => count === 0) ? quietRounds + 1 : 0;
-    if (quietRounds < 2) await new Promise((resolve) => setTimeout(resolve, 150));
-    return quietRounds >= 2 ? true : undefined;
-  }, 20_000, 'every queue to be empty');
+  await eventually(
+    async () => {
+      const counts = await Promise.all(
+        QUEUES.map(async (queue) => {
+          const { Attributes = {} } = await sqs.send(
+            new GetQueueAttributesCommand({
+              QueueUrl: runtime.queues[queue.id].url,
+              AttributeNames: [
+                'ApproximateNumberOfMessages',
+                'ApproximateNumberOfMessagesNotVisible',
+                'ApproximateNumberOfMessagesDelayed',
+              ],
+            }),
+          );
+          return (
+            Number(Attributes.ApproximateNumberOfMessages ?? 0) +
+            Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0) +
+            Number(Attributes.ApproximateNumberOfMessagesDelayed ?? 0)
+          );
+        }),
+      );
+      quietRounds = counts.every((count) => count === 0) ? quietRounds + 1 : 0;
+      if (quietRounds < 2) await new Promise((resolve) => setTimeout(resolve, 150));
+      return quietRounds >= 2 ? true : undefined;
+    },
+    20_000,
+    'every queue to be empty',
+  );
 }
 
 describe('a command that completes', () => {
@@ -86,15 +115,24 @@ describe('a command that completes', () => {
     const endpoint = await register('/leads', ['command.completed', 'command.failed']);
     const commandId = await leadFollowUp();
 
-    const [delivered] = await eventually(async () => {
-      const found = receiver.received.filter(forCommand('/leads', commandId));
-      return found.length > 0 ? found : undefined;
-    }, 15_000, 'the command.completed event');
+    const [delivered] = await eventually(
+      async () => {
+        const found = receiver.received.filter(forCommand('/leads', commandId));
+        return found.length > 0 ? found : undefined;
+      },
+      15_000,
+      'the command.completed event',
+    );
     await idle();
     expect(receiver.received.filter(forCommand('/leads', commandId))).toHaveLength(1);
 
     const event = delivered!;
-    expect(event.body).toEqual({ id: expect.stringMatching(/^evt_[0-9a-f]{32}$/), type: 'command.completed', created_at: expect.any(String), data: { command: expect.any(Object) } });
+    expect(event.body).toEqual({
+      id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+      type: 'command.completed',
+      created_at: expect.any(String),
+      data: { command: expect.any(Object) },
+    });
     expect(new Date(event.body.created_at).toISOString()).toBe(event.body.created_at);
     const read = await call(runtime.url, 'GET', `/api/commands/${commandId}`, { key: runtime.apiKey });
     expect(event.body.data.command).toEqual(read.body.data);
@@ -119,16 +157,34 @@ describe('a command that completes', () => {
     // Its delivery, as the API shows it.
     const deliveries = await deliveriesOf(endpoint.id);
     expect(deliveries.filter((item) => item.event_id === event.body.id)).toEqual([
-      expect.objectContaining({ event_type: 'command.completed', status: 'delivered', attempts: 1, last_response_status: 200, next_attempt_at: null }),
+      expect.objectContaining({
+        event_type: 'command.completed',
+        status: 'delivered',
+        attempts: 1,
+        last_response_status: 200,
+        next_attempt_at: null,
+      }),
     ]);
 
     // The copywriter phase is internal: it is never announced, and its own ending told nothing more.
-    expect(receiver.received.filter((item) => (item.body.data.command as { type?: string } | undefined)?.type === 'copywriter')).toEqual([]);
+    expect(receiver.received.filter((item) => (item.body.data.command as { type?: string } | undefined)?.type === 'copywriter')).toEqual(
+      [],
+    );
 
     // The same jobs delivered again (a redelivery after a crash): the commands are finished, the event is not made twice.
     const childId = (read.body.data?.command_ids as { copywriter: string }).copywriter;
-    await sqs.send(new SendMessageCommand({ QueueUrl: runtime.queues.sales.url, MessageBody: JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: runtime.tenantId, command_id: commandId }) }));
-    await sqs.send(new SendMessageCommand({ QueueUrl: runtime.queues.copywriter.url, MessageBody: JSON.stringify({ version: 1, type: 'copywriter', tenant_id: runtime.tenantId, command_id: childId }) }));
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: runtime.queues.sales.url,
+        MessageBody: JSON.stringify({ version: 1, type: 'lead_follow_up', tenant_id: runtime.tenantId, command_id: commandId }),
+      }),
+    );
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: runtime.queues.copywriter.url,
+        MessageBody: JSON.stringify({ version: 1, type: 'copywriter', tenant_id: runtime.tenantId, command_id: childId }),
+      }),
+    );
     await idle();
     const all = receiver.received.filter(forCommand('/leads', commandId));
     expect(all.map((item) => item.body.id)).toEqual([event.body.id]);
@@ -143,11 +199,21 @@ describe('retries', () => {
     receiver.answerNext(1, { status: 500, body: '{"error":"try later"}' }, '/flaky');
     const commandId = await leadFollowUp();
 
-    const delivery = await eventually(async () => {
-      const found = (await deliveriesOf(endpoint.id)).find((item) => item.status === 'delivered');
-      return found;
-    }, 15_000, 'the delivery to succeed on its second attempt');
-    expect(delivery).toMatchObject({ status: 'delivered', attempts: 2, last_response_status: 200, next_attempt_at: null, delivered_at: expect.any(String) });
+    const delivery = await eventually(
+      async () => {
+        const found = (await deliveriesOf(endpoint.id)).find((item) => item.status === 'delivered');
+        return found;
+      },
+      15_000,
+      'the delivery to succeed on its second attempt',
+    );
+    expect(delivery).toMatchObject({
+      status: 'delivered',
+      attempts: 2,
+      last_response_status: 200,
+      next_attempt_at: null,
+      delivered_at: expect.any(String),
+    });
     const log = delivery.attempt_log as Record<string, unknown>[];
     expect(log.map((attempt) => [attempt.number, attempt.trigger, attempt.response_status])).toEqual([
       [1, 'automatic', 500],
@@ -169,7 +235,11 @@ describe('retries', () => {
     receiver.answerAlways('/down', { status: 503 });
     const commandId = await leadFollowUp();
 
-    const failed = await eventually(async () => (await deliveriesOf(endpoint.id)).find((item) => item.status === 'failed'), 20_000, 'the delivery to fail');
+    const failed = await eventually(
+      async () => (await deliveriesOf(endpoint.id)).find((item) => item.status === 'failed'),
+      20_000,
+      'the delivery to fail',
+    );
     // Three attempts: the first, then one after each of WEBHOOK_RETRY_DELAYS=1,1.
     expect(failed).toMatchObject({ attempts: 3, last_response_status: 503, next_attempt_at: null });
     await idle();
@@ -177,11 +247,17 @@ describe('retries', () => {
 
     receiver.heal();
     const eventId = String(failed.event_id);
-    const redelivered = await call(runtime.url, 'POST', `/api/webhooks/${endpoint.id}/deliveries/${eventId}/redeliver`, { key: runtime.apiKey });
+    const redelivered = await call(runtime.url, 'POST', `/api/webhooks/${endpoint.id}/deliveries/${eventId}/redeliver`, {
+      key: runtime.apiKey,
+    });
     expect(redelivered.status).toBe(202);
     expect(redelivered.body.data).toMatchObject({ event_id: eventId, status: 'pending', attempts: 3 });
 
-    const done = await eventually(async () => (await deliveriesOf(endpoint.id)).find((item) => item.event_id === eventId && item.status === 'delivered'), 15_000, 'the redelivery');
+    const done = await eventually(
+      async () => (await deliveriesOf(endpoint.id)).find((item) => item.event_id === eventId && item.status === 'delivered'),
+      15_000,
+      'the redelivery',
+    );
     expect(done).toMatchObject({ attempts: 4, last_response_status: 200 });
     expect((done.attempt_log as { trigger: string }[]).at(-1)?.trigger).toBe('redelivery');
     const sent = receiver.received.filter(forCommand('/down', commandId));
@@ -189,8 +265,14 @@ describe('retries', () => {
     expect(new Set(sent.map((item) => item.body.id))).toEqual(new Set([eventId]));
 
     // A delivered delivery may be sent again too.
-    expect((await call(runtime.url, 'POST', `/api/webhooks/${endpoint.id}/deliveries/${eventId}/redeliver`, { key: runtime.apiKey })).status).toBe(202);
-    await eventually(async () => (receiver.received.filter(forCommand('/down', commandId)).length === 5 ? true : undefined), 10_000, 'the second redelivery');
+    expect(
+      (await call(runtime.url, 'POST', `/api/webhooks/${endpoint.id}/deliveries/${eventId}/redeliver`, { key: runtime.apiKey })).status,
+    ).toBe(202);
+    await eventually(
+      async () => (receiver.received.filter(forCommand('/down', commandId)).length === 5 ? true : undefined),
+      10_000,
+      'the second redelivery',
+    );
     await call(runtime.url, 'DELETE', `/api/webhooks/${endpoint.id}`, { key: runtime.apiKey });
   });
 });
@@ -210,21 +292,30 @@ describe('a stakeholder call', () => {
     await local.answer(placed.sid);
     await local.hangUp(placed.sid);
 
-    const events = await eventually(async () => {
-      const found = receiver.received.filter((item) => item.path === '/calls' && item.body.data.command_id === commandId);
-      return found.some((item) => (item.body.data.call as { status: string }).status === 'completed') ? found : undefined;
-    }, 15_000, 'the completed call event');
+    const events = await eventually(
+      async () => {
+        const found = receiver.received.filter((item) => item.path === '/calls' && item.body.data.command_id === commandId);
+        return found.some((item) => (item.body.data.call as { status: string }).status === 'completed') ? found : undefined;
+      },
+      15_000,
+      'the completed call event',
+    );
     await idle();
     const told = receiver.received.filter((item) => item.path === '/calls' && item.body.data.command_id === commandId);
     expect(told.every((item) => item.body.type === 'call.status_changed')).toBe(true);
     expect(new Set(told.map((item) => item.body.id)).size).toBe(told.length);
     const sequences = told.map((item) => (item.body.data.call as { last_sequence: number }).last_sequence);
     expect(new Set(sequences).size).toBe(sequences.length);
-    expect(told.map((item) => (item.body.data.call as { status: string }).status)).toEqual(expect.arrayContaining(['in_progress', 'completed']));
+    expect(told.map((item) => (item.body.data.call as { status: string }).status)).toEqual(
+      expect.arrayContaining(['in_progress', 'completed']),
+    );
     expect(events.length).toBeGreaterThanOrEqual(2);
     // The endpoint that asked for command events heard of the command, not of its call.
-    expect(receiver.received.filter((item) => item.path === '/commands-only').every((item) => item.body.type === 'command.completed')).toBe(true);
-    for (const endpoint of [calls, commandsOnly]) await call(runtime.url, 'DELETE', `/api/webhooks/${endpoint.id}`, { key: runtime.apiKey });
+    expect(receiver.received.filter((item) => item.path === '/commands-only').every((item) => item.body.type === 'command.completed')).toBe(
+      true,
+    );
+    for (const endpoint of [calls, commandsOnly])
+      await call(runtime.url, 'DELETE', `/api/webhooks/${endpoint.id}`, { key: runtime.apiKey });
   });
 });
 
@@ -234,20 +325,39 @@ describe('a restart with DATA_DIR', () => {
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const dataDir = await mkdtemp(join(tmpdir(), 'switchboard-webhooks-'));
-    const settings = { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, LEAD_FOLLOW_UP_OUTPUT: 'channel_messages', WEBHOOK_RETRY_DELAYS: '2' };
+    const settings = {
+      LOG_LEVEL: 'SILENT',
+      OPENAI_API_KEY: undefined,
+      OPENAI_BASE_URL: undefined,
+      LEAD_FOLLOW_UP_OUTPUT: 'channel_messages',
+      WEBHOOK_RETRY_DELAYS: '2',
+    };
     const apiKey = 'sbk_webhooks-restart-test-key-0001';
     receiver.answerAlways('/restart', { status: 503 });
 
     const first = await startLocalRuntime({ port: 0, dataDir, apiKey, scheduleEveryMs: 0, settings });
     let endpointId = '';
     try {
-      const registered = await call(first.url, 'POST', '/api/webhooks', { key: apiKey, body: { url: `${receiver.url}/restart`, events: ['command.completed'] } });
+      const registered = await call(first.url, 'POST', '/api/webhooks', {
+        key: apiKey,
+        body: { url: `${receiver.url}/restart`, events: ['command.completed'] },
+      });
       endpointId = String(registered.body.data?.id);
-      await call(first.url, 'POST', LEAD_FOLLOW_UP, { key: apiKey, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD }, headers: { prefer: 'wait=20' } });
-      await eventually(async () => {
-        const answer = await call(first.url, 'GET', `/api/webhooks/${endpointId}/deliveries`, { key: apiKey });
-        return (answer.body.data?.deliveries as { attempts: number }[] | undefined)?.some((item) => item.attempts === 1) ? true : undefined;
-      }, 15_000, 'the first attempt to fail');
+      await call(first.url, 'POST', LEAD_FOLLOW_UP, {
+        key: apiKey,
+        body: { siteId: DEMO_SITE, leadId: DEMO_LEAD },
+        headers: { prefer: 'wait=20' },
+      });
+      await eventually(
+        async () => {
+          const answer = await call(first.url, 'GET', `/api/webhooks/${endpointId}/deliveries`, { key: apiKey });
+          return (answer.body.data?.deliveries as { attempts: number }[] | undefined)?.some((item) => item.attempts === 1)
+            ? true
+            : undefined;
+        },
+        15_000,
+        'the first attempt to fail',
+      );
     } finally {
       await first.stop();
     }
@@ -255,10 +365,14 @@ describe('a restart with DATA_DIR', () => {
     receiver.heal();
     const second = await startLocalRuntime({ port: 0, dataDir, apiKey, scheduleEveryMs: 0, settings });
     try {
-      const delivered = await eventually(async () => {
-        const answer = await call(second.url, 'GET', `/api/webhooks/${endpointId}/deliveries`, { key: apiKey });
-        return (answer.body.data?.deliveries as Record<string, unknown>[]).find((item) => item.status === 'delivered');
-      }, 20_000, 'the delivery to complete after the restart');
+      const delivered = await eventually(
+        async () => {
+          const answer = await call(second.url, 'GET', `/api/webhooks/${endpointId}/deliveries`, { key: apiKey });
+          return (answer.body.data?.deliveries as Record<string, unknown>[]).find((item) => item.status === 'delivered');
+        },
+        20_000,
+        'the delivery to complete after the restart',
+      );
       expect(delivered).toMatchObject({ attempts: 2, last_response_status: 200 });
     } finally {
       await second.stop();

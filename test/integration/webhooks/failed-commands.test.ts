@@ -23,7 +23,10 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   openai = await startOpenAiFake();
-  openai.respondWith(() => ({ status: 429, error: { message: 'You exceeded your current quota.', type: 'insufficient_quota', code: 'insufficient_quota' } }));
+  openai.respondWith(() => ({
+    status: 429,
+    error: { message: 'You exceeded your current quota.', type: 'insufficient_quota', code: 'insufficient_quota' },
+  }));
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
@@ -31,7 +34,8 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const failedFor = (commandId: string) => (item: ReceivedWebhook) => item.body.type === 'command.failed' && (item.body.data.command as { command_id?: string }).command_id === commandId;
+const failedFor = (commandId: string) => (item: ReceivedWebhook) =>
+  item.body.type === 'command.failed' && (item.body.data.command as { command_id?: string }).command_id === commandId;
 
 describe('commands that fail', () => {
   it('are told as command.failed, from a worker and from the janitor, and no secret is ever logged or shown', async () => {
@@ -41,11 +45,20 @@ describe('commands that fail', () => {
       runtime = await startLocalRuntime({
         port: 0,
         scheduleEveryMs: 250,
-        settings: { LOG_LEVEL: 'DEBUG', LOG_FORMAT: 'json', OPENAI_API_KEY: 'sk-webhooks-test-key-0123456789', OPENAI_BASE_URL: openai.baseUrl, WEBHOOK_RETRY_DELAYS: '1' },
+        settings: {
+          LOG_LEVEL: 'DEBUG',
+          LOG_FORMAT: 'json',
+          OPENAI_API_KEY: 'sk-webhooks-test-key-0123456789',
+          OPENAI_BASE_URL: openai.baseUrl,
+          WEBHOOK_RETRY_DELAYS: '1',
+        },
       });
       try {
         const rt = runtime;
-        const registered = await call(rt.url, 'POST', '/api/webhooks', { key: rt.apiKey, body: { url: `${receiver.url}/failures`, events: ['command.failed'] } });
+        const registered = await call(rt.url, 'POST', '/api/webhooks', {
+          key: rt.apiKey,
+          body: { url: `${receiver.url}/failures`, events: ['command.failed'] },
+        });
         expect(registered.status).toBe(201);
         const id = String(registered.body.data?.id);
         secrets.push(String(registered.body.data?.secret));
@@ -54,13 +67,21 @@ describe('commands that fail', () => {
         secrets.push(String(rotated.body.data?.secret));
 
         // A worker fails the command: the model's quota is exhausted.
-        const answer = await call(rt.url, 'POST', '/api/agents/sales/leadFollowUp', { key: rt.apiKey, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD }, headers: { prefer: 'wait=20' } });
+        const answer = await call(rt.url, 'POST', '/api/agents/sales/leadFollowUp', {
+          key: rt.apiKey,
+          body: { siteId: DEMO_SITE, leadId: DEMO_LEAD },
+          headers: { prefer: 'wait=20' },
+        });
         expect(answer.status).toBe(500);
         const failedId = String(answer.headers.get('location')).split('/').at(-1)!;
-        const [told] = await eventually(async () => {
-          const found = receiver.received.filter(failedFor(failedId));
-          return found.length > 0 ? found : undefined;
-        }, 15_000, 'command.failed from the worker');
+        const [told] = await eventually(
+          async () => {
+            const found = receiver.received.filter(failedFor(failedId));
+            return found.length > 0 ? found : undefined;
+          },
+          15_000,
+          'command.failed from the worker',
+        );
         const read = await call(rt.url, 'GET', `/api/commands/${failedId}`, { key: rt.apiKey });
         expect(told!.body.data.command).toEqual(read.body.data);
         expect(read.body.data).toMatchObject({ status: 'failed', error: { code: 'SALES_COMMAND_FAILED' } });
@@ -73,12 +94,30 @@ describe('commands that fail', () => {
         const commands = dynamoCommandStore(createDocumentClient({ endpoint: rt.dynamodbEndpoint, region: 'us-east-1' }), rt.tableName);
         const longAgo = new Date(Date.now() - 3 * 3600_000).toISOString();
         const stuckId = newId();
-        await commands.create({ id: stuckId, type: 'deep_research', status: 'in_progress', tenant_id: rt.tenantId, request: { query: 'stuck' }, created_at: longAgo, updated_at: longAgo, attempts: 0 });
-        const [janitor] = await eventually(async () => {
-          const found = receiver.received.filter(failedFor(stuckId));
-          return found.length > 0 ? found : undefined;
-        }, 15_000, 'command.failed from the janitor');
-        expect(janitor!.body.data.command).toMatchObject({ command_id: stuckId, type: 'deep_research', status: 'failed', error: { code: 'SYSTEM_ERROR' } });
+        await commands.create({
+          id: stuckId,
+          type: 'deep_research',
+          status: 'in_progress',
+          tenant_id: rt.tenantId,
+          request: { query: 'stuck' },
+          created_at: longAgo,
+          updated_at: longAgo,
+          attempts: 0,
+        });
+        const [janitor] = await eventually(
+          async () => {
+            const found = receiver.received.filter(failedFor(stuckId));
+            return found.length > 0 ? found : undefined;
+          },
+          15_000,
+          'command.failed from the janitor',
+        );
+        expect(janitor!.body.data.command).toMatchObject({
+          command_id: stuckId,
+          type: 'deep_research',
+          status: 'failed',
+          error: { code: 'SYSTEM_ERROR' },
+        });
 
         // What the API shows never holds a secret.
         for (const path of ['/api/webhooks', `/api/webhooks/${id}/deliveries`]) {

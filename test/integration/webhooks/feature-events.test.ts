@@ -26,9 +26,19 @@ beforeAll(async () => {
   runtime = await startLocalRuntime({
     port: 0,
     localRingTimeoutMs: 60_000,
-    settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, FOLLOW_UP_DISPATCH_SECONDS: '1', WEBHOOK_RETRY_DELAYS: '1,1' },
+    settings: {
+      LOG_LEVEL: 'SILENT',
+      OPENAI_API_KEY: undefined,
+      OPENAI_BASE_URL: undefined,
+      FOLLOW_UP_DISPATCH_SECONDS: '1',
+      WEBHOOK_RETRY_DELAYS: '1,1',
+    },
   });
-  sqs = new SQSClient({ endpoint: runtime.sqsEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  sqs = new SQSClient({
+    endpoint: runtime.sqsEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -38,34 +48,51 @@ afterAll(async () => {
 });
 
 async function register(path: string, events?: string[]): Promise<string> {
-  const answer = await call(runtime.url, 'POST', '/api/webhooks', { key: runtime.apiKey, body: { url: `${receiver.url}${path}`, ...(events ? { events } : {}) } });
+  const answer = await call(runtime.url, 'POST', '/api/webhooks', {
+    key: runtime.apiKey,
+    body: { url: `${receiver.url}${path}`, ...(events ? { events } : {}) },
+  });
   expect(answer.status).toBe(201);
   return String(answer.body.data?.id);
 }
 
-const unregister = async (id: string) => expect((await call(runtime.url, 'DELETE', `/api/webhooks/${id}`, { key: runtime.apiKey })).status).toBe(200);
+const unregister = async (id: string) =>
+  expect((await call(runtime.url, 'DELETE', `/api/webhooks/${id}`, { key: runtime.apiKey })).status).toBe(200);
 
-const receivedAt = (path: string, type?: string) => receiver.received.filter((item) => item.path === path && (type === undefined || item.body.type === type));
+const receivedAt = (path: string, type?: string) =>
+  receiver.received.filter((item) => item.path === path && (type === undefined || item.body.type === type));
 
 /** Every queue empty (nothing visible, in flight or delayed), twice in a row: the runtime has nothing left to deliver. */
 async function idle(): Promise<void> {
   let quietRounds = 0;
-  await eventually(async () => {
-    const counts = await Promise.all(
-      QUEUES.map(async (queue) => {
-        const { Attributes = {} } = await sqs.send(
-          new GetQueueAttributesCommand({
-            QueueUrl: runtime.queues[queue.id].url,
-            AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'],
-          }),
-        );
-        return Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0) + Number(Attributes.ApproximateNumberOfMessagesDelayed ?? 0);
-      }),
-    );
-    quietRounds = counts.every((count) => count === 0) ? quietRounds + 1 : 0;
-    if (quietRounds < 2) await new Promise((resolve) => setTimeout(resolve, 150));
-    return quietRounds >= 2 ? true : undefined;
-  }, 20_000, 'every queue to be empty');
+  await eventually(
+    async () => {
+      const counts = await Promise.all(
+        QUEUES.map(async (queue) => {
+          const { Attributes = {} } = await sqs.send(
+            new GetQueueAttributesCommand({
+              QueueUrl: runtime.queues[queue.id].url,
+              AttributeNames: [
+                'ApproximateNumberOfMessages',
+                'ApproximateNumberOfMessagesNotVisible',
+                'ApproximateNumberOfMessagesDelayed',
+              ],
+            }),
+          );
+          return (
+            Number(Attributes.ApproximateNumberOfMessages ?? 0) +
+            Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0) +
+            Number(Attributes.ApproximateNumberOfMessagesDelayed ?? 0)
+          );
+        }),
+      );
+      quietRounds = counts.every((count) => count === 0) ? quietRounds + 1 : 0;
+      if (quietRounds < 2) await new Promise((resolve) => setTimeout(resolve, 150));
+      return quietRounds >= 2 ? true : undefined;
+    },
+    20_000,
+    'every queue to be empty',
+  );
 }
 
 /** A lead follow-up sequence of the demo lead, written by the offline writer; its steps. */
@@ -92,16 +119,31 @@ describe('meeting_summary.created', () => {
     const commandId = String(accepted.body.data?.command_id);
 
     // The call worker places the call and completes the command (no endpoint asks for command.completed yet: nothing is told).
-    const ringing = await eventually(async () => {
-      const listed = await fetch(`${runtime.url}${LOCAL_CALLS_PATH}`).then((response) => response.json() as Promise<{ data: { calls: LocalCallView[] } }>);
-      return listed.data.calls.find((item) => item.command_id === commandId && item.status === 'ringing');
-    }, 15_000, 'the call to ring');
-    await eventually(async () => ((await call(runtime.url, 'GET', `/api/commands/${commandId}`, { key: runtime.apiKey })).body.data?.status === 'completed' ? true : undefined), 15_000, 'the command to complete');
+    const ringing = await eventually(
+      async () => {
+        const listed = await fetch(`${runtime.url}${LOCAL_CALLS_PATH}`).then(
+          (response) => response.json() as Promise<{ data: { calls: LocalCallView[] } }>,
+        );
+        return listed.data.calls.find((item) => item.command_id === commandId && item.status === 'ringing');
+      },
+      15_000,
+      'the call to ring',
+    );
+    await eventually(
+      async () =>
+        (await call(runtime.url, 'GET', `/api/commands/${commandId}`, { key: runtime.apiKey })).body.data?.status === 'completed'
+          ? true
+          : undefined,
+      15_000,
+      'the command to complete',
+    );
     // An endpoint registered after the command completed: it hears of the summary, and of no command.completed.
     const late = await register('/late');
 
     // The person answers, speaks, hangs up: the relay queues the post-call summary.
-    const answered = await fetch(`${runtime.url}${LOCAL_CALLS_PATH}/${ringing.sid}/answer`, { method: 'POST' }).then((response) => response.json() as Promise<{ data: LocalAnswer }>);
+    const answered = await fetch(`${runtime.url}${LOCAL_CALLS_PATH}/${ringing.sid}/answer`, { method: 'POST' }).then(
+      (response) => response.json() as Promise<{ data: LocalAnswer }>,
+    );
     const caller = await openRelayCaller(answered.data.connect_url, answered.data.signature);
     caller.setup(ringing.sid, answered.data.custom_parameters, { from: answered.data.from, to: answered.data.to });
     await caller.say('Yes, this is a good time.');
@@ -111,7 +153,15 @@ describe('meeting_summary.created', () => {
     await fetch(`${runtime.url}${LOCAL_CALLS_PATH}/${ringing.sid}/hangup`, { method: 'POST' });
 
     const forCommand = (item: ReceivedWebhook) => item.body.data.command_id === commandId;
-    await eventually(async () => (receivedAt('/summaries', 'meeting_summary.created').some(forCommand) && receivedAt('/late', 'meeting_summary.created').some(forCommand) ? true : undefined), 20_000, 'meeting_summary.created');
+    await eventually(
+      async () =>
+        receivedAt('/summaries', 'meeting_summary.created').some(forCommand) &&
+        receivedAt('/late', 'meeting_summary.created').some(forCommand)
+          ? true
+          : undefined,
+      20_000,
+      'meeting_summary.created',
+    );
     await idle();
 
     const [told, ...again] = receivedAt('/summaries', 'meeting_summary.created').filter(forCommand);
@@ -119,9 +169,17 @@ describe('meeting_summary.created', () => {
     const read = await call(runtime.url, 'GET', `/api/commands/${commandId}`, { key: runtime.apiKey });
     const summary = read.body.data?.meeting_summary as Record<string, unknown>;
     expect(summary).toMatchObject({ status: 'completed', generated_by: 'offline', decisions: [expect.stringContaining('We decided')] });
-    expect(told!.body.data).toEqual({ command_id: commandId, meeting_summary: summary, command: expect.objectContaining({ command_id: commandId, type: 'stakeholder_coordination', meeting_summary: summary }) });
+    expect(told!.body.data).toEqual({
+      command_id: commandId,
+      meeting_summary: summary,
+      command: expect.objectContaining({ command_id: commandId, type: 'stakeholder_coordination', meeting_summary: summary }),
+    });
     expect(told!.headers['switchboard-event-type']).toBe('meeting_summary.created');
-    expect(receivedAt('/late', 'meeting_summary.created').filter(forCommand).map((item) => item.body.id)).toEqual([told!.body.id]);
+    expect(
+      receivedAt('/late', 'meeting_summary.created')
+        .filter(forCommand)
+        .map((item) => item.body.id),
+    ).toEqual([told!.body.id]);
 
     // The stakeholder command ended (and was told, to whoever listened) before its summary began: the summary phase
     // tells neither its own ending nor, late, its parent's command.completed to the endpoint registered since.
@@ -140,7 +198,9 @@ describe('follow_up.due', () => {
     const { commandId, steps } = await sequence();
     const first = steps[0]!.id;
     const soon = new Date(Date.now() + 1_500).toISOString();
-    expect((await call(runtime.url, 'PATCH', `/api/follow-ups/${first}`, { key: runtime.apiKey, body: { scheduled_for: soon } })).status).toBe(200);
+    expect(
+      (await call(runtime.url, 'PATCH', `/api/follow-ups/${first}`, { key: runtime.apiKey, body: { scheduled_for: soon } })).status,
+    ).toBe(200);
 
     const forStep = (item: ReceivedWebhook) => item.body.data.follow_up_id === first;
     await eventually(async () => (receivedAt('/due').some(forStep) ? true : undefined), 20_000, 'follow_up.due');
@@ -150,9 +210,16 @@ describe('follow_up.due', () => {
 
     const told = receivedAt('/due').filter(forStep);
     expect(told).toHaveLength(1);
-    expect(told[0]!.body).toMatchObject({ type: 'follow_up.due', data: { follow_up_id: first, lead_id: LEAD, site_id: SITE, command_id: commandId, follow_up: { id: first, status: 'due' } } });
+    expect(told[0]!.body).toMatchObject({
+      type: 'follow_up.due',
+      data: { follow_up_id: first, lead_id: LEAD, site_id: SITE, command_id: commandId, follow_up: { id: first, status: 'due' } },
+    });
     // Only the step whose time came was told.
-    expect(receivedAt('/due').filter((item) => item.body.data.command_id === commandId).map((item) => item.body.data.follow_up_id)).toEqual([first]);
+    expect(
+      receivedAt('/due')
+        .filter((item) => item.body.data.command_id === commandId)
+        .map((item) => item.body.data.follow_up_id),
+    ).toEqual([first]);
     const listed = await call(runtime.url, 'GET', `/api/leads/${LEAD}/follow-ups?site_id=${SITE}&status=due`, { key: runtime.apiKey });
     expect((listed.body.data?.follow_ups as { id: string }[]).map((step) => step.id)).toContain(first);
     await unregister(endpoint);
@@ -164,10 +231,18 @@ describe('sequence.adapted', () => {
     const endpoint = await register('/adapted', ['sequence.adapted']);
     await sequence();
 
-    const opened = await call(runtime.url, 'POST', `/api/leads/${LEAD}/events`, { key: runtime.apiKey, body: { site_id: SITE, event: { type: 'opened' } } });
+    const opened = await call(runtime.url, 'POST', `/api/leads/${LEAD}/events`, {
+      key: runtime.apiKey,
+      body: { site_id: SITE, event: { type: 'opened' } },
+    });
     expect(opened).toMatchObject({ status: 200, body: { data: { changes: [] } } });
     const reply = { site_id: SITE, event: { type: 'replied', channel: 'email', summary: 'Happy to talk on Friday.' } };
-    const send = () => call(runtime.url, 'POST', `/api/leads/${LEAD}/events`, { key: runtime.apiKey, body: reply, headers: { 'idempotency-key': 'feature-events-reply' } });
+    const send = () =>
+      call(runtime.url, 'POST', `/api/leads/${LEAD}/events`, {
+        key: runtime.apiKey,
+        body: reply,
+        headers: { 'idempotency-key': 'feature-events-reply' },
+      });
     const adapted = await send();
     expect(adapted.status).toBe(200);
     const eventId = String(adapted.body.data?.event_id);
@@ -175,11 +250,18 @@ describe('sequence.adapted', () => {
     expect(changes.length).toBeGreaterThan(0);
     expect((await send()).headers.get('idempotent-replayed')).toBe('true');
 
-    await eventually(async () => (receivedAt('/adapted').some((item) => item.body.data.event_id === eventId) ? true : undefined), 15_000, 'sequence.adapted');
+    await eventually(
+      async () => (receivedAt('/adapted').some((item) => item.body.data.event_id === eventId) ? true : undefined),
+      15_000,
+      'sequence.adapted',
+    );
     await idle();
     const told = receivedAt('/adapted');
     expect(told).toHaveLength(1);
-    expect(told[0]!.body).toMatchObject({ type: 'sequence.adapted', data: { event_id: eventId, lead_id: LEAD, site_id: SITE, event: { type: 'replied', channel: 'email' }, changes } });
+    expect(told[0]!.body).toMatchObject({
+      type: 'sequence.adapted',
+      data: { event_id: eventId, lead_id: LEAD, site_id: SITE, event: { type: 'replied', channel: 'email' }, changes },
+    });
     expect(told[0]!.headers['switchboard-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     await unregister(endpoint);
   }, 60_000);

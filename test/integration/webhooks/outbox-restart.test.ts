@@ -23,7 +23,13 @@ let dataDir: string;
 let runtime: LocalRuntime | undefined;
 const KEY = `sbk_${'o'.repeat(32)}`;
 const start = () =>
-  startLocalRuntime({ port: 0, dataDir, apiKey: KEY, scheduleEveryMs: 0, settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined } });
+  startLocalRuntime({
+    port: 0,
+    dataDir,
+    apiKey: KEY,
+    scheduleEveryMs: 0,
+    settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined },
+  });
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
@@ -38,14 +44,34 @@ afterAll(async () => {
 describe('an event whose hand-on died with the process', () => {
   it('is delivered after the restart', async () => {
     runtime = await start();
-    expect((await call(runtime.url, 'POST', '/api/webhooks', { key: KEY, body: { url: `${receiver.url}/hooks`, events: ['command.completed'] } })).status).toBe(201);
+    expect(
+      (
+        await call(runtime.url, 'POST', '/api/webhooks', {
+          key: KEY,
+          body: { url: `${receiver.url}/hooks`, events: ['command.completed'] },
+        })
+      ).status,
+    ).toBe(201);
     const db = createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1' });
     const commands = dynamoCommandStore(db, runtime.tableName);
     const at = new Date().toISOString();
-    const command: StoredCommand = { id: newId(), type: 'deep_research', status: 'in_progress', tenant_id: runtime.tenantId, request: { query: 'x' }, created_at: at, updated_at: at, attempts: 1 };
+    const command: StoredCommand = {
+      id: newId(),
+      type: 'deep_research',
+      status: 'in_progress',
+      tenant_id: runtime.tenantId,
+      request: { query: 'x' },
+      created_at: at,
+      updated_at: at,
+      attempts: 1,
+    };
     await commands.create(command);
     const publisher = webhookPublisherOf({ db, tableName: runtime.tableName, queue: { send: async () => undefined }, clock: systemClock });
-    const staged = await commandEventAnnouncer(publisher)(command, { status: 'completed', result: { answer: 1 } }, async () => ({ ...command, status: 'completed', result: { answer: 1 } }));
+    const staged = await commandEventAnnouncer(publisher)(command, { status: 'completed', result: { answer: 1 } }, async () => ({
+      ...command,
+      status: 'completed',
+      result: { answer: 1 },
+    }));
     expect(staged.items).toHaveLength(1);
     // Written, never handed on: the process "dies" here.
     expect(await commands.complete(command.id, { answer: 1 }, Date.now(), {}, staged.items)).toBe(true);
@@ -53,7 +79,14 @@ describe('an event whose hand-on died with the process', () => {
     await runtime.stop();
 
     runtime = await start();
-    const hook = await eventually(async () => receiver.received.find((item) => (item.body.data.command as { command_id?: string }).command_id === command.id), 15_000, 'the event');
-    expect(hook.body).toMatchObject({ type: 'command.completed', data: { command: { command_id: command.id, status: 'completed', answer: 1 } } });
+    const hook = await eventually(
+      async () => receiver.received.find((item) => (item.body.data.command as { command_id?: string }).command_id === command.id),
+      15_000,
+      'the event',
+    );
+    expect(hook.body).toMatchObject({
+      type: 'command.completed',
+      data: { command: { command_id: command.id, status: 'completed', answer: 1 } },
+    });
   });
 });

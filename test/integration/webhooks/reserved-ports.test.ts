@@ -23,7 +23,13 @@ beforeAll(async () => {
   runtime = await startLocalRuntime({
     port: 0,
     scheduleEveryMs: 0,
-    settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, LEAD_FOLLOW_UP_OUTPUT: 'channel_messages', WEBHOOK_RETRY_DELAYS: '1' },
+    settings: {
+      LOG_LEVEL: 'SILENT',
+      OPENAI_API_KEY: undefined,
+      OPENAI_BASE_URL: undefined,
+      LEAD_FOLLOW_UP_OUTPUT: 'channel_messages',
+      WEBHOOK_RETRY_DELAYS: '1',
+    },
     onAwsRequest: (service, operation, request) => {
       if (service === 'dynamodb' && operation === '') strayDynamoRequests.push(`${request.method} ${request.url}`);
     },
@@ -43,10 +49,17 @@ describe('a webhook endpoint at a port of the runtime itself', () => {
     const ports = [runtime.dynamodbEndpoint, runtime.sqsEndpoint, runtime.url, runtime.localTelephony!.baseUrl].map(portOf);
     expect(new Set(ports).size).toBe(4);
     const before = await call(runtime.url, 'GET', '/api/webhooks', { key: runtime.apiKey });
-    for (const url of [...ports.map((port) => `http://127.0.0.1:${port}/hook`), `https://localhost:${ports[0]}/hook`, `http://[::1]:${ports[1]}/`]) {
+    for (const url of [
+      ...ports.map((port) => `http://127.0.0.1:${port}/hook`),
+      `https://localhost:${ports[0]}/hook`,
+      `http://[::1]:${ports[1]}/`,
+    ]) {
       const answer = await call(runtime.url, 'POST', '/api/webhooks', { key: runtime.apiKey, body: { url } });
       expect(answer.status).toBe(400);
-      expect(answer.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', message: refusal(new URL(url).port), details: [expect.objectContaining({ path: ['url'] })] } });
+      expect(answer.body).toMatchObject({
+        success: false,
+        error: { code: 'VALIDATION_ERROR', message: refusal(new URL(url).port), details: [expect.objectContaining({ path: ['url'] })] },
+      });
     }
     const after = await call(runtime.url, 'GET', '/api/webhooks', { key: runtime.apiKey });
     expect(after.body.data).toEqual(before.body.data);
@@ -70,14 +83,22 @@ describe('a webhook endpoint at a port of the runtime itself', () => {
     db.destroy();
     expect(stored).toBe(true);
 
-    const started = await call(runtime.url, 'POST', '/api/agents/sales/leadFollowUp', { key: runtime.apiKey, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD }, headers: { prefer: 'wait=20' } });
+    const started = await call(runtime.url, 'POST', '/api/agents/sales/leadFollowUp', {
+      key: runtime.apiKey,
+      body: { siteId: DEMO_SITE, leadId: DEMO_LEAD },
+      headers: { prefer: 'wait=20' },
+    });
     expect(started.status).toBe(200);
 
-    const delivery = await eventually(async () => {
-      const answer = await call(runtime.url, 'GET', `/api/webhooks/${endpointId}/deliveries`, { key: runtime.apiKey });
-      const found = (answer.body.data?.deliveries as Record<string, unknown>[] | undefined)?.find((item) => item.status === 'failed');
-      return found;
-    }, 15_000, 'the delivery to end failed');
+    const delivery = await eventually(
+      async () => {
+        const answer = await call(runtime.url, 'GET', `/api/webhooks/${endpointId}/deliveries`, { key: runtime.apiKey });
+        const found = (answer.body.data?.deliveries as Record<string, unknown>[] | undefined)?.find((item) => item.status === 'failed');
+        return found;
+      },
+      15_000,
+      'the delivery to end failed',
+    );
     const log = delivery.attempt_log as Record<string, unknown>[];
     expect(log).toHaveLength(2);
     for (const attempt of log) {

@@ -20,7 +20,12 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   local = await startLocalRuntime({ port: 0, settings: SETTINGS, apiKeys: { [OTHER_TENANT_KEY]: [] }, scheduleEveryMs: 0 });
   // As in AWS: WEBHOOK_ALLOW_LOOPBACK is unset there, which means false.
-  aws = await startLocalRuntime({ port: 0, settings: { ...SETTINGS, WEBHOOK_ALLOW_LOOPBACK: 'false' }, scheduleEveryMs: 0, workers: false });
+  aws = await startLocalRuntime({
+    port: 0,
+    settings: { ...SETTINGS, WEBHOOK_ALLOW_LOOPBACK: 'false' },
+    scheduleEveryMs: 0,
+    workers: false,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -69,7 +74,8 @@ describe('registering an endpoint', () => {
     expect(some.body.data?.events).toEqual(['command.completed', 'command.failed']);
     const all = await register(local, { url: `${receiver.url}/all`, events: ['call.status_changed', '*'] });
     expect(all.body.data?.events).toEqual(['*']);
-    for (const answer of [some, all]) await call(local.url, 'DELETE', `/api/webhooks/${String(answer.body.data?.id)}`, { key: local.apiKey });
+    for (const answer of [some, all])
+      await call(local.url, 'DELETE', `/api/webhooks/${String(answer.body.data?.id)}`, { key: local.apiKey });
   });
 
   it.each([
@@ -190,14 +196,22 @@ describe('rotating a secret and deleting an endpoint', () => {
     expect(expires - before).toBeGreaterThanOrEqual(24 * 3600_000 - 5_000);
     expect(expires - before).toBeLessThanOrEqual(24 * 3600_000 + 5_000);
 
-    const immediate = await call(local.url, 'POST', `/api/webhooks/${id}/rotate-secret`, { key: local.apiKey, body: { previous_secret_expires_in: 0 } });
+    const immediate = await call(local.url, 'POST', `/api/webhooks/${id}/rotate-secret`, {
+      key: local.apiKey,
+      body: { previous_secret_expires_in: 0 },
+    });
     expect(immediate.body.data).toMatchObject({ previous_secret_expires_at: null });
-    expectValidationError(await call(local.url, 'POST', `/api/webhooks/${id}/rotate-secret`, { key: local.apiKey, body: { previous_secret_expires_in: 90_000 } }), [
-      'previous_secret_expires_in',
-    ]);
+    expectValidationError(
+      await call(local.url, 'POST', `/api/webhooks/${id}/rotate-secret`, {
+        key: local.apiKey,
+        body: { previous_secret_expires_in: 90_000 },
+      }),
+      ['previous_secret_expires_in'],
+    );
 
     const list = await call(local.url, 'GET', '/api/webhooks', { key: local.apiKey });
-    for (const secret of [created.body.data?.secret, rotated.body.data?.secret, immediate.body.data?.secret]) expect(list.text).not.toContain(String(secret));
+    for (const secret of [created.body.data?.secret, rotated.body.data?.secret, immediate.body.data?.secret])
+      expect(list.text).not.toContain(String(secret));
 
     const deleted = await call(local.url, 'DELETE', `/api/webhooks/${id}`, { key: local.apiKey });
     expect(deleted.status).toBe(200);
@@ -209,11 +223,18 @@ describe('rotating a secret and deleting an endpoint', () => {
   it('refuses a deliveries limit out of range', async () => {
     const created = await register(local, { url: `${receiver.url}/limits` });
     const id = String(created.body.data?.id);
-    expect((await call(local.url, 'GET', `/api/webhooks/${id}/deliveries?limit=5`, { key: local.apiKey })).body.data).toEqual({ endpoint_id: id, deliveries: [] });
+    expect((await call(local.url, 'GET', `/api/webhooks/${id}/deliveries?limit=5`, { key: local.apiKey })).body.data).toEqual({
+      endpoint_id: id,
+      deliveries: [],
+    });
     for (const limit of ['0', '101', 'ten', '-1']) {
-      expectValidationError(await call(local.url, 'GET', `/api/webhooks/${id}/deliveries?limit=${limit}`, { key: local.apiKey }), ['limit']);
+      expectValidationError(await call(local.url, 'GET', `/api/webhooks/${id}/deliveries?limit=${limit}`, { key: local.apiKey }), [
+        'limit',
+      ]);
     }
-    expect((await call(local.url, 'POST', `/api/webhooks/${id}/deliveries/evt_${'0'.repeat(32)}/redeliver`, { key: local.apiKey })).status).toBe(404);
+    expect(
+      (await call(local.url, 'POST', `/api/webhooks/${id}/deliveries/evt_${'0'.repeat(32)}/redeliver`, { key: local.apiKey })).status,
+    ).toBe(404);
     await call(local.url, 'DELETE', `/api/webhooks/${id}`, { key: local.apiKey });
   });
 });

@@ -9,7 +9,8 @@ import { FUNCTIONS } from '../../../shared/catalogue/functions';
  */
 const ROOT = resolve(import.meta.dirname, '../../..');
 const DOCS_ONLY_PACKAGES = ['@asteasolutions/zod-to-openapi', 'openapi-typescript', 'openapi-fetch', '@redocly/'];
-const isDocsOnlyFile = (file: string) => file.endsWith('/openapi.ts') || file.startsWith('shared/api/openapi/') || file.startsWith('infra/');
+const isDocsOnlyFile = (file: string) =>
+  file.endsWith('/openapi.ts') || file.startsWith('shared/api/openapi/') || file.startsWith('infra/');
 
 /** The modules a file imports at run time: relative ones resolved to repository paths, the rest as package names. */
 function valueImportsOf(file: string): { files: string[]; packages: string[] } {
@@ -59,7 +60,9 @@ describe('function bundles carry no documentation code', () => {
 
   it('would see documentation code reached from a function', () => {
     const { files, packages } = graphOf('infra/api-docs/operations.ts');
-    expect([...files].filter(isDocsOnlyFile)).toEqual(expect.arrayContaining(['shared/lead-follow-up/openapi.ts', 'shared/api/openapi/operation.ts']));
+    expect([...files].filter(isDocsOnlyFile)).toEqual(
+      expect.arrayContaining(['shared/lead-follow-up/openapi.ts', 'shared/api/openapi/operation.ts']),
+    );
     expect(packages.has('zod')).toBe(true);
     expect([...graphOf('infra/api-docs/document.ts').packages]).toContain('@asteasolutions/zod-to-openapi');
   });

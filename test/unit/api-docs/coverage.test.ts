@@ -8,11 +8,22 @@ import { ROUTES } from '../../../shared/catalogue/routes';
 import { DEEP_RESEARCH_OPERATIONS } from '../../../shared/deep-research/openapi';
 import { deepResearchRequestSchema, parseDeepResearchRequest } from '../../../shared/deep-research/schema';
 import { LEAD_FOLLOW_UP_OPERATIONS, leadFollowUpRequestSchema } from '../../../shared/lead-follow-up/openapi';
-import { FOLLOW_UP_TYPES, idsSchema, isFollowUpType, OUTPUTS, parseLeadFollowUpRequest, structureSchema } from '../../../shared/lead-follow-up/schema';
+import {
+  FOLLOW_UP_TYPES,
+  idsSchema,
+  isFollowUpType,
+  OUTPUTS,
+  parseLeadFollowUpRequest,
+  structureSchema,
+} from '../../../shared/lead-follow-up/schema';
 import { followUpEditSchema, MAX_REASON_LENGTH, parseFollowUpEdit } from '../../../shared/lead-follow-up/sequences/edit';
 import type { AppliedChange, LeadEventRecord } from '../../../shared/lead-follow-up/sequences/event-records';
 import { followUpDueEvent, sequenceAdaptedEvent } from '../../../shared/lead-follow-up/sequences/events';
-import { leadEventRequestSchema, MAX_EVENT_SUMMARY_LENGTH, parseLeadEventRequest } from '../../../shared/lead-follow-up/sequences/lead-events';
+import {
+  leadEventRequestSchema,
+  MAX_EVENT_SUMMARY_LENGTH,
+  parseLeadEventRequest,
+} from '../../../shared/lead-follow-up/sequences/lead-events';
 import { answerListFollowUps, listQuerySchema, MAX_PAGE_SIZE } from '../../../shared/lead-follow-up/sequences/list';
 import {
   FOLLOW_UP_SEQUENCE_EVENTS,
@@ -56,7 +67,11 @@ describe('every route is documented', () => {
   });
 
   it('puts every documented operation in the document, under its route', () => {
-    expect(operationsOf().map(([route]) => route).sort()).toEqual(ROUTES.map((route) => key(route.method, route.path)).sort());
+    expect(
+      operationsOf()
+        .map(([route]) => route)
+        .sort(),
+    ).toEqual(ROUTES.map((route) => key(route.method, route.path)).sort());
   });
 
   it('names each operation once (the typed client and generators call it by this name)', () => {
@@ -105,7 +120,11 @@ describe('errors', () => {
     for (const [route, operation] of operationsOf()) {
       for (const [status, response] of Object.entries(operation.responses)) {
         if (!/^[45]\d\d$/.test(status) || status === '429') continue;
-        expect([route, status, response.content?.['application/json']?.schema]).toEqual([route, status, { $ref: `#/components/schemas/${errorSchemaName(Number(status))}` }]);
+        expect([route, status, response.content?.['application/json']?.schema]).toEqual([
+          route,
+          status,
+          { $ref: `#/components/schemas/${errorSchemaName(Number(status))}` },
+        ]);
       }
     }
   });
@@ -125,10 +144,17 @@ const bodySchemaOf = (operations: readonly { route: { request?: { body?: { conte
 };
 
 type PropertyLimits = { maxLength?: number; maxItems?: number; enum?: string[]; format?: string; anyOf?: PropertyLimits[] };
-const propertiesOf = (component: string) => (document.components?.schemas?.[component] as { properties: Record<string, PropertyLimits> }).properties;
+const propertiesOf = (component: string) =>
+  (document.components?.schemas?.[component] as { properties: Record<string, PropertyLimits> }).properties;
 
 /** The documented limit is the parser's: a value at it is taken, one past it refused. */
-function expectLimit(parse: (body: object) => unknown, base: object, field: string, limit: number | undefined, make: (size: number) => unknown) {
+function expectLimit(
+  parse: (body: object) => unknown,
+  base: object,
+  field: string,
+  limit: number | undefined,
+  make: (size: number) => unknown,
+) {
   const taken = (size: number) => {
     try {
       parse({ ...base, [field]: make(size) });
@@ -140,8 +166,8 @@ function expectLimit(parse: (body: object) => unknown, base: object, field: stri
   expect([field, limit, taken(limit ?? Number.NaN), taken((limit ?? Number.NaN) + 1)]).toEqual([field, expect.any(Number), true, false]);
 }
 
-describe('requests: the features\' own fields', () => {
-  it('lead follow-up: the reference shows the runtime stages\' own field schemas (structure, then ids); only followUpType and phone_number are narrowed', () => {
+describe("requests: the features' own fields", () => {
+  it("lead follow-up: the reference shows the runtime stages' own field schemas (structure, then ids); only followUpType and phone_number are narrowed", () => {
     expect(Object.keys(leadFollowUpRequestSchema.shape)).toEqual(Object.keys(structureSchema.shape));
     expect(bodySchemaOf(LEAD_FOLLOW_UP_OPERATIONS)).toBe(leadFollowUpRequestSchema);
     const narrowed = ['followUpType', 'phone_number'];
@@ -151,7 +177,10 @@ describe('requests: the features\' own fields', () => {
       expect([name, schema === runtime]).toEqual([name, true]);
     }
     for (const name of narrowed) {
-      expect([name, leadFollowUpRequestSchema.shape[name as 'phone_number'].meta()]).toEqual([name, structureSchema.shape[name as 'phone_number'].meta()]);
+      expect([name, leadFollowUpRequestSchema.shape[name as 'phone_number'].meta()]).toEqual([
+        name,
+        structureSchema.shape[name as 'phone_number'].meta(),
+      ]);
     }
   });
 
@@ -160,9 +189,15 @@ describe('requests: the features\' own fields', () => {
     const parse = (body: object) => parseLeadFollowUpRequest(body, 'channel_messages');
     const base = { siteId: '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c', leadId: 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80' };
     expectLimit(parse, base, 'leadStage', properties.leadStage?.maxLength, (size) => 'x'.repeat(size));
-    expectLimit(parse, base, 'productInterest', properties.productInterest?.maxItems, (size) => Array.from({ length: size }, (_, index) => `product ${index}`));
-    expectLimit(parse, base, 'productInterest', (properties.productInterest as { items?: PropertyLimits }).items?.maxLength, (size) => ['x'.repeat(size)]);
-    expectLimit(parse, base, 'previousInteractions', properties.previousInteractions?.maxItems, (size) => Array.from({ length: size }, () => ({ date: '2026-11-02', type: 'demo', summary: 'Asked' })));
+    expectLimit(parse, base, 'productInterest', properties.productInterest?.maxItems, (size) =>
+      Array.from({ length: size }, (_, index) => `product ${index}`),
+    );
+    expectLimit(parse, base, 'productInterest', (properties.productInterest as { items?: PropertyLimits }).items?.maxLength, (size) => [
+      'x'.repeat(size),
+    ]);
+    expectLimit(parse, base, 'previousInteractions', properties.previousInteractions?.maxItems, (size) =>
+      Array.from({ length: size }, () => ({ date: '2026-11-02', type: 'demo', summary: 'Asked' })),
+    );
     expectLimit(parse, base, 'followUpInterval', properties.followUpInterval?.maxLength, (size) => `${'0'.repeat(size - 6)}3 days`);
     expectLimit(parse, base, 'phone_number', properties.phone_number?.maxLength, (size) => `+1${'-'.repeat(size - 12)}4155550123`);
     for (const id of ['siteId', 'leadId', 'userId', 'agentId', 'visitorId']) {
@@ -185,13 +220,21 @@ describe('requests: the features\' own fields', () => {
     const base = { site_id: '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c', lead_id: 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80' };
     expectLimit(parse, base, 'meeting_title', properties.meeting_title?.maxLength, (size) => 'x'.repeat(size));
     expectLimit(parse, base, 'meeting_objective', properties.meeting_objective?.maxLength, (size) => 'x'.repeat(size));
-    expectLimit(parse, base, 'participants', properties.participants?.maxItems, (size) => Array.from({ length: size }, (_, index) => `Guest ${index}`));
-    expectLimit(parse, base, 'phone_numbers', properties.phone_numbers?.maxItems, (size) => Array.from({ length: size }, () => '+14155550123'));
+    expectLimit(parse, base, 'participants', properties.participants?.maxItems, (size) =>
+      Array.from({ length: size }, (_, index) => `Guest ${index}`),
+    );
+    expectLimit(parse, base, 'phone_numbers', properties.phone_numbers?.maxItems, (size) =>
+      Array.from({ length: size }, () => '+14155550123'),
+    );
     const [list, text] = properties.meeting_agenda?.anyOf ?? [];
     expectLimit(parse, base, 'meeting_agenda', list?.maxItems, (size) => Array.from({ length: size }, (_, index) => `Item ${index}`));
-    expectLimit(parse, base, 'meeting_agenda', (list as { items?: PropertyLimits } | undefined)?.items?.maxLength, (size) => ['x'.repeat(size)]);
+    expectLimit(parse, base, 'meeting_agenda', (list as { items?: PropertyLimits } | undefined)?.items?.maxLength, (size) => [
+      'x'.repeat(size),
+    ]);
     // A text agenda in lines of 999 characters (an item's limit is 1,000): the text's own limit is the one met.
-    expectLimit(parse, base, 'meeting_agenda', text?.maxLength, (size) => `${'x'.repeat(999)}\n`.repeat(Math.floor(size / 1_000)).padEnd(size, '\n'));
+    expectLimit(parse, base, 'meeting_agenda', text?.maxLength, (size) =>
+      `${'x'.repeat(999)}\n`.repeat(Math.floor(size / 1_000)).padEnd(size, '\n'),
+    );
     for (const id of ['site_id', 'lead_id', 'visitor_id', 'userId', 'conversationId', 'agentId']) {
       expect([id, properties[id]?.format]).toEqual([id, 'uuid']);
       expect(() => parse({ ...base, [id]: 'not-a-uuid' })).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));
@@ -202,42 +245,67 @@ describe('requests: the features\' own fields', () => {
     const media = STAKEHOLDER_COORDINATION_OPERATIONS[1]!.route.request?.body?.content['application/x-www-form-urlencoded'];
     const documented = media && 'schema' in media ? (media.schema as z.ZodObject) : undefined;
     expect(Object.keys(documented?.shape ?? {})).toEqual(Object.keys(statusCallbackParams.shape));
-    for (const [name, schema] of Object.entries(statusCallbackParams.shape)) expect([name, documented?.shape[name] === schema]).toEqual([name, true]);
+    for (const [name, schema] of Object.entries(statusCallbackParams.shape))
+      expect([name, documented?.shape[name] === schema]).toEqual([name, true]);
   });
 
   it('deep research: the reference describes the very schema the parser checks', () => {
     const [operation] = DEEP_RESEARCH_OPERATIONS;
     const media = operation!.route.request?.body?.content['application/json'];
     expect(media && 'schema' in media ? media.schema : undefined).toBe(deepResearchRequestSchema);
-    const example = { operation_type: 'custom_search', query: 'AI agents', date_from: '2026-11-01', date_to: '2026-11-23', sources: ['techcrunch.com'], keywords: ['pricing'], max_results: 10, include_content_analysis: true, analysis_depth: 'advanced' };
+    const example = {
+      operation_type: 'custom_search',
+      query: 'AI agents',
+      date_from: '2026-11-01',
+      date_to: '2026-11-23',
+      sources: ['techcrunch.com'],
+      keywords: ['pricing'],
+      max_results: 10,
+      include_content_analysis: true,
+      analysis_depth: 'advanced',
+    };
     expect(Object.keys(deepResearchRequestSchema.shape).sort()).toEqual(Object.keys(example).sort());
     expect(parseDeepResearchRequest(example)).toEqual(example);
     expect(() => parseDeepResearchRequest({ ...example, extra: 1 })).toThrow();
   });
 });
 
-describe('follow-up sequences: the routes\' own checks', () => {
+describe("follow-up sequences: the routes' own checks", () => {
   const now = Date.parse('2026-11-23T14:00:00.000Z');
   const future = '2026-12-01T09:00:00+01:00';
   const site = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 
   it('PATCH /api/follow-ups/{id}: each documented field is one the parser takes; unknown, empty and over-long ones are refused by both', () => {
-    const bodies = [{ subject: 'Jordan, a quick question' }, { content: 'Hi Jordan, would Tuesday suit you?' }, { scheduled_for: future }, { status: 'sent' }, { status: 'skipped', reason: 'Spoke on the phone' }];
+    const bodies = [
+      { subject: 'Jordan, a quick question' },
+      { content: 'Hi Jordan, would Tuesday suit you?' },
+      { scheduled_for: future },
+      { status: 'sent' },
+      { status: 'skipped', reason: 'Spoke on the phone' },
+    ];
     expect([...new Set(bodies.flatMap(Object.keys))].sort()).toEqual(Object.keys(followUpEditSchema.shape).sort());
     for (const body of bodies) {
       expect(() => parseFollowUpEdit(body)).not.toThrow();
       expect([body, followUpEditSchema.safeParse(body).success]).toEqual([body, true]);
     }
-    for (const body of [{ status: 'sent', colour: 'red' }, { subject: 'x'.repeat(STEP_SUBJECT_LIMIT + 1) }, { status: 'due' }, { content: '' }]) {
+    for (const body of [
+      { status: 'sent', colour: 'red' },
+      { subject: 'x'.repeat(STEP_SUBJECT_LIMIT + 1) },
+      { status: 'due' },
+      { content: '' },
+    ]) {
       expect(() => parseFollowUpEdit(body)).toThrow();
       expect([body, followUpEditSchema.safeParse(body).success]).toEqual([body, false]);
     }
     // What the schema cannot say, the description does: at least one field, `reason` only with skipped or cancelled, a time or a status.
-    for (const body of [{}, { reason: 'because' }, { scheduled_for: future, status: 'sent' }]) expect(() => parseFollowUpEdit(body)).toThrow();
+    for (const body of [{}, { reason: 'because' }, { scheduled_for: future, status: 'sent' }])
+      expect(() => parseFollowUpEdit(body)).toThrow();
   });
 
   it('PATCH /api/follow-ups/{id}: the reference states the limits the parser enforces', () => {
-    const component = document.components?.schemas?.FollowUpEdit as { properties: Record<string, { minLength?: number; maxLength?: number; enum?: string[] }> };
+    const component = document.components?.schemas?.FollowUpEdit as {
+      properties: Record<string, { minLength?: number; maxLength?: number; enum?: string[] }>;
+    };
     const limits = { subject: STEP_SUBJECT_LIMIT, content: CONTENT_LIMIT, reason: MAX_REASON_LENGTH };
     for (const [field, max] of Object.entries(limits)) {
       expect([field, component.properties[field]?.minLength, component.properties[field]?.maxLength]).toEqual([field, 1, max]);
@@ -252,13 +320,20 @@ describe('follow-up sequences: the routes\' own checks', () => {
     const reportEvent = FOLLOW_UP_SEQUENCE_OPERATIONS.filter((operation) => operation.path === '/api/leads/{leadId}/events');
     expect(bodySchemaOf(reportEvent)).toBe(leadEventRequestSchema);
     const event = { type: 'clicked', occurred_at: '2026-11-23T13:00:00Z', channel: 'email', summary: 'Clicked the pricing link.' };
-    const forms = [{ site_id: site, event }, { site_id: site, ...event }];
+    const forms = [
+      { site_id: site, event },
+      { site_id: site, ...event },
+    ];
     for (const form of forms) {
       expect(leadEventRequestSchema.safeParse(form).success).toBe(true);
       expect(parseLeadEventRequest(form, now)).toEqual({ siteId: site, event: { ...event, occurred_at: '2026-11-23T13:00:00.000Z' } });
     }
     expect(parseLeadEventRequest({ site_id: site, event: { type: 'bounced' } }, now).event.channel).toBe('email');
-    for (const body of [{ site_id: site, event: { ...event, colour: 'red' } }, { site_id: site, ...event, summary: 'x'.repeat(MAX_EVENT_SUMMARY_LENGTH + 1) }, { site_id: site, event: { type: 'forwarded' } }]) {
+    for (const body of [
+      { site_id: site, event: { ...event, colour: 'red' } },
+      { site_id: site, ...event, summary: 'x'.repeat(MAX_EVENT_SUMMARY_LENGTH + 1) },
+      { site_id: site, event: { type: 'forwarded' } },
+    ]) {
       expect(() => parseLeadEventRequest(body, now)).toThrow();
       expect(leadEventRequestSchema.safeParse(body).success).toBe(false);
     }
@@ -267,12 +342,27 @@ describe('follow-up sequences: the routes\' own checks', () => {
   it('GET /api/leads/{leadId}/follow-ups: an unknown query parameter or a page over the limit is refused, as documented', async () => {
     const shape = listFollowUpsQuerySchema.shape;
     expect(Object.keys(shape).sort()).toEqual(['cursor', 'limit', 'site_id', 'status']);
-    for (const name of ['cursor', 'limit', 'status'] as const) expect([name, shape[name] === listQuerySchema.shape[name]]).toEqual([name, true]);
-    const untouched = new Proxy({}, { get: () => { throw new Error('no store is read before the query is valid'); } }) as never;
+    for (const name of ['cursor', 'limit', 'status'] as const)
+      expect([name, shape[name] === listQuerySchema.shape[name]]).toEqual([name, true]);
+    const untouched = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('no store is read before the query is valid');
+        },
+      },
+    ) as never;
     const principal = { tenantId: 't1', keyId: 'k1', siteIds: [site] } as never;
     const lead = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
-    for (const query of [{ site_id: site, colour: 'red' }, { site_id: site, limit: String(MAX_PAGE_SIZE + 1) }, { site_id: site, status: 'pending' }, {}]) {
-      await expect(answerListFollowUps({ sites: untouched, steps: untouched, clock: { now: () => now } }, principal, lead, query)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    for (const query of [
+      { site_id: site, colour: 'red' },
+      { site_id: site, limit: String(MAX_PAGE_SIZE + 1) },
+      { site_id: site, status: 'pending' },
+      {},
+    ]) {
+      await expect(
+        answerListFollowUps({ sites: untouched, steps: untouched, clock: { now: () => now } }, principal, lead, query),
+      ).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     }
     expect(shape.limit.safeParse(MAX_PAGE_SIZE + 1).success).toBe(false);
     expect(shape.site_id.safeParse(undefined).success).toBe(false);
@@ -296,7 +386,14 @@ describe('follow-up sequences: the routes\' own checks', () => {
       due_at: '2026-11-25T14:00:01.000Z',
     };
     expect(followUpStepSchema.safeParse(stepView(step)).error?.issues).toBeUndefined();
-    const change: AppliedChange = { follow_up_id: step.id, change: 'cancelled', previous_status: 'scheduled', status: 'cancelled', previous_scheduled_for: step.scheduled_for, scheduled_for: step.scheduled_for };
+    const change: AppliedChange = {
+      follow_up_id: step.id,
+      change: 'cancelled',
+      previous_status: 'scheduled',
+      status: 'cancelled',
+      previous_scheduled_for: step.scheduled_for,
+      scheduled_for: step.scheduled_for,
+    };
     const record: LeadEventRecord = {
       id: '3f1e9a4c-2b7d-4e8f-a1c3-5d6e7f8a9b0c',
       tenant_id: 't1',
@@ -311,8 +408,13 @@ describe('follow-up sequences: the routes\' own checks', () => {
     expect(FOLLOW_UP_SEQUENCE_EVENTS.map((event) => event.type)).toEqual(published.map((event) => event.type));
     for (const [index, event] of published.entries()) {
       const body = FOLLOW_UP_SEQUENCE_EVENTS[index]!.route.request!.body!.content['application/json']!;
-      const payload = { id: 'evt_01a2089c61b9762880f6bfab1a2ceaa4', type: event.type, created_at: '2026-11-25T14:00:02.000Z', data: event.data };
-      expect([event.type, ((body as { schema: z.ZodType }).schema).safeParse(payload).error?.issues]).toEqual([event.type, undefined]);
+      const payload = {
+        id: 'evt_01a2089c61b9762880f6bfab1a2ceaa4',
+        type: event.type,
+        created_at: '2026-11-25T14:00:02.000Z',
+        data: event.data,
+      };
+      expect([event.type, (body as { schema: z.ZodType }).schema.safeParse(payload).error?.issues]).toEqual([event.type, undefined]);
     }
     expect(Object.keys(document.webhooks ?? {})).toEqual(expect.arrayContaining(['follow_up.due', 'sequence.adapted']));
   });
@@ -321,7 +423,8 @@ describe('follow-up sequences: the routes\' own checks', () => {
 describe('requests: the webhook routes', () => {
   it('registration and rotation: the reference describes the very schemas endpoints-api.ts checks', () => {
     const bodyOf = (path: string) => {
-      const media = WEBHOOK_OPERATIONS.find((operation) => operation.path === path && operation.method === 'POST')?.route.request?.body?.content['application/json'];
+      const media = WEBHOOK_OPERATIONS.find((operation) => operation.path === path && operation.method === 'POST')?.route.request?.body
+        ?.content['application/json'];
       return media && 'schema' in media ? media.schema : undefined;
     };
     expect(bodyOf('/api/webhooks')).toBe(registrationSchema);
@@ -339,13 +442,20 @@ describe('examples', () => {
       const { route } = operation;
       const body = route.request?.body?.content['application/json'];
       if (body && 'schema' in body && body.example !== undefined) {
-        expect([route.operationId, (body.schema as z.ZodType).safeParse(body.example).error?.issues]).toEqual([route.operationId, undefined]);
+        expect([route.operationId, (body.schema as z.ZodType).safeParse(body.example).error?.issues]).toEqual([
+          route.operationId,
+          undefined,
+        ]);
         checked += 1;
       }
       for (const [status, response] of Object.entries(route.responses)) {
         const json = 'content' in response ? response.content?.['application/json'] : undefined;
         if (!json || !('schema' in json) || json.example === undefined || !(json.schema instanceof z.ZodType)) continue;
-        expect([route.operationId, status, json.schema.safeParse(json.example).error?.issues]).toEqual([route.operationId, status, undefined]);
+        expect([route.operationId, status, json.schema.safeParse(json.example).error?.issues]).toEqual([
+          route.operationId,
+          status,
+          undefined,
+        ]);
         checked += 1;
       }
     }
@@ -355,9 +465,16 @@ describe('examples', () => {
 
 describe('webhook events', () => {
   it('documents an event as a signed POST of {id, type, created_at, data} under `webhooks`', () => {
-    const event = webhookEvent({ type: 'command.completed', summary: 'A command completed', description: 'Sent once.', data: z.object({ command: z.object({ command_id: z.string() }) }) });
+    const event = webhookEvent({
+      type: 'command.completed',
+      summary: 'A command completed',
+      description: 'Sent once.',
+      data: z.object({ command: z.object({ command_id: z.string() }) }),
+    });
     const withEvent = buildOpenApiDocument(OPERATIONS, [event]);
-    const post = (withEvent.webhooks as Record<string, { post: { operationId: string; parameters: { name: string; in: string; required: boolean }[] } }>)['command.completed']!.post;
+    const post = (
+      withEvent.webhooks as Record<string, { post: { operationId: string; parameters: { name: string; in: string; required: boolean }[] } }>
+    )['command.completed']!.post;
     expect(post.operationId).toBe('onCommandCompleted');
     expect(post.parameters).toContainEqual(expect.objectContaining({ name: 'Switchboard-Signature', in: 'header', required: true }));
     expect(withEvent.tags?.map((tag) => tag.name)).toContain('Webhook events');

@@ -26,7 +26,10 @@ describe('the reference page', () => {
     expect(answer(`${API_REFERENCE_PATHS.document}/`, {}).body).toBe(files.document);
     const script = answer(API_REFERENCE_PATHS.script, {});
     expect([script.statusCode, script.body, script.headers['content-type']]).toEqual([200, files.script, 'text/javascript; charset=utf-8']);
-    expect(answer(API_REFERENCE_PATHS.script, { 'if-none-match': `"other", ${script.headers.etag}` })).toMatchObject({ statusCode: 304, body: '' });
+    expect(answer(API_REFERENCE_PATHS.script, { 'if-none-match': `"other", ${script.headers.etag}` })).toMatchObject({
+      statusCode: 304,
+      body: '',
+    });
     expect(answer(API_REFERENCE_PATHS.script, { 'if-none-match': '"other"' }).statusCode).toBe(200);
   });
 

@@ -27,7 +27,9 @@ describe('offlineAnalysis', () => {
     const analysis = offlineAnalysis('API price per million tokens', { title: TITLE, text: TEXT });
 
     for (const point of analysis.key_points) expect(TEXT).toContain(point.replace(/…$/, ''));
-    expect(analysis.key_points).toContain('Developers can use the model through the API at $0.40 per million input tokens, about 30% less than before.');
+    expect(analysis.key_points).toContain(
+      'Developers can use the model through the API at $0.40 per million input tokens, about 30% less than before.',
+    );
   });
 
   it('scores relevance by the share of query words in title (full) and text (0.6)', () => {
@@ -42,7 +44,9 @@ describe('offlineAnalysis', () => {
   it('ignores search operators and stop words in the query, and scores 5 when nothing is left', () => {
     const source = { title: TITLE, text: TEXT };
 
-    expect(offlineAnalysis('large language models site:theverge.com OR site:wired.com after:2025-01-01 -crypto', source).relevance_score).toBe(10);
+    expect(
+      offlineAnalysis('large language models site:theverge.com OR site:wired.com after:2025-01-01 -crypto', source).relevance_score,
+    ).toBe(10);
     expect(offlineAnalysis('site:theverge.com the of', source).relevance_score).toBe(5);
     expect([...queryTerms('The latest LLM news site:x.com before:2026-01-01 "GPU prices"')]).toEqual(['llm', 'gpu', 'price']);
   });
@@ -51,7 +55,10 @@ describe('offlineAnalysis', () => {
     expect(sentimentOf('Shares surged after record profit and strong growth')).toBe('positive');
     expect(sentimentOf('The outage disrupted payments; the company warned of losses and faces a lawsuit')).toBe('negative');
     expect(sentimentOf('The company published its annual report on Tuesday')).toBe('neutral');
-    expect(offlineAnalysis('x', { title: 'Crestline Bank confirms data breach', text: 'Hackers accessed customer data after a breach.' }).sentiment).toBe('negative');
+    expect(
+      offlineAnalysis('x', { title: 'Crestline Bank confirms data breach', text: 'Hackers accessed customer data after a breach.' })
+        .sentiment,
+    ).toBe('negative');
   });
 
   it('falls back to the title when the text is empty', () => {
@@ -74,11 +81,9 @@ describe('offlineAnalysis', () => {
 
 describe('splitSentences', () => {
   it('splits after sentence ends followed by a capital, and at line breaks, dropping fragments under 3 words', () => {
-    expect(splitSentences('Revenue rose 12% to $3.4 billion. Shares jumped. "We are pleased," she said. Next line\nSecond line here now')).toEqual([
-      'Revenue rose 12% to $3.4 billion.',
-      '"We are pleased," she said.',
-      'Second line here now',
-    ]);
+    expect(
+      splitSentences('Revenue rose 12% to $3.4 billion. Shares jumped. "We are pleased," she said. Next line\nSecond line here now'),
+    ).toEqual(['Revenue rose 12% to $3.4 billion.', '"We are pleased," she said.', 'Second line here now']);
   });
 });
 
@@ -91,7 +96,12 @@ describe('normalizeAnalysis', () => {
       relevance_score: 14,
     });
 
-    expect(analysis).toEqual({ summary: 'Big news: the model is out.', key_points: ['one', 'two', 'three', 'four', 'five'], sentiment: 'positive', relevance_score: 10 });
+    expect(analysis).toEqual({
+      summary: 'Big news: the model is out.',
+      key_points: ['one', 'two', 'three', 'four', 'five'],
+      sentiment: 'positive',
+      relevance_score: 10,
+    });
     expect(normalizeAnalysis({ ...analysis, relevance_score: -3 }).relevance_score).toBe(0);
     expect(normalizeAnalysis({ ...analysis, relevance_score: 7.6 }).relevance_score).toBe(8);
     expect(normalizeAnalysis({ ...analysis, relevance_score: Number.NaN }).relevance_score).toBe(0);

@@ -52,12 +52,21 @@ function scriptedLlm(answer?: Answer): LlmClient & { requests: Array<JsonComplet
 }
 
 /** The DATA block of a request's user message. */
-function dataOf(request: JsonCompletionRequest<unknown>): { research_query: string; results?: Array<{ index: number; url: string; snippet: string }>; result?: { url: string; page_text: string } } {
+function dataOf(request: JsonCompletionRequest<unknown>): {
+  research_query: string;
+  results?: Array<{ index: number; url: string; snippet: string }>;
+  result?: { url: string; page_text: string };
+} {
   const content = request.messages.find((m) => m.role === 'user')!.content;
   return JSON.parse(content.slice(content.indexOf('<<<DATA') + 7, content.indexOf('DATA>>>')));
 }
 
-const modelAnalysis = (summary: string, relevance = 7) => ({ summary, key_points: ['A point.'], sentiment: 'neutral', relevance_score: relevance });
+const modelAnalysis = (summary: string, relevance = 7) => ({
+  summary,
+  key_points: ['A point.'],
+  sentiment: 'neutral',
+  relevance_score: relevance,
+});
 
 describe('analyzeResults (basic)', () => {
   it('analyses 25 results in 3 calls of at most 10, keeping order and fields', async () => {
@@ -104,7 +113,10 @@ describe('analyzeResults (basic)', () => {
       ],
     }));
 
-    const analysed = await analyzeResults({ llm, onNote: (note) => notes.push(note) }, { query: 'AI chips', results: input, depth: 'basic' });
+    const analysed = await analyzeResults(
+      { llm, onNote: (note) => notes.push(note) },
+      { query: 'AI chips', results: input, depth: 'basic' },
+    );
 
     expect(analysed.map((r) => r.content_analysis.summary)).toEqual([
       offlineAnalysis('AI chips', { title: input[0]!.title, text: input[0]!.snippet }).summary,
@@ -119,12 +131,26 @@ describe('analyzeResults (basic)', () => {
   it('clamps what the model answers to the contract', async () => {
     const input = results(1);
     const llm = scriptedLlm(() => ({
-      analyses: [{ index: 0, url: input[0]!.url, summary: '## Summary\n**Chips**  are  in demand.', key_points: ['1. a', '2. b', '3. c', '4. d', '5. e', '6. f'], sentiment: 'positive', relevance_score: 12.4 }],
+      analyses: [
+        {
+          index: 0,
+          url: input[0]!.url,
+          summary: '## Summary\n**Chips**  are  in demand.',
+          key_points: ['1. a', '2. b', '3. c', '4. d', '5. e', '6. f'],
+          sentiment: 'positive',
+          relevance_score: 12.4,
+        },
+      ],
     }));
 
     const [analysed] = await analyzeResults({ llm }, { query: 'q', results: input, depth: 'basic' });
 
-    expect(analysed!.content_analysis).toEqual({ summary: 'Summary Chips are in demand.', key_points: ['a', 'b', 'c', 'd', 'e'], sentiment: 'positive', relevance_score: 10 });
+    expect(analysed!.content_analysis).toEqual({
+      summary: 'Summary Chips are in demand.',
+      key_points: ['a', 'b', 'c', 'd', 'e'],
+      sentiment: 'positive',
+      relevance_score: 10,
+    });
   });
 
   it('gives the offline analysis to a batch whose answer is unusable or refused, and analyses the other batches', async () => {
@@ -138,7 +164,10 @@ describe('analyzeResults (basic)', () => {
     });
     const input = results(25);
 
-    const analysed = await analyzeResults({ llm, onNote: (note) => notes.push(note) }, { query: 'AI chips', results: input, depth: 'basic' });
+    const analysed = await analyzeResults(
+      { llm, onNote: (note) => notes.push(note) },
+      { query: 'AI chips', results: input, depth: 'basic' },
+    );
 
     const fromModel = analysed.filter((r) => r.content_analysis.summary === 'From the model.');
     expect(fromModel).toHaveLength(5);
@@ -156,7 +185,10 @@ describe('analyzeResults (basic)', () => {
     const llm = scriptedLlm();
     const notes: AnalysisNote[] = [];
 
-    const analysed = await analyzeResults({ llm, deadlineAt: 1_000, now: () => 1_000, onNote: (n) => notes.push(n) }, { query: 'q', results: results(12), depth: 'basic' });
+    const analysed = await analyzeResults(
+      { llm, deadlineAt: 1_000, now: () => 1_000, onNote: (n) => notes.push(n) },
+      { query: 'q', results: results(12), depth: 'basic' },
+    );
 
     expect(llm.requests).toHaveLength(0);
     expect(analysed).toHaveLength(12);
@@ -165,9 +197,18 @@ describe('analyzeResults (basic)', () => {
   });
 
   it('runs offline end to end over the local corpus, every answer passing the schema', async () => {
-    const { hits } = await createLocalCorpusProvider().search({ text: '', terms: 'large language models LLM AI', keywords: [], sources: [], maxResults: 30 });
+    const { hits } = await createLocalCorpusProvider().search({
+      text: '',
+      terms: 'large language models LLM AI',
+      keywords: [],
+      sources: [],
+      maxResults: 30,
+    });
 
-    const analysed = await analyzeResults({ llm: createOfflineLlm() }, { query: 'large language models LLM AI', results: hits, depth: 'basic' });
+    const analysed = await analyzeResults(
+      { llm: createOfflineLlm() },
+      { query: 'large language models LLM AI', results: hits, depth: 'basic' },
+    );
 
     expect(analysed).toHaveLength(30);
     for (const { content_analysis: a } of analysed) {
@@ -182,7 +223,8 @@ describe('analyzeResults (basic)', () => {
 });
 
 describe('analyzeResults (advanced)', () => {
-  const pageText = (url: string) => `Full article at ${url}. The chipmaker said orders for AI accelerators doubled this year. It will open a plant in Ohio. Analysts expect supply to stay tight.`;
+  const pageText = (url: string) =>
+    `Full article at ${url}. The chipmaker said orders for AI accelerators doubled this year. It will open a plant in Ohio. Analysts expect supply to stay tight.`;
 
   it('reads each page and makes one call per result, at most 4 pages at once', async () => {
     let inFlight = 0;
@@ -202,7 +244,12 @@ describe('analyzeResults (advanced)', () => {
     const analysed = await analyzeResults({ llm, readPage }, { query: 'AI accelerators', results: input.slice(0, 5), depth: 'advanced' });
     expect(llm.requests).toHaveLength(5);
     expect(llm.requests.every((r) => r.schemaName === 'search_result_analysis')).toBe(true);
-    expect(llm.requests.map((r) => dataOf(r).result!.page_text).sort()).toEqual(input.slice(0, 5).map((r) => pageText(r.url)).sort());
+    expect(llm.requests.map((r) => dataOf(r).result!.page_text).sort()).toEqual(
+      input
+        .slice(0, 5)
+        .map((r) => pageText(r.url))
+        .sort(),
+    );
     expect(analysed[0]!.content_analysis.summary).toContain(`Full article at ${input[0]!.url}.`);
 
     read.length = 0;
@@ -216,13 +263,17 @@ describe('analyzeResults (advanced)', () => {
     const failing = new Set([input[1]!.url, input[4]!.url]);
     const notes: AnalysisNote[] = [];
     const readPage: PageReader = async (url) => {
-      if (url === input[1]!.url) throw new PageRefusedError(`${new URL(url).hostname} is not a public internet address`, new URL(url).hostname);
+      if (url === input[1]!.url)
+        throw new PageRefusedError(`${new URL(url).hostname} is not a public internet address`, new URL(url).hostname);
       if (failing.has(url)) throw new PageFetchError('timeout', 'the page did not arrive in time');
       return { text: pageText(url) };
     };
     const llm = scriptedLlm();
 
-    const analysed = await analyzeResults({ llm, readPage, onNote: (n) => notes.push(n) }, { query: 'AI accelerators', results: input, depth: 'advanced' });
+    const analysed = await analyzeResults(
+      { llm, readPage, onNote: (n) => notes.push(n) },
+      { query: 'AI accelerators', results: input, depth: 'advanced' },
+    );
 
     expect(llm.requests).toHaveLength(5);
     const batch = llm.requests.filter((r) => r.schemaName === 'search_result_analyses');
@@ -255,7 +306,9 @@ describe('analyzeResults (advanced)', () => {
           <p>The chipmaker said orders for AI accelerators doubled this year, driven by cloud providers building data centers for large language models.</p>
           <p>It will open a plant in Ohio next year and expects supply to stay tight until then, according to its chief executive.</p></article></body></html>`,
       },
-      '/deep': { html: `<html><body>${'<div>'.repeat(4_000)}<p>Orders for AI accelerators doubled, deep down.</p>${'</div>'.repeat(4_000)}</body></html>` },
+      '/deep': {
+        html: `<html><body>${'<div>'.repeat(4_000)}<p>Orders for AI accelerators doubled, deep down.</p>${'</div>'.repeat(4_000)}</body></html>`,
+      },
     });
     const parser = createPageParser();
     try {
@@ -273,7 +326,10 @@ describe('analyzeResults (advanced)', () => {
       const llm = scriptedLlm();
       const notes: AnalysisNote[] = [];
 
-      const analysed = await analyzeResults({ llm, readPage, onNote: (note) => notes.push(note) }, { query: 'AI accelerators', results: input, depth: 'advanced' });
+      const analysed = await analyzeResults(
+        { llm, readPage, onNote: (note) => notes.push(note) },
+        { query: 'AI accelerators', results: input, depth: 'advanced' },
+      );
 
       expect(llm.requests.map((r) => r.schemaName).sort()).toEqual(['search_result_analyses', 'search_result_analysis']);
       const single = llm.requests.find((r) => r.schemaName === 'search_result_analysis')!;
@@ -283,7 +339,11 @@ describe('analyzeResults (advanced)', () => {
       expect(analysed[1]!.content_analysis.summary).toBe('A story that was removed.');
       expect(analysed[2]!.content_analysis.summary).toBe('Looks public, resolves private.');
       expect(analysed[3]!.content_analysis.summary).toBe('A page built to stall parsers.');
-      expect(notes.find((note) => note.url === input[3]!.url)).toEqual({ url: input[3]!.url, kind: 'page_unreadable', reason: 'the page is nested more than 128 elements deep' });
+      expect(notes.find((note) => note.url === input[3]!.url)).toEqual({
+        url: input[3]!.url,
+        kind: 'page_unreadable',
+        reason: 'the page is nested more than 128 elements deep',
+      });
       expect(pages.requests.map((r) => r.path).sort()).toEqual(['/article', '/deep', '/missing']);
     } finally {
       await parser.close();

@@ -51,7 +51,12 @@ describe('buildSearchQuery', () => {
 
   describe('custom_search', () => {
     it('is built from the parameters alone', () => {
-      const query = built({ operation_type: 'custom_search', query: 'postgres 17', keywords: ['logical replication'], date_from: '2024-09-01' });
+      const query = built({
+        operation_type: 'custom_search',
+        query: 'postgres 17',
+        keywords: ['logical replication'],
+        date_from: '2024-09-01',
+      });
       expect(query.text).toBe('postgres 17 "logical replication" after:2024-09-01');
       expect(query.terms).toBe('postgres 17 logical replication');
       expect(query).toMatchObject({ keywords: ['logical replication'], sources: [], dateFrom: '2024-09-01' });
@@ -59,7 +64,11 @@ describe('buildSearchQuery', () => {
     });
 
     it('does not repeat a keyword the query already says', () => {
-      const query = built({ operation_type: 'custom_search', query: 'GPU prices in C++', keywords: ['gpu', 'c++', 'price', 'rental prices'] });
+      const query = built({
+        operation_type: 'custom_search',
+        query: 'GPU prices in C++',
+        keywords: ['gpu', 'c++', 'price', 'rental prices'],
+      });
       expect(query.text).toBe('GPU prices in C++ price "rental prices"');
       expect(query.keywords).toEqual(['gpu', 'c++', 'price', 'rental prices']);
     });

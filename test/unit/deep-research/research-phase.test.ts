@@ -13,7 +13,12 @@ import type { SearchHit, SearchProvider, SearchQuery } from '../../../shared/pro
 const CREATED = Date.parse('2026-11-23T10:00:00.000Z');
 
 const hits = (count: number, host = 'news.example.com'): SearchHit[] =>
-  Array.from({ length: count }, (_, i) => ({ title: `Story ${i}`, url: `https://${host}/story-${i}`, snippet: `About story ${i}`, publishedDate: '2026-11-20' }));
+  Array.from({ length: count }, (_, i) => ({
+    title: `Story ${i}`,
+    url: `https://${host}/story-${i}`,
+    snippet: `About story ${i}`,
+    publishedDate: '2026-11-20',
+  }));
 
 const provider = (name: string): SearchProvider => ({ name, search: async () => ({ hits: [], requests: 0 }) });
 
@@ -51,7 +56,10 @@ function world(overrides: Partial<ResearchPhaseDependencies> = {}) {
     },
     analyze: async ({ results }) => {
       events.push('analysed');
-      return results.map((result) => ({ ...result, content_analysis: { summary: `On ${result.title}`, key_points: [], sentiment: 'neutral', relevance_score: 5 } }));
+      return results.map((result) => ({
+        ...result,
+        content_analysis: { summary: `On ${result.title}`, key_points: [], sentiment: 'neutral', relevance_score: 5 },
+      }));
     },
     ...overrides,
   };
@@ -65,7 +73,10 @@ function world(overrides: Partial<ResearchPhaseDependencies> = {}) {
   };
 }
 
-function commandOf(body: Record<string, unknown>, progress?: DeepResearchProgress): CommandRecord<DeepResearchRequest, DeepResearchProgress> {
+function commandOf(
+  body: Record<string, unknown>,
+  progress?: DeepResearchProgress,
+): CommandRecord<DeepResearchRequest, DeepResearchProgress> {
   const request = parseDeepResearchRequest(body);
   return {
     id: '01a2089c-61b9-7628-80f6-bfab1a2ceaa4',
@@ -90,7 +101,9 @@ describe('the research job', () => {
     expect(definition.type).toBe('deep_research');
     expect(definition.kind.type).toBe('deep_research');
     expect(definition.siteIdOf(parseDeepResearchRequest({ operation_type: 'llm_news' }))).toBeUndefined();
-    expect(() => definition.parseProducerRequest!({ operation_type: 'nope' })).toThrow(expect.objectContaining({ code: 'INVALID_OPERATION' }));
+    expect(() => definition.parseProducerRequest!({ operation_type: 'nope' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPERATION' }),
+    );
   });
 });
 
@@ -119,7 +132,12 @@ describe('runResearchPhase', () => {
       domain: 'news.example.com',
       publishedDate: '2026-11-20',
     });
-    expect(chainCalls).toEqual([{ providers: ['google', 'brave'], query: expect.objectContaining({ text: 'batteries news after:2026-11-01', maxResults: 30, dateFrom: '2026-11-01' }) }]);
+    expect(chainCalls).toEqual([
+      {
+        providers: ['google', 'brave'],
+        query: expect.objectContaining({ text: 'batteries news after:2026-11-01', maxResults: 30, dateFrom: '2026-11-01' }),
+      },
+    ]);
     expect(events).toEqual(['searched', 'cached']);
     expect(cached.size).toBe(1);
   });
@@ -130,12 +148,23 @@ describe('runResearchPhase', () => {
     await run(deps, commandOf(body));
     const second = await run(deps, commandOf(body));
     expect(chainCalls).toHaveLength(1);
-    expect(second).toMatchObject({ status: 'completed', result: { provider: 'google', provider_requests: 0, cached: true, total_results: 10 } });
+    expect(second).toMatchObject({
+      status: 'completed',
+      result: { provider: 'google', provider_requests: 0, cached: true, total_results: 10 },
+    });
   });
 
   it('fails with SEARCH_FAILED and every provider’s reason when none serves', async () => {
     const { deps, answerWith, cached } = world();
-    answerWith(new SearchFailedError([{ provider: 'google', reason: 'daily quota used up' }, { provider: 'brave', reason: 'HTTP 503 twice' }], 3));
+    answerWith(
+      new SearchFailedError(
+        [
+          { provider: 'google', reason: 'daily quota used up' },
+          { provider: 'brave', reason: 'HTTP 503 twice' },
+        ],
+        3,
+      ),
+    );
     const outcome = await run(deps, commandOf({ operation_type: 'llm_news' }));
     expect(outcome).toEqual({
       status: 'failed',
@@ -169,7 +198,11 @@ describe('runResearchPhase', () => {
 
     it('fails loudly elsewhere: ProviderNotConfiguredError, reported, nothing searched', async () => {
       const reported: Error[] = [];
-      const { deps, chainCalls } = world({ providers: async () => [], allowOffline: false, onNotConfigured: (error) => reported.push(error) });
+      const { deps, chainCalls } = world({
+        providers: async () => [],
+        allowOffline: false,
+        onNotConfigured: (error) => reported.push(error),
+      });
       await expect(run(deps, commandOf({ operation_type: 'llm_news' }))).rejects.toBeInstanceOf(ProviderNotConfiguredError);
       expect(reported).toHaveLength(1);
       expect(reported[0]!.message).toMatch(/No search provider is configured.*ALLOW_OFFLINE_PROVIDERS/);
@@ -178,7 +211,13 @@ describe('runResearchPhase', () => {
   });
 
   describe('content analysis', () => {
-    const body = { operation_type: 'general_news', query: 'solar', max_results: 12, include_content_analysis: true, analysis_depth: 'advanced' };
+    const body = {
+      operation_type: 'general_news',
+      query: 'solar',
+      max_results: 12,
+      include_content_analysis: true,
+      analysis_depth: 'advanced',
+    };
 
     it('keeps the search outcome before analysing, then completes with each result analysed', async () => {
       const analysed: { query: string; depth: string; count: number; deadlineAt: number }[] = [];
@@ -191,7 +230,9 @@ describe('runResearchPhase', () => {
       });
       const outcome = await run(deps, commandOf(body));
       expect(events).toEqual(['searched', 'cached', 'progress kept']);
-      expect(progress[0]).toEqual({ progress: { search: { provider: 'google', provider_requests: 4, cached: false, passed_over: [], results: expect.any(Array) } } });
+      expect(progress[0]).toEqual({
+        progress: { search: { provider: 'google', provider_requests: 4, cached: false, passed_over: [], results: expect.any(Array) } },
+      });
       expect(analysed).toEqual([{ query: 'solar news', depth: 'advanced', count: 12, deadlineAt: CREATED + 1_500 + 120_000 }]);
       expect(outcome).toMatchObject({ status: 'completed', result: { analysis_included: true, total_results: 12 } });
       if (outcome.status !== 'completed') throw new Error('not completed');
@@ -201,13 +242,22 @@ describe('runResearchPhase', () => {
     it('a redelivered job reads the kept search and spends no provider request again', async () => {
       const { deps, chainCalls, events } = world();
       const kept: DeepResearchProgress = {
-        search: { provider: 'brave', provider_requests: 2, cached: false, passed_over: [{ provider: 'google', reason: 'quota' }], results: [] },
+        search: {
+          provider: 'brave',
+          provider_requests: 2,
+          cached: false,
+          passed_over: [{ provider: 'google', reason: 'quota' }],
+          results: [],
+        },
       };
       kept.search!.results = [{ title: 'Kept', url: 'https://kept.example/1', snippet: 's', domain: 'kept.example' }];
       const outcome = await run(deps, commandOf(body, kept));
       expect(chainCalls).toEqual([]);
       expect(events).toEqual(['analysed']);
-      expect(outcome).toMatchObject({ status: 'completed', result: { provider: 'brave', provider_requests: 2, total_results: 1, analysis_included: true } });
+      expect(outcome).toMatchObject({
+        status: 'completed',
+        result: { provider: 'brave', provider_requests: 2, total_results: 1, analysis_included: true },
+      });
     });
 
     it('gives the results without analysis, and says why, when the analysis fails', async () => {
@@ -219,7 +269,9 @@ describe('runResearchPhase', () => {
         patch: { warnings: [{ code: 'SYSTEM_ERROR', message: 'Content analysis failed; the results are given without analysis.' }] },
       });
       if (outcome.status !== 'completed') throw new Error('not completed');
-      expect(outcome.result.results as object[]).toEqual(expect.arrayContaining([expect.not.objectContaining({ content_analysis: expect.anything() })]));
+      expect(outcome.result.results as object[]).toEqual(
+        expect.arrayContaining([expect.not.objectContaining({ content_analysis: expect.anything() })]),
+      );
     });
 
     it('says so when the model stayed unavailable', async () => {
@@ -227,14 +279,25 @@ describe('runResearchPhase', () => {
       const outcome = await run(deps, commandOf(body));
       expect(outcome).toMatchObject({
         status: 'completed',
-        patch: { warnings: [{ message: 'Content analysis failed: the language model is unavailable (OpenAI answered 503 after 3 attempts); the results are given without analysis.' }] },
+        patch: {
+          warnings: [
+            {
+              message:
+                'Content analysis failed: the language model is unavailable (OpenAI answered 503 after 3 attempts); the results are given without analysis.',
+            },
+          ],
+        },
       });
     });
 
     it('gives the results without analysis when it outlives its budget', async () => {
       const { deps } = world({ analyze: () => new Promise(() => undefined), analysisBudgetMs: 20 });
       const outcome = await run(deps, commandOf(body));
-      expect(outcome).toMatchObject({ status: 'completed', result: { analysis_included: false }, patch: { warnings: [{ message: expect.stringMatching(/did not finish within 0 s/) }] } });
+      expect(outcome).toMatchObject({
+        status: 'completed',
+        result: { analysis_included: false },
+        patch: { warnings: [{ message: expect.stringMatching(/did not finish within 0 s/) }] },
+      });
     });
 
     it('fails loudly when the model is not configured (the kept search is reused by the retry)', async () => {

@@ -57,7 +57,13 @@ describe('shapeResults', () => {
       { maxResults: 30 },
     );
     expect(results).toEqual([
-      { title: 'Title of https://www.example.com/a?utm_source=x', url: 'https://www.example.com/a?utm_source=x', snippet: 'A snippet', domain: 'example.com', publishedDate: '2025-03-02' },
+      {
+        title: 'Title of https://www.example.com/a?utm_source=x',
+        url: 'https://www.example.com/a?utm_source=x',
+        snippet: 'A snippet',
+        domain: 'example.com',
+        publishedDate: '2025-03-02',
+      },
       { title: 'Title of https://example.com/b', url: 'https://example.com/b', snippet: 'A snippet', domain: 'example.com' },
     ]);
   });
@@ -83,7 +89,12 @@ describe('shapeResults', () => {
   });
 
   it('stops before the results would take more than their bytes, keeping the best-ranked', () => {
-    const hits = Array.from({ length: 100 }, (_, i) => ({ title: `${i} ${'語'.repeat(290)}`, url: `https://a.example/${i}/${'p'.repeat(1_900)}`, snippet: '語'.repeat(1_000), publishedDate: '2026-11-20' }));
+    const hits = Array.from({ length: 100 }, (_, i) => ({
+      title: `${i} ${'語'.repeat(290)}`,
+      url: `https://a.example/${i}/${'p'.repeat(1_900)}`,
+      snippet: '語'.repeat(1_000),
+      publishedDate: '2026-11-20',
+    }));
     const results = shapeResults(hits, { maxResults: 100 });
     expect(results.length).toBeGreaterThan(10);
     expect(results.length).toBeLessThan(100);
@@ -92,7 +103,10 @@ describe('shapeResults', () => {
   });
 
   it('turns provider markup into plain text and names an untitled result by its domain', () => {
-    const [result] = shapeResults([{ title: '', url: 'https://b.example/x', snippet: 'The <strong>new</strong> model &amp; its\n  weights' }], { maxResults: 5 });
+    const [result] = shapeResults(
+      [{ title: '', url: 'https://b.example/x', snippet: 'The <strong>new</strong> model &amp; its\n  weights' }],
+      { maxResults: 5 },
+    );
     expect(result).toMatchObject({ title: 'b.example', snippet: 'The new model & its weights' });
     expect(plainText('x'.repeat(2_000), 1_000)).toHaveLength(1_000);
   });

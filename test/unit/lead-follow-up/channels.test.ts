@@ -27,7 +27,11 @@ describe('availableChannels', () => {
 
   it('leaves out a channel the lead cannot be reached on', () => {
     expect(availableChannels(both, leadReach(lead({ email: 'a@b.example' }), undefined))).toEqual(['email', 'notification', 'web']);
-    expect(availableChannels(both, leadReach(lead({ phone: '+14155550123' }), undefined))).toEqual(['messaging_app', 'notification', 'web']);
+    expect(availableChannels(both, leadReach(lead({ phone: '+14155550123' }), undefined))).toEqual([
+      'messaging_app',
+      'notification',
+      'web',
+    ]);
   });
 
   it('leaves out a channel the site has not configured', () => {

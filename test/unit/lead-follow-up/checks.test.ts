@@ -120,7 +120,9 @@ describe('checkLeadFollowUp', () => {
     it('7. NO_VALID_CHANNELS_FOR_LEAD with details when no configured channel matches the lead', async () => {
       const site = demoSite();
       site.channels = { messaging_app: { enabled: true } };
-      const error = await checkLeadFollowUp(inMemorySites([site]), request({ leadId: DEMO.emailOnlyLeadId })).catch((thrown: unknown) => thrown);
+      const error = await checkLeadFollowUp(inMemorySites([site]), request({ leadId: DEMO.emailOnlyLeadId })).catch(
+        (thrown: unknown) => thrown,
+      );
 
       expect(error).toBeInstanceOf(AppError);
       expect((error as AppError).code).toBe('NO_VALID_CHANNELS_FOR_LEAD');
@@ -132,7 +134,10 @@ describe('checkLeadFollowUp', () => {
   it('uses a valid phone_number for messaging_app when the stored lead has no phone', async () => {
     const site = demoSite();
     site.channels = { messaging_app: { enabled: true } };
-    const checked = await checkLeadFollowUp(inMemorySites([site]), request({ leadId: DEMO.emailOnlyLeadId, phone_number: '+1 415 555 0188' }));
+    const checked = await checkLeadFollowUp(
+      inMemorySites([site]),
+      request({ leadId: DEMO.emailOnlyLeadId, phone_number: '+1 415 555 0188' }),
+    );
     expect(checked.channels).toEqual(['messaging_app', 'notification', 'web']);
   });
 
@@ -155,7 +160,9 @@ describe('checkLeadFollowUp', () => {
       );
 
     it('repeat ids of up to 100 characters', async () => {
-      expect(await messageOf(checkLeadFollowUp(sites, request({ siteId: UNKNOWN })))).toBe(`SITE_NOT_FOUND: Site ${UNKNOWN} was not found.`);
+      expect(await messageOf(checkLeadFollowUp(sites, request({ siteId: UNKNOWN })))).toBe(
+        `SITE_NOT_FOUND: Site ${UNKNOWN} was not found.`,
+      );
     });
 
     it.each([
@@ -172,7 +179,9 @@ describe('checkLeadFollowUp', () => {
 
     it('with a principal too', async () => {
       const principal: Principal = { tenantId: 't', siteIds: [DEMO.siteId], keyId: 'k' };
-      expect(await messageOf(checkLeadFollowUp(sites, { ...request(), siteId: long }, principal))).toBe(`SITE_NOT_FOUND: Site ${'q'.repeat(20)}… was not found.`);
+      expect(await messageOf(checkLeadFollowUp(sites, { ...request(), siteId: long }, principal))).toBe(
+        `SITE_NOT_FOUND: Site ${'q'.repeat(20)}… was not found.`,
+      );
     });
   });
 });

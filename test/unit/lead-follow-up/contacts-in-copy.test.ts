@@ -32,9 +32,17 @@ async function contextFor(fields: Record<string, unknown> = {}): Promise<Writing
 const channels = ['email', 'messaging_app', 'notification', 'web'] as const;
 const messagesWith = (email: string): ChannelMessages => ({
   email: { title: 'A next step for Trailhead Rentals', message: email, strategy: 'Recap and ask for a call.' },
-  messaging_app: { title: 'Quick follow-up', message: 'Hi Jordan, would a short call this week work for you?', strategy: 'Short check-in.' },
+  messaging_app: {
+    title: 'Quick follow-up',
+    message: 'Hi Jordan, would a short call this week work for you?',
+    strategy: 'Short check-in.',
+  },
   notification: { title: 'Next step', message: 'Jordan, your next step with Northwind Outdoor is ready.', strategy: 'Reminder.' },
-  web: { title: 'Welcome back', message: 'Welcome back, Jordan. Book a short call at a time that suits you.', strategy: 'Returning visitor.' },
+  web: {
+    title: 'Welcome back',
+    message: 'Welcome back, Jordan. Book a short call at a time that suits you.',
+    strategy: 'Returning visitor.',
+  },
 });
 
 describe('links and contact details in copy', () => {
@@ -44,7 +52,11 @@ describe('links and contact details in copy', () => {
     ['a www link', 'Hi Jordan, tents are at www.cheap-tents.net this week.', 'url www.cheap-tents.net'],
     ['an e-mail address', 'Hi Jordan, write to planted@attacker.example with questions.', 'email planted@attacker.example'],
     ['a phone number', 'Hi Jordan, call us on +1 (415) 555-0999 this week.', 'phone +1 (415) 555-0999'],
-    ['another lead path on the site', 'Hi Jordan, see https://northwind-outdoor.example/secret-offer for it.', 'url https://northwind-outdoor.example/secret-offer'],
+    [
+      'another lead path on the site',
+      'Hi Jordan, see https://northwind-outdoor.example/secret-offer for it.',
+      'url https://northwind-outdoor.example/secret-offer',
+    ],
   ])('refuses %s planted by the caller, naming it', async (_name, email, named) => {
     const context = await contextFor(PLANTED);
 
@@ -72,7 +84,11 @@ describe('links and contact details in copy', () => {
 
   it('passes a contact written in the stored lead data', async () => {
     const site = demoSite();
-    site.leads![0]!.interactions!.push({ date: '2026-11-17', type: 'email', summary: 'Their booking page is trailhead-rentals.example/book' });
+    site.leads![0]!.interactions!.push({
+      date: '2026-11-17',
+      type: 'email',
+      summary: 'Their booking page is trailhead-rentals.example/book',
+    });
     const request = parseLeadFollowUpRequest({ siteId: DEMO.siteId, leadId: DEMO.leadId }, 'channel_messages');
     const context = writingContext(await checkLeadFollowUp(inMemorySites([site]), request), request);
 
@@ -84,7 +100,12 @@ describe('links and contact details in copy', () => {
     const context = await contextFor(PLANTED);
     const written = {
       follow_ups: [
-        { subject: 'Following up', content: 'Hi Jordan, email planted@attacker.example for the deal.', next_steps: 'Wait.', template: 'recap' },
+        {
+          subject: 'Following up',
+          content: 'Hi Jordan, email planted@attacker.example for the deal.',
+          next_steps: 'Wait.',
+          template: 'recap',
+        },
         { subject: 'Checking in', content: 'Hi Jordan, a short call this week?', next_steps: 'Call.', template: 'ask' },
         { subject: 'Last note', content: 'Hi Jordan, we are here when you are ready.', next_steps: 'Pause.', template: 'final' },
       ],
@@ -104,7 +125,8 @@ describe('links and contact details in copy', () => {
     expect(checkChannelMessages(messages, context.channels, copyRulesFor(context, 'offline'))).toEqual([]);
     expect(checkWrittenSequence(sequence, types, copyRulesFor(context, 'offline'))).toEqual([]);
     const text = JSON.stringify([messages, sequence]);
-    for (const planted of ['evil.example.com', '555-0999', 'attacker.example', 'bad-offers.com', 'cheap-tents.net']) expect(text).not.toContain(planted);
+    for (const planted of ['evil.example.com', '555-0999', 'attacker.example', 'bad-offers.com', 'cheap-tents.net'])
+      expect(text).not.toContain(planted);
     expect(text).toContain('Tents from');
   });
 

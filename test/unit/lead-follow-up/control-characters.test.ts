@@ -11,9 +11,17 @@ const withoutCopywriter = (): SiteInput => {
 
 const messagesWith = (email: string): ChannelMessages => ({
   email: { title: 'A next step for Trailhead Rentals', message: email, strategy: 'Recap and ask for a call.' },
-  messaging_app: { title: 'Quick follow-up', message: 'Hi Jordan, would a short call this week work for you?', strategy: 'Short check-in.' },
+  messaging_app: {
+    title: 'Quick follow-up',
+    message: 'Hi Jordan, would a short call this week work for you?',
+    strategy: 'Short check-in.',
+  },
   notification: { title: 'Next step', message: 'Jordan, your next step with Northwind Outdoor is ready.', strategy: 'Reminder.' },
-  web: { title: 'Welcome back', message: 'Welcome back, Jordan. Book a short call at a time that suits you.', strategy: 'Returning visitor.' },
+  web: {
+    title: 'Welcome back',
+    message: 'Welcome back, Jordan. Book a short call at a time that suits you.',
+    strategy: 'Returning visitor.',
+  },
 });
 
 describe('control characters end to end', () => {
@@ -40,7 +48,9 @@ describe('control characters end to end', () => {
     await harness.deliverSales(job);
 
     expect(harness.llmRequests).toHaveLength(2);
-    expect(harness.llmRequests[1]!.messages.at(-1)!.content).toContain('email.message: contains control or bidirectional formatting characters (U+202E)');
+    expect(harness.llmRequests[1]!.messages.at(-1)!.content).toContain(
+      'email.message: contains control or bidirectional formatting characters (U+202E)',
+    );
     expect(harness.commands.records.get(command.id)!.status).toBe('completed');
   });
 });

@@ -8,7 +8,10 @@ import { DEMO, demoSite, leadFollowUpHarness, type ScriptedAnswer } from './fixt
 
 const refined = (messages: ChannelMessages) =>
   Object.fromEntries(
-    Object.entries(messages).map(([channel, item]) => [channel, { title: `${item.title} (refined)`, message: `${item.message} Refined by Riley.` }]),
+    Object.entries(messages).map(([channel, item]) => [
+      channel,
+      { title: `${item.title} (refined)`, message: `${item.message} Refined by Riley.` },
+    ]),
   );
 
 /** Runs the sales phase up to the hand-off; returns the parent, the child id and the copywriter job. */
@@ -19,7 +22,7 @@ async function handedOff(script: ScriptedAnswer[]) {
   const parent = harness.commands.records.get(command.id)!;
   const childId = parent.child_ids![0]!;
   const copywriterJob = harness.queue.sent.find((sent) => sent.queue === 'copywriter')!.job;
-  const salesMessages = ((parent.progress as { sales: { messages: ChannelMessages } }).sales).messages;
+  const salesMessages = (parent.progress as { sales: { messages: ChannelMessages } }).sales.messages;
   return { harness, parentId: command.id, childId, copywriterJob, salesMessages };
 }
 
@@ -102,7 +105,12 @@ describe('copywriter phase', () => {
 
   it('finishes the child when redelivered after a crash between the parent completion and its own', async () => {
     const { harness, parentId, childId, copywriterJob } = await handedOff([{ offline: true }]);
-    const child = (await harness.commands.claim(childId, { tenantId: 'tenant-a', type: 'copywriter' }, harness.clock.now(), harness.clock.now() + 1000)) as { command: CommandRecord };
+    const child = (await harness.commands.claim(
+      childId,
+      { tenantId: 'tenant-a', type: 'copywriter' },
+      harness.clock.now(),
+      harness.clock.now() + 1000,
+    )) as { command: CommandRecord };
     const typed = readCommand(copywriterKind, child.command);
     await runCopywriterPhase(harness.copywriterDeps, {
       command: typed,

@@ -2,7 +2,12 @@ import { copywriterRequestSchema } from '../../../shared/lead-follow-up/copywrit
 import { DEMO } from './fixtures';
 
 describe('copywriterRequestSchema', () => {
-  const request = { parentId: '019a3b4c-5d6e-7f80-9a1b-2c3d4e5f6a7b', siteId: DEMO.siteId, leadId: DEMO.leadId, agentId: DEMO.copywriterId };
+  const request = {
+    parentId: '019a3b4c-5d6e-7f80-9a1b-2c3d4e5f6a7b',
+    siteId: DEMO.siteId,
+    leadId: DEMO.leadId,
+    agentId: DEMO.copywriterId,
+  };
 
   it('gives upper-case ids back in lower case', () => {
     const upper = Object.fromEntries(Object.entries(request).map(([key, value]) => [key, value.toUpperCase()]));

@@ -88,7 +88,8 @@ export function inMemoryCommands(): CommandStore & { records: Map<string, Comman
     async claim(id, expected, now, leaseUntil) {
       const current = records.get(id);
       if (!current) return erased.has(id) ? { kind: 'erased' } : { kind: 'missing' };
-      if (current.tenant_id !== expected.tenantId || current.type !== expected.type) return { kind: 'mismatch', command: structuredClone(current) };
+      if (current.tenant_id !== expected.tenantId || current.type !== expected.type)
+        return { kind: 'mismatch', command: structuredClone(current) };
       if (current.status !== 'in_progress') return { kind: 'terminal', command: structuredClone(current) };
       if (current.lease_until !== undefined && current.lease_until >= now) return { kind: 'leased', command: structuredClone(current) };
       update(id, { lease_until: leaseUntil, attempts: current.attempts + 1, updated_at: iso(now) });
@@ -130,13 +131,18 @@ export function inMemoryTenants(grants: Record<string, string[]>): WorkerDepende
   return {
     async get(tenantId) {
       const siteIds = grants[tenantId];
-      return siteIds ? { tenant_id: tenantId, site_ids: siteIds, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' } : undefined;
+      return siteIds
+        ? { tenant_id: tenantId, site_ids: siteIds, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' }
+        : undefined;
     },
   };
 }
 
 /** A JobQueue that keeps what was sent. */
-export function recordingQueue(): JobQueue & { sent: { queue: JobQueueId; job: JobEnvelope }[]; resent: { queue: JobQueueId; body: string; delaySeconds: number; attempt: number }[] } {
+export function recordingQueue(): JobQueue & {
+  sent: { queue: JobQueueId; job: JobEnvelope }[];
+  resent: { queue: JobQueueId; body: string; delaySeconds: number; attempt: number }[];
+} {
   const sent: { queue: JobQueueId; job: JobEnvelope }[] = [];
   const resent: { queue: JobQueueId; body: string; delaySeconds: number; attempt: number }[] = [];
   return {
@@ -289,7 +295,9 @@ export function leadFollowUpHarness(options: { script?: ScriptedAnswer[]; sites?
   const worker: WorkerDependencies = {
     commands,
     idempotency: inMemoryIdempotency(),
-    tenants: inMemoryTenants(Object.fromEntries(['tenant-a', 'producer-tenant'].map((tenant) => [tenant, (options.sites ?? [demoSite()]).map((site) => site.id)]))),
+    tenants: inMemoryTenants(
+      Object.fromEntries(['tenant-a', 'producer-tenant'].map((tenant) => [tenant, (options.sites ?? [demoSite()]).map((site) => site.id)])),
+    ),
     queue,
     clock,
     logger: new Logger({ logLevel: 'SILENT' }),
@@ -314,7 +322,11 @@ export function leadFollowUpHarness(options: { script?: ScriptedAnswer[]; sites?
   let messages = 0;
   const deliver = async <R, P>(definition: JobDefinition<R, P>, job: unknown, receiveCount = 1) => {
     messages += 1;
-    const record = { messageId: `message-${messages}`, body: JSON.stringify(job), attributes: { ApproximateReceiveCount: String(receiveCount) } };
+    const record = {
+      messageId: `message-${messages}`,
+      body: JSON.stringify(job),
+      attributes: { ApproximateReceiveCount: String(receiveCount) },
+    };
     await processJobRecord(definition, worker, record as unknown as SQSRecord);
   };
   return {
@@ -335,7 +347,10 @@ export function leadFollowUpHarness(options: { script?: ScriptedAnswer[]; sites?
     /** Accepts a request the way the API does: the command is written, its sales job returned. */
     async accept(fields: Record<string, unknown>, tenantId = 'tenant-a') {
       const request = parseLeadFollowUpRequest({ siteId: DEMO.siteId, leadId: DEMO.leadId, ...fields }, 'channel_messages');
-      const outcome = await startCommand({ commands, idempotency: worker.idempotency, queue, clock }, { type: 'lead_follow_up', tenantId, siteId: request.siteId, request });
+      const outcome = await startCommand(
+        { commands, idempotency: worker.idempotency, queue, clock },
+        { type: 'lead_follow_up', tenantId, siteId: request.siteId, request },
+      );
       const sent = queue.sent.pop()!;
       return { command: outcome.command, job: sent.job };
     },

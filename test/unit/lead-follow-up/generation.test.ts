@@ -17,7 +17,8 @@ const request: JsonCompletionRequest<Answer> = {
   offline: () => ({ text: 'Offline sentence about Trailhead Rentals.' }),
 };
 
-const noPlaceholders = (value: Answer) => (value.text.includes('[') ? [{ code: 'placeholder', message: 'contains [Name]', path: ['text'] }] : []);
+const noPlaceholders = (value: Answer) =>
+  value.text.includes('[') ? [{ code: 'placeholder', message: 'contains [Name]', path: ['text'] }] : [];
 
 async function appError(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
@@ -51,7 +52,10 @@ describe('generateChecked', () => {
   });
 
   it('repairs malformed JSON, echoing the raw output', async () => {
-    const llm = scriptedLlm([{ error: new LlmOutputError('OpenAI answer is not JSON', '{"text": "Hel') }, { value: { text: 'Hello Jordan.' } }]);
+    const llm = scriptedLlm([
+      { error: new LlmOutputError('OpenAI answer is not JSON', '{"text": "Hel') },
+      { value: { text: 'Hello Jordan.' } },
+    ]);
 
     await expect(generateChecked(llm.client, request, noPlaceholders)).resolves.toMatchObject({ calls: 2 });
     expect(llm.requests[1]!.messages[2]).toEqual({ role: 'assistant', content: '{"text": "Hel' });
@@ -60,7 +64,10 @@ describe('generateChecked', () => {
   it('repairs a refusal', async () => {
     const llm = scriptedLlm([{ error: new LlmRefusalError('declined') }, { value: { text: 'Hello Jordan.' } }]);
 
-    await expect(generateChecked(llm.client, request, noPlaceholders)).resolves.toMatchObject({ value: { text: 'Hello Jordan.' }, calls: 2 });
+    await expect(generateChecked(llm.client, request, noPlaceholders)).resolves.toMatchObject({
+      value: { text: 'Hello Jordan.' },
+      calls: 2,
+    });
     expect(llm.requests[1]!.messages.at(-1)?.content).toContain('declined to answer');
   });
 

@@ -27,7 +27,11 @@ describe('checkChannelMessages', () => {
 
   it('refuses empty titles, messages and strategies', () => {
     const messages = { ...complete(), web: { title: ' ', message: '', strategy: '' } };
-    expect(checkChannelMessages(messages, channels, {}).map((problem) => problem.path.join('.'))).toEqual(['web.title', 'web.message', 'web.strategy']);
+    expect(checkChannelMessages(messages, channels, {}).map((problem) => problem.path.join('.'))).toEqual([
+      'web.title',
+      'web.message',
+      'web.strategy',
+    ]);
   });
 
   it('holds each channel to its limits', () => {
@@ -65,7 +69,8 @@ describe('checkChannelMessages', () => {
   });
 
   it("refuses copy clearly in another language than the lead's", () => {
-    const spanish = 'Gracias por su tiempo, nos gustaría mostrarle cómo el calendario puede ayudar a su equipo con las reservas de la empresa.';
+    const spanish =
+      'Gracias por su tiempo, nos gustaría mostrarle cómo el calendario puede ayudar a su equipo con las reservas de la empresa.';
     const messages = { ...complete(), email: good(spanish) };
     expect(checkChannelMessages(messages, channels, { language: 'en' })).toEqual([
       expect.objectContaining({ code: 'language', path: ['email', 'message'] }),

@@ -81,7 +81,11 @@ describe('offlineChannelMessages for the demo lead', () => {
 describe('offlineSequence', () => {
   it('writes a complete, checked sequence for the planned types', async () => {
     const context = await contextFor({ followUpType: 'call' });
-    const types = planSequenceTypes(context.followUpType, { channels: context.channels, hasPhone: true }, sequenceLength(context.lead.lead_stage));
+    const types = planSequenceTypes(
+      context.followUpType,
+      { channels: context.channels, hasPhone: true },
+      sequenceLength(context.lead.lead_stage),
+    );
     const written = offlineSequence(context, types);
 
     expect(written.follow_ups).toHaveLength(types.length);

@@ -16,7 +16,9 @@ describe('repairPrompt', () => {
   const original = [{ role: 'user' as const, content: 'Write.' }];
 
   it('echoes the unusable answer and lists the problems', () => {
-    const messages = repairPrompt(original, '{"a": 1}', [{ code: 'too_long', message: 'is 300 characters', path: ['notification', 'message'] }]);
+    const messages = repairPrompt(original, '{"a": 1}', [
+      { code: 'too_long', message: 'is 300 characters', path: ['notification', 'message'] },
+    ]);
     expect(messages).toEqual([
       ...original,
       { role: 'assistant', content: '{"a": 1}' },

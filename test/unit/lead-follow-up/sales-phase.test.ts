@@ -36,7 +36,15 @@ describe('sales phase', () => {
     ]);
     const done = harness.commands.records.get(command.id)!;
     expect(done.status).toBe('completed');
-    expect(Object.keys(done.result!).sort()).toEqual(['command_ids', 'generated_by', 'interactions', 'lead', 'messages', 'model', 'preferences']);
+    expect(Object.keys(done.result!).sort()).toEqual([
+      'command_ids',
+      'generated_by',
+      'interactions',
+      'lead',
+      'messages',
+      'model',
+      'preferences',
+    ]);
     expect(done.result!.command_ids).toEqual({ sales: command.id, copywriter: null });
     expect(done.result!.generated_by).toBe('openai');
     expect(done.result!.lead).toEqual({
@@ -83,7 +91,9 @@ describe('sales phase', () => {
   });
 
   it('fails the command with SALES_COMMAND_FAILED when the provider stays unavailable', async () => {
-    const harness = leadFollowUpHarness({ script: [{ error: new LlmUnavailableError('OpenAI answered 500 server_error after 3 attempts', 500) }] });
+    const harness = leadFollowUpHarness({
+      script: [{ error: new LlmUnavailableError('OpenAI answered 500 server_error after 3 attempts', 500) }],
+    });
     const { command, job } = await harness.accept({});
 
     await harness.deliverSales(job);
@@ -106,7 +116,11 @@ describe('sales phase', () => {
     expect(parent.attempts).toBe(1);
     expect(parent.child_ids).toHaveLength(1);
     const childId = parent.child_ids![0]!;
-    expect((parent.progress as { sales: unknown }).sales).toMatchObject({ output: 'channel_messages', copywriter_agent_id: DEMO.copywriterId, generated_by: 'openai' });
+    expect((parent.progress as { sales: unknown }).sales).toMatchObject({
+      output: 'channel_messages',
+      copywriter_agent_id: DEMO.copywriterId,
+      generated_by: 'openai',
+    });
     expect(harness.commands.records.get(childId)).toMatchObject({
       type: 'copywriter',
       status: 'in_progress',
@@ -145,7 +159,12 @@ describe('sales phase', () => {
     await harness.deliverSales(job);
 
     const [created] = [...harness.commands.records.values()];
-    expect(created).toMatchObject({ tenant_id: 'producer-tenant', site_id: DEMO.siteId, status: 'failed', error: { code: 'LEAD_NOT_FOUND' } });
+    expect(created).toMatchObject({
+      tenant_id: 'producer-tenant',
+      site_id: DEMO.siteId,
+      status: 'failed',
+      error: { code: 'LEAD_NOT_FOUND' },
+    });
     expect(harness.llmRequests).toHaveLength(0);
     expect(harness.deadLetters).toEqual([]);
   });
@@ -175,8 +194,18 @@ describe('sales phase', () => {
   describe('follow_up_sequence (variant A)', () => {
     it('plans, writes, schedules and saves the sequence once, even when the phase runs twice', async () => {
       const harness = leadFollowUpHarness({ script: [{ offline: true }] });
-      const { command } = await harness.accept({ output: 'follow_up_sequence', followUpType: 'call', followUpInterval: '2 weeks', userId: DEMO.userId });
-      const claimed = (await harness.commands.claim(command.id, { tenantId: 'tenant-a', type: 'lead_follow_up' }, harness.clock.now(), harness.clock.now() + 1000)) as { command: typeof command };
+      const { command } = await harness.accept({
+        output: 'follow_up_sequence',
+        followUpType: 'call',
+        followUpInterval: '2 weeks',
+        userId: DEMO.userId,
+      });
+      const claimed = (await harness.commands.claim(
+        command.id,
+        { tenantId: 'tenant-a', type: 'lead_follow_up' },
+        harness.clock.now(),
+        harness.clock.now() + 1000,
+      )) as { command: typeof command };
 
       const typed = readCommand(leadFollowUpKind, claimed.command);
       const first = await runSalesPhase(harness.salesDeps, { command: typed, request: typed.request, job: {} as never, attempt: 1 });
@@ -189,7 +218,14 @@ describe('sales phase', () => {
       expect(first.status).toBe('completed');
       const result = (first as { result: Record<string, unknown> }).result;
       expect(result).toMatchObject({ siteId: DEMO.siteId, leadId: DEMO.leadId, saved_to_database: true, generated_by: 'openai' });
-      const followUps = result.follow_ups as { id: string; type: string; scheduled_for: string; status: string; user_id: string; metadata: Record<string, unknown> }[];
+      const followUps = result.follow_ups as {
+        id: string;
+        type: string;
+        scheduled_for: string;
+        status: string;
+        user_id: string;
+        metadata: Record<string, unknown>;
+      }[];
       expect(followUps.map((item) => item.type)).toEqual(['call', 'email', 'messaging_app', 'meeting']);
       expect(followUps.map((item) => item.scheduled_for)).toEqual([
         '2026-12-04T09:00:00.000Z',
@@ -198,7 +234,11 @@ describe('sales phase', () => {
         '2027-01-15T09:00:00.000Z',
       ]);
       expect(followUps.map((item) => item.id)).toEqual([1, 2, 3, 4].map((position) => followUpId(command.id, position)));
-      expect(followUps[0]).toMatchObject({ status: 'scheduled', user_id: DEMO.userId, metadata: { sequence_position: 1, lead_stage: 'qualified' } });
+      expect(followUps[0]).toMatchObject({
+        status: 'scheduled',
+        user_id: DEMO.userId,
+        metadata: { sequence_position: 1, lead_stage: 'qualified' },
+      });
       expect(harness.followUps.items.size).toBe(4);
       // The first attempt saves without existence checks (batched); the run that found kept progress checks each item.
       expect(harness.followUps.saves).toEqual([{ firstSave: true }, { firstSave: false }]);

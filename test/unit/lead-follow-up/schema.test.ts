@@ -125,14 +125,17 @@ describe('parseLeadFollowUpRequest', () => {
   });
 
   describe('INVALID_PHONE_NUMBER', () => {
-    it.each([['empty', ''], ['blank', '   '], ['six digits', '+1 234 56'], ['letters', 'call me maybe'], ['a number', 4155550123]])(
-      '%s',
-      (_name, phone) => {
-        const error = failure({ ...valid, phone_number: phone });
-        expect(error.code).toBe('INVALID_PHONE_NUMBER');
-        expect(error.statusCode).toBe(400);
-      },
-    );
+    it.each([
+      ['empty', ''],
+      ['blank', '   '],
+      ['six digits', '+1 234 56'],
+      ['letters', 'call me maybe'],
+      ['a number', 4155550123],
+    ])('%s', (_name, phone) => {
+      const error = failure({ ...valid, phone_number: phone });
+      expect(error.code).toBe('INVALID_PHONE_NUMBER');
+      expect(error.statusCode).toBe(400);
+    });
 
     it('accepts a number with seven or more digits and trims it', () => {
       expect(parseLeadFollowUpRequest({ ...valid, phone_number: ' 555-0123 4 ' }, 'channel_messages').phone_number).toBe('555-0123 4');
@@ -146,7 +149,11 @@ describe('parseLeadFollowUpRequest: what the command keeps of the lists', () => 
       {
         siteId: DEMO.siteId,
         leadId: DEMO.leadId,
-        previousInteractions: Array.from({ length: 100 }, (_, index) => ({ date: `2026-01-01 #${String(index).padStart(3, '0')}`, type: 'chat', summary: `${index} ${'x'.repeat(4_000)}` })),
+        previousInteractions: Array.from({ length: 100 }, (_, index) => ({
+          date: `2026-01-01 #${String(index).padStart(3, '0')}`,
+          type: 'chat',
+          summary: `${index} ${'x'.repeat(4_000)}`,
+        })),
         leadData: { pain_points: Array.from({ length: 50 }, (_, index) => `pain ${index}`) },
         productInterest: [...Array.from({ length: 50 }, (_, index) => `product ${index % 20}`)],
       },
@@ -226,7 +233,10 @@ describe('parseLeadFollowUpRequest: control and bidi characters', () => {
   });
 
   it('keeps newlines and tabs, and parsing the result again changes nothing', () => {
-    const parsed = parseLeadFollowUpRequest({ ...valid, previousInteractions: [{ date: '2026-11-18', type: 'call', summary: 'Line one\r\n\tLine two' }] }, 'channel_messages');
+    const parsed = parseLeadFollowUpRequest(
+      { ...valid, previousInteractions: [{ date: '2026-11-18', type: 'call', summary: 'Line one\r\n\tLine two' }] },
+      'channel_messages',
+    );
     expect(parsed.previousInteractions![0]!.summary).toBe('Line one\n\tLine two');
     expect(parseLeadFollowUpRequest(JSON.parse(JSON.stringify(parsed)), 'channel_messages')).toEqual(parsed);
   });

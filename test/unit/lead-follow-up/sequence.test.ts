@@ -1,4 +1,11 @@
-import { buildSequence, checkWrittenSequence, followUpId, planSequenceTypes, sequenceLength, type WrittenFollowUp } from '../../../shared/lead-follow-up/sequence';
+import {
+  buildSequence,
+  checkWrittenSequence,
+  followUpId,
+  planSequenceTypes,
+  sequenceLength,
+  type WrittenFollowUp,
+} from '../../../shared/lead-follow-up/sequence';
 
 const COMMAND = '019a0b1c-2d3e-7f40-8a1b-2c3d4e5f6a7b';
 const DAY = 86_400_000;
@@ -31,7 +38,13 @@ describe('planSequenceTypes', () => {
 
   it('leaves out types the lead cannot be reached by', () => {
     const emailOnly = { channels: ['email', 'notification', 'web'] as const, hasPhone: false };
-    expect(planSequenceTypes(null, emailOnly, 5)).toEqual(['email', 'meeting', 'professional_network_message', 'video_message', 'notification']);
+    expect(planSequenceTypes(null, emailOnly, 5)).toEqual([
+      'email',
+      'meeting',
+      'professional_network_message',
+      'video_message',
+      'notification',
+    ]);
   });
 
   it('always has 3 to 5 items from the allowed set', () => {
@@ -61,7 +74,11 @@ describe('buildSequence', () => {
   it('schedules item n at n intervals after the start, in UTC, with metadata', () => {
     const items = buildSequence(input);
 
-    expect(items.map((item) => item.scheduled_for)).toEqual(['2026-11-23T09:30:00.000Z', '2026-11-26T09:30:00.000Z', '2026-11-29T09:30:00.000Z']);
+    expect(items.map((item) => item.scheduled_for)).toEqual([
+      '2026-11-23T09:30:00.000Z',
+      '2026-11-26T09:30:00.000Z',
+      '2026-11-29T09:30:00.000Z',
+    ]);
     expect(items[0]).toEqual({
       id: followUpId(COMMAND, 1),
       type: 'email',

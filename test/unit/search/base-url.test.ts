@@ -2,7 +2,9 @@ import { joinBaseUrl } from '../../../shared/platform/base-url';
 
 describe('joinBaseUrl', () => {
   it('appends the endpoint to a root without a path', () => {
-    expect(joinBaseUrl('https://customsearch.googleapis.com', '/customsearch/v1').href).toBe('https://customsearch.googleapis.com/customsearch/v1');
+    expect(joinBaseUrl('https://customsearch.googleapis.com', '/customsearch/v1').href).toBe(
+      'https://customsearch.googleapis.com/customsearch/v1',
+    );
   });
 
   it('keeps a root path prefix, with or without a trailing slash', () => {

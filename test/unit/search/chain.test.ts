@@ -1,5 +1,11 @@
 import { SearchFailedError, searchThroughChain } from '../../../shared/providers/search/chain';
-import { SearchProviderError, type SearchFailureKind, type SearchPage, type SearchProvider, type SearchQuery } from '../../../shared/providers/search/port';
+import {
+  SearchProviderError,
+  type SearchFailureKind,
+  type SearchPage,
+  type SearchProvider,
+  type SearchQuery,
+} from '../../../shared/providers/search/port';
 
 const query: SearchQuery = { text: 'llm news', terms: 'llm news', keywords: [], sources: [], maxResults: 10 };
 
@@ -29,7 +35,12 @@ describe('searchThroughChain', () => {
     const google = scripted('google', served('https://g.example/', 3));
     const brave = scripted('brave', served('https://b.example/'));
     const result = await searchThroughChain([google, brave], query, fast);
-    expect(result).toEqual({ provider: 'google', hits: [{ title: 'https://g.example/', url: 'https://g.example/', snippet: '' }], providerRequests: 3, passedOver: [] });
+    expect(result).toEqual({
+      provider: 'google',
+      hits: [{ title: 'https://g.example/', url: 'https://g.example/', snippet: '' }],
+      providerRequests: 3,
+      passedOver: [],
+    });
     expect(brave.calls).toBe(0);
   });
 
@@ -67,11 +78,17 @@ describe('searchThroughChain', () => {
     const result = await searchThroughChain([google, brave], query, fast);
     expect(google.calls).toBe(2);
     expect(result.providerRequests).toBe(3);
-    expect(result.passedOver).toEqual([{ provider: 'google', reason: 'transient: Google answered 500 INTERNAL backendError (2 attempts)' }]);
+    expect(result.passedOver).toEqual([
+      { provider: 'google', reason: 'transient: Google answered 500 INTERNAL backendError (2 attempts)' },
+    ]);
   });
 
   it('does not retry when the retry fails otherwise, and names both failures', async () => {
-    const google = scripted('google', { fail: 'transient', message: 'Google did not answer within 8000 ms' }, { fail: 'quota', requests: 1, message: 'Google answered 429' });
+    const google = scripted(
+      'google',
+      { fail: 'transient', message: 'Google did not answer within 8000 ms' },
+      { fail: 'quota', requests: 1, message: 'Google answered 429' },
+    );
     const brave = scripted('brave', served('https://b.example/'));
     const result = await searchThroughChain([google, brave], query, fast);
     expect(google.calls).toBe(2);

@@ -15,12 +15,20 @@ describe('publicationDay', () => {
     expect(publicationDay(text)).toBe(day);
   });
 
-  it.each([['2 days ago'], ['yesterday'], ['2025-02-30'], ['2023-02-29'], ['20251340'], ['not a date 2025 at all'], [''], [42], [null], [undefined]])(
-    'names no day for %j',
-    (value) => {
-      expect(publicationDay(value)).toBeUndefined();
-    },
-  );
+  it.each([
+    ['2 days ago'],
+    ['yesterday'],
+    ['2025-02-30'],
+    ['2023-02-29'],
+    ['20251340'],
+    ['not a date 2025 at all'],
+    [''],
+    [42],
+    [null],
+    [undefined],
+  ])('names no day for %j', (value) => {
+    expect(publicationDay(value)).toBeUndefined();
+  });
 });
 
 describe('plainText', () => {
@@ -41,7 +49,11 @@ describe('httpLink and hitOf', () => {
   });
 
   it('builds a hit, titled by its host when the provider gave no title, dated only when known', () => {
-    expect(hitOf({ url: 'https://news.example.com/x', snippet: null })).toEqual({ title: 'news.example.com', url: 'https://news.example.com/x', snippet: '' });
+    expect(hitOf({ url: 'https://news.example.com/x', snippet: null })).toEqual({
+      title: 'news.example.com',
+      url: 'https://news.example.com/x',
+      snippet: '',
+    });
     expect(hitOf({ title: 'T', url: 'https://a.example/', snippet: 'S', date: '2025-01-02' })).toEqual({
       title: 'T',
       url: 'https://a.example/',

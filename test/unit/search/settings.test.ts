@@ -32,12 +32,24 @@ const names = async (settings: Record<string, string | undefined>, secrets: Secr
 
 describe('search settings', () => {
   it('defaults to google, brave, perplexity with a 1 h cache and Google’s free 100 queries', () => {
-    expect(readSearchSettings({})).toEqual({ SEARCH_PROVIDERS: ['google', 'brave', 'perplexity'], SEARCH_CACHE_TTL: 3600, GOOGLE_CSE_DAILY_QUOTA: 100 });
+    expect(readSearchSettings({})).toEqual({
+      SEARCH_PROVIDERS: ['google', 'brave', 'perplexity'],
+      SEARCH_CACHE_TTL: 3600,
+      GOOGLE_CSE_DAILY_QUOTA: 100,
+    });
   });
 
   it('reads every setting by its documented name', () => {
     expect(Object.keys(searchSettingsSchema.shape).sort()).toEqual(
-      ['BRAVE_BASE_URL', 'GOOGLE_CSE_BASE_URL', 'GOOGLE_CSE_DAILY_QUOTA', 'PERPLEXITY_BASE_URL', 'PERPLEXITY_MODEL', 'SEARCH_CACHE_TTL', 'SEARCH_PROVIDERS'].sort(),
+      [
+        'BRAVE_BASE_URL',
+        'GOOGLE_CSE_BASE_URL',
+        'GOOGLE_CSE_DAILY_QUOTA',
+        'PERPLEXITY_BASE_URL',
+        'PERPLEXITY_MODEL',
+        'SEARCH_CACHE_TTL',
+        'SEARCH_PROVIDERS',
+      ].sort(),
     );
     expect(
       readSearchSettings({
@@ -47,13 +59,18 @@ describe('search settings', () => {
         GOOGLE_CSE_BASE_URL: 'http://127.0.0.1:1/g',
         PERPLEXITY_MODEL: 'sonar-pro',
       }),
-    ).toMatchObject({ SEARCH_PROVIDERS: ['brave', 'perplexity'], SEARCH_CACHE_TTL: 0, GOOGLE_CSE_DAILY_QUOTA: 10000, PERPLEXITY_MODEL: 'sonar-pro' });
+    ).toMatchObject({
+      SEARCH_PROVIDERS: ['brave', 'perplexity'],
+      SEARCH_CACHE_TTL: 0,
+      GOOGLE_CSE_DAILY_QUOTA: 10000,
+      PERPLEXITY_MODEL: 'sonar-pro',
+    });
   });
 
   it('fails at cold start on an unknown provider, naming the setting and the name', () => {
-    expect(() => configuredSearchProviders({ settings: { SEARCH_PROVIDERS: 'google,bing' }, secrets: environmentSecrets({}), db, tableName: 't' })).toThrow(
-      /SEARCH_PROVIDERS: unknown search provider bing \(known: google, brave, perplexity\)/,
-    );
+    expect(() =>
+      configuredSearchProviders({ settings: { SEARCH_PROVIDERS: 'google,bing' }, secrets: environmentSecrets({}), db, tableName: 't' }),
+    ).toThrow(/SEARCH_PROVIDERS: unknown search provider bing \(known: google, brave, perplexity\)/);
   });
 
   it('refuses a provider named twice, and malformed numbers and URLs, naming each setting', () => {

@@ -59,7 +59,13 @@ describe('checkStakeholderCoordination', () => {
 
   it('finds a conversation of the site', async () => {
     const { deps, check } = setup();
-    await deps.conversations.create({ id: UNKNOWN, site_id: DEMO.siteId, tenant_id: 'tenant-a', command_id: UNKNOWN, created_at: '2026-11-20T09:00:00.000Z' });
+    await deps.conversations.create({
+      id: UNKNOWN,
+      site_id: DEMO.siteId,
+      tenant_id: 'tenant-a',
+      command_id: UNKNOWN,
+      created_at: '2026-11-20T09:00:00.000Z',
+    });
     expect((await check({ lead_id: DEMO.leadId, conversationId: UNKNOWN })).conversation?.id).toBe(UNKNOWN);
   });
 
@@ -86,7 +92,11 @@ describe('checkStakeholderCoordination', () => {
       ['a conversation of no site', { lead_id: DEMO.leadId, conversationId: UNKNOWN }, /^404 NOT_FOUND: Conversation/],
       ['a lead before an unknown user', { lead_id: UNKNOWN, userId: UNKNOWN }, /^404 LEAD_NOT_FOUND/],
       ['a user before an unknown agent', { userId: UNKNOWN, agentId: UNKNOWN }, /^404 USER_NOT_FOUND/],
-      ['an agent before an unknown conversation', { userId: DEMO.userId, agentId: UNKNOWN, conversationId: UNKNOWN }, /^404 AGENT_NOT_FOUND/],
+      [
+        'an agent before an unknown conversation',
+        { userId: DEMO.userId, agentId: UNKNOWN, conversationId: UNKNOWN },
+        /^404 AGENT_NOT_FOUND/,
+      ],
     ])('%s', async (_, fields, expected) => {
       expect(await codeOf(setup().check(fields))).toMatch(expected);
     });
@@ -104,13 +114,25 @@ describe('checkStakeholderCoordination', () => {
 
     it("another tenant's conversation on the same site", async () => {
       const { deps, check } = setup();
-      await deps.conversations.create({ id: UNKNOWN, site_id: DEMO.siteId, tenant_id: 'tenant-b', command_id: UNKNOWN, created_at: '2026-11-20T09:00:00.000Z' });
+      await deps.conversations.create({
+        id: UNKNOWN,
+        site_id: DEMO.siteId,
+        tenant_id: 'tenant-b',
+        command_id: UNKNOWN,
+        created_at: '2026-11-20T09:00:00.000Z',
+      });
       expect(await codeOf(check({ lead_id: DEMO.leadId, conversationId: UNKNOWN }))).toMatch(/^404 NOT_FOUND: Conversation/);
     });
 
     it('a conversation of another site', async () => {
       const { deps, check } = setup();
-      await deps.conversations.create({ id: UNKNOWN, site_id: OTHER.siteId, tenant_id: 'tenant-a', command_id: UNKNOWN, created_at: '2026-11-20T09:00:00.000Z' });
+      await deps.conversations.create({
+        id: UNKNOWN,
+        site_id: OTHER.siteId,
+        tenant_id: 'tenant-a',
+        command_id: UNKNOWN,
+        created_at: '2026-11-20T09:00:00.000Z',
+      });
       expect(await codeOf(check({ lead_id: DEMO.leadId, conversationId: UNKNOWN }))).toMatch(/^404 NOT_FOUND: Conversation/);
     });
   });

@@ -1,13 +1,21 @@
 import type { SiteDirectory } from '../../../shared/sites/directory';
 import { valueSize } from '../../../shared/platform/item-size';
-import { CONTEXT_SUMMARY_BOUNDS, CONTEXT_SUMMARY_LIMIT, contextSummary, pendingTasks } from '../../../shared/stakeholder-coordination/context-summary';
+import {
+  CONTEXT_SUMMARY_BOUNDS,
+  CONTEXT_SUMMARY_LIMIT,
+  contextSummary,
+  pendingTasks,
+} from '../../../shared/stakeholder-coordination/context-summary';
 import { OTHER, demoSite, inMemorySites, otherSite } from './fixtures';
 
 describe('contextSummary', () => {
   it('carries the site’s tasks, requirements, campaigns, content and resource allocation, with the seed’s fields', async () => {
     const sites = inMemorySites([demoSite()]);
     const summary = await contextSummary(sites, (await sites.getSite(demoSite().id))!);
-    expect(summary.tasks.map((task) => task.title).sort()).toEqual(['Refresh winter campaign landing page', 'Set up abandoned-booking email flow']);
+    expect(summary.tasks.map((task) => task.title).sort()).toEqual([
+      'Refresh winter campaign landing page',
+      'Set up abandoned-booking email flow',
+    ]);
     expect(summary.tasks.find((task) => task.title.startsWith('Refresh'))).toEqual({
       id: 'f6a7b8c9-d0e1-4f2a-9b3c-5d6e7f8091a2',
       title: 'Refresh winter campaign landing page',
@@ -43,7 +51,11 @@ describe('contextSummary', () => {
         target_completion: '2026-12-05',
       },
     ]);
-    expect(summary.resource_allocation).toEqual({ budget: 25000, currency: 'USD', distribution: { paid_search: 0.4, social: 0.3, content: 0.2, events: 0.1 } });
+    expect(summary.resource_allocation).toEqual({
+      budget: 25000,
+      currency: 'USD',
+      distribution: { paid_search: 0.4, social: 0.3, content: 0.2, events: 0.1 },
+    });
   });
 
   it('gives empty lists and an empty allocation for a site without any, never made-up samples', async () => {
@@ -60,7 +72,10 @@ describe('contextSummary', () => {
   it('reads each collection with one bounded query', async () => {
     const asked: [string, number][] = [];
     const inner = inMemorySites([demoSite()]);
-    const sites: SiteDirectory = { ...inner, listItems: async (siteId, kind, limit) => (asked.push([kind, limit]), inner.listItems(siteId, kind, limit)) };
+    const sites: SiteDirectory = {
+      ...inner,
+      listItems: async (siteId, kind, limit) => (asked.push([kind, limit]), inner.listItems(siteId, kind, limit)),
+    };
     await contextSummary(sites, (await sites.getSite(demoSite().id))!);
     expect(asked.sort()).toEqual([
       ['campaigns', CONTEXT_SUMMARY_LIMIT],
@@ -75,7 +90,12 @@ describe('the bounds of a context summary', () => {
   it("cuts the site's long texts and records, and drops the last items of the largest collection past its budget", async () => {
     const site = demoSite();
     const long = (length: number, index: number) => `${index} ${'語'.repeat(length)}`;
-    site.tasks = Array.from({ length: 50 }, (_, index) => ({ id: `task-${String(index).padStart(2, '0')}`, title: long(5_000, index), owner: long(5_000, index), description: long(10_000, index) }));
+    site.tasks = Array.from({ length: 50 }, (_, index) => ({
+      id: `task-${String(index).padStart(2, '0')}`,
+      title: long(5_000, index),
+      owner: long(5_000, index),
+      description: long(10_000, index),
+    }));
     site.campaigns = [{ id: 'campaign-1', title: 'Winter push', performance: { clicks: 10, notes: long(10_000, 0), later: 'left out' } }];
     site.resource_allocation = { budget: 25_000, notes: long(10_000, 0) };
     const sites = inMemorySites([site]);
@@ -85,8 +105,13 @@ describe('the bounds of a context summary', () => {
     expect(valueSize(summary)).toBeLessThanOrEqual(CONTEXT_SUMMARY_BOUNDS.maxBytes);
     expect(summary.tasks.length).toBeGreaterThan(0);
     expect(summary.tasks.length).toBeLessThan(50);
-    expect(summary.tasks.map((task) => task.id)).toEqual(Array.from({ length: summary.tasks.length }, (_, index) => `task-${String(index).padStart(2, '0')}`));
-    expect(summary.tasks[0]).toMatchObject({ title: long(5_000, 0).slice(0, CONTEXT_SUMMARY_BOUNDS.titleCharacters), description: long(10_000, 0).slice(0, CONTEXT_SUMMARY_BOUNDS.textCharacters) });
+    expect(summary.tasks.map((task) => task.id)).toEqual(
+      Array.from({ length: summary.tasks.length }, (_, index) => `task-${String(index).padStart(2, '0')}`),
+    );
+    expect(summary.tasks[0]).toMatchObject({
+      title: long(5_000, 0).slice(0, CONTEXT_SUMMARY_BOUNDS.titleCharacters),
+      description: long(10_000, 0).slice(0, CONTEXT_SUMMARY_BOUNDS.textCharacters),
+    });
     expect(summary.campaigns).toEqual([expect.objectContaining({ title: 'Winter push', performance: { clicks: 10 } })]);
     expect(summary.resource_allocation).toEqual({ budget: 25_000 });
   });
@@ -95,7 +120,14 @@ describe('the bounds of a context summary', () => {
 describe('pendingTasks', () => {
   it('keeps every task not finished', () => {
     const task = (title: string, status: string | null) => ({ id: title, title, status, owner: null, due_date: null, description: null });
-    const tasks = [task('a', 'pending'), task('b', 'in_progress'), task('c', 'Done'), task('d', 'completed'), task('e', null), task('f', 'cancelled')];
+    const tasks = [
+      task('a', 'pending'),
+      task('b', 'in_progress'),
+      task('c', 'Done'),
+      task('d', 'completed'),
+      task('e', null),
+      task('f', 'cancelled'),
+    ];
     expect(pendingTasks({ tasks }).map((item) => item.title)).toEqual(['a', 'b', 'e']);
   });
 });

@@ -8,7 +8,8 @@ describe('offlineMeetingDetails', () => {
   it('writes a title and an objective from the agenda', async () => {
     expect(offlineMeetingDetails(await demoContext(), {})).toEqual({
       title: 'Winter campaign results and budget for January',
-      objective: 'Review winter campaign results and budget for January, check progress on 2 pending tasks, and agree on next steps, owners and budget.',
+      objective:
+        'Review winter campaign results and budget for January, check progress on 2 pending tasks, and agree on next steps, owners and budget.',
     });
   });
 
@@ -21,7 +22,10 @@ describe('offlineMeetingDetails', () => {
   });
 
   it('names a site without agenda or context', async () => {
-    const context = await demoContext({ agenda: [], summary: { tasks: [], requirements: [], campaigns: [], content: [], resource_allocation: {} } });
+    const context = await demoContext({
+      agenda: [],
+      summary: { tasks: [], requirements: [], campaigns: [], content: [], resource_allocation: {} },
+    });
     expect(offlineMeetingDetails(context, {})).toEqual({
       title: 'Northwind Outdoor stakeholder meeting',
       objective: 'Review where Northwind Outdoor stands and agree on next steps, owners and budget.',
@@ -80,7 +84,11 @@ describe('settleMeetingDetails', () => {
   });
 
   it.each([
-    ['unavailable', { error: new LlmUnavailableError('The provider answered 503', 503) }, /could not write them: The provider answered 503/],
+    [
+      'unavailable',
+      { error: new LlmUnavailableError('The provider answered 503', 503) },
+      /could not write them: The provider answered 503/,
+    ],
     ['refusing', { error: new LlmRefusalError('declined') }, /could not write them/],
     ['answering with markup', { value: { title: '**Winter** [TBD]', objective: 'Review' } }, /unusable: markup or placeholders/],
     ['answering with an empty title', { value: { title: ' ', objective: 'Review' } }, /unusable: an empty title/],

@@ -66,7 +66,13 @@ describe('PRE_CALL', () => {
   it('says what is missing for a site without data, and invents none', async () => {
     const sites = inMemorySites([otherSite()]);
     const summary = await contextSummary(sites, (await sites.getSite(OTHER.siteId))!);
-    const context = await demoContext({ site: { id: OTHER.siteId, name: 'Harbor Kayaks', url: null }, summary, participants: [], agenda: [], agent: null });
+    const context = await demoContext({
+      site: { id: OTHER.siteId, name: 'Harbor Kayaks', url: null },
+      summary,
+      participants: [],
+      agenda: [],
+      agent: null,
+    });
     const prompt = preCallPrompt(context, MEETING);
     expect(prompt).toContain('Pending tasks: the site has no pending tasks on record.');
     expect(prompt).toContain('no campaign figures are on record');
@@ -84,16 +90,30 @@ describe('PRE_CALL', () => {
 });
 
 describe('POST_CALL', () => {
-  it.each(['KEY POINTS', 'DECISIONS', 'ACTION ITEMS', 'REQUIREMENTS', 'assignee', 'due date', 'priority', 'description', 'cost', 'owner', 'approval needed'])(
-    'asks for "%s"',
-    async (part) => {
-      expect(postCallPrompt(await demoContext(), MEETING)).toContain(part);
-    },
-  );
+  it.each([
+    'KEY POINTS',
+    'DECISIONS',
+    'ACTION ITEMS',
+    'REQUIREMENTS',
+    'assignee',
+    'due date',
+    'priority',
+    'description',
+    'cost',
+    'owner',
+    'approval needed',
+  ])('asks for "%s"', async (part) => {
+    expect(postCallPrompt(await demoContext(), MEETING)).toContain(part);
+  });
 
   it('names the meeting, objective, agenda and participants', async () => {
     const prompt = postCallPrompt(await demoContext(), MEETING);
-    for (const text of ['Meeting: Winter push review', 'Objective: Agree on the January budget split', '1. Winter campaign results', 'Participants: maya.chen@northwind-outdoor.example, Sam Ortiz']) {
+    for (const text of [
+      'Meeting: Winter push review',
+      'Objective: Agree on the January budget split',
+      '1. Winter campaign results',
+      'Participants: maya.chen@northwind-outdoor.example, Sam Ortiz',
+    ]) {
       expect(prompt).toContain(text);
     }
   });

@@ -58,7 +58,9 @@ describe('parseStakeholderCoordinationRequest', () => {
   });
 
   it('treats null as not given', () => {
-    expect(parseStakeholderCoordinationRequest({ site_id: SITE, lead_id: LEAD, meeting_title: null, phone_numbers: null })).not.toHaveProperty('meeting_title');
+    expect(
+      parseStakeholderCoordinationRequest({ site_id: SITE, lead_id: LEAD, meeting_title: null, phone_numbers: null }),
+    ).not.toHaveProperty('meeting_title');
   });
 
   describe('refuses, with INVALID_REQUEST naming the field', () => {
@@ -68,7 +70,11 @@ describe('parseStakeholderCoordinationRequest', () => {
       ['an empty site_id', { site_id: '', lead_id: LEAD }, /^site_id/],
       ['a site_id that is no UUID', { site_id: 'northwind', lead_id: LEAD }, /^site_id: Invalid UUID/],
       ['a site_id that is a number', { site_id: 42, lead_id: LEAD }, /^site_id/],
-      ['none of userId, visitor_id, lead_id', { site_id: SITE, meeting_title: 'Q4' }, /At least one of userId, visitor_id or lead_id is required/],
+      [
+        'none of userId, visitor_id, lead_id',
+        { site_id: SITE, meeting_title: 'Q4' },
+        /At least one of userId, visitor_id or lead_id is required/,
+      ],
       ['a malformed lead_id', { site_id: SITE, lead_id: 'lead-1' }, /^lead_id: Invalid UUID/],
       ['a malformed visitor_id', { site_id: SITE, visitor_id: 7 }, /^visitor_id/],
       ['a malformed userId', { site_id: SITE, userId: 'maya' }, /^userId: Invalid UUID/],
@@ -76,14 +82,34 @@ describe('parseStakeholderCoordinationRequest', () => {
       ['a malformed agentId', { site_id: SITE, lead_id: LEAD, agentId: {} }, /^agentId/],
       ['a meeting_title that is not text', { site_id: SITE, lead_id: LEAD, meeting_title: 12 }, /^meeting_title/],
       ['an empty meeting_title', { site_id: SITE, lead_id: LEAD, meeting_title: '   ' }, /^meeting_title: must not be empty/],
-      ['an over-long meeting_objective', { site_id: SITE, lead_id: LEAD, meeting_objective: 'x'.repeat(2_001) }, /^meeting_objective: Too big/],
+      [
+        'an over-long meeting_objective',
+        { site_id: SITE, lead_id: LEAD, meeting_objective: 'x'.repeat(2_001) },
+        /^meeting_objective: Too big/,
+      ],
       ['participants that are not a list', { site_id: SITE, lead_id: LEAD, participants: 'maya' }, /^participants/],
-      ['a participant that is a broken e-mail address', { site_id: SITE, lead_id: LEAD, participants: ['Maya', 'maya@'] }, /^participants\.1: Invalid e-mail address/],
+      [
+        'a participant that is a broken e-mail address',
+        { site_id: SITE, lead_id: LEAD, participants: ['Maya', 'maya@'] },
+        /^participants\.1: Invalid e-mail address/,
+      ],
       ['a meeting_agenda of numbers', { site_id: SITE, lead_id: LEAD, meeting_agenda: [1, 2] }, /^meeting_agenda/],
-      ['an agenda list of more than 10,000 characters in all', { site_id: SITE, lead_id: LEAD, meeting_agenda: Array.from({ length: 11 }, () => 'x'.repeat(1_000)) }, /^meeting_agenda: Too big: the agenda has more than 10000 characters/],
-      ['participants of more than 4,000 characters in all', { site_id: SITE, lead_id: LEAD, participants: Array.from({ length: 50 }, (_, index) => `${index} ${'x'.repeat(90)}`) }, /^participants: Too big: the participants have more than 4000 characters/],
+      [
+        'an agenda list of more than 10,000 characters in all',
+        { site_id: SITE, lead_id: LEAD, meeting_agenda: Array.from({ length: 11 }, () => 'x'.repeat(1_000)) },
+        /^meeting_agenda: Too big: the agenda has more than 10000 characters/,
+      ],
+      [
+        'participants of more than 4,000 characters in all',
+        { site_id: SITE, lead_id: LEAD, participants: Array.from({ length: 50 }, (_, index) => `${index} ${'x'.repeat(90)}`) },
+        /^participants: Too big: the participants have more than 4000 characters/,
+      ],
       ['phone_numbers that are not a list', { site_id: SITE, lead_id: LEAD, phone_numbers: '+14155550123' }, /^phone_numbers/],
-      ['an include_context_summary that is not a boolean', { site_id: SITE, lead_id: LEAD, include_context_summary: 'yes' }, /^include_context_summary/],
+      [
+        'an include_context_summary that is not a boolean',
+        { site_id: SITE, lead_id: LEAD, include_context_summary: 'yes' },
+        /^include_context_summary/,
+      ],
     ])('%s', (_, body, message) => {
       const error = refusal(body);
       expect(error.code).toBe('INVALID_REQUEST');
@@ -108,12 +134,16 @@ describe('parseStakeholderCoordinationRequest', () => {
     });
 
     it('names the index of the first bad number after good ones', () => {
-      expect(refusal({ site_id: SITE, lead_id: LEAD, phone_numbers: ['+14155550123', '+442071838750', '+44 20'] }).message).toMatch(/^phone_numbers\.2:/);
+      expect(refusal({ site_id: SITE, lead_id: LEAD, phone_numbers: ['+14155550123', '+442071838750', '+44 20'] }).message).toMatch(
+        /^phone_numbers\.2:/,
+      );
     });
 
     it.each(['+14155550123', '+442071838750', '+4915112345678', '+33612345678'])('accepts %p', (number) => {
       expect(isE164PhoneNumber(number)).toBe(true);
-      expect(parseStakeholderCoordinationRequest({ site_id: SITE, lead_id: LEAD, phone_numbers: [number] }).phone_numbers).toEqual([number]);
+      expect(parseStakeholderCoordinationRequest({ site_id: SITE, lead_id: LEAD, phone_numbers: [number] }).phone_numbers).toEqual([
+        number,
+      ]);
     });
 
     it('refuses more than ten numbers', () => {

@@ -1,4 +1,10 @@
-import { callStateOf, isFinalCallState, parseStatusCallback, StatusCallbackError, TWILIO_CALL_STATUSES } from '../../../shared/providers/telephony/call-status';
+import {
+  callStateOf,
+  isFinalCallState,
+  parseStatusCallback,
+  StatusCallbackError,
+  TWILIO_CALL_STATUSES,
+} from '../../../shared/providers/telephony/call-status';
 
 const sid = 'CA0123456789abcdef0123456789abcdef';
 
@@ -59,7 +65,9 @@ describe('parseStatusCallback', () => {
   });
 
   it('derives the order from the status when SequenceNumber is absent, and says so', () => {
-    const order = ['initiated', 'ringing', 'in-progress', 'no-answer'].map((status) => parseStatusCallback({ CallSid: sid, CallStatus: status }));
+    const order = ['initiated', 'ringing', 'in-progress', 'no-answer'].map((status) =>
+      parseStatusCallback({ CallSid: sid, CallStatus: status }),
+    );
     expect(order.map((callback) => callback.sequenceNumber)).toEqual([0, 1, 2, 3]);
     expect(order.every((callback) => callback.sequenceSource === 'status-rank')).toBe(true);
     expect(order[3]!.state).toBe('failed');

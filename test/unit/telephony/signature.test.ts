@@ -14,7 +14,12 @@ const params = {
 
 /** Computed here, independently of the twilio library: HMAC-SHA1 over the URL and the parameters sorted by name, base64. */
 function sign(token: string, signedUrl: string, signedParams: Record<string, string>): string {
-  const data = signedUrl + Object.keys(signedParams).sort().map((key) => key + signedParams[key]).join('');
+  const data =
+    signedUrl +
+    Object.keys(signedParams)
+      .sort()
+      .map((key) => key + signedParams[key])
+      .join('');
   return createHmac('sha1', token).update(data, 'utf8').digest('base64');
 }
 

@@ -10,9 +10,15 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 function parse(xml: string) {
   const values: string[] = [];
   const skeleton = xml.replace(/="([^"<]*)"/g, (_, raw: string) => {
-    values.push(raw.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (entity: string, name: string) =>
-      name.startsWith('#x') ? String.fromCodePoint(parseInt(name.slice(2), 16)) : name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : (ENTITIES[name] ?? entity),
-    ));
+    values.push(
+      raw.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (entity: string, name: string) =>
+        name.startsWith('#x')
+          ? String.fromCodePoint(parseInt(name.slice(2), 16))
+          : name.startsWith('#')
+            ? String.fromCodePoint(Number(name.slice(1)))
+            : (ENTITIES[name] ?? entity),
+      ),
+    );
     return '=""';
   });
   expect(skeleton).toBe(
@@ -24,7 +30,11 @@ function parse(xml: string) {
 
 describe('relayTwiml', () => {
   it('connects the call to the relay socket with the command id as a parameter', () => {
-    const xml = relayTwiml({ relayUrl: 'wss://hooks.example.com/relay', commandId: 'cmd_123', welcomeGreeting: 'Hello, this is Switchboard.' });
+    const xml = relayTwiml({
+      relayUrl: 'wss://hooks.example.com/relay',
+      commandId: 'cmd_123',
+      welcomeGreeting: 'Hello, this is Switchboard.',
+    });
     expect(xml).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><Response><Connect><ConversationRelay url="wss://hooks.example.com/relay" welcomeGreeting="Hello, this is Switchboard."><Parameter name="command_id" value="cmd_123"/></ConversationRelay></Connect></Response>',
     );
@@ -33,7 +43,12 @@ describe('relayTwiml', () => {
   it('escapes every attribute, so no input can change the document', () => {
     const hostile = `x" /><Hangup/><Say a="<&>'`;
     const xml = relayTwiml({ relayUrl: 'wss://h.example.com/relay?a=1&b="2"', commandId: hostile, welcomeGreeting: 'Tom & "Jerry"' });
-    expect(parse(xml)).toEqual({ url: 'wss://h.example.com/relay?a=1&b="2"', welcomeGreeting: 'Tom & "Jerry"', name: 'command_id', value: hostile });
+    expect(parse(xml)).toEqual({
+      url: 'wss://h.example.com/relay?a=1&b="2"',
+      welcomeGreeting: 'Tom & "Jerry"',
+      name: 'command_id',
+      value: hostile,
+    });
   });
 
   it('speaks a plain, bounded greeting: no tags, markdown marks, controls or line breaks', () => {

@@ -41,7 +41,11 @@ describe('apiGatewayConnections', () => {
       ['https://abc.execute-api.eu-west-1.amazonaws.com/relay', 'post', 'conn-1'],
       ['https://abc.execute-api.eu-west-1.amazonaws.com/relay', 'delete', 'conn-1'],
     ]);
-    expect(JSON.parse(Buffer.from(sent[0]!.input.Data as Uint8Array).toString('utf8'))).toEqual({ type: 'text', token: 'Hello.', last: true });
+    expect(JSON.parse(Buffer.from(sent[0]!.input.Data as Uint8Array).toString('utf8'))).toEqual({
+      type: 'text',
+      token: 'Hello.',
+      last: true,
+    });
   });
 
   it('reports a socket that is gone (410 GoneException) as ConnectionGoneError, and other failures as they are', async () => {

@@ -56,7 +56,10 @@ describe('the offline writer of the assistant', () => {
   });
 
   it.each(['Goodbye!', 'OK bye', "That's all, thanks", 'Please hang up now'])('ends the call when the caller says %p', (words) => {
-    expect(offlineVoiceReply({ preCallPrompt: prompt, meeting: MEETING }, [user(words)])).toEqual({ reply: expect.stringMatching(/Goodbye\.$/), end_call: true });
+    expect(offlineVoiceReply({ preCallPrompt: prompt, meeting: MEETING }, [user(words)])).toEqual({
+      reply: expect.stringMatching(/Goodbye\.$/),
+      end_call: true,
+    });
   });
 
   it('still answers from a prompt without talking points', () => {

@@ -3,15 +3,26 @@ import { endMessage, parseInboundMessage, RelayProtocolError, textMessage } from
 describe('ConversationRelay messages', () => {
   it('reads setup, prompt, interrupt, dtmf and error as Twilio sends them, extra fields allowed', () => {
     expect(
-      parseInboundMessage(JSON.stringify({ type: 'setup', sessionId: 'VX1', callSid: 'CA1', from: '+1', to: '+2', customParameters: { command_id: 'x' } })),
+      parseInboundMessage(
+        JSON.stringify({ type: 'setup', sessionId: 'VX1', callSid: 'CA1', from: '+1', to: '+2', customParameters: { command_id: 'x' } }),
+      ),
     ).toMatchObject({ type: 'setup', callSid: 'CA1', customParameters: { command_id: 'x' } });
-    expect(parseInboundMessage('{"type":"prompt","voicePrompt":"Hi there","lang":"en-US","last":true}')).toMatchObject({ type: 'prompt', voicePrompt: 'Hi there', last: true });
-    expect(parseInboundMessage('{"type":"interrupt","utteranceUntilInterrupt":"Life is a","durationUntilInterruptMs":"460"}')).toMatchObject({
+    expect(parseInboundMessage('{"type":"prompt","voicePrompt":"Hi there","lang":"en-US","last":true}')).toMatchObject({
+      type: 'prompt',
+      voicePrompt: 'Hi there',
+      last: true,
+    });
+    expect(
+      parseInboundMessage('{"type":"interrupt","utteranceUntilInterrupt":"Life is a","durationUntilInterruptMs":"460"}'),
+    ).toMatchObject({
       type: 'interrupt',
       utteranceUntilInterrupt: 'Life is a',
     });
     expect(parseInboundMessage('{"type":"dtmf","digit":"#"}')).toEqual({ type: 'dtmf', digit: '#' });
-    expect(parseInboundMessage('{"type":"error","description":"Invalid message"}')).toEqual({ type: 'error', description: 'Invalid message' });
+    expect(parseInboundMessage('{"type":"error","description":"Invalid message"}')).toEqual({
+      type: 'error',
+      description: 'Invalid message',
+    });
   });
 
   it('passes a message type it does not know as "other", by name', () => {

@@ -5,7 +5,16 @@ const ordinary: WrittenMeetingSummary = {
   key_points: ['The winter push converted well.'],
   decisions: ['Keep the January budget at 12,000 dollars.'],
   action_items: [{ assignee: 'Maya', due_date: 'Friday', priority: 'high', description: 'Send the updated media plan.' }],
-  requirements: [{ title: 'POS integration', description: 'Two-way sync of rentals.', cost: '$8,000', priority: 'medium', owner: null, approval_needed: true }],
+  requirements: [
+    {
+      title: 'POS integration',
+      description: 'Two-way sync of rentals.',
+      cost: '$8,000',
+      priority: 'medium',
+      owner: null,
+      approval_needed: true,
+    },
+  ],
   objective_outcome: 'The budget was agreed.',
 };
 

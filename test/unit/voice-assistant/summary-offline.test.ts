@@ -23,10 +23,19 @@ describe('the offline meeting summary', () => {
     expect(summary.key_points.join(' ')).not.toContain('keypad');
     expect(summary.decisions).toEqual(['We agreed to pause the events spend.']);
     expect(summary.action_items).toEqual([
-      { assignee: 'Sam Ortiz', due_date: '2026-12-04', priority: 'high', description: 'Sam Ortiz will draft the new brief by 2026-12-04, high priority.' },
+      {
+        assignee: 'Sam Ortiz',
+        due_date: '2026-12-04',
+        priority: 'high',
+        description: 'Sam Ortiz will draft the new brief by 2026-12-04, high priority.',
+      },
     ]);
     expect(summary.requirements).toEqual([
-      expect.objectContaining({ description: 'We need another designer for two months, roughly 8k dollars.', cost: '8k dollars', approval_needed: true }),
+      expect.objectContaining({
+        description: 'We need another designer for two months, roughly 8k dollars.',
+        cost: '8k dollars',
+        approval_needed: true,
+      }),
       expect.objectContaining({ description: 'Nice to have: a new analytics tool.', cost: null, priority: 'low', approval_needed: false }),
     ]);
     expect(summary.objective_outcome).toBe(
@@ -35,7 +44,12 @@ describe('the offline meeting summary', () => {
   });
 
   it('has empty sections, not made-up ones, when little was said', () => {
-    expect(offlineMeetingSummary([said('Hello.')], 'Review.')).toMatchObject({ key_points: ['The participant said: Hello.'], decisions: [], action_items: [], requirements: [] });
+    expect(offlineMeetingSummary([said('Hello.')], 'Review.')).toMatchObject({
+      key_points: ['The participant said: Hello.'],
+      decisions: [],
+      action_items: [],
+      requirements: [],
+    });
   });
 
   it('renders the transcript for the model, speaker by speaker, marking keypresses and interruptions', () => {

@@ -8,7 +8,18 @@ import { commandEventAnnouncer, MAX_COMMAND_DATA_BYTES } from '../../../shared/w
 const AT = '2026-11-23T10:00:00.000Z';
 
 function command(overrides: Partial<StoredCommand>): StoredCommand {
-  return { id: 'c-root', type: 'lead_follow_up', status: 'in_progress', tenant_id: 'acme', site_id: 'site-1', request: {}, created_at: AT, updated_at: AT, attempts: 1, ...overrides };
+  return {
+    id: 'c-root',
+    type: 'lead_follow_up',
+    status: 'in_progress',
+    tenant_id: 'acme',
+    site_id: 'site-1',
+    request: {},
+    created_at: AT,
+    updated_at: AT,
+    attempts: 1,
+    ...overrides,
+  };
 }
 
 const ended = (value: StoredCommand) => async () => value;
@@ -20,14 +31,20 @@ describe('the command event announcer', () => {
     const staged = await commandEventAnnouncer(events)(root, { status: 'completed', result: root.result! }, ended(root));
     expect(events.events).toEqual([]);
     await staged.deliver();
-    expect(events.events).toEqual([{ tenantId: 'acme', type: 'command.completed', data: { command: commandView(root).data }, idempotencyKey: 'c-root:completed' }]);
+    expect(events.events).toEqual([
+      { tenantId: 'acme', type: 'command.completed', data: { command: commandView(root).data }, idempotencyKey: 'c-root:completed' },
+    ]);
   });
 
   it('stages command.failed, its error included', async () => {
     const root = command({ status: 'failed', error: { code: 'SALES_COMMAND_FAILED', message: 'The model is unavailable.' } });
     const events = recordingPublisher();
     await (await commandEventAnnouncer(events)(root, { status: 'failed', error: root.error! }, ended(root))).deliver();
-    expect(events.events[0]).toMatchObject({ type: 'command.failed', idempotencyKey: 'c-root:failed', data: { command: { status: 'failed', error: root.error } } });
+    expect(events.events[0]).toMatchObject({
+      type: 'command.failed',
+      idempotencyKey: 'c-root:failed',
+      data: { command: { status: 'failed', error: root.error } },
+    });
   });
 
   it('never announces an internal phase (its parent is announced when the parent ends)', async () => {
@@ -64,13 +81,20 @@ describe('finishing with events', () => {
       },
     } as unknown as CommandStore;
     const delivered: string[] = [];
-    const announce = async () => ({ items: [{ Put: { TableName: 't', Item: { pk: 'EVENT#x' } } }], deliver: async () => void delivered.push('x') });
+    const announce = async () => ({
+      items: [{ Put: { TableName: 't', Item: { pk: 'EVENT#x' } } }],
+      deliver: async () => void delivered.push('x'),
+    });
 
-    expect(await finishCommand({ commands, clock: { now: () => 0 }, announce }, command({}), { status: 'completed', result: { a: 1 } })).toBe(true);
+    expect(
+      await finishCommand({ commands, clock: { now: () => 0 }, announce }, command({}), { status: 'completed', result: { a: 1 } }),
+    ).toBe(true);
     expect(writes).toEqual([[{ Put: { TableName: 't', Item: { pk: 'EVENT#x' } } }]]);
     expect(delivered).toEqual(['x']);
 
-    expect(await finishCommand({ commands, clock: { now: () => 0 }, announce }, command({}), { status: 'completed', result: { a: 2 } })).toBe(false);
+    expect(
+      await finishCommand({ commands, clock: { now: () => 0 }, announce }, command({}), { status: 'completed', result: { a: 2 } }),
+    ).toBe(false);
     expect(delivered).toEqual(['x']);
   });
 });
@@ -79,7 +103,9 @@ describe('finish hooks', () => {
   it('run again, with the stored ending, for a command found already terminal (a redelivered job)', async () => {
     const seen: string[] = [];
     const hook = async (finished: { id: string }, ending: { status: string }) => void seen.push(`${finished.id}:${ending.status}`);
-    expect(await replayFinishHooks({ onFinished: [hook] }, command({ status: 'failed', error: { code: 'SYSTEM_ERROR', message: 'x' } }))).toBe(true);
+    expect(
+      await replayFinishHooks({ onFinished: [hook] }, command({ status: 'failed', error: { code: 'SYSTEM_ERROR', message: 'x' } })),
+    ).toBe(true);
     expect(await replayFinishHooks({ onFinished: [hook] }, command({ status: 'completed', result: { a: 1 } }))).toBe(true);
     expect(await replayFinishHooks({ onFinished: [hook] }, command({}))).toBe(false);
     expect(seen).toEqual(['c-root:failed', 'c-root:completed']);
@@ -98,7 +124,9 @@ describe('finish hooks', () => {
     const failing = async () => {
       throw new Error('queue down');
     };
-    await expect(finishCommand({ commands, clock: { now: () => 0 }, onFinished: [failing] }, command({}), { status: 'completed', result: { a: 1 } })).rejects.toThrow('queue down');
+    await expect(
+      finishCommand({ commands, clock: { now: () => 0 }, onFinished: [failing] }, command({}), { status: 'completed', result: { a: 1 } }),
+    ).rejects.toThrow('queue down');
     expect(items.get('c-root')?.status).toBe('completed');
   });
 });

@@ -8,14 +8,16 @@ const section = PAGE.slice(PAGE.indexOf('## Verifying signatures'));
 const sample = /```js\n([\s\S]*?)```/.exec(section)![1]!;
 
 type Verify = (secret: string, header: string | undefined, rawBody: string | Buffer, toleranceSeconds?: number) => boolean;
-const verify = new Function('createHmac', 'timingSafeEqual', `${sample.replace(/^import .*$/m, '').replace('export function', 'function')}\nreturn verifyWebhookSignature;`)(
-  createHmac,
-  timingSafeEqual,
-) as Verify;
+const verify = new Function(
+  'createHmac',
+  'timingSafeEqual',
+  `${sample.replace(/^import .*$/m, '').replace('export function', 'function')}\nreturn verifyWebhookSignature;`,
+)(createHmac, timingSafeEqual) as Verify;
 
 describe("docs/webhooks.md's signature check for receivers", () => {
   const secret = 'whsec_readme-sample-secret-0123456789abcdefghijklm';
-  const body = '{"id":"evt_0123","type":"command.completed","created_at":"2026-11-23T10:00:00.000Z","data":{"command":{"status":"completed"}}}';
+  const body =
+    '{"id":"evt_0123","type":"command.completed","created_at":"2026-11-23T10:00:00.000Z","data":{"command":{"status":"completed"}}}';
   const now = () => Math.floor(Date.now() / 1000);
 
   it('accepts what Switchboard signs, as text or as raw bytes, with one secret or during a rotation', () => {

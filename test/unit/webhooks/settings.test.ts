@@ -4,17 +4,27 @@ import { DEFAULT_RETRY_DELAYS_SECONDS, readWebhookSettings } from '../../../shar
 
 describe('webhook settings', () => {
   it('default to the documented schedule and no loopback endpoints (as in AWS)', () => {
-    expect(readWebhookSettings({})).toEqual({ retryDelaysSeconds: [30, 120, 600, 3600, 21600, 86400], allowLoopback: false, reservedPorts: new Set() });
+    expect(readWebhookSettings({})).toEqual({
+      retryDelaysSeconds: [30, 120, 600, 3600, 21600, 86400],
+      allowLoopback: false,
+      reservedPorts: new Set(),
+    });
     expect(DEFAULT_RETRY_DELAYS_SECONDS).toEqual([30, 120, 600, 3600, 21600, 86400]);
   });
 
   it('read WEBHOOK_RETRY_DELAYS, WEBHOOK_ALLOW_LOOPBACK and WEBHOOK_RESERVED_PORTS', () => {
-    expect(readWebhookSettings({ WEBHOOK_RETRY_DELAYS: '1, 2,3', WEBHOOK_ALLOW_LOOPBACK: 'TRUE', WEBHOOK_RESERVED_PORTS: '3000, 41234,3000' })).toEqual({
+    expect(
+      readWebhookSettings({ WEBHOOK_RETRY_DELAYS: '1, 2,3', WEBHOOK_ALLOW_LOOPBACK: 'TRUE', WEBHOOK_RESERVED_PORTS: '3000, 41234,3000' }),
+    ).toEqual({
       retryDelaysSeconds: [1, 2, 3],
       allowLoopback: true,
       reservedPorts: new Set([3000, 41234]),
     });
-    expect(readWebhookSettings({ WEBHOOK_RETRY_DELAYS: '0', WEBHOOK_ALLOW_LOOPBACK: 'false' })).toEqual({ retryDelaysSeconds: [0], allowLoopback: false, reservedPorts: new Set() });
+    expect(readWebhookSettings({ WEBHOOK_RETRY_DELAYS: '0', WEBHOOK_ALLOW_LOOPBACK: 'false' })).toEqual({
+      retryDelaysSeconds: [0],
+      allowLoopback: false,
+      reservedPorts: new Set(),
+    });
     expect(readWebhookSettings({ WEBHOOK_RETRY_DELAYS: '  ' }).retryDelaysSeconds).toEqual([30, 120, 600, 3600, 21600, 86400]);
   });
 

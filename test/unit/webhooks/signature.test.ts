@@ -3,7 +3,8 @@ import { computeSignature, parseSignatureHeader, signatureHeader, verifyWebhookS
 
 const SECRET = 'whsec_test-secret-0123456789abcdefghijklmnopqrstuvwx';
 const OLD_SECRET = 'whsec_old-secret-0123456789abcdefghijklmnopqrstuvwxy';
-const BODY = '{"id":"evt_1","type":"command.completed","created_at":"2026-11-23T10:00:00.000Z","data":{"command":{"status":"completed","note":"héllo"}}}';
+const BODY =
+  '{"id":"evt_1","type":"command.completed","created_at":"2026-11-23T10:00:00.000Z","data":{"command":{"status":"completed","note":"héllo"}}}';
 const T = 1_795_000_000;
 
 describe('webhook signatures', () => {
@@ -27,7 +28,15 @@ describe('webhook signatures', () => {
     expect(verifyWebhookSignature(SECRET, header, `${BODY} `, 300, T)).toBe(false);
     expect(verifyWebhookSignature(SECRET, header, BODY, 300, T + 301)).toBe(false);
     expect(verifyWebhookSignature(SECRET, header, BODY, 300, T - 301)).toBe(false);
-    for (const bad of [undefined, null, '', 'v1=abc', `t=${T}`, `t=soon,v1=${computeSignature(SECRET, T, BODY)}`, `t=${T},v0=${computeSignature(SECRET, T, BODY)}`]) {
+    for (const bad of [
+      undefined,
+      null,
+      '',
+      'v1=abc',
+      `t=${T}`,
+      `t=soon,v1=${computeSignature(SECRET, T, BODY)}`,
+      `t=${T},v0=${computeSignature(SECRET, T, BODY)}`,
+    ]) {
       expect(verifyWebhookSignature(SECRET, bad, BODY, 300, T)).toBe(false);
     }
     // A signature made for another time does not verify with this one.
@@ -36,7 +45,10 @@ describe('webhook signatures', () => {
 
   it('carry one v1 per secret during a rotation; either secret verifies, and a receiver may hold both', () => {
     const header = signatureHeader([SECRET, OLD_SECRET], T, BODY);
-    expect(parseSignatureHeader(header)).toEqual({ timestamp: T, signatures: [computeSignature(SECRET, T, BODY), computeSignature(OLD_SECRET, T, BODY)] });
+    expect(parseSignatureHeader(header)).toEqual({
+      timestamp: T,
+      signatures: [computeSignature(SECRET, T, BODY), computeSignature(OLD_SECRET, T, BODY)],
+    });
     expect(verifyWebhookSignature(SECRET, header, BODY, 300, T)).toBe(true);
     expect(verifyWebhookSignature(OLD_SECRET, header, BODY, 300, T)).toBe(true);
     expect(verifyWebhookSignature([OLD_SECRET, 'whsec_other'], signatureHeader([SECRET], T, BODY), BODY, 300, T)).toBe(false);

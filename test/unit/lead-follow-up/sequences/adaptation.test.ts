@@ -1,4 +1,9 @@
-import { CLICK_FOLLOW_UP_DELAY_MS, defaultSummary, planAdaptation, type LeadEvent } from '../../../../shared/lead-follow-up/sequences/adaptation';
+import {
+  CLICK_FOLLOW_UP_DELAY_MS,
+  defaultSummary,
+  planAdaptation,
+  type LeadEvent,
+} from '../../../../shared/lead-follow-up/sequences/adaptation';
 import { DAY, step, T0 } from './steps';
 
 const event = (type: LeadEvent['type'], overrides: Partial<LeadEvent> = {}): LeadEvent => ({
@@ -14,12 +19,19 @@ describe('planAdaptation', () => {
 
   it.each(['replied', 'meeting_booked', 'unsubscribed'] as const)('cancels every remaining step when the lead %s', (type) => {
     const plan = planAdaptation(event(type), open, T0);
-    expect(plan).toEqual(open.map((item) => ({ follow_up_id: item.id, action: 'cancel', from_status: item.status, scheduled_for: item.scheduled_for })));
+    expect(plan).toEqual(
+      open.map((item) => ({ follow_up_id: item.id, action: 'cancel', from_status: item.status, scheduled_for: item.scheduled_for })),
+    );
   });
 
   it('cancels only the steps on the bounced channel', () => {
-    expect(planAdaptation(event('bounced', { channel: 'email' }), open, T0).map((change) => change.follow_up_id)).toEqual([open[0]!.id, open[2]!.id]);
-    expect(planAdaptation(event('bounced', { channel: 'messaging_app' }), open, T0).map((change) => change.follow_up_id)).toEqual([open[3]!.id]);
+    expect(planAdaptation(event('bounced', { channel: 'email' }), open, T0).map((change) => change.follow_up_id)).toEqual([
+      open[0]!.id,
+      open[2]!.id,
+    ]);
+    expect(planAdaptation(event('bounced', { channel: 'messaging_app' }), open, T0).map((change) => change.follow_up_id)).toEqual([
+      open[3]!.id,
+    ]);
   });
 
   it('treats a bounce without a channel as an e-mail bounce', () => {

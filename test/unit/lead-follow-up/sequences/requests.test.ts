@@ -17,7 +17,10 @@ function refusal(run: () => unknown): AppError {
 
 describe('parseFollowUpEdit', () => {
   it('takes copy, a time, or an end, with its reason', () => {
-    expect(parseFollowUpEdit({ subject: '  New subject ', content: 'Hi Jordan,\r\nthanks.' })).toEqual({ subject: 'New subject', content: 'Hi Jordan,\nthanks.' });
+    expect(parseFollowUpEdit({ subject: '  New subject ', content: 'Hi Jordan,\r\nthanks.' })).toEqual({
+      subject: 'New subject',
+      content: 'Hi Jordan,\nthanks.',
+    });
     expect(parseFollowUpEdit({ scheduled_for: '2026-12-03T10:00:00+01:00' })).toEqual({ scheduled_for: '2026-12-03T10:00:00+01:00' });
     expect(parseFollowUpEdit({ status: 'skipped', reason: 'on holiday' })).toEqual({ status: 'skipped', reason: 'on holiday' });
     expect(parseFollowUpEdit({ status: 'sent' })).toEqual({ status: 'sent' });
@@ -45,10 +48,19 @@ describe('parseFollowUpEdit', () => {
 
 describe('parseLeadEventRequest', () => {
   it('reads the nested and the flat form alike, and fills in the time and a bounce channel', () => {
-    const nested = parseLeadEventRequest({ site_id: SITE.toUpperCase(), event: { type: 'replied', channel: 'email', summary: 'Yes, call me' } }, T0);
-    expect(nested).toEqual({ siteId: SITE, event: { type: 'replied', occurred_at: new Date(T0).toISOString(), channel: 'email', summary: 'Yes, call me' } });
+    const nested = parseLeadEventRequest(
+      { site_id: SITE.toUpperCase(), event: { type: 'replied', channel: 'email', summary: 'Yes, call me' } },
+      T0,
+    );
+    expect(nested).toEqual({
+      siteId: SITE,
+      event: { type: 'replied', occurred_at: new Date(T0).toISOString(), channel: 'email', summary: 'Yes, call me' },
+    });
     const flat = parseLeadEventRequest({ siteId: SITE, type: 'bounced', occurred_at: '2026-12-01T10:00:00+01:00' }, T0);
-    expect(flat).toEqual({ siteId: SITE, event: { type: 'bounced', occurred_at: new Date(T0).toISOString(), channel: 'email', summary: null } });
+    expect(flat).toEqual({
+      siteId: SITE,
+      event: { type: 'bounced', occurred_at: new Date(T0).toISOString(), channel: 'email', summary: null },
+    });
   });
 
   it.each([
@@ -57,7 +69,11 @@ describe('parseLeadEventRequest', () => {
     ['an unknown field', { site_id: SITE, event: { type: 'replied', mood: 'happy' } }, 'INVALID_REQUEST'],
     ['a time in the future', { site_id: SITE, type: 'opened', occurred_at: new Date(T0 + 3_600_000).toISOString() }, 'INVALID_REQUEST'],
     ['a site id that is no UUID', { site_id: 'site-1', type: 'opened' }, 'INVALID_INPUT'],
-    ['two spellings of the site that disagree', { site_id: SITE, siteId: '6c1a2b3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', type: 'opened' }, 'INVALID_REQUEST'],
+    [
+      'two spellings of the site that disagree',
+      { site_id: SITE, siteId: '6c1a2b3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', type: 'opened' },
+      'INVALID_REQUEST',
+    ],
   ])('refuses %s', (_name, body, code) => {
     expect(refusal(() => parseLeadEventRequest(body, T0)).code).toBe(code);
   });
@@ -69,12 +85,16 @@ describe('list cursors', () => {
     expect(decodeCursor(encodeCursor(cursor))).toEqual(cursor);
   });
 
-  it.each(['not-base64-json', Buffer.from('["x","y"]').toString('base64url'), Buffer.from(JSON.stringify(['2026#abc', step(1).id])).toString('base64url')])(
-    'refuse one this API did not give (%s)',
-    (text) => {
-      expect(refusal(() => decodeCursor(text))).toMatchObject({ code: 'INVALID_REQUEST', details: [expect.objectContaining({ path: ['cursor'] })] });
-    },
-  );
+  it.each([
+    'not-base64-json',
+    Buffer.from('["x","y"]').toString('base64url'),
+    Buffer.from(JSON.stringify(['2026#abc', step(1).id])).toString('base64url'),
+  ])('refuse one this API did not give (%s)', (text) => {
+    expect(refusal(() => decodeCursor(text))).toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: [expect.objectContaining({ path: ['cursor'] })],
+    });
+  });
 });
 
 describe('steps', () => {
@@ -89,7 +109,15 @@ describe('steps', () => {
 
   it('show no tenant or bookkeeping', () => {
     const view = stepView({ ...step(2), expires_at: 1, adapted_by: { event_id: 'e', event_type: 'clicked', at: 'x' } });
-    expect(view).toMatchObject({ id: step(2).id, channel: 'email', type: 'email', sequence_position: 2, status: 'scheduled', due_at: null, updated_at: step(2).created_at });
+    expect(view).toMatchObject({
+      id: step(2).id,
+      channel: 'email',
+      type: 'email',
+      sequence_position: 2,
+      status: 'scheduled',
+      due_at: null,
+      updated_at: step(2).created_at,
+    });
     expect(JSON.stringify(view)).not.toMatch(/tenant|expires_at|adapted_by/);
   });
 });
