@@ -18,7 +18,9 @@ import { acceptDeepResearch } from '../../shared/deep-research/accept';
 import { processingTimer } from '../../shared/deep-research/processing-time';
 import { systemClock } from '../../shared/platform/clock';
 
-/** POST /api/deepResearch/operation: validate, start the command (record, then the research job); every error carries processing_time_ms. */
+/**
+ * POST /api/deepResearch/operation: validate, start the command (record, then the research job); every error carries processing_time_ms.
+ */
 export function build(settings: Settings) {
   const tracing = tracingOf('deepResearchApi', settings);
   const db = documentClientOf(settings, tracing);

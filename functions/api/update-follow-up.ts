@@ -7,7 +7,10 @@ import { answerEditFollowUp } from '../../shared/lead-follow-up/sequences/edit';
 import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
 import { systemClock } from '../../shared/platform/clock';
 
-/** PATCH /api/follow-ups/{id}: edit a step of the caller's sequence (copy, time) or end it (sent, skipped, cancelled); one conditional write. */
+/**
+ * PATCH /api/follow-ups/{id}: edit a step of the caller's sequence (copy, time) or end it (sent, skipped, cancelled); one conditional
+ * write.
+ */
 export function build(settings: Settings) {
   const tracing = tracingOf('updateFollowUpApi', settings);
   const db = documentClientOf(settings, tracing);

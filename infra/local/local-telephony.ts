@@ -52,7 +52,10 @@ export interface LocalTelephony {
   /** Random per start; status callbacks are signed with it. */
   readonly authToken: string;
   readonly fromNumber: string;
-  /** The settings that point the functions at it: TWILIO_API_BASE_URL, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER, LOCAL_TELEPHONY=true. */
+  /**
+   * The settings that point the functions at it: TWILIO_API_BASE_URL, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER,
+   * LOCAL_TELEPHONY=true.
+   */
   readonly settings: Record<string, string>;
   /** The calls placed so far, oldest first (copies). */
   calls(): LocalCall[];

@@ -21,7 +21,10 @@ export interface RelayCaller {
   /** Resolves when the socket closes. */
   readonly closed: Promise<RelayClose>;
   setup(callSid: string, customParameters: Record<string, string>, extra?: Record<string, unknown>): void;
-  /** Sends a final prompt and resolves with the whole reply (text tokens up to `last`), or undefined when the session ended or the socket closed first. */
+  /**
+   * Sends a final prompt and resolves with the whole reply (text tokens up to `last`), or undefined when the session ended or the socket
+   * closed first.
+   */
   say(words: string): Promise<string | undefined>;
   /** Sends a prompt and does not wait. */
   prompt(words: string, last?: boolean): void;
@@ -29,7 +32,10 @@ export interface RelayCaller {
   press(digit: string): void;
   /** Sends anything (a test's malformed message). */
   sendRaw(text: string): void;
-  /** Resolves with the next message of `type` the relay sends after now (or already sent and not yet taken), or undefined once the socket closed. */
+  /**
+   * Resolves with the next message of `type` the relay sends after now (or already sent and not yet taken), or undefined once the socket
+   * closed.
+   */
   next(type?: RelayAnswer['type']): Promise<RelayAnswer | undefined>;
   /** Closes the socket as Twilio does when the call ends. */
   close(code?: number): void;

@@ -52,7 +52,10 @@ export interface LocalRuntimeOptions {
   leaseSeconds?: number;
   /** Batches each worker handles at once. @default 2 */
   workerConcurrency?: number;
-  /** Start the queue pollers; `false` leaves jobs queued until `startWorkers()` (the bench measures the accept path alone, or builds a backlog). @default true */
+  /**
+   * Start the queue pollers; `false` leaves jobs queued until `startWorkers()` (the bench measures the accept path alone, or builds a
+   * backlog). @default true
+   */
   workers?: boolean;
   /**
    * Interval of every scheduled function, 0 turns schedules off. By default
@@ -170,7 +173,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const url = `http://${host}:${(gateway.address() as AddressInfo).port}`;
 
   const publicBaseUrl = baseSettings.PUBLIC_BASE_URL?.trim() || url;
-  // The ConversationRelay socket: API Gateway's WebSocket API in AWS, the gateway's upgrades here, at the path of relayUrlOf(PUBLIC_BASE_URL).
+  // The ConversationRelay socket: API Gateway's WebSocket API in AWS, the gateway's upgrades here, at the path of
+  // relayUrlOf(PUBLIC_BASE_URL).
   const relayFn = functionById(RELAY_FUNCTION);
   const relay: LocalRelay = attachRelaySocket(gateway, {
     path: new URL(relayUrlOf(publicBaseUrl)).pathname,

@@ -94,7 +94,10 @@ export async function registerApiKey(
   return record;
 }
 
-/** Use case: revokes a key (at once in the table; running functions forget it within their cache time). A revoked key stays revoked as it was. */
+/**
+ * Use case: revokes a key (at once in the table; running functions forget it within their cache time). A revoked key stays revoked as it
+ * was.
+ */
 export async function revokeApiKey(keys: ApiKeyStore, record: ApiKeyRecord, now: number): Promise<ApiKeyRecord> {
   if (record.revoked_at) return record;
   const revoked = { ...record, revoked_at: new Date(now).toISOString() };

@@ -83,7 +83,8 @@ export const KERNEL_CATALOGUE = {
           { actions: ['GetItem'], keyPrefixes: ['CMD#'] },
           ...EVENT_PUBLISHER_TABLE_GRANTS,
         ],
-        // The queues of the job types that start a command (added by functions.ts; the kernel names no feature's queue), and the delivery queue.
+        // The queues of the job types that start a command (added by functions.ts; the kernel names no feature's queue), and the delivery
+        // queue.
         sendsToEveryStartingQueue: true,
         sendsTo: [EVENT_DELIVERY_QUEUE],
         sendsToDeadLetterOf: [],

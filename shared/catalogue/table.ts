@@ -28,7 +28,10 @@ export const TABLE = {
      * `FOLLOWUP#EVENT#<id>`: a lead event that adapted sequences (shared/lead-follow-up/sequences/event-records.ts).
      */
     'FOLLOWUP#',
-    /** `QUOTA#<provider>#<day>`: a search provider's daily request counter, e.g. `QUOTA#google#2026-11-23` (US Pacific day; shared/providers/search/quota.ts). */
+    /**
+     * `QUOTA#<provider>#<day>`: a search provider's daily request counter, e.g. `QUOTA#google#2026-11-23` (US Pacific day;
+     * shared/providers/search/quota.ts).
+     */
     'QUOTA#',
     /** `SEARCH#<sha256>`: search results cached for SEARCH_CACHE_TTL, keyed by the normalized query (shared/providers/search/cache.ts). */
     'SEARCH#',

@@ -14,7 +14,10 @@ export interface JanitorPolicy {
   requeueUnclaimedAfterMs: number;
   /** …at most once per this long (a long queue backlog should not be made longer). */
   requeueIntervalMs: number;
-  /** A command still in progress this long after its last change (or its acceptance, if never taken up) is failed with SYSTEM_ERROR (retryable). */
+  /**
+   * A command still in progress this long after its last change (or its acceptance, if never taken up) is failed with SYSTEM_ERROR
+   * (retryable).
+   */
   failStaleAfterMs: number;
   /** Commands looked at per run. */
   batchSize: number;

@@ -16,7 +16,10 @@ export interface CommandKind<Request, Progress, Live extends object = NoLiveFiel
   type: CommandType;
   request: Parser<Request>;
   progress: Parser<Progress>;
-  /** What its feature keeps on the command beside the request, and how GET shows it (its feature's catalogue lists it by type, as `liveFields`). */
+  /**
+   * What its feature keeps on the command beside the request, and how GET shows it (its feature's catalogue lists it by type, as
+   * `liveFields`).
+   */
   live?: LiveFields;
 }
 

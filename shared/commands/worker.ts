@@ -194,7 +194,10 @@ interface RecordContext {
   jobType: string;
   attempt: number;
   commandId?: string;
-  /** The body to queue again: once the job has its command, one that names it (a producer's job keyed by its message id must not start a second command). */
+  /**
+   * The body to queue again: once the job has its command, one that names it (a producer's job keyed by its message id must not start a
+   * second command).
+   */
   retryBody?: string;
 }
 

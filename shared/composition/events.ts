@@ -56,7 +56,9 @@ export function webhookPublisherOf(ports: EventPublishingPorts) {
   });
 }
 
-/** How a function that ends commands announces them: `command.completed` / `command.failed` with the terminal write, when it may publish. */
+/**
+ * How a function that ends commands announces them: `command.completed` / `command.failed` with the terminal write, when it may publish.
+ */
 export function commandAnnouncerOf(functionId: FunctionId, ports: EventPublishingPorts): FinishAnnouncer | undefined {
   if (!publishesEvents(functionId)) return undefined;
   return commandEventAnnouncer(eventPublisherOf(functionId, ports));

@@ -125,7 +125,10 @@ export interface TaskWorkerComposition extends TaskWorkerDependencies {
   leaseMs: number;
 }
 
-/** Dependencies of a task worker: the table, its queues, logger, metrics and tracing, and its queue's limits (`JOB_RETRY_DELAYS_SECONDS` overrides the back-off in tests). */
+/**
+ * Dependencies of a task worker: the table, its queues, logger, metrics and tracing, and its queue's limits (`JOB_RETRY_DELAYS_SECONDS`
+ * overrides the back-off in tests).
+ */
 export function taskWorkerComposition(functionId: FunctionId, settings: Settings): TaskWorkerComposition {
   const jobType = jobTypeOfWorker(functionId);
   if (!jobType) throw new ConfigError(`No job type is run by ${functionId}`);

@@ -25,7 +25,9 @@ export const MAX_SOURCES = 20;
 export const MAX_KEYWORDS = 20;
 export const MAX_KEYWORD_LENGTH = 100;
 
-/** A hostname: dot-separated labels of letters, digits and inner hyphens, ending in a top-level domain of letters (or an IDN `xn--` label). */
+/**
+ * A hostname: dot-separated labels of letters, digits and inner hyphens, ending in a top-level domain of letters (or an IDN `xn--` label).
+ */
 const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
 /** A publication day, trimmed; checked as a real calendar day (2025-02-30 is refused). */

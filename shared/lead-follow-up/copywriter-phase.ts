@@ -118,7 +118,9 @@ function childOutcome(outcome: CopywriterProgress, parent: LeadFollowUpCommand):
   };
 }
 
-/** The answer schema of a refinement: `{title, message}` for each channel; strategies stay the sales agent's (built once per channel list). */
+/**
+ * The answer schema of a refinement: `{title, message}` for each channel; strategies stay the sales agent's (built once per channel list).
+ */
 export const refinementSchema: (channels: readonly Channel[]) => z.ZodType<Refined> = memoize(
   (channels) => {
     const item = z.object({ title: z.string(), message: z.string() });

@@ -27,10 +27,16 @@ export interface Generation {
   model: string;
 }
 
-/** Response variant B (`output: "channel_messages"`), as stored in the command's `result`: the documented answer without what showing it adds. */
+/**
+ * Response variant B (`output: "channel_messages"`), as stored in the command's `result`: the documented answer without what showing it
+ * adds.
+ */
 export type ChannelMessagesResult = Omit<z.input<typeof channelMessagesResultSchema>, 'command_id' | 'warnings'>;
 
-/** Response variant A (`output: "follow_up_sequence"`), as stored in the command's `result`: the documented answer without what showing it adds. */
+/**
+ * Response variant A (`output: "follow_up_sequence"`), as stored in the command's `result`: the documented answer without what showing it
+ * adds.
+ */
 export type FollowUpSequenceResult = Omit<z.input<typeof followUpSequenceResultSchema>, 'command_id' | 'warnings'>;
 
 /** `data` of the 202 answer, without what every command answer adds. */

@@ -247,7 +247,10 @@ async function handOffToCopywriter(
   deps.logger?.info('Lead follow-up handed to the copywriter', { commandId: parent.id, childId });
 }
 
-/** A follow-up as saved: its owner and origin, and its expiry, COMMAND_RETENTION_DAYS after its schedule (like its command's, after its creation). */
+/**
+ * A follow-up as saved: its owner and origin, and its expiry, COMMAND_RETENTION_DAYS after its schedule (like its command's, after its
+ * creation).
+ */
 function stored(item: FollowUpItem, command: LeadFollowUpCommand, retentionMs: number): StoredFollowUp {
   return {
     ...item,

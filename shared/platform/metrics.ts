@@ -10,7 +10,10 @@ export type OperationMetric =
   | 'OfflineGeneration'
   /** A job needed a provider whose credentials are not set (alarms). */
   | 'ProviderNotConfigured'
-  /** A webhook delivery: an attempt the endpoint answered 2xx, one it did not, and a delivery given up after its last attempt (per event type). */
+  /**
+   * A webhook delivery: an attempt the endpoint answered 2xx, one it did not, and a delivery given up after its last attempt (per event
+   * type).
+   */
   | 'WebhookDelivered'
   | 'WebhookAttemptFailed'
   | 'WebhookDeliveryFailed';

@@ -22,7 +22,9 @@ export interface CallStatusWebhookDependencies {
   publicBaseUrl?: string;
   clock: Clock;
   logger?: Pick<Logger, 'info' | 'warn'>;
-  /** The tenant's webhooks hear of each callback applied (`call.status_changed`); the command is read for its tenant and call. @default none */
+  /**
+   * The tenant's webhooks hear of each callback applied (`call.status_changed`); the command is read for its tenant and call. @default none
+   */
   events?: { publisher: EventPublisher; commands: Pick<CommandStore, 'get'> };
   /**
    * Told when a callback finds the command's call `completed`: the backstop

@@ -52,7 +52,8 @@ export const VOICE_ASSISTANT_CATALOGUE = {
       memoryMb: 256,
       access: {
         table: [
-          // The stakeholder command: its call and prompts (read), its transcript and meeting_summary (conditional appends), and the post-call child it starts.
+          // The stakeholder command: its call and prompts (read), its transcript and meeting_summary (conditional appends), and the
+          // post-call child it starts.
           { actions: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], keyPrefixes: ['CMD#'] },
           // One session item per socket: which command and call it carries.
           { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['RELAY#'] },

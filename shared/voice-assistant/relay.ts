@@ -27,7 +27,10 @@ export interface RelayDependencies extends EndOfCallDependencies {
   llm: () => Promise<LlmClient>;
   /** TWILIO_AUTH_TOKEN, resolved on first use; undefined when telephony is not configured (then every socket is refused). */
   authToken: () => Promise<string | undefined>;
-  /** PUBLIC_BASE_URL: the relay URL Twilio signs is `relayUrlOf(PUBLIC_BASE_URL)`, never the Host header. Without it every socket is refused. */
+  /**
+   * PUBLIC_BASE_URL: the relay URL Twilio signs is `relayUrlOf(PUBLIC_BASE_URL)`, never the Host header. Without it every socket is
+   * refused.
+   */
   publicBaseUrl?: string;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
 }

@@ -3,7 +3,10 @@ import * as z from 'zod';
 import { epochSeconds, isConditionalCheckFailed } from '../platform/dynamodb';
 import { EVENT_RETENTION_MS } from './event-store';
 
-/** `pending` until an attempt is answered 2xx (`delivered`) or the last one of its schedule fails (`failed`); a redelivery makes it `pending` again. */
+/**
+ * `pending` until an attempt is answered 2xx (`delivered`) or the last one of its schedule fails (`failed`); a redelivery makes it
+ * `pending` again.
+ */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /** One attempt: when, why, and what the endpoint answered (or what went wrong). Only a short excerpt of the answer's body is kept. */
@@ -63,9 +66,15 @@ export interface DeliveryStore {
   get(endpointId: string, eventId: string): Promise<StoredDelivery | undefined>;
   /** The endpoint's latest deliveries, newest first. */
   list(endpointId: string, limit: number): Promise<StoredDelivery[]>;
-  /** Takes the delivery for its attempt `expectedCount + 1` until `leaseUntil`; undefined when it is not pending, not at that count, or held. */
+  /**
+   * Takes the delivery for its attempt `expectedCount + 1` until `leaseUntil`; undefined when it is not pending, not at that count, or
+   * held.
+   */
   claim(endpointId: string, eventId: string, expectedCount: number, now: number, leaseUntil: number): Promise<StoredDelivery | undefined>;
-  /** Records the claimed attempt (appended to `attempts`, which the caller passes whole) and what follows; false when the claim no longer holds. */
+  /**
+   * Records the claimed attempt (appended to `attempts`, which the caller passes whole) and what follows; false when the claim no longer
+   * holds.
+   */
   recordAttempt(
     endpointId: string,
     eventId: string,

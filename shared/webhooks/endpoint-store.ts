@@ -5,7 +5,10 @@ import { isConditionalCheckFailed } from '../platform/dynamodb';
 /** Most endpoints one tenant may register (Stripe allows 16 per account; a handful is what a team uses). */
 export const MAX_ENDPOINTS_PER_TENANT = 10;
 
-/** A tenant's webhook endpoint, as stored. The secrets never leave the service but in a delivery's signature and the one answer that creates them. */
+/**
+ * A tenant's webhook endpoint, as stored. The secrets never leave the service but in a delivery's signature and the one answer that creates
+ * them.
+ */
 export interface WebhookEndpoint {
   id: string;
   tenant_id: string;

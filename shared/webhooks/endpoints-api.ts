@@ -68,7 +68,10 @@ export const registrationSchema = z
   })
   .meta({ id: 'WebhookRegistration', description: 'A new endpoint. An unknown field is refused (VALIDATION_ERROR).' });
 
-/** `POST /api/webhooks/{id}/rotate-secret`: an optional body `{previous_secret_expires_in}` (seconds the old secret keeps signing; 0 ends it at once). */
+/**
+ * `POST /api/webhooks/{id}/rotate-secret`: an optional body `{previous_secret_expires_in}` (seconds the old secret keeps signing; 0 ends it
+ * at once).
+ */
 export const rotationSchema = z
   .strictObject({
     previous_secret_expires_in: z

@@ -6,7 +6,9 @@ import type { WebhookEventPublisher } from './publisher';
 
 /** When the sweep steps in. */
 export interface OutboxSweepPolicy {
-  /** An event recorded this long ago and still not handed to delivery is handed on by the sweep (its writer died, or its queue was down). */
+  /**
+   * An event recorded this long ago and still not handed to delivery is handed on by the sweep (its writer died, or its queue was down).
+   */
   handOnAfterMs: number;
   /** Events looked at per run. */
   batchSize: number;

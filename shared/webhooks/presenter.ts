@@ -33,7 +33,10 @@ export function endpointView(endpoint: WebhookEndpoint, now: number, secret?: st
   };
 }
 
-/** A delivery as the API shows it: its state, its attempts' count and last answer, when the next attempt is due, and the attempts themselves. */
+/**
+ * A delivery as the API shows it: its state, its attempts' count and last answer, when the next attempt is due, and the attempts
+ * themselves.
+ */
 export function deliveryView(delivery: StoredDelivery): DeliveryAnswer {
   const last = delivery.attempts.at(-1);
   return {

@@ -67,7 +67,10 @@ const flag = z
   })
   .optional();
 
-/** Reads WEBHOOK_RETRY_DELAYS, WEBHOOK_ALLOW_LOOPBACK and WEBHOOK_RESERVED_PORTS once, at cold start; a malformed value fails the start with its name. */
+/**
+ * Reads WEBHOOK_RETRY_DELAYS, WEBHOOK_ALLOW_LOOPBACK and WEBHOOK_RESERVED_PORTS once, at cold start; a malformed value fails the start with
+ * its name.
+ */
 export function readWebhookSettings(settings: Record<string, string | undefined>): WebhookSettings {
   const { WEBHOOK_RETRY_DELAYS, WEBHOOK_ALLOW_LOOPBACK, WEBHOOK_RESERVED_PORTS } = readConfig(
     { WEBHOOK_RETRY_DELAYS: delays, WEBHOOK_ALLOW_LOOPBACK: flag, WEBHOOK_RESERVED_PORTS: ports },

@@ -45,7 +45,10 @@ const targets = {
   accept: { url: `${runtime.url}/api/agents/sales/leadFollowUp`, headers: { ...json, 'x-api-key': runtime.apiKey } },
 };
 type TargetName = keyof typeof targets;
-/** BENCH_TARGETS (comma-separated) picks targets, e.g. `accept` alone under a profiler; the ratios need the Put+Send and Get+Put+Send floors. */
+/**
+ * BENCH_TARGETS (comma-separated) picks targets, e.g. `accept` alone under a profiler; the ratios need the Put+Send and Get+Put+Send
+ * floors.
+ */
 const ORDER = (process.env.BENCH_TARGETS?.split(',') ?? ['putSend', 'getPutSend', 'sameItems', 'accept']).filter(
   (name): name is TargetName => name in targets,
 );
@@ -72,7 +75,8 @@ function load(name: TargetName, total: number, concurrency: number): Promise<Loa
         worker.postMessage('go');
         return;
       }
-      // CPU time of the whole process (servers, embedded services and load generator) per request: far less disturbed by other processes than latency.
+      // CPU time of the whole process (servers, embedded services and load generator) per request: far less disturbed by other processes
+      // than latency.
       const used = process.cpuUsage(cpu);
       resolve({ ...message, cpuUsPerRequest: (used.user + used.system) / message.latenciesMs.length });
     });

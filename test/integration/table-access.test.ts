@@ -208,7 +208,9 @@ function sqsEvent(messages: Message[]): SQSEvent {
 const produce = (job: unknown, queue: JobQueueId = 'sales') =>
   services.aws.sqs.send(new SendMessageCommand({ QueueUrl: services.aws.queues[queue].url, MessageBody: JSON.stringify(job) }));
 
-/** Provider settings a function gets here: the research worker searches the loopback Google (its quota counter and cache are table items). */
+/**
+ * Provider settings a function gets here: the research worker searches the loopback Google (its quota counter and cache are table items).
+ */
 function providerSettings(id: FunctionId): Settings {
   // The webhook receiver of this test is a loopback server, as under npm start.
   if (id === 'webhooksApi' || id === 'webhookDeliveryWorker') return { WEBHOOK_ALLOW_LOOPBACK: 'true' };

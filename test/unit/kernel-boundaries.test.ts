@@ -12,7 +12,10 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Features: each owns its catalogue entries (its catalogue.ts) and imports no other feature. */
 const FEATURES_FOLDERS = ['lead-follow-up', 'stakeholder-coordination', 'deep-research', 'voice-assistant', 'webhooks'];
-/** What features share and the kernel must not know: a command's phone call (stakeholder coordination places it, the voice assistant carries it). */
+/**
+ * What features share and the kernel must not know: a command's phone call (stakeholder coordination places it, the voice assistant carries
+ * it).
+ */
 const SHARED_BY_FEATURES = ['calls'];
 /** The kernel: the command kernel, what every route shares (and the reference of the kernel's own routes), the platform. */
 const KERNEL = ['commands', 'api', 'platform'];

@@ -20,7 +20,10 @@ export interface DocumentedOperation {
   route: RouteConfig;
 }
 
-/** A section of the reference (one per feature): its name and what it is about. Declared once per feature and given to each of its operations. */
+/**
+ * A section of the reference (one per feature): its name and what it is about. Declared once per feature and given to each of its
+ * operations.
+ */
 export interface Tag {
   name: string;
   /** One sentence. */
@@ -143,7 +146,10 @@ const TOO_MANY_REQUESTS: ResponseConfig = {
   },
 };
 
-/** Every route may also answer an error this page does not list for it (431 on oversized headers, 405 for another method on its path): always the envelope. */
+/**
+ * Every route may also answer an error this page does not list for it (431 on oversized headers, 405 for another method on its path):
+ * always the envelope.
+ */
 const ANY_OTHER_ERROR: ResponseConfig = {
   description: 'Any other error, in the envelope with the status of its code (see the table in the introduction).',
   headers: { Allow: HEADER.allow },

@@ -258,7 +258,10 @@ async function openSteps(deps: LeadEventDependencies, tenantId: string, siteId: 
   return steps;
 }
 
-/** Makes the record's planned changes, adds the event to the tenant's history of the lead, publishes `sequence.adapted` if anything changed, and keeps the outcome. */
+/**
+ * Makes the record's planned changes, adds the event to the tenant's history of the lead, publishes `sequence.adapted` if anything changed,
+ * and keeps the outcome.
+ */
 async function carryOut(deps: LeadEventDependencies, record: LeadEventRecord): Promise<EventOutcome> {
   const changes: AppliedChange[] = [];
   for (const planned of record.plan) {

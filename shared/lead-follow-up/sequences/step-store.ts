@@ -63,13 +63,19 @@ export interface StepStore {
   ): Promise<{ steps: StoredStep[]; next?: StepCursor }>;
   /** Ids of scheduled steps due at or before `before` (ISO), earliest first (the index: eventually consistent). */
   listDue(before: string, limit: number): Promise<string[]>;
-  /** Moves a scheduled step whose time has come (at `at`) to `due`, into the announcing partition; undefined when another writer moved it first. */
+  /**
+   * Moves a scheduled step whose time has come (at `at`) to `due`, into the announcing partition; undefined when another writer moved it
+   * first.
+   */
   markDue(id: string, at: string): Promise<StoredStep | undefined>;
   /** Ids of steps made due at or before `before` whose announcement is still pending. */
   listAnnouncing(before: string, limit: number): Promise<string[]>;
   /** Takes a step out of the announcing partition once its `follow_up.due` is published; false when it already left it. */
   markAnnounced(id: string, at: string): Promise<boolean>;
-  /** Applies a change if the step is as expected; the step after it, or undefined when it was not (missing, another tenant's, another state). */
+  /**
+   * Applies a change if the step is as expected; the step after it, or undefined when it was not (missing, another tenant's, another
+   * state).
+   */
   change(id: string, change: StepChange, expected: StepExpectation): Promise<StoredStep | undefined>;
   /** Erases the steps a command's sequence made (tenant's own only); returns their ids. */
   eraseForCommand(commandId: string, tenantId: string): Promise<string[]>;

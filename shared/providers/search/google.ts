@@ -175,7 +175,9 @@ async function failure(answer: ProviderAnswer, spent: number, quota: SearchQuota
   return new SearchProviderError(GOOGLE, kind, message, spent, answer.status);
 }
 
-/** Returns reserved queries that were not sent. Best effort: a lost release only leaves the day's counter high, never over Google's limit. */
+/**
+ * Returns reserved queries that were not sent. Best effort: a lost release only leaves the day's counter high, never over Google's limit.
+ */
 async function giveBack(quota: SearchQuota, unsent: number): Promise<void> {
   if (unsent <= 0 || quota.release === undefined) return;
   try {
