@@ -136,7 +136,9 @@ describe('createPageReader', () => {
     });
 
     it('falls back to the body text when no article is found', async () => {
-      pages.route('/short', { html: '<html><head><title>Status</title></head><body><nav>MENU</nav><p>All systems operational.</p><script>x()</script></body></html>' });
+      pages.route('/short', {
+        html: '<html><head><title>Status</title></head><body><nav>MENU</nav><p>All systems operational.</p><script>x()</script></body></html>',
+      });
 
       const page = await reader()(at('/short'));
 
@@ -147,7 +149,10 @@ describe('createPageReader', () => {
       pages.route('/plain', { body: 'Line one.\n\n\n   Line   two.', contentType: 'text/plain; charset=utf-8' });
       pages.route('/gzip', { body: gzipSync(Buffer.from(ARTICLE)), contentType: 'text/html', headers: { 'content-encoding': 'gzip' } });
       pages.route('/latin1', {
-        body: Buffer.from('<html><head><title>Caf\u00e9</title></head><body><p>Cr\u00e8me br\u00fbl\u00e9e for everyone.</p></body></html>', 'latin1'),
+        body: Buffer.from(
+          '<html><head><title>Caf\u00e9</title></head><body><p>Cr\u00e8me br\u00fbl\u00e9e for everyone.</p></body></html>',
+          'latin1',
+        ),
         contentType: 'text/html; charset=iso-8859-1',
       });
 
@@ -250,7 +255,11 @@ describe('createPageReader', () => {
     });
 
     it('fails a compressed body that inflates past the cap', async () => {
-      pages.route('/bomb', { body: gzipSync(Buffer.alloc(2_000_000, 0x61)), contentType: 'text/html', headers: { 'content-encoding': 'gzip' } });
+      pages.route('/bomb', {
+        body: gzipSync(Buffer.alloc(2_000_000, 0x61)),
+        contentType: 'text/html',
+        headers: { 'content-encoding': 'gzip' },
+      });
 
       await expect(reader()(at('/bomb'))).rejects.toMatchObject({ reason: 'too_large' });
     });
@@ -275,9 +284,12 @@ describe('createPageReader', () => {
     });
 
     it('counts a slow DNS answer against the timeout', async () => {
-      const slowLookup: HostLookup = () => new Promise((resolve) => setTimeout(() => resolve([{ address: '127.0.0.1', family: 4 }]), 1_000));
+      const slowLookup: HostLookup = () =>
+        new Promise((resolve) => setTimeout(() => resolve([{ address: '127.0.0.1', family: 4 }]), 1_000));
 
-      await expect(createPageReader({ isAllowedAddress: admitsTestServer, lookup: slowLookup, timeoutMs: 100 })(at('/article'))).rejects.toMatchObject({
+      await expect(
+        createPageReader({ isAllowedAddress: admitsTestServer, lookup: slowLookup, timeoutMs: 100 })(at('/article')),
+      ).rejects.toMatchObject({
         reason: 'timeout',
       });
     });
@@ -286,7 +298,10 @@ describe('createPageReader', () => {
       pages.route('/report.pdf', { body: '%PDF-1.7', contentType: 'application/pdf' });
       pages.route('/data', { body: '{"a":1}', contentType: 'application/json' });
 
-      await expect(reader()(at('/report.pdf'))).rejects.toMatchObject({ reason: 'not_html', message: expect.stringContaining('application/pdf') });
+      await expect(reader()(at('/report.pdf'))).rejects.toMatchObject({
+        reason: 'not_html',
+        message: expect.stringContaining('application/pdf'),
+      });
       await expect(reader()(at('/data'))).rejects.toMatchObject({ reason: 'not_html' });
     });
 
@@ -303,7 +318,9 @@ describe('createPageReader', () => {
 
       await expect(reader()(at('/hop0'))).rejects.toMatchObject({ reason: 'redirects' });
       expect(pages.requests).toHaveLength(6);
-      await expect(reader({ maxRedirects: 7 })(at('/hop0'))).resolves.toMatchObject({ text: expect.stringContaining('three to five years') });
+      await expect(reader({ maxRedirects: 7 })(at('/hop0'))).resolves.toMatchObject({
+        text: expect.stringContaining('three to five years'),
+      });
     });
 
     it('reports a name that does not resolve, and a refused connection', async () => {
@@ -364,22 +381,36 @@ describe('createPageReader', () => {
       pages.route('/heavy', { html: heavy });
 
       await expect(reader()(at('/deep'))).resolves.toEqual({ text: 'Deep inside the page.' });
-      await expect(reader()(at('/many'))).resolves.toMatchObject({ text: expect.stringMatching(/^Chip makers race to build accelerators/) });
-      await expect(reader()(at('/heavy'))).resolves.toMatchObject({ text: expect.stringMatching(/^Chip makers race to build accelerators/) });
+      await expect(reader()(at('/many'))).resolves.toMatchObject({
+        text: expect.stringMatching(/^Chip makers race to build accelerators/),
+      });
+      await expect(reader()(at('/heavy'))).resolves.toMatchObject({
+        text: expect.stringMatching(/^Chip makers race to build accelerators/),
+      });
     });
 
     it('fails pages over each cap as too complex, naming the cap', async () => {
       pages.route('/deep', { html: nested(126) });
       pages.route('/many', { html: `<html><body>${'<p>x</p>'.repeat(9_999)}</body></html>` });
-      pages.route('/heavy', { html: `<html><body>${'<div>'.repeat(17)}${'<p>Chip makers race to build accelerators as cloud demand outstrips supply.</p>'.repeat(1_600)}${'</div>'.repeat(17)}</body></html>` });
+      pages.route('/heavy', {
+        html: `<html><body>${'<div>'.repeat(17)}${'<p>Chip makers race to build accelerators as cloud demand outstrips supply.</p>'.repeat(1_600)}${'</div>'.repeat(17)}</body></html>`,
+      });
 
-      await expect(reader()(at('/deep'))).rejects.toMatchObject({ reason: 'too_complex', message: 'the page is nested more than 128 elements deep' });
-      await expect(reader()(at('/many'))).rejects.toMatchObject({ reason: 'too_complex', message: 'the page has more than 10000 elements' });
+      await expect(reader()(at('/deep'))).rejects.toMatchObject({
+        reason: 'too_complex',
+        message: 'the page is nested more than 128 elements deep',
+      });
+      await expect(reader()(at('/many'))).rejects.toMatchObject({
+        reason: 'too_complex',
+        message: 'the page has more than 10000 elements',
+      });
       await expect(reader()(at('/heavy'))).rejects.toMatchObject({
         reason: 'too_complex',
         message: 'the page nests too much inside too much (a nesting weight over 100000)',
       });
-      await expect(reader({ maxElements: 10, maxDepth: 3, maxNesting: 20 })(at('/article'))).rejects.toMatchObject({ reason: 'too_complex' });
+      await expect(reader({ maxElements: 10, maxDepth: 3, maxNesting: 20 })(at('/article'))).rejects.toMatchObject({
+        reason: 'too_complex',
+      });
       expect(parser.workers().busy).toBe(0);
     });
 

@@ -58,10 +58,14 @@ describe('the relay socket', () => {
     const spoken = reply!.split(' ').slice(0, 4).join(' ');
     caller.interrupt(spoken, 900);
     caller.press('5');
-    const stored = await eventually(async () => {
-      const current = await command(call.commandId);
-      return current.transcript?.some((entry) => entry.dtmf === '5') ? current : undefined;
-    }, 15_000, 'the keypress to be kept');
+    const stored = await eventually(
+      async () => {
+        const current = await command(call.commandId);
+        return current.transcript?.some((entry) => entry.dtmf === '5') ? current : undefined;
+      },
+      15_000,
+      'the keypress to be kept',
+    );
     expect(stored.transcript?.[2]).toMatchObject({ role: 'assistant', content: spoken, interrupted: true });
     expect(stored.transcript?.[3]).toMatchObject({ role: 'user', dtmf: '5', content: 'Pressed 5 on the keypad.' });
     caller.close();
@@ -81,13 +85,27 @@ describe('the relay socket', () => {
   it('refuses an unsigned upgrade, and one signed with another token or for another URL (403, never opened)', async () => {
     await expect(voice.connect(null)).rejects.toEqual(new RelayRefusedError(403));
     await expect(voice.connect(signTwilioRequest('another-token', voice.relayUrl, {}))).rejects.toEqual(new RelayRefusedError(403));
-    await expect(voice.connect(signTwilioRequest(AUTH_TOKEN, 'wss://elsewhere.example.com/relay', {}))).rejects.toEqual(new RelayRefusedError(403));
+    await expect(voice.connect(signTwilioRequest(AUTH_TOKEN, 'wss://elsewhere.example.com/relay', {}))).rejects.toEqual(
+      new RelayRefusedError(403),
+    );
   });
 
   it.each([
-    ['an unknown command', (call: { commandId: string; callSid: string }) => [call.callSid, '0194f5c2-7b1e-7c3d-9a2b-1c2d3e4f5a6b'], 'unknown command'],
-    ['a call that is not the command’s', (call: { commandId: string; callSid: string }) => [`CA${'f'.repeat(32)}`, call.commandId], 'the call is not the call of this command'],
-    ['no command id', (call: { commandId: string; callSid: string }) => [call.callSid, 'not-a-uuid'], 'setup names no command (command_id)'],
+    [
+      'an unknown command',
+      (call: { commandId: string; callSid: string }) => [call.callSid, '0194f5c2-7b1e-7c3d-9a2b-1c2d3e4f5a6b'],
+      'unknown command',
+    ],
+    [
+      'a call that is not the command’s',
+      (call: { commandId: string; callSid: string }) => [`CA${'f'.repeat(32)}`, call.commandId],
+      'the call is not the call of this command',
+    ],
+    [
+      'no command id',
+      (call: { commandId: string; callSid: string }) => [call.callSid, 'not-a-uuid'],
+      'setup names no command (command_id)',
+    ],
   ])('closes a socket whose setup names %s (1008, with the reason), and keeps nothing', async (_, pick, reason) => {
     const call = await voice.placedCall();
     const [callSid, commandId] = pick(call);
@@ -119,10 +137,14 @@ describe('the relay socket', () => {
     await caller.say('Yes, now is fine.');
     await caller.say('We decided to keep the January budget at 12000 dollars.');
     caller.drop();
-    const stored = await eventually(async () => {
-      const current = await command(call.commandId);
-      return current.meeting_summary ? current : undefined;
-    }, 15_000, 'the summary to be requested');
+    const stored = await eventually(
+      async () => {
+        const current = await command(call.commandId);
+        return current.meeting_summary ? current : undefined;
+      },
+      15_000,
+      'the summary to be requested',
+    );
     expect(stored.transcript?.filter((entry) => entry.role === 'user').map((entry) => entry.content)).toEqual([
       'Yes, now is fine.',
       'We decided to keep the January budget at 12000 dollars.',
@@ -135,7 +157,12 @@ describe('the relay socket', () => {
     await eventually(async () => ((await summaryJobs()).length > 0 ? true : undefined), 15_000, 'the summary job to be queued');
     expect(await summaryJobs()).toEqual([expect.objectContaining({ type: 'post_call_summary' })]);
     const child = await command(stored.meeting_summary!.command_id!);
-    expect(child).toMatchObject({ type: 'post_call_summary', status: 'in_progress', parent_id: call.commandId, request: { parent_id: call.commandId } });
+    expect(child).toMatchObject({
+      type: 'post_call_summary',
+      status: 'in_progress',
+      parent_id: call.commandId,
+      request: { parent_id: call.commandId },
+    });
   });
 
   it('queues the summary once when the assistant ends the call (end) and the socket then closes', async () => {
@@ -165,12 +192,20 @@ describe('the relay socket', () => {
   it('queues no job for a call in which the person called said nothing: the summary is skipped, with the reason', async () => {
     const call = await voice.placedCall();
     const caller = await voice.answered(call);
-    await eventually(async () => ((await command(call.commandId)).transcript?.length ? true : undefined), 15_000, 'the greeting to be kept');
+    await eventually(
+      async () => ((await command(call.commandId)).transcript?.length ? true : undefined),
+      15_000,
+      'the greeting to be kept',
+    );
     caller.close();
-    const stored = await eventually(async () => {
-      const current = await command(call.commandId);
-      return current.meeting_summary ? current : undefined;
-    }, 15_000, 'the summary to be decided');
+    const stored = await eventually(
+      async () => {
+        const current = await command(call.commandId);
+        return current.meeting_summary ? current : undefined;
+      },
+      15_000,
+      'the summary to be decided',
+    );
     expect(stored.meeting_summary).toEqual({
       status: 'skipped',
       requested_at: expect.any(String),

@@ -1,13 +1,22 @@
 import type { HostLookup } from '../../../shared/platform/http/public-address';
 import { jest } from '@jest/globals';
-import { EndpointUrlError, LOOKUP_DEADLINE_MS, isLoopbackAddress, parseEndpointUrl, resolveEndpointAddress, type EndpointUrlPolicy } from '../../../shared/webhooks/endpoint-url';
+import {
+  EndpointUrlError,
+  LOOKUP_DEADLINE_MS,
+  isLoopbackAddress,
+  parseEndpointUrl,
+  resolveEndpointAddress,
+  type EndpointUrlPolicy,
+} from '../../../shared/webhooks/endpoint-url';
 
 /** A lookup answering from a table, as DNS would. */
-const dns = (table: Record<string, string[]>): HostLookup => async (hostname) => {
-  const answers = table[hostname];
-  if (!answers) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  return answers.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) }));
-};
+const dns =
+  (table: Record<string, string[]>): HostLookup =>
+  async (hostname) => {
+    const answers = table[hostname];
+    if (!answers) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return answers.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) }));
+  };
 
 const AWS = { allowLoopback: false };
 const LOCAL = { allowLoopback: true };
@@ -33,8 +42,14 @@ describe('endpoint URLs', () => {
   });
 
   it('accept https to a host whose every address is public, and answer the address to connect to', async () => {
-    await expect(resolveEndpointAddress(parseEndpointUrl('https://hooks.example.com/in?x=1', AWS), { ...AWS, lookup })).resolves.toEqual({ address: '93.184.215.14', family: 4 });
-    await expect(resolveEndpointAddress(parseEndpointUrl('https://93.184.215.14:8443/in', AWS), AWS)).resolves.toEqual({ address: '93.184.215.14', family: 4 });
+    await expect(resolveEndpointAddress(parseEndpointUrl('https://hooks.example.com/in?x=1', AWS), { ...AWS, lookup })).resolves.toEqual({
+      address: '93.184.215.14',
+      family: 4,
+    });
+    await expect(resolveEndpointAddress(parseEndpointUrl('https://93.184.215.14:8443/in', AWS), AWS)).resolves.toEqual({
+      address: '93.184.215.14',
+      family: 4,
+    });
   });
 
   it.each([
@@ -83,26 +98,50 @@ describe('endpoint URLs', () => {
   });
 
   it('allow http and https on loopback under npm start, and nothing private even then', async () => {
-    await expect(resolveEndpointAddress(parseEndpointUrl('http://127.0.0.1:4000/in', LOCAL), LOCAL)).resolves.toEqual({ address: '127.0.0.1', family: 4 });
-    await expect(resolveEndpointAddress(parseEndpointUrl('http://localhost:4000/in', LOCAL), { ...LOCAL, lookup })).resolves.toMatchObject({ address: '127.0.0.1' });
-    await expect(resolveEndpointAddress(parseEndpointUrl('https://[::1]:4000/in', LOCAL), LOCAL)).resolves.toEqual({ address: '::1', family: 6 });
-    await expect(resolveEndpointAddress(parseEndpointUrl('https://hooks.example.com/in', LOCAL), { ...LOCAL, lookup })).resolves.toMatchObject({ address: '93.184.215.14' });
+    await expect(resolveEndpointAddress(parseEndpointUrl('http://127.0.0.1:4000/in', LOCAL), LOCAL)).resolves.toEqual({
+      address: '127.0.0.1',
+      family: 4,
+    });
+    await expect(resolveEndpointAddress(parseEndpointUrl('http://localhost:4000/in', LOCAL), { ...LOCAL, lookup })).resolves.toMatchObject({
+      address: '127.0.0.1',
+    });
+    await expect(resolveEndpointAddress(parseEndpointUrl('https://[::1]:4000/in', LOCAL), LOCAL)).resolves.toEqual({
+      address: '::1',
+      family: 6,
+    });
+    await expect(
+      resolveEndpointAddress(parseEndpointUrl('https://hooks.example.com/in', LOCAL), { ...LOCAL, lookup }),
+    ).resolves.toMatchObject({ address: '93.184.215.14' });
     expect(await refusal('http://10.0.0.1/in', LOCAL)).toMatch(/not a loopback address/);
     expect(await refusal('http://hooks.example.com/in', { ...LOCAL, lookup })).toMatch(/not a loopback address/);
     expect(await refusal('https://192.168.0.10/in', LOCAL)).toMatch(/not a public internet address or a loopback address/);
   });
 
-  it("refuse a loopback endpoint at a port of the runtime itself, by any loopback name, and only on loopback", async () => {
+  it('refuse a loopback endpoint at a port of the runtime itself, by any loopback name, and only on loopback', async () => {
     const local = { ...LOCAL, reservedPorts: new Set([3000, 41234, 80]), lookup };
-    for (const text of ['http://127.0.0.1:41234/', 'https://localhost:3000/in', 'http://[::1]:41234/', 'http://127.9.9.9:3000/', 'http://localhost/in', 'http://mapped.example.com:41234/']) {
+    for (const text of [
+      'http://127.0.0.1:41234/',
+      'https://localhost:3000/in',
+      'http://[::1]:41234/',
+      'http://127.9.9.9:3000/',
+      'http://localhost/in',
+      'http://mapped.example.com:41234/',
+    ]) {
       expect(await refusal(text, local)).toBe(
         `Port ${new URL(text).port || 80} on this machine belongs to Switchboard itself (its API, storage, queues or telephony); point the endpoint at your receiver's port.`,
       );
     }
-    await expect(resolveEndpointAddress(parseEndpointUrl('http://127.0.0.1:4000/in', local), local)).resolves.toEqual({ address: '127.0.0.1', family: 4 });
-    await expect(resolveEndpointAddress(parseEndpointUrl('https://hooks.example.com:3000/in', local), local)).resolves.toMatchObject({ address: '93.184.215.14' });
+    await expect(resolveEndpointAddress(parseEndpointUrl('http://127.0.0.1:4000/in', local), local)).resolves.toEqual({
+      address: '127.0.0.1',
+      family: 4,
+    });
+    await expect(resolveEndpointAddress(parseEndpointUrl('https://hooks.example.com:3000/in', local), local)).resolves.toMatchObject({
+      address: '93.184.215.14',
+    });
     // In AWS no loopback address is accepted anyway: the reserved ports change nothing there.
-    expect(await refusal('https://127.0.0.1:3000/in', { ...AWS, reservedPorts: new Set([3000]) })).toMatch(/not a public internet address\.$/);
+    expect(await refusal('https://127.0.0.1:3000/in', { ...AWS, reservedPorts: new Set([3000]) })).toMatch(
+      /not a public internet address\.$/,
+    );
   });
 
   it('tell loopback addresses apart', () => {
