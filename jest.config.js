@@ -26,6 +26,16 @@ const shared = {
 /** @type {import('jest').Config} */
 export default {
   maxWorkers: 2,
+  /**
+   * A worker keeps every test file's module graph (ESM in vm contexts): by
+   * the end of the integration project its heap held ~780 MB, and tearing
+   * that down at exit took over a second on a loaded machine, past jest's
+   * 500 ms wait ("A worker process has failed to exit gracefully"; no handle
+   * was left open: the worker's exit event came within 10 ms). Recycling a
+   * worker past 512 MB keeps exits short; the wait allows for the rest.
+   */
+  workerIdleMemoryLimit: '512MB',
+  workerGracefulExitTimeout: 3000,
   // Jest reads the test timeout from the run, not the project.
   testTimeout: 30000,
   projects: [

@@ -81,9 +81,11 @@ describe('createPageReader', () => {
   const reader = (options: PageReaderOptions = {}) => createPageReader({ isAllowedAddress: admitsTestServer, lookup, parser, ...options });
   const at = (path: string, host = 'news.test') => `http://${host}:${pages.port}${path}`;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     parser = createPageParser();
-  });
+    // Starts a worker before the first test: on a loaded machine a cold start alone can outlast a page's time.
+    await parser.parse('<html><body><p>Warm.</p></body></html>', { maxChars: 100, timeoutMs: 30_000 });
+  }, 40_000);
 
   afterAll(async () => {
     await parser.close();

@@ -152,8 +152,10 @@ describe('the relay socket', () => {
     expect(stored.transcript).toHaveLength(5);
     expect(stored.meeting_summary).toMatchObject({ status: 'pending', command_id: expect.any(String) });
     expect(stored.child_ids).toEqual([stored.meeting_summary!.command_id]);
-    const jobs = (await voice.summaryJobs()).filter((job) => job.command_id === stored.meeting_summary!.command_id);
-    expect(jobs).toEqual([expect.objectContaining({ type: 'post_call_summary' })]);
+    // The job is queued after the child command is written: wait for it rather than read the queue once.
+    const summaryJobs = async () => (await voice.summaryJobs()).filter((job) => job.command_id === stored.meeting_summary!.command_id);
+    await eventually(async () => ((await summaryJobs()).length > 0 ? true : undefined), 15_000, 'the summary job to be queued');
+    expect(await summaryJobs()).toEqual([expect.objectContaining({ type: 'post_call_summary' })]);
     const child = await command(stored.meeting_summary!.command_id!);
     expect(child).toMatchObject({
       type: 'post_call_summary',
