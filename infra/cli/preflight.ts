@@ -12,10 +12,9 @@
 import { resolveCname, lookup } from 'node:dns/promises';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { environmentConfig, InvalidEnvironmentError, UnknownEnvironmentError, type ConfigOverrides } from '../config';
-import { stageId } from '../stages/switchboard-app';
 import { AwsApis } from '../preflight/aws-apis';
 import { signedRequester } from '../preflight/aws-signed-request';
-import { runPreflight, type HostResolver } from '../preflight/checks';
+import { runPreflight, stackNames, type HostResolver } from '../preflight/checks';
 import { exitCodeOf, formatReport } from '../preflight/report';
 
 const USAGE = `Usage: npm run preflight -- -c env=NAME [-c account=… -c region=… -c publicBaseUrl=… -c alarmEmail=… -c twilioFromNumber=…]`;
@@ -51,7 +50,7 @@ const results = await runPreflight({
   twilioBaseUrl: process.env.TWILIO_API_BASE_URL || config.providerSettings.TWILIO_API_BASE_URL || 'https://api.twilio.com',
 });
 secretsManager.destroy();
-process.stdout.write(formatReport(`Preflight of ${stageId(config.name)}: account ${config.account}, region ${config.region}`, results));
+process.stdout.write(formatReport(`Preflight of ${stackNames(config).stage}: account ${config.account}, region ${config.region}`, results));
 process.exitCode = exitCodeOf(results);
 
 /** `-c key=value` / `--context key=value` pairs, as the CDK CLI takes them. */

@@ -1,6 +1,5 @@
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { accountConcurrencyNeeded, MINIMUM_UNRESERVED_CONCURRENCY, type EnvironmentConfig } from '../config';
-import { stageId } from '../stages/switchboard-app';
 import { SECRETS, type SecretDefinition } from '../../shared/catalogue/secrets';
 import type { AwsApis, StackFacts } from './aws-apis';
 import { BOOTSTRAP_STACK, BOOTSTRAP_VERSION_PARAMETER, CLI_BOOTSTRAP_VERSION, REQUIRED_BOOTSTRAP_VERSION } from './bootstrap-version';
@@ -46,9 +45,14 @@ export function apiGatewayAccountRoleOf(config: EnvironmentConfig): ApiGatewayAc
   return value === undefined || value === 'create' ? 'create' : 'existing';
 }
 
-/** The names of the environment's two stacks. */
-export function stackNames(config: Pick<EnvironmentConfig, 'name'>): { stateful: string; service: string } {
-  return { stateful: `${stageId(config.name)}-Stateful`, service: `${stageId(config.name)}-Service` };
+/**
+ * The names of the environment's two stacks, as infra/stages names them
+ * (`stageId` + stack id; not imported: the stage module brings cdk-nag
+ * and doubles the CLI's start).
+ */
+export function stackNames(config: Pick<EnvironmentConfig, 'name'>): { stage: string; stateful: string; service: string } {
+  const stage = `Switchboard-${config.name}`;
+  return { stage, stateful: `${stage}-Stateful`, service: `${stage}-Service` };
 }
 
 /** The output naming a secret's ARN on the stateful stack (`OpenaiSecretArn`). */

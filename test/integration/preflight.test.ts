@@ -3,7 +3,8 @@ import { accountConcurrencyNeeded, environmentConfig, type EnvironmentConfig } f
 import { AwsApis } from '../../infra/preflight/aws-apis';
 import { signedRequester } from '../../infra/preflight/aws-signed-request';
 import { BOOTSTRAP_VERSION_PARAMETER } from '../../infra/preflight/bootstrap-version';
-import { runPreflight, type CheckResult, type HostResolver } from '../../infra/preflight/checks';
+import { runPreflight, stackNames, type CheckResult, type HostResolver } from '../../infra/preflight/checks';
+import { stageId } from '../../infra/stages/switchboard-app';
 import { exitCodeOf, formatReport } from '../../infra/preflight/report';
 import { startAwsAccountFake, type AwsAccountFake } from '../fakes/aws-account';
 import { startSecretsManagerFake, type SecretsManagerFake } from '../fakes/secrets-manager';
@@ -139,6 +140,16 @@ describe('preflight against a ready account', () => {
       ]),
     );
     expect(secrets.requests).toEqual(expect.arrayContaining([`secretsmanager.GetSecretValue ${ARN('twilio')}`]));
+  });
+});
+
+describe('stack names', () => {
+  it('are those of the CDK app (the stage id and its stacks)', () => {
+    expect(stackNames({ name: 'staging' })).toEqual({
+      stage: stageId('staging'),
+      stateful: `${stageId('staging')}-Stateful`,
+      service: `${stageId('staging')}-Service`,
+    });
   });
 });
 
