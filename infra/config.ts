@@ -8,6 +8,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { FUNCTIONS, functionById, isRouted, type FunctionId } from '../shared/catalogue/functions';
 import { QUEUES } from '../shared/catalogue/job-types';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../shared/catalogue/routes';
+import { placeholderRefusal, placeholdersOf, type Placeholder } from './placeholders';
 
 export const ENVIRONMENT_NAMES = ['dev', 'staging', 'prod'] as const;
 
@@ -72,6 +73,23 @@ export interface ApiThrottles {
   readonly routes: Readonly<Record<string, Throttle>>;
 }
 
+/**
+ * The front door of an environment: one CloudFront distribution at the
+ * team's host name, `/relay*` to the ConversationRelay socket (WebSocket
+ * API), everything else to the HTTP API. PUBLIC_BASE_URL becomes
+ * `https://<domainName>`.
+ */
+export interface PublicHost {
+  /** The host name Twilio and clients use, e.g. `switchboard.acme.com`; `-c publicDomain=…` overrides. */
+  readonly domainName: string;
+  /**
+   * ARN of an issued ACM certificate covering `domainName`, in us-east-1
+   * (CloudFront takes certificates from there only, whatever the
+   * environment's region); `-c publicCertificateArn=…` overrides.
+   */
+  readonly certificateArn: string;
+}
+
 /** What one environment looks like; the service itself is in the catalogue (shared/catalogue/). */
 export interface EnvironmentSettings {
   /**
@@ -124,9 +142,29 @@ export interface EnvironmentSettings {
   /**
    * Public base URL for webhooks (Twilio callbacks), `https://…`, no trailing slash.
    * Can be overridden with `-c publicBaseUrl=https://…`.
-   * @default the HTTP API's own execute-api URL
+   * Only for a front door of your own: with `publicHost` set, leave it unset.
+   * @default `https://<publicHost.domainName>`, or without a public host the HTTP API's own execute-api URL
    */
   readonly publicBaseUrl?: string;
+  /**
+   * The public host (CloudFront front door), or `'none'`: the execute-api
+   * URLs are used, status callbacks work but Twilio cannot reach the relay
+   * socket at PUBLIC_BASE_URL + `/relay`. `-c publicHost=none` turns it off.
+   */
+  readonly publicHost: PublicHost | 'none';
+  /**
+   * API Gateway's account-wide CloudWatch Logs role (needed by the relay
+   * socket's access log): `'create'` makes the role and sets it on the
+   * account and region (the stateful stack), `'existing'` leaves the
+   * account's own setting alone. `-c apiGatewayAccountRole=…` overrides.
+   */
+  readonly apiGatewayAccountRole: 'create' | 'existing';
+  /**
+   * True for an environment that takes real traffic: synth refuses
+   * placeholder values (see infra/placeholders.ts) unless
+   * `-c allowPlaceholders=true`, and a missing public host.
+   */
+  readonly production: boolean;
 }
 
 /** Where a resolved value came from: the table below, or a `-c` override. */
@@ -135,6 +173,11 @@ export type SettingSource = 'config' | 'context';
 /** One environment, resolved: its settings plus overrides, with where account and region came from. */
 export interface EnvironmentConfig extends EnvironmentSettings {
   readonly name: EnvironmentName;
+  /**
+   * Placeholder values still in the settings: accepted where the environment
+   * is not `production`, there only with `-c allowPlaceholders=true`.
+   */
+  readonly placeholders: readonly Placeholder[];
   readonly accountSource: SettingSource;
   readonly regionSource: SettingSource;
 }
@@ -223,6 +266,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     providersConfigured: false,
     // Placeholder caller id (a fictional 555-01xx number) until a team sets a number of its Twilio account.
     providerSettings: { TWILIO_FROM_NUMBER: '+14155550102', TWILIO_API_BASE_URL: 'https://api.twilio.com' },
+    publicHost: 'none',
+    apiGatewayAccountRole: 'create',
+    production: false,
   },
   staging: {
     account: '222222222222',
@@ -286,6 +332,10 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     providersConfigured: true,
     // Placeholder caller id (a fictional 555-01xx number) until a team sets a number of its Twilio account.
     providerSettings: { TWILIO_FROM_NUMBER: '+14155550101', TWILIO_API_BASE_URL: 'https://api.twilio.com' },
+    // A placeholder host would fail the deploy (no such certificate): staging uses the execute-api URLs until a team sets one.
+    publicHost: 'none',
+    apiGatewayAccountRole: 'create',
+    production: false,
   },
   prod: {
     account: '333333333333',
@@ -350,6 +400,13 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     providersConfigured: true,
     // Placeholder caller id (a fictional 555-01xx number) until a team sets a number of its Twilio account.
     providerSettings: { TWILIO_FROM_NUMBER: '+14155550100', TWILIO_API_BASE_URL: 'https://api.twilio.com' },
+    // Placeholders, refused by a prod synth until a team sets its own host and certificate.
+    publicHost: {
+      domainName: 'switchboard.example.com',
+      certificateArn: 'arn:aws:acm:us-east-1:333333333333:certificate/00000000-0000-0000-0000-000000000000',
+    },
+    apiGatewayAccountRole: 'create',
+    production: true,
   },
 };
 
@@ -385,6 +442,16 @@ export interface ConfigOverrides {
   readonly alarmEmails?: readonly string[];
   /** `-c twilioFromNumber=+14155552671`: the environment's TWILIO_FROM_NUMBER. */
   readonly twilioFromNumber?: string;
+  /** `-c publicHost=none`: no front door. */
+  readonly publicHost?: 'none';
+  /** `-c publicDomain=switchboard.acme.com`: the public host's name. */
+  readonly publicDomain?: string;
+  /** `-c publicCertificateArn=arn:aws:acm:us-east-1:…`: the public host's certificate. */
+  readonly publicCertificateArn?: string;
+  /** `-c apiGatewayAccountRole=existing`: leave API Gateway's account setting alone. */
+  readonly apiGatewayAccountRole?: 'create' | 'existing';
+  /** `-c allowPlaceholders=true`: synthesize a production environment with placeholders (a template that is not deployable). */
+  readonly allowPlaceholders?: boolean;
 }
 
 /**
@@ -402,7 +469,7 @@ export function environmentConfig(
 ): EnvironmentConfig {
   if (!isEnvironmentName(name)) throw new UnknownEnvironmentError(name);
   const settings = environments[name];
-  const config: EnvironmentConfig = {
+  const resolved: Omit<EnvironmentConfig, 'placeholders'> = {
     ...settings,
     ...(overrides.publicBaseUrl ? { publicBaseUrl: overrides.publicBaseUrl } : {}),
     ...(overrides.alarmEmails ? { alarmSubscriptions: { ...settings.alarmSubscriptions, emails: overrides.alarmEmails } } : {}),
@@ -414,9 +481,33 @@ export function environmentConfig(
     accountSource: overrides.account === undefined ? 'config' : 'context',
     region: overrides.region ?? settings.region,
     regionSource: overrides.region === undefined ? 'config' : 'context',
+    publicHost: publicHostOf(settings.publicHost, overrides),
+    apiGatewayAccountRole: overrides.apiGatewayAccountRole ?? settings.apiGatewayAccountRole,
   };
+  const config: EnvironmentConfig = { ...resolved, placeholders: placeholdersOf(resolved) };
   validate(config);
+  if (config.production && config.placeholders.length > 0 && overrides.allowPlaceholders !== true) {
+    throw new InvalidEnvironmentError(placeholderRefusal(config.name, config.placeholders));
+  }
   return config;
+}
+
+/** The public host after `-c publicHost=none`, `-c publicDomain` and `-c publicCertificateArn`. */
+function publicHostOf(configured: PublicHost | 'none', overrides: ConfigOverrides): PublicHost | 'none' {
+  if (overrides.publicHost === 'none') {
+    if (overrides.publicDomain || overrides.publicCertificateArn)
+      throw new InvalidEnvironmentError('-c publicHost=none cannot go with -c publicDomain or -c publicCertificateArn');
+    return 'none';
+  }
+  const domainName = overrides.publicDomain ?? (configured === 'none' ? undefined : configured.domainName);
+  const certificateArn = overrides.publicCertificateArn ?? (configured === 'none' ? undefined : configured.certificateArn);
+  if (domainName === undefined && certificateArn === undefined) return 'none';
+  if (domainName === undefined || certificateArn === undefined) {
+    throw new InvalidEnvironmentError(
+      'a public host needs both its name and its certificate: pass -c publicDomain=… and -c publicCertificateArn=… together',
+    );
+  }
+  return { domainName, certificateArn };
 }
 
 /** The route keys (`METHOD /path`) of the catalogue's routes. */
@@ -456,6 +547,32 @@ function isE164(value: string): boolean {
 }
 
 const ACCOUNT = /^\d{12}$/;
+const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const CLOUDFRONT_CERTIFICATE = /^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[0-9a-f-]{36}$/;
+
+function publicHostProblems(config: EnvironmentConfig): string[] {
+  const { publicHost } = config;
+  if (publicHost === 'none') {
+    return config.production && config.publicBaseUrl === undefined
+      ? [
+          `${config.name} needs its public host, or Twilio cannot reach the voice assistant: set publicHost ` +
+            '{ domainName, certificateArn } in infra/config.ts, or pass -c publicDomain=<your host name> ' +
+            '-c publicCertificateArn=<ACM certificate ARN in us-east-1>',
+        ]
+      : [];
+  }
+  const problems: string[] = [];
+  if (!HOST_NAME.test(publicHost.domainName))
+    problems.push(`publicHost.domainName must be a lower-case host name like switchboard.acme.com, got "${publicHost.domainName}"`);
+  if (!CLOUDFRONT_CERTIFICATE.test(publicHost.certificateArn)) {
+    problems.push(
+      `publicHost.certificateArn must be an ACM certificate ARN in us-east-1 (CloudFront takes no other region), got "${publicHost.certificateArn}"`,
+    );
+  }
+  if (config.publicBaseUrl !== undefined)
+    problems.push(`publicBaseUrl is https://${publicHost.domainName} with a public host: set one or the other, not both`);
+  return problems;
+}
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 const EMAIL = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
 
@@ -466,6 +583,7 @@ function validate(config: EnvironmentConfig): void {
   if (config.publicBaseUrl !== undefined && !/^https:\/\/[^\s/]+(\/[^\s]*[^\s/])?$/.test(config.publicBaseUrl)) {
     problems.push(`publicBaseUrl must be an https URL without a trailing slash, got "${config.publicBaseUrl}"`);
   }
+  problems.push(...publicHostProblems(config));
   for (const email of config.alarmSubscriptions.emails) {
     if (!EMAIL.test(email)) problems.push(`alarm e-mail "${email}" is not an e-mail address`);
   }

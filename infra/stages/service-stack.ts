@@ -3,6 +3,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../config';
+import { FrontDoor } from '../constructs/front-door';
 import { Operations } from '../constructs/operations';
 import { RelaySocketApi } from '../constructs/relay-socket-api';
 import { ServiceApi } from '../constructs/service-api';
@@ -16,7 +17,12 @@ export interface ServiceStackProps extends StackProps {
   /** The environment: log retention, reserved concurrency, throttling, alarms and who hears them, LOG_LEVEL, PUBLIC_BASE_URL. */
   readonly config: EnvironmentConfig;
   /** Where the table, queues and secrets live. */
-  readonly stateful: Pick<StatefulStack, 'table' | 'queues' | 'secrets'>;
+  readonly stateful: Pick<StatefulStack, 'table' | 'queues' | 'secrets' | 'apiGatewayAccount'>;
+  /**
+   * ARN of the front door's WAF WebACL (the edge stack's, in us-east-1); required where the environment has a public host.
+   * @default - no front door
+   */
+  readonly webAclArn?: string;
   /** Prefix of operator-facing names (dashboard), e.g. `Switchboard-prod`. */
   readonly displayName: string;
 }
@@ -25,13 +31,17 @@ export interface ServiceStackProps extends StackProps {
  * The code and its front door: one house function per `FUNCTIONS` entry,
  * bound to exactly what its `access` declares; each worker consuming the
  * queue that names it; the HTTP API with every `ROUTES` entry; alarms and
- * the dashboard. Stateless: can be destroyed and redeployed at will.
+ * the dashboard; where the environment has a public host, the CloudFront
+ * distribution in front of both APIs. Stateless: can be destroyed and
+ * redeployed at will.
  */
 export class ServiceStack extends Stack {
   readonly functions: ReadonlyMap<FunctionId, SwitchboardFunction>;
   readonly api: ServiceApi;
   /** The ConversationRelay socket (API Gateway WebSocket API) of the voice assistant. */
   readonly relay: RelaySocketApi;
+  /** The public host (a CloudFront distribution), where the environment has one. */
+  readonly frontDoor?: FrontDoor;
   readonly operations: Operations;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
@@ -102,7 +112,22 @@ export class ServiceStack extends Stack {
       logRetention: config.logRetention,
       logRemovalPolicy: config.removalPolicy,
     });
-    const publicBaseUrl = config.publicBaseUrl ?? this.api.url;
+    // CreateStage of a logged WebSocket stage fails until the account has API Gateway's CloudWatch role.
+    if (stateful.apiGatewayAccount) this.relay.stage.node.addDependency(stateful.apiGatewayAccount.account);
+
+    const { publicHost } = config;
+    if (publicHost !== 'none') {
+      if (props.webAclArn === undefined) throw new Error('A public host needs the WebACL of the edge stack');
+      this.frontDoor = new FrontDoor(this, 'FrontDoor', {
+        domainName: publicHost.domainName,
+        certificateArn: publicHost.certificateArn,
+        httpApi: this.api.httpApi,
+        webSocketApi: this.relay.webSocketApi,
+        webAclArn: props.webAclArn,
+        comment: `${props.displayName}: ${publicHost.domainName}`,
+      });
+    }
+    const publicBaseUrl = config.publicBaseUrl ?? this.frontDoor?.url ?? this.api.url;
     for (const fn of functions.values()) fn.function.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
 
     this.operations = new Operations(this, 'Operations', {
@@ -124,9 +149,15 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'PublicBaseUrl', { description: 'Base URL given to webhooks (PUBLIC_BASE_URL)', value: publicBaseUrl });
     new CfnOutput(this, 'RelaySocketUrl', {
       description:
-        'The ConversationRelay socket (WebSocket API stage); PUBLIC_BASE_URL + /relay must reach it (docs/voice-calls.md "The voice assistant")',
+        'The ConversationRelay socket (WebSocket API stage); Twilio reaches it at PUBLIC_BASE_URL + /relay through the front door (publicHost)',
       value: this.relay.url,
     });
+    if (this.frontDoor) {
+      new CfnOutput(this, 'PublicHostTarget', {
+        description: `Point ${this.frontDoor.url.slice('https://'.length)} here: a CNAME (or an alias record) to this CloudFront domain`,
+        value: this.frontDoor.distribution.distributionDomainName,
+      });
+    }
     new CfnOutput(this, 'AlarmTopicArn', {
       description: 'SNS topic of every alarm (e-mail subscribers from infra/config.ts); subscribe more to be told',
       value: this.operations.alarmTopic.topicArn,

@@ -3,6 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../config';
+import { ApiGatewayAccount } from '../constructs/api-gateway-account';
 import { JobQueue } from '../constructs/job-queue';
 import { ProviderSecret } from '../constructs/provider-secret';
 import { ServiceTable } from '../constructs/service-table';
@@ -29,6 +30,15 @@ export class StatefulStack extends Stack {
   readonly secrets: ReadonlyMap<SecretId, ProviderSecret>;
   /** `sqs:SendMessage` on one queue, for event producers to attach to their roles: one per job type `fromProducers`. */
   readonly producerPolicies: ReadonlyMap<JobQueueId, ManagedPolicy>;
+  /**
+   * API Gateway's CloudWatch role setting of the account and region, where
+   * `apiGatewayAccountRole` is `create`. It lives here, not with the APIs:
+   * an account-wide setting outlives any one deploy of the code, this stack
+   * is deployed first (so the setting exists before the relay's stage is
+   * created) and is the one kept (termination protection in prod), while
+   * the service stack may be deleted and deployed again.
+   */
+  readonly apiGatewayAccount?: ApiGatewayAccount;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -77,6 +87,8 @@ export class StatefulStack extends Stack {
       });
     }
     this.producerPolicies = producerPolicies;
+
+    if (config.apiGatewayAccountRole === 'create') this.apiGatewayAccount = new ApiGatewayAccount(this, 'ApiGatewayAccount');
 
     this.secrets = new Map(
       SECRETS.map((definition) => [

@@ -17,8 +17,11 @@ export function stageId(name: string): string {
 /**
  * Adds to `app` the one stage named by its `env` context (`-c env=NAME`),
  * deployed to the account and region of infra/config.ts unless
- * `-c account=…` / `-c region=…` say otherwise (`-c alarmEmail=…` and
- * `-c publicBaseUrl=…` override too), and cdk-nag's AwsSolutions pack as a
+ * `-c account=…` / `-c region=…` say otherwise (`-c alarmEmail=…`,
+ * `-c twilioFromNumber=…`, `-c publicDomain=…`, `-c publicCertificateArn=…`,
+ * `-c publicHost=none`, `-c apiGatewayAccountRole=…` and
+ * `-c publicBaseUrl=…` override too; `-c allowPlaceholders=true` lets a
+ * production environment's placeholders through), and cdk-nag's AwsSolutions pack as a
  * validation plugin: `app.synth()` (so `cdk synth` and `cdk deploy`) fails
  * on any unacknowledged finding.
  * @throws UnknownEnvironmentError when `env` is missing or unknown
@@ -44,6 +47,17 @@ function contextOverrides(app: App): ConfigOverrides {
   const region = read('region');
   const alarmEmail = read('alarmEmail');
   const twilioFromNumber = read('twilioFromNumber');
+  const publicHost = read('publicHost');
+  if (publicHost !== undefined && publicHost !== 'none') {
+    throw new InvalidEnvironmentError(`-c publicHost takes only "none" (set a host with -c publicDomain and -c publicCertificateArn)`);
+  }
+  const publicDomain = read('publicDomain');
+  const publicCertificateArn = read('publicCertificateArn');
+  const apiGatewayAccountRole = read('apiGatewayAccountRole');
+  if (apiGatewayAccountRole !== undefined && apiGatewayAccountRole !== 'create' && apiGatewayAccountRole !== 'existing') {
+    throw new InvalidEnvironmentError(`-c apiGatewayAccountRole must be create or existing, got "${apiGatewayAccountRole}"`);
+  }
+  const allowPlaceholders = flag(app, 'allowPlaceholders');
   return {
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(account ? { account } : {}),
@@ -57,7 +71,20 @@ function contextOverrides(app: App): ConfigOverrides {
         }
       : {}),
     ...(twilioFromNumber ? { twilioFromNumber } : {}),
+    ...(publicHost ? { publicHost } : {}),
+    ...(publicDomain ? { publicDomain } : {}),
+    ...(publicCertificateArn ? { publicCertificateArn } : {}),
+    ...(apiGatewayAccountRole ? { apiGatewayAccountRole } : {}),
+    ...(allowPlaceholders ? { allowPlaceholders } : {}),
   };
+}
+
+/** A `-c key=true|false` switch (the CLI passes a string, a test may pass a boolean); unset is false. */
+function flag(app: App, key: string): boolean {
+  const value: unknown = app.node.tryGetContext(key);
+  if (value === undefined || value === '' || value === false || value === 'false') return false;
+  if (value === true || value === 'true') return true;
+  throw new InvalidEnvironmentError(`-c ${key} must be true or false, got "${String(value)}"`);
 }
 
 /** One line for the person synthesizing: where the stage deploys, where that came from, and the Lambda concurrency it needs. */

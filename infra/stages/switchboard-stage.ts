@@ -2,6 +2,7 @@ import { Stage, Tags, type StageProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../config';
 import { SECRETS } from '../../shared/catalogue/secrets';
+import { EdgeStack } from './edge-stack';
 import { ServiceStack } from './service-stack';
 import { StatefulStack } from './stateful-stack';
 
@@ -13,13 +14,17 @@ export interface SwitchboardStageProps extends Omit<StageProps, 'env'> {
 
 /**
  * One deployment environment of Switchboard: the stateful stack (data,
- * queues, secrets) and the service stack (functions, API, operations).
- * Stack names: `<stage id>-Stateful`, `<stage id>-Service`.
+ * queues, secrets) and the service stack (functions, API, operations), and
+ * where the environment has a public host the edge stack (its WebACL, in
+ * us-east-1). Stack names: `<stage id>-Stateful`, `<stage id>-Service`,
+ * `<stage id>-Edge`.
  */
 export class SwitchboardStage extends Stage {
   readonly config: EnvironmentConfig;
   readonly stateful: StatefulStack;
   readonly service: ServiceStack;
+  /** The front door's us-east-1 part (its WebACL), where the environment has a public host. */
+  readonly edge?: EdgeStack;
 
   constructor(scope: Construct, id: string, props: SwitchboardStageProps) {
     const { config, ...stageProps } = props;
@@ -30,11 +35,20 @@ export class SwitchboardStage extends Stage {
       description: `Switchboard ${config.name}: table, job queues and dead-letter queues, provider secrets (${SECRETS.length})`,
       terminationProtection: config.tableDeletionProtection,
     });
+    if (config.publicHost !== 'none') {
+      // CloudFront takes its WebACL from us-east-1 only: a small stack there, whatever the environment's region.
+      this.edge = new EdgeStack(this, 'Edge', {
+        env: { account: config.account, region: 'us-east-1' },
+        webAclName: `${id}-front-door`,
+        description: `Switchboard ${config.name}: WAF WebACL of the front door (${config.publicHost.domainName})`,
+      });
+    }
     this.service = new ServiceStack(this, 'Service', {
       config,
       stateful: this.stateful,
+      ...(this.edge ? { webAclArn: this.edge.webAcl.webAcl.attrArn } : {}),
       displayName: id,
-      description: `Switchboard ${config.name}: functions, HTTP API, alarms and dashboard`,
+      description: `Switchboard ${config.name}: functions, HTTP API, relay socket, front door, alarms and dashboard`,
     });
     Tags.of(this).add('service', 'switchboard');
     Tags.of(this).add('environment', config.name);

@@ -109,9 +109,16 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
           .filter(([key]) => !key.startsWith('PublishOutput'))
           .map(([key, output]) => [key, canonical(output.Value, env, stack === 'stateful' ? 'Stateful' : 'Service')]),
       );
+    const { publicHost } = ENVIRONMENTS[name];
     expect(values('service')).toEqual({
       ApiUrl: `Service:${logicalId(service.api.httpApi)}.ApiEndpoint`,
-      PublicBaseUrl: `Service:${logicalId(service.api.httpApi)}.ApiEndpoint`,
+      // Where the environment has a public host, Twilio and clients use the front door (test/infra/front-door.test.ts).
+      ...(publicHost === 'none'
+        ? { PublicBaseUrl: `Service:${logicalId(service.api.httpApi)}.ApiEndpoint` }
+        : {
+            PublicBaseUrl: `https://${publicHost.domainName}`,
+            PublicHostTarget: `Service:${logicalId(service.frontDoor!.distribution)}.DomainName`,
+          }),
       RelaySocketUrl: `wss://Service:${logicalId(service.relay.webSocketApi)}.execute-api.${service.region}.Service:AWS::URLSuffix/relay`,
       AlarmTopicArn: `Service:${logicalId(service.operations.alarmTopic)}`,
     });

@@ -10,7 +10,11 @@ import {
   routeKeys,
 } from '../../infra/config';
 import { QUEUES } from '../../shared/catalogue/job-types';
+import { isExampleHost, isFictionalNumber, isPlaceholderAccount, notDeployableWarning } from '../../infra/placeholders';
 import { addSwitchboardStage } from '../../infra/stages/switchboard-app';
+
+/** Prod's placeholders let through, as `-c allowPlaceholders=true` does: these tests are about other settings. */
+const ALLOW = { allowPlaceholders: true } as const;
 
 describe('environmentConfig', () => {
   it('knows exactly dev, staging and prod', () => {
@@ -24,7 +28,7 @@ describe('environmentConfig', () => {
   });
 
   it('pins every environment to its own account and a region, whoever runs the CLI', () => {
-    const pinned = Object.fromEntries(ENVIRONMENT_NAMES.map((name) => [name, environmentConfig(name)])) as Record<
+    const pinned = Object.fromEntries(ENVIRONMENT_NAMES.map((name) => [name, environmentConfig(name, ALLOW)])) as Record<
       string,
       ReturnType<typeof environmentConfig>
     >;
@@ -37,13 +41,13 @@ describe('environmentConfig', () => {
   });
 
   it('takes account and region overrides, and says so', () => {
-    expect(environmentConfig('prod', { account: '123456789012', region: 'eu-central-1' })).toMatchObject({
+    expect(environmentConfig('prod', { ...ALLOW, account: '123456789012', region: 'eu-central-1' })).toMatchObject({
       account: '123456789012',
       accountSource: 'context',
       region: 'eu-central-1',
       regionSource: 'context',
     });
-    expect(environmentConfig('prod', { region: 'us-east-2' })).toMatchObject({
+    expect(environmentConfig('prod', { ...ALLOW, region: 'us-east-2' })).toMatchObject({
       account: '333333333333',
       accountSource: 'config',
       regionSource: 'context',
@@ -61,29 +65,29 @@ describe('environmentConfig', () => {
   });
 
   it('retains data and protects the table in prod only', () => {
-    expect(environmentConfig('prod')).toMatchObject({ removalPolicy: RemovalPolicy.RETAIN, tableDeletionProtection: true });
+    expect(environmentConfig('prod', ALLOW)).toMatchObject({ removalPolicy: RemovalPolicy.RETAIN, tableDeletionProtection: true });
     expect(environmentConfig('staging')).toMatchObject({ removalPolicy: RemovalPolicy.DESTROY, tableDeletionProtection: false });
     expect(environmentConfig('dev')).toMatchObject({ removalPolicy: RemovalPolicy.DESTROY, tableDeletionProtection: false });
   });
 
   it('subscribes e-mail addresses per environment, replaced by -c alarmEmail', () => {
-    expect(ENVIRONMENT_NAMES.map((name) => environmentConfig(name).alarmSubscriptions)).toEqual([
+    expect(ENVIRONMENT_NAMES.map((name) => environmentConfig(name, ALLOW).alarmSubscriptions)).toEqual([
       { emails: [] },
       { emails: ['switchboard-staging-alarms@example.com'] },
       { emails: ['switchboard-oncall@example.com'] },
     ]);
-    expect(environmentConfig('prod', { alarmEmails: ['a@example.org', 'b@example.org'] }).alarmSubscriptions).toEqual({
+    expect(environmentConfig('prod', { ...ALLOW, alarmEmails: ['a@example.org', 'b@example.org'] }).alarmSubscriptions).toEqual({
       emails: ['a@example.org', 'b@example.org'],
     });
   });
 
   it('expects provider keys (and alarms on offline copy) in staging and prod, not in dev', () => {
-    expect(ENVIRONMENT_NAMES.map((name) => environmentConfig(name).providersConfigured)).toEqual([false, true, true]);
+    expect(ENVIRONMENT_NAMES.map((name) => environmentConfig(name, ALLOW).providersConfigured)).toEqual([false, true, true]);
   });
 
   it('never reserves less concurrency for a worker than its event source may use', () => {
     for (const name of ENVIRONMENT_NAMES) {
-      const { reservedConcurrency } = environmentConfig(name);
+      const { reservedConcurrency } = environmentConfig(name, ALLOW);
       for (const queue of QUEUES) {
         const reserved = reservedConcurrency[queue.workerFunction];
         if (reserved !== undefined) expect(reserved).toBeGreaterThanOrEqual(queue.maxConcurrency);
@@ -93,12 +97,14 @@ describe('environmentConfig', () => {
 
   it('sets the Twilio caller id and REST root per environment, -c twilioFromNumber overriding the number', () => {
     for (const name of ENVIRONMENT_NAMES) {
-      expect(environmentConfig(name).providerSettings).toEqual({
+      expect(environmentConfig(name, ALLOW).providerSettings).toEqual({
         TWILIO_FROM_NUMBER: expect.stringMatching(/^\+\d{8,15}$/),
         TWILIO_API_BASE_URL: 'https://api.twilio.com',
       });
     }
-    expect(environmentConfig('prod', { twilioFromNumber: '+442071838750' }).providerSettings.TWILIO_FROM_NUMBER).toBe('+442071838750');
+    expect(environmentConfig('prod', { ...ALLOW, twilioFromNumber: '+442071838750' }).providerSettings.TWILIO_FROM_NUMBER).toBe(
+      '+442071838750',
+    );
     expect(() => environmentConfig('prod', { twilioFromNumber: '+1555' })).toThrow(/TWILIO_FROM_NUMBER must be an E.164 number/);
     expect(() => environmentConfig('prod', { twilioFromNumber: '4155550100' })).toThrow(InvalidEnvironmentError);
   });
@@ -272,6 +278,7 @@ describe('addSwitchboardStage', () => {
     const app = new App({
       context: {
         env: 'prod',
+        allowPlaceholders: 'true',
         account: '123456789012',
         region: 'us-east-2',
         alarmEmail: 'a@example.org, b@example.org',
@@ -281,5 +288,195 @@ describe('addSwitchboardStage', () => {
     const stage = addSwitchboardStage(app);
     expect(stage.service.environment).toBe('aws://123456789012/us-east-2');
     expect(stage.config.alarmSubscriptions.emails).toEqual(['a@example.org', 'b@example.org']);
+  });
+});
+
+/** Real-looking values for every placeholder of prod, as a team passes them. */
+const REAL_PROD = {
+  account: '444455556666',
+  alarmEmails: ['oncall@acme-corp.io'],
+  twilioFromNumber: '+442071838750',
+  publicDomain: 'switchboard.acme-corp.io',
+  publicCertificateArn: 'arn:aws:acm:us-east-1:444455556666:certificate/3f1c2b7a-9d4e-4c1a-8b2f-6e5d4c3b2a19',
+} as const;
+
+describe('placeholders', () => {
+  it('refuse a prod synth with one message naming every placeholder and the -c flag that sets it', () => {
+    let message = '';
+    try {
+      environmentConfig('prod');
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidEnvironmentError);
+      message = (error as Error).message;
+    }
+    expect(message.split('\n')).toEqual([
+      'Environment prod still has placeholder values; set each in infra/config.ts (ENVIRONMENTS.prod) or pass its flag to every cdk command:',
+      '  - account "333333333333": -c account=<your 12-digit AWS account id>',
+      '  - alarmSubscriptions.emails "switchboard-oncall@example.com": -c alarmEmail=<on-call address>[,<another>]',
+      '  - providerSettings.TWILIO_FROM_NUMBER "+14155550100": -c twilioFromNumber=<a number of your Twilio account, E.164>',
+      '  - publicHost.domainName "switchboard.example.com": -c publicDomain=<your host name>',
+      '  - publicHost.certificateArn "arn:aws:acm:us-east-1:333333333333:certificate/00000000-0000-0000-0000-000000000000": ' +
+        '-c publicCertificateArn=<ARN of your ACM certificate in us-east-1>',
+      '(-c allowPlaceholders=true synthesizes anyway, for CI and tests: that template is not deployable)',
+    ]);
+  });
+
+  it('refuse each placeholder on its own, and take prod once every flag is given', () => {
+    expect(environmentConfig('prod', REAL_PROD).placeholders).toEqual([]);
+    const { account, ...withoutAccount } = REAL_PROD;
+    expect(account).toBe('444455556666');
+    for (const placeholder of ['111111111111', '222222222222', '123456789012', '999999999999']) {
+      expect(() => environmentConfig('prod', { ...withoutAccount, account: placeholder })).toThrow(
+        new RegExp(`\\n  - account "${placeholder}": -c account=`),
+      );
+    }
+    for (const email of ['oncall@example.org', 'a@ops.example.net', 'b@pager.test', 'c@corp.example', 'd@x.invalid', 'e@mail.localhost']) {
+      expect(() => environmentConfig('prod', { ...REAL_PROD, alarmEmails: ['ok@acme-corp.io', email] })).toThrow(
+        `alarmSubscriptions.emails "${email}": -c alarmEmail=`,
+      );
+    }
+    for (const number of ['+12125550199', '+15005550006']) {
+      expect(() => environmentConfig('prod', { ...REAL_PROD, twilioFromNumber: number })).toThrow(
+        `providerSettings.TWILIO_FROM_NUMBER "${number}": -c twilioFromNumber=`,
+      );
+    }
+    expect(() => environmentConfig('prod', { ...REAL_PROD, publicDomain: 'voice.example.org' })).toThrow(
+      'publicHost.domainName "voice.example.org": -c publicDomain=',
+    );
+    expect(() =>
+      environmentConfig('prod', {
+        ...REAL_PROD,
+        publicCertificateArn: 'arn:aws:acm:us-east-1:444455556666:certificate/00000000-0000-0000-0000-000000000000',
+      }),
+    ).toThrow('publicHost.certificateArn');
+  });
+
+  it('also name placeholders only infra/config.ts can set', () => {
+    const environments = {
+      ...ENVIRONMENTS,
+      prod: {
+        ...ENVIRONMENTS.prod,
+        providerSettings: { ...ENVIRONMENTS.prod.providerSettings, TWILIO_API_BASE_URL: 'https://twilio.example.com' },
+      },
+    };
+    expect(() => environmentConfig('prod', REAL_PROD, environments)).toThrow(
+      /- providerSettings.TWILIO_API_BASE_URL "https:\/\/twilio.example.com": set it in infra\/config.ts\n/,
+    );
+  });
+
+  it('pass only with -c allowPlaceholders=true, and the config says which are left', () => {
+    const config = environmentConfig('prod', { allowPlaceholders: true });
+    expect(config.placeholders.map((placeholder) => placeholder.setting)).toEqual([
+      'account',
+      'alarmSubscriptions.emails',
+      'providerSettings.TWILIO_FROM_NUMBER',
+      'publicHost.domainName',
+      'publicHost.certificateArn',
+    ]);
+    expect(() => environmentConfig('prod', { allowPlaceholders: false })).toThrow(/still has placeholder values/);
+    const warning = notDeployableWarning('Switchboard-prod', config.placeholders);
+    expect(warning).toBe(
+      'Switchboard-prod: NOT DEPLOYABLE: -c allowPlaceholders=true let 5 placeholder value(s) through (account, ' +
+        'alarmSubscriptions.emails, providerSettings.TWILIO_FROM_NUMBER, publicHost.domainName, publicHost.certificateArn); ' +
+        'do not deploy this template',
+    );
+    // CI fails a synth whose output looks like a CDK warning or error; this line must not.
+    expect(warning).not.toMatch(/\[(warning|error)( at |\])/i);
+  });
+
+  it('are accepted in dev and staging, which are not production', () => {
+    expect(ENVIRONMENT_NAMES.map((name) => ENVIRONMENTS[name].production)).toEqual([false, false, true]);
+    expect(environmentConfig('dev').placeholders.map((placeholder) => placeholder.setting)).toEqual([
+      'account',
+      'providerSettings.TWILIO_FROM_NUMBER',
+    ]);
+    expect(environmentConfig('staging').placeholders.map((placeholder) => placeholder.setting)).toEqual([
+      'account',
+      'alarmSubscriptions.emails',
+      'providerSettings.TWILIO_FROM_NUMBER',
+    ]);
+  });
+
+  it('are read from -c allowPlaceholders as the CLI passes it', () => {
+    const stage = (allowPlaceholders: unknown) =>
+      addSwitchboardStage(new App({ context: { env: 'prod', allowPlaceholders, 'aws:cdk:bundling-stacks': [] } }));
+    expect(() => stage('false')).toThrow(/still has placeholder values/);
+    expect(() => stage('yes')).toThrow(/-c allowPlaceholders must be true or false, got "yes"/);
+    expect(() => addSwitchboardStage(new App({ context: { env: 'prod' } }))).toThrow(/\n {2}- account "333333333333"/);
+  });
+
+  it.each([
+    ['switchboard.example.com', true],
+    ['example.net', true],
+    ['api.test', true],
+    ['LOCALHOST', true],
+    ['switchboard.acme.com', false],
+    ['example.com.acme.io', false],
+    ['myexample.com', false],
+  ])('know %s as an example host: %p', (host, example) => {
+    expect(isExampleHost(host)).toBe(example);
+  });
+
+  it('know fictional numbers and placeholder accounts', () => {
+    expect(['+14155550100', '+12125550199', '+15005550006', '+15005550009'].map(isFictionalNumber)).toEqual([true, true, true, true]);
+    expect(['+14155552671', '+14155550200', '+442071838750', '+15005551234'].map(isFictionalNumber)).toEqual([false, false, false, false]);
+    expect(['111111111111', '000000000000', '123456789012', '333333333333'].map(isPlaceholderAccount)).toEqual([true, true, true, true]);
+    expect(['444455556666', '123456789013'].map(isPlaceholderAccount)).toEqual([false, false]);
+  });
+});
+
+describe('public host', () => {
+  it('is required in prod: without it the synth is refused, saying what to set, placeholders allowed or not', () => {
+    for (const allowPlaceholders of [false, true]) {
+      expect(() =>
+        environmentConfig('prod', {
+          ...REAL_PROD,
+          publicDomain: undefined,
+          publicCertificateArn: undefined,
+          publicHost: 'none',
+          allowPlaceholders,
+        }),
+      ).toThrow(
+        'prod needs its public host, or Twilio cannot reach the voice assistant: set publicHost { domainName, certificateArn } in ' +
+          'infra/config.ts, or pass -c publicDomain=<your host name> -c publicCertificateArn=<ACM certificate ARN in us-east-1>',
+      );
+    }
+    expect(() => addSwitchboardStage(new App({ context: { env: 'prod', publicHost: 'none', allowPlaceholders: 'true' } }))).toThrow(
+      /prod needs its public host/,
+    );
+  });
+
+  it('is none in dev and staging, and taken from -c publicDomain with -c publicCertificateArn', () => {
+    expect(ENVIRONMENT_NAMES.map((name) => environmentConfig(name, ALLOW).publicHost === 'none')).toEqual([true, true, false]);
+    const { publicDomain, publicCertificateArn } = REAL_PROD;
+    expect(environmentConfig('staging', { publicDomain, publicCertificateArn }).publicHost).toEqual({
+      domainName: publicDomain,
+      certificateArn: publicCertificateArn,
+    });
+    expect(environmentConfig('prod', { ...REAL_PROD }).publicHost).toEqual({
+      domainName: publicDomain,
+      certificateArn: publicCertificateArn,
+    });
+    expect(() => environmentConfig('staging', { publicDomain })).toThrow(/pass -c publicDomain=… and -c publicCertificateArn=… together/);
+  });
+
+  it.each([
+    [
+      { publicCertificateArn: 'arn:aws:acm:eu-west-1:444455556666:certificate/3f1c2b7a-9d4e-4c1a-8b2f-6e5d4c3b2a19' },
+      /must be an ACM certificate ARN in us-east-1/,
+    ],
+    [{ publicDomain: 'https://switchboard.acme-corp.io' }, /publicHost.domainName must be a lower-case host name/],
+    [{ publicBaseUrl: 'https://hooks.acme-corp.io' }, /set one or the other, not both/],
+  ])('refuses %p', (override, message) => {
+    expect(() => environmentConfig('prod', { ...REAL_PROD, ...override })).toThrow(message);
+  });
+
+  it('takes -c apiGatewayAccountRole=existing, and nothing but create or existing', () => {
+    expect(ENVIRONMENT_NAMES.map((name) => environmentConfig(name, ALLOW).apiGatewayAccountRole)).toEqual(['create', 'create', 'create']);
+    expect(environmentConfig('dev', { apiGatewayAccountRole: 'existing' }).apiGatewayAccountRole).toBe('existing');
+    expect(() => addSwitchboardStage(new App({ context: { env: 'dev', apiGatewayAccountRole: 'skip' } }))).toThrow(
+      /-c apiGatewayAccountRole must be create or existing, got "skip"/,
+    );
+    expect(() => addSwitchboardStage(new App({ context: { env: 'dev', publicHost: 'off' } }))).toThrow(/-c publicHost takes only "none"/);
   });
 });

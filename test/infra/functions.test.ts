@@ -42,7 +42,7 @@ function expectedEnvironment(env: SynthesizedEnvironment, definition: FunctionDe
     POWERTOOLS_SERVICE_NAME: 'switchboard',
     LOG_LEVEL: ENVIRONMENTS[name].logLevel,
     ALLOW_OFFLINE_PROVIDERS: String(!ENVIRONMENTS[name].providersConfigured),
-    PUBLIC_BASE_URL: `Service:${logicalId(env.stage.service.api.httpApi)}.ApiEndpoint`,
+    PUBLIC_BASE_URL: env.stage.service.frontDoor?.url ?? `Service:${logicalId(env.stage.service.api.httpApi)}.ApiEndpoint`,
   };
   if (definition.access.table.length > 0) expected[TABLE.envVar] = `Stateful:${logicalId(stateful.table)}`;
   for (const id of definition.access.sendsTo) {

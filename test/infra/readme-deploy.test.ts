@@ -25,7 +25,7 @@ function teamOutputs(template: TemplateJson): Record<string, { Export?: { Name: 
 }
 
 /** Output names in the page's outputs table, per stack. */
-function documentedOutputs(stack: 'Service' | 'Stateful'): string[] {
+function documentedOutputs(stack: 'Service' | 'Stateful' | 'Edge'): string[] {
   return SECTION.split('\n')
     .filter((line) => line.startsWith(`| ${stack} |`))
     .flatMap((line) => [...line.split('|')[2]!.matchAll(/`([A-Za-z]+)`/g)].map((match) => match[1]!));
@@ -33,7 +33,19 @@ function documentedOutputs(stack: 'Service' | 'Stateful'): string[] {
 
 describe('docs/deploying.md: deploying to AWS', () => {
   it('shows the line synth prints for prod, and the concurrency every environment needs', () => {
-    expect(SECTION).toContain(`# ${describeTarget(environmentConfig('prod'))}\n`);
+    // The page's example sets every placeholder with its flag, as a team without its values in infra/config.ts does.
+    const example = environmentConfig('prod', {
+      account: '444455556666',
+      alarmEmails: ['oncall@acme.com'],
+      twilioFromNumber: '+14155552671',
+      publicDomain: 'switchboard.acme.com',
+      publicCertificateArn: 'arn:aws:acm:us-east-1:444455556666:certificate/3f1c2b7a-9d4e-4c1a-8b2f-6e5d4c3b2a19',
+    });
+    expect(SECTION).toContain(
+      'npm run synth -- -c env=prod -c account=444455556666 -c alarmEmail=oncall@acme.com -c twilioFromNumber=+14155552671 \\\n' +
+        '  -c publicDomain=switchboard.acme.com -c publicCertificateArn=arn:aws:acm:us-east-1:444455556666:certificate/…\n',
+    );
+    expect(SECTION).toContain(`# ${describeTarget(example)}\n`);
     expect(accountConcurrencyNeeded(ENVIRONMENTS.prod)).toBe(1631);
     expect(SECTION).toContain('must be ≥ 1631');
     expect(SECTION).toContain(
@@ -45,24 +57,46 @@ describe('docs/deploying.md: deploying to AWS', () => {
     expect(SECTION).toContain(`prod reserves\n${reserved} (api functions ${reserved - workers}, workers ${workers})`);
   });
 
-  it('bootstraps the pinned account and region, with a version the templates accept', () => {
+  it('names the flag of every placeholder a prod synth refuses', () => {
+    let refusal = '';
+    try {
+      environmentConfig('prod');
+    } catch (error) {
+      refusal = (error as Error).message;
+    }
+    const flags = [...refusal.matchAll(/(-c [A-Za-z]+)=/g)].map((match) => match[1]!);
+    expect(flags).toEqual([
+      '-c account',
+      '-c alarmEmail',
+      '-c twilioFromNumber',
+      '-c publicDomain',
+      '-c publicCertificateArn',
+      '-c allowPlaceholders',
+    ]);
+    for (const flag of flags) expect(SECTION.replace(/\n/g, ' ')).toContain(`\`${flag}=`);
+  });
+
+  it('bootstraps the pinned account and region, and us-east-1 for the edge stack, with a version the templates accept', () => {
     const { account, region } = ENVIRONMENTS.prod;
-    expect(SECTION).toContain(`cdk bootstrap aws://${account}/${region}`);
+    expect(SECTION).toContain(`cdk bootstrap aws://${account}/${region} aws://${account}/us-east-1\n`);
     const rules = (prod.service.toJSON() as { Rules: { CheckBootstrapVersion: { Assertions: { Assert: unknown }[] } } }).Rules;
     expect(JSON.stringify(rules.CheckBootstrapVersion.Assertions[0]!.Assert)).toContain('["1","2","3","4","5"]');
     expect(SECTION).toContain('the templates need\nversion 6 or later');
   });
 
-  it('names the two stacks as they are synthesized', () => {
-    expect([prod.stage.stateful.stackName, prod.stage.service.stackName]).toEqual([
+  it('names the stacks as they are synthesized', () => {
+    expect([prod.stage.stateful.stackName, prod.stage.service.stackName, prod.stage.edge?.stackName]).toEqual([
       'Switchboard-prod-Stateful',
       'Switchboard-prod-Service',
+      'Switchboard-prod-Edge',
     ]);
+    expect(SECTION).toContain('`Switchboard-NAME-Edge` in us-east-1');
+    expect(SECTION).toContain('small `Switchboard-prod-Edge` stack');
     expect(SECTION).toContain('--stack-name Switchboard-prod-Stateful');
   });
 
-  it.each(['Service', 'Stateful'] as const)('lists exactly the outputs of the %s stack', (stack) => {
-    const template = stack === 'Service' ? prod.json.service : prod.json.stateful;
+  it.each(['Service', 'Stateful', 'Edge'] as const)('lists exactly the outputs of the %s stack', (stack) => {
+    const template = { Service: prod.json.service, Stateful: prod.json.stateful, Edge: prod.json.edge! }[stack];
     expect(documentedOutputs(stack).sort()).toEqual(Object.keys(teamOutputs(template)).sort());
   });
 

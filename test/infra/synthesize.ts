@@ -32,8 +32,10 @@ export interface SynthesizedEnvironment {
   readonly stage: SwitchboardStage;
   readonly stateful: Template;
   readonly service: Template;
+  /** The front door's us-east-1 stack, where the environment has a public host. */
+  readonly edge?: Template;
   /** The raw templates, by stack. */
-  readonly json: { readonly stateful: TemplateJson; readonly service: TemplateJson };
+  readonly json: { readonly stateful: TemplateJson; readonly service: TemplateJson; readonly edge?: TemplateJson };
 }
 
 export interface TemplateJson {
@@ -46,9 +48,12 @@ export interface TemplateJson {
 
 type Templates = SynthesizedEnvironment['json'];
 
-/** Synthesizes environment `name` with no credentials and no bundling; `context` adds `-c` values. */
+/**
+ * Synthesizes environment `name` with no credentials and no bundling; `context` adds `-c` values.
+ * Prod's placeholders are let through (`-c allowPlaceholders=true`, as CI synthesizes it) unless `context` says otherwise.
+ */
 export function synthesize(name: EnvironmentName, context: Record<string, unknown> = {}): SynthesizedEnvironment {
-  const appContext = { ...CDK_JSON.context, env: name, 'aws:cdk:bundling-stacks': [], ...context };
+  const appContext = { ...CDK_JSON.context, env: name, 'aws:cdk:bundling-stacks': [], allowPlaceholders: true, ...context };
   let stage: SwitchboardStage | undefined;
   const build = () => (stage ??= addSwitchboardStage(new App({ context: appContext })));
   const file = join(cacheDir(), `${name}-${hash(JSON.stringify(appContext))}.json`);
@@ -58,6 +63,7 @@ export function synthesize(name: EnvironmentName, context: Record<string, unknow
     json = {
       stateful: Template.fromStack(built.stateful).toJSON() as TemplateJson,
       service: Template.fromStack(built.service).toJSON() as TemplateJson,
+      ...(built.edge ? { edge: Template.fromStack(built.edge).toJSON() as TemplateJson } : {}),
     };
     writeAtomically(file, JSON.stringify(json));
   }
@@ -67,6 +73,7 @@ export function synthesize(name: EnvironmentName, context: Record<string, unknow
     },
     stateful: Template.fromJSON(json.stateful),
     service: Template.fromJSON(json.service),
+    ...(json.edge ? { edge: Template.fromJSON(json.edge) } : {}),
     json,
   };
 }
