@@ -12,8 +12,6 @@
 import { resolveCname, lookup } from 'node:dns/promises';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { environmentConfig, InvalidEnvironmentError, UnknownEnvironmentError, type ConfigOverrides } from '../config';
-import { AwsApis } from '../preflight/aws-apis';
-import { signedRequester } from '../preflight/aws-signed-request';
 import { runPreflight, stackNames, type HostResolver } from '../preflight/checks';
 import { exitCodeOf, formatReport } from '../preflight/report';
 
@@ -41,14 +39,18 @@ try {
   if (error instanceof UnknownEnvironmentError || error instanceof InvalidEnvironmentError) fail(`${error.message}\n\n${USAGE}`);
   throw error;
 }
+// Loaded once the arguments are known good, so a usage error answers without loading six SDK clients.
+const { AwsApis } = await import('../preflight/aws-apis');
+const aws = new AwsApis(config.region);
 const secretsManager = new SecretsManagerClient({ region: config.region });
 const results = await runPreflight({
   config,
-  aws: new AwsApis(signedRequester(config.region)),
+  aws,
   secretsManager,
   resolver: systemResolver,
   twilioBaseUrl: process.env.TWILIO_API_BASE_URL || config.providerSettings.TWILIO_API_BASE_URL || 'https://api.twilio.com',
 });
+aws.destroy();
 secretsManager.destroy();
 process.stdout.write(formatReport(`Preflight of ${stackNames(config).stage}: account ${config.account}, region ${config.region}`, results));
 process.exitCode = exitCodeOf(results);

@@ -1,14 +1,19 @@
-import type { AwsRequester } from './aws-signed-request';
-import { element, members, queryError, text } from './xml';
+import { APIGatewayClient, GetAccountCommand } from '@aws-sdk/client-api-gateway';
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { paginateListSubscriptionsByTopic, SNSClient } from '@aws-sdk/client-sns';
+import { GetParameterCommand, ParameterNotFound, SSMClient } from '@aws-sdk/client-ssm';
+import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 
-/** An AWS API answered with an error the preflight does not expect. */
+/** An AWS API answered with an error the preflight does not expect, or did not answer (`code` NoAnswer). */
 export class AwsApiError extends Error {
   constructor(
     readonly service: string,
     readonly code: string,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(`${service}: ${code}${message ? ` (${message})` : ''}`);
+    super(message, options);
     this.name = 'AwsApiError';
   }
 }
@@ -27,118 +32,117 @@ export interface Subscription {
   readonly subscriptionArn: string;
 }
 
-/** The calls the preflight makes, each in its service's wire protocol. */
+/**
+ * The AWS calls the preflight makes, through the SDK clients. Credentials
+ * come from the SDK's default chain; endpoints from its settings
+ * (`AWS_ENDPOINT_URL`, `AWS_ENDPOINT_URL_<SERVICE>` such as
+ * `AWS_ENDPOINT_URL_API_GATEWAY`, or a profile's `endpoint_url`).
+ */
 export class AwsApis {
-  constructor(private readonly send: AwsRequester) {}
+  private readonly sts: STSClient;
+  private readonly ssm: SSMClient;
+  private readonly cloudFormation: CloudFormationClient;
+  private readonly apiGateway: APIGatewayClient;
+  private readonly lambda: LambdaClient;
+  private readonly sns: SNSClient;
 
-  /** STS GetCallerIdentity (Query): the account of the credentials. */
+  constructor(region: string) {
+    // A hung endpoint fails its check instead of holding the whole run.
+    const config = { region, requestHandler: { connectionTimeout: 5_000, requestTimeout: 15_000 } };
+    this.sts = new STSClient(config);
+    this.ssm = new SSMClient(config);
+    this.cloudFormation = new CloudFormationClient(config);
+    this.apiGateway = new APIGatewayClient(config);
+    this.lambda = new LambdaClient(config);
+    this.sns = new SNSClient(config);
+  }
+
+  /** STS GetCallerIdentity: the account of the credentials. */
   async callerIdentity(): Promise<{ account: string; arn: string }> {
-    const answer = await this.query('sts', { Action: 'GetCallerIdentity', Version: '2011-06-15' });
-    return { account: text(answer, 'Account') ?? '', arn: text(answer, 'Arn') ?? '' };
+    const answer = await call('sts', () => this.sts.send(new GetCallerIdentityCommand({})));
+    return { account: answer.Account ?? '', arn: answer.Arn ?? '' };
   }
 
-  /** SSM GetParameter (JSON 1.1): the value, or undefined when there is no such parameter. */
+  /** SSM GetParameter: the value, or undefined when there is no such parameter. */
   async parameter(name: string): Promise<string | undefined> {
-    const answer = await this.send('ssm', {
-      method: 'POST',
-      path: '/',
-      headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AmazonSSM.GetParameter' },
-      body: JSON.stringify({ Name: name }),
-    });
-    const body = parseJson(answer.body);
-    if (answer.status === 200) return (body.Parameter as { Value?: string } | undefined)?.Value;
-    const code = errorType(body);
-    if (code === 'ParameterNotFound') return undefined;
-    throw new AwsApiError('ssm', code, String(body.message ?? body.Message ?? ''));
+    try {
+      return (await this.ssm.send(new GetParameterCommand({ Name: name }))).Parameter?.Value;
+    } catch (error) {
+      if (error instanceof ParameterNotFound) return undefined;
+      throw apiError('ssm', error);
+    }
   }
 
-  /** CloudFormation DescribeStacks (Query): the stack, or undefined when it does not exist. */
+  /** CloudFormation DescribeStacks: the stack, or undefined when it does not exist. */
   async stack(name: string): Promise<StackFacts | undefined> {
-    const answer = await this.send('cloudformation', queryRequest({ Action: 'DescribeStacks', Version: '2010-05-15', StackName: name }));
-    if (answer.status !== 200) {
-      const { code, message } = queryError(answer.body);
-      if (code === 'ValidationError' && /does not exist/.test(message)) return undefined;
-      throw new AwsApiError('cloudformation', code, message);
+    let stacks;
+    try {
+      stacks = (await this.cloudFormation.send(new DescribeStacksCommand({ StackName: name }))).Stacks ?? [];
+    } catch (error) {
+      // CloudFormation has no error of its own for a missing stack: a ValidationError says so.
+      if (error instanceof Error && error.name === 'ValidationError' && /does not exist/.test(error.message)) return undefined;
+      throw apiError('cloudformation', error);
     }
-    const stack = members(element(answer.body, 'Stacks') ?? '')[0];
+    const stack = stacks[0];
     if (stack === undefined) return undefined;
-    const outputs = members(element(stack, 'Outputs') ?? '').map((output) => [text(output, 'OutputKey'), text(output, 'OutputValue')]);
+    const outputs = (stack.Outputs ?? []).map((output) => [output.OutputKey, output.OutputValue]);
     return {
-      status: text(stack, 'StackStatus') ?? 'UNKNOWN',
+      status: stack.StackStatus ?? 'UNKNOWN',
       outputs: Object.fromEntries(outputs.filter((pair): pair is [string, string] => pair[0] !== undefined && pair[1] !== undefined)),
     };
   }
 
-  /** API Gateway GetAccount (REST-JSON): the CloudWatch role API Gateway logs with, if any. */
+  /** API Gateway GetAccount: the CloudWatch role API Gateway logs with, if any. */
   async apiGatewayAccount(): Promise<{ cloudwatchRoleArn?: string }> {
-    const answer = await this.send('apigateway', { method: 'GET', path: '/account', headers: { accept: 'application/json' } });
-    const body = parseJson(answer.body);
-    if (answer.status !== 200) throw new AwsApiError('apigateway', errorType(body), String(body.message ?? ''));
-    return typeof body.cloudwatchRoleArn === 'string' && body.cloudwatchRoleArn ? { cloudwatchRoleArn: body.cloudwatchRoleArn } : {};
+    const answer = await call('apigateway', () => this.apiGateway.send(new GetAccountCommand({})));
+    return answer.cloudwatchRoleArn ? { cloudwatchRoleArn: answer.cloudwatchRoleArn } : {};
   }
 
-  /** Lambda GetAccountSettings (REST-JSON): the account's concurrency limit and what is left unreserved. */
+  /** Lambda GetAccountSettings: the account's concurrency limit and what is left unreserved. */
   async lambdaConcurrency(): Promise<{ limit: number; unreserved: number }> {
-    const answer = await this.send('lambda', { method: 'GET', path: '/2016-08-19/account-settings/' });
-    const body = parseJson(answer.body);
-    if (answer.status !== 200) throw new AwsApiError('lambda', errorType(body), String(body.message ?? body.Message ?? ''));
-    const limit = body.AccountLimit as { ConcurrentExecutions?: number; UnreservedConcurrentExecutions?: number } | undefined;
-    return { limit: limit?.ConcurrentExecutions ?? 0, unreserved: limit?.UnreservedConcurrentExecutions ?? 0 };
+    const answer = await call('lambda', () => this.lambda.send(new GetAccountSettingsCommand({})));
+    return { limit: answer.AccountLimit?.ConcurrentExecutions ?? 0, unreserved: answer.AccountLimit?.UnreservedConcurrentExecutions ?? 0 };
   }
 
-  /** SNS ListSubscriptionsByTopic (Query), every page. */
+  /** SNS ListSubscriptionsByTopic, every page. */
   async subscriptions(topicArn: string): Promise<Subscription[]> {
     const found: Subscription[] = [];
-    let nextToken: string | undefined;
-    do {
-      const answer = await this.query('sns', {
-        Action: 'ListSubscriptionsByTopic',
-        Version: '2010-03-31',
-        TopicArn: topicArn,
-        ...(nextToken ? { NextToken: nextToken } : {}),
-      });
-      for (const member of members(element(answer, 'Subscriptions') ?? '')) {
-        found.push({
-          protocol: text(member, 'Protocol') ?? '',
-          endpoint: text(member, 'Endpoint') ?? '',
-          subscriptionArn: text(member, 'SubscriptionArn') ?? '',
-        });
+    await call('sns', async () => {
+      for await (const page of paginateListSubscriptionsByTopic({ client: this.sns }, { TopicArn: topicArn })) {
+        for (const subscription of page.Subscriptions ?? []) {
+          found.push({
+            protocol: subscription.Protocol ?? '',
+            endpoint: subscription.Endpoint ?? '',
+            subscriptionArn: subscription.SubscriptionArn ?? '',
+          });
+        }
       }
-      nextToken = text(answer, 'NextToken') || undefined;
-    } while (nextToken);
+    });
     return found;
   }
 
-  private async query(service: 'sts' | 'sns', params: Record<string, string>): Promise<string> {
-    const answer = await this.send(service, queryRequest(params));
-    if (answer.status !== 200) {
-      const { code, message } = queryError(answer.body);
-      throw new AwsApiError(service, code, message);
-    }
-    return answer.body;
+  /** Closes the clients' connections. */
+  destroy(): void {
+    for (const client of [this.sts, this.ssm, this.cloudFormation, this.apiGateway, this.lambda, this.sns]) client.destroy();
   }
 }
 
-function queryRequest(params: Record<string, string>) {
-  return {
-    method: 'POST' as const,
-    path: '/',
-    headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
-    body: new URLSearchParams(params).toString(),
-  };
-}
-
-function parseJson(body: string): Record<string, unknown> {
+async function call<T>(service: string, send: () => Promise<T>): Promise<T> {
   try {
-    const parsed: unknown = JSON.parse(body);
-    return parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
+    return await send();
+  } catch (error) {
+    throw apiError(service, error);
   }
 }
 
-/** The error code of a JSON error answer: `__type` (JSON 1.1) or `type`, without any namespace prefix. */
-function errorType(body: Record<string, unknown>): string {
-  const raw = String(body.__type ?? body.type ?? body.code ?? 'Unknown');
-  return raw.slice(raw.lastIndexOf('#') + 1).split(':')[0] ?? raw;
+/** The SDK's error as one line: the service's error code and message, or why the endpoint did not answer. */
+function apiError(service: string, error: unknown): AwsApiError {
+  if (!(error instanceof Error)) return new AwsApiError(service, 'Unknown', `${service}: ${String(error)}`, { cause: error });
+  // Service errors carry the HTTP answer's status; a refused or reset connection is a plain Error with a code.
+  const answered = '$metadata' in error && typeof (error.$metadata as { httpStatusCode?: number }).httpStatusCode === 'number';
+  if (answered || error.name !== 'Error') {
+    return new AwsApiError(service, error.name, `${service}: ${error.name}${error.message ? ` (${error.message})` : ''}`, { cause: error });
+  }
+  const reason = 'code' in error && typeof error.code === 'string' ? error.code : error.message;
+  return new AwsApiError(service, 'NoAnswer', `${service} did not answer (${reason})`, { cause: error });
 }

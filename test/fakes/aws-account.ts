@@ -46,11 +46,12 @@ export interface AwsAccountFake {
 
 /**
  * Loopback stand-in for the account-level AWS calls of the preflight, each
- * in its service's wire protocol: STS GetCallerIdentity, CloudFormation
- * DescribeStacks and SNS ListSubscriptionsByTopic (Query, XML answers), SSM
- * GetParameter (JSON 1.1), API Gateway GetAccount and Lambda
- * GetAccountSettings (REST-JSON). One server; the service is read from the
- * request's SigV4 credential scope, so unsigned requests are refused.
+ * in its service's wire protocol, as the AWS SDK v3 clients send and parse
+ * it: STS GetCallerIdentity, CloudFormation DescribeStacks and SNS
+ * ListSubscriptionsByTopic (Query, XML answers), SSM GetParameter (JSON
+ * 1.1), API Gateway GetAccount and Lambda GetAccountSettings (REST-JSON).
+ * One server; the service is read from the request's SigV4 credential
+ * scope, so unsigned requests are refused.
  */
 export async function startAwsAccountFake(initial: Partial<FakeAccountState> = {}): Promise<AwsAccountFake> {
   const state: FakeAccountState = {
@@ -72,9 +73,9 @@ export async function startAwsAccountFake(initial: Partial<FakeAccountState> = {
   function answer(req: IncomingMessage, body: string, res: ServerResponse): void {
     const scope = /Credential=[^/]+\/\d{8}\/[^/]+\/([^/]+)\/aws4_request/.exec(String(req.headers.authorization ?? ''));
     const service = scope?.[1];
-    if (!service || !req.headers['x-amz-date'])
-      return xml(res, 403, queryError('Sender', 'MissingAuthenticationToken', 'Request is missing Authentication Token'));
-    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    if (!service || !req.headers['x-amz-date']) return refuseUnsigned(req, res);
+    // The Lambda API reference writes the path with a trailing slash, the SDK's model without: AWS takes both.
+    const path = new URL(req.url ?? '/', 'http://fake').pathname.replace(/(.)\/$/, '$1');
     const form = Object.fromEntries(new URLSearchParams(body));
     if (service === 'sts') {
       requests.push({ service, operation: form.Action ?? '' });
@@ -151,7 +152,7 @@ export async function startAwsAccountFake(initial: Partial<FakeAccountState> = {
         apiKeyVersion: '4',
       });
     }
-    if (service === 'lambda' && req.method === 'GET' && path === '/2016-08-19/account-settings/') {
+    if (service === 'lambda' && req.method === 'GET' && path === '/2016-08-19/account-settings') {
       requests.push({ service, operation: 'GetAccountSettings' });
       return json(res, 200, {
         AccountLimit: {
@@ -165,7 +166,7 @@ export async function startAwsAccountFake(initial: Partial<FakeAccountState> = {
       });
     }
     requests.push({ service, operation: `${req.method} ${path}` });
-    return json(res, 404, { message: `No route ${req.method} ${path} for ${service}` });
+    return json(res, 404, { message: `No route ${req.method} ${path} for ${service}` }, 'application/json', 'UnknownOperationException');
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -181,8 +182,29 @@ function xml(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'content-type': 'text/xml', 'x-amzn-requestid': 'fake-request' }).end(body);
 }
 
-function json(res: ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {
-  res.writeHead(status, { 'content-type': contentType, 'x-amzn-requestid': 'fake-request' }).end(JSON.stringify(body));
+function json(res: ServerResponse, status: number, body: unknown, contentType = 'application/json', errorType?: string): void {
+  res
+    .writeHead(status, {
+      'content-type': contentType,
+      'x-amzn-requestid': 'fake-request',
+      ...(errorType ? { 'x-amzn-errortype': errorType } : {}),
+    })
+    .end(JSON.stringify(body));
+}
+
+/**
+ * AWS's answer to a request without SigV4, in the protocol the request
+ * speaks: JSON 1.1 by its target, Query by its form, else REST-JSON.
+ */
+function refuseUnsigned(req: IncomingMessage, res: ServerResponse): void {
+  const message = 'Missing Authentication Token';
+  if (req.headers['x-amz-target']) {
+    return json(res, 400, { __type: 'MissingAuthenticationTokenException', message }, 'application/x-amz-json-1.1');
+  }
+  if (String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+    return xml(res, 403, queryError('Sender', 'MissingAuthenticationToken', 'Request is missing Authentication Token'));
+  }
+  return json(res, 403, { message }, 'application/json', 'MissingAuthenticationTokenException');
 }
 
 function queryError(type: string, code: string, message: string): string {

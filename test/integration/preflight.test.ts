@@ -1,7 +1,6 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { accountConcurrencyNeeded, environmentConfig, type EnvironmentConfig } from '../../infra/config';
 import { AwsApis } from '../../infra/preflight/aws-apis';
-import { signedRequester } from '../../infra/preflight/aws-signed-request';
 import { BOOTSTRAP_VERSION_PARAMETER } from '../../infra/preflight/bootstrap-version';
 import { runPreflight, stackNames, type CheckResult, type HostResolver } from '../../infra/preflight/checks';
 import { stageId } from '../../infra/stages/switchboard-app';
@@ -89,13 +88,12 @@ function prodConfig(extra: Partial<EnvironmentConfig> & Record<string, unknown> 
 }
 
 async function run(config: EnvironmentConfig = prodConfig()): Promise<CheckResult[]> {
-  return runPreflight({
-    config,
-    aws: new AwsApis(signedRequester(config.region)),
-    secretsManager,
-    resolver,
-    twilioBaseUrl: twilio.baseUrl,
-  });
+  const awsApis = new AwsApis(config.region);
+  try {
+    return await runPreflight({ config, aws: awsApis, secretsManager, resolver, twilioBaseUrl: twilio.baseUrl });
+  } finally {
+    awsApis.destroy();
+  }
 }
 
 async function check(name: string, config?: EnvironmentConfig): Promise<CheckResult> {
@@ -140,6 +138,36 @@ describe('preflight against a ready account', () => {
       ]),
     );
     expect(secrets.requests).toEqual(expect.arrayContaining([`secretsmanager.GetSecretValue ${ARN('twilio')}`]));
+  });
+});
+
+describe('the AWS endpoints', () => {
+  it('are refused without a signature, in each protocol', async () => {
+    const lambda = await fetch(`${aws.endpoint}/2016-08-19/account-settings`);
+    expect([lambda.status, lambda.headers.get('x-amzn-errortype')]).toEqual([403, 'MissingAuthenticationTokenException']);
+    const ssm = await fetch(aws.endpoint, { method: 'POST', headers: { 'x-amz-target': 'AmazonSSM.GetParameter' }, body: '{}' });
+    expect([ssm.status, ((await ssm.json()) as { __type?: string }).__type]).toEqual([400, 'MissingAuthenticationTokenException']);
+    const sts = await fetch(aws.endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'Action=GetCallerIdentity&Version=2011-06-15',
+    });
+    expect([sts.status, await sts.text()]).toEqual([403, expect.stringContaining('<Code>MissingAuthenticationToken</Code>')]);
+    expect(aws.requests).toEqual([]);
+  });
+
+  it("follow a service's own AWS_ENDPOINT_URL_<SERVICE> over AWS_ENDPOINT_URL", async () => {
+    const other = await startAwsAccountFake({ cloudwatchRoleArn: `arn:aws:iam::${ACCOUNT}:role/elsewhere` });
+    process.env.AWS_ENDPOINT_URL_API_GATEWAY = other.endpoint;
+    try {
+      const result = await check('api gateway role', prodConfig({ apiGatewayAccountRole: 'existing' }));
+      expect(result).toMatchObject({ state: 'pass', detail: `set: arn:aws:iam::${ACCOUNT}:role/elsewhere` });
+      expect(other.requests).toEqual([{ service: 'apigateway', operation: 'GetAccount' }]);
+      expect(aws.requests.some((request) => request.service === 'apigateway')).toBe(false);
+    } finally {
+      delete process.env.AWS_ENDPOINT_URL_API_GATEWAY;
+      await other.close();
+    }
   });
 });
 
