@@ -2,7 +2,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Function as LambdaFunction, Code, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { ENVIRONMENTS, ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
+import { ENVIRONMENTS, ENVIRONMENT_NAMES, environmentConfig, type EnvironmentName } from '../../infra/config';
 import { Operations } from '../../infra/constructs/operations';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
 import { FUNCTIONS, isRouted } from '../../shared/catalogue/functions';
@@ -95,8 +95,9 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
     const env = envs[name];
     for (const fn of FUNCTIONS.filter(isRouted)) {
       const id = logicalId(env.stage.service.functions.get(fn.id)!.function);
-      expect(env.json.service.Resources[id]?.Properties?.ReservedConcurrentExecutions).toBe(ENVIRONMENTS[name].reservedConcurrency[fn.id]);
-      expect(ENVIRONMENTS[name].reservedConcurrency[fn.id]).toBeGreaterThan(0);
+      const reserved = environmentConfig(name).reservedConcurrency[fn.id];
+      expect(env.json.service.Resources[id]?.Properties?.ReservedConcurrentExecutions).toBe(reserved);
+      expect(reserved).toBeGreaterThan(0);
     }
   });
 
@@ -164,7 +165,7 @@ describe.each(ENVIRONMENT_NAMES)('relay socket (%s)', (name) => {
   });
 
   it('caps the socket function at what its throttle admits (burst + rate x timeout)', () => {
-    const { relayThrottle, reservedConcurrency } = ENVIRONMENTS[name];
+    const { relayThrottle, reservedConcurrency } = environmentConfig(name);
     const timeout = FUNCTIONS.find((fn) => fn.id === 'conversationRelayWebhook')!.timeoutSeconds;
     expect(reservedConcurrency.conversationRelayWebhook).toBeGreaterThanOrEqual(
       relayThrottle.burstLimit + Math.ceil(relayThrottle.rateLimit * timeout),

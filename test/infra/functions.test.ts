@@ -1,4 +1,4 @@
-import { ENVIRONMENTS, ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
+import { ENVIRONMENTS, ENVIRONMENT_NAMES, environmentConfig, type EnvironmentName } from '../../infra/config';
 import { FUNCTIONS, isRouted, type FunctionDefinition } from '../../shared/catalogue/functions';
 import { MAX_WAIT_SECONDS } from '../../shared/catalogue/limits';
 import { JOB_TYPES, QUEUES, queueById } from '../../shared/catalogue/job-types';
@@ -102,7 +102,7 @@ describe.each(ENVIRONMENT_NAMES)('functions (%s)', (name) => {
 
   it.each(FUNCTIONS.map((fn) => [fn.id, fn] as const))('%s: reserves the concurrency of the environment config', (_, definition) => {
     const { properties } = functionOf(envs[name], definition);
-    expect(properties.ReservedConcurrentExecutions).toBe(ENVIRONMENTS[name].reservedConcurrency[definition.id]);
+    expect(properties.ReservedConcurrentExecutions).toBe(environmentConfig(name).reservedConcurrency[definition.id]);
   });
 });
 
@@ -152,6 +152,28 @@ describe('definitions the infrastructure relies on', () => {
       if (fn.kind === 'api' && startsCommands) expect(fn.timeoutSeconds).toBeGreaterThan(MAX_WAIT_SECONDS);
       else if (fn.kind !== 'api') expect(fn.kind).toBe('webhook');
     }
+  });
+
+  it('gives functions behind routes that never honour Prefer: wait a timeout of a few seconds (their caps grow with it)', () => {
+    // Prefer: wait is honoured by GET /api/commands/{id} and by the POSTs that start a command.
+    const waiting = new Set(['getCommandApi', 'leadFollowUpApi', 'stakeholderCoordinationApi', 'deepResearchApi']);
+    const short = FUNCTIONS.filter((fn) => isRouted(fn) && !waiting.has(fn.id) && fn.id !== 'conversationRelayWebhook');
+    expect(short.map((fn) => fn.id).sort()).toEqual(
+      [
+        'apiDocsApi',
+        'deleteCommandApi',
+        'healthApi',
+        'leadEventsApi',
+        'listFollowUpsApi',
+        'notFoundApi',
+        'twilioCallStatusWebhook',
+        'updateFollowUpApi',
+        'webhooksApi',
+      ].sort(),
+    );
+    for (const fn of short) expect([fn.id, fn.timeoutSeconds <= 8]).toEqual([fn.id, true]);
+    // The relay socket holds a caller turn: one model call bounded by an 18 s deadline.
+    for (const id of waiting) expect(FUNCTIONS.find((fn) => fn.id === id)!.timeoutSeconds).toBeGreaterThan(MAX_WAIT_SECONDS);
   });
 
   it('sets each plain provider setting only on the functions that declare it', () => {
