@@ -25,8 +25,10 @@ export const CONCURRENCY_HEADROOM_PERCENT = 10;
 
 /** Thresholds of the operational alarms. */
 export interface AlarmThresholds {
-  /** API 5xx answers, as a percentage of requests over 5 minutes. */
+  /** API 5xx answers, as a percentage of requests over 5 minutes (in 2 of 3 such periods). */
   readonly apiServerErrorRatePercent: number;
+  /** The 5xx rate counts only when at least this many requests came in the 5 minutes: one failed request of two is no outage. */
+  readonly apiServerErrorMinimumRequests: number;
   /**
    * API p99 latency in milliseconds over 5 minutes. Requests sent with
    * `Prefer: wait=N` legitimately take up to MAX_WAIT_SECONDS (25 s), so the
@@ -36,10 +38,28 @@ export interface AlarmThresholds {
   readonly apiP99LatencyMs: number;
   /** Age in seconds of the oldest message of any work queue. */
   readonly queueOldestMessageAgeSeconds: number;
+  /** Age in seconds of the oldest job of any dead-letter queue: SQS deletes it at 14 days, so this warns days before. */
+  readonly deadLetterAgeSeconds: number;
   /** Invocation errors (crashes, timeouts) of one worker over 5 minutes. */
   readonly workerErrors: number;
   /** Throttled invocations of one function over 5 minutes. */
   readonly functionThrottles: number;
+  /** ConcurrentExecutions of a function with reserved concurrency, as a percentage of its reservation (5-minute maximum, 2 of 3). */
+  readonly concurrencyNearReservationPercent: number;
+  /** p99 Duration of a function not behind the HTTP API (workers, schedules, the relay socket), as a percentage of its timeout (2 of 3). */
+  readonly durationNearTimeoutPercent: number;
+  /** Relay socket ExecutionError + IntegrationError over 5 minutes (2 of 3). */
+  readonly relaySocketErrors: number;
+  /** Relay socket `$connect` requests refused by the socket function (IntegrationError on `$connect`) over 5 minutes (2 of 3). */
+  readonly relayConnectRefusals: number;
+  /** Relay socket requests API Gateway refused itself (ClientError: throttled, malformed) over 5 minutes (2 of 3). */
+  readonly relaySocketClientErrors: number;
+  /** Throttled requests of the table over 5 minutes (2 of 3). */
+  readonly tableThrottledRequests: number;
+  /** DynamoDB system errors (HTTP 500) of the table over 5 minutes (2 of 3). */
+  readonly tableSystemErrors: number;
+  /** Alarm notifications the topic failed to deliver over 5 minutes. */
+  readonly alarmNotificationFailures: number;
   /**
    * Failed commands of one type, as a percentage of the commands of that
    * type that ended (completed + failed) over 15 minutes.
@@ -209,10 +229,20 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     relayThrottle: { rateLimit: 1, burstLimit: 2 },
     alarms: {
       apiServerErrorRatePercent: 10,
+      apiServerErrorMinimumRequests: 10,
       apiP99LatencyMs: 27_000,
       queueOldestMessageAgeSeconds: 3600,
+      deadLetterAgeSeconds: 10 * 24 * 3600,
       workerErrors: 5,
       functionThrottles: 5,
+      concurrencyNearReservationPercent: 80,
+      durationNearTimeoutPercent: 80,
+      relaySocketErrors: 10,
+      relayConnectRefusals: 10,
+      relaySocketClientErrors: 20,
+      tableThrottledRequests: 10,
+      tableSystemErrors: 5,
+      alarmNotificationFailures: 1,
       commandFailureRatePercent: 50,
       commandFailureMinimumEnded: 5,
     },
@@ -257,10 +287,20 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     relayThrottle: { rateLimit: 2, burstLimit: 5 },
     alarms: {
       apiServerErrorRatePercent: 5,
+      apiServerErrorMinimumRequests: 10,
       apiP99LatencyMs: 27_000,
       queueOldestMessageAgeSeconds: 1800,
+      deadLetterAgeSeconds: 10 * 24 * 3600,
       workerErrors: 1,
       functionThrottles: 1,
+      concurrencyNearReservationPercent: 80,
+      durationNearTimeoutPercent: 80,
+      relaySocketErrors: 5,
+      relayConnectRefusals: 3,
+      relaySocketClientErrors: 10,
+      tableThrottledRequests: 5,
+      tableSystemErrors: 1,
+      alarmNotificationFailures: 1,
       commandFailureRatePercent: 20,
       commandFailureMinimumEnded: 5,
     },
@@ -305,10 +345,20 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     relayThrottle: { rateLimit: 5, burstLimit: 10 },
     alarms: {
       apiServerErrorRatePercent: 1,
+      apiServerErrorMinimumRequests: 20,
       apiP99LatencyMs: 27_000,
       queueOldestMessageAgeSeconds: 900,
+      deadLetterAgeSeconds: 10 * 24 * 3600,
       workerErrors: 1,
       functionThrottles: 1,
+      concurrencyNearReservationPercent: 80,
+      durationNearTimeoutPercent: 80,
+      relaySocketErrors: 3,
+      relayConnectRefusals: 3,
+      relaySocketClientErrors: 10,
+      tableThrottledRequests: 5,
+      tableSystemErrors: 1,
+      alarmNotificationFailures: 1,
       commandFailureRatePercent: 10,
       commandFailureMinimumEnded: 10,
     },

@@ -1,10 +1,9 @@
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../config';
 import { Operations } from '../constructs/operations';
-import { RelaySocketApi } from '../constructs/relay-socket-api';
+import { RELAY_STAGE_NAME, RelaySocketApi } from '../constructs/relay-socket-api';
+import { Schedules } from '../constructs/schedules';
 import { ServiceApi } from '../constructs/service-api';
 import { SwitchboardFunction, type FunctionResources } from '../constructs/switchboard-function';
 import { FUNCTIONS, type FunctionDefinition, type FunctionId } from '../../shared/catalogue/functions';
@@ -33,6 +32,8 @@ export class ServiceStack extends Stack {
   /** The ConversationRelay socket (API Gateway WebSocket API) of the voice assistant. */
   readonly relay: RelaySocketApi;
   readonly operations: Operations;
+  /** The EventBridge rules of the scheduled functions and their dead-letter queue. */
+  readonly schedules: Schedules;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -73,16 +74,11 @@ export class ServiceStack extends Stack {
       worker.consumes(queue, jobQueue.queue);
     }
 
-    for (const definition of FUNCTIONS.filter((candidate) => candidate.kind === 'scheduled')) {
-      const fn = functions.get(definition.id);
-      if (!fn || !definition.scheduleMinutes)
-        throw new Error(`shared/catalogue: scheduled function ${definition.id} needs scheduleMinutes`);
-      new Rule(this, `${definition.id}Schedule`, {
-        description: `Runs ${definition.id} every ${definition.scheduleMinutes} minutes`,
-        schedule: Schedule.rate(Duration.minutes(definition.scheduleMinutes)),
-        targets: [new LambdaFunction(fn.function, { retryAttempts: 0 })],
-      });
-    }
+    // Rules keep their ids at the stack's root (`<id>Schedule`), as before the schedules had a dead-letter queue.
+    this.schedules = new Schedules(this, 'Schedules', {
+      functions: [...functions.values()].filter((fn) => fn.definition.kind === 'scheduled'),
+      removalPolicy: config.removalPolicy,
+    });
 
     this.api = new ServiceApi(this, 'Api', {
       apiName: props.displayName,
@@ -109,6 +105,10 @@ export class ServiceStack extends Stack {
       dashboardName: props.displayName,
       thresholds: config.alarms,
       httpApi: this.api.httpApi,
+      relaySocket: { api: this.relay.webSocketApi, stageName: RELAY_STAGE_NAME },
+      table: stateful.table,
+      reservedConcurrency: config.reservedConcurrency,
+      scheduleDeadLetterQueue: this.schedules.deadLetterQueue,
       functions: [...functions.values()],
       queues: QUEUES.map((definition) => {
         const jobQueue = stateful.queues.get(definition.id);

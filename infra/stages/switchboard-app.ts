@@ -1,5 +1,5 @@
 import { Validations, type App } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import {
   accountConcurrencyNeeded,
   environmentConfig,
@@ -18,16 +18,16 @@ export function stageId(name: string): string {
  * Adds to `app` the one stage named by its `env` context (`-c env=NAME`),
  * deployed to the account and region of infra/config.ts unless
  * `-c account=…` / `-c region=…` say otherwise (`-c alarmEmail=…` and
- * `-c publicBaseUrl=…` override too), and cdk-nag's AwsSolutions pack as a
- * validation plugin: `app.synth()` (so `cdk synth` and `cdk deploy`) fails
- * on any unacknowledged finding.
+ * `-c publicBaseUrl=…` override too), and cdk-nag's AwsSolutions and
+ * Serverless packs as validation plugins: `app.synth()` (so `cdk synth` and
+ * `cdk deploy`) fails on any unacknowledged finding.
  * @throws UnknownEnvironmentError when `env` is missing or unknown
  * @throws InvalidEnvironmentError when an override or the settings are invalid
  */
 export function addSwitchboardStage(app: App): SwitchboardStage {
   const config = environmentConfig(app.node.tryGetContext('env'), contextOverrides(app));
   const stage = new SwitchboardStage(app, stageId(config.name), { config });
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }), new ServerlessChecks(app, { verbose: true }));
   return stage;
 }
 

@@ -214,4 +214,38 @@ describe('definitions the infrastructure relies on', () => {
       expect(rule?.Properties).toMatchObject({ ScheduleExpression: `rate(${definition.scheduleMinutes} minutes)`, State: 'ENABLED' });
     }
   });
+
+  it.each(ENVIRONMENT_NAMES)(
+    'retries each schedule’s delivery for at most its interval, then parks the event in the schedules’ dead-letter queue (%s)',
+    (name) => {
+      const env = envs[name];
+      const deadLetters = logicalId(env.stage.service.schedules.deadLetterQueue);
+      const queue = env.json.service.Resources[deadLetters]!;
+      expect(queue.Type).toBe('AWS::SQS::Queue');
+      expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+      for (const definition of FUNCTIONS.filter((fn) => fn.kind === 'scheduled')) {
+        const { id } = functionOf(env, definition);
+        const rule = Object.values(env.json.service.Resources).find(
+          (resource) => resource.Type === 'AWS::Events::Rule' && JSON.stringify(resource.Properties?.Targets).includes(`"${id}"`),
+        );
+        const [target, ...others] = rule!.Properties!.Targets as Record<string, unknown>[];
+        expect(others).toEqual([]);
+        expect(target).toMatchObject({
+          RetryPolicy: { MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: definition.scheduleMinutes! * 60 },
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [deadLetters, 'Arn'] } },
+        });
+      }
+      // EventBridge may send to it, only for these rules.
+      const policies = Object.values(env.json.service.Resources).filter((resource) => resource.Type === 'AWS::SQS::QueuePolicy');
+      const statements = policies
+        .filter((policy) => JSON.stringify(policy.Properties?.Queues) === JSON.stringify([{ Ref: deadLetters }]))
+        .flatMap((policy) => (policy.Properties?.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement);
+      const allows = statements.filter((statement) => statement.Effect === 'Allow');
+      expect(allows).toHaveLength(FUNCTIONS.filter((fn) => fn.kind === 'scheduled').length);
+      for (const statement of allows) {
+        expect(statement).toMatchObject({ Action: 'sqs:SendMessage', Principal: { Service: 'events.amazonaws.com' } });
+        expect(statement.Condition).toHaveProperty(['ArnEquals', 'aws:SourceArn']);
+      }
+    },
+  );
 });
