@@ -17,10 +17,19 @@ export type EnvironmentName = (typeof ENVIRONMENT_NAMES)[number];
 /** AWS keeps this much of an account's Lambda concurrency unreserved; reservations cannot take it. */
 export const MINIMUM_UNRESERVED_CONCURRENCY = 100;
 
+/**
+ * Reserved on top of what a routed function's throttles admit at once, as a
+ * percentage of it (rounded up): API Gateway throttles on a best-effort
+ * basis, and an instance that has answered is not free again at once.
+ */
+export const CONCURRENCY_HEADROOM_PERCENT = 10;
+
 /** Thresholds of the operational alarms. */
 export interface AlarmThresholds {
-  /** API 5xx answers, as a percentage of requests over 5 minutes. */
+  /** API 5xx answers, as a percentage of requests over 5 minutes (in 2 of 3 such periods). */
   readonly apiServerErrorRatePercent: number;
+  /** The 5xx rate counts only when at least this many requests came in the 5 minutes: one failed request of two is no outage. */
+  readonly apiServerErrorMinimumRequests: number;
   /**
    * API p99 latency in milliseconds over 5 minutes. Requests sent with
    * `Prefer: wait=N` legitimately take up to MAX_WAIT_SECONDS (25 s), so the
@@ -30,10 +39,28 @@ export interface AlarmThresholds {
   readonly apiP99LatencyMs: number;
   /** Age in seconds of the oldest message of any work queue. */
   readonly queueOldestMessageAgeSeconds: number;
+  /** Age in seconds of the oldest job of any dead-letter queue: SQS deletes it at 14 days, so this warns days before. */
+  readonly deadLetterAgeSeconds: number;
   /** Invocation errors (crashes, timeouts) of one worker over 5 minutes. */
   readonly workerErrors: number;
   /** Throttled invocations of one function over 5 minutes. */
   readonly functionThrottles: number;
+  /** ConcurrentExecutions of a function with reserved concurrency, as a percentage of its reservation (5-minute maximum, 2 of 3). */
+  readonly concurrencyNearReservationPercent: number;
+  /** p99 Duration of a function not behind the HTTP API (workers, schedules, the relay socket), as a percentage of its timeout (2 of 3). */
+  readonly durationNearTimeoutPercent: number;
+  /** Relay socket ExecutionError + IntegrationError over 5 minutes (2 of 3). */
+  readonly relaySocketErrors: number;
+  /** Relay socket `$connect` requests refused by the socket function (IntegrationError on `$connect`) over 5 minutes (2 of 3). */
+  readonly relayConnectRefusals: number;
+  /** Relay socket requests API Gateway refused itself (ClientError: throttled, malformed) over 5 minutes (2 of 3). */
+  readonly relaySocketClientErrors: number;
+  /** Throttled requests of the table over 5 minutes (2 of 3). */
+  readonly tableThrottledRequests: number;
+  /** DynamoDB system errors (HTTP 500) of the table over 5 minutes (2 of 3). */
+  readonly tableSystemErrors: number;
+  /** Alarm notifications the topic failed to deliver over 5 minutes. */
+  readonly alarmNotificationFailures: number;
   /**
    * Failed commands of one type, as a percentage of the commands of that
    * type that ended (completed + failed) over 15 minutes.
@@ -107,9 +134,13 @@ export interface EnvironmentSettings {
   /** DynamoDB deletion protection on the table. */
   readonly tableDeletionProtection: boolean;
   /**
-   * Concurrency reserved for (and capping) each function. Every api
-   * function is capped, so API traffic can neither starve the workers nor
-   * take the account's pool; workers reserve their queue's maxConcurrency.
+   * Concurrency reserved for (and capping) functions not behind a route:
+   * workers reserve their queue's maxConcurrency. Every api function and
+   * webhook is capped at what its throttles admit at once plus headroom,
+   * computed (`routedReservation`), so API traffic can neither starve the
+   * workers nor take the account's pool; an entry here for one of them
+   * raises its cap and may not lower it. Resolved (`environmentConfig`), it
+   * holds every reservation.
    */
   readonly reservedConcurrency: Readonly<Partial<Record<FunctionId, number>>>;
   /** LOG_LEVEL of every function. */
@@ -120,7 +151,7 @@ export interface EnvironmentSettings {
    * Messages per second (connects included) the ConversationRelay socket
    * takes across every call, and the burst. A call sends a message every
    * few seconds (each caller turn); the socket function's reserved
-   * concurrency covers burst + rate x its timeout (see validate()).
+   * concurrency covers burst + rate x its timeout, plus headroom (`routedReservation`).
    */
   readonly relayThrottle: Throttle;
   readonly alarms: AlarmThresholds;
@@ -192,10 +223,11 @@ const WORKERS_AT_MAX_CONCURRENCY: Partial<Record<FunctionId, number>> = Object.f
 );
 
 /*
- * Route throttles and API caps go together: an api function's reserved
- * concurrency covers, for each of its routes, the burst plus the rate times
- * its timeout (a `Prefer: wait` request holds an instance up to 25 s), so
- * API Gateway answers 429 before Lambda would throttle (see validate()).
+ * Route throttles make the API caps: an api function's reserved concurrency
+ * is, over its routes, the burst plus the rate times its timeout (a
+ * `Prefer: wait` request holds an instance up to 25 s) plus headroom, so API
+ * Gateway answers 429 before Lambda would throttle (routedReservation()).
+ * Functions that never wait have timeouts of a few seconds, and small caps.
  * Lead follow-ups are limited well below what the gateway could take: each
  * one is LLM work for a worker pool of 10. Deep research is limited further:
  * each operation spends search provider requests (Google's free quota is 100
@@ -210,22 +242,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     logRetention: RetentionDays.ONE_WEEK,
     removalPolicy: RemovalPolicy.DESTROY,
     tableDeletionProtection: false,
-    reservedConcurrency: {
-      leadFollowUpApi: 35,
-      getCommandApi: 65,
-      deleteCommandApi: 15,
-      healthApi: 15,
-      notFoundApi: 25,
-      stakeholderCoordinationApi: 31,
-      twilioCallStatusWebhook: 15,
-      conversationRelayWebhook: 31,
-      deepResearchApi: 35,
-      listFollowUpsApi: 12,
-      updateFollowUpApi: 12,
-      leadEventsApi: 31,
-      apiDocsApi: 15,
-      webhooksApi: 42,
-    },
+    reservedConcurrency: {},
     logLevel: 'DEBUG',
     apiThrottle: {
       default: { rateLimit: 2, burstLimit: 5 },
@@ -255,10 +272,20 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     relayThrottle: { rateLimit: 1, burstLimit: 2 },
     alarms: {
       apiServerErrorRatePercent: 10,
+      apiServerErrorMinimumRequests: 10,
       apiP99LatencyMs: 27_000,
       queueOldestMessageAgeSeconds: 3600,
+      deadLetterAgeSeconds: 10 * 24 * 3600,
       workerErrors: 5,
       functionThrottles: 5,
+      concurrencyNearReservationPercent: 80,
+      durationNearTimeoutPercent: 80,
+      relaySocketErrors: 10,
+      relayConnectRefusals: 10,
+      relaySocketClientErrors: 20,
+      tableThrottledRequests: 10,
+      tableSystemErrors: 5,
+      alarmNotificationFailures: 1,
       commandFailureRatePercent: 50,
       commandFailureMinimumEnded: 5,
     },
@@ -276,22 +303,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     logRetention: RetentionDays.TWO_WEEKS,
     removalPolicy: RemovalPolicy.DESTROY,
     tableDeletionProtection: false,
-    reservedConcurrency: {
-      leadFollowUpApi: 70,
-      getCommandApi: 155,
-      deleteCommandApi: 30,
-      healthApi: 30,
-      notFoundApi: 60,
-      stakeholderCoordinationApi: 34,
-      twilioCallStatusWebhook: 35,
-      conversationRelayWebhook: 63,
-      deepResearchApi: 35,
-      listFollowUpsApi: 25,
-      updateFollowUpApi: 25,
-      leadEventsApi: 63,
-      apiDocsApi: 15,
-      webhooksApi: 72,
-    },
+    reservedConcurrency: {},
     logLevel: 'INFO',
     apiThrottle: {
       default: { rateLimit: 5, burstLimit: 10 },
@@ -321,10 +333,20 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     relayThrottle: { rateLimit: 2, burstLimit: 5 },
     alarms: {
       apiServerErrorRatePercent: 5,
+      apiServerErrorMinimumRequests: 10,
       apiP99LatencyMs: 27_000,
       queueOldestMessageAgeSeconds: 1800,
+      deadLetterAgeSeconds: 10 * 24 * 3600,
       workerErrors: 1,
       functionThrottles: 1,
+      concurrencyNearReservationPercent: 80,
+      durationNearTimeoutPercent: 80,
+      relaySocketErrors: 5,
+      relayConnectRefusals: 3,
+      relaySocketClientErrors: 10,
+      tableThrottledRequests: 5,
+      tableSystemErrors: 1,
+      alarmNotificationFailures: 1,
       commandFailureRatePercent: 20,
       commandFailureMinimumEnded: 5,
     },
@@ -343,23 +365,7 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     logRetention: RetentionDays.THREE_MONTHS,
     removalPolicy: RemovalPolicy.RETAIN,
     tableDeletionProtection: true,
-    reservedConcurrency: {
-      ...WORKERS_AT_MAX_CONCURRENCY,
-      leadFollowUpApi: 155,
-      getCommandApi: 310,
-      deleteCommandApi: 65,
-      healthApi: 70,
-      notFoundApi: 120,
-      stakeholderCoordinationApi: 68,
-      twilioCallStatusWebhook: 70,
-      conversationRelayWebhook: 155,
-      deepResearchApi: 70,
-      listFollowUpsApi: 60,
-      updateFollowUpApi: 60,
-      leadEventsApi: 155,
-      apiDocsApi: 15,
-      webhooksApi: 98,
-    },
+    reservedConcurrency: { ...WORKERS_AT_MAX_CONCURRENCY },
     logLevel: 'INFO',
     apiThrottle: {
       default: { rateLimit: 10, burstLimit: 20 },
@@ -389,10 +395,20 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
     relayThrottle: { rateLimit: 5, burstLimit: 10 },
     alarms: {
       apiServerErrorRatePercent: 1,
+      apiServerErrorMinimumRequests: 20,
       apiP99LatencyMs: 27_000,
       queueOldestMessageAgeSeconds: 900,
+      deadLetterAgeSeconds: 10 * 24 * 3600,
       workerErrors: 1,
       functionThrottles: 1,
+      concurrencyNearReservationPercent: 80,
+      durationNearTimeoutPercent: 80,
+      relaySocketErrors: 3,
+      relayConnectRefusals: 3,
+      relaySocketClientErrors: 10,
+      tableThrottledRequests: 5,
+      tableSystemErrors: 1,
+      alarmNotificationFailures: 1,
       commandFailureRatePercent: 10,
       commandFailureMinimumEnded: 10,
     },
@@ -471,6 +487,7 @@ export function environmentConfig(
   const settings = environments[name];
   const resolved: Omit<EnvironmentConfig, 'placeholders'> = {
     ...settings,
+    reservedConcurrency: reservedConcurrencyOf(settings),
     ...(overrides.publicBaseUrl ? { publicBaseUrl: overrides.publicBaseUrl } : {}),
     ...(overrides.alarmEmails ? { alarmSubscriptions: { ...settings.alarmSubscriptions, emails: overrides.alarmEmails } } : {}),
     ...(overrides.twilioFromNumber
@@ -531,12 +548,47 @@ export function peakApiConcurrency(throttles: ApiThrottles, functionId: Function
     ...ROUTES.filter((route) => route.function === functionId).map((route) => throttleOf(throttles, `${route.method} ${route.path}`)),
     ...(functionId === DEFAULT_ROUTE_FUNCTION ? [throttles.default] : []),
   ];
-  return throttlesOfRoutes.reduce((sum, throttle) => sum + throttle.burstLimit + Math.ceil(throttle.rateLimit * timeoutSeconds), 0);
+  return throttlesOfRoutes.reduce((sum, throttle) => sum + heldAtOnce(throttle, timeoutSeconds), 0);
+}
+
+/** The function behind the ConversationRelay socket, throttled by `relayThrottle` rather than by routes. */
+export const RELAY_FUNCTION: FunctionId = 'conversationRelayWebhook';
+
+/** What a token bucket admits at once when each request holds an instance for `timeoutSeconds`: the burst plus the rate times it. */
+function heldAtOnce(throttle: Throttle, timeoutSeconds: number): number {
+  return throttle.burstLimit + Math.ceil(throttle.rateLimit * timeoutSeconds);
+}
+
+/** What a routed function's throttles admit at once: its routes' (peakApiConcurrency), or the relay socket's. */
+export function peakConcurrency(settings: Pick<EnvironmentSettings, 'apiThrottle' | 'relayThrottle'>, functionId: FunctionId): number {
+  if (functionId === RELAY_FUNCTION) return heldAtOnce(settings.relayThrottle, functionById(functionId).timeoutSeconds);
+  return peakApiConcurrency(settings.apiThrottle, functionId);
+}
+
+/** The reservation of a function behind a route (or the relay socket): what its throttles admit at once, plus the headroom. */
+export function routedReservation(settings: Pick<EnvironmentSettings, 'apiThrottle' | 'relayThrottle'>, functionId: FunctionId): number {
+  const peak = peakConcurrency(settings, functionId);
+  return peak + Math.ceil((peak * CONCURRENCY_HEADROOM_PERCENT) / 100);
+}
+
+/**
+ * Every reservation of an environment: each routed function's computed one
+ * (or the table's entry for it, which validate() holds to at least that),
+ * and the table's entries for the others (workers).
+ */
+export function reservedConcurrencyOf(
+  settings: Pick<EnvironmentSettings, 'reservedConcurrency' | 'apiThrottle' | 'relayThrottle'>,
+): Partial<Record<FunctionId, number>> {
+  const routed = Object.fromEntries(FUNCTIONS.filter(isRouted).map((fn) => [fn.id, routedReservation(settings, fn.id)]));
+  const entries = Object.entries(settings.reservedConcurrency).filter(([, value]) => value !== undefined);
+  return { ...routed, ...Object.fromEntries(entries) };
 }
 
 /** The Lambda concurrency the account needs for an environment: its reservations plus the pool AWS keeps unreserved. */
-export function accountConcurrencyNeeded(config: Pick<EnvironmentSettings, 'reservedConcurrency'>): number {
-  const reserved = Object.values(config.reservedConcurrency).reduce<number>((sum, value) => sum + (value ?? 0), 0);
+export function accountConcurrencyNeeded(
+  settings: Pick<EnvironmentSettings, 'reservedConcurrency' | 'apiThrottle' | 'relayThrottle'>,
+): number {
+  const reserved = Object.values(reservedConcurrencyOf(settings)).reduce<number>((sum, value) => sum + (value ?? 0), 0);
   return reserved + MINIMUM_UNRESERVED_CONCURRENCY;
 }
 
@@ -622,29 +674,20 @@ function validate(config: EnvironmentConfig): void {
       problems.push(`providerSettings.${name} must be an https URL without a trailing slash, got "${value}"`);
     }
   }
-  for (const fn of FUNCTIONS.filter(isRouted)) {
-    const reserved = config.reservedConcurrency[fn.id];
-    const peak = peakApiConcurrency(config.apiThrottle, fn.id);
-    if (reserved === undefined)
-      problems.push(`reservedConcurrency.${fn.id} is missing: every api function is capped (its routes can hold ${peak})`);
-    else if (reserved < peak) {
-      problems.push(
-        `reservedConcurrency.${fn.id} (${reserved}) is below what its route throttles admit at once (${peak}: burst + rate x ${fn.timeoutSeconds} s); ` +
-          'Lambda would throttle requests API Gateway let through',
-      );
-    }
-  }
-  const relay = functionById('conversationRelayWebhook');
-  const relayPeak = config.relayThrottle.burstLimit + Math.ceil(config.relayThrottle.rateLimit * relay.timeoutSeconds);
   if (!(config.relayThrottle.rateLimit > 0) || !Number.isInteger(config.relayThrottle.burstLimit) || config.relayThrottle.burstLimit < 1) {
     problems.push('relayThrottle: rateLimit must be above 0 and burstLimit a positive integer');
   }
-  const relayReserved = config.reservedConcurrency[relay.id];
-  if (relayReserved !== undefined && relayReserved < relayPeak) {
-    problems.push(
-      `reservedConcurrency.${relay.id} (${relayReserved}) is below what the relay socket's throttle admits at once (${relayPeak}: burst + rate x ${relay.timeoutSeconds} s); ` +
-        'Lambda would throttle messages API Gateway let through',
-    );
+  for (const fn of FUNCTIONS.filter(isRouted)) {
+    const reserved = config.reservedConcurrency[fn.id];
+    const needed = routedReservation(config, fn.id);
+    if (reserved !== undefined && reserved < needed) {
+      const admitted = fn.id === RELAY_FUNCTION ? "the relay socket's throttle admits" : 'its route throttles admit';
+      problems.push(
+        `reservedConcurrency.${fn.id} (${reserved}) is below what ${admitted} at once with headroom ` +
+          `(${needed}: burst + rate x ${fn.timeoutSeconds} s, + ${CONCURRENCY_HEADROOM_PERCENT}%); ` +
+          'Lambda would throttle requests API Gateway let through',
+      );
+    }
   }
   if (problems.length > 0) {
     throw new InvalidEnvironmentError(`Environment ${config.name}: ${problems.join('; ')}`);

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { visibilityTimeoutSeconds, type QueueDefinition } from '../../shared/catalogue/job-types';
@@ -39,6 +39,10 @@ export class JobQueue extends Construct {
       enforceSSL: true,
       retentionPeriod: DEAD_LETTER_RETENTION,
       removalPolicy,
+    });
+    Validations.of(this.deadLetterQueue).acknowledge({
+      id: 'Serverless-SQSRedrivePolicy',
+      reason: 'It is the dead-letter queue itself: its jobs are inspected and redriven by hand (npm run dlq:redrive), and alarms watch it.',
     });
     this.queue = new Queue(this, 'Queue', {
       encryption: QueueEncryption.SQS_MANAGED,

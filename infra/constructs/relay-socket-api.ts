@@ -76,6 +76,8 @@ export class RelaySocketApi extends Construct {
       stageName: RELAY_STAGE_NAME,
       autoDeploy: true,
       throttle: { rateLimit: props.throttle.rateLimit, burstLimit: props.throttle.burstLimit },
+      // Per-route metrics: the alarm on refused connects reads IntegrationError of `$connect` alone.
+      detailedMetricsEnabled: true,
       accessLogSettings: {
         destination: new LogGroupLogDestination(this.accessLogGroup),
         format: AccessLogFormat.custom(

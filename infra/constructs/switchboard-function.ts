@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { posix, resolve } from 'node:path';
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Names, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal, type CfnRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing, type CfnFunction } from 'aws-cdk-lib/aws-lambda';
@@ -81,6 +81,20 @@ export function workerBundleCommands(bundles: readonly WorkerBundle[], inputDir:
     ].join(' '),
   );
 }
+
+/**
+ * Why a function of each kind has no dead-letter queue of its own (which
+ * Lambda fills only from asynchronous invocations).
+ */
+const NO_ASYNC_DEAD_LETTERS: Readonly<Record<FunctionDefinition['kind'], string>> = {
+  api: "Invoked synchronously by API Gateway only: a failure is the caller's 5xx answer, never a queued event; the 5xx rate alarms.",
+  webhook:
+    'Invoked synchronously by API Gateway only (HTTP or WebSocket): the provider sees the failure and retries; alarms watch the errors.',
+  worker: "Invoked synchronously by its SQS event source only: a failing job stays on its queue and goes to the queue's dead-letter queue.",
+  scheduled:
+    'Invoked only by its EventBridge schedule, whose target has a dead-letter queue; a run that fails raises the Errors alarm and the ' +
+    'next run (minutes later) does the same idempotent sweep, so a stored copy of a failed trigger would have nothing to replay.',
+};
 
 /** The stateful resources a function may be bound to, by their definition ids. */
 export interface FunctionResources {
@@ -164,11 +178,10 @@ export class SwitchboardFunction extends Construct {
         }),
       },
     });
-    Validations.of(this.role.node.defaultChild as CfnRole).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'Only the Tracing inline policy: X-Ray PutTraceSegments/PutTelemetryRecords have no resource-level permissions; AWS requires Resource "*".',
-    });
+    const tracingReason =
+      'Only the Tracing inline policy: X-Ray PutTraceSegments/PutTelemetryRecords have no resource-level permissions; AWS requires Resource "*".';
+    Validations.of(this.role.node.defaultChild as CfnRole).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: tracingReason });
+    Validations.of(this.role.node.defaultChild as CfnRole).acknowledge({ id: 'Serverless-LambdaStarPermissions', reason: tracingReason });
     this.role.addToPolicy(
       new PolicyStatement({
         effect: Effect.ALLOW,
@@ -226,10 +239,10 @@ export class SwitchboardFunction extends Construct {
 
     // Active tracing set on the resource itself: the L2 `tracing` prop would add the X-Ray grant to the default policy.
     (this.function.node.defaultChild as CfnFunction).tracingConfig = { mode: Tracing.ACTIVE };
-    Validations.of(this.function).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason: 'nodejs22.x on purpose: the code is tested on Node 20 and 22 is the nearest supported Lambda runtime.',
-    });
+    const runtimeReason = 'nodejs22.x on purpose: the code is tested on Node 20 and 22 is the nearest supported Lambda runtime.';
+    Validations.of(this.function).acknowledge({ id: 'AwsSolutions-L1', reason: runtimeReason });
+    Validations.of(this.function).acknowledge({ id: 'Serverless-LambdaLatestVersion', reason: runtimeReason });
+    Validations.of(this.function).acknowledge({ id: 'Serverless-LambdaDLQ', reason: NO_ASYNC_DEAD_LETTERS[definition.kind] });
   }
 
   /**
@@ -309,14 +322,19 @@ export class SwitchboardFunction extends Construct {
    * source grants the receive/delete/visibility actions on that queue only.
    */
   consumes(definition: QueueDefinition, queue: IQueue): this {
-    this.function.addEventSource(
-      new SqsEventSource(queue, {
-        batchSize: definition.batchSize,
-        maxBatchingWindow: Duration.seconds(definition.maxBatchingWindowSeconds),
-        maxConcurrency: definition.maxConcurrency,
-        reportBatchItemFailures: true,
-      }),
-    );
+    const source = new SqsEventSource(queue, {
+      batchSize: definition.batchSize,
+      maxBatchingWindow: Duration.seconds(definition.maxBatchingWindowSeconds),
+      maxConcurrency: definition.maxConcurrency,
+      reportBatchItemFailures: true,
+    });
+    this.function.addEventSource(source);
+    Validations.of(this.function.node.findChild(`SqsEventSource:${Names.nodeUniqueId(queue.node)}`)).acknowledge({
+      id: 'Serverless-LambdaEventSourceMappingDestination',
+      reason:
+        "An SQS event source takes no on-failure destination (that is for streams and Kafka): the queue's redrive policy moves a job " +
+        `to its dead-letter queue after ${definition.maxReceiveCount} deliveries, and the worker parks poison jobs there itself.`,
+    });
     return this;
   }
 

@@ -1,11 +1,10 @@
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../config';
 import { FrontDoor } from '../constructs/front-door';
 import { Operations } from '../constructs/operations';
-import { RelaySocketApi } from '../constructs/relay-socket-api';
+import { RELAY_STAGE_NAME, RelaySocketApi } from '../constructs/relay-socket-api';
+import { Schedules } from '../constructs/schedules';
 import { ServiceApi } from '../constructs/service-api';
 import { SwitchboardFunction, type FunctionResources } from '../constructs/switchboard-function';
 import { FUNCTIONS, type FunctionDefinition, type FunctionId } from '../../shared/catalogue/functions';
@@ -43,6 +42,8 @@ export class ServiceStack extends Stack {
   /** The public host (a CloudFront distribution), where the environment has one. */
   readonly frontDoor?: FrontDoor;
   readonly operations: Operations;
+  /** The EventBridge rules of the scheduled functions and their dead-letter queue. */
+  readonly schedules: Schedules;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -83,16 +84,11 @@ export class ServiceStack extends Stack {
       worker.consumes(queue, jobQueue.queue);
     }
 
-    for (const definition of FUNCTIONS.filter((candidate) => candidate.kind === 'scheduled')) {
-      const fn = functions.get(definition.id);
-      if (!fn || !definition.scheduleMinutes)
-        throw new Error(`shared/catalogue: scheduled function ${definition.id} needs scheduleMinutes`);
-      new Rule(this, `${definition.id}Schedule`, {
-        description: `Runs ${definition.id} every ${definition.scheduleMinutes} minutes`,
-        schedule: Schedule.rate(Duration.minutes(definition.scheduleMinutes)),
-        targets: [new LambdaFunction(fn.function, { retryAttempts: 0 })],
-      });
-    }
+    // Rules keep their ids at the stack's root (`<id>Schedule`), as before the schedules had a dead-letter queue.
+    this.schedules = new Schedules(this, 'Schedules', {
+      functions: [...functions.values()].filter((fn) => fn.definition.kind === 'scheduled'),
+      removalPolicy: config.removalPolicy,
+    });
 
     this.api = new ServiceApi(this, 'Api', {
       apiName: props.displayName,
@@ -134,6 +130,10 @@ export class ServiceStack extends Stack {
       dashboardName: props.displayName,
       thresholds: config.alarms,
       httpApi: this.api.httpApi,
+      relaySocket: { api: this.relay.webSocketApi, stageName: RELAY_STAGE_NAME },
+      table: stateful.table,
+      reservedConcurrency: config.reservedConcurrency,
+      scheduleDeadLetterQueue: this.schedules.deadLetterQueue,
       functions: [...functions.values()],
       queues: QUEUES.map((definition) => {
         const jobQueue = stateful.queues.get(definition.id);

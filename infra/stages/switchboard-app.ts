@@ -1,5 +1,5 @@
 import { Validations, type App } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import {
   accountConcurrencyNeeded,
   environmentConfig,
@@ -21,8 +21,8 @@ export function stageId(name: string): string {
  * `-c twilioFromNumber=…`, `-c publicDomain=…`, `-c publicCertificateArn=…`,
  * `-c publicHost=none`, `-c apiGatewayAccountRole=…` and
  * `-c publicBaseUrl=…` override too; `-c allowPlaceholders=true` lets a
- * production environment's placeholders through), and cdk-nag's AwsSolutions pack as a
- * validation plugin: `app.synth()` (so `cdk synth` and `cdk deploy`) fails
+ * production environment's placeholders through), and cdk-nag's AwsSolutions and Serverless
+ * packs as validation plugins: `app.synth()` (so `cdk synth` and `cdk deploy`) fails
  * on any unacknowledged finding.
  * @throws UnknownEnvironmentError when `env` is missing or unknown
  * @throws InvalidEnvironmentError when an override or the settings are invalid
@@ -30,7 +30,7 @@ export function stageId(name: string): string {
 export function addSwitchboardStage(app: App): SwitchboardStage {
   const config = environmentConfig(app.node.tryGetContext('env'), contextOverrides(app));
   const stage = new SwitchboardStage(app, stageId(config.name), { config });
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }), new ServerlessChecks(app, { verbose: true }));
   return stage;
 }
 

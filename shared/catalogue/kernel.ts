@@ -32,7 +32,9 @@ export const KERNEL_CATALOGUE = {
       kind: 'api',
       entry: 'functions/api/delete-command.ts',
       description: 'DELETE /api/commands/{id}: erase a command of the caller, its child phases and what features keep with it',
-      timeoutSeconds: 10,
+      // It never waits (no `Prefer: wait`): a few dozen table calls at most (children to depth 4, a sequence's follow-ups,
+      // twice), each bounded by the SDK's 3 s request timeout; 8 s leaves room for a slow call or two, and keeps its cap small.
+      timeoutSeconds: 8,
       memoryMb: 256,
       access: {
         table: [
@@ -52,7 +54,8 @@ export const KERNEL_CATALOGUE = {
       kind: 'api',
       entry: 'functions/api/health.ts',
       description: 'GET /health: liveness, no key',
-      timeoutSeconds: 5,
+      // It never waits and does no I/O: answered from memory.
+      timeoutSeconds: 3,
       memoryMb: 128,
       access: { table: [], sendsTo: [], sendsToDeadLetterOf: [], secrets: [] },
     },
@@ -61,7 +64,8 @@ export const KERNEL_CATALOGUE = {
       kind: 'api',
       entry: 'functions/api/not-found.ts',
       description: 'Every other route: 401 without a key under /api, 405 for a known path with another method, else 404 NOT_FOUND',
-      timeoutSeconds: 10,
+      // It never waits: at most one API key read (cached), bounded by the SDK's 3 s request timeout.
+      timeoutSeconds: 5,
       memoryMb: 256,
       access: { table: [{ actions: ['GetItem'], keyPrefixes: ['APIKEY#'] }], sendsTo: [], sendsToDeadLetterOf: [], secrets: [] },
     },

@@ -55,10 +55,20 @@ function sqsClientOf(settings: Settings, tracing: Tracing = noTracing): SQSClien
   return createSqsClient(awsClientOptions(settings, 'SQS'), (client) => tracing.captureClient(client));
 }
 
+/**
+ * True for a function whose outgoing HTTPS is traced: every worker (model,
+ * search, Twilio and webhook calls) and any function that reads a provider
+ * secret (the relay socket's model calls during a call).
+ */
+export function capturesOutgoingHttps(functionId: FunctionId): boolean {
+  const definition = functionById(functionId);
+  return definition.kind === 'worker' || definition.access.secrets.length > 0;
+}
+
 /** X-Ray tracing in Lambda (unless POWERTOOLS_TRACE_ENABLED=false); nothing anywhere else, `npm start` included. */
 export function tracingOf(functionId: FunctionId, settings: Settings): Tracing {
   if (!settings.AWS_LAMBDA_FUNCTION_NAME || settings.POWERTOOLS_TRACE_ENABLED === 'false') return noTracing;
-  return powertoolsTracing(functionId);
+  return powertoolsTracing(functionId, { captureHttps: capturesOutgoingHttps(functionId) });
 }
 
 /** The function's logger: LOG_LEVEL, and LOG_FORMAT (`json` in Lambda; `pretty` under `npm start`). */

@@ -17,7 +17,9 @@ export const DEEP_RESEARCH_CATALOGUE = {
       startsCommand: true,
       // A producer's research job concerns no site: its tenant only has to exist (tenantMayActOn).
       fromProducers: true,
-      queue: workQueue('research', 'RESEARCH'),
+      // Five records at once (Powertools runs a batch's records in parallel), each reading up to 4 pages at once: measured with the
+      // worst pages the reader accepts (BENCH_PARTS=memory npm run bench), a batch of 5 peaks at 308-348 MiB RSS, one of 10 at 389.
+      queue: { ...workQueue('research', 'RESEARCH'), batchSize: 5 },
       worker: {
         id: 'researchWorker',
         kind: 'worker',
@@ -33,7 +35,9 @@ export const DEEP_RESEARCH_CATALOGUE = {
         //   total                                                                                      = 360 s
         timeoutSeconds: 360,
         // Advanced analysis parses pages of up to 1 MiB into a DOM (linkedom), 2 at once in worker threads of at most 128 MiB
-        // of heap each (shared/providers/web/page-parser.ts): more room than the LLM-only workers.
+        // of heap each (shared/providers/web/page-parser.ts). Measured (BENCH_PARTS=memory npm run bench, bundled, pages at the
+        // reader's caps): 239-252 MiB RSS with the parse threads warm, 308-348 MiB peak for a batch of 5 records (20 pages in
+        // flight), so 512 keeps a full batch under 70%; a batch of 10 (389 MiB, 76%) would not fit that margin.
         memoryMb: 512,
         // The local corpus (served when no search provider is configured and offline providers are allowed) is read from disk.
         bundledFiles: [{ source: 'shared/providers/search/corpus/sample-news.jsonl', setting: 'SEARCH_CORPUS_FILE' }],

@@ -106,7 +106,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
       kind: 'api',
       entry: 'functions/api/list-follow-ups.ts',
       description: "GET /api/leads/{leadId}/follow-ups: the lead's follow-ups of the caller's tenant, in schedule order, a page at a time",
-      timeoutSeconds: 10,
+      // It never waits: three table reads (key, site, one page of follow-ups), each bounded by the SDK's 3 s request timeout.
+      timeoutSeconds: 5,
       memoryMb: 256,
       access: {
         table: [
@@ -127,7 +128,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
       entry: 'functions/api/update-follow-up.ts',
       description:
         'PATCH /api/follow-ups/{id}: edit a step of a sequence (copy, time) or end it (sent, skipped, cancelled), one conditional write',
-      timeoutSeconds: 10,
+      // It never waits: a key read, a read and one conditional write, each bounded by the SDK's 3 s request timeout.
+      timeoutSeconds: 5,
       memoryMb: 256,
       access: {
         table: [
@@ -144,8 +146,9 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
       kind: 'api',
       entry: 'functions/api/lead-events.ts',
       description: "POST /api/leads/{leadId}/events: record what a lead did and adapt the lead's remaining follow-ups (sequence.adapted)",
-      // It answers within a second or two; a POST api function still outlasts the longest Prefer: wait, as every one does.
-      timeoutSeconds: 29,
+      // It never waits and answers within a second or two: a handful of conditional writes (history, the steps it
+      // moves or cancels, the event) and one queue send; 8 s leaves room for a slow call or two, and keeps its cap small.
+      timeoutSeconds: 8,
       memoryMb: 256,
       access: {
         table: [

@@ -11,7 +11,9 @@ const Tracer =
 /**
  * Port: traces. In Lambda (active tracing) each AWS SDK call and each
  * provider call is a subsegment of the invocation, annotated with the
- * command it served; anywhere else (tests, `npm start`) nothing is traced.
+ * command it served, and, where outgoing HTTPS is captured, each request
+ * to a provider (model, search, Twilio, a webhook endpoint) is one too;
+ * anywhere else (tests, `npm start`) nothing is traced.
  */
 export interface Tracing {
   /** Traces every call an AWS SDK v3 client makes; returns the client. */
@@ -26,10 +28,27 @@ export const noTracing: Tracing = {
   span: (_name, _annotations, work) => work(),
 };
 
+/** What a function's tracer records besides its AWS SDK calls and spans. */
+export interface TracingOptions {
+  /**
+   * Every outgoing HTTP(S) request as a subsegment named after its host:
+   * the `http`/`https` modules (so clients built on them, such as Twilio's)
+   * and `fetch` (undici's diagnostics channels: the model and search
+   * clients). Off for functions that call no provider: their only requests
+   * are the AWS SDK's, already traced by `captureClient`.
+   */
+  readonly captureHttps: boolean;
+}
+
+/** The Powertools Tracer's options for a function (its service name on the traces, and whether outgoing HTTPS is captured). */
+export function tracerOptions(serviceName: string, options: TracingOptions): { serviceName: string; captureHTTPsRequests: boolean } {
+  return { serviceName, captureHTTPsRequests: options.captureHttps };
+}
+
 /** Tracing through the Powertools Tracer (X-Ray), for one function; nothing where the tracer is not loaded. */
-export function powertoolsTracing(serviceName: string): Tracing {
+export function powertoolsTracing(serviceName: string, options: TracingOptions): Tracing {
   if (!Tracer) return noTracing;
-  const tracer = new Tracer({ serviceName, captureHTTPsRequests: false });
+  const tracer = new Tracer(tracerOptions(serviceName, options));
   if (!tracer.isTracingEnabled()) return noTracing;
   return {
     captureClient: (client) => tracer.captureAWSv3Client(client) ?? client,

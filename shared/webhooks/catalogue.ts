@@ -49,8 +49,9 @@ export const WEBHOOKS_CATALOGUE = {
       kind: 'api',
       entry: 'functions/api/webhooks.ts',
       description: "/api/webhooks: register, list, delete the tenant's endpoints, rotate a signing secret, list and redeliver deliveries",
-      // Registration resolves the URL's host (bounded by a 3 s lookup deadline); every other route is one or two table calls.
-      timeoutSeconds: 10,
+      // It never waits: registration resolves the URL's host (a 3 s lookup deadline) and writes once; every other
+      // route is one or two table calls.
+      timeoutSeconds: 6,
       memoryMb: 256,
       access: {
         table: [

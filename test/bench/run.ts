@@ -14,8 +14,17 @@ import { resolve } from 'node:path';
  *   provider fakes, and provider requests per operation (BENCH_RESEARCH_RUNS)
  * - `parse`: page parse time of the costliest page shapes the page reader's
  *   caps let through, cold and warm worker (BENCH_PARSE_RUNS)
+ * - `memory`: peak RSS of the research worker reading the worst pages the
+ *   reader accepts, one record and a batch in parallel (BENCH_MEMORY_BATCH)
  */
-const PARTS = { accept: 'accept-path.ts', init: 'init.ts', drain: 'drain.ts', research: 'research.ts', parse: 'parse.ts' } as const;
+const PARTS = {
+  accept: 'accept-path.ts',
+  init: 'init.ts',
+  drain: 'drain.ts',
+  research: 'research.ts',
+  parse: 'parse.ts',
+  memory: 'research-memory.ts',
+} as const;
 const requested = (process.env.BENCH_PARTS ?? Object.keys(PARTS).join(',')).split(',').map((part) => part.trim());
 const unknown = requested.filter((part) => !(part in PARTS));
 if (unknown.length > 0) throw new Error(`Unknown BENCH_PARTS ${unknown.join(', ')}; known: ${Object.keys(PARTS).join(', ')}`);

@@ -2,7 +2,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Function as LambdaFunction, Code, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { ENVIRONMENTS, ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
+import { ENVIRONMENTS, ENVIRONMENT_NAMES, environmentConfig, type EnvironmentName } from '../../infra/config';
 import { Operations } from '../../infra/constructs/operations';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
 import { FUNCTIONS, isRouted } from '../../shared/catalogue/functions';
@@ -95,8 +95,9 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
     const env = envs[name];
     for (const fn of FUNCTIONS.filter(isRouted)) {
       const id = logicalId(env.stage.service.functions.get(fn.id)!.function);
-      expect(env.json.service.Resources[id]?.Properties?.ReservedConcurrentExecutions).toBe(ENVIRONMENTS[name].reservedConcurrency[fn.id]);
-      expect(ENVIRONMENTS[name].reservedConcurrency[fn.id]).toBeGreaterThan(0);
+      const reserved = environmentConfig(name).reservedConcurrency[fn.id];
+      expect(env.json.service.Resources[id]?.Properties?.ReservedConcurrentExecutions).toBe(reserved);
+      expect(reserved).toBeGreaterThan(0);
     }
   });
 
@@ -171,7 +172,7 @@ describe.each(ENVIRONMENT_NAMES)('relay socket (%s)', (name) => {
   });
 
   it('caps the socket function at what its throttle admits (burst + rate x timeout)', () => {
-    const { relayThrottle, reservedConcurrency } = ENVIRONMENTS[name];
+    const { relayThrottle, reservedConcurrency } = environmentConfig(name);
     const timeout = FUNCTIONS.find((fn) => fn.id === 'conversationRelayWebhook')!.timeoutSeconds;
     expect(reservedConcurrency.conversationRelayWebhook).toBeGreaterThanOrEqual(
       relayThrottle.burstLimit + Math.ceil(relayThrottle.rateLimit * timeout),
@@ -190,42 +191,190 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
         ),
     );
 
-  it('alarms when any dead-letter queue holds a message, and on the oldest message of each queue', () => {
+  it('alarms while any dead-letter queue holds a message, before its oldest job is lost, and on the oldest message of each queue', () => {
     const env = envs[name];
     for (const queue of QUEUES) {
       const built = env.stage.stateful.queues.get(queue.id)!;
-      const [dlqAlarm, ...moreDlq] = metricAlarm(
-        env,
-        'ApproximateNumberOfMessagesVisible',
-        'QueueName',
-        `Stateful:${logicalId(built.deadLetterQueue)}.QueueName`,
-      );
+      const dlq = `Stateful:${logicalId(built.deadLetterQueue)}.QueueName`;
+      const [dlqAlarm, ...moreDlq] = metricAlarm(env, 'ApproximateNumberOfMessagesVisible', 'QueueName', dlq);
       expect(moreDlq).toHaveLength(0);
-      expect(dlqAlarm).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+      // A 5-minute maximum above 0, 1 of 1, and no recovery while the queue sends no data: it stays in alarm until emptied.
+      expect(dlqAlarm).toMatchObject({
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+        Statistic: 'Maximum',
+        Period: 300,
+        EvaluationPeriods: 1,
+        DatapointsToAlarm: 1,
+        TreatMissingData: 'ignore',
+      });
+      const [dlqAge, ...moreAge] = metricAlarm(env, 'ApproximateAgeOfOldestMessage', 'QueueName', dlq);
+      expect(moreAge).toHaveLength(0);
+      expect(dlqAge).toMatchObject({
+        Threshold: 10 * 24 * 3600,
+        ComparisonOperator: 'GreaterThanThreshold',
+        Statistic: 'Maximum',
+        EvaluationPeriods: 1,
+        TreatMissingData: 'ignore',
+      });
+      expect(ENVIRONMENTS[name].alarms.deadLetterAgeSeconds).toBeLessThan(14 * 24 * 3600);
       const [ageAlarm] = metricAlarm(env, 'ApproximateAgeOfOldestMessage', 'QueueName', `Stateful:${logicalId(built.queue)}.QueueName`);
       expect(ageAlarm).toMatchObject({ Threshold: ENVIRONMENTS[name].alarms.queueOldestMessageAgeSeconds });
     }
   });
 
-  it('alarms on errors of every worker and scheduled function and throttles of every function', () => {
+  it('alarms while the schedules’ dead-letter queue holds an event', () => {
     const env = envs[name];
+    const queue = `Service:${logicalId(env.stage.service.schedules.deadLetterQueue)}.QueueName`;
+    const found = metricAlarm(env, 'ApproximateNumberOfMessagesVisible', 'QueueName', queue);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      Statistic: 'Maximum',
+      TreatMissingData: 'ignore',
+    });
+  });
+
+  it('alarms on errors and duration near the timeout of every function not behind the HTTP API, throttles of every function', () => {
+    const env = envs[name];
+    const { alarms: thresholds } = ENVIRONMENTS[name];
+    const watched = FUNCTIONS.filter((fn) => !ROUTES.some((route) => route.function === fn.id) && fn.id !== DEFAULT_ROUTE_FUNCTION);
+    // The workers, the schedules, and the relay socket (a webhook without an HTTP route, which the 5xx rate never sees).
+    expect(watched.map((fn) => fn.id)).toEqual(expect.arrayContaining(['conversationRelayWebhook', 'commandJanitor', 'researchWorker']));
     for (const fn of FUNCTIONS) {
       const fnRef = `Service:${logicalId(env.stage.service.functions.get(fn.id)!.function)}`;
+      const isWatched = watched.includes(fn);
       expect(metricAlarm(env, 'Throttles', 'FunctionName', fnRef)).toHaveLength(1);
-      expect(metricAlarm(env, 'Errors', 'FunctionName', fnRef)).toHaveLength(isRouted(fn) ? 0 : 1);
+      expect(metricAlarm(env, 'Errors', 'FunctionName', fnRef)).toHaveLength(isWatched ? 1 : 0);
+      const duration = metricAlarm(env, 'Duration', 'FunctionName', fnRef);
+      expect(duration).toHaveLength(isWatched ? 1 : 0);
+      if (isWatched) {
+        expect(duration[0]).toMatchObject({
+          ExtendedStatistic: 'p99',
+          Threshold: fn.timeoutSeconds * 1000 * (thresholds.durationNearTimeoutPercent / 100),
+          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+          EvaluationPeriods: 3,
+          DatapointsToAlarm: 2,
+        });
+      }
+    }
+    expect(thresholds.durationNearTimeoutPercent).toBe(80);
+  });
+
+  it('alarms on the concurrency of every function with a reservation, at 80% of it, 2 of 3 periods', () => {
+    const env = envs[name];
+    const { reservedConcurrency } = environmentConfig(name);
+    for (const fn of FUNCTIONS) {
+      const fnRef = `Service:${logicalId(env.stage.service.functions.get(fn.id)!.function)}`;
+      const found = metricAlarm(env, 'ConcurrentExecutions', 'FunctionName', fnRef);
+      const reserved = reservedConcurrency[fn.id];
+      if (reserved === undefined) {
+        expect([fn.id, found]).toEqual([fn.id, []]);
+        continue;
+      }
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatchObject({
+        Namespace: 'AWS/Lambda',
+        Statistic: 'Maximum',
+        Period: 300,
+        Threshold: Math.ceil(reserved * 0.8),
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 3,
+        DatapointsToAlarm: 2,
+      });
+    }
+    expect(alarms(env).filter((a) => a.MetricName === 'ConcurrentExecutions')).toHaveLength(Object.keys(reservedConcurrency).length);
+    // Every routed function has a reservation everywhere; the workers too in prod.
+    expect(Object.keys(reservedConcurrency).length).toBe(FUNCTIONS.filter(isRouted).length + (name === 'prod' ? QUEUES.length : 0));
+  });
+
+  it('alarms on relay socket errors, refused $connects and client errors, 2 of 3 periods', () => {
+    const env = envs[name];
+    const { alarms: thresholds } = ENVIRONMENTS[name];
+    const api = `Service:${logicalId(env.stage.service.relay.webSocketApi)}`;
+    const dimensions = (metric: { MetricStat?: { Metric: { Dimensions: { Name: string; Value: unknown }[] } } }) =>
+      Object.fromEntries((metric.MetricStat?.Metric.Dimensions ?? []).map((d) => [d.Name, canonical(d.Value, env)]));
+    const apiRef = JSON.stringify({ Ref: logicalId(env.stage.service.relay.webSocketApi) });
+    const socketAlarms = alarms(env).filter((a) => JSON.stringify(a).includes('"AWS/ApiGateway"') && JSON.stringify(a).includes(apiRef));
+    expect(socketAlarms).toHaveLength(3);
+    const errors = socketAlarms.find((a) => Array.isArray(a.Metrics))!;
+    expect(errors).toMatchObject({ Threshold: thresholds.relaySocketErrors, EvaluationPeriods: 3, DatapointsToAlarm: 2 });
+    const metrics = errors.Metrics as { Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string } } }[];
+    expect(metrics.map((m) => m.Expression ?? m.MetricStat?.Metric.MetricName)).toEqual([
+      'FILL(execution, 0) + FILL(integration, 0)',
+      'ExecutionError',
+      'IntegrationError',
+    ]);
+    for (const metric of metrics.slice(1)) expect(dimensions(metric as never)).toEqual({ ApiId: api, Stage: 'relay' });
+    const single = (metricName: string) => socketAlarms.filter((a) => a.MetricName === metricName);
+    const [refusals] = single('IntegrationError');
+    expect(refusals).toMatchObject({
+      Threshold: thresholds.relayConnectRefusals,
+      Statistic: 'Sum',
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+    });
+    expect(
+      Object.fromEntries((refusals!.Dimensions as { Name: string; Value: unknown }[]).map((d) => [d.Name, canonical(d.Value, env)])),
+    ).toEqual({ ApiId: api, Stage: 'relay', Route: '$connect' });
+    const [clientErrors] = single('ClientError');
+    expect(clientErrors).toMatchObject({ Threshold: thresholds.relaySocketClientErrors, EvaluationPeriods: 3, DatapointsToAlarm: 2 });
+    // Per-route metrics ($connect alone) exist only with detailed metrics on the stage.
+    const [, stage] = apiResources(env, 'AWS::ApiGatewayV2::Stage', 'relay')[0]!;
+    expect(stage.Properties).toMatchObject({ DefaultRouteSettings: { DetailedMetricsEnabled: true } });
+  });
+
+  it('alarms on the table’s throttled requests and system errors, summed over the operations the functions use, 2 of 3', () => {
+    const env = envs[name];
+    const { alarms: thresholds } = ENVIRONMENTS[name];
+    const table = `Stateful:${logicalId(env.stage.stateful.table)}`;
+    for (const [metricName, threshold] of [
+      ['ThrottledRequests', thresholds.tableThrottledRequests],
+      ['SystemErrors', thresholds.tableSystemErrors],
+    ] as const) {
+      const found = alarms(env).filter((a) => JSON.stringify(a.Metrics ?? []).includes(`"MetricName":"${metricName}"`));
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatchObject({ Threshold: threshold, EvaluationPeriods: 3, DatapointsToAlarm: 2 });
+      const metrics = (found[0]!.Metrics as { MetricStat?: { Metric: { Dimensions: { Name: string; Value: unknown }[] } } }[]).filter(
+        (m) => m.MetricStat,
+      );
+      const operations = metrics.map((m) => {
+        const dims = Object.fromEntries(m.MetricStat!.Metric.Dimensions.map((d) => [d.Name, canonical(d.Value, env)]));
+        expect(dims.TableName).toBe(table);
+        return dims.Operation;
+      });
+      expect(operations.sort()).toEqual(['DeleteItem', 'GetItem', 'PutItem', 'Query', 'TransactWriteItems', 'UpdateItem']);
     }
   });
 
-  it('alarms on the API 5xx rate and p99 latency', () => {
+  it('alarms when the alarm topic fails to deliver a notification', () => {
     const env = envs[name];
+    const topic = `Service:${logicalId(env.stage.service.operations.alarmTopic)}.TopicName`;
+    const found = metricAlarm(env, 'NumberOfNotificationsFailed', 'TopicName', topic);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ Threshold: 1, Statistic: 'Sum', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+  });
+
+  it('alarms on the API 5xx rate (from a minimum of requests) and p99 latency, 2 of 3 periods', () => {
+    const env = envs[name];
+    const { alarms: thresholds } = ENVIRONMENTS[name];
     const apiRef = `Service:${logicalId(env.stage.service.api.httpApi)}`;
     const latency = metricAlarm(env, 'Latency', 'ApiId', apiRef);
     expect(latency).toHaveLength(1);
-    expect(latency[0]).toMatchObject({ ExtendedStatistic: 'p99', Threshold: ENVIRONMENTS[name].alarms.apiP99LatencyMs });
+    expect(latency[0]).toMatchObject({
+      ExtendedStatistic: 'p99',
+      Threshold: thresholds.apiP99LatencyMs,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+    });
     const rate = alarms(env).filter((a) => JSON.stringify(a.Metrics ?? []).includes('"MetricName":"5xx"'));
     expect(rate).toHaveLength(1);
-    expect(rate[0]).toMatchObject({ Threshold: ENVIRONMENTS[name].alarms.apiServerErrorRatePercent });
+    expect(rate[0]).toMatchObject({ Threshold: thresholds.apiServerErrorRatePercent, EvaluationPeriods: 3, DatapointsToAlarm: 2 });
     expect(JSON.stringify(rate[0]?.Metrics)).toContain('"MetricName":"Count"');
+    const [expression] = rate[0]!.Metrics as { Expression: string }[];
+    expect(expression!.Expression).toBe(`IF(requests >= ${thresholds.apiServerErrorMinimumRequests}, 100 * errors / requests, 0)`);
+    expect(thresholds.apiServerErrorMinimumRequests).toBeGreaterThanOrEqual(10);
   });
 
   it('alarms on the failure rate of each command type from its command_type-only metrics (two metrics, however many functions end commands)', () => {
@@ -303,11 +452,18 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
     const commandTypes = 5;
     const offline = ENVIRONMENTS[name].providersConfigured ? 1 : 0;
     const providerNotConfigured = 1;
+    const notBehindHttpApi = FUNCTIONS.filter((f) => !ROUTES.some((r) => r.function === f.id) && f.id !== DEFAULT_ROUTE_FUNCTION).length;
+    const reservations = Object.keys(environmentConfig(name).reservedConcurrency).length;
     expect(all.length).toBe(
-      2 +
-        2 * QUEUES.length +
-        FUNCTIONS.length +
-        FUNCTIONS.filter((f) => !isRouted(f)).length +
+      2 + // API 5xx rate and p99 latency
+        3 * QUEUES.length + // dead letters, dead-letter age, oldest message
+        1 + // the schedules' dead letters
+        FUNCTIONS.length + // throttles
+        2 * notBehindHttpApi + // errors, duration near the timeout
+        reservations + // concurrency near the reservation
+        3 + // relay socket errors, refused connects, client errors
+        2 + // table throttles and system errors
+        1 + // failed alarm notifications
         commandTypes +
         offline +
         providerNotConfigured,

@@ -1,6 +1,12 @@
+import { App, Duration, Stack, type Stage } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction as LambdaFunctionTarget } from 'aws-cdk-lib/aws-events-targets';
+import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { ServerlessChecks } from 'cdk-nag';
 import { ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
 import { SECRETS } from '../../shared/catalogue/secrets';
-import { nagFindings, synthesize, type SynthesizedEnvironment } from './synthesize';
+import { NAG_PACKS, nagFindings, synthesize, type SynthesizedEnvironment } from './synthesize';
 
 const envs = {} as Record<EnvironmentName, SynthesizedEnvironment>;
 beforeAll(() => {
@@ -17,8 +23,21 @@ const CREDENTIAL_SHAPES = [
 ];
 
 describe.each(ENVIRONMENT_NAMES)('compliance (%s)', (name) => {
-  it('has no unacknowledged cdk-nag AwsSolutions finding, error or warning', () => {
-    expect(nagFindings(envs[name].stage)).toEqual([]);
+  it.each(NAG_PACKS)('has no unacknowledged cdk-nag %s finding, error or warning', (pack) => {
+    expect(nagFindings(envs[name].stage, [pack])).toEqual([]);
+  });
+
+  it('runs the AwsSolutions and Serverless packs on every synth, and each would find what is not acknowledged', () => {
+    const app = envs[name].stage.node.root as Stage;
+    expect(app._validationPlugins.map((plugin) => plugin.name)).toEqual(['AwsSolutions', 'Serverless']);
+    // A bare stack beside the stage: the same packs flag an EventBridge target without a dead-letter queue and a queue without one.
+    const stack = new Stack(new App(), 'Bare');
+    const queue = new Queue(stack, 'Queue', { enforceSSL: true });
+    const fn = new LambdaFunction(stack, 'Fn', { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('x') });
+    new Rule(stack, 'Rule', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new LambdaFunctionTarget(fn)] });
+    const rules = new ServerlessChecks(stack).validateScope(stack).violations.map((violation) => violation.ruleName);
+    expect(rules).toEqual(expect.arrayContaining(['Serverless-EventBusDLQ', 'Serverless-SQSRedrivePolicy', 'Serverless-LambdaDLQ']));
+    expect(queue.queueArn).toBeDefined();
   });
 
   it('has no CDK error or warning annotation on any stack', () => {

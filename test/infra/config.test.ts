@@ -6,11 +6,13 @@ import {
   UnknownEnvironmentError,
   accountConcurrencyNeeded,
   environmentConfig,
-  peakApiConcurrency,
   routeKeys,
+  type EnvironmentName,
 } from '../../infra/config';
+import { FUNCTIONS, functionById, isRouted, type FunctionId } from '../../shared/catalogue/functions';
 import { QUEUES } from '../../shared/catalogue/job-types';
 import { isExampleHost, isFictionalNumber, isPlaceholderAccount, notDeployableWarning } from '../../infra/placeholders';
+import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
 import { addSwitchboardStage } from '../../infra/stages/switchboard-app';
 
 /** Prod's placeholders let through, as `-c allowPlaceholders=true` does: these tests are about other settings. */
@@ -153,90 +155,66 @@ describe('API throttles and concurrency caps', () => {
       expect(Object.keys(ENVIRONMENTS[name].apiThrottle.routes).sort()).toEqual([...routeKeys()].sort());
   });
 
-  it('cap every api function at exactly what its routes admit at once (burst + rate x timeout), rounded up', () => {
-    const caps = Object.fromEntries(
-      ENVIRONMENT_NAMES.map((name) => [
-        name,
-        Object.fromEntries(
-          (
-            [
-              'leadFollowUpApi',
-              'getCommandApi',
-              'healthApi',
-              'notFoundApi',
-              'stakeholderCoordinationApi',
-              'twilioCallStatusWebhook',
-              'deepResearchApi',
-              'listFollowUpsApi',
-              'updateFollowUpApi',
-              'leadEventsApi',
-              'apiDocsApi',
-              'webhooksApi',
-            ] as const
-          ).map((id) => [id, [peakApiConcurrency(ENVIRONMENTS[name].apiThrottle, id), ENVIRONMENTS[name].reservedConcurrency[id]]]),
-        ),
-      ]),
-    );
-    expect(caps).toEqual({
-      dev: {
-        leadFollowUpApi: [34, 35],
-        getCommandApi: [63, 65],
-        healthApi: [14, 15],
-        notFoundApi: [25, 25],
-        stakeholderCoordinationApi: [31, 31],
-        twilioCallStatusWebhook: [15, 15],
-        deepResearchApi: [34, 35],
-        listFollowUpsApi: [12, 12],
-        updateFollowUpApi: [12, 12],
-        leadEventsApi: [31, 31],
-        apiDocsApi: [15, 15],
-        webhooksApi: [42, 42],
-      },
-      staging: {
-        leadFollowUpApi: [68, 70],
-        getCommandApi: [155, 155],
-        healthApi: [30, 30],
-        notFoundApi: [60, 60],
-        stakeholderCoordinationApi: [34, 34],
-        twilioCallStatusWebhook: [35, 35],
-        deepResearchApi: [34, 35],
-        listFollowUpsApi: [25, 25],
-        updateFollowUpApi: [25, 25],
-        leadEventsApi: [63, 63],
-        apiDocsApi: [15, 15],
-        webhooksApi: [72, 72],
-      },
-      prod: {
-        leadFollowUpApi: [155, 155],
-        getCommandApi: [310, 310],
-        healthApi: [70, 70],
-        notFoundApi: [120, 120],
-        stakeholderCoordinationApi: [68, 68],
-        twilioCallStatusWebhook: [70, 70],
-        deepResearchApi: [68, 70],
-        listFollowUpsApi: [60, 60],
-        updateFollowUpApi: [60, 60],
-        leadEventsApi: [155, 155],
-        apiDocsApi: [15, 15],
-        webhooksApi: [98, 98],
-      },
+  it('reserve for every api function and webhook what its throttles admit at once (burst + rate x timeout) plus 10%, computed', () => {
+    const throttlesOf = (name: EnvironmentName, id: FunctionId) =>
+      id === 'conversationRelayWebhook'
+        ? [ENVIRONMENTS[name].relayThrottle]
+        : [
+            ...ROUTES.filter((route) => route.function === id).map(
+              (route) => ENVIRONMENTS[name].apiThrottle.routes[`${route.method} ${route.path}`]!,
+            ),
+            ...(id === DEFAULT_ROUTE_FUNCTION ? [ENVIRONMENTS[name].apiThrottle.default] : []),
+          ];
+    for (const name of ENVIRONMENT_NAMES) {
+      const { reservedConcurrency } = environmentConfig(name);
+      for (const fn of FUNCTIONS.filter(isRouted)) {
+        const peak = throttlesOf(name, fn.id).reduce((sum, t) => sum + t.burstLimit + Math.ceil(t.rateLimit * fn.timeoutSeconds), 0);
+        expect(peak).toBeGreaterThan(0);
+        expect([fn.id, reservedConcurrency[fn.id]]).toEqual([fn.id, peak + Math.ceil(peak / 10)]);
+      }
+    }
+    // Spelled out: GET /api/commands/{id} in prod, 20 + 10/s x 29 s = 310, + 31; the relay socket, 10 + 5/s x 29 s = 155, + 16.
+    expect(environmentConfig('prod').reservedConcurrency).toMatchObject({
+      getCommandApi: 341,
+      conversationRelayWebhook: 171,
+      healthApi: 55,
     });
+    // No hand-typed cap is left for a routed function: the table holds only the workers' (prod).
+    for (const name of ENVIRONMENT_NAMES) {
+      expect(Object.keys(ENVIRONMENTS[name].reservedConcurrency).filter((id) => isRouted(functionById(id as FunctionId)))).toEqual([]);
+    }
+  });
+
+  it('a raise in the table wins over the computed cap', () => {
+    const environments = { ...ENVIRONMENTS, prod: { ...ENVIRONMENTS.prod, reservedConcurrency: { healthApi: 80 } } };
+    expect(environmentConfig('prod', {}, environments).reservedConcurrency.healthApi).toBe(80);
+    expect(accountConcurrencyNeeded(environments.prod)).toBe(accountConcurrencyNeeded(ENVIRONMENTS.prod) - 60 + 25);
   });
 
   it('need this much Lambda concurrency in the account (reservations + the 100 AWS keeps unreserved)', () => {
-    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([479, 812, 1631]);
+    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([449, 747, 1480]);
+    for (const name of ENVIRONMENT_NAMES) {
+      const reserved = Object.values(environmentConfig(name).reservedConcurrency).reduce<number>((sum, value) => sum + (value ?? 0), 0);
+      expect(accountConcurrencyNeeded(ENVIRONMENTS[name])).toBe(reserved + 100);
+      expect(accountConcurrencyNeeded(environmentConfig(name))).toBe(reserved + 100);
+    }
   });
 
   it.each([
     [
-      'a cap below what the route throttles admit',
-      { reservedConcurrency: { ...ENVIRONMENTS.prod.reservedConcurrency, getCommandApi: 309 } },
-      /reservedConcurrency.getCommandApi \(309\) is below what its route throttles admit at once \(310: burst \+ rate x 29 s\)/,
+      'a cap in the table below what the route throttles admit with headroom',
+      { reservedConcurrency: { ...ENVIRONMENTS.prod.reservedConcurrency, getCommandApi: 340 } },
+      /reservedConcurrency.getCommandApi \(340\) is below what its route throttles admit at once with headroom \(341: burst \+ rate x 29 s, \+ 10%\)/,
     ],
     [
-      'an api function without a cap',
-      { reservedConcurrency: { ...ENVIRONMENTS.prod.reservedConcurrency, notFoundApi: undefined } },
-      /reservedConcurrency.notFoundApi is missing: every api function is capped \(its routes can hold 120\)/,
+      'a cap in the table below what the relay socket admits with headroom',
+      { reservedConcurrency: { ...ENVIRONMENTS.prod.reservedConcurrency, conversationRelayWebhook: 155 } },
+      /reservedConcurrency.conversationRelayWebhook \(155\) is below what the relay socket's throttle admits at once with headroom \(171/,
+    ],
+    [
+      'a worker below its queue maxConcurrency',
+      { reservedConcurrency: { ...ENVIRONMENTS.prod.reservedConcurrency, salesWorker: 9 } },
+      /reservedConcurrency.salesWorker \(9\) is below its queue's maxConcurrency \(10\)/,
     ],
     [
       'a throttle for no route',

@@ -1,4 +1,4 @@
-import { ENVIRONMENTS, ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
+import { ENVIRONMENTS, ENVIRONMENT_NAMES, environmentConfig, type EnvironmentName } from '../../infra/config';
 import { FUNCTIONS, isRouted, type FunctionDefinition } from '../../shared/catalogue/functions';
 import { MAX_WAIT_SECONDS } from '../../shared/catalogue/limits';
 import { JOB_TYPES, QUEUES, queueById } from '../../shared/catalogue/job-types';
@@ -102,7 +102,7 @@ describe.each(ENVIRONMENT_NAMES)('functions (%s)', (name) => {
 
   it.each(FUNCTIONS.map((fn) => [fn.id, fn] as const))('%s: reserves the concurrency of the environment config', (_, definition) => {
     const { properties } = functionOf(envs[name], definition);
-    expect(properties.ReservedConcurrentExecutions).toBe(ENVIRONMENTS[name].reservedConcurrency[definition.id]);
+    expect(properties.ReservedConcurrentExecutions).toBe(environmentConfig(name).reservedConcurrency[definition.id]);
   });
 });
 
@@ -154,6 +154,28 @@ describe('definitions the infrastructure relies on', () => {
     }
   });
 
+  it('gives functions behind routes that never honour Prefer: wait a timeout of a few seconds (their caps grow with it)', () => {
+    // Prefer: wait is honoured by GET /api/commands/{id} and by the POSTs that start a command.
+    const waiting = new Set(['getCommandApi', 'leadFollowUpApi', 'stakeholderCoordinationApi', 'deepResearchApi']);
+    const short = FUNCTIONS.filter((fn) => isRouted(fn) && !waiting.has(fn.id) && fn.id !== 'conversationRelayWebhook');
+    expect(short.map((fn) => fn.id).sort()).toEqual(
+      [
+        'apiDocsApi',
+        'deleteCommandApi',
+        'healthApi',
+        'leadEventsApi',
+        'listFollowUpsApi',
+        'notFoundApi',
+        'twilioCallStatusWebhook',
+        'updateFollowUpApi',
+        'webhooksApi',
+      ].sort(),
+    );
+    for (const fn of short) expect([fn.id, fn.timeoutSeconds <= 8]).toEqual([fn.id, true]);
+    // The relay socket holds a caller turn: one model call bounded by an 18 s deadline.
+    for (const id of waiting) expect(FUNCTIONS.find((fn) => fn.id === id)!.timeoutSeconds).toBeGreaterThan(MAX_WAIT_SECONDS);
+  });
+
   it('sets each plain provider setting only on the functions that declare it', () => {
     const declared = FUNCTIONS.filter((fn) => (fn.settings ?? []).length > 0).map((fn) => [fn.id, fn.settings]);
     expect(declared).toEqual([
@@ -192,4 +214,38 @@ describe('definitions the infrastructure relies on', () => {
       expect(rule?.Properties).toMatchObject({ ScheduleExpression: `rate(${definition.scheduleMinutes} minutes)`, State: 'ENABLED' });
     }
   });
+
+  it.each(ENVIRONMENT_NAMES)(
+    'retries each schedule’s delivery for at most its interval, then parks the event in the schedules’ dead-letter queue (%s)',
+    (name) => {
+      const env = envs[name];
+      const deadLetters = logicalId(env.stage.service.schedules.deadLetterQueue);
+      const queue = env.json.service.Resources[deadLetters]!;
+      expect(queue.Type).toBe('AWS::SQS::Queue');
+      expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+      for (const definition of FUNCTIONS.filter((fn) => fn.kind === 'scheduled')) {
+        const { id } = functionOf(env, definition);
+        const rule = Object.values(env.json.service.Resources).find(
+          (resource) => resource.Type === 'AWS::Events::Rule' && JSON.stringify(resource.Properties?.Targets).includes(`"${id}"`),
+        );
+        const [target, ...others] = rule!.Properties!.Targets as Record<string, unknown>[];
+        expect(others).toEqual([]);
+        expect(target).toMatchObject({
+          RetryPolicy: { MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: definition.scheduleMinutes! * 60 },
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [deadLetters, 'Arn'] } },
+        });
+      }
+      // EventBridge may send to it, only for these rules.
+      const policies = Object.values(env.json.service.Resources).filter((resource) => resource.Type === 'AWS::SQS::QueuePolicy');
+      const statements = policies
+        .filter((policy) => JSON.stringify(policy.Properties?.Queues) === JSON.stringify([{ Ref: deadLetters }]))
+        .flatMap((policy) => (policy.Properties?.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement);
+      const allows = statements.filter((statement) => statement.Effect === 'Allow');
+      expect(allows).toHaveLength(FUNCTIONS.filter((fn) => fn.kind === 'scheduled').length);
+      for (const statement of allows) {
+        expect(statement).toMatchObject({ Action: 'sqs:SendMessage', Principal: { Service: 'events.amazonaws.com' } });
+        expect(statement.Condition).toHaveProperty(['ArnEquals', 'aws:SourceArn']);
+      }
+    },
+  );
 });

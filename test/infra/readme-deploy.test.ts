@@ -4,6 +4,7 @@
  * the stack names, and every output and export it names (and no output it
  * leaves out).
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { accountConcurrencyNeeded, ENVIRONMENTS, environmentConfig } from '../../infra/config';
 import { describeTarget } from '../../infra/stages/switchboard-app';
@@ -46,13 +47,15 @@ describe('docs/deploying.md: deploying to AWS', () => {
         '  -c publicDomain=switchboard.acme.com -c publicCertificateArn=arn:aws:acm:us-east-1:444455556666:certificate/…\n',
     );
     expect(SECTION).toContain(`# ${describeTarget(example)}\n`);
-    expect(accountConcurrencyNeeded(ENVIRONMENTS.prod)).toBe(1631);
-    expect(SECTION).toContain('must be ≥ 1631');
+    expect(accountConcurrencyNeeded(ENVIRONMENTS.prod)).toBe(1480);
+    expect(SECTION).toContain('so it needs 1480;');
+    expect(SECTION).toContain('echo "$NEEDED"   # 1480');
     expect(SECTION).toContain(
       `staging ${accountConcurrencyNeeded(ENVIRONMENTS.staging)}; dev ${accountConcurrencyNeeded(ENVIRONMENTS.dev)}`,
     );
-    const reserved = Object.values(ENVIRONMENTS.prod.reservedConcurrency).reduce<number>((sum, value) => sum + (value ?? 0), 0);
-    const workers = QUEUES.reduce((sum, queue) => sum + (ENVIRONMENTS.prod.reservedConcurrency[queue.workerFunction] ?? 0), 0);
+    const { reservedConcurrency } = environmentConfig('prod');
+    const reserved = Object.values(reservedConcurrency).reduce<number>((sum, value) => sum + (value ?? 0), 0);
+    const workers = QUEUES.reduce((sum, queue) => sum + (reservedConcurrency[queue.workerFunction] ?? 0), 0);
     expect(workers).toBe(60);
     expect(SECTION).toContain(`prod reserves\n${reserved} (api functions ${reserved - workers}, workers ${workers})`);
   });
@@ -74,6 +77,20 @@ describe('docs/deploying.md: deploying to AWS', () => {
       '-c allowPlaceholders',
     ]);
     for (const flag of flags) expect(SECTION.replace(/\n/g, ' ')).toContain(`\`${flag}=`);
+  });
+
+  it('asks for the quota synth prints, read from its line by the sed of the page', () => {
+    const command = SECTION.split('\n').find((line) =>
+      line.startsWith('NEEDED=$(npm run synth --silent -- -c env=prod -c allowPlaceholders=true 2>&1 | sed -n '),
+    );
+    expect(command).toBeDefined();
+    // The page's sed, run on what synth prints (the line among the CLI's other output), finds the number.
+    const expression = /sed -n '([^']+)'/.exec(command!)![1]!;
+    const printed = `Successfully synthesized to cdk.out\n${describeTarget(environmentConfig('prod', { allowPlaceholders: true }))}\n`;
+    const read = spawnSync('sed', ['-n', expression], { input: printed, encoding: 'utf8' });
+    expect(read.stdout).toBe(`${accountConcurrencyNeeded(ENVIRONMENTS.prod)}\n`);
+    expect(SECTION).toContain('--quota-code L-B99A9384 --desired-value "$NEEDED"');
+    expect(SECTION).not.toMatch(/--desired-value \d/);
   });
 
   it('bootstraps the pinned account and region, and us-east-1 for the edge stack, with a version the templates accept', () => {

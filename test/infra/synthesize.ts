@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { EnvironmentName } from '../../infra/config';
 import { addSwitchboardStage } from '../../infra/stages/switchboard-app';
 import type { SwitchboardStage } from '../../infra/stages/switchboard-stage';
@@ -120,14 +120,22 @@ function writeAtomically(file: string, text: string): void {
   renameSync(partial, file);
 }
 
-/** cdk-nag AwsSolutions findings (errors and warnings) not acknowledged in the stage. */
-export function nagFindings(stage: SwitchboardStage): { rule: string; severity: string; paths: string[] }[] {
-  const report = new AwsSolutionsChecks(stage, { verbose: true }).validateScope(stage);
-  return report.violations.map((violation) => ({
-    rule: violation.ruleName,
-    severity: violation.severity ?? 'error',
-    paths: violation.violatingResources.map((resource) => resource.constructPath ?? '?'),
-  }));
+/** The cdk-nag packs every synth runs (infra/stages/switchboard-app.ts). */
+export const NAG_PACKS = ['AwsSolutions', 'Serverless'] as const;
+
+/** cdk-nag findings (errors and warnings) of a pack, AwsSolutions and Serverless by default, not acknowledged in the stage. */
+export function nagFindings(
+  stage: SwitchboardStage,
+  packs: readonly (typeof NAG_PACKS)[number][] = NAG_PACKS,
+): { rule: string; severity: string; paths: string[] }[] {
+  const checks = { AwsSolutions: AwsSolutionsChecks, Serverless: ServerlessChecks };
+  return packs.flatMap((pack) =>
+    new checks[pack](stage, { verbose: true }).validateScope(stage).violations.map((violation) => ({
+      rule: violation.ruleName,
+      severity: violation.severity ?? 'error',
+      paths: violation.violatingResources.map((resource) => resource.constructPath ?? '?'),
+    })),
+  );
 }
 
 /** Logical id of the CloudFormation resource behind an L2 construct (or an L1 itself). */
