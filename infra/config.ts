@@ -127,6 +127,13 @@ export interface EnvironmentSettings {
    * @default the HTTP API's own execute-api URL
    */
   readonly publicBaseUrl?: string;
+  /**
+   * Source maps for readable stack traces: each bundle ships its `.map` and
+   * runs with `NODE_OPTIONS=--enable-source-maps`, which parses the map at
+   * cold start (docs/performance.md). `-c sourceMaps=true` overrides.
+   * @default false
+   */
+  readonly sourceMaps?: boolean;
 }
 
 /** Where a resolved value came from: the table below, or a `-c` override. */
@@ -385,6 +392,8 @@ export interface ConfigOverrides {
   readonly alarmEmails?: readonly string[];
   /** `-c twilioFromNumber=+14155552671`: the environment's TWILIO_FROM_NUMBER. */
   readonly twilioFromNumber?: string;
+  /** `-c sourceMaps=true` (or `false`): the environment's `sourceMaps`. */
+  readonly sourceMaps?: boolean;
 }
 
 /**
@@ -409,6 +418,7 @@ export function environmentConfig(
     ...(overrides.twilioFromNumber
       ? { providerSettings: { ...settings.providerSettings, TWILIO_FROM_NUMBER: overrides.twilioFromNumber } }
       : {}),
+    ...(overrides.sourceMaps === undefined ? {} : { sourceMaps: overrides.sourceMaps }),
     name,
     account: overrides.account ?? settings.account,
     accountSource: overrides.account === undefined ? 'config' : 'context',

@@ -18,7 +18,7 @@ export function stageId(name: string): string {
  * Adds to `app` the one stage named by its `env` context (`-c env=NAME`),
  * deployed to the account and region of infra/config.ts unless
  * `-c account=…` / `-c region=…` say otherwise (`-c alarmEmail=…` and
- * `-c publicBaseUrl=…` override too), and cdk-nag's AwsSolutions pack as a
+ * `-c publicBaseUrl=…`, `-c sourceMaps=true` override too), and cdk-nag's AwsSolutions pack as a
  * validation plugin: `app.synth()` (so `cdk synth` and `cdk deploy`) fails
  * on any unacknowledged finding.
  * @throws UnknownEnvironmentError when `env` is missing or unknown
@@ -44,6 +44,10 @@ function contextOverrides(app: App): ConfigOverrides {
   const region = read('region');
   const alarmEmail = read('alarmEmail');
   const twilioFromNumber = read('twilioFromNumber');
+  const sourceMaps = read('sourceMaps');
+  if (sourceMaps !== undefined && sourceMaps !== 'true' && sourceMaps !== 'false') {
+    throw new InvalidEnvironmentError(`-c sourceMaps must be true or false, got "${sourceMaps}"`);
+  }
   return {
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(account ? { account } : {}),
@@ -57,6 +61,7 @@ function contextOverrides(app: App): ConfigOverrides {
         }
       : {}),
     ...(twilioFromNumber ? { twilioFromNumber } : {}),
+    ...(sourceMaps ? { sourceMaps: sourceMaps === 'true' } : {}),
   };
 }
 
