@@ -196,6 +196,13 @@ export interface EnvironmentSettings {
    * `-c allowPlaceholders=true`, and a missing public host.
    */
   readonly production: boolean;
+  /**
+   * Source maps for readable stack traces: each bundle ships its `.map` and
+   * runs with `NODE_OPTIONS=--enable-source-maps`, which parses the map at
+   * cold start (docs/performance.md). `-c sourceMaps=true` overrides.
+   * @default false
+   */
+  readonly sourceMaps?: boolean;
 }
 
 /** Where a resolved value came from: the table below, or a `-c` override. */
@@ -468,6 +475,8 @@ export interface ConfigOverrides {
   readonly apiGatewayAccountRole?: 'create' | 'existing';
   /** `-c allowPlaceholders=true`: synthesize a production environment with placeholders (a template that is not deployable). */
   readonly allowPlaceholders?: boolean;
+  /** `-c sourceMaps=true` (or `false`): the environment's `sourceMaps`. */
+  readonly sourceMaps?: boolean;
 }
 
 /**
@@ -493,6 +502,7 @@ export function environmentConfig(
     ...(overrides.twilioFromNumber
       ? { providerSettings: { ...settings.providerSettings, TWILIO_FROM_NUMBER: overrides.twilioFromNumber } }
       : {}),
+    ...(overrides.sourceMaps === undefined ? {} : { sourceMaps: overrides.sourceMaps }),
     name,
     account: overrides.account ?? settings.account,
     accountSource: overrides.account === undefined ? 'config' : 'context',

@@ -8,7 +8,7 @@ import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { systemClock } from '../../shared/platform/clock';
 import { optionalUrl, readConfig } from '../../shared/platform/config';
-import { twilioAuthToken } from '../../shared/providers/telephony/from-settings';
+import { twilioAuthToken } from '../../shared/providers/telephony/auth-token';
 import { apiGatewayConnections } from '../../shared/voice-assistant/api-gateway-connections';
 import type { RelayConnections } from '../../shared/voice-assistant/connections';
 import { handleRelayEvent } from '../../shared/voice-assistant/relay';

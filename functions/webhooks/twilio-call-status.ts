@@ -13,7 +13,7 @@ import { systemClock } from '../../shared/platform/clock';
 import { readConfig } from '../../shared/platform/config';
 import { bodySizeLimit, errorEnvelope } from '../../shared/platform/http/middleware';
 import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
-import { twilioAuthToken } from '../../shared/providers/telephony/from-settings';
+import { twilioAuthToken } from '../../shared/providers/telephony/auth-token';
 import { answerCallStatus } from '../../shared/stakeholder-coordination/call-status-webhook';
 import { dynamoCallStore } from '../../shared/stakeholder-coordination/call-store';
 import { requestMeetingSummary } from '../../shared/voice-assistant/end-of-call';

@@ -14,6 +14,7 @@ import { TABLE, type TableGrant } from '../../shared/catalogue/table';
 import { queueById, type JobQueueId, type QueueDefinition } from '../../shared/catalogue/job-types';
 import type { BundledFile, FunctionDefinition, WorkerBundle } from '../../shared/catalogue/functions';
 import type { SecretDefinition, SecretId } from '../../shared/catalogue/secrets';
+import { BUNDLE_TARGET, MAIN_FIELDS, REQUIRE_BANNER } from './bundle-options';
 
 /** The repository root, against which `FunctionDefinition.entry` paths resolve. */
 export const REPOSITORY_ROOT = resolve(import.meta.dirname, '..', '..');
@@ -56,26 +57,20 @@ export function bundledFileCommands(files: readonly BundledFile[], inputDir: str
   ]);
 }
 
-/** ESM bundles still meet CommonJS dependencies that call `require`. */
-const REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
-
-/** esbuild settings of every bundle, the function's own and its worker bundles'. */
-const BUNDLE_TARGET = 'node22';
-const MAIN_FIELDS = ['module', 'main'];
-
 /**
  * The commands that build a function's `workerBundles`: each entry bundled
- * on its own as the function is (ESM, node22, minified, source maps without
- * sources, the require banner) and emitted beside its index.mjs (run after
- * esbuild, by the NodejsFunction's `afterBundling` hook, with the same esbuild).
+ * on its own as the function is (ESM, node22, minified, with a source map
+ * without sources when `sourceMaps`, the require banner) and emitted beside
+ * its index.mjs (run after esbuild, by the NodejsFunction's `afterBundling`
+ * hook, with the same esbuild).
  */
-export function workerBundleCommands(bundles: readonly WorkerBundle[], inputDir: string, outputDir: string): string[] {
+export function workerBundleCommands(bundles: readonly WorkerBundle[], inputDir: string, outputDir: string, sourceMaps = false): string[] {
   return bundles.map((worker) =>
     [
       `cd "${inputDir}" && npx --no-install esbuild "${worker.source}"`,
       '--bundle --platform=node --format=esm',
       `--target=${BUNDLE_TARGET} --main-fields=${MAIN_FIELDS.join(',')}`,
-      '--minify --sourcemap --sources-content=false --log-level=warning',
+      `--minify ${sourceMaps ? '--sourcemap --sources-content=false ' : ''}--log-level=warning`,
       `--banner:js="${REQUIRE_BANNER}"`,
       `--outfile="${outputDir}/${worker.bundle}"`,
     ].join(' '),
@@ -123,11 +118,18 @@ export interface SwitchboardFunctionProps {
    */
   readonly reservedConcurrency?: number;
   /**
-   * Environment variables on top of the ones the house sets (NODE_OPTIONS,
+   * Environment variables on top of the ones the house sets (NODE_OPTIONS with `sourceMaps`,
    * POWERTOOLS_SERVICE_NAME) and the ones the bind helpers set.
    * @default {}
    */
   readonly environment?: Readonly<Record<string, string>>;
+  /**
+   * Ship each bundle's source map and run with `NODE_OPTIONS=--enable-source-maps`
+   * (readable stack traces). Off, neither: Node parses a map at cold start
+   * only under that flag, and the package Lambda fetches is smaller without it.
+   * @default false
+   */
+  readonly sourceMaps?: boolean;
   /**
    * Root against which `definition.entry` resolves; its package-lock.json pins the bundle.
    * @default REPOSITORY_ROOT
@@ -137,7 +139,7 @@ export interface SwitchboardFunctionProps {
 
 /**
  * The house Lambda function: Node.js 22 on arm64, an ESM bundle (minified,
- * source maps on, the pinned AWS SDK bundled, the definition's
+ * source maps only with `sourceMaps`, the pinned AWS SDK bundled, the definition's
  * `bundledFiles` copied beside it with their settings naming their paths,
  * its `workerBundles` built beside it),
  * X-Ray active tracing, an
@@ -163,6 +165,7 @@ export class SwitchboardFunction extends Construct {
     const projectRoot = props.projectRoot ?? REPOSITORY_ROOT;
     const bundledFiles = definition.bundledFiles ?? [];
     const workerBundles = definition.workerBundles ?? [];
+    const sourceMaps = props.sourceMaps ?? false;
 
     this.logGroup = new LogGroup(this, 'LogGroup', {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
@@ -204,7 +207,7 @@ export class SwitchboardFunction extends Construct {
       logGroup: this.logGroup,
       ...(props.reservedConcurrency === undefined ? {} : { reservedConcurrentExecutions: props.reservedConcurrency }),
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
+        ...(sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         // Each bundled file's setting names where the function finds it.
         ...Object.fromEntries(bundledFiles.map((file) => [file.setting, posix.join(LAMBDA_TASK_ROOT, file.source)])),
@@ -215,9 +218,7 @@ export class SwitchboardFunction extends Construct {
         target: BUNDLE_TARGET,
         mainFields: MAIN_FIELDS,
         minify: true,
-        sourceMap: true,
-        sourceMapMode: SourceMapMode.DEFAULT,
-        sourcesContent: false,
+        ...(sourceMaps ? { sourceMap: true, sourceMapMode: SourceMapMode.DEFAULT, sourcesContent: false } : { sourceMap: false }),
         // The pinned AWS SDK is bundled, not the one the runtime happens to ship: the code runs what the tests ran,
         // and a bundled, tree-shaken SDK starts faster than the runtime's copy (npm run bench, "Init").
         externalModules: [],
@@ -229,7 +230,7 @@ export class SwitchboardFunction extends Construct {
                 beforeInstall: () => [],
                 afterBundling: (inputDir: string, outputDir: string) => [
                   ...bundledFileCommands(bundledFiles, inputDir, outputDir),
-                  ...workerBundleCommands(workerBundles, inputDir, outputDir),
+                  ...workerBundleCommands(workerBundles, inputDir, outputDir, sourceMaps),
                 ],
               },
             }

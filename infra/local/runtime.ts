@@ -25,7 +25,7 @@ import { startSchedule, type LocalSchedule, type ScheduledHandler } from './sche
 import { startPoller, type Poller, type SqsHandler } from './sqs-poller';
 import { attachRelaySocket, type LocalRelay, type SocketHandler } from './relay-server';
 import { localTelephonyControl } from './relay-control';
-import { relayUrlOf } from '../../shared/providers/telephony/twiml';
+import { relayUrlOf } from '../../shared/providers/telephony/public-urls';
 import { portOf } from '../../shared/webhooks/endpoint-url';
 
 /** How to run Switchboard on this machine; every field has a default. */

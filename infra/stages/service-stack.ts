@@ -57,6 +57,7 @@ export class ServiceStack extends Stack {
         definition,
         logRetention: config.logRetention,
         logRemovalPolicy: config.removalPolicy,
+        sourceMaps: config.sourceMaps ?? false,
         ...(reservedConcurrency === undefined ? {} : { reservedConcurrency }),
         // Offline providers stand in for missing keys only where no provider is meant to be configured.
         environment: {

@@ -19,7 +19,7 @@ export function stageId(name: string): string {
  * deployed to the account and region of infra/config.ts unless
  * `-c account=…` / `-c region=…` say otherwise (`-c alarmEmail=…`,
  * `-c twilioFromNumber=…`, `-c publicDomain=…`, `-c publicCertificateArn=…`,
- * `-c publicHost=none`, `-c apiGatewayAccountRole=…` and
+ * `-c publicHost=none`, `-c apiGatewayAccountRole=…`, `-c sourceMaps=true` and
  * `-c publicBaseUrl=…` override too; `-c allowPlaceholders=true` lets a
  * production environment's placeholders through), and cdk-nag's AwsSolutions and Serverless
  * packs as validation plugins: `app.synth()` (so `cdk synth` and `cdk deploy`) fails
@@ -58,6 +58,10 @@ function contextOverrides(app: App): ConfigOverrides {
     throw new InvalidEnvironmentError(`-c apiGatewayAccountRole must be create or existing, got "${apiGatewayAccountRole}"`);
   }
   const allowPlaceholders = flag(app, 'allowPlaceholders');
+  const sourceMaps = read('sourceMaps');
+  if (sourceMaps !== undefined && sourceMaps !== 'true' && sourceMaps !== 'false') {
+    throw new InvalidEnvironmentError(`-c sourceMaps must be true or false, got "${sourceMaps}"`);
+  }
   return {
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(account ? { account } : {}),
@@ -76,6 +80,7 @@ function contextOverrides(app: App): ConfigOverrides {
     ...(publicCertificateArn ? { publicCertificateArn } : {}),
     ...(apiGatewayAccountRole ? { apiGatewayAccountRole } : {}),
     ...(allowPlaceholders ? { allowPlaceholders } : {}),
+    ...(sourceMaps ? { sourceMaps: sourceMaps === 'true' } : {}),
   };
 }
 

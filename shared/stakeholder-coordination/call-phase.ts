@@ -8,7 +8,9 @@ import { AppError } from '../platform/errors';
 import type { LlmClient } from '../providers/llm/port';
 import { callStateOf } from '../providers/telephony/call-status';
 import { TelephonyError, type Telephony } from '../providers/telephony/port';
-import { publicUrlOf, relayTwiml, relayUrlOf } from '../providers/telephony/twiml';
+import { publicUrlOf, relayUrlOf } from '../providers/telephony/public-urls';
+import { relayTwiml } from '../providers/telephony/twiml';
+import { CALL_STATUS_PATH } from './call-status-path';
 import type { CallStore } from './call-store';
 import { readStakeholderCommand, stakeholderTargets, type ReadStakeholderCommand } from './command-object';
 import { stakeholderCoordinationKind } from './kinds';
@@ -17,9 +19,6 @@ import { welcomeGreeting } from './prompts';
 import { stakeholderData } from './presenter';
 import type { StakeholderProgress } from './progress';
 import type { StakeholderCoordinationRequest } from './schema';
-
-/** Path of the status callback webhook (shared/catalogue/routes.ts). */
-export const CALL_STATUS_PATH = '/webhooks/twilio/call-status';
 
 /** Seconds a call rings before Twilio gives up (no-answer). */
 const RING_TIMEOUT_SECONDS = 30;

@@ -9,8 +9,8 @@ import type { HttpEvent, HttpResult } from '../platform/http/types';
 import { isUuid } from '../platform/ids';
 import { parseStatusCallback, StatusCallbackError, type StatusCallback } from '../providers/telephony/call-status';
 import { isValidTwilioSignature } from '../providers/telephony/signature';
-import { publicUrlOf } from '../providers/telephony/twiml';
-import { CALL_STATUS_PATH } from './call-phase';
+import { publicUrlOf } from '../providers/telephony/public-urls';
+import { CALL_STATUS_PATH } from './call-status-path';
 import type { CallStatusUpdate, CallStore } from './call-store';
 
 /** What the status callback webhook works with. */

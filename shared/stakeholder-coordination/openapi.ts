@@ -12,7 +12,7 @@ import {
   type DocumentedOperation,
 } from '../api/openapi/operation';
 import { statusCallbackParams } from '../providers/telephony/call-status';
-import { CALL_STATUS_PATH } from './call-phase';
+import { CALL_STATUS_PATH } from './call-status-path';
 import { STAKEHOLDER_SUPERVISORS, STAKEHOLDER_TASK } from './command-object';
 import { contextSummarySchema } from './context-summary';
 import { meetingDetailsSchema } from './context';

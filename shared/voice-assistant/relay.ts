@@ -5,7 +5,7 @@ import { isUuid } from '../platform/ids';
 import { cleanText } from '../platform/text';
 import type { LlmClient } from '../providers/llm/port';
 import { isValidTwilioSignature } from '../providers/telephony/signature';
-import { relayUrlOf } from '../providers/telephony/twiml';
+import { relayUrlOf } from '../providers/telephony/public-urls';
 import { callerTurns, NotACallError, readCallBrief, type CallBrief } from './call-brief';
 import { CLOSE_CODES, ConnectionGoneError, type RelayConnections } from './connections';
 import { requestMeetingSummary, type EndOfCallDependencies } from './end-of-call';

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import { BUNDLE_TARGET, MAIN_FIELDS, REQUIRE_BANNER } from '../../infra/constructs/bundle-options';
 import { FUNCTIONS } from '../../shared/catalogue/functions';
 import { QUEUES } from '../../shared/catalogue/job-types';
 import { SECRETS } from '../../shared/catalogue/secrets';
@@ -14,27 +15,34 @@ import { markdownTable, median } from './table';
 /**
  * Bench part `init`: every function of the catalogue bundled as the CDK
  * construct bundles it (infra/constructs/switchboard-function.ts: ESM,
- * node22, minified, source maps without sources, the createRequire banner,
- * the pinned AWS SDK bundled in), and once more with `@aws-sdk/*` external
- * (the runtime's own SDK, as deployed before), to show what bundling costs. Each bundle is imported by a fresh `node` (as Lambda's
- * NODE_OPTIONS has it: --enable-source-maps) with
+ * node22, minified, the createRequire banner, the pinned AWS SDK bundled
+ * in), and once more with `@aws-sdk/*` external (the runtime's own SDK, as
+ * deployed before), to show what bundling costs. Each bundle is imported by
+ * a fresh `node` (without source maps, as deployed by default; with
+ * BENCH_SOURCE_MAPS=true, with a map without sources and --enable-source-maps,
+ * as `-c sourceMaps=true` deploys) with
  * AWS_LAMBDA_FUNCTION_NAME and the function's settings set, so the import
  * composes the function like a cold start; the time around `await import()`
- * is measured inside the child, median of BENCH_INIT_RUNS (10). The floor is
+ * is measured inside the child, median of BENCH_INIT_RUNS (10); BENCH_INIT_FUNCTIONS
+ * picks functions. The floor is
  * a bundle that only creates the DynamoDB and SQS clients.
  */
 const RUNS = Number(process.env.BENCH_INIT_RUNS ?? 10);
+const SOURCE_MAPS = process.env.BENCH_SOURCE_MAPS === 'true';
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 const run = promisify(execFile);
 
 interface Target {
   name: string;
   entry: string;
 }
+/** BENCH_INIT_FUNCTIONS (comma-separated function ids) measures only those, beside the floor. */
+const ONLY = process.env.BENCH_INIT_FUNCTIONS?.split(',').map((id) => id.trim());
+const unknownIds = ONLY?.filter((id) => !FUNCTIONS.some((fn) => fn.id === id)) ?? [];
+if (unknownIds.length > 0) throw new Error(`Unknown BENCH_INIT_FUNCTIONS ${unknownIds.join(', ')}`);
 const targets: Target[] = [
   { name: 'floor (DynamoDB + SQS clients only)', entry: 'test/bench/init-floor.ts' },
-  ...FUNCTIONS.map((fn) => ({ name: fn.id, entry: fn.entry })),
+  ...FUNCTIONS.filter((fn) => !ONLY || ONLY.includes(fn.id)).map((fn) => ({ name: fn.id, entry: fn.entry })),
 ];
 
 /** Every setting any function reads at cold start, with stand-in values (nothing is called during init). */
@@ -74,10 +82,10 @@ async function bundle(target: Target, outdir: string, sdk: 'external' | 'bundled
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node22',
-    mainFields: ['module', 'main'],
+    target: BUNDLE_TARGET,
+    mainFields: MAIN_FIELDS,
     minify: true,
-    sourcemap: true,
+    sourcemap: SOURCE_MAPS,
     sourcesContent: false,
     banner: { js: REQUIRE_BANNER },
     external: sdk === 'external' ? ['@aws-sdk/*'] : [],
@@ -87,7 +95,8 @@ async function bundle(target: Target, outdir: string, sdk: 'external' | 'bundled
 }
 
 async function importTime(file: string, functionName: string): Promise<number> {
-  const { stdout } = await run(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', CHILD, pathToFileURL(file).href], {
+  const flags = SOURCE_MAPS ? ['--enable-source-maps'] : [];
+  const { stdout } = await run(process.execPath, [...flags, '--input-type=module', '-e', CHILD, pathToFileURL(file).href], {
     env: { PATH: process.env.PATH ?? '', ...settings, AWS_LAMBDA_FUNCTION_NAME: functionName },
   });
   return (JSON.parse(stdout) as { ms: number }).ms;
@@ -122,7 +131,8 @@ try {
   }
   process.stdout.write(
     [
-      `## Init (esbuild as the CDK construct bundles; fresh node --enable-source-maps per import, composition included; median of ${RUNS})`,
+      `## Init (esbuild as the CDK construct bundles; fresh node${SOURCE_MAPS ? ' --enable-source-maps' : ''} per import, ` +
+        `source maps ${SOURCE_MAPS ? 'on' : 'off'}; composition included; median of ${RUNS})`,
       '',
       ...sections,
       '',

@@ -1,3 +1,4 @@
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { App, RemovalPolicy } from 'aws-cdk-lib';
 import {
   ENVIRONMENTS,
@@ -95,6 +96,12 @@ describe('environmentConfig', () => {
         if (reserved !== undefined) expect(reserved).toBeGreaterThanOrEqual(queue.maxConcurrency);
       }
     }
+  });
+
+  it('runs without source maps everywhere unless -c sourceMaps says so', () => {
+    for (const name of ENVIRONMENT_NAMES) expect(environmentConfig(name).sourceMaps ?? false).toBe(false);
+    expect(environmentConfig('prod', { sourceMaps: true }).sourceMaps).toBe(true);
+    expect(environmentConfig('dev', { sourceMaps: false }).sourceMaps).toBe(false);
   });
 
   it('sets the Twilio caller id and REST root per environment, -c twilioFromNumber overriding the number', () => {
@@ -252,7 +259,7 @@ describe('addSwitchboardStage', () => {
     for (const stack of [stage.stateful, stage.service]) expect(stack.environment).toBe('aws://222222222222/eu-west-1');
   });
 
-  it('reads -c account, -c region and -c alarmEmail', () => {
+  it('reads -c account, -c region, -c alarmEmail and -c sourceMaps', () => {
     const app = new App({
       context: {
         env: 'prod',
@@ -260,12 +267,24 @@ describe('addSwitchboardStage', () => {
         account: '123456789012',
         region: 'us-east-2',
         alarmEmail: 'a@example.org, b@example.org',
+        sourceMaps: 'true',
         'aws:cdk:bundling-stacks': [],
       },
     });
     const stage = addSwitchboardStage(app);
     expect(stage.service.environment).toBe('aws://123456789012/us-east-2');
     expect(stage.config.alarmSubscriptions.emails).toEqual(['a@example.org', 'b@example.org']);
+    expect(stage.config.sourceMaps).toBe(true);
+    const health = stage.service.functions.get('healthApi')!.function;
+    expect(stage.service.resolve((health.node.defaultChild as CfnFunction).environment)).toMatchObject({
+      variables: { NODE_OPTIONS: '--enable-source-maps' },
+    });
+  });
+
+  it('refuses a -c sourceMaps that is not true or false', () => {
+    expect(() => addSwitchboardStage(new App({ context: { env: 'dev', sourceMaps: 'yes' } }))).toThrow(
+      /-c sourceMaps must be true or false, got "yes"/,
+    );
   });
 });
 

@@ -38,7 +38,7 @@ function functionOf(env: SynthesizedEnvironment, definition: FunctionDefinition)
 function expectedEnvironment(env: SynthesizedEnvironment, definition: FunctionDefinition, name: EnvironmentName) {
   const { stateful } = env.stage;
   const expected: Record<string, string> = {
-    NODE_OPTIONS: '--enable-source-maps',
+    // No NODE_OPTIONS: source maps are off unless -c sourceMaps=true (docs/performance.md).
     POWERTOOLS_SERVICE_NAME: 'switchboard',
     LOG_LEVEL: ENVIRONMENTS[name].logLevel,
     ALLOW_OFFLINE_PROVIDERS: String(!ENVIRONMENTS[name].providersConfigured),

@@ -1,3 +1,4 @@
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -165,7 +166,9 @@ describe('SwitchboardFunction', () => {
         scope.resolve((fn.function.node.defaultChild as unknown as { logicalId: string }).logicalId)
       ].Properties as { Environment: { Variables: Record<string, string> } };
       expect(properties.Environment.Variables.DEMO_DATA_FILE).toBe('/var/task/infra/local/demo-data.json');
-      expect(readdirSync(asset).sort()).toEqual(['index.mjs', 'index.mjs.map', 'infra']);
+      // Source maps are off by default: no map shipped, none parsed at cold start.
+      expect(properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
+      expect(readdirSync(asset).sort()).toEqual(['index.mjs', 'infra']);
       expect(readFileSync(join(asset, file.source), 'utf8')).toBe(readFileSync(join(REPOSITORY_ROOT, file.source), 'utf8'));
     } finally {
       rmSync(outdir, { recursive: true, force: true });
@@ -184,7 +187,7 @@ describe('SwitchboardFunction', () => {
     expect(variables.SEARCH_CORPUS_FILE).toBe('/var/task/shared/providers/search/corpus/sample-news.jsonl');
   });
 
-  it('bundles each worker-thread script beside index.mjs, where the bundled page parser starts it (a plain node runs both)', async () => {
+  it('bundles each worker-thread script beside index.mjs, where the bundled page parser starts it (a plain node runs both, maps on)', async () => {
     const outdir = mkdtempSync(join(tmpdir(), 'switchboard-bundle-'));
     try {
       const app = new App({ outdir });
@@ -195,9 +198,13 @@ describe('SwitchboardFunction', () => {
           entry: 'test/infra/fixtures/page-parse-handler.ts',
           workerBundles: [PAGE_PARSE_WORKER],
         },
+        sourceMaps: true,
       });
       const asset = assetOf(scope, fn, app.synth().directory);
       expect(readdirSync(asset).sort()).toEqual(['index.mjs', 'index.mjs.map', 'page-parse-worker.mjs', 'page-parse-worker.mjs.map']);
+      expect(scope.resolve((fn.function.node.defaultChild as CfnFunction).environment)).toMatchObject({
+        variables: { NODE_OPTIONS: '--enable-source-maps' },
+      });
 
       const article =
         '<html><head><title>Orders double</title></head><body><article><p>The chipmaker said orders for AI accelerators doubled this year.</p></article></body></html>';

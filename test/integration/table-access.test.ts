@@ -35,7 +35,7 @@ import { startEmbeddedServices, type EmbeddedServices } from '../support/embedde
 import { call } from '../support/http';
 import type { RelayTransport } from '../../functions/webhooks/relay';
 import type { RelayConnections } from '../../shared/voice-assistant/connections';
-import { relayUrlOf } from '../../shared/providers/telephony/twiml';
+import { relayUrlOf } from '../../shared/providers/telephony/public-urls';
 import { signTwilioRequest } from '../../infra/local/twilio-wire';
 import { sqsEventOf } from '../../infra/local/sqs-poller';
 

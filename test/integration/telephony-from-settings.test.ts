@@ -1,13 +1,7 @@
 import { ConfigError } from '../../shared/platform/config';
 import { environmentSecrets, type SecretSource } from '../../shared/platform/secrets';
-import {
-  configuredTelephony,
-  isE164,
-  TELEPHONY_REFRESH_MS,
-  telephonySettingsSchema,
-  twilioAuthToken,
-  TWILIO_SECRET_KEYS,
-} from '../../shared/providers/telephony/from-settings';
+import { TELEPHONY_REFRESH_MS, twilioAuthToken } from '../../shared/providers/telephony/auth-token';
+import { configuredTelephony, isE164, telephonySettingsSchema, TWILIO_SECRET_KEYS } from '../../shared/providers/telephony/from-settings';
 import { readConfig } from '../../shared/platform/config';
 import { startFakeTwilio, type FakeTwilio } from '../fakes/twilio';
 

@@ -2,15 +2,13 @@ import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-j
 import * as z from 'zod';
 import { ConfigError, readConfig } from '../../platform/config';
 import type { SecretSource } from '../../platform/secrets';
+import { TELEPHONY_REFRESH_MS } from './auth-token';
 import type { Telephony } from './port';
 import { createTwilioTelephony } from './twilio';
 import { refreshingLazy } from '../../platform/memo';
 
 /** Setting names held in the `twilio` secret (Secrets Manager in AWS, the environment locally). */
 export const TWILIO_SECRET_KEYS = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const;
-
-/** How long resolved credentials are kept before the secret is read again (a secret filled after deploy is picked up by then). */
-export const TELEPHONY_REFRESH_MS = 5 * 60 * 1000;
 
 /** A number in E.164 form (`+` and digits, no spaces) that libphonenumber-js holds valid. */
 export function isE164(value: string): boolean {
@@ -79,15 +77,6 @@ export function configuredTelephony(deps: TelephonyDeps): () => Promise<Telephon
       ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}),
     });
   });
-}
-
-/**
- * The auth token Twilio signs webhooks with (for the status webhook's
- * signature check), from the secret source; undefined when unset (then every
- * request is refused). Kept for TELEPHONY_REFRESH_MS; a failed lookup is retried.
- */
-export function twilioAuthToken(deps: { secrets: SecretSource; now?: () => number }): () => Promise<string | undefined> {
-  return refreshed(deps.now ?? Date.now, async () => (await deps.secrets.read(['TWILIO_AUTH_TOKEN'])).TWILIO_AUTH_TOKEN || undefined);
 }
 
 /** A lazily resolved value, resolved again after TELEPHONY_REFRESH_MS or after a failure. */

@@ -1,11 +1,7 @@
-import twilio from 'twilio';
 import { cleanText } from '../../platform/text';
 
 /** Longest welcome greeting spoken when the call connects (characters); a longer one is cut at a word. */
 export const MAX_WELCOME_GREETING_LENGTH = 300;
-
-/** Where the ConversationRelay socket of this service listens, below PUBLIC_BASE_URL. */
-const RELAY_PATH = '/relay';
 
 /** What a call runs once answered. */
 export interface RelayTwimlInput {
@@ -21,37 +17,41 @@ export interface RelayTwimlInput {
  * TwiML that connects an answered call to this service's ConversationRelay
  * socket, with the command id as a parameter:
  * `<Response><Connect><ConversationRelay url welcomeGreeting><Parameter name="command_id" value/>…`.
- * Built with the twilio library's TwiML builder, so every attribute is XML-escaped.
+ * Written here rather than with the twilio library's builder, which loads the
+ * whole library; the output is byte for byte the builder's (test/unit/telephony/twiml.test.ts),
+ * every attribute XML-escaped.
  */
 export function relayTwiml(input: RelayTwimlInput): string {
-  const response = new twilio.twiml.VoiceResponse();
-  const relay = response.connect().conversationRelay({ url: input.relayUrl, welcomeGreeting: plainGreeting(input.welcomeGreeting) });
-  relay.parameter({ name: 'command_id', value: input.commandId });
-  return response.toString();
+  const relay = attributes({ url: input.relayUrl, welcomeGreeting: plainGreeting(input.welcomeGreeting) });
+  const parameter = attributes({ name: 'command_id', value: input.commandId });
+  return `${XML_DECLARATION}<Response><Connect><ConversationRelay${relay}><Parameter${parameter}/></ConversationRelay></Connect></Response>`;
 }
 
-/**
- * The relay socket's URL for a public base URL: `wss://` for an `https://`
- * base, `ws://` for an `http://` one (the local runtime), the base's path
- * prefix kept (`https://host/prod` → `wss://host/prod/relay`).
- */
-export function relayUrlOf(publicBaseUrl: string): string {
-  const url = new URL(publicUrlOf(publicBaseUrl, RELAY_PATH));
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  return url.href;
-}
+const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
+/** What the library's builder escapes in a double-quoted attribute value, and how. */
+const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '"': '&quot;',
+  '\t': '&#x9;',
+  '\n': '&#xA;',
+  '\r': '&#xD;',
+};
+const ATTRIBUTE_SPECIAL = /[&<"\t\n\r]/g;
 /**
- * An absolute URL of this service from PUBLIC_BASE_URL and a path (with an
- * optional query), joining the base's path prefix rather than replacing it.
- * Throws on a base that is not an http(s) URL.
+ * Characters XML 1.0 does not allow at all (other C0 controls, lone
+ * surrogates, U+FFFE/U+FFFF): dropped, so the document stays well-formed.
  */
-export function publicUrlOf(publicBaseUrl: string, pathAndQuery: string): string {
-  const base = new URL(publicBaseUrl);
-  if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new Error('PUBLIC_BASE_URL must be an http(s) URL');
-  const prefix = base.pathname.replace(/\/+$/, '');
-  const suffix = pathAndQuery.startsWith('/') ? pathAndQuery : `/${pathAndQuery}`;
-  return `${base.origin}${prefix}${suffix}`;
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex -- matching control characters is this pattern's job
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** ` name="value"` for each entry, in order, each value escaped. */
+function attributes(values: Readonly<Record<string, string>>): string {
+  return Object.entries(values)
+    .map(([name, value]) => ` ${name}="${value.replace(NOT_XML, '').replace(ATTRIBUTE_SPECIAL, (char) => ATTRIBUTE_ESCAPES[char]!)}"`)
+    .join('');
 }
 
 const MARKUP = /<[^>]*>/g;

@@ -12,7 +12,7 @@ import { queueById } from '../../../shared/catalogue/job-types';
 import { TABLE } from '../../../shared/catalogue/table';
 import type { Settings } from '../../../shared/composition/settings';
 import type { Telephony } from '../../../shared/providers/telephony/port';
-import { relayUrlOf } from '../../../shared/providers/telephony/twiml';
+import { relayUrlOf } from '../../../shared/providers/telephony/public-urls';
 import { stakeholderHarness, type StakeholderHarness } from '../stakeholder-coordination/harness';
 import { sqsEventOf } from '../../../infra/local/sqs-poller';
 

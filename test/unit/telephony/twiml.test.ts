@@ -1,4 +1,7 @@
-import { MAX_WELCOME_GREETING_LENGTH, plainGreeting, publicUrlOf, relayTwiml, relayUrlOf } from '../../../shared/providers/telephony/twiml';
+import fc from 'fast-check';
+import twilio from 'twilio';
+import { publicUrlOf, relayUrlOf } from '../../../shared/providers/telephony/public-urls';
+import { MAX_WELCOME_GREETING_LENGTH, plainGreeting, relayTwiml } from '../../../shared/providers/telephony/twiml';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
@@ -63,6 +66,64 @@ describe('relayTwiml', () => {
     expect(greeting).not.toMatch(/[<>*#\n]/);
     expect(greeting).not.toContain(String.fromCharCode(7));
     expect(greeting.endsWith('review')).toBe(true);
+  });
+});
+
+/** The same document from the twilio library's TwiML builder, as the call worker built it before. */
+function libraryTwiml(relayUrl: string, commandId: string, greeting: string): string {
+  const response = new twilio.twiml.VoiceResponse();
+  response
+    .connect()
+    .conversationRelay({ url: relayUrl, welcomeGreeting: plainGreeting(greeting) })
+    .parameter({ name: 'command_id', value: commandId });
+  return response.toString();
+}
+
+/** XML 1.0's Char production: tab, line feed, carriage return, U+0020–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF. */
+const isXmlChar = (codePoint: number) =>
+  codePoint === 0x9 ||
+  codePoint === 0xa ||
+  codePoint === 0xd ||
+  (codePoint >= 0x20 && codePoint <= 0xd7ff) ||
+  (codePoint >= 0xe000 && codePoint <= 0xfffd) ||
+  codePoint >= 0x10000;
+const xmlCharsOf = (text: string) => [...text].filter((char) => isXmlChar(char.codePointAt(0)!)).join('');
+
+/** Strings rich in what XML escaping is about, beside any other characters. */
+const markupy = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom('&', '<', '>', '"', "'", '\t', '\n', '\r', ' ', '&amp;', ']]>'),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+  ),
+  maxLength: 40,
+});
+
+describe("relayTwiml matches the twilio library's builder", () => {
+  it('byte for byte, for any text XML can hold', () => {
+    fc.assert(
+      fc.property(markupy.map(xmlCharsOf), markupy.map(xmlCharsOf), markupy.map(xmlCharsOf), (relayUrl, commandId, greeting) => {
+        expect(relayTwiml({ relayUrl, commandId, welcomeGreeting: greeting })).toBe(libraryTwiml(relayUrl, commandId, greeting));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('drops what XML cannot hold (controls, lone surrogates), where the library would write a document no parser reads', () => {
+    fc.assert(
+      fc.property(markupy, markupy, (relayUrl, commandId) => {
+        const xml = relayTwiml({ relayUrl, commandId, welcomeGreeting: 'Hello' });
+        expect(xmlCharsOf(xml)).toBe(xml);
+        expect(parse(xml)).toEqual({
+          url: xmlCharsOf(relayUrl),
+          welcomeGreeting: 'Hello',
+          name: 'command_id',
+          value: xmlCharsOf(commandId),
+        });
+      }),
+      { numRuns: 300 },
+    );
+    expect(libraryTwiml('wss://h/relay', 'a\u0001b', 'Hi')).toContain('a\u0001b');
+    expect(relayTwiml({ relayUrl: 'wss://h/relay', commandId: 'a\u0001b\ud800', welcomeGreeting: 'Hi' })).toContain('value="ab"');
   });
 });
 

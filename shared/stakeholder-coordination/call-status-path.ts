@@ -1,0 +1,5 @@
+/**
+ * Path of the status callback webhook (shared/catalogue/routes.ts); a module
+ * of its own, so the webhook does not load the call worker's code.
+ */
+export const CALL_STATUS_PATH = '/webhooks/twilio/call-status';

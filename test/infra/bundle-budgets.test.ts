@@ -1,0 +1,123 @@
+import { resolve } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { BUNDLE_TARGET, MAIN_FIELDS, REQUIRE_BANNER } from '../../infra/constructs/bundle-options';
+import { FUNCTIONS, type FunctionId } from '../../shared/catalogue/functions';
+
+/**
+ * Bundle-size budgets: each function's index.mjs (and each worker-thread
+ * bundle) as the CDK construct builds it, minified, without its source map,
+ * in KiB. About 10% above the sizes of 2026-11-26 (the comments), so an import that drags a library
+ * into a function (the whole twilio library is 3.2 MB; zod 100 KB) fails
+ * here rather than in the cold start. Raise a budget on purpose, in the
+ * commit that needs it; docs/performance.md says what they are for.
+ */
+const BUDGETS_KIB: Readonly<Record<FunctionId, number>> = {
+  healthApi: 10, // 1.3 KiB: answers without a client
+  apiDocsApi: 640, // 585
+  notFoundApi: 650, // 593
+  getCommandApi: 660, // 602
+  deleteCommandApi: 690, // 623
+  listFollowUpsApi: 690, // 624
+  updateFollowUpApi: 690, // 630
+  followUpDispatcher: 720, // 655
+  commandJanitor: 710, // 648
+  deepResearchApi: 730, // 661
+  leadFollowUpApi: 730, // 665
+  webhooksApi: 730, // 665
+  webhookDeliveryWorker: 740, // 669
+  leadEventsApi: 750, // 684
+  // The status callback and the relay check Twilio signatures without the twilio library (4.6 MB with it).
+  twilioCallStatusWebhook: 770, // 694
+  conversationRelayWebhook: 890, // 804
+  postCallSummaryWorker: 900, // 820
+  copywriterWorker: 920, // 838
+  salesWorker: 940, // 857
+  stakeholderCoordinationApi: 960, // 870
+  researchWorker: 1_500, // 1367
+  // The one function that places calls: the twilio REST client is its job.
+  callWorker: 5_300, // 4782
+};
+/** Worker-thread bundles, by their source. */
+const WORKER_BUDGETS_KIB: Readonly<Record<string, number>> = {
+  'shared/providers/web/parse-worker.ts': 520, // 474
+};
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const KIB = 1024;
+
+interface Measured {
+  name: string;
+  kib: number;
+  budget: number;
+  /** The heaviest packages in the bundle, for the failure message. */
+  heaviest: string;
+}
+
+/** Every entry in one esbuild run (parsed once; without code splitting each output is the whole bundle of its entry). */
+async function measureAll(entries: { name: string; source: string; budget: number }[]): Promise<Measured[]> {
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: entries.map((entry, index) => ({ in: entry.source, out: `b${index}` })),
+    outdir: 'out',
+    write: false,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: BUNDLE_TARGET,
+    mainFields: MAIN_FIELDS,
+    minify: true,
+    banner: { js: REQUIRE_BANNER },
+    metafile: true,
+    logLevel: 'error',
+  });
+  return entries.map((entry, index) => {
+    const output = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith(`/b${index}.js`))?.[1];
+    if (!output) throw new Error(`no output for ${entry.name}`);
+    return { name: entry.name, kib: output.bytes / KIB, budget: entry.budget, heaviest: heaviestPackages(output) };
+  });
+}
+
+function heaviestPackages(output: Metafile['outputs'][string]): string {
+  const byPackage = new Map<string, number>();
+  for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? '(own code)';
+    byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
+  }
+  return [...byPackage]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([name, bytes]) => `${name} ${(bytes / KIB).toFixed(0)} KiB`)
+    .join(', ');
+}
+
+let measured: Measured[];
+beforeAll(async () => {
+  measured = await measureAll([
+    ...FUNCTIONS.map((fn) => ({ name: fn.id, source: fn.entry, budget: BUDGETS_KIB[fn.id] })),
+    ...Object.entries(WORKER_BUDGETS_KIB).map(([source, budget]) => ({ name: source, source, budget })),
+  ]);
+}, 120_000);
+
+describe('bundle-size budgets', () => {
+  it('has a budget for every function and worker-thread bundle of the catalogue, and for nothing else', () => {
+    expect(Object.keys(BUDGETS_KIB).sort()).toEqual(FUNCTIONS.map((fn) => fn.id).sort());
+    const workerSources = [...new Set(FUNCTIONS.flatMap((fn) => (fn.workerBundles ?? []).map((worker) => worker.source)))];
+    expect(Object.keys(WORKER_BUDGETS_KIB).sort()).toEqual(workerSources.sort());
+  });
+
+  it('keeps every bundle within its budget', () => {
+    const over = measured
+      .filter((bundle) => bundle.kib > bundle.budget)
+      .map((bundle) => `${bundle.name}: ${bundle.kib.toFixed(0)} KiB > ${bundle.budget} KiB (${bundle.heaviest})`);
+    expect(over).toEqual([]);
+  });
+
+  it('measures what a function imports (the call worker carries the twilio REST client)', () => {
+    const callWorker = measured.find((bundle) => bundle.name === 'callWorker')!;
+    expect(callWorker.heaviest).toMatch(/^twilio \d+ KiB/);
+    expect(callWorker.kib).toBeGreaterThan(3_000);
+    for (const name of ['twilioCallStatusWebhook', 'conversationRelayWebhook']) {
+      expect(measured.find((bundle) => bundle.name === name)!.heaviest).not.toMatch(/twilio/);
+    }
+  });
+});
