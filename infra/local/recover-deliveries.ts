@@ -2,7 +2,7 @@ import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { EVENT_DELIVERY_QUEUE } from '../../shared/catalogue/event-publishing';
 import type { JobQueue } from '../../shared/commands/queue';
 import { webhookPublisherOf } from '../../shared/composition/events';
-import { systemClock } from '../../shared/platform/clock';
+import { systemClock, type Clock } from '../../shared/platform/clock';
 import { deliveryJob } from '../../shared/webhooks/delivery-job';
 import { dynamoEventStore } from '../../shared/webhooks/event-store';
 import { sweepPendingEvents } from '../../shared/webhooks/outbox-sweep';
@@ -50,13 +50,18 @@ export async function requeuePendingDeliveries(
  * finished) is still listed as pending: at start every such event is handed
  * on at once, before the pending deliveries get their jobs again.
  */
-export async function handOnPendingEvents(db: DynamoDBDocumentClient, tableName: string, queue: Pick<JobQueue, 'send'>): Promise<number> {
+export async function handOnPendingEvents(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  queue: Pick<JobQueue, 'send'>,
+  clock: Clock = systemClock,
+): Promise<number> {
   const quiet = { warn: () => undefined };
   const report = await sweepPendingEvents(
     {
       events: dynamoEventStore(db, tableName),
-      publisher: webhookPublisherOf({ db, tableName, queue, clock: systemClock }),
-      clock: systemClock,
+      publisher: webhookPublisherOf({ db, tableName, queue, clock }),
+      clock,
       logger: quiet,
     },
     { handOnAfterMs: 0, batchSize: 100_000 },
