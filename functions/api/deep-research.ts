@@ -13,15 +13,16 @@ import {
   tracingOf,
 } from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
+import { clockOf, type HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
 import { acceptDeepResearch } from '../../shared/deep-research/accept';
 import { processingTimer } from '../../shared/deep-research/processing-time';
-import { systemClock } from '../../shared/platform/clock';
 
 /**
  * POST /api/deepResearch/operation: validate, start the command (record, then the research job); every error carries processing_time_ms.
  */
-export function build(settings: Settings) {
+export function build(settings: Settings, host: HostPorts = {}) {
+  const clock = clockOf(host);
   const tracing = tracingOf('deepResearchApi', settings);
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
@@ -31,7 +32,7 @@ export function build(settings: Settings) {
     commands: dynamoCommandStore(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),
     queue: jobQueueOf('deepResearchApi', settings, tracing),
-    clock: systemClock,
+    clock,
     metrics: metricsOf('deepResearchApi', settings),
     maxWaitSeconds: maxWaitSecondsOf('deepResearchApi'),
     ...readCommandRetention(settings),

@@ -4,12 +4,12 @@ import { readCommandRetention } from '../../shared/commands/retention';
 import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { eventPublisherOf } from '../../shared/composition/events';
 import { lambdaEntry } from '../../shared/composition/lambda';
+import { clockOf, type HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
 import { dynamoLeadHistory } from '../../shared/lead-follow-up/history';
 import { dynamoLeadEventRecords } from '../../shared/lead-follow-up/sequences/event-records';
 import { answerLeadEvent } from '../../shared/lead-follow-up/sequences/lead-events';
 import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
-import { systemClock } from '../../shared/platform/clock';
 import { cachedSiteDirectory } from '../../shared/sites/cached-directory';
 import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
 
@@ -21,7 +21,8 @@ const SITE_CACHE_TTL_MS = 30_000;
  * lead's remaining follow-ups and publishes `sequence.adapted` to the
  * tenant's completion webhooks.
  */
-export function build(settings: Settings) {
+export function build(settings: Settings, host: HostPorts = {}) {
+  const clock = clockOf(host);
   const tracing = tracingOf('leadEventsApi', settings);
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
@@ -33,8 +34,8 @@ export function build(settings: Settings) {
     records: dynamoLeadEventRecords(db, tableName),
     history: dynamoLeadHistory(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),
-    events: eventPublisherOf('leadEventsApi', { db, tableName, queue: jobQueueOf('leadEventsApi', settings, tracing), clock: systemClock }),
-    clock: systemClock,
+    events: eventPublisherOf('leadEventsApi', { db, tableName, queue: jobQueueOf('leadEventsApi', settings, tracing), clock }),
+    clock,
     ...readCommandRetention(settings),
   };
   return apiRoute(deps, { bodyErrorCode: 'INVALID_REQUEST' }, ({ event, principal, body, headers }) =>

@@ -13,10 +13,10 @@ import {
   tracingOf,
 } from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
+import { clockOf, type HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
 import { acceptLeadFollowUp } from '../../shared/lead-follow-up/accept';
 import { readLeadFollowUpSettings } from '../../shared/lead-follow-up/settings';
-import { systemClock } from '../../shared/platform/clock';
 import { cachedSiteDirectory } from '../../shared/sites/cached-directory';
 import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
 
@@ -24,7 +24,8 @@ import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
 const SITE_CACHE_TTL_MS = 30_000;
 
 /** POST /api/agents/sales/leadFollowUp: validate, check, start the command (record, then the sales job). */
-export function build(settings: Settings) {
+export function build(settings: Settings, host: HostPorts = {}) {
+  const clock = clockOf(host);
   const tracing = tracingOf('leadFollowUpApi', settings);
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
@@ -35,7 +36,7 @@ export function build(settings: Settings) {
     idempotency: dynamoIdempotencyStore(db, tableName),
     queue: jobQueueOf('leadFollowUpApi', settings, tracing),
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
-    clock: systemClock,
+    clock,
     metrics: metricsOf('leadFollowUpApi', settings),
     maxWaitSeconds: maxWaitSecondsOf('leadFollowUpApi'),
     ...readLeadFollowUpSettings(settings),

@@ -1,10 +1,10 @@
 import { apiRoute } from '../../shared/api/route';
 import { authenticatorOf, documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
+import { clockOf, type HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
 import { answerListFollowUps } from '../../shared/lead-follow-up/sequences/list';
 import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
-import { systemClock } from '../../shared/platform/clock';
 import { cachedSiteDirectory } from '../../shared/sites/cached-directory';
 import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
 
@@ -12,7 +12,8 @@ import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
 const SITE_CACHE_TTL_MS = 30_000;
 
 /** GET /api/leads/{leadId}/follow-ups: the lead's follow-ups the caller's tenant made, in schedule order, a page at a time. */
-export function build(settings: Settings) {
+export function build(settings: Settings, host: HostPorts = {}) {
+  const clock = clockOf(host);
   const tracing = tracingOf('listFollowUpsApi', settings);
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
@@ -21,7 +22,7 @@ export function build(settings: Settings) {
     authenticate: authenticatorOf(db, tableName),
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
     steps: dynamoStepStore(db, tableName),
-    clock: systemClock,
+    clock,
   };
   return apiRoute(deps, {}, ({ event, principal }) =>
     answerListFollowUps(deps, principal, event.pathParameters?.leadId, event.queryStringParameters),

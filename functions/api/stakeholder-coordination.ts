@@ -13,8 +13,8 @@ import {
   tracingOf,
 } from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
+import { clockOf, type HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
-import { systemClock } from '../../shared/platform/clock';
 import { cachedSiteDirectory } from '../../shared/sites/cached-directory';
 import { dynamoConversationStore } from '../../shared/sites/conversations';
 import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
@@ -24,7 +24,8 @@ import { acceptStakeholderCoordination } from '../../shared/stakeholder-coordina
 const SITE_CACHE_TTL_MS = 30_000;
 
 /** POST /api/agents/cmo/stakeholder-coordination: validate, check, build the prompts, start the command (record, then the call job). */
-export function build(settings: Settings) {
+export function build(settings: Settings, host: HostPorts = {}) {
+  const clock = clockOf(host);
   const tracing = tracingOf('stakeholderCoordinationApi', settings);
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
@@ -36,7 +37,7 @@ export function build(settings: Settings) {
     queue: jobQueueOf('stakeholderCoordinationApi', settings, tracing),
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
     conversations: dynamoConversationStore(db, tableName),
-    clock: systemClock,
+    clock,
     metrics: metricsOf('stakeholderCoordinationApi', settings),
     maxWaitSeconds: maxWaitSecondsOf('stakeholderCoordinationApi'),
     ...readCommandRetention(settings),

@@ -2,16 +2,17 @@ import { apiRoute } from '../../shared/api/route';
 import { readCommandRetention } from '../../shared/commands/retention';
 import { authenticatorOf, documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
+import { clockOf, type HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
 import { answerEditFollowUp } from '../../shared/lead-follow-up/sequences/edit';
 import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
-import { systemClock } from '../../shared/platform/clock';
 
 /**
  * PATCH /api/follow-ups/{id}: edit a step of the caller's sequence (copy, time) or end it (sent, skipped, cancelled); one conditional
  * write.
  */
-export function build(settings: Settings) {
+export function build(settings: Settings, host: HostPorts = {}) {
+  const clock = clockOf(host);
   const tracing = tracingOf('updateFollowUpApi', settings);
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
@@ -19,7 +20,7 @@ export function build(settings: Settings) {
     logger: loggerOf('updateFollowUpApi', settings),
     authenticate: authenticatorOf(db, tableName),
     steps: dynamoStepStore(db, tableName),
-    clock: systemClock,
+    clock,
     ...readCommandRetention(settings),
   };
   return apiRoute(deps, { bodyErrorCode: 'INVALID_REQUEST' }, ({ event, principal, body }) =>

@@ -1,8 +1,8 @@
 import { apiRoute } from '../../shared/api/route';
 import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
+import { clockOf, type HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
-import { systemClock } from '../../shared/platform/clock';
 import { dynamoDeliveryStore } from '../../shared/webhooks/delivery-store';
 import { dynamoEndpointStore } from '../../shared/webhooks/endpoint-store';
 import { answerWebhookRoute } from '../../shared/webhooks/routes';
@@ -13,7 +13,8 @@ import { readWebhookSettings } from '../../shared/webhooks/settings';
  * list, delete, rotate a secret, list and redeliver deliveries). Endpoint
  * URLs are checked against WEBHOOK_ALLOW_LOOPBACK and WEBHOOK_RESERVED_PORTS.
  */
-export function build(settings: Settings) {
+export function build(settings: Settings, host: HostPorts = {}) {
+  const clock = clockOf(host);
   const tracing = tracingOf('webhooksApi', settings);
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
@@ -24,7 +25,7 @@ export function build(settings: Settings) {
     endpoints: dynamoEndpointStore(db, tableName),
     deliveries: dynamoDeliveryStore(db, tableName),
     queue: jobQueueOf('webhooksApi', settings, tracing),
-    clock: systemClock,
+    clock,
     urlPolicy: { allowLoopback, reservedPorts },
   };
   return apiRoute(deps, {}, (call) => answerWebhookRoute(deps, call));

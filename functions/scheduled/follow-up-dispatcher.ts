@@ -1,10 +1,10 @@
 import { documentClientOf, jobQueueOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { eventPublisherOf } from '../../shared/composition/events';
 import { lambdaEntry } from '../../shared/composition/lambda';
+import { clockOf, type HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
 import { dispatchDueFollowUps } from '../../shared/lead-follow-up/sequences/dispatch';
 import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
-import { systemClock } from '../../shared/platform/clock';
 
 /**
  * Composes the follow-up dispatcher, which runs every 5 minutes (EventBridge
@@ -12,7 +12,8 @@ import { systemClock } from '../../shared/platform/clock';
  * become `due` once and `follow_up.due` is published to the tenant's
  * completion webhooks.
  */
-export function build(settings: Settings) {
+export function build(settings: Settings, host: HostPorts = {}) {
+  const clock = clockOf(host);
   const tracing = tracingOf('followUpDispatcher', settings);
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
@@ -22,9 +23,9 @@ export function build(settings: Settings) {
       db,
       tableName,
       queue: jobQueueOf('followUpDispatcher', settings, tracing),
-      clock: systemClock,
+      clock,
     }),
-    clock: systemClock,
+    clock,
     logger: loggerOf('followUpDispatcher', settings),
   };
   return async (): Promise<void> => {

@@ -1,5 +1,6 @@
 import { createJobWorker } from '../../shared/commands/worker';
 import { lambdaEntry } from '../../shared/composition/lambda';
+import type { HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
 import { workerComposition } from '../../shared/composition/worker';
 import { lazyLlm } from '../../shared/providers/llm/from-settings';
@@ -7,8 +8,8 @@ import { postCallSummaryJob } from '../../shared/voice-assistant/summary-phase';
 import { dynamoMeetingSummaryStore } from '../../shared/voice-assistant/summary-store';
 
 /** Composes the SQS handler of the `summary` queue (the meeting summary after a stakeholder call) from its settings. */
-export function build(settings: Settings) {
-  const deps = workerComposition('postCallSummaryWorker', settings);
+export function build(settings: Settings, host: HostPorts = {}) {
+  const deps = workerComposition('postCallSummaryWorker', settings, host);
   const definition = postCallSummaryJob({
     ...deps,
     summaries: dynamoMeetingSummaryStore(deps.db, deps.tableName),

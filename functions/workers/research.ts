@@ -1,5 +1,6 @@
 import { createJobWorker } from '../../shared/commands/worker';
 import { lambdaEntry } from '../../shared/composition/lambda';
+import type { HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
 import { workerComposition } from '../../shared/composition/worker';
 import { analyzeResults } from '../../shared/deep-research/analysis';
@@ -22,8 +23,8 @@ import { createPageReader } from '../../shared/providers/web/page-reader';
  * search cache in the table, and the model and safe page reader of content
  * analysis.
  */
-export function build(settings: Settings) {
-  const deps = workerComposition('researchWorker', settings);
+export function build(settings: Settings, host: HostPorts = {}) {
+  const deps = workerComposition('researchWorker', settings, host);
   const search = readSearchSettings(settings);
   const { corpusFile } = readDeepResearchSettings(settings);
   const llm = lazyLlm(deps.secrets, settings, deps.llmPolicy);

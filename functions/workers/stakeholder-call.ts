@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { createJobWorker } from '../../shared/commands/worker';
 import { lambdaEntry } from '../../shared/composition/lambda';
+import type { HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
 import { workerComposition } from '../../shared/composition/worker';
 import { readConfig } from '../../shared/platform/config';
@@ -10,8 +11,8 @@ import { stakeholderCallJob } from '../../shared/stakeholder-coordination/call-p
 import { dynamoCallStore } from '../../shared/stakeholder-coordination/call-store';
 
 /** Composes the SQS handler of the `call` queue (stakeholder coordination: meeting details, then the call) from its settings. */
-export function build(settings: Settings) {
-  const deps = workerComposition('callWorker', settings);
+export function build(settings: Settings, host: HostPorts = {}) {
+  const deps = workerComposition('callWorker', settings, host);
   // Optional like every telephony setting: without it no call can be placed (Twilio could not call back), so calls fail as not configured.
   const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: z.url().optional() }, settings);
   const definition = stakeholderCallJob({

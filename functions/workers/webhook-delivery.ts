@@ -1,5 +1,6 @@
 import { createTaskWorker } from '../../shared/commands/task-worker';
 import { lambdaEntry } from '../../shared/composition/lambda';
+import type { HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
 import { taskWorkerComposition } from '../../shared/composition/worker';
 import { deliveryTask } from '../../shared/webhooks/delivery';
@@ -15,8 +16,8 @@ import { readWebhookSettings } from '../../shared/webhooks/settings';
  * (WEBHOOK_ALLOW_LOOPBACK, WEBHOOK_RESERVED_PORTS), retried after
  * WEBHOOK_RETRY_DELAYS.
  */
-export function build(settings: Settings) {
-  const deps = taskWorkerComposition('webhookDeliveryWorker', settings);
+export function build(settings: Settings, host: HostPorts = {}) {
+  const deps = taskWorkerComposition('webhookDeliveryWorker', settings, host);
   const { retryDelaysSeconds, allowLoopback, reservedPorts } = readWebhookSettings(settings);
   const definition = deliveryTask({
     endpoints: dynamoEndpointStore(deps.db, deps.tableName),

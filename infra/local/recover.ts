@@ -2,6 +2,7 @@ import { startingJobOf } from '../../shared/catalogue/job-types';
 import { jobFor } from '../../shared/commands/start';
 import type { JobQueue } from '../../shared/commands/queue';
 import type { CommandStore } from '../../shared/commands/store';
+import { systemClock, type Clock } from '../../shared/platform/clock';
 
 /** More unfinished commands than one machine's runtime will ever hold. */
 const MAX_RECOVERED = 100_000;
@@ -17,8 +18,12 @@ const MAX_RECOVERED = 100_000;
  * Workers ignore jobs of commands that are already finished, so a job
  * queued twice does no harm.
  */
-export async function requeueUnfinishedCommands(commands: CommandStore, queue: Pick<JobQueue, 'sendAgain'>): Promise<number> {
-  const unfinished = await commands.listInProgress(new Date().toISOString(), MAX_RECOVERED);
+export async function requeueUnfinishedCommands(
+  commands: CommandStore,
+  queue: Pick<JobQueue, 'sendAgain'>,
+  clock: Clock = systemClock,
+): Promise<number> {
+  const unfinished = await commands.listInProgress(new Date(clock.now()).toISOString(), MAX_RECOVERED);
   const carriedByAChild = new Set(unfinished.flatMap((command) => (command.parent_id ? [command.parent_id] : [])));
   let requeued = 0;
   for (const command of unfinished) {

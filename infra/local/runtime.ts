@@ -3,14 +3,16 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
-import { FUNCTIONS, functionById, type FunctionDefinition } from '../../shared/catalogue/functions';
+import { FUNCTIONS, functionById, type FunctionDefinition, type ScheduledFunctionId } from '../../shared/catalogue/functions';
 import { QUEUES, type JobQueueId } from '../../shared/catalogue/job-types';
 import { TABLE } from '../../shared/catalogue/table';
 import { generateApiKey } from '../../shared/access/api-keys';
 import { sqsJobQueue } from '../../shared/commands/queue';
 import { dynamoCommandStore } from '../../shared/commands/store';
 import { documentClientOf } from '../../shared/composition/adapters';
+import type { HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
+import { systemClock, type Clock } from '../../shared/platform/clock';
 import { readConfig } from '../../shared/platform/config';
 import type { RelayTransport } from '../../functions/webhooks/relay';
 import { startEmbeddedAws, type AwsRequestObserver, type LocalQueue } from './embedded-aws';
@@ -69,6 +71,12 @@ export interface LocalRuntimeOptions {
   onAwsRequest?: AwsRequestObserver;
   /** How long a call of the local telephony rings before it ends `no-answer`. @default 180_000 */
   localRingTimeoutMs?: number;
+  /**
+   * The time every function composed here reads (and the restart recovery with it); tests pass one they can move on, so a
+   * follow-up or a webhook retry is due without waiting for it. The embedded SQS keeps real time (delays, visibility).
+   * @default systemClock
+   */
+  clock?: Clock;
 }
 
 /** A running local Switchboard. */
@@ -88,6 +96,11 @@ export interface LocalRuntime {
   localTelephony?: LocalTelephony;
   /** Starts the queue pollers when the runtime was started with `workers: false`; does nothing once they run. */
   startWorkers(): Promise<void>;
+  /**
+   * Runs a scheduled function (`commandJanitor`, `followUpDispatcher`) now, after a run in progress, and resolves when it is done
+   * (rejects with its error): with or without its timer (`scheduleEveryMs: 0`).
+   */
+  runScheduled(functionId: ScheduledFunctionId): Promise<void>;
   /** Stops taking requests and jobs, gives jobs in hand a grace to finish (then abandons them), then stops the embedded services. */
   stop(options?: StopOptions): Promise<void>;
 }
@@ -101,6 +114,7 @@ export interface LocalRuntime {
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const host = options.host ?? '127.0.0.1';
+  const clock = options.clock ?? systemClock;
   const onError =
     options.onError ??
     ((error: unknown) => process.stderr.write(`local runtime: ${error instanceof Error ? error.message : String(error)}\n`));
@@ -206,7 +220,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         localTelephony?.baseUrl,
       ]),
     };
-    for (const fn of FUNCTIONS) handlers.set(fn.id, await composeFunction(fn, settings, { relayConnections: relay.connections }));
+    for (const fn of FUNCTIONS) handlers.set(fn.id, await composeFunction(fn, settings, { relayConnections: relay.connections, clock }));
     if (localTelephony) {
       const socketBase = url.replace(/^http/, 'ws');
       localControl = localTelephonyControl(localTelephony, { connectUrlOf: (relayUrl) => `${socketBase}${new URL(relayUrl).pathname}` });
@@ -224,8 +238,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       queues: Object.fromEntries(QUEUES.map((queue) => [queue.id, aws.queues[queue.id].url])),
       deadLetterQueues: Object.fromEntries(QUEUES.map((queue) => [queue.id, aws.queues[queue.id].dlqUrl])),
     };
-    await requeueUnfinishedCommands(dynamoCommandStore(db, aws.tableName), sqsJobQueue(aws.sqs, urls));
-    await handOnPendingEvents(db, aws.tableName, sqsJobQueue(aws.sqs, urls));
+    await requeueUnfinishedCommands(dynamoCommandStore(db, aws.tableName), sqsJobQueue(aws.sqs, urls), clock);
+    await handOnPendingEvents(db, aws.tableName, sqsJobQueue(aws.sqs, urls), clock);
     await requeuePendingDeliveries(db, aws.tableName, sqsJobQueue(aws.sqs, urls));
   }
 
@@ -257,17 +271,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   };
   if (options.workers !== false) await startWorkers();
 
-  const schedules: LocalSchedule[] = [];
+  const schedules = new Map<string, LocalSchedule>();
   for (const fn of FUNCTIONS.filter((candidate) => candidate.kind === 'scheduled')) {
-    const everyMs = options.scheduleEveryMs ?? localIntervalMs(fn, baseSettings);
-    if (everyMs <= 0) continue;
-    schedules.push(
+    schedules.set(
+      fn.id,
       startSchedule({
         functionName: fn.id,
         timeoutSeconds: fn.timeoutSeconds,
-        everyMs,
+        everyMs: Math.max(0, options.scheduleEveryMs ?? localIntervalMs(fn, baseSettings)),
         handler: handlers.get(fn.id) as ScheduledHandler,
         onError,
+        clock,
       }),
     );
   }
@@ -284,12 +298,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     publicBaseUrl,
     ...(localTelephony ? { localTelephony } : {}),
     startWorkers,
+    async runScheduled(functionId) {
+      const schedule = schedules.get(functionId);
+      if (!schedule) throw new Error(`${functionId} is not a scheduled function`);
+      await schedule.runNow();
+    },
     async stop(stopOptions) {
       if (stopped) return;
       stopped = true;
       // Open calls end first: their `$disconnect` queues their summaries while storage and queues still run.
       await relay.close(stopOptions?.graceMs ?? DEFAULT_STOP_GRACE_MS);
-      await drain({ gateway, pollers, schedules }, stopOptions);
+      await drain({ gateway, pollers, schedules: [...schedules.values()] }, stopOptions);
       await localTelephony?.stop();
       db.destroy();
       await aws.stop();
@@ -322,13 +341,14 @@ function usesLocalTelephony(settings: Settings): boolean {
  * `build(settings)` beside its Lambda `handler`. Modules are imported once
  * per process; each runtime composes its own instances.
  */
-async function composeFunction(fn: FunctionDefinition, settings: Settings, transport: RelayTransport): Promise<unknown> {
+async function composeFunction(fn: FunctionDefinition, settings: Settings, host: HostPorts & RelayTransport): Promise<unknown> {
   const module = (await import(new URL(`../../${fn.entry}`, import.meta.url).href)) as {
-    build?: (settings: Settings, transport: RelayTransport) => unknown;
+    build?: (settings: Settings, host: HostPorts & RelayTransport) => unknown;
   };
   if (typeof module.build !== 'function') throw new Error(`${fn.entry} does not export build(settings)`);
-  // Only the socket function takes the second argument: the sockets it answers through here (its `@connections` in AWS).
-  return module.build(settings, transport);
+  // The second argument: this runtime's clock, and for the socket function the sockets it answers through here (its `@connections`
+  // in AWS).
+  return module.build(settings, host);
 }
 
 /**

@@ -18,6 +18,9 @@ type DeclaredFunction = (typeof FEATURES)[number]['functions'][number];
 /** The name of a deployed function. */
 export type FunctionId = DeclaredFunction['id'] | WorkerFunctionId;
 
+/** The name of a function on a timer (an EventBridge schedule in AWS). */
+export type ScheduledFunctionId = Extract<DeclaredFunction, { kind: 'scheduled' }>['id'];
+
 /** The queues of the job types that start a command: where the janitor queues their first jobs again. */
 const STARTING_QUEUES: JobQueueId[] = JOB_TYPES.filter((job) => job.startsCommand).map((job) => job.queue.id);
 

@@ -7,7 +7,6 @@ import type { EventPublisher } from '../commands/events';
 import { dynamoCommandStore } from '../commands/store';
 import type { TaskWorkerDependencies } from '../commands/task-worker';
 import type { WorkerDependencies } from '../commands/worker';
-import { systemClock } from '../platform/clock';
 import { ConfigError } from '../platform/config';
 import type { SecretSource } from '../platform/secrets';
 import type { SiteDirectory } from '../sites/directory';
@@ -17,6 +16,7 @@ import type { Tracing } from '../platform/tracing';
 import type { LlmPolicy } from '../providers/llm/from-settings';
 import { documentClientOf, jobQueueOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from './adapters';
 import { commandAnnouncerOf, eventPublisherOf } from './events';
+import { clockOf, type HostPorts } from './host';
 import type { Settings } from './settings';
 
 /**
@@ -52,9 +52,9 @@ export interface WorkerComposition extends WorkerDependencies, CommandRetention 
  * lease (the function's timeout, so a crashed attempt's lease has run out
  * by the time SQS delivers the job again; `WORKER_LEASE_SECONDS` overrides
  * it locally), its queue's maxReceiveCount and back-off (`JOB_RETRY_DELAYS_SECONDS`,
- * e.g. "0,1", overrides it in tests), all from the job-type table.
+ * e.g. "0,1", overrides it in tests), all from the job-type table; the clock is the host's (the system clock in Lambda).
  */
-export function workerComposition(functionId: FunctionId, settings: Settings): WorkerComposition {
+export function workerComposition(functionId: FunctionId, settings: Settings, host: HostPorts = {}): WorkerComposition {
   const jobType = jobTypeOfWorker(functionId);
   if (!jobType) throw new ConfigError(`No job type is run by ${functionId}`);
   const tableName = tableNameOf(settings);
@@ -67,7 +67,8 @@ export function workerComposition(functionId: FunctionId, settings: Settings): W
   const commandType = jobType.commandType ?? jobType.type;
   const commands = dynamoCommandStore(db, tableName);
   const queue = jobQueueOf(functionId, settings, tracing);
-  const publishing = { db, tableName, queue, clock: systemClock, logger };
+  const clock = clockOf(host);
+  const publishing = { db, tableName, queue, clock, logger };
   return {
     db,
     tableName,
@@ -77,7 +78,7 @@ export function workerComposition(functionId: FunctionId, settings: Settings): W
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), WORKER_SITE_CACHE_TTL_MS),
     queue,
     secrets: secretsOf(functionId, settings),
-    clock: systemClock,
+    clock,
     logger,
     metrics,
     tracing,
@@ -127,9 +128,9 @@ export interface TaskWorkerComposition extends TaskWorkerDependencies {
 
 /**
  * Dependencies of a task worker: the table, its queues, logger, metrics and tracing, and its queue's limits (`JOB_RETRY_DELAYS_SECONDS`
- * overrides the back-off in tests).
+ * overrides the back-off in tests), and the host's clock.
  */
-export function taskWorkerComposition(functionId: FunctionId, settings: Settings): TaskWorkerComposition {
+export function taskWorkerComposition(functionId: FunctionId, settings: Settings, host: HostPorts = {}): TaskWorkerComposition {
   const jobType = jobTypeOfWorker(functionId);
   if (!jobType) throw new ConfigError(`No job type is run by ${functionId}`);
   const tracing = tracingOf(functionId, settings);
@@ -140,7 +141,7 @@ export function taskWorkerComposition(functionId: FunctionId, settings: Settings
     db,
     tableName: tableNameOf(settings),
     queue: jobQueueOf(functionId, settings, tracing),
-    clock: systemClock,
+    clock: clockOf(host),
     logger: loggerOf(functionId, settings),
     metrics: metricsOf(functionId, settings),
     tracing,

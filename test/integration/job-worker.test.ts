@@ -12,6 +12,7 @@ import { createJobWorker, processJobRecord, type JobDefinition, type WorkerDepen
 import { AppError } from '../../shared/platform/errors';
 import { systemClock } from '../../shared/platform/clock';
 import { newId } from '../../shared/platform/ids';
+import { movableClock } from '../support/clock';
 import { eventually, startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
 
 /**
@@ -204,12 +205,17 @@ describe('job worker lifecycle', () => {
   it('finishes, exactly once, a command whose worker died mid-job', async () => {
     const command = await newCommand({ site_id: 'site-1', behaviour: 'hang' });
     await send(job(command));
-    // A worker takes the message and the command, then never comes back (its process died).
-    const { Messages } = await services.aws.sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, AttributeNames: ['All'] }));
+    // A worker takes the message and the command, then never comes back (its process died). Its message is visible again at
+    // once (as after its visibility timeout), and the clock of the workers that come after is past its lease.
+    const { Messages } = await services.aws.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, AttributeNames: ['All'], VisibilityTimeout: 0 }),
+    );
     const dying = processJobRecord(definition, deps, toRecord(Messages![0]!));
     await eventually(async () => ((await commands.get(command.id))?.attempts === 1 ? true : undefined), 5_000, 'the first claim');
+    const later = movableClock();
+    later.advance(deps.leaseMs);
 
-    // The job reappears after the visibility timeout; the lease has run out, so a healthy worker finishes it.
+    // The job is delivered again; the lease has run out, so a healthy worker finishes it.
     const healthy: JobDefinition<TestRequest, TestProgress> = {
       ...definition,
       run: async (input) => ({ status: 'completed', result: { done_by_attempt: input.command.attempts } }),
@@ -223,7 +229,7 @@ describe('job worker lifecycle', () => {
       timeoutSeconds: 60,
       batchSize: 5,
       concurrency: 1,
-      handler: createJobWorker(healthy, deps),
+      handler: createJobWorker(healthy, { ...deps, clock: later }),
     });
     expect(await terminal(command.id)).toMatchObject({ status: 'completed', result: { done_by_attempt: 2 } });
 

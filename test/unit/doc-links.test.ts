@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { HTTP_STATUS_OF } from '../../shared/platform/errors';
+import { sourceComments } from '../support/source-comments';
 
 /**
  * Every reference a reader can follow points at something in this
@@ -69,18 +69,7 @@ function headingsOf(file: string): { titles: Set<string>; slugs: Set<string> } {
 /** The text of every comment of a TypeScript or JavaScript file, with the line it starts on. */
 function commentsOf(file: string): { line: number; text: string }[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS);
-  const seen = new Map<number, string>();
-  const collect = (ranges: ts.CommentRange[] | undefined) => {
-    for (const range of ranges ?? []) seen.set(range.pos, text.slice(range.pos, range.end));
-  };
-  const visit = (node: ts.Node) => {
-    collect(ts.getLeadingCommentRanges(text, node.pos));
-    collect(ts.getTrailingCommentRanges(text, node.end));
-    for (const child of node.getChildren(source)) visit(child);
-  };
-  visit(source);
-  return [...seen].map(([pos, comment]) => ({ line: source.getLineAndCharacterOfPosition(pos).line + 1, text: comment }));
+  return sourceComments(text).map((comment) => ({ line: lineAt(text, comment.pos), text: comment.text }));
 }
 
 /** Text outside fenced code blocks, where Markdown links live. */

@@ -1,13 +1,13 @@
 /**
  * Follow-up sequences end to end through the local runtime's HTTP API
  * (embedded DynamoDB and SQS, the sales worker with the offline writer, the
- * dispatcher on its local timer, FOLLOW_UP_DISPATCH_SECONDS=1), with two
+ * dispatcher run by the test, on a clock the test moves on), with two
  * tenants whose keys cover the same site.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
 import { createDocumentClient } from '../../../shared/platform/dynamodb';
-import { eventually } from '../../support/embedded';
+import { movableClock } from '../../support/clock';
 import { call } from '../../support/http';
 
 const SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
@@ -15,6 +15,8 @@ const LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 const KEY_A = `sbk_${'a'.repeat(32)}`;
 const KEY_B = `sbk_${'b'.repeat(32)}`;
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const clock = movableClock();
 
 type Step = { id: string; status: string; scheduled_for: string; command_id: string; sequence_position: number; content: string };
 
@@ -25,7 +27,9 @@ beforeAll(async () => {
     port: 0,
     apiKey: KEY_A,
     apiKeys: { [KEY_B]: [SITE] },
-    settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined, FOLLOW_UP_DISPATCH_SECONDS: '1' },
+    scheduleEveryMs: 0,
+    clock,
+    settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined },
   });
 }, 60_000);
 
@@ -69,7 +73,7 @@ describe('running and adapting a sequence over HTTP', () => {
     expect(paged.steps).toHaveLength(1);
     expect(paged.body.data).toMatchObject({ has_more: true, next_cursor: expect.any(String) });
 
-    // Edits: another tenant cannot see the step; an unknown field and a past time are refused; a near time is kept.
+    // Edits: another tenant cannot see the step; an unknown field and a past time are refused; a nearer time is kept.
     const first = planned[0]!.id;
     const patch = (key: string, id: string, body: unknown) => call(runtime.url, 'PATCH', `/api/follow-ups/${id}`, { key, body });
     expect(await patch(KEY_B, first, { status: 'cancelled' })).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
@@ -81,20 +85,17 @@ describe('running and adapting a sequence over HTTP', () => {
       status: 400,
       body: { error: { code: 'INVALID_REQUEST' } },
     });
-    const soon = new Date(Date.now() + 1_500).toISOString();
+    const soon = new Date(clock.now() + HOUR).toISOString();
     const moved = await patch(KEY_A, first, { scheduled_for: soon });
     expect(moved).toMatchObject({ status: 200, body: { success: true, data: { id: first, scheduled_for: soon, status: 'scheduled' } } });
 
-    // The local dispatcher (every second here) makes it due.
-    const due = await eventually(
-      async () => {
-        const step = (await followUps(KEY_A)).steps.find((item) => item.id === first);
-        return step?.status === 'due' ? step : undefined;
-      },
-      20_000,
-      'the dispatcher to make the step due',
-    );
-    expect(due).toMatchObject({ due_at: expect.any(String) });
+    // The dispatcher leaves it until its time, then makes it due.
+    const stepNow = async () => (await followUps(KEY_A)).steps.find((item) => item.id === first);
+    await runtime.runScheduled('followUpDispatcher');
+    expect(await stepNow()).toMatchObject({ status: 'scheduled' });
+    clock.advance(HOUR);
+    await runtime.runScheduled('followUpDispatcher');
+    expect(await stepNow()).toMatchObject({ status: 'due', due_at: expect.any(String) });
 
     expect(await patch(KEY_A, first, { status: 'sent' })).toMatchObject({ status: 200, body: { data: { status: 'sent' } } });
     expect(await patch(KEY_A, first, { status: 'sent' })).toMatchObject({

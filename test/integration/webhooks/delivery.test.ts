@@ -4,6 +4,7 @@ import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runti
 import { QUEUES } from '../../../shared/catalogue/job-types';
 import { verifyWebhookSignature } from '../../../shared/webhooks/signature';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../fakes/webhook-receiver';
+import { movableClock } from '../../support/clock';
 import { eventually } from '../../support/embedded';
 import { call } from '../../support/http';
 
@@ -12,7 +13,9 @@ import { call } from '../../support/http';
  * ends is told once, signed, to a loopback receiver; a receiver that fails
  * gets the event again after WEBHOOK_RETRY_DELAYS (1 s here), until the
  * last attempt; a redelivery sends the same event again; a job delivered
- * twice never makes a second event; calls add `call.status_changed`.
+ * twice never makes a second event; calls add `call.status_changed`; a
+ * retry an hour away survives a restart, and comes once the (moved) clock
+ * says so.
  */
 const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
@@ -33,7 +36,7 @@ beforeAll(async () => {
       OPENAI_API_KEY: undefined,
       OPENAI_BASE_URL: undefined,
       LEAD_FOLLOW_UP_OUTPUT: 'channel_messages',
-      WEBHOOK_RETRY_DELAYS: '1,1',
+      WEBHOOK_RETRY_DELAYS: '1',
     },
   });
   sqs = new SQSClient({
@@ -225,7 +228,7 @@ describe('retries', () => {
     expect(sent).toHaveLength(2);
     expect(sent[1]!.rawBody).toBe(sent[0]!.rawBody);
     expect(sent.map((item) => item.headers['switchboard-delivery-attempt'])).toEqual(['1', '2']);
-    // About a second apart: WEBHOOK_RETRY_DELAYS=1,1.
+    // About a second apart: WEBHOOK_RETRY_DELAYS=1.
     expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(900);
     await call(runtime.url, 'DELETE', `/api/webhooks/${endpoint.id}`, { key: runtime.apiKey });
   });
@@ -240,10 +243,10 @@ describe('retries', () => {
       20_000,
       'the delivery to fail',
     );
-    // Three attempts: the first, then one after each of WEBHOOK_RETRY_DELAYS=1,1.
-    expect(failed).toMatchObject({ attempts: 3, last_response_status: 503, next_attempt_at: null });
+    // Two attempts: the first, then one after the only wait of WEBHOOK_RETRY_DELAYS=1.
+    expect(failed).toMatchObject({ attempts: 2, last_response_status: 503, next_attempt_at: null });
     await idle();
-    expect(receiver.received.filter(forCommand('/down', commandId))).toHaveLength(3);
+    expect(receiver.received.filter(forCommand('/down', commandId))).toHaveLength(2);
 
     receiver.heal();
     const eventId = String(failed.event_id);
@@ -251,17 +254,17 @@ describe('retries', () => {
       key: runtime.apiKey,
     });
     expect(redelivered.status).toBe(202);
-    expect(redelivered.body.data).toMatchObject({ event_id: eventId, status: 'pending', attempts: 3 });
+    expect(redelivered.body.data).toMatchObject({ event_id: eventId, status: 'pending', attempts: 2 });
 
     const done = await eventually(
       async () => (await deliveriesOf(endpoint.id)).find((item) => item.event_id === eventId && item.status === 'delivered'),
       15_000,
       'the redelivery',
     );
-    expect(done).toMatchObject({ attempts: 4, last_response_status: 200 });
+    expect(done).toMatchObject({ attempts: 3, last_response_status: 200 });
     expect((done.attempt_log as { trigger: string }[]).at(-1)?.trigger).toBe('redelivery');
     const sent = receiver.received.filter(forCommand('/down', commandId));
-    expect(sent).toHaveLength(4);
+    expect(sent).toHaveLength(3);
     expect(new Set(sent.map((item) => item.body.id))).toEqual(new Set([eventId]));
 
     // A delivered delivery may be sent again too.
@@ -269,7 +272,7 @@ describe('retries', () => {
       (await call(runtime.url, 'POST', `/api/webhooks/${endpoint.id}/deliveries/${eventId}/redeliver`, { key: runtime.apiKey })).status,
     ).toBe(202);
     await eventually(
-      async () => (receiver.received.filter(forCommand('/down', commandId)).length === 5 ? true : undefined),
+      async () => (receiver.received.filter(forCommand('/down', commandId)).length === 4 ? true : undefined),
       10_000,
       'the second redelivery',
     );
@@ -320,7 +323,7 @@ describe('a stakeholder call', () => {
 });
 
 describe('a restart with DATA_DIR', () => {
-  it('keeps a pending delivery and makes its next attempt after the restart', async () => {
+  it('keeps a pending delivery and makes its next attempt after the restart, when it is due', async () => {
     const { mkdtemp } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
@@ -330,12 +333,13 @@ describe('a restart with DATA_DIR', () => {
       OPENAI_API_KEY: undefined,
       OPENAI_BASE_URL: undefined,
       LEAD_FOLLOW_UP_OUTPUT: 'channel_messages',
-      WEBHOOK_RETRY_DELAYS: '2',
+      WEBHOOK_RETRY_DELAYS: '3600',
     };
     const apiKey = 'sbk_webhooks-restart-test-key-0001';
     receiver.answerAlways('/restart', { status: 503 });
+    const clock = movableClock();
 
-    const first = await startLocalRuntime({ port: 0, dataDir, apiKey, scheduleEveryMs: 0, settings });
+    const first = await startLocalRuntime({ port: 0, dataDir, apiKey, scheduleEveryMs: 0, settings, clock });
     let endpointId = '';
     try {
       const registered = await call(first.url, 'POST', '/api/webhooks', {
@@ -348,22 +352,28 @@ describe('a restart with DATA_DIR', () => {
         body: { siteId: DEMO_SITE, leadId: DEMO_LEAD },
         headers: { prefer: 'wait=20' },
       });
-      await eventually(
+      const pending = await eventually(
         async () => {
           const answer = await call(first.url, 'GET', `/api/webhooks/${endpointId}/deliveries`, { key: apiKey });
-          return (answer.body.data?.deliveries as { attempts: number }[] | undefined)?.some((item) => item.attempts === 1)
-            ? true
-            : undefined;
+          return (answer.body.data?.deliveries as Record<string, unknown>[] | undefined)?.find((item) => item.attempts === 1);
         },
         15_000,
         'the first attempt to fail',
       );
+      // The next attempt waits its hour (WEBHOOK_RETRY_DELAYS=3600).
+      const [attempt] = pending.attempt_log as { at: string; duration_ms: number }[];
+      expect(pending).toMatchObject({ status: 'pending', next_attempt_at: expect.any(String) });
+      expect(Date.parse(String(pending.next_attempt_at)) - Date.parse(attempt!.at) - attempt!.duration_ms).toBeGreaterThanOrEqual(
+        3_600_000,
+      );
+      expect(receiver.received.filter((item) => item.path === '/restart')).toHaveLength(1);
     } finally {
       await first.stop();
     }
 
     receiver.heal();
-    const second = await startLocalRuntime({ port: 0, dataDir, apiKey, scheduleEveryMs: 0, settings });
+    clock.advance(3_600_000);
+    const second = await startLocalRuntime({ port: 0, dataDir, apiKey, scheduleEveryMs: 0, settings, clock });
     try {
       const delivered = await eventually(
         async () => {

@@ -4,6 +4,7 @@ import { LOCAL_CALLS_PATH, type LocalAnswer, type LocalCallView } from '../../..
 import { openRelayCaller } from '../../../infra/local/relay-caller';
 import { QUEUES } from '../../../shared/catalogue/job-types';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../fakes/webhook-receiver';
+import { movableClock } from '../../support/clock';
 import { eventually } from '../../support/embedded';
 import { call } from '../../support/http';
 
@@ -12,7 +13,8 @@ import { call } from '../../support/http';
  * (functions/*: build): the post-call summary worker's
  * `meeting_summary.created`, the follow-up dispatcher's `follow_up.due` and
  * the lead events API's `sequence.adapted` reach a registered loopback
- * endpoint, signed, exactly once.
+ * endpoint, signed, exactly once. The dispatcher has no timer here: the
+ * test runs it, and moves the runtime's clock on to make a step due.
  */
 const SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 const LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
@@ -20,17 +22,20 @@ const LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 let runtime: LocalRuntime;
 let receiver: WebhookReceiver;
 let sqs: SQSClient;
+const clock = movableClock();
+const HOUR = 3_600_000;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   runtime = await startLocalRuntime({
     port: 0,
     localRingTimeoutMs: 60_000,
+    scheduleEveryMs: 0,
+    clock,
     settings: {
       LOG_LEVEL: 'SILENT',
       OPENAI_API_KEY: undefined,
       OPENAI_BASE_URL: undefined,
-      FOLLOW_UP_DISPATCH_SECONDS: '1',
       WEBHOOK_RETRY_DELAYS: '1,1',
     },
   });
@@ -197,15 +202,23 @@ describe('follow_up.due', () => {
     const endpoint = await register('/due', ['follow_up.due']);
     const { commandId, steps } = await sequence();
     const first = steps[0]!.id;
-    const soon = new Date(Date.now() + 1_500).toISOString();
+    const inAnHour = new Date(clock.now() + HOUR).toISOString();
     expect(
-      (await call(runtime.url, 'PATCH', `/api/follow-ups/${first}`, { key: runtime.apiKey, body: { scheduled_for: soon } })).status,
+      (await call(runtime.url, 'PATCH', `/api/follow-ups/${first}`, { key: runtime.apiKey, body: { scheduled_for: inAnHour } })).status,
     ).toBe(200);
 
+    // Before its time, a run tells nothing.
     const forStep = (item: ReceivedWebhook) => item.body.data.follow_up_id === first;
+    await runtime.runScheduled('followUpDispatcher');
+    await idle();
+    expect(receivedAt('/due')).toEqual([]);
+
+    clock.advance(HOUR);
+    await runtime.runScheduled('followUpDispatcher');
     await eventually(async () => (receivedAt('/due').some(forStep) ? true : undefined), 20_000, 'follow_up.due');
-    // A few more dispatcher runs (every second here), then nothing left to deliver: still one event.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // More runs, then nothing left to deliver: still one event.
+    await runtime.runScheduled('followUpDispatcher');
+    await runtime.runScheduled('followUpDispatcher');
     await idle();
 
     const told = receivedAt('/due').filter(forStep);
