@@ -11,11 +11,12 @@
  */
 import { resolveCname, lookup } from 'node:dns/promises';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { environmentConfig, InvalidEnvironmentError, UnknownEnvironmentError, type ConfigOverrides } from '../config';
+import { environmentConfig, InvalidEnvironmentError, UnknownEnvironmentError } from '../config';
+import { parseOverrides } from '../config-overrides';
 import { runPreflight, stackNames, type HostResolver } from '../preflight/checks';
 import { exitCodeOf, formatReport } from '../preflight/report';
 
-const USAGE = `Usage: npm run preflight -- -c env=NAME [-c account=… -c region=… -c publicBaseUrl=… -c alarmEmail=… -c twilioFromNumber=…]`;
+const USAGE = `Usage: npm run preflight -- -c env=NAME [the -c flags given to cdk synth and deploy: -c account=… -c publicDomain=… …]`;
 
 const systemResolver: HostResolver = {
   cnames: async (host) => {
@@ -34,7 +35,10 @@ const systemResolver: HostResolver = {
 const context = parseContext(process.argv.slice(2));
 let config;
 try {
-  config = environmentConfig(context.env, overridesOf(context));
+  config = environmentConfig(
+    context.env,
+    parseOverrides((key) => context[key]),
+  );
 } catch (error) {
   if (error instanceof UnknownEnvironmentError || error instanceof InvalidEnvironmentError) fail(`${error.message}\n\n${USAGE}`);
   throw error;
@@ -68,20 +72,6 @@ function parseContext(args: readonly string[]): Record<string, string> {
     found[pair.slice(0, at)] = pair.slice(at + 1).trim();
   }
   return found;
-}
-
-function overridesOf(values: Record<string, string>): ConfigOverrides {
-  const emails = values.alarmEmail
-    ?.split(',')
-    .map((email) => email.trim())
-    .filter(Boolean);
-  return {
-    ...(values.publicBaseUrl ? { publicBaseUrl: values.publicBaseUrl } : {}),
-    ...(values.account ? { account: values.account } : {}),
-    ...(values.region ? { region: values.region } : {}),
-    ...(emails && emails.length > 0 ? { alarmEmails: emails } : {}),
-    ...(values.twilioFromNumber ? { twilioFromNumber: values.twilioFromNumber } : {}),
-  };
 }
 
 /** Prints the message and exits with status 2 (usage problem), as the other CLIs do. */

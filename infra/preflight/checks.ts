@@ -255,10 +255,10 @@ async function checkSubscriptions({ config, aws }: PreflightDeps, service: Stack
 }
 
 async function checkPublicHost({ config, resolver }: PreflightDeps): Promise<Outcome> {
-  if (config.publicBaseUrl === undefined) {
-    return { state: 'skipped', detail: `no publicBaseUrl in ${config.name}: PUBLIC_BASE_URL is the HTTP API's own URL` };
+  const host = config.publicHost !== 'none' ? config.publicHost.domainName : config.publicBaseUrl && new URL(config.publicBaseUrl).hostname;
+  if (!host) {
+    return { state: 'skipped', detail: `no public host in ${config.name}: PUBLIC_BASE_URL is the HTTP API's own URL` };
   }
-  const host = new URL(config.publicBaseUrl).hostname;
   const cnames = await resolver.cnames(host).catch(() => [] as string[]);
   let addresses: string[];
   try {

@@ -7,6 +7,7 @@ import {
   type ConfigOverrides,
   type EnvironmentConfig,
 } from '../config';
+import { parseOverrides } from '../config-overrides';
 import { SwitchboardStage } from './switchboard-stage';
 
 /** Id of the stage of environment `name`; also the prefix of its stack names. */
@@ -34,62 +35,9 @@ export function addSwitchboardStage(app: App): SwitchboardStage {
   return stage;
 }
 
-/** The `-c` overrides given to the app; an empty value counts as not given. */
+/** The `-c` overrides of the app's context. */
 function contextOverrides(app: App): ConfigOverrides {
-  const read = (key: string): string | undefined => {
-    const value: unknown = app.node.tryGetContext(key);
-    if (value === undefined || value === '') return undefined;
-    if (typeof value !== 'string' && typeof value !== 'number') throw new InvalidEnvironmentError(`-c ${key} must be a string`);
-    return String(value).trim();
-  };
-  const publicBaseUrl = read('publicBaseUrl');
-  const account = read('account');
-  const region = read('region');
-  const alarmEmail = read('alarmEmail');
-  const twilioFromNumber = read('twilioFromNumber');
-  const publicHost = read('publicHost');
-  if (publicHost !== undefined && publicHost !== 'none') {
-    throw new InvalidEnvironmentError(`-c publicHost takes only "none" (set a host with -c publicDomain and -c publicCertificateArn)`);
-  }
-  const publicDomain = read('publicDomain');
-  const publicCertificateArn = read('publicCertificateArn');
-  const apiGatewayAccountRole = read('apiGatewayAccountRole');
-  if (apiGatewayAccountRole !== undefined && apiGatewayAccountRole !== 'create' && apiGatewayAccountRole !== 'existing') {
-    throw new InvalidEnvironmentError(`-c apiGatewayAccountRole must be create or existing, got "${apiGatewayAccountRole}"`);
-  }
-  const allowPlaceholders = flag(app, 'allowPlaceholders');
-  const sourceMaps = read('sourceMaps');
-  if (sourceMaps !== undefined && sourceMaps !== 'true' && sourceMaps !== 'false') {
-    throw new InvalidEnvironmentError(`-c sourceMaps must be true or false, got "${sourceMaps}"`);
-  }
-  return {
-    ...(publicBaseUrl ? { publicBaseUrl } : {}),
-    ...(account ? { account } : {}),
-    ...(region ? { region } : {}),
-    ...(alarmEmail
-      ? {
-          alarmEmails: alarmEmail
-            .split(',')
-            .map((email) => email.trim())
-            .filter(Boolean),
-        }
-      : {}),
-    ...(twilioFromNumber ? { twilioFromNumber } : {}),
-    ...(publicHost ? { publicHost } : {}),
-    ...(publicDomain ? { publicDomain } : {}),
-    ...(publicCertificateArn ? { publicCertificateArn } : {}),
-    ...(apiGatewayAccountRole ? { apiGatewayAccountRole } : {}),
-    ...(allowPlaceholders ? { allowPlaceholders } : {}),
-    ...(sourceMaps ? { sourceMaps: sourceMaps === 'true' } : {}),
-  };
-}
-
-/** A `-c key=true|false` switch (the CLI passes a string, a test may pass a boolean); unset is false. */
-function flag(app: App, key: string): boolean {
-  const value: unknown = app.node.tryGetContext(key);
-  if (value === undefined || value === '' || value === false || value === 'false') return false;
-  if (value === true || value === 'true') return true;
-  throw new InvalidEnvironmentError(`-c ${key} must be true or false, got "${String(value)}"`);
+  return parseOverrides((key) => app.node.tryGetContext(key) as unknown);
 }
 
 /** One line for the person synthesizing: where the stage deploys, where that came from, and the Lambda concurrency it needs. */

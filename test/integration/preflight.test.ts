@@ -84,7 +84,7 @@ beforeEach(() => {
 
 /** Prod with a public host; `extra` may set fields infra/config.ts does not declare yet (apiGatewayAccountRole). */
 function prodConfig(extra: Partial<EnvironmentConfig> & Record<string, unknown> = {}): EnvironmentConfig {
-  return { ...environmentConfig('prod', { publicBaseUrl: 'https://calls.example.com' }), ...extra };
+  return { ...environmentConfig('prod', { allowPlaceholders: true, publicDomain: 'calls.example.com' }), ...extra };
 }
 
 async function run(config: EnvironmentConfig = prodConfig()): Promise<CheckResult[]> {
@@ -388,8 +388,14 @@ describe('public host', () => {
     expect(result).toMatchObject({ state: 'fail', detail: expect.stringContaining('calls.example.com does not resolve (ENOTFOUND)') });
   });
 
-  it('is skipped when PUBLIC_BASE_URL is the API URL', async () => {
-    const result = await check('public host', environmentConfig('prod'));
+  it("checks a front of the team's own at PUBLIC_BASE_URL", async () => {
+    dns = { 'front.example.com': { cnames: [], addresses: ['203.0.113.20'] } };
+    const own = environmentConfig('prod', { allowPlaceholders: true, publicHost: 'none', publicBaseUrl: 'https://front.example.com' });
+    expect(await check('public host', own)).toMatchObject({ state: 'pass', detail: 'front.example.com → 203.0.113.20' });
+  });
+
+  it('is skipped when PUBLIC_BASE_URL is the API URL (no public host)', async () => {
+    const result = await check('public host', environmentConfig('dev'));
     expect(result.state).toBe('skipped');
   });
 });
