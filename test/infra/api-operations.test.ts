@@ -95,7 +95,7 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
     const env = envs[name];
     for (const fn of FUNCTIONS.filter(isRouted)) {
       const id = logicalId(env.stage.service.functions.get(fn.id)!.function);
-      const reserved = environmentConfig(name).reservedConcurrency[fn.id];
+      const reserved = environmentConfig(name, { allowPlaceholders: true }).reservedConcurrency[fn.id];
       expect(env.json.service.Resources[id]?.Properties?.ReservedConcurrentExecutions).toBe(reserved);
       expect(reserved).toBeGreaterThan(0);
     }
@@ -172,7 +172,7 @@ describe.each(ENVIRONMENT_NAMES)('relay socket (%s)', (name) => {
   });
 
   it('caps the socket function at what its throttle admits (burst + rate x timeout)', () => {
-    const { relayThrottle, reservedConcurrency } = environmentConfig(name);
+    const { relayThrottle, reservedConcurrency } = environmentConfig(name, { allowPlaceholders: true });
     const timeout = FUNCTIONS.find((fn) => fn.id === 'conversationRelayWebhook')!.timeoutSeconds;
     expect(reservedConcurrency.conversationRelayWebhook).toBeGreaterThanOrEqual(
       relayThrottle.burstLimit + Math.ceil(relayThrottle.rateLimit * timeout),
@@ -264,7 +264,7 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
 
   it('alarms on the concurrency of every function with a reservation, at 80% of it, 2 of 3 periods', () => {
     const env = envs[name];
-    const { reservedConcurrency } = environmentConfig(name);
+    const { reservedConcurrency } = environmentConfig(name, { allowPlaceholders: true });
     for (const fn of FUNCTIONS) {
       const fnRef = `Service:${logicalId(env.stage.service.functions.get(fn.id)!.function)}`;
       const found = metricAlarm(env, 'ConcurrentExecutions', 'FunctionName', fnRef);
@@ -453,7 +453,7 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
     const offline = ENVIRONMENTS[name].providersConfigured ? 1 : 0;
     const providerNotConfigured = 1;
     const notBehindHttpApi = FUNCTIONS.filter((f) => !ROUTES.some((r) => r.function === f.id) && f.id !== DEFAULT_ROUTE_FUNCTION).length;
-    const reservations = Object.keys(environmentConfig(name).reservedConcurrency).length;
+    const reservations = Object.keys(environmentConfig(name, { allowPlaceholders: true }).reservedConcurrency).length;
     expect(all.length).toBe(
       2 + // API 5xx rate and p99 latency
         3 * QUEUES.length + // dead letters, dead-letter age, oldest message

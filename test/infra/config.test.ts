@@ -99,8 +99,8 @@ describe('environmentConfig', () => {
   });
 
   it('runs without source maps everywhere unless -c sourceMaps says so', () => {
-    for (const name of ENVIRONMENT_NAMES) expect(environmentConfig(name).sourceMaps ?? false).toBe(false);
-    expect(environmentConfig('prod', { sourceMaps: true }).sourceMaps).toBe(true);
+    for (const name of ENVIRONMENT_NAMES) expect(environmentConfig(name, ALLOW).sourceMaps ?? false).toBe(false);
+    expect(environmentConfig('prod', { ...ALLOW, sourceMaps: true }).sourceMaps).toBe(true);
     expect(environmentConfig('dev', { sourceMaps: false }).sourceMaps).toBe(false);
   });
 
@@ -173,7 +173,7 @@ describe('API throttles and concurrency caps', () => {
             ...(id === DEFAULT_ROUTE_FUNCTION ? [ENVIRONMENTS[name].apiThrottle.default] : []),
           ];
     for (const name of ENVIRONMENT_NAMES) {
-      const { reservedConcurrency } = environmentConfig(name);
+      const { reservedConcurrency } = environmentConfig(name, ALLOW);
       for (const fn of FUNCTIONS.filter(isRouted)) {
         const peak = throttlesOf(name, fn.id).reduce((sum, t) => sum + t.burstLimit + Math.ceil(t.rateLimit * fn.timeoutSeconds), 0);
         expect(peak).toBeGreaterThan(0);
@@ -181,7 +181,7 @@ describe('API throttles and concurrency caps', () => {
       }
     }
     // Spelled out: GET /api/commands/{id} in prod, 20 + 10/s x 29 s = 310, + 31; the relay socket, 10 + 5/s x 29 s = 155, + 16.
-    expect(environmentConfig('prod').reservedConcurrency).toMatchObject({
+    expect(environmentConfig('prod', { allowPlaceholders: true }).reservedConcurrency).toMatchObject({
       getCommandApi: 341,
       conversationRelayWebhook: 171,
       healthApi: 55,
@@ -194,16 +194,19 @@ describe('API throttles and concurrency caps', () => {
 
   it('a raise in the table wins over the computed cap', () => {
     const environments = { ...ENVIRONMENTS, prod: { ...ENVIRONMENTS.prod, reservedConcurrency: { healthApi: 80 } } };
-    expect(environmentConfig('prod', {}, environments).reservedConcurrency.healthApi).toBe(80);
+    expect(environmentConfig('prod', ALLOW, environments).reservedConcurrency.healthApi).toBe(80);
     expect(accountConcurrencyNeeded(environments.prod)).toBe(accountConcurrencyNeeded(ENVIRONMENTS.prod) - 60 + 25);
   });
 
   it('need this much Lambda concurrency in the account (reservations + the 100 AWS keeps unreserved)', () => {
     expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([449, 747, 1480]);
     for (const name of ENVIRONMENT_NAMES) {
-      const reserved = Object.values(environmentConfig(name).reservedConcurrency).reduce<number>((sum, value) => sum + (value ?? 0), 0);
+      const reserved = Object.values(environmentConfig(name, ALLOW).reservedConcurrency).reduce<number>(
+        (sum, value) => sum + (value ?? 0),
+        0,
+      );
       expect(accountConcurrencyNeeded(ENVIRONMENTS[name])).toBe(reserved + 100);
-      expect(accountConcurrencyNeeded(environmentConfig(name))).toBe(reserved + 100);
+      expect(accountConcurrencyNeeded(environmentConfig(name, { allowPlaceholders: true }))).toBe(reserved + 100);
     }
   });
 
