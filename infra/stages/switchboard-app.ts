@@ -1,12 +1,6 @@
 import { Validations, type App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
-import {
-  accountConcurrencyNeeded,
-  environmentConfig,
-  InvalidEnvironmentError,
-  type ConfigOverrides,
-  type EnvironmentConfig,
-} from '../config';
+import { accountConcurrencyNeeded, environmentConfig, type ConfigOverrides, type EnvironmentConfig } from '../config';
 import { parseOverrides } from '../config-overrides';
 import { SwitchboardStage } from './switchboard-stage';
 
