@@ -1,6 +1,6 @@
 import { answerDeleteCommand } from '../../shared/api/delete-command';
 import { apiRoute } from '../../shared/api/route';
-import { dynamoCommandStore } from '../../shared/commands/store';
+import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { authenticatorOf, documentClientOf, loggerOf, tableNameOf } from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';

@@ -1,7 +1,7 @@
 import { answerGetCommand } from '../../shared/api/get-command';
 import { apiRoute } from '../../shared/api/route';
 import { maxWaitSecondsOf } from '../../shared/catalogue/limits';
-import { dynamoCommandStore } from '../../shared/commands/store';
+import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { authenticatorOf, documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';

@@ -1,5 +1,5 @@
 import { sweepCommands } from '../../shared/commands/janitor';
-import { dynamoCommandStore } from '../../shared/commands/store';
+import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { documentClientOf, jobQueueOf, loggerOf, metricsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { commandAnnouncerOf, webhookPublisherOf } from '../../shared/composition/events';
 import { lambdaEntry } from '../../shared/composition/lambda';

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { MAX_BODY_BYTES } from '../../shared/catalogue/limits';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
-import { dynamoCommandStore } from '../../shared/commands/store';
+import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { documentClientOf, jobQueueOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { eventPublisherOf } from '../../shared/composition/events';
 import { lambdaEntry } from '../../shared/composition/lambda';

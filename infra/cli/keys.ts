@@ -1,5 +1,5 @@
 import { dynamoApiKeyStore } from '../../shared/access/dynamo-api-keys';
-import { dynamoTenantStore } from '../../shared/access/tenants';
+import { dynamoTenantStore } from '../../shared/access/dynamo-tenants';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { KEYS_USAGE, runKeysCommand } from './keys-command';
 import { cliTableName, ensureLocalCredentials, fail } from './table';

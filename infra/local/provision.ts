@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey, registerApiKey } from '../../shared/access/api-keys';
 import { dynamoApiKeyStore } from '../../shared/access/dynamo-api-keys';
-import { dynamoTenantStore } from '../../shared/access/tenants';
+import { dynamoTenantStore } from '../../shared/access/dynamo-tenants';
 import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
 import { importDataFile, type ImportSummary } from '../../shared/sites/import';
 

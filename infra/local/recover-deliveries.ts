@@ -3,7 +3,7 @@ import { EVENT_DELIVERY_QUEUE } from '../../shared/catalogue/event-publishing';
 import type { JobQueue } from '../../shared/commands/queue';
 import { webhookPublisherOf } from '../../shared/composition/events';
 import { systemClock, type Clock } from '../../shared/platform/clock';
-import { isConditionalCheckFailed } from '../../shared/platform/dynamodb';
+import { isConditionalCheckFailed } from '../../shared/platform/dynamodb-errors';
 import { deliveryJob } from '../../shared/webhooks/delivery-job';
 import { dynamoEventStore } from '../../shared/webhooks/event-store';
 import { sweepPendingEvents } from '../../shared/webhooks/outbox-sweep';

@@ -7,8 +7,8 @@ import { FUNCTIONS, functionById, type FunctionDefinition, type ScheduledFunctio
 import { QUEUES, type JobQueueId } from '../../shared/catalogue/job-types';
 import { TABLE } from '../../shared/catalogue/table';
 import { generateApiKey } from '../../shared/access/api-keys';
-import { sqsJobQueue } from '../../shared/commands/queue';
-import { dynamoCommandStore } from '../../shared/commands/store';
+import { sqsJobQueue } from '../../shared/commands/sqs-queue';
+import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { documentClientOf } from '../../shared/composition/adapters';
 import type { HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailed, queryUpTo } from '../platform/dynamodb';
+import { queryUpTo } from '../platform/dynamodb';
+import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { keyIdOf, type ApiKeyRecord, type ApiKeyStore } from './api-keys';
 
 /** Most keys `list` reads. */

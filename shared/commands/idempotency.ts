@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { epochSeconds, isConditionalCheckFailed } from '../platform/dynamodb';
+import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
+import { epochSeconds } from '../platform/clock';
 import { AppError } from '../platform/errors';
 import { canonicalJson, sha256Hex } from '../platform/hashing';
 

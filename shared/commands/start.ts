@@ -1,7 +1,7 @@
 import { startingJobOf } from '../catalogue/job-types';
 import { MAX_WAIT_SECONDS } from '../catalogue/limits';
 import type { Clock } from '../platform/clock';
-import { epochSeconds } from '../platform/dynamodb';
+import { epochSeconds } from '../platform/clock';
 import { newId } from '../platform/ids';
 import type { OperationMetrics } from '../platform/metrics';
 import { finishCommand, type FinishDependencies } from './finish';

@@ -5,7 +5,7 @@ import { tenantMayActOn, type TenantStore } from '../access/tenants';
 import { jobTypeByName, type JobType, type JobTypeDefinition } from '../catalogue/job-types';
 import { MAX_JSON_DEPTH } from '../catalogue/limits';
 import type { Clock } from '../platform/clock';
-import { isItemTooLarge } from '../platform/dynamodb';
+import { isItemTooLarge } from '../platform/dynamodb-errors';
 import { AppError, GENERIC_SYSTEM_ERROR, type ErrorInfo } from '../platform/errors';
 import { canonicalJson, sha256Hex } from '../platform/hashing';
 import { JsonDocumentError, parseJsonDocument } from '../platform/json';

@@ -1,10 +1,10 @@
-import { dynamoTenantStore } from '../access/tenants';
+import { dynamoTenantStore } from '../access/dynamo-tenants';
 import type { FunctionId } from '../catalogue/functions';
 import { jobTypeOfWorker } from '../catalogue/job-types';
 import { dynamoIdempotencyStore } from '../commands/idempotency';
 import { readCommandRetention, type CommandRetention } from '../commands/retention';
 import type { EventPublisher } from '../commands/events';
-import { dynamoCommandStore } from '../commands/store';
+import { dynamoCommandStore } from '../commands/dynamo-store';
 import type { TaskWorkerDependencies } from '../commands/task-worker';
 import type { WorkerDependencies } from '../commands/worker';
 import { ConfigError } from '../platform/config';

@@ -1,7 +1,9 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLE } from '../catalogue/table';
-import { commandInProgressCheck, CommandGoneError } from '../commands/store';
-import { cancellationReasons, queryUpTo } from '../platform/dynamodb';
+import { CommandGoneError } from '../commands/store';
+import { commandInProgressCheck } from '../commands/dynamo-store';
+import { queryUpTo } from '../platform/dynamodb';
+import { cancellationReasons } from '../platform/dynamodb-errors';
 import type { FollowUpItem } from './sequence';
 
 /** A follow-up as stored: the response item plus its owner and origin. */

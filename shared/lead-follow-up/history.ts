@@ -1,7 +1,9 @@
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { TABLE } from '../catalogue/table';
-import { batchDeleteAll, epochSeconds, isConditionalCheckFailed } from '../platform/dynamodb';
+import { batchDeleteAll } from '../platform/dynamodb';
+import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
+import { epochSeconds } from '../platform/clock';
 import { HISTORY_WINDOW, MAX_HISTORY_SUMMARY_LENGTH, withinWindow } from './writing-limits';
 
 /** Whose history: a tenant's, of one lead of one site. */

@@ -4,7 +4,7 @@ import type { CommandRecord } from '../commands/record';
 import { DEFAULT_COMMAND_RETENTION_MS } from '../commands/retention';
 import { startCommand, type StartDependencies } from '../commands/start';
 import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker';
-import { epochSeconds } from '../platform/dynamodb';
+import { epochSeconds } from '../platform/clock';
 import { newId } from '../platform/ids';
 import { memoize } from '../platform/memo';
 import type { GeneratedBy, LlmClient } from '../providers/llm/port';

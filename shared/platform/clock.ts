@@ -5,3 +5,8 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
+
+/** Epoch seconds, as DynamoDB's TTL attribute wants them. */
+export function epochSeconds(ms: number): number {
+  return Math.floor(ms / 1000);
+}

@@ -38,47 +38,6 @@ export function createDocumentClient(
   });
 }
 
-export function isConditionalCheckFailed(error: unknown): boolean {
-  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
-}
-
-/**
- * The cancellation reason codes of a cancelled transaction, one per item in
- * order (`None`, `ConditionalCheckFailed`, `ValidationError`, …); undefined
- * for any other error.
- */
-export function cancellationReasons(error: unknown): string[] | undefined {
-  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return undefined;
-  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-  return (reasons ?? []).map((reason) => reason.Code ?? 'None');
-}
-
-/**
- * True when DynamoDB refused a write because the item would pass its
- * 400 KB limit: a ValidationException saying "Item size has exceeded the
- * maximum allowed size" (PutItem, BatchWriteItem, or one value too large in
- * an UpdateItem) or "Item size to update has exceeded the maximum allowed
- * size" (UpdateItem), or a transaction cancelled with a `ValidationError`
- * reason saying the same. The same write can never succeed, so it is not
- * retried.
- */
-export function isItemTooLarge(error: unknown): error is Error {
-  if (!(error instanceof Error)) return false;
-  if (error.name === 'ValidationException') return ITEM_TOO_LARGE.test(error.message);
-  const reasons =
-    error.name === 'TransactionCanceledException'
-      ? (error as Error & { CancellationReasons?: { Code?: string; Message?: string }[] }).CancellationReasons
-      : undefined;
-  return (reasons ?? []).some((reason) => reason.Code === 'ValidationError' && ITEM_TOO_LARGE.test(reason.Message ?? ''));
-}
-
-const ITEM_TOO_LARGE = /item size (to update )?has exceeded the maximum allowed size/i;
-
-/** Epoch seconds, as DynamoDB's TTL attribute wants them. */
-export function epochSeconds(ms: number): number {
-  return Math.floor(ms / 1000);
-}
-
 /** Runs a Query page after page until `limit` items are read or there are no more. */
 export async function queryUpTo(
   db: DynamoDBDocumentClient,

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailed } from '../platform/dynamodb';
+import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
 
 /**
  * A conversation of a site: what a stakeholder call (and later its relay

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { epochSeconds, isConditionalCheckFailed } from '../platform/dynamodb';
+import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
+import { epochSeconds } from '../platform/clock';
 import { RELAY_LIMITS } from './limits';
 
 /**

@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TranscriptEntry } from '../calls/record';
 import { commandKey } from '../commands/store';
-import { isConditionalCheckFailed } from '../platform/dynamodb';
+import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { valueSize } from '../platform/item-size';
 import { RELAY_LIMITS } from './limits';
 

@@ -1,6 +1,6 @@
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { isConditionalCheckFailed } from '../platform/dynamodb';
+import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
 
 /** Most endpoints one tenant may register (Stripe allows 16 per account; a handful is what a team uses). */
 export const MAX_ENDPOINTS_PER_TENANT = 10;

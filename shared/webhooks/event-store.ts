@@ -1,7 +1,9 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { TABLE } from '../catalogue/table';
-import { epochSeconds, isConditionalCheckFailed, queryShardsBefore, type TransactionItem } from '../platform/dynamodb';
+import { queryShardsBefore, type TransactionItem } from '../platform/dynamodb';
+import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
+import { epochSeconds } from '../platform/clock';
 import { canonicalJson, sha256Hex } from '../platform/hashing';
 
 /** How long an event (and its deliveries) is kept: a month, as Stripe keeps events. Longer than every retry schedule. */

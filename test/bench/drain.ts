@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime';
-import { dynamoCommandStore } from '../../shared/commands/store';
+import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import type { StoredCommand } from '../../shared/commands/record';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { createSqsClient } from '../../shared/platform/sqs';

@@ -5,7 +5,7 @@ import { CreateQueueCommand, SendMessageCommand, type SQSClient } from '@aws-sdk
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { StoredCommand } from '../../shared/commands/record';
 import { jobFor } from '../../shared/commands/start';
-import { dynamoCommandStore } from '../../shared/commands/store';
+import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { newId } from '../../shared/platform/ids';
 import { itemKey } from '../../shared/sites/dynamo-directory';
 

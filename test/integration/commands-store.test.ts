@@ -1,4 +1,5 @@
-import { CommandGoneError, dynamoCommandStore, type CommandStore } from '../../shared/commands/store';
+import { CommandGoneError, type CommandStore } from '../../shared/commands/store';
+import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import type { CommandRecord } from '../../shared/commands/record';
 import { newId } from '../../shared/platform/ids';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';

@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { readFile } from 'node:fs/promises';
 import { DEMO_DATA_FILE, importFile } from '../../infra/local/provision';
-import { dynamoTenantStore } from '../../shared/access/tenants';
+import { dynamoTenantStore } from '../../shared/access/dynamo-tenants';
 import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
 import { importDataFile } from '../../shared/sites/import';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';

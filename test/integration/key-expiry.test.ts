@@ -1,7 +1,7 @@
 import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime';
 import { generateApiKey, registerApiKey } from '../../shared/access/api-keys';
 import { dynamoApiKeyStore } from '../../shared/access/dynamo-api-keys';
-import { dynamoTenantStore } from '../../shared/access/tenants';
+import { dynamoTenantStore } from '../../shared/access/dynamo-tenants';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { call } from '../support/http';
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createAuthenticator } from '../../shared/access/authenticate';
 import { hashApiKey, keyIdOf } from '../../shared/access/api-keys';
 import { dynamoApiKeyStore } from '../../shared/access/dynamo-api-keys';
-import { dynamoTenantStore } from '../../shared/access/tenants';
+import { dynamoTenantStore } from '../../shared/access/dynamo-tenants';
 import type { ApiKeyStore } from '../../shared/access/api-keys';
 import { runKeysCommand, type KeysCommandPorts } from '../../infra/cli/keys-command';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';

@@ -6,7 +6,7 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { sqsJobQueue } from '../../shared/commands/queue';
+import { sqsJobQueue } from '../../shared/commands/sqs-queue';
 import { redriveDeadLetters } from '../../shared/commands/redrive';
 import { createSqsClient } from '../../shared/platform/sqs';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';

@@ -8,9 +8,10 @@ import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime'
 import { sqsEventOf } from '../../infra/local/sqs-poller';
 import { QUEUES } from '../../shared/catalogue/job-types';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
-import { DEAD_LETTER_REASON_ATTRIBUTE, sqsJobQueue } from '../../shared/commands/queue';
+import { DEAD_LETTER_REASON_ATTRIBUTE } from '../../shared/commands/queue';
+import { sqsJobQueue } from '../../shared/commands/sqs-queue';
 import type { StoredCommand } from '../../shared/commands/record';
-import { dynamoCommandStore } from '../../shared/commands/store';
+import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { processJobRecord, type JobDefinition, type WorkerDependencies } from '../../shared/commands/worker';
 import { systemClock } from '../../shared/platform/clock';
 import { createDocumentClient } from '../../shared/platform/dynamodb';

@@ -3,7 +3,7 @@ import { startCommand, type StartDependencies } from '../../shared/commands/star
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import type { JobEnvelope } from '../../shared/commands/job';
 import type { JobQueue } from '../../shared/commands/queue';
-import { dynamoCommandStore } from '../../shared/commands/store';
+import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { systemClock } from '../../shared/platform/clock';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
 

@@ -25,7 +25,7 @@ import { QUEUES, queueById, type JobQueueId } from '../../shared/catalogue/job-t
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
 import { TABLE } from '../../shared/catalogue/table';
 import type { CallCommandFields } from '../../shared/calls/record';
-import { dynamoCommandStore } from '../../shared/commands/store';
+import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import type { Settings } from '../../shared/composition/settings';
 import { newId } from '../../shared/platform/ids';
 import { canonical, logicalId, synthesize, type SynthesizedEnvironment } from '../infra/synthesize';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Principal } from '../../access/api-keys';
 import type { Clock } from '../../platform/clock';
-import { epochSeconds } from '../../platform/dynamodb';
+import { epochSeconds } from '../../platform/clock';
 import { AppError, type IssueDetail } from '../../platform/errors';
 import { jsonResponse } from '../../platform/http/responses';
 import type { HttpResult } from '../../platform/http/types';

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { cancellationReasons, isConditionalCheckFailed, type TransactionItem } from '../../platform/dynamodb';
+import { type TransactionItem } from '../../platform/dynamodb';
+import { cancellationReasons, isConditionalCheckFailed } from '../../platform/dynamodb-errors';
 import { FOLLOW_UP_TYPES } from '../schema';
 import { LEAD_EVENT_TYPES, type LeadEvent, type PlannedChange } from './adaptation';
 import { STEP_STATUSES, type StepStatus } from './step';

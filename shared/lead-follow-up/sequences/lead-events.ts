@@ -6,7 +6,7 @@ import { readIdempotencyKey } from '../../api/idempotency-key';
 import { NOTHING_STAGED, type EventPublisher } from '../../commands/events';
 import type { IdempotencyStore } from '../../commands/idempotency';
 import type { Clock } from '../../platform/clock';
-import { epochSeconds } from '../../platform/dynamodb';
+import { epochSeconds } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { canonicalJson, sha256Hex } from '../../platform/hashing';
 import { jsonResponse } from '../../platform/http/responses';

@@ -1,6 +1,8 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLE } from '../../catalogue/table';
-import { epochSeconds, isConditionalCheckFailed, queryUpTo } from '../../platform/dynamodb';
+import { queryUpTo } from '../../platform/dynamodb';
+import { isConditionalCheckFailed } from '../../platform/dynamodb-errors';
+import { epochSeconds } from '../../platform/clock';
 import { followUpKey, leadPartition, leadSortKey, SCHEDULED_PARTITION } from '../follow-up-store';
 import { followUpId, MAX_SEQUENCE } from '../sequence';
 import { FINAL_STEP_STATUSES, storedStepSchema, type StepAdaptation, type StepStatus, type StoredStep } from './step';

@@ -1,5 +1,6 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { epochSeconds, isConditionalCheckFailed } from '../../platform/dynamodb';
+import { isConditionalCheckFailed } from '../../platform/dynamodb-errors';
+import { epochSeconds } from '../../platform/clock';
 
 /**
  * Port: a provider's daily request allowance, shared by every worker.

@@ -8,7 +8,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { Principal } from '../../../shared/access/api-keys';
 import type { EventPublisher } from '../../../shared/commands/events';
 import { dynamoIdempotencyStore } from '../../../shared/commands/idempotency';
-import { dynamoCommandStore } from '../../../shared/commands/store';
+import { dynamoCommandStore } from '../../../shared/commands/dynamo-store';
 import { dynamoFollowUpStore, type StoredFollowUp } from '../../../shared/lead-follow-up/follow-up-store';
 import { dynamoLeadHistory, historyPartition } from '../../../shared/lead-follow-up/history';
 import { followUpId } from '../../../shared/lead-follow-up/sequence';

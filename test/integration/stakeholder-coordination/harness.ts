@@ -3,7 +3,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { DEMO_DATA_FILE, importFile } from '../../../infra/local/provision';
 import type { JobEnvelope } from '../../../shared/commands/job';
 import type { CallCommand, CallCommandFields } from '../../../shared/calls/record';
-import { dynamoCommandStore } from '../../../shared/commands/store';
+import { dynamoCommandStore } from '../../../shared/commands/dynamo-store';
 import { processJobRecord, type WorkerDependencies } from '../../../shared/commands/worker';
 import { dynamoIdempotencyStore } from '../../../shared/commands/idempotency';
 import { systemClock } from '../../../shared/platform/clock';

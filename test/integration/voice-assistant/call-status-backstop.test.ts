@@ -6,7 +6,7 @@ import { build as buildCallStatusWebhook } from '../../../functions/webhooks/twi
 import { queueById } from '../../../shared/catalogue/job-types';
 import { TABLE } from '../../../shared/catalogue/table';
 import type { CallCommand } from '../../../shared/calls/record';
-import { dynamoCommandStore } from '../../../shared/commands/store';
+import { dynamoCommandStore } from '../../../shared/commands/dynamo-store';
 import type { HttpEvent, HttpResult } from '../../../shared/platform/http/types';
 import { answerCallStatus } from '../../../shared/stakeholder-coordination/call-status-webhook';
 import { dynamoCallStore } from '../../../shared/stakeholder-coordination/call-store';

@@ -1,5 +1,5 @@
 import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
-import { dynamoCommandStore } from '../../../shared/commands/store';
+import { dynamoCommandStore } from '../../../shared/commands/dynamo-store';
 import { createDocumentClient } from '../../../shared/platform/dynamodb';
 import { newId } from '../../../shared/platform/ids';
 import { verifyWebhookSignature } from '../../../shared/webhooks/signature';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
 import type { StoredCommand } from '../../../shared/commands/record';
-import { dynamoCommandStore } from '../../../shared/commands/store';
+import { dynamoCommandStore } from '../../../shared/commands/dynamo-store';
 import { webhookPublisherOf } from '../../../shared/composition/events';
 import { systemClock } from '../../../shared/platform/clock';
 import { createDocumentClient } from '../../../shared/platform/dynamodb';

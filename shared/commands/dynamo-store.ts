@@ -1,0 +1,261 @@
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TABLE } from '../catalogue/table';
+import { queryShardsBefore, type TransactionItem } from '../platform/dynamodb';
+import { cancellationReasons, isConditionalCheckFailed } from '../platform/dynamodb-errors';
+import { epochSeconds } from '../platform/clock';
+import type { NoLiveFields, StoredCommand } from './record';
+import { CommandGoneError, commandKey, type CommandStore } from './store';
+
+/*
+ * The CommandStore port on the single DynamoDB table. The port (store.ts)
+ * loads no SDK, so code that only names a store, and its tests, stay light.
+ */
+
+/** How long an erased command's marker is kept: longer than any job of it can wait in a queue (SQS keeps a message at most 14 days). */
+export const ERASED_MARKER_RETENTION_MS = 14 * 86_400_000;
+
+function erasedMarkerKey(id: string): { pk: string; sk: string } {
+  return { pk: commandKey(id).pk, sk: 'ERASED' };
+}
+
+/**
+ * The transaction item that makes a write depend on its command: the command
+ * exists and is still in progress. A write that carries it never lands for a
+ * command erased (or finished) meanwhile.
+ */
+export function commandInProgressCheck(tableName: string, id: string): TransactionItem {
+  return {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: commandKey(id),
+      ConditionExpression: 'attribute_exists(pk) AND #status = :in_progress',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':in_progress': 'in_progress' },
+    },
+  };
+}
+
+/**
+ * Commands in progress are listed in the table's overloaded index, spread
+ * over a few partitions so no single one runs hot; finishing a command takes
+ * it out (a sparse index: only unfinished commands are in it).
+ */
+const IN_PROGRESS_SHARDS = 8;
+const IN_PROGRESS_INDEX = TABLE.indexes[0];
+
+function inProgressIndexKeys(command: Pick<StoredCommand, 'id' | 'created_at'>): Record<string, string> {
+  const shard = parseInt(command.id.slice(-1), 16) % IN_PROGRESS_SHARDS || 0;
+  return {
+    [IN_PROGRESS_INDEX.partitionKey]: `CMD#IN_PROGRESS#${shard}`,
+    [IN_PROGRESS_INDEX.sortKey]: `${command.created_at}#${command.id}`,
+  };
+}
+
+/** CommandStore on the single DynamoDB table. */
+export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string): CommandStore {
+  // The item as stored: the kernel's fields, and its feature's live fields as the feature wrote them.
+  const toRecord = <Live extends object = NoLiveFields>(item: Record<string, unknown> | undefined): StoredCommand<Live> | undefined => {
+    if (!item) return undefined;
+    const { pk: _pk, sk: _sk, [IN_PROGRESS_INDEX.partitionKey]: _ipk, [IN_PROGRESS_INDEX.sortKey]: _isk, ...rest } = item;
+    return rest as unknown as StoredCommand<Live>;
+  };
+  const leaveIndex = { [IN_PROGRESS_INDEX.partitionKey]: undefined, [IN_PROGRESS_INDEX.sortKey]: undefined };
+
+  const updateInProgress = async (
+    id: string,
+    sets: Record<string, unknown>,
+    extraCondition?: string,
+    extraValues: Record<string, unknown> = {},
+    also: readonly TransactionItem[] = [],
+  ): Promise<boolean> => {
+    const names: Record<string, string> = { '#status': 'status' };
+    const values: Record<string, unknown> = { ':in_progress': 'in_progress', ...extraValues };
+    const assignments: string[] = [];
+    const removals: string[] = [];
+    for (const [field, value] of Object.entries(sets)) {
+      const name = `#f_${field}`;
+      names[name] = field;
+      if (value === undefined) {
+        removals.push(name);
+        continue;
+      }
+      values[`:v_${field}`] = value;
+      assignments.push(`${name} = :v_${field}`);
+    }
+    const expression = [`SET ${assignments.join(', ')}`, removals.length ? `REMOVE ${removals.join(', ')}` : ''].filter(Boolean).join(' ');
+    const update = {
+      TableName: tableName,
+      Key: commandKey(id),
+      UpdateExpression: expression,
+      ConditionExpression: `attribute_exists(pk) AND #status = :in_progress${extraCondition ? ` AND ${extraCondition}` : ''}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    };
+    try {
+      if (also.length === 0) await db.send(new UpdateCommand(update));
+      else await db.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...also] }));
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailed(error) || cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
+      throw error;
+    }
+  };
+
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  const store: CommandStore = {
+    async create(command) {
+      const put = {
+        TableName: tableName,
+        Item: { ...commandKey(command.id), ...command, ...(command.status === 'in_progress' ? inProgressIndexKeys(command) : {}) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      };
+      try {
+        if (!command.parent_id) {
+          await db.send(new PutCommand(put));
+          return true;
+        }
+        const parentExists = { TableName: tableName, Key: commandKey(command.parent_id), ConditionExpression: 'attribute_exists(pk)' };
+        await db.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, { ConditionCheck: parentExists }] }));
+        return true;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return false;
+        const reasons = cancellationReasons(error);
+        if (reasons?.[0] === 'ConditionalCheckFailed') return false;
+        if (reasons?.[1] === 'ConditionalCheckFailed') throw new CommandGoneError(command.parent_id!);
+        throw error;
+      }
+    },
+
+    async wasErased(id) {
+      const { Item } = await db.send(
+        new GetCommand({ TableName: tableName, Key: erasedMarkerKey(id), ConsistentRead: true, ProjectionExpression: 'pk' }),
+      );
+      return Item !== undefined;
+    },
+
+    async get<Live extends object = NoLiveFields>(id: string) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: commandKey(id), ConsistentRead: true }));
+      return toRecord<Live>(Item);
+    },
+
+    async claim(id, expected, now, leaseUntil) {
+      try {
+        const { Attributes } = await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: commandKey(id),
+            UpdateExpression: 'SET #lease = :lease, #updated = :updated ADD #attempts :one',
+            ConditionExpression:
+              'attribute_exists(pk) AND #status = :in_progress AND #tenant = :tenant AND #type = :type AND (attribute_not_exists(#lease) OR #lease < :now)',
+            ExpressionAttributeNames: {
+              '#status': 'status',
+              '#tenant': 'tenant_id',
+              '#type': 'type',
+              '#lease': 'lease_until',
+              '#updated': 'updated_at',
+              '#attempts': 'attempts',
+            },
+            ExpressionAttributeValues: {
+              ':in_progress': 'in_progress',
+              ':tenant': expected.tenantId,
+              ':type': expected.type,
+              ':now': now,
+              ':lease': leaseUntil,
+              ':updated': iso(now),
+              ':one': 1,
+            },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return { kind: 'claimed', command: toRecord(Attributes)! };
+      } catch (error) {
+        if (!isConditionalCheckFailed(error)) throw error;
+        const current = await store.get(id);
+        if (!current) return (await store.wasErased(id)) ? { kind: 'erased' } : { kind: 'missing' };
+        if (current.tenant_id !== expected.tenantId || current.type !== expected.type) return { kind: 'mismatch', command: current };
+        if (current.status !== 'in_progress') return { kind: 'terminal', command: current };
+        return { kind: 'leased', command: current };
+      }
+    },
+
+    async release(id) {
+      await updateInProgress(id, { lease_until: undefined, updated_at: new Date().toISOString() });
+    },
+
+    async recordProgress(id, patch, now) {
+      return updateInProgress(id, { ...patch, updated_at: iso(now) });
+    },
+
+    async complete(id, result, now, patch = {}, also = []) {
+      return updateInProgress(
+        id,
+        { ...patch, status: 'completed', result, updated_at: iso(now), lease_until: undefined, ...leaveIndex },
+        undefined,
+        {},
+        also,
+      );
+    },
+
+    async fail(id, error, now, patch = {}, also = []) {
+      return updateInProgress(
+        id,
+        { ...patch, status: 'failed', error, updated_at: iso(now), lease_until: undefined, ...leaveIndex },
+        undefined,
+        {},
+        also,
+      );
+    },
+
+    async listInProgress(createdBefore, limit) {
+      const family = { tableName, index: IN_PROGRESS_INDEX, partitionPrefix: 'CMD#IN_PROGRESS#', shards: IN_PROGRESS_SHARDS };
+      // Index sort keys are `<created_at>#<id>`: the merge is in creation order.
+      return (await queryShardsBefore(db, family, createdBefore, limit))
+        .map((item) => toRecord(item)!)
+        .filter((command) => command.status === 'in_progress');
+    },
+
+    async erase(id, tenantId, unchangedSince) {
+      const now = Date.now();
+      try {
+        await db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Delete: {
+                  TableName: tableName,
+                  Key: commandKey(id),
+                  ConditionExpression: `attribute_exists(pk) AND #tenant = :tenant${unchangedSince === undefined ? '' : ' AND #updated = :updated'}`,
+                  ExpressionAttributeNames: {
+                    '#tenant': 'tenant_id',
+                    ...(unchangedSince === undefined ? {} : { '#updated': 'updated_at' }),
+                  },
+                  ExpressionAttributeValues: {
+                    ':tenant': tenantId,
+                    ...(unchangedSince === undefined ? {} : { ':updated': unchangedSince }),
+                  },
+                },
+              },
+              {
+                Put: {
+                  TableName: tableName,
+                  Item: {
+                    ...erasedMarkerKey(id),
+                    tenant_id: tenantId,
+                    erased_at: new Date(now).toISOString(),
+                    expires_at: epochSeconds(now + ERASED_MARKER_RETENTION_MS),
+                  },
+                },
+              },
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
+        throw error;
+      }
+    },
+  };
+  return store;
+}
