@@ -134,9 +134,10 @@ export async function runDeliveryAttempt(
     deps.logger?.warn('Webhook attempt not recorded: its lease had run out', ids);
     return { outcome: 'unrecorded', extra: ids };
   }
-  if (waitSeconds !== undefined) await queueAttempt(deps, job.tenant_id, { ...input, attempt: input.attempt + 1 }, waitSeconds * 1000);
   metrics.count(delivered ? 'WebhookDelivered' : 'WebhookAttemptFailed', delivery.event_type);
   if (!delivered && waitSeconds === undefined) metrics.count('WebhookDeliveryFailed', delivery.event_type);
+  // Counted first: should this send fail, the job's later run queues the attempt, and nothing counts this one again.
+  if (waitSeconds !== undefined) await queueAttempt(deps, job.tenant_id, { ...input, attempt: input.attempt + 1 }, waitSeconds * 1000);
   const status = delivered ? 'delivered' : waitSeconds === undefined ? 'failed' : 'pending';
   return {
     outcome: status,
