@@ -1,3 +1,4 @@
+import { COMMAND_ACCEPT_TABLE_GRANTS, PRODUCER_JOB_TABLE_GRANTS } from '../catalogue/command-start';
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
 import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
@@ -45,9 +46,8 @@ export const DEEP_RESEARCH_CATALOGUE = {
         workerBundles: [PAGE_PARSE_WORKER],
         access: {
           table: [
-            // Producer jobs: the tenant must exist, then the job's Idempotency-Key.
-            { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
-            { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+            // Producer jobs: the tenant must exist, then the job's Idempotency-Key (command-start.ts).
+            ...PRODUCER_JOB_TABLE_GRANTS,
             // Its command (a producer's job starts one).
             { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
             // Google's daily query counter, shared by every worker (an atomic conditional update).
@@ -84,11 +84,8 @@ export const DEEP_RESEARCH_CATALOGUE = {
       timeoutSeconds: 29,
       memoryMb: 512,
       access: {
-        table: [
-          { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
-          { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
-          { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
-        ],
+        // The key, the Idempotency-Key and the command (command-start.ts); a research request names no site.
+        table: [...COMMAND_ACCEPT_TABLE_GRANTS],
         sendsTo: ['research'],
         sendsToDeadLetterOf: [],
         secrets: [],

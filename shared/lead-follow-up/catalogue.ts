@@ -1,3 +1,4 @@
+import { COMMAND_ACCEPT_TABLE_GRANTS, PRODUCER_JOB_TABLE_GRANTS } from '../catalogue/command-start';
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
 import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
@@ -28,9 +29,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
         memoryMb: 256,
         access: {
           table: [
-            // Producer jobs: the tenant's sites, then the job's Idempotency-Key.
-            { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
-            { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+            // Producer jobs: the tenant's sites, then the job's Idempotency-Key (command-start.ts).
+            ...PRODUCER_JOB_TABLE_GRANTS,
             { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
             // The command's tenant's window of the lead's history (one Query, Limit bounded).
             { actions: ['Query'], keyPrefixes: ['LEADHISTORY#'] },
@@ -91,10 +91,10 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
       memoryMb: 512,
       access: {
         table: [
-          { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+          // The key, the Idempotency-Key and the command (command-start.ts).
+          ...COMMAND_ACCEPT_TABLE_GRANTS,
+          // The site the request names, its lead and user, and its agents (listed to find an active sales agent).
           { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
-          { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
-          { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
         ],
         sendsTo: ['sales'],
         sendsToDeadLetterOf: [],

@@ -1,3 +1,4 @@
+import { COMMAND_ACCEPT_TABLE_GRANTS } from '../catalogue/command-start';
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
 import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
@@ -52,13 +53,12 @@ export const STAKEHOLDER_COORDINATION_CATALOGUE = {
       memoryMb: 512,
       access: {
         table: [
-          { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+          // The key, the Idempotency-Key and the command (command-start.ts).
+          ...COMMAND_ACCEPT_TABLE_GRANTS,
           // The site, its lead, visitor, user and agents, and the bounded lists of its context summary.
           { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
           // A conversation named by the request, or the new one it starts.
           { actions: ['GetItem', 'PutItem'], keyPrefixes: ['CONV#'] },
-          { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
-          { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
         ],
         sendsTo: ['call'],
         sendsToDeadLetterOf: [],

@@ -60,23 +60,37 @@ export function deliveryTask(deps: DeliveryDependencies): TaskDefinition<Deliver
  * event is POSTed, and the outcome recorded: 2xx `delivered`; anything else
  * (another status, a redirect, a timeout, a refused address) waits its turn
  * in WEBHOOK_RETRY_DELAYS, and the delivery is `failed` after the last.
- * The next attempt's job is queued before the outcome is recorded, so a
- * crash in between costs a repeated attempt, never a lost one.
+ * The next attempt's job is queued only once the outcome is recorded, so
+ * it finds its predecessor written down whenever it runs (a zero wait may
+ * run it at once). A run that stops in between (a fault, a crash) leaves its
+ * own job to come back (queued again, or redelivered by SQS): finding its
+ * attempt recorded and the delivery still pending, it queues the next one.
+ * A duplicate job's first run does not, so duplicates do not multiply.
  */
-export async function runDeliveryAttempt(deps: DeliveryDependencies, { job, input }: TaskInput<DeliveryJobRequest>): Promise<TaskOutcome> {
+export async function runDeliveryAttempt(
+  deps: DeliveryDependencies,
+  { job, input, attempt: run }: TaskInput<DeliveryJobRequest>,
+): Promise<TaskOutcome> {
   const now = deps.clock.now();
   const ids = { endpointId: input.endpoint_id, eventId: input.event_id, attempt: input.attempt };
   const delivery = await deps.deliveries.get(input.endpoint_id, input.event_id);
   if (!delivery || delivery.tenant_id !== job.tenant_id) return { outcome: 'missing', extra: ids };
-  if (delivery.status !== 'pending' || input.attempt !== delivery.attempt_count + 1)
-    return { outcome: 'duplicate', extra: { ...ids, status: delivery.status } };
+  if (delivery.status !== 'pending' || input.attempt !== delivery.attempt_count + 1) {
+    const leftUnqueued =
+      run > 1 && delivery.status === 'pending' && input.attempt === delivery.attempt_count && (delivery.lease_until ?? 0) <= now;
+    if (!leftUnqueued) return { outcome: 'duplicate', extra: { ...ids, status: delivery.status } };
+    // This job's attempt is recorded but its earlier run may have stopped before queuing the next: queue it (a second copy is dropped).
+    const dueIn = Date.parse(delivery.next_attempt_at ?? new Date(now).toISOString()) - now;
+    await queueAttempt(deps, job.tenant_id, { ...input, attempt: input.attempt + 1 }, dueIn);
+    return { outcome: 'next_queued', extra: { ...ids, dueInSeconds: hopDelaySeconds(dueIn) } };
+  }
 
   const dueIn = Date.parse(delivery.next_attempt_at ?? new Date(now).toISOString()) - now;
   const heldFor = (delivery.lease_until ?? 0) - now;
   if (dueIn > DUE_TOLERANCE_MS || heldFor > 0) {
     // Not yet due (a wait longer than SQS's 15 minutes goes in hops), or held by an attempt in flight: come back then.
     const waitMs = Math.max(dueIn, heldFor + DUE_TOLERANCE_MS);
-    await deps.queue.sendAgain(EVENT_DELIVERY_QUEUE, JSON.stringify(deliveryJob(job.tenant_id, input)), hopDelaySeconds(waitMs), 1);
+    await queueAttempt(deps, job.tenant_id, input, waitMs);
     return { outcome: heldFor > 0 ? 'busy' : 'waiting', extra: { ...ids, dueInSeconds: Math.ceil(waitMs / 1000) } };
   }
 
@@ -103,15 +117,6 @@ export async function runDeliveryAttempt(deps: DeliveryDependencies, { job, inpu
   const metrics = deps.metrics ?? noMetrics;
   const ended = deps.clock.now();
   const waitSeconds = delivered || !event ? undefined : nextRetryDelaySeconds(deps.retryDelaysSeconds, input.attempt - claimed.round_start);
-  if (waitSeconds !== undefined) {
-    const next = { ...input, attempt: input.attempt + 1 };
-    await deps.queue.sendAgain(
-      EVENT_DELIVERY_QUEUE,
-      JSON.stringify(deliveryJob(job.tenant_id, next)),
-      hopDelaySeconds(waitSeconds * 1000),
-      1,
-    );
-  }
   const recorded = await deps.deliveries.recordAttempt(
     delivery.endpoint_id,
     delivery.event_id,
@@ -131,6 +136,8 @@ export async function runDeliveryAttempt(deps: DeliveryDependencies, { job, inpu
   }
   metrics.count(delivered ? 'WebhookDelivered' : 'WebhookAttemptFailed', delivery.event_type);
   if (!delivered && waitSeconds === undefined) metrics.count('WebhookDeliveryFailed', delivery.event_type);
+  // Counted first: should this send fail, the job's later run queues the attempt, and nothing counts this one again.
+  if (waitSeconds !== undefined) await queueAttempt(deps, job.tenant_id, { ...input, attempt: input.attempt + 1 }, waitSeconds * 1000);
   const status = delivered ? 'delivered' : waitSeconds === undefined ? 'failed' : 'pending';
   return {
     outcome: status,
@@ -142,6 +149,11 @@ export async function runDeliveryAttempt(deps: DeliveryDependencies, { job, inpu
       ...(waitSeconds === undefined ? {} : { retryInSeconds: waitSeconds }),
     },
   };
+}
+
+/** Queues the job of an attempt to run `waitMs` from now (a longer wait than SQS allows goes in hops: see the early-job check). */
+async function queueAttempt(deps: DeliveryDependencies, tenantId: string, request: DeliveryJobRequest, waitMs: number): Promise<void> {
+  await deps.queue.sendAgain(EVENT_DELIVERY_QUEUE, JSON.stringify(deliveryJob(tenantId, request)), hopDelaySeconds(waitMs), 1);
 }
 
 /** One signed POST to the endpoint, after its address is resolved and checked again (never sent to a refused address). */

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { COMMAND_ACCEPT_TABLE_GRANTS, PRODUCER_JOB_TABLE_GRANTS } from '../../shared/catalogue/command-start';
 import { FUNCTIONS } from '../../shared/catalogue/functions';
 import { JOB_TYPES, QUEUES } from '../../shared/catalogue/job-types';
 import { MAX_WAIT_SECONDS, maxWaitSecondsOf } from '../../shared/catalogue/limits';
@@ -64,5 +65,16 @@ describe('the service catalogue', () => {
       expect(maxWaitSecondsOf(route.function)).toBeLessThanOrEqual(MAX_WAIT_SECONDS);
     }
     expect(maxWaitSecondsOf('getCommandApi')).toBe(MAX_WAIT_SECONDS);
+  });
+
+  it('gives every function that starts a command the table access starting one takes (command-start.ts)', () => {
+    const startingQueues = new Set<string>(JOB_TYPES.filter((job) => job.startsCommand).map((job) => job.queue.id));
+    const accepting = FUNCTIONS.filter((fn) => fn.kind === 'api' && fn.access.sendsTo.some((queue) => startingQueues.has(queue)));
+    expect(accepting.map((fn) => fn.id).sort()).toEqual(['deepResearchApi', 'leadFollowUpApi', 'stakeholderCoordinationApi']);
+    for (const fn of accepting) expect([fn.id, fn.access.table]).toEqual([fn.id, expect.arrayContaining([...COMMAND_ACCEPT_TABLE_GRANTS])]);
+    const producerWorkers = JOB_TYPES.filter((job) => job.fromProducers).map((job) => job.worker);
+    expect(producerWorkers.map((worker) => worker.id).sort()).toEqual(['researchWorker', 'salesWorker']);
+    for (const worker of producerWorkers)
+      expect([worker.id, worker.access.table]).toEqual([worker.id, expect.arrayContaining([...PRODUCER_JOB_TABLE_GRANTS])]);
   });
 });

@@ -1,0 +1,31 @@
+import type { TableGrant } from './table';
+
+/**
+ * What an API function needs to accept a command (shared/commands/start.ts
+ * behind its route): authenticate the caller's key, claim the request's
+ * Idempotency-Key, write the command and answer with it (waiting for it
+ * under `Prefer: wait`), or close it when its first job cannot be queued.
+ * A feature's accept function spreads these and adds only what its own
+ * request reads (a site, a conversation).
+ */
+export const COMMAND_ACCEPT_TABLE_GRANTS = [
+  // The caller's API key: its tenant and the sites it covers.
+  { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+  // The command: written once (a conditional PutItem), read back on a replay and while the caller waits, and marked
+  // (enqueue_failed_at) or failed with an UpdateItem when its first job cannot be queued.
+  { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+  // The Idempotency-Key: claimed once (a conditional PutItem), read back by a repeat of the request.
+  { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+] as const satisfies readonly TableGrant[];
+
+/**
+ * What a worker whose job type takes producer jobs (`fromProducers`) needs
+ * before it starts their command (shared/commands/worker.ts): the tenant's
+ * record (it must exist and may act on the job's site), then the job's
+ * Idempotency-Key, so a producer's job sent twice starts one command. The
+ * command's own grant is the worker's (its phase writes it too).
+ */
+export const PRODUCER_JOB_TABLE_GRANTS = [
+  { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
+  { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+] as const satisfies readonly TableGrant[];
