@@ -1,7 +1,8 @@
 import { DeleteMessageCommand, ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSRecord } from 'aws-lambda';
-import { ATTEMPT_ATTRIBUTE, sqsJobQueue, type JobQueue } from '../../../shared/commands/queue';
+import { ATTEMPT_ATTRIBUTE, type JobQueue } from '../../../shared/commands/queue';
+import { sqsJobQueue } from '../../../shared/commands/sqs-queue';
 import { createTaskWorker } from '../../../shared/commands/task-worker';
 import { systemClock } from '../../../shared/platform/clock';
 import { deliveryTask } from '../../../shared/webhooks/delivery';
