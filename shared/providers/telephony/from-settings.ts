@@ -4,7 +4,6 @@ import { ConfigError, readConfig } from '../../platform/config';
 import type { SecretSource } from '../../platform/secrets';
 import { TELEPHONY_REFRESH_MS } from './auth-token';
 import type { Telephony } from './port';
-import { createTwilioTelephony } from './twilio';
 import { refreshingLazy } from '../../platform/memo';
 
 /** Setting names held in the `twilio` secret (Secrets Manager in AWS, the environment locally). */
@@ -68,6 +67,8 @@ export function configuredTelephony(deps: TelephonyDeps): () => Promise<Telephon
     if (!accountSid || !authToken || !settings.TWILIO_FROM_NUMBER) return undefined;
     if (!/^AC[0-9a-f]{32}$/i.test(accountSid))
       throw new ConfigError('Invalid configuration: TWILIO_ACCOUNT_SID must be AC followed by 32 hex digits');
+    // The REST client (the whole twilio library, about 750 modules) is loaded with the first call placed, not at cold start.
+    const { createTwilioTelephony } = await import('./twilio');
     return createTwilioTelephony({
       accountSid,
       authToken,
