@@ -35,6 +35,8 @@ const keySource: KeySource = settings.API_KEY
 const apiKey = settings.API_KEY ?? stored?.key;
 
 const runtime = await startLocalRuntime({
+  // Every function composed before the banner, so a malformed setting stops the start.
+  compose: 'start',
   host: settings.HOST,
   port: settings.PORT,
   ...(settings.DATA_DIR ? { dataDir: settings.DATA_DIR } : {}),

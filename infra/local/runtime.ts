@@ -1,9 +1,16 @@
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
-import { FUNCTIONS, functionById, type FunctionDefinition, type ScheduledFunctionId } from '../../shared/catalogue/functions';
+import {
+  FUNCTIONS,
+  functionById,
+  type FunctionDefinition,
+  type FunctionId,
+  type ScheduledFunctionId,
+} from '../../shared/catalogue/functions';
 import { QUEUES, type JobQueueId } from '../../shared/catalogue/job-types';
 import { TABLE } from '../../shared/catalogue/table';
 import { generateApiKey } from '../../shared/access/api-keys';
@@ -18,6 +25,7 @@ import type { RelayTransport } from '../../functions/webhooks/relay';
 import { startEmbeddedAws, type AwsRequestObserver, type LocalQueue } from './embedded-aws';
 import { startLocalTelephony, type LocalTelephony } from './local-telephony';
 import { createGateway, type GatewayRoute, type HttpHandler } from './http-gateway';
+import { lambdaContext } from './lambda-context';
 import { requestLogFromEnv } from './request-log';
 import { DEFAULT_STOP_GRACE_MS, drain, type StopOptions } from './drain';
 import { DEMO_DATA_FILE, importFile, registerKeys } from './provision';
@@ -77,6 +85,14 @@ export interface LocalRuntimeOptions {
    * @default systemClock
    */
   clock?: Clock;
+  /**
+   * When each function's module is loaded and composed with its settings. `'first-use'`: on its first request, job, socket
+   * event or scheduled run, as Lambda does on a cold start (its init outside the invocation's timeout); a function that is never
+   * used is never loaded. `'start'`: every function before the runtime resolves, so a malformed setting stops the start
+   * (`npm start` composes at start).
+   * @default 'first-use'
+   */
+  compose?: 'start' | 'first-use';
 }
 
 /** A running local Switchboard. */
@@ -162,15 +178,37 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
   // The gateway listens before the functions are composed, so PUBLIC_BASE_URL can default to its address (PORT=0 included);
   // a request that comes in meanwhile waits for its function.
-  const handlers = new Map<string, unknown>();
-  let composed: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (composed = resolve));
-  const handlerOf =
-    (id: string): HttpHandler =>
-    async (event, context) => {
-      await ready;
-      return (handlers.get(id) as HttpHandler)(event, context);
+  let settingsReady: (settings: Settings) => void = () => undefined;
+  const composedSettings = new Promise<Settings>((resolve) => (settingsReady = resolve));
+  const modules = new Map<FunctionId, Promise<unknown>>();
+  let compositions: Promise<unknown> = Promise.resolve();
+  /** The function's handler, composed once (on first use, or at start with `compose: 'start'`). */
+  const composedHandler = (id: FunctionId): Promise<unknown> => {
+    let module = modules.get(id);
+    if (!module) {
+      // One composition at a time: module graphs overlap, and jest's ESM loader fails imports of a graph being linked
+      // by another ("request for … is not in cache").
+      module = compositions = compositions
+        .catch(() => undefined)
+        .then(() => composedSettings)
+        .then((settings) => composeFunction(functionById(id), settings, { relayConnections: relay.connections, clock }));
+      // A failed init is tried again on the next use, as Lambda does.
+      module.catch(() => modules.delete(id));
+      modules.set(id, module);
+    }
+    return module;
+  };
+  /**
+   * Invokes a function as Lambda does: its init (module load and composition) first, then the handler with a context whose
+   * deadline starts after it, so a cold start never eats into the invocation's timeout.
+   */
+  const invoker =
+    <Event, Result>(id: FunctionId, timeoutSeconds: number) =>
+    async (event: Event, _context: Context): Promise<Result> => {
+      const handler = (await composedHandler(id)) as (event: Event, context: Context) => Promise<Result>;
+      return handler(event, lambdaContext(id, timeoutSeconds));
     };
+  const handlerOf = (id: FunctionId): HttpHandler => invoker(id, functionById(id).timeoutSeconds);
   const routes: GatewayRoute[] = ROUTES.map((route) => {
     const fn = functionById(route.function);
     return { method: route.method, path: route.path, functionName: fn.id, timeoutSeconds: fn.timeoutSeconds, handler: handlerOf(fn.id) };
@@ -194,10 +232,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     path: new URL(relayUrlOf(publicBaseUrl)).pathname,
     functionName: relayFn.id,
     timeoutSeconds: relayFn.timeoutSeconds,
-    handler: async (event, context) => {
-      await ready;
-      return (handlers.get(relayFn.id) as SocketHandler)(event, context);
-    },
+    handler: invoker(relayFn.id, relayFn.timeoutSeconds) as SocketHandler,
     onError,
   });
   let localTelephony: LocalTelephony | undefined;
@@ -220,16 +255,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         localTelephony?.baseUrl,
       ]),
     };
-    for (const fn of FUNCTIONS) handlers.set(fn.id, await composeFunction(fn, settings, { relayConnections: relay.connections, clock }));
+    settingsReady(settings);
+    if (options.compose === 'start') for (const fn of FUNCTIONS) await composedHandler(fn.id);
     if (localTelephony) {
       const socketBase = url.replace(/^http/, 'ws');
       localControl = localTelephonyControl(localTelephony, { connectUrlOf: (relayUrl) => `${socketBase}${new URL(relayUrl).pathname}` });
     }
-    composed();
   } catch (error) {
     gateway.closeAllConnections();
     gateway.close();
+    await relay.close(0);
     await localTelephony?.stop();
+    await aws.stop();
     throw error;
   }
 
@@ -263,7 +300,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
           timeoutSeconds: fn.timeoutSeconds,
           batchSize: queue.batchSize,
           concurrency: options.workerConcurrency ?? 2,
-          handler: handlers.get(fn.id) as SqsHandler,
+          handler: invoker(fn.id, fn.timeoutSeconds) as SqsHandler,
           onError,
         }),
       );
@@ -279,7 +316,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         functionName: fn.id,
         timeoutSeconds: fn.timeoutSeconds,
         everyMs: Math.max(0, options.scheduleEveryMs ?? localIntervalMs(fn, baseSettings)),
-        handler: handlers.get(fn.id) as ScheduledHandler,
+        handler: invoker(fn.id, fn.timeoutSeconds) as ScheduledHandler,
         onError,
         clock,
       }),

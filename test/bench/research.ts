@@ -121,6 +121,8 @@ async function main(): Promise<void> {
   });
   const fakes = { google, brave, perplexity, openai };
   const runtime = await startLocalRuntime({
+    // Functions composed at start: the figures leave their init out.
+    compose: 'start',
     port: 0,
     scheduleEveryMs: 0,
     settings: {
