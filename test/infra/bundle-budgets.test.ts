@@ -28,7 +28,7 @@ const BUDGETS_KIB: Readonly<Record<FunctionId, number>> = {
   leadEventsApi: 750, // 684
   // The status callback and the relay check Twilio signatures without the twilio library (4.6 MB with it).
   twilioCallStatusWebhook: 770, // 694
-  conversationRelayWebhook: 890, // 804
+  conversationRelayWebhook: 890, // 810 (the OpenAI client is in it, reached only by import())
   postCallSummaryWorker: 900, // 820
   copywriterWorker: 920, // 838
   salesWorker: 940, // 857
