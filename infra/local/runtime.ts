@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
-import type { Context } from 'aws-lambda';
+import type { Context, ScheduledEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
 import {
@@ -26,14 +26,15 @@ import { startEmbeddedAws, type AwsRequestObserver, type LocalQueue } from './em
 import { startLocalTelephony, type LocalTelephony } from './local-telephony';
 import { createGateway, type GatewayRoute, type HttpHandler } from './http-gateway';
 import { lambdaContext } from './lambda-context';
+import type { SocketEvent, SocketResult } from '../../shared/voice-assistant/socket-event';
 import { requestLogFromEnv } from './request-log';
 import { DEFAULT_STOP_GRACE_MS, drain, type StopOptions } from './drain';
 import { DEMO_DATA_FILE, importFile, registerKeys } from './provision';
 import { requeueUnfinishedCommands } from './recover';
 import { handOnPendingEvents, requeuePendingDeliveries } from './recover-deliveries';
-import { startSchedule, type LocalSchedule, type ScheduledHandler } from './scheduler';
-import { startPoller, type Poller, type SqsHandler } from './sqs-poller';
-import { attachRelaySocket, type LocalRelay, type SocketHandler } from './relay-server';
+import { startSchedule, type LocalSchedule } from './scheduler';
+import { startPoller, type Poller } from './sqs-poller';
+import { attachRelaySocket, type LocalRelay } from './relay-server';
 import { localTelephonyControl } from './relay-control';
 import { relayUrlOf } from '../../shared/providers/telephony/public-urls';
 import { portOf } from '../../shared/webhooks/endpoint-url';
@@ -232,7 +233,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     path: new URL(relayUrlOf(publicBaseUrl)).pathname,
     functionName: relayFn.id,
     timeoutSeconds: relayFn.timeoutSeconds,
-    handler: invoker(relayFn.id, relayFn.timeoutSeconds) as SocketHandler,
+    handler: invoker<SocketEvent, SocketResult>(relayFn.id, relayFn.timeoutSeconds),
     onError,
   });
   let localTelephony: LocalTelephony | undefined;
@@ -300,7 +301,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
           timeoutSeconds: fn.timeoutSeconds,
           batchSize: queue.batchSize,
           concurrency: options.workerConcurrency ?? 2,
-          handler: invoker(fn.id, fn.timeoutSeconds) as SqsHandler,
+          handler: invoker<SQSEvent, SQSBatchResponse | void>(fn.id, fn.timeoutSeconds),
           onError,
         }),
       );
@@ -316,7 +317,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         functionName: fn.id,
         timeoutSeconds: fn.timeoutSeconds,
         everyMs: Math.max(0, options.scheduleEveryMs ?? localIntervalMs(fn, baseSettings)),
-        handler: invoker(fn.id, fn.timeoutSeconds) as ScheduledHandler,
+        handler: invoker<ScheduledEvent, unknown>(fn.id, fn.timeoutSeconds),
         onError,
         clock,
       }),

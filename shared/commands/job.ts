@@ -1,40 +1,42 @@
 import * as z from 'zod';
 import { TENANT_ID_PATTERN } from '../access/tenant-id';
 import { isUuid } from '../platform/ids';
+import { lazy } from '../platform/memo';
 
 /** Version of the job envelope; a producer must send exactly this. */
 export const JOB_ENVELOPE_VERSION = 1;
-
-/** Tenant ids: lower-case letters, digits, '-' and '_' (no separators that could forge a storage key). */
-const tenantId = z.string().max(63).regex(TENANT_ID_PATTERN, 'must be 1–63 lower-case letters, digits, "-" or "_"');
 
 /**
  * The versioned envelope every job travels in. An event producer puts one
  * on a worker queue directly, with `request` the same body the HTTP route
  * takes; the service's own jobs name their command (`command_id`), whose
- * stored request is what runs.
+ * stored request is what runs. Built on first use: only workers parse
+ * envelopes, while every function that queues a job imports this module.
  */
-export const jobEnvelopeSchema = z
-  .object({
-    version: z.literal(JOB_ENVELOPE_VERSION),
-    type: z.string().min(1).max(64),
-    idempotency_key: z.string().min(1).max(255).optional(),
-    tenant_id: tenantId,
-    command_id: z
-      .string()
-      .refine(isUuid, 'must be a UUID')
-      .transform((id) => id.toLowerCase())
-      .optional(),
-    request: z.record(z.string(), z.unknown()).optional(),
-  })
-  .strict()
-  .refine((job) => job.command_id !== undefined || job.request !== undefined, {
-    message: 'a job needs a request (or a command_id)',
-    path: ['request'],
-  });
+export const jobEnvelopeSchema = lazy(() =>
+  z
+    .object({
+      version: z.literal(JOB_ENVELOPE_VERSION),
+      type: z.string().min(1).max(64),
+      idempotency_key: z.string().min(1).max(255).optional(),
+      // Tenant ids: lower-case letters, digits, '-' and '_' (no separators that could forge a storage key).
+      tenant_id: z.string().max(63).regex(TENANT_ID_PATTERN, 'must be 1–63 lower-case letters, digits, "-" or "_"'),
+      command_id: z
+        .string()
+        .refine(isUuid, 'must be a UUID')
+        .transform((id) => id.toLowerCase())
+        .optional(),
+      request: z.record(z.string(), z.unknown()).optional(),
+    })
+    .strict()
+    .refine((job) => job.command_id !== undefined || job.request !== undefined, {
+      message: 'a job needs a request (or a command_id)',
+      path: ['request'],
+    }),
+);
 
 /** A validated job envelope. */
-export type JobEnvelope = z.infer<typeof jobEnvelopeSchema>;
+export type JobEnvelope = z.infer<ReturnType<typeof jobEnvelopeSchema>>;
 
 /**
  * A job that can never succeed however often it is retried, because of its

@@ -354,7 +354,7 @@ export function decodeJob(definition: { type: string }, body: string): JobEnvelo
       throw new PoisonJobError(error.reason === 'too_deep' ? error.message : 'The message body is not JSON');
     throw error;
   }
-  const parsed = jobEnvelopeSchema.safeParse(raw);
+  const parsed = jobEnvelopeSchema().safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     throw new PoisonJobError(

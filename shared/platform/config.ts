@@ -22,7 +22,8 @@ export function readConfig<S extends z.ZodRawShape>(
     const value = env[key];
     picked[key] = value === undefined || value.trim() === '' ? undefined : value;
   }
-  const parsed = z.object(shape).safeParse(picked);
+  // Parsed once: jitless, so zod does not compile (new Function) a fast path for an object read only this once.
+  const parsed = z.object(shape).safeParse(picked, { jitless: true });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const name = issue.path.join('.');

@@ -41,3 +41,14 @@ export function refreshingLazy<T>(resolve: () => Promise<T>, refreshMs: number, 
     return pending;
   };
 }
+
+/**
+ * A value built on first use and then kept. For module-level values a cold
+ * start may not need and that cost to build at import: a zod schema runs a
+ * good share of zod's code the first time one of its kind is built, which
+ * is init time in every function that imports the module.
+ */
+export function lazy<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}

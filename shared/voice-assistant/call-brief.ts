@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { CallCommand, TranscriptEntry } from '../calls/record';
+import { lazy } from '../platform/memo';
 
 /**
  * What the voice assistant reads of a stakeholder coordination command:
@@ -7,27 +8,29 @@ import type { CallCommand, TranscriptEntry } from '../calls/record';
  * `targets`: meeting details, then the pre-call and the post-call prompt as
  * one-message lists). Read by shape through this schema: the prompts are
  * the stakeholder feature's product, the assistant only speaks from them.
+ * The stored transcript is read back through its schema (absent: empty).
+ * Both are built on first use (the status callback imports this module but
+ * reads a brief only after a completed call).
  */
-const systemMessages = z.object({ messages: z.tuple([z.object({ role: z.literal('system'), content: z.string() })]) });
-const targetsSchema = z.tuple([
-  z.object({ meeting_details: z.object({ title: z.string(), objective: z.string() }) }),
-  systemMessages,
-  systemMessages,
-]);
-
-const transcriptEntrySchema = z.object({
-  role: z.enum(['assistant', 'user']),
-  content: z.string(),
-  at: z.string(),
-  generated_by: z.enum(['openai', 'offline']).optional(),
-  model: z.string().optional(),
-  source: z.literal('welcome_greeting').optional(),
-  interrupted: z.boolean().optional(),
-  dtmf: z.string().optional(),
+const briefSchemas = lazy(() => {
+  const systemMessages = z.object({ messages: z.tuple([z.object({ role: z.literal('system'), content: z.string() })]) });
+  const targets = z.tuple([
+    z.object({ meeting_details: z.object({ title: z.string(), objective: z.string() }) }),
+    systemMessages,
+    systemMessages,
+  ]);
+  const transcriptEntry = z.object({
+    role: z.enum(['assistant', 'user']),
+    content: z.string(),
+    at: z.string(),
+    generated_by: z.enum(['openai', 'offline']).optional(),
+    model: z.string().optional(),
+    source: z.literal('welcome_greeting').optional(),
+    interrupted: z.boolean().optional(),
+    dtmf: z.string().optional(),
+  });
+  return { targets, transcript: z.array(transcriptEntry) };
 });
-
-/** The stored transcript, read back through its schema (absent: empty). */
-export const transcriptSchema = z.array(transcriptEntrySchema);
 
 /** A stakeholder command as the call sees it. */
 export interface CallBrief {
@@ -58,9 +61,10 @@ export class NotACallError extends Error {
 /** Reads a stored command as a call brief; throws NotACallError when it is not a stakeholder coordination with readable prompts. */
 export function readCallBrief(command: CallCommand): CallBrief {
   if (command.type !== 'stakeholder_coordination') throw new NotACallError(`command ${command.id} is not a stakeholder coordination`);
-  const targets = targetsSchema.safeParse(command.targets);
+  const schemas = briefSchemas();
+  const targets = schemas.targets.safeParse(command.targets);
   if (!targets.success) throw new NotACallError(`command ${command.id} has no meeting prompts`);
-  const transcript = transcriptSchema.safeParse(command.transcript ?? []);
+  const transcript = schemas.transcript.safeParse(command.transcript ?? []);
   if (!transcript.success) throw new NotACallError(`command ${command.id} has a transcript that does not read as one`);
   const [details, preCall, postCall] = targets.data;
   return {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { lazy } from '../platform/memo';
 import { RELAY_LIMITS } from './limits';
 
 /**
@@ -7,37 +8,40 @@ import { RELAY_LIMITS } from './limits';
  * `setup` once the socket is open, then `prompt`s (what the caller said),
  * `interrupt`, `dtmf` and `error`; we answer `text` tokens or `end`.
  * Fields we do not use are allowed through: Twilio adds fields over time.
+ * Built on first use: a `$connect` or `$disconnect` reads no message.
  */
-const setupSchema = z.looseObject({
-  type: z.literal('setup'),
-  callSid: z.string().max(64),
-  sessionId: z.string().max(64).optional(),
-  customParameters: z.record(z.string(), z.string().max(256)).optional(),
+const inboundSchema = lazy(() => {
+  const setupSchema = z.looseObject({
+    type: z.literal('setup'),
+    callSid: z.string().max(64),
+    sessionId: z.string().max(64).optional(),
+    customParameters: z.record(z.string(), z.string().max(256)).optional(),
+  });
+
+  const promptSchema = z.looseObject({
+    type: z.literal('prompt'),
+    voicePrompt: z.string().max(RELAY_LIMITS.maxMessageBytes),
+    lang: z.string().max(35).optional(),
+    /** False for partial transcripts (partialPrompts on); only the last one is answered. */
+    last: z.boolean().optional(),
+  });
+
+  const interruptSchema = z.looseObject({
+    type: z.literal('interrupt'),
+    /** What Twilio had spoken of the assistant's reply when the caller spoke over it. */
+    utteranceUntilInterrupt: z.string().max(RELAY_LIMITS.maxMessageBytes).optional(),
+    durationUntilInterruptMs: z.union([z.number(), z.string()]).optional(),
+  });
+
+  const dtmfSchema = z.looseObject({ type: z.literal('dtmf'), digit: z.string().regex(/^[0-9*#A-Dw]$/, 'must be one keypad key') });
+
+  const errorSchema = z.looseObject({ type: z.literal('error'), description: z.string().max(RELAY_LIMITS.maxMessageBytes).optional() });
+
+  return z.discriminatedUnion('type', [setupSchema, promptSchema, interruptSchema, dtmfSchema, errorSchema]);
 });
-
-const promptSchema = z.looseObject({
-  type: z.literal('prompt'),
-  voicePrompt: z.string().max(RELAY_LIMITS.maxMessageBytes),
-  lang: z.string().max(35).optional(),
-  /** False for partial transcripts (partialPrompts on); only the last one is answered. */
-  last: z.boolean().optional(),
-});
-
-const interruptSchema = z.looseObject({
-  type: z.literal('interrupt'),
-  /** What Twilio had spoken of the assistant's reply when the caller spoke over it. */
-  utteranceUntilInterrupt: z.string().max(RELAY_LIMITS.maxMessageBytes).optional(),
-  durationUntilInterruptMs: z.union([z.number(), z.string()]).optional(),
-});
-
-const dtmfSchema = z.looseObject({ type: z.literal('dtmf'), digit: z.string().regex(/^[0-9*#A-Dw]$/, 'must be one keypad key') });
-
-const errorSchema = z.looseObject({ type: z.literal('error'), description: z.string().max(RELAY_LIMITS.maxMessageBytes).optional() });
-
-const inboundSchema = z.discriminatedUnion('type', [setupSchema, promptSchema, interruptSchema, dtmfSchema, errorSchema]);
 
 /** A message Twilio sent on the socket, read and checked. */
-export type InboundMessage = z.infer<typeof inboundSchema>;
+export type InboundMessage = z.infer<ReturnType<typeof inboundSchema>>;
 
 /** A message Twilio may send that this service does not act on (a newer type), kept by its type only. */
 export interface OtherMessage {
@@ -70,7 +74,7 @@ export function parseInboundMessage(raw: string): InboundMessage | OtherMessage 
   const type = (value as { type?: unknown }).type;
   if (typeof type !== 'string') throw new RelayProtocolError('message has no type');
   if (!['setup', 'prompt', 'interrupt', 'dtmf', 'error'].includes(type)) return { type: 'other', name: type.slice(0, 40) };
-  const parsed = inboundSchema.safeParse(value);
+  const parsed = inboundSchema().safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new RelayProtocolError(`${type} message: ${issue ? `${issue.path.join('.') || 'message'} ${issue.message}` : 'malformed'}`);

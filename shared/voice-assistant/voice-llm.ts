@@ -1,11 +1,9 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { readConfig } from '../platform/config';
 import type { SecretSource } from '../platform/secrets';
-import { LLM_REFRESH_MS } from '../providers/llm/from-settings';
 import { createOfflineLlm } from '../providers/llm/offline';
-import { createOpenAiLlm } from '../providers/llm/openai';
 import type { LlmClient } from '../providers/llm/port';
-import { llmSettingsSchema } from '../providers/llm/select';
+import { LLM_REFRESH_MS, llmSettingsSchema } from '../providers/llm/settings';
 import { VOICE_LLM_POLICY } from './limits';
 import { refreshingLazy } from '../platform/memo';
 
@@ -19,7 +17,9 @@ const DEFAULT_MODEL = 'gpt-4o-mini';
  * progress never waits for a key: where offline answers are not allowed
  * (ALLOW_OFFLINE_PROVIDERS is not true) a missing key is logged as an error,
  * and the offline writer answers anyway (labelled `offline`), since silence
- * on a live line is worse. The choice is kept for LLM_REFRESH_MS.
+ * on a live line is worse. The choice is kept for LLM_REFRESH_MS. The
+ * OpenAI client (about 100 KiB) is loaded then, not at cold start: a socket's
+ * `$connect` and `$disconnect` never call the model.
  */
 export function voiceLlm(
   secrets: SecretSource,
@@ -30,7 +30,10 @@ export function voiceLlm(
   const now = options.now ?? Date.now;
   const resolve = async (): Promise<LlmClient> => {
     const apiKey = (await secrets.read(['OPENAI_API_KEY'])).OPENAI_API_KEY?.trim();
-    if (apiKey) return createOpenAiLlm({ apiKey, baseUrl: OPENAI_BASE_URL, model: OPENAI_MODEL ?? DEFAULT_MODEL }, VOICE_LLM_POLICY);
+    if (apiKey) {
+      const { createOpenAiLlm } = await import('../providers/llm/openai');
+      return createOpenAiLlm({ apiKey, baseUrl: OPENAI_BASE_URL, model: OPENAI_MODEL ?? DEFAULT_MODEL }, VOICE_LLM_POLICY);
+    }
     if (!options.allowOffline)
       options.logger?.error('Provider not configured: no OPENAI_API_KEY; the call is answered by the offline writer');
     return createOfflineLlm();

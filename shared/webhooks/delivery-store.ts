@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocum
 import * as z from 'zod';
 import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { epochSeconds } from '../platform/clock';
+import { lazy } from '../platform/memo';
 import { EVENT_RETENTION_MS } from './event-store';
 
 /**
@@ -90,36 +91,37 @@ export interface DeliveryStore {
 
 const PARTITION = 'DELIVERY#';
 
-const attemptSchema = z.object({
-  number: z.number(),
-  at: z.string(),
-  trigger: z.enum(['automatic', 'redelivery']),
-  status_code: z.number().optional(),
-  duration_ms: z.number(),
-  error: z.string().optional(),
-  response_excerpt: z.string().optional(),
-});
-
-const storedDelivery = z.object({
-  endpoint_id: z.string(),
-  event_id: z.string(),
-  tenant_id: z.string(),
-  event_type: z.string(),
-  event_key: z.string(),
-  status: z.enum(['pending', 'delivered', 'failed']),
-  attempt_count: z.number().int(),
-  round_start: z.number().int(),
-  attempts: z.array(attemptSchema),
-  next_attempt_at: z.string().optional(),
-  lease_until: z.number().optional(),
-  redelivery_requested_at: z.string().optional(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  delivered_at: z.string().optional(),
+const storedDelivery = lazy(() => {
+  const attemptSchema = z.object({
+    number: z.number(),
+    at: z.string(),
+    trigger: z.enum(['automatic', 'redelivery']),
+    status_code: z.number().optional(),
+    duration_ms: z.number(),
+    error: z.string().optional(),
+    response_excerpt: z.string().optional(),
+  });
+  return z.object({
+    endpoint_id: z.string(),
+    event_id: z.string(),
+    tenant_id: z.string(),
+    event_type: z.string(),
+    event_key: z.string(),
+    status: z.enum(['pending', 'delivered', 'failed']),
+    attempt_count: z.number().int(),
+    round_start: z.number().int(),
+    attempts: z.array(attemptSchema),
+    next_attempt_at: z.string().optional(),
+    lease_until: z.number().optional(),
+    redelivery_requested_at: z.string().optional(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    delivered_at: z.string().optional(),
+  });
 });
 
 function deliveryOf(item: Record<string, unknown>): StoredDelivery {
-  const parsed = storedDelivery.safeParse(item);
+  const parsed = storedDelivery().safeParse(item);
   if (!parsed.success)
     throw new Error(
       `Malformed delivery item ${String(item.pk)}/${String(item.sk)}: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`,

@@ -45,7 +45,7 @@ export interface DeliveryDependencies {
 export function deliveryTask(deps: DeliveryDependencies): TaskDefinition<DeliveryJobRequest> {
   return {
     type: DELIVERY_JOB_TYPE,
-    parse: (request) => deliveryJobRequestSchema.parse(request),
+    parse: (request) => deliveryJobRequestSchema().parse(request),
     run: (input) => runDeliveryAttempt(deps, input),
   };
 }

@@ -1,6 +1,7 @@
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
+import { lazy } from '../platform/memo';
 
 /** Most endpoints one tenant may register (Stripe allows 16 per account; a handful is what a team uses). */
 export const MAX_ENDPOINTS_PER_TENANT = 10;
@@ -70,22 +71,24 @@ const SLOT = 'SLOT#';
 const slotKey = (slot: number) => `${SLOT}${String(slot).padStart(2, '0')}`;
 
 /** What an endpoint item holds; read back with this schema, never cast. */
-const storedEndpoint = z.object({
-  sk: z.string(),
-  id: z.string(),
-  tenant_id: z.string(),
-  url: z.string(),
-  events: z.array(z.string()),
-  description: z.string().optional(),
-  secret: z.string(),
-  previous_secret: z.string().optional(),
-  previous_secret_expires_at: z.string().optional(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+const storedEndpoint = lazy(() =>
+  z.object({
+    sk: z.string(),
+    id: z.string(),
+    tenant_id: z.string(),
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string().optional(),
+    secret: z.string(),
+    previous_secret: z.string().optional(),
+    previous_secret_expires_at: z.string().optional(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  }),
+);
 
 function endpointOf(item: Record<string, unknown>): WebhookEndpoint & { slot: string } {
-  const parsed = storedEndpoint.safeParse(item);
+  const parsed = storedEndpoint().safeParse(item);
   if (!parsed.success)
     throw new Error(
       `Malformed webhook endpoint item ${String(item.pk)}/${String(item.sk)}: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`,

@@ -5,6 +5,7 @@ import { queryShardsBefore, type TransactionItem } from '../platform/dynamodb';
 import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { epochSeconds } from '../platform/clock';
 import { canonicalJson, sha256Hex } from '../platform/hashing';
+import { lazy } from '../platform/memo';
 
 /** How long an event (and its deliveries) is kept: a month, as Stripe keeps events. Longer than every retry schedule. */
 export const EVENT_RETENTION_MS = 30 * 86_400_000;
@@ -68,19 +69,21 @@ function pendingShardOf(key: string): number {
   return parseInt(key.slice(-1), 16) % PENDING_SHARDS || 0;
 }
 
-const storedEvent = z.object({
-  pk: z.string(),
-  id: z.string(),
-  tenant_id: z.string(),
-  type: z.string(),
-  created_at: z.string(),
-  data: z.record(z.string(), z.unknown()),
-  idempotency_key: z.string(),
-  fanned_out_at: z.string().optional(),
-});
+const storedEvent = lazy(() =>
+  z.object({
+    pk: z.string(),
+    id: z.string(),
+    tenant_id: z.string(),
+    type: z.string(),
+    created_at: z.string(),
+    data: z.record(z.string(), z.unknown()),
+    idempotency_key: z.string(),
+    fanned_out_at: z.string().optional(),
+  }),
+);
 
 function eventOf(item: Record<string, unknown>): StoredEvent {
-  const parsed = storedEvent.safeParse(item);
+  const parsed = storedEvent().safeParse(item);
   if (!parsed.success) throw new Error(`Malformed event item ${String(item.pk)}: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
   const { pk, ...event } = parsed.data;
   return { key: pk, ...event };

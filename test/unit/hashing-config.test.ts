@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, readConfig, requiredString } from '../../shared/platform/config';
+import { ConfigError, optionalUrl, readConfig, requiredString } from '../../shared/platform/config';
 import { canonicalJson, sha256Hex } from '../../shared/platform/hashing';
 import { redact } from '../../shared/platform/logger';
 
@@ -24,6 +24,28 @@ describe('readConfig', () => {
       PORT: 3000,
       HOST: 'x',
     });
+  });
+
+  it('compiles no parser for its one parse (zod would build one with `new Function`, cold-start time for nothing)', () => {
+    const compiled: string[] = [];
+    const original = globalThis.Function;
+    globalThis.Function = new Proxy(original, {
+      construct(target, args: string[]) {
+        compiled.push(String(args.at(-1)));
+        return Reflect.construct(target, args);
+      },
+    });
+    let read: unknown;
+    try {
+      read = readConfig(
+        { TABLE_NAME: requiredString(), BASE_URL: optionalUrl() },
+        { TABLE_NAME: 'table', BASE_URL: 'https://example.com' },
+      );
+    } finally {
+      globalThis.Function = original;
+    }
+    expect(read).toEqual({ TABLE_NAME: 'table', BASE_URL: 'https://example.com' });
+    expect(compiled).toEqual([]);
   });
 });
 

@@ -2,11 +2,11 @@ import { readConfig } from '../../platform/config';
 import type { SecretSource } from '../../platform/secrets';
 import { noTracing, type Tracing } from '../../platform/tracing';
 import type { JsonCompletionRequest, LlmClient } from './port';
-import { llmSettingsSchema, selectLlm } from './select';
+import { selectLlm } from './select';
+import { LLM_REFRESH_MS, llmSettingsSchema } from './settings';
 import { refreshingLazy } from '../../platform/memo';
 
-/** How long a resolved model is kept before its key is read again (a secret filled after deploy is picked up by then). */
-export const LLM_REFRESH_MS = 5 * 60 * 1000;
+export { LLM_REFRESH_MS } from './settings';
 
 /** Thrown when no model is configured and the offline writer is not allowed: the job fails loudly and is retried. */
 export class ProviderNotConfiguredError extends Error {
