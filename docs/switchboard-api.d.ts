@@ -1299,6 +1299,7 @@ export interface components {
             system_prompts: components["schemas"]["SystemPrompt"][];
             /** @description The site's context (with `include_context_summary`, the default). */
             context_summary?: {
+                /** @description The site's tasks (id order), then the open tasks the tenant's earlier calls made (newest call first). */
                 tasks: {
                     id: string;
                     title: string;
@@ -1306,7 +1307,15 @@ export interface components {
                     owner: string | null;
                     due_date: string | null;
                     description: string | null;
+                    /**
+                     * @description `call` on an item one of the tenant's calls made (absent on the site's own items).
+                     * @enum {string}
+                     */
+                    source?: "call";
+                    /** @description The stakeholder coordination command whose call made it (absent on the site's own items). */
+                    source_command_id?: string;
                 }[];
+                /** @description The site's requirements (id order), then those the tenant's earlier calls made (newest call first). */
                 requirements: {
                     id: string;
                     title: string;
@@ -1314,6 +1323,13 @@ export interface components {
                     estimated_cost: number | string | null;
                     priority: string | null;
                     description: string | null;
+                    /**
+                     * @description `call` on an item one of the tenant's calls made (absent on the site's own items).
+                     * @enum {string}
+                     */
+                    source?: "call";
+                    /** @description The stakeholder coordination command whose call made it (absent on the site's own items). */
+                    source_command_id?: string;
                 }[];
                 campaigns: {
                     id: string;
@@ -1420,6 +1436,7 @@ export interface components {
             system_prompts: components["schemas"]["SystemPrompt"][];
             /** @description The site's context (with `include_context_summary`, the default). */
             context_summary?: {
+                /** @description The site's tasks (id order), then the open tasks the tenant's earlier calls made (newest call first). */
                 tasks: {
                     id: string;
                     title: string;
@@ -1427,7 +1444,15 @@ export interface components {
                     owner: string | null;
                     due_date: string | null;
                     description: string | null;
+                    /**
+                     * @description `call` on an item one of the tenant's calls made (absent on the site's own items).
+                     * @enum {string}
+                     */
+                    source?: "call";
+                    /** @description The stakeholder coordination command whose call made it (absent on the site's own items). */
+                    source_command_id?: string;
                 }[];
+                /** @description The site's requirements (id order), then those the tenant's earlier calls made (newest call first). */
                 requirements: {
                     id: string;
                     title: string;
@@ -1435,6 +1460,13 @@ export interface components {
                     estimated_cost: number | string | null;
                     priority: string | null;
                     description: string | null;
+                    /**
+                     * @description `call` on an item one of the tenant's calls made (absent on the site's own items).
+                     * @enum {string}
+                     */
+                    source?: "call";
+                    /** @description The stakeholder coordination command whose call made it (absent on the site's own items). */
+                    source_command_id?: string;
                 }[];
                 campaigns: {
                     id: string;
@@ -3799,6 +3831,12 @@ export interface operations {
                             deleted: true;
                             /** @description The command and each child phase this request erased. */
                             deleted_ids: string[];
+                            /** @description A follow-up sequence's follow-ups this request erased (when any). */
+                            deleted_follow_up_ids?: string[];
+                            /** @description The tasks the command's call made on the site, erased with it (when any). */
+                            deleted_task_ids?: string[];
+                            /** @description The requirements the command's call made on the site, erased with it (when any). */
+                            deleted_requirement_ids?: string[];
                         };
                     };
                 };
@@ -4260,7 +4298,7 @@ export interface operations {
                          * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
                          */
                         command_id: string;
-                        /** @description The call's meeting summary, as the command's `meeting_summary` shows it: what was said, decided and asked for; what was not said is `null` or an empty list. */
+                        /** @description The call's meeting summary, as the command's `meeting_summary` shows it: what was said, decided and asked for; what was not said is `null` or an empty list. Each action item also became one of the tenant's tasks of the site (id `<command_id>-task-<nn>`, status `open`) and each requirement one of its requirements (id `<command_id>-requirement-<nn>`, status `pending_approval` or `proposed`): they appear in that tenant's next context summaries (`source: "call"`) and are erased with the command. */
                         meeting_summary: {
                             /** @enum {string} */
                             status: "completed";
@@ -4276,25 +4314,50 @@ export interface operations {
                              * @example 2026-11-23T14:02:11.512Z
                              */
                             requested_at: string;
+                            /** @description The main points discussed, one line each. */
                             key_points: string[];
+                            /** @description What was decided, and by whom. */
                             decisions: string[];
+                            /** @description Every task agreed on the call. */
                             action_items: {
-                                assignee: string | null;
-                                due_date: string | null;
-                                /** @enum {string} */
-                                priority: "high" | "medium" | "low";
-                                description: string;
-                            }[];
-                            requirements: {
+                                /** @description A short name for the task, from the words of the call. */
                                 title: string;
-                                description: string;
-                                cost: string | null;
-                                /** @enum {string} */
+                                /** @description Who takes it on, as named on the call; null when nobody was named. */
+                                assignee: string | null;
+                                /** @description When it is due, as said (`2026-12-05`, `Friday`); null when no date was given. */
+                                due_date: string | null;
+                                /**
+                                 * @description As said on the call, or `medium` when nothing was said of it.
+                                 * @enum {string}
+                                 */
                                 priority: "high" | "medium" | "low";
-                                owner: string | null;
-                                approval_needed: boolean;
+                                /** @description What is to be done, in one sentence. */
+                                description: string;
                             }[];
+                            /** @description Every resource or spend requested on the call. */
+                            requirements: {
+                                /** @description A short name for what is needed. */
+                                title: string;
+                                /** @description What is needed and why, in one sentence. */
+                                description: string;
+                                /** @description The amount said on the call (`$4,500` is 4500); null when no amount was said. */
+                                estimated_cost: number | null;
+                                /** @description ISO 4217 code of the amount (`USD`, `EUR`, `GBP`) when the call said it; null when unknown or no amount. */
+                                currency: string | null;
+                                /**
+                                 * @description As said on the call, or `medium` when nothing was said of it.
+                                 * @enum {string}
+                                 */
+                                priority: "high" | "medium" | "low";
+                                /** @description Who owns the request, as named on the call; null when nobody was named. */
+                                owner: string | null;
+                                /** @description True when it needs approval before any spend (an amount, a budget or an approval was mentioned). */
+                                needs_approval: boolean;
+                            }[];
+                            /** @description One line on how far the call met its objective. */
                             objective_outcome: string;
+                            /** @description Why every list is empty: the person called said nothing usable (only greetings, filler words or noise), or the call held nothing to note. Absent when the summary holds something. */
+                            reason?: string;
                             /**
                              * @description Who wrote the text: `openai` (any OpenAI-compatible model), or `offline`, the deterministic writer used without a model key.
                              * @enum {string}

@@ -18,6 +18,7 @@ import type { Settings } from '../../shared/composition/settings';
 import { cachedSiteDirectory } from '../../shared/sites/cached-directory';
 import { dynamoConversationStore } from '../../shared/sites/conversations';
 import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
+import { dynamoSiteWorkStore } from '../../shared/sites/dynamo-site-work';
 import { acceptStakeholderCoordination } from '../../shared/stakeholder-coordination/accept';
 
 /** How long this function trusts a site and its agents before reading them again. */
@@ -37,6 +38,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
     queue: jobQueueOf('stakeholderCoordinationApi', settings, tracing),
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
     conversations: dynamoConversationStore(db, tableName),
+    siteWork: dynamoSiteWorkStore(db, tableName),
     clock,
     metrics: metricsOf('stakeholderCoordinationApi', settings),
     maxWaitSeconds: maxWaitSecondsOf('stakeholderCoordinationApi'),

@@ -4,6 +4,7 @@ import type { HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
 import { workerComposition } from '../../shared/composition/worker';
 import { lazyLlm } from '../../shared/providers/llm/from-settings';
+import { dynamoSiteWorkStore } from '../../shared/sites/dynamo-site-work';
 import { postCallSummaryJob } from '../../shared/voice-assistant/summary-phase';
 import { dynamoMeetingSummaryStore } from '../../shared/voice-assistant/summary-store';
 
@@ -13,6 +14,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const definition = postCallSummaryJob({
     ...deps,
     summaries: dynamoMeetingSummaryStore(deps.db, deps.tableName),
+    siteWork: dynamoSiteWorkStore(deps.db, deps.tableName),
     llm: lazyLlm(deps.secrets, settings, deps.llmPolicy),
     // `meeting_summary.created`, to the tenant's webhooks (the catalogue entry grants publishing).
     events: deps.events,

@@ -11,10 +11,12 @@ const MAX_PHASE_DEPTH = 4;
 
 /**
  * Erases what a command made outside its own record (a sequence's
- * follow-ups), for the command's tenant only; returns the ids erased. Runs
- * before the command is erased, so a retry after a failure still finds them.
+ * follow-ups, the tasks and requirements a call made), for the command's
+ * tenant only; returns the ids erased by kind (`follow_up_ids`,
+ * `task_ids`, ...), which the answer lists as `deleted_<kind>`. Runs before
+ * the command is erased, so a retry after a failure still finds them.
  */
-export type LeftoverEraser = (command: StoredCommand) => Promise<string[]>;
+export type LeftoverEraser = (command: StoredCommand) => Promise<Readonly<Record<string, readonly string[]>>>;
 
 /** Times the erase is tried again when a worker changed the command between its read and its deletion. */
 const MAX_ERASE_ROUNDS = 5;
@@ -27,8 +29,8 @@ const MAX_ERASE_ROUNDS = 5;
  * `deleted_ids` lists the command and each child this request erased;
  * another tenant's command, a missing one or one already erased answers 404
  * COMMAND_NOT_FOUND. With `eraseLeftovers`, what the command made elsewhere
- * goes first; the answer then lists the follow-ups erased in
- * `deleted_follow_up_ids` (when any).
+ * goes first; the answer then lists what was erased of each kind (when any):
+ * `deleted_follow_up_ids`, `deleted_task_ids`, `deleted_requirement_ids`.
  *
  * The erasure sticks while a worker still runs the command: the command is
  * deleted only if unchanged since it was read (else read again), so every
@@ -46,10 +48,18 @@ export async function answerDeleteCommand(
 ): Promise<HttpResult> {
   for (let round = 0; round < MAX_ERASE_ROUNDS; round++) {
     const command = await readCommandFor(commands, principal, id, now);
-    const leftovers = new Set(eraseLeftovers ? await eraseLeftovers(command) : []);
+    const leftovers = new Map<string, Set<string>>();
+    const eraseLeftoversOnce = async () => {
+      for (const [kind, ids] of Object.entries(eraseLeftovers ? await eraseLeftovers(command) : {})) {
+        const kept = leftovers.get(kind) ?? new Set<string>();
+        for (const id of ids) kept.add(id);
+        leftovers.set(kind, kept);
+      }
+    };
+    await eraseLeftoversOnce();
     const children = new Set(await eraseChildren(commands, principal.tenantId, command, MAX_PHASE_DEPTH));
     if (!(await commands.erase(command.id, principal.tenantId, command.updated_at))) continue;
-    for (const leftover of eraseLeftovers ? await eraseLeftovers(command) : []) leftovers.add(leftover);
+    await eraseLeftoversOnce();
     for (const child of await eraseChildren(commands, principal.tenantId, command, MAX_PHASE_DEPTH)) children.add(child);
     return jsonResponse(200, {
       success: true,
@@ -57,7 +67,7 @@ export async function answerDeleteCommand(
         command_id: command.id,
         deleted: true,
         deleted_ids: [command.id, ...children],
-        ...(leftovers.size > 0 ? { deleted_follow_up_ids: [...leftovers] } : {}),
+        ...Object.fromEntries([...leftovers].filter(([, ids]) => ids.size > 0).map(([kind, ids]) => [`deleted_${kind}`, [...ids]])),
       },
     });
   }

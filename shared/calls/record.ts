@@ -62,8 +62,9 @@ export interface TranscriptEntry {
   dtmf?: string;
 }
 
-/** One action item of a meeting summary. */
+/** One action item of a meeting summary (it also becomes one of the tenant's tasks of the site). */
 export interface MeetingActionItem {
+  title: string;
   assignee: string | null;
   /** As said on the call (`2026-12-05`, `Friday`), or null when none was given. */
   due_date: string | null;
@@ -71,15 +72,17 @@ export interface MeetingActionItem {
   description: string;
 }
 
-/** One requirement (resource or spend) a meeting summary records. */
+/** One requirement (resource or spend) a meeting summary records (it also becomes one of the tenant's requirements of the site). */
 export interface MeetingRequirement {
   title: string;
   description: string;
-  /** The estimated cost as said (`$5,000`), or null when none was given. */
-  cost: string | null;
+  /** The amount said on the call (`$5,000` is 5000), or null when none was given. */
+  estimated_cost: number | null;
+  /** ISO 4217 code of the amount, when the call said it. */
+  currency: string | null;
   priority: 'high' | 'medium' | 'low';
   owner: string | null;
-  approval_needed: boolean;
+  needs_approval: boolean;
 }
 
 /**
@@ -94,7 +97,10 @@ export interface MeetingSummaryRecord {
   /** The `post_call_summary` command that writes it (absent when skipped). */
   command_id?: string;
   requested_at: string;
-  /** Why there is no summary (when skipped). */
+  /**
+   * Why the summary holds nothing: set when `skipped` (nothing was said), and when `completed` from a transcript with
+   * nothing usable in it (only the greeting, noise or filler words): every list is then empty, and nothing was invented.
+   */
   reason?: string;
   key_points?: string[];
   decisions?: string[];

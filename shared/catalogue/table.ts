@@ -46,6 +46,12 @@ export const TABLE = {
      * events writes histories only, never sites or leads (shared/lead-follow-up/history.ts).
      */
     'LEADHISTORY#',
+    /**
+     * `SITEWORK#<tenant id>#<site id>`: the tasks and requirements a tenant's calls made on a site, from their meeting
+     * summaries (`sk` `TASK#<command id>#<nn>` or `REQ#<command id>#<nn>`), apart from `SITE#` (shared by the tenants covering
+     * the site) so each tenant's reach only its own commands (shared/sites/dynamo-site-work.ts).
+     */
+    'SITEWORK#',
     /** `RELAY#<connection id>`: one ConversationRelay socket's session: its command and call (shared/voice-assistant/sessions.ts). */
     'RELAY#',
     /**

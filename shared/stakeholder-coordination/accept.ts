@@ -9,6 +9,7 @@ import { itemSize, valueSize } from '../platform/item-size';
 import { cutText } from '../platform/text';
 import type { ConversationStore } from '../sites/conversations';
 import type { SiteDirectory } from '../sites/directory';
+import type { SiteWorkStore } from '../sites/site-work';
 import { checkStakeholderCoordination, type CheckedStakeholderCoordination } from './checks';
 import { newCall, STAKEHOLDER_SUPERVISORS, STAKEHOLDER_TASK, stakeholderDescription, stakeholderTargets } from './command-object';
 import { CONTEXT_SUMMARY_BOUNDS, contextSummary } from './context-summary';
@@ -24,6 +25,8 @@ const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export interface StakeholderApiDependencies extends StartDependencies {
   sites: SiteDirectory;
   conversations: ConversationStore;
+  /** The tasks and requirements the tenant's earlier calls made on the site, for the context summary. */
+  siteWork: Pick<SiteWorkStore, 'listTasks' | 'listRequirements'>;
   /** Longest `Prefer: wait` this route honours (below its function's timeout). */
   maxWaitSeconds: number;
 }
@@ -39,7 +42,7 @@ export interface StakeholderCall {
 /**
  * Use case: `POST /api/agents/cmo/stakeholder-coordination`. Validates the
  * body, runs the checks in the order of docs/voice-calls.md "Errors", reads the site's
- * context summary (bounded queries), starts a conversation when none was
+ * context summary (bounded queries; with what the tenant's earlier calls made), starts a conversation when none was
  * named, builds the meeting details and both system prompts, and records
  * the command with its call (`pending`, when numbers were given), then
  * queues the call job (once per Idempotency-Key and body). Answers 202 at
@@ -52,7 +55,7 @@ export async function acceptStakeholderCoordination(deps: StakeholderApiDependen
   const request = parseStakeholderCoordinationRequest(call.body);
   const checked = await checkStakeholderCoordination(deps, request, call.principal);
   const idempotencyKey = readIdempotencyKey(call.headers);
-  const summary = await contextSummary(deps.sites, checked.site);
+  const summary = await contextSummary(deps.sites, checked.site, { store: deps.siteWork, tenantId: call.principal.tenantId });
 
   const commandId = newId();
   const conversationId = checked.conversation?.id ?? newId();

@@ -59,6 +59,8 @@ export const STAKEHOLDER_COORDINATION_CATALOGUE = {
           { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
           // A conversation named by the request, or the new one it starts.
           { actions: ['GetItem', 'PutItem'], keyPrefixes: ['CONV#'] },
+          // The tenant's tasks and requirements its earlier calls made on the site, for the context summary (two bounded queries).
+          { actions: ['Query'], keyPrefixes: ['SITEWORK#'] },
         ],
         sendsTo: ['call'],
         sendsToDeadLetterOf: [],

@@ -3,9 +3,18 @@ import { entriesWithin, valueSize } from '../platform/item-size';
 import { cutText } from '../platform/text';
 import type { SiteDirectory } from '../sites/directory';
 import type { Site } from '../sites/schema';
+import type { SiteWorkStore } from '../sites/site-work';
 
 /** Most items of each collection a summary carries (each collection is one bounded query). */
 export const CONTEXT_SUMMARY_LIMIT = 50;
+
+/**
+ * Most tasks, and most requirements, the tenant's earlier calls made that a
+ * summary carries beside the site's own (newest call first; one bounded
+ * query each). Twenty is one call's whole list (the meeting summary keeps at
+ * most 20 of each), or the latest of several calls.
+ */
+export const CALL_WORK_LIMIT = 20;
 
 /**
  * How much of the site's data a summary keeps. It is stored on the command
@@ -20,6 +29,17 @@ export const CONTEXT_SUMMARY_LIMIT = 50;
 export const CONTEXT_SUMMARY_BOUNDS = { titleCharacters: 300, textCharacters: 1_000, recordBytes: 2 * 1024, maxBytes: 16 * 1024 } as const;
 
 const nullableText = z.string().nullable();
+/** Set on the items a call made (absent on the site's own): where they came from. */
+const fromCall = {
+  source: z
+    .literal('call')
+    .optional()
+    .meta({ description: "`call` on an item one of the tenant's calls made (absent on the site's own items)." }),
+  source_command_id: z
+    .string()
+    .optional()
+    .meta({ description: "The stakeholder coordination command whose call made it (absent on the site's own items)." }),
+};
 
 const taskSchema = z.object({
   id: z.string(),
@@ -28,6 +48,7 @@ const taskSchema = z.object({
   owner: nullableText,
   due_date: nullableText,
   description: nullableText,
+  ...fromCall,
 });
 const requirementSchema = z.object({
   id: z.string(),
@@ -36,6 +57,7 @@ const requirementSchema = z.object({
   estimated_cost: z.union([z.number(), z.string()]).nullable(),
   priority: nullableText,
   description: nullableText,
+  ...fromCall,
 });
 const campaignSchema = z.object({
   id: z.string(),
@@ -54,12 +76,18 @@ const contentSchema = z.object({
 /**
  * The site's context as a stakeholder meeting sees it, with the seed's
  * fields: its tasks, requirements, campaigns and content (an empty list
- * when it has none) and its resource allocation (`{}` when it has none).
- * Read back from a stored command through this schema.
+ * when it has none) and its resource allocation (`{}` when it has none);
+ * after the site's own tasks and requirements, those the tenant's earlier
+ * calls made (`source: "call"`). Read back from a stored command through
+ * this schema.
  */
 export const contextSummarySchema = z.object({
-  tasks: z.array(taskSchema),
-  requirements: z.array(requirementSchema),
+  tasks: z
+    .array(taskSchema)
+    .meta({ description: "The site's tasks (id order), then the open tasks the tenant's earlier calls made (newest call first)." }),
+  requirements: z
+    .array(requirementSchema)
+    .meta({ description: "The site's requirements (id order), then those the tenant's earlier calls made (newest call first)." }),
   campaigns: z.array(campaignSchema),
   content: z.array(contentSchema),
   resource_allocation: z.record(z.string(), z.unknown()),
@@ -67,41 +95,82 @@ export const contextSummarySchema = z.object({
 export type ContextSummary = z.infer<typeof contextSummarySchema>;
 export type TaskSummary = ContextSummary['tasks'][number];
 
+/** Whose call-made tasks and requirements a summary adds: the requesting tenant's, and theirs only. */
+export interface CallWorkSource {
+  store: Pick<SiteWorkStore, 'listTasks' | 'listRequirements'>;
+  tenantId: string;
+}
+
 /**
  * Use case: the context summary of a site, from its own data: four bounded
  * queries (at most CONTEXT_SUMMARY_LIMIT items each, in id order), run at
- * once, and the site's resource allocation. Nothing is made up: a site
- * without tasks has `tasks: []`.
+ * once, and the site's resource allocation; with `callWork`, the tasks and
+ * requirements that tenant's earlier calls made on the site (at most
+ * CALL_WORK_LIMIT of each, newest call first), after the site's own and
+ * marked `source: "call"`. Nothing is made up: a site without tasks has
+ * `tasks: []`.
  */
-export async function contextSummary(sites: SiteDirectory, site: Site): Promise<ContextSummary> {
-  const [tasks, requirements, campaigns, content] = await Promise.all([
+export async function contextSummary(sites: SiteDirectory, site: Site, callWork?: CallWorkSource): Promise<ContextSummary> {
+  const owner = callWork && { tenantId: callWork.tenantId, siteId: site.id };
+  const [tasks, requirements, campaigns, content, callTasks, callRequirements] = await Promise.all([
     sites.listItems(site.id, 'tasks', CONTEXT_SUMMARY_LIMIT),
     sites.listItems(site.id, 'requirements', CONTEXT_SUMMARY_LIMIT),
     sites.listItems(site.id, 'campaigns', CONTEXT_SUMMARY_LIMIT),
     sites.listItems(site.id, 'content', CONTEXT_SUMMARY_LIMIT),
+    owner ? callWork.store.listTasks(owner, CALL_WORK_LIMIT) : [],
+    owner ? callWork.store.listRequirements(owner, CALL_WORK_LIMIT) : [],
   ]);
   const { titleCharacters, textCharacters, recordBytes } = CONTEXT_SUMMARY_BOUNDS;
   const title = (value: string) => cutText(value, titleCharacters);
   const short = (value: string | undefined) => (value === undefined ? null : cutText(value, titleCharacters));
   const text = (value: string | undefined) => (value === undefined ? null : cutText(value, textCharacters));
   return withinBudget({
-    tasks: tasks.map((task) => ({
-      id: task.id,
-      title: title(task.title),
-      status: short(task.status),
-      owner: short(task.owner),
-      due_date: short(task.due_date),
-      description: text(task.description),
-    })),
-    requirements: requirements.map((requirement) => ({
-      id: requirement.id,
-      title: title(requirement.title),
-      status: short(requirement.status),
-      estimated_cost:
-        typeof requirement.estimated_cost === 'string' ? title(requirement.estimated_cost) : (requirement.estimated_cost ?? null),
-      priority: short(requirement.priority),
-      description: text(requirement.description),
-    })),
+    tasks: tasks
+      .map((task) => ({
+        id: task.id,
+        title: title(task.title),
+        status: short(task.status),
+        owner: short(task.owner),
+        due_date: short(task.due_date),
+        description: text(task.description),
+      }))
+      .concat(
+        callTasks.map((task) => ({
+          id: task.id,
+          title: title(task.title),
+          status: task.status,
+          owner: short(task.owner ?? undefined),
+          due_date: short(task.due_date ?? undefined),
+          description: text(task.description),
+          source: 'call' as const,
+          source_command_id: task.source_command_id,
+        })),
+      ),
+    requirements: requirements
+      .map((requirement) => ({
+        id: requirement.id,
+        title: title(requirement.title),
+        status: short(requirement.status),
+        estimated_cost:
+          typeof requirement.estimated_cost === 'string' ? title(requirement.estimated_cost) : (requirement.estimated_cost ?? null),
+        priority: short(requirement.priority),
+        description: text(requirement.description),
+      }))
+      .concat(
+        callRequirements.map((requirement) => ({
+          id: requirement.id,
+          title: title(requirement.title),
+          status: requirement.status,
+          estimated_cost:
+            requirement.estimated_cost === null || requirement.currency === null
+              ? requirement.estimated_cost
+              : `${requirement.estimated_cost} ${requirement.currency}`,
+          priority: requirement.priority,
+          description: text(requirement.description),
+          source: 'call' as const,
+          source_command_id: requirement.source_command_id,
+        })),
+      ),
     campaigns: campaigns.map((campaign) => ({
       id: campaign.id,
       title: title(campaign.title),

@@ -74,8 +74,8 @@ export function preCallPrompt(context: MeetingContext, meeting: Pick<MeetingDeta
 /**
  * POST_CALL: how the summary of the call is written. It names the meeting,
  * objective, agenda and participants, and asks for KEY POINTS, DECISIONS,
- * ACTION ITEMS (assignee, due date, priority, description) and
- * REQUIREMENTS (cost, priority, owner, approval needed).
+ * ACTION ITEMS (title, assignee, due date, priority, description) and
+ * REQUIREMENTS (title, estimated cost, priority, owner, needs approval).
  */
 export function postCallPrompt(context: MeetingContext, meeting: Pick<MeetingDetails, 'title' | 'objective'>): string {
   return [
@@ -88,8 +88,8 @@ export function postCallPrompt(context: MeetingContext, meeting: Pick<MeetingDet
     'Write the summary in these sections, in plain text:',
     'KEY POINTS: the main points discussed, one line each, with the figures that were cited.',
     'DECISIONS: what was decided, and by whom.',
-    'ACTION ITEMS: every task agreed on the call, each with its assignee, due date, priority (high, medium or low) and a one-sentence description; update a pending task above rather than repeat it.',
-    'REQUIREMENTS: every resource or spend requested, each with its estimated cost, priority, owner, and whether approval is needed (approval needed: yes or no).',
+    'ACTION ITEMS: every task agreed on the call, each with a short title, its assignee, due date, priority (high, medium or low) and a one-sentence description; update a pending task above rather than repeat it.',
+    'REQUIREMENTS: every resource or spend requested, each with a short title, its estimated cost (the amount and its currency, as said), priority, owner, and whether it needs approval (needs approval: yes or no).',
     `Close with one line on how far the call met its objective: ${meeting.objective}`,
   ].join('\n');
 }
@@ -131,7 +131,12 @@ function pendingTaskLines(summary: ContextSummary, heading: string): string[] {
       .slice(0, MAX_LISTED)
       .map(
         (task) =>
-          `- ${task.title}${describe([task.status && `status ${task.status}`, task.owner && `owner ${task.owner}`, task.due_date && `due ${task.due_date}`])}`,
+          `- ${task.title}${describe([
+            task.status && `status ${task.status}`,
+            task.owner && `owner ${task.owner}`,
+            task.due_date && `due ${task.due_date}`,
+            task.source === 'call' && 'from an earlier call',
+          ])}`,
       ),
   ];
 }
@@ -190,6 +195,7 @@ function resourceNeeds(summary: ContextSummary): string {
           requirement.status,
           requirement.priority && `priority ${requirement.priority}`,
           requirement.estimated_cost !== null ? `estimated cost ${String(requirement.estimated_cost)}` : undefined,
+          requirement.source === 'call' && 'from an earlier call',
         ])}`,
     )
     .join('; ')}.`;

@@ -22,13 +22,17 @@ export const VOICE_ASSISTANT_CATALOGUE = {
         entry: 'functions/workers/post-call-summary.ts',
         description:
           'After a stakeholder call: turns its transcript into the meeting summary (key points, decisions, action items, requirements)',
-        // One model call bounded by the LLM policy's 56 s deadline, then two conditional writes and one event.
+        // One model call bounded by the LLM policy's 56 s deadline, then two conditional writes (the summary's one transaction
+        // with its event and the site's new tasks and requirements).
         timeoutSeconds: 120,
         memoryMb: 256,
         access: {
           table: [
             // Its command, and the stakeholder command whose transcript it reads and whose meeting_summary it writes.
             { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+            // The call's action items and requirements, as the tenant's tasks and requirements of the site: put only if absent,
+            // in the summary's own transaction (shared/sites/dynamo-site-work.ts).
+            { actions: ['PutItem'], keyPrefixes: ['SITEWORK#'] },
             // meeting_summary.created for the tenant's webhooks (event-publishing.ts).
             ...EVENT_PUBLISHER_TABLE_GRANTS,
           ],
@@ -67,4 +71,6 @@ export const VOICE_ASSISTANT_CATALOGUE = {
   ],
   // Its webhook answers the ConversationRelay socket (API Gateway's WebSocket API in AWS), which is no HTTP route.
   routes: [],
+  // Erasing a stakeholder command erases the tasks and requirements its call made (shared/sites/dynamo-site-work.ts).
+  erasedWithCommand: [{ actions: ['Query', 'DeleteItem'], keyPrefixes: ['SITEWORK#'] }],
 } as const satisfies FeatureCatalogue;

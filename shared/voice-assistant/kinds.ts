@@ -13,7 +13,14 @@ export type PostCallSummaryRequest = z.infer<typeof postCallSummaryRequestSchema
  */
 export const postCallSummaryProgressSchema = z.object({
   summary: meetingSummarySchema
-    .extend({ generated_by: z.enum(['openai', 'offline']), model: z.string(), fallback_reason: z.string().optional() })
+    .extend({
+      generated_by: z.enum(['openai', 'offline']),
+      model: z.string(),
+      /** Why the summary holds nothing (stored with it). */
+      reason: z.string().optional(),
+      /** Why the offline writer stood in for the model (logged, not stored). */
+      fallback_reason: z.string().optional(),
+    })
     .optional(),
 });
 export type PostCallSummaryProgress = z.infer<typeof postCallSummaryProgressSchema>;

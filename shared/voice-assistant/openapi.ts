@@ -15,13 +15,24 @@ const meetingSummaryEventSchema = z
     command_id: uuidField('The `post_call_summary` command that wrote it.'),
     requested_at: instantField('When the summary was queued (the call ended).'),
     ...meetingSummarySchema.shape,
+    reason: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'Why every list is empty: the person called said nothing usable (only greetings, filler words or noise), or the call held nothing to note. ' +
+          'Absent when the summary holds something.',
+      }),
     generated_by: generatedByField,
     model: z.string().optional().meta({ description: 'The model that wrote it.' }),
     created_at: instantField('When it was written.'),
   })
   .meta({
     description:
-      "The call's meeting summary, as the command's `meeting_summary` shows it: what was said, decided and asked for; what was not said is `null` or an empty list.",
+      "The call's meeting summary, as the command's `meeting_summary` shows it: what was said, decided and asked for; what was not said is `null` or an empty list. " +
+      "Each action item also became one of the tenant's tasks of the site (id `<command_id>-task-<nn>`, status `open`) and each requirement one of its " +
+      "requirements (id `<command_id>-requirement-<nn>`, status `pending_approval` or `proposed`): they appear in that tenant's next context summaries " +
+      '(`source: "call"`) and are erased with the command.',
   });
 
 export const VOICE_ASSISTANT_EVENTS: readonly DocumentedEvent[] = [

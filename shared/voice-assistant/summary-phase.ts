@@ -10,19 +10,34 @@ import { AppError } from '../platform/errors';
 import { LlmUnavailableError, type ChatMessage, type LlmClient } from '../providers/llm/port';
 import { NotACallError, readCallBrief, type CallBrief } from './call-brief';
 import { postCallSummaryKind, type PostCallSummaryProgress, type PostCallSummaryRequest } from './kinds';
+import type { SiteWorkStore } from '../sites/site-work';
 import { offlineMeetingSummary } from './summary-offline';
-import { boundedMeetingSummary, meetingSummarySchema, type WrittenMeetingSummary } from './summary-schema';
+import {
+  boundedMeetingSummary,
+  emptyMeetingSummary,
+  isEmptyMeetingSummary,
+  meetingSummarySchema,
+  type WrittenMeetingSummary,
+} from './summary-schema';
 import type { MeetingSummaryStore } from './summary-store';
+import { NOTHING_USABLE_REASON, usableStatements } from './summary-usable';
+import { siteWorkOf } from './summary-site-work';
 
 /** Upper bound on the summary's length in tokens. */
 const SUMMARY_MAX_TOKENS = 2_000;
 /** Most transcript characters sent to the model (a call's transcript is bounded; this bounds a prompt). */
 const MAX_TRANSCRIPT_CHARACTERS = 60_000;
+/** Why a summary written from a usable transcript still holds nothing. */
+export const NOTHING_NOTED_REASON = 'The call held no key point, decision, action item or requirement to note.';
+/** The offline writer's label, on the summaries it writes. */
+const OFFLINE_WRITER = 'offline-writer-v1';
 
 /** What the post-call phase works with. */
 export interface PostCallSummaryDependencies {
   commands: CommandStore;
   summaries: MeetingSummaryStore;
+  /** Where the call's action items and requirements become the tenant's tasks and requirements of the site. */
+  siteWork: Pick<SiteWorkStore, 'recordItems'>;
   clock: Clock;
   /** The model, resolved on first use. */
   llm: () => Promise<LlmClient>;
@@ -56,6 +71,12 @@ export function postCallSummaryJob(deps: PostCallSummaryDependencies): JobDefini
  * the offline writer does (labelled `offline`, with the reason); an
  * unavailable model is retried with the job, and on the last attempt the
  * offline writer stands in, so a call never ends without its summary.
+ * A transcript in which the person called said nothing usable (greetings,
+ * fillers, noise) gets an empty summary with its `reason`, and no model.
+ * The summary's action items and requirements become the tenant's tasks and
+ * requirements of the site, in the same transaction as the summary's write:
+ * they exist once exactly when the summary was stored once, however often
+ * the job runs or the end of the call is reported.
  * A redelivered job reuses the summary it kept and repeats only the writes.
  */
 export async function runPostCallSummary(
@@ -104,7 +125,9 @@ export async function runPostCallSummary(
       idempotencyKey: `${parent.id}:meeting_summary.created`,
     },
   ]);
-  const stored = await deps.summaries.markWritten(parent.id, child.id, summary, now, staged.items);
+  const work =
+    parent.site_id === undefined ? [] : deps.siteWork.recordItems(...siteWorkOf(parent.id, parent.tenant_id, parent.site_id, summary, now));
+  const stored = await deps.summaries.markWritten(parent.id, child.id, summary, now, [...staged.items, ...work]);
   if (stored) {
     await staged.deliver();
     return { status: 'completed', result: { parent_id: parent.id, meeting_summary: written } };
@@ -132,6 +155,20 @@ async function loadParent(deps: PostCallSummaryDependencies, child: SummaryComma
 }
 
 async function writeSummary(deps: PostCallSummaryDependencies, brief: CallBrief, attempt: number): Promise<KeptSummary> {
+  if (usableStatements(brief.transcript).length === 0) {
+    const outcome = `Objective: ${brief.meeting.objective} Nothing usable was said on the call, so it was not met.`;
+    return {
+      ...boundedMeetingSummary(emptyMeetingSummary(outcome)),
+      generated_by: 'offline',
+      model: OFFLINE_WRITER,
+      reason: NOTHING_USABLE_REASON,
+    };
+  }
+  const summary = await writeFromTranscript(deps, brief, attempt);
+  return isEmptyMeetingSummary(summary) ? { ...summary, reason: NOTHING_NOTED_REASON } : summary;
+}
+
+async function writeFromTranscript(deps: PostCallSummaryDependencies, brief: CallBrief, attempt: number): Promise<KeptSummary> {
   const offline = () => offlineMeetingSummary(brief.transcript, brief.meeting.objective);
   const llm = await deps.llm();
   try {
@@ -147,7 +184,7 @@ async function writeSummary(deps: PostCallSummaryDependencies, brief: CallBrief,
     if (error instanceof LlmUnavailableError && attempt < deps.maxReceiveCount) throw error;
     const reason =
       error instanceof Error ? `${error.name}: the model could not write the summary` : 'the model could not write the summary';
-    return { ...boundedMeetingSummary(offline()), generated_by: 'offline', model: 'offline-writer-v1', fallback_reason: reason };
+    return { ...boundedMeetingSummary(offline()), generated_by: 'offline', model: OFFLINE_WRITER, fallback_reason: reason };
   }
 }
 
@@ -156,7 +193,7 @@ export function summaryMessages(brief: Pick<CallBrief, 'postCallPrompt' | 'trans
   return [
     {
       role: 'system',
-      content: `${brief.postCallPrompt}\n\nAnswer with the sections as JSON fields: key_points, decisions, action_items (assignee, due_date, priority high, medium or low, description), requirements (title, description, cost, priority, owner, approval_needed), and objective_outcome for the closing line. Use null where the call did not say (an assignee, a due date, a cost, an owner), and empty lists for sections the call did not touch. Plain text in every field: no Markdown.`,
+      content: `${brief.postCallPrompt}\n\nAnswer with the sections as JSON fields: key_points, decisions, action_items (title, assignee, due_date, priority high, medium or low, description), requirements (title, description, estimated_cost as a number, currency as an ISO 4217 code, priority, owner, needs_approval), and objective_outcome for the closing line. Use null where the call did not say (an assignee, a due date, an amount or its currency, an owner), and empty lists for sections the call did not touch. Plain text in every field: no Markdown.`,
     },
     { role: 'user', content: `Transcript of the call:\n${transcriptText(brief.transcript)}` },
   ];
@@ -186,6 +223,7 @@ function plain(summary: WrittenMeetingSummary): WrittenMeetingSummary {
     decisions: summary.decisions.map(text).filter(Boolean),
     action_items: summary.action_items.map((item) => ({
       ...item,
+      title: text(item.title),
       assignee: orNull(item.assignee),
       due_date: orNull(item.due_date),
       description: text(item.description),
@@ -194,7 +232,7 @@ function plain(summary: WrittenMeetingSummary): WrittenMeetingSummary {
       ...item,
       title: text(item.title),
       description: text(item.description),
-      cost: orNull(item.cost),
+      currency: orNull(item.currency),
       owner: orNull(item.owner),
     })),
     objective_outcome: text(summary.objective_outcome),

@@ -7,7 +7,8 @@ import { cancellationReasons, isConditionalCheckFailed } from '../platform/dynam
 /** A finished summary, as the post-call phase writes it. */
 export type WrittenSummary = Required<
   Pick<MeetingSummaryRecord, 'key_points' | 'decisions' | 'action_items' | 'requirements' | 'objective_outcome' | 'generated_by' | 'model'>
->;
+> &
+  Pick<MeetingSummaryRecord, 'reason'>;
 
 /**
  * Port: the `meeting_summary` of a stakeholder command. Each write is one
@@ -19,7 +20,7 @@ export type WrittenSummary = Required<
 export interface MeetingSummaryStore {
   /** Marks the summary queued for `childId` and lists the child among the command's `child_ids`; only when none was requested before. */
   markPending(commandId: string, childId: string, now: number): Promise<boolean>;
-  /** Marks that there will be no summary, with the reason; only when none was requested before. */
+  /** Marks that there will be no summary (every list empty), with the reason; only when none was requested before. */
   markSkipped(commandId: string, reason: string, now: number): Promise<boolean>;
   /** Stores the summary written by `childId`; only while it is pending for that child. `also` (its event) commits with it or not at all. */
   markWritten(
@@ -66,7 +67,15 @@ export function dynamoMeetingSummaryStore(db: DynamoDBDocumentClient, tableName:
     },
 
     markSkipped(commandId, reason, now) {
-      const summary: MeetingSummaryRecord = { status: 'skipped', requested_at: iso(now), reason };
+      const summary: MeetingSummaryRecord = {
+        status: 'skipped',
+        requested_at: iso(now),
+        reason,
+        key_points: [],
+        decisions: [],
+        action_items: [],
+        requirements: [],
+      };
       return update({
         Key: commandKey(commandId),
         UpdateExpression: 'SET #summary = :summary',
@@ -82,7 +91,8 @@ export function dynamoMeetingSummaryStore(db: DynamoDBDocumentClient, tableName:
           Key: commandKey(commandId),
           UpdateExpression:
             'SET #summary.#status = :completed, #summary.key_points = :key_points, #summary.decisions = :decisions, #summary.action_items = :action_items, ' +
-            '#summary.requirements = :requirements, #summary.objective_outcome = :outcome, #summary.generated_by = :generated_by, #summary.#model = :model, #summary.created_at = :now',
+            '#summary.requirements = :requirements, #summary.objective_outcome = :outcome, #summary.generated_by = :generated_by, #summary.#model = :model, ' +
+            `#summary.created_at = :now${summary.reason === undefined ? '' : ', #summary.reason = :reason'}`,
           ConditionExpression: 'attribute_exists(pk) AND #summary.#status = :pending AND #summary.command_id = :child',
           ExpressionAttributeNames: { '#summary': 'meeting_summary', '#status': 'status', '#model': 'model' },
           ExpressionAttributeValues: {
@@ -97,6 +107,7 @@ export function dynamoMeetingSummaryStore(db: DynamoDBDocumentClient, tableName:
             ':generated_by': summary.generated_by,
             ':model': summary.model,
             ':now': iso(now),
+            ...(summary.reason === undefined ? {} : { ':reason': summary.reason }),
           },
         },
         also,

@@ -26,6 +26,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem'], 'table', ['CMD#*']],
     [['dynamodb:DeleteItem'], 'table', ['FOLLOWUP#*']],
+    [['dynamodb:Query', 'dynamodb:DeleteItem'], 'table', ['SITEWORK#*']],
   ],
   healthApi: [],
   apiDocsApi: [],
@@ -100,6 +101,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem', 'dynamodb:Query'], 'table', ['SITE#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['CONV#*']],
+    [['dynamodb:Query'], 'table', ['SITEWORK#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
     [['sqs:SendMessage'], 'queue/call'],
@@ -117,6 +119,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   ],
   postCallSummaryWorker: [
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
+    [['dynamodb:PutItem'], 'table', ['SITEWORK#*']],
     [['sqs:SendMessage'], 'queue/summary'],
     [['sqs:SendMessage'], 'dlq/summary'],
     [['secretsmanager:GetSecretValue'], 'secret/openai'],

@@ -406,7 +406,11 @@ describe('the table access of every function, on its real paths', () => {
     await socket('MESSAGE', { type: 'prompt', voicePrompt: 'Yes, good time.', last: true });
     await socket('MESSAGE', { type: 'interrupt', utteranceUntilInterrupt: 'Thank you.' });
     await socket('MESSAGE', { type: 'dtmf', digit: '1' });
-    await socket('MESSAGE', { type: 'prompt', voicePrompt: 'We decided to keep the budget.', last: true });
+    await socket('MESSAGE', {
+      type: 'prompt',
+      voicePrompt: 'We decided to keep the budget. Maya will send the plan by Friday.',
+      last: true,
+    });
     await socket('DISCONNECT');
     expect(
       relayMessages.filter((sent) => sent.connectionId === 'conn-access-1').map((sent) => (sent.message as { type?: string }).type),
@@ -600,6 +604,10 @@ describe('the table access of every function, on its real paths', () => {
     const sequenceCommand = String(retried.body.data?.command_id);
     expect((await call(url, 'DELETE', `/api/commands/${sequenceCommand}`, { key: API_KEY })).body.data).toMatchObject({
       deleted_follow_up_ids: expect.any(Array),
+    });
+    // Erasing the summarized call's command erases the task its call made on the site.
+    expect((await call(url, 'DELETE', `/api/commands/${live.id}`, { key: API_KEY })).body.data).toMatchObject({
+      deleted_task_ids: [`${live.id}-task-01`],
     });
   }, 120_000);
 

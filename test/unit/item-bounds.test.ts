@@ -297,6 +297,7 @@ describe('the worst case of every item that grows', () => {
       clock: fixedClock(),
       sites: inMemorySites([site]),
       conversations,
+      siteWork: { listTasks: async () => [], listRequirements: async () => [] },
       maxWaitSeconds: 0,
     };
     const body = (agendaItem: number) => ({
@@ -349,14 +350,21 @@ describe('the worst case of every item that grows', () => {
     const summary = boundedMeetingSummary({
       key_points: long,
       decisions: long,
-      action_items: long.map((description) => ({ assignee: description, due_date: description, priority: 'high', description })),
+      action_items: long.map((description) => ({
+        title: description,
+        assignee: description,
+        due_date: description,
+        priority: 'high',
+        description,
+      })),
       requirements: long.map((description) => ({
         title: description,
         description,
-        cost: description,
+        estimated_cost: 1e15,
+        currency: 'USD',
         priority: 'low',
         owner: description,
-        approval_needed: true,
+        needs_approval: true,
       })),
       objective_outcome: text(5_000),
     });
@@ -391,6 +399,7 @@ describe('the worst case of every item that grows', () => {
       clock: fixedClock(),
       sites: inMemorySites([demoSite()]),
       conversations: inMemoryConversations(),
+      siteWork: { listTasks: async () => [], listRequirements: async () => [] },
       maxWaitSeconds: 0,
     };
     const latin = (length: number, index: number) => `${index} ${'a'.repeat(length - String(index).length - 1)}`;

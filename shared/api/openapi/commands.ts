@@ -152,6 +152,18 @@ export const COMMAND_OPERATIONS: readonly DocumentedOperation[] = [
             command_id: commandIdField,
             deleted: z.literal(true),
             deleted_ids: z.array(z.string()).meta({ description: 'The command and each child phase this request erased.' }),
+            deleted_follow_up_ids: z
+              .array(z.string())
+              .optional()
+              .meta({ description: "A follow-up sequence's follow-ups this request erased (when any)." }),
+            deleted_task_ids: z
+              .array(z.string())
+              .optional()
+              .meta({ description: "The tasks the command's call made on the site, erased with it (when any)." }),
+            deleted_requirement_ids: z
+              .array(z.string())
+              .optional()
+              .meta({ description: "The requirements the command's call made on the site, erased with it (when any)." }),
           }),
         ),
         example: { success: true, data: { command_id: EXAMPLE_COMMAND_ID, deleted: true, deleted_ids: [EXAMPLE_COMMAND_ID] } },

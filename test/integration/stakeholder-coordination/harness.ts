@@ -12,6 +12,7 @@ import type { LlmClient } from '../../../shared/providers/llm/port';
 import type { Telephony } from '../../../shared/providers/telephony/port';
 import { dynamoConversationStore } from '../../../shared/sites/conversations';
 import { dynamoSiteDirectory } from '../../../shared/sites/dynamo-directory';
+import { dynamoSiteWorkStore } from '../../../shared/sites/dynamo-site-work';
 import { acceptStakeholderCoordination } from '../../../shared/stakeholder-coordination/accept';
 import { stakeholderCallJob, type StakeholderCallDependencies } from '../../../shared/stakeholder-coordination/call-phase';
 import { dynamoCallStore, type CallStore } from '../../../shared/stakeholder-coordination/call-store';
@@ -52,12 +53,13 @@ export async function stakeholderHarness() {
     clock: systemClock,
     sites: dynamoSiteDirectory(db, tableName),
     conversations: dynamoConversationStore(db, tableName),
+    siteWork: dynamoSiteWorkStore(db, tableName),
     maxWaitSeconds: 0,
   };
   const workerDeps: WorkerDependencies = {
     commands,
     idempotency,
-    tenants: inMemoryTenants({ 'tenant-a': [DEMO_SITE] }),
+    tenants: inMemoryTenants({ 'tenant-a': [DEMO_SITE], 'tenant-b': [DEMO_SITE] }),
     queue,
     clock: systemClock,
     logger: new Logger({ logLevel: 'SILENT' }),
@@ -72,10 +74,10 @@ export async function stakeholderHarness() {
     commands,
     calls,
     queue,
-    /** Accepts a request as the API does; returns the 202 body's data and the call job it queued. */
-    async accept(fields: Record<string, unknown>, headers: Record<string, string> = {}) {
+    /** Accepts a request as the API does (for `tenantId`, tenant-a by default); returns the 202 body's data and the call job it queued. */
+    async accept(fields: Record<string, unknown>, headers: Record<string, string> = {}, tenantId = 'tenant-a') {
       const answer = await acceptStakeholderCoordination(apiDeps, {
-        principal: { tenantId: 'tenant-a', siteIds: [DEMO_SITE], keyId: 'key-1' },
+        principal: { tenantId, siteIds: [DEMO_SITE], keyId: 'key-1' },
         body: { site_id: DEMO_SITE, lead_id: DEMO_LEAD, ...fields },
         headers,
       });

@@ -9,6 +9,7 @@ import { systemClock } from '../../../shared/platform/clock';
 import { createOfflineLlm } from '../../../shared/providers/llm/offline';
 import { postCallSummaryJob, runPostCallSummary } from '../../../shared/voice-assistant/summary-phase';
 import { dynamoMeetingSummaryStore } from '../../../shared/voice-assistant/summary-store';
+import { dynamoSiteWorkStore } from '../../../shared/sites/dynamo-site-work';
 import { startOpenAiFake, type OpenAiFake } from '../../fakes/openai';
 import { eventually } from '../../support/embedded';
 import { inMemoryTenants } from '../../unit/lead-follow-up/fixtures';
@@ -78,16 +79,23 @@ describe('the post-call summary', () => {
       key_points: expect.arrayContaining([expect.stringContaining('converted at 3 percent')]),
       decisions: ['We decided to move 10 percent of the events budget to paid search.'],
       action_items: [
-        { assignee: 'Maya', due_date: 'Friday', priority: 'medium', description: 'Maya will send the revised plan by Friday.' },
+        {
+          title: 'Maya will send the revised plan by Friday',
+          assignee: 'Maya',
+          due_date: 'Friday',
+          priority: 'medium',
+          description: 'Maya will send the revised plan by Friday.',
+        },
       ],
       requirements: [
         {
           title: 'We need a contractor for the ski guide, about $4,500, which needs approval',
           description: 'We need a contractor for the ski guide, about $4,500, which needs approval.',
-          cost: '$4,500',
+          estimated_cost: 4500,
+          currency: 'USD',
           priority: 'medium',
           owner: null,
-          approval_needed: true,
+          needs_approval: true,
         },
       ],
     });
@@ -107,15 +115,18 @@ describe('the post-call summary', () => {
     const written = {
       key_points: ['**Winter campaign** converted at 3 percent.'],
       decisions: ['Move 10 percent of the events budget to paid search.'],
-      action_items: [{ assignee: 'Maya', due_date: '2026-12-04', priority: 'high', description: 'Send the revised plan.' }],
+      action_items: [
+        { title: 'Revised plan', assignee: 'Maya', due_date: '2026-12-04', priority: 'high', description: 'Send the revised plan.' },
+      ],
       requirements: [
         {
           title: 'Contractor for the ski guide',
           description: 'A writer for the guide.',
-          cost: '$4,500',
+          estimated_cost: 4500,
+          currency: 'USD',
           priority: 'medium',
           owner: null,
-          approval_needed: true,
+          needs_approval: true,
         },
       ],
       objective_outcome: 'The call met its objective.',
@@ -132,7 +143,8 @@ describe('the post-call summary', () => {
     });
     const [system, user] = request.body.messages as { role: string; content: string }[];
     expect(system!.content).toContain('KEY POINTS');
-    expect(system!.content).toContain('ACTION ITEMS: every task agreed on the call');
+    expect(system!.content).toContain('ACTION ITEMS: every task agreed on the call, each with a short title');
+    expect(system!.content).toContain('estimated_cost as a number, currency as an ISO 4217 code');
     expect(user!.content).toContain('Participant: Maya will send the revised plan by Friday. It is urgent.');
     expect(user!.content).toMatch(/^Transcript of the call:\nAssistant: Hello, this is/);
 
@@ -176,6 +188,7 @@ describe('the post-call summary', () => {
     const job = postCallSummaryJob({
       commands: voice.stakeholder.commands,
       summaries: dynamoMeetingSummaryStore(voice.services.db, voice.services.aws.tableName),
+      siteWork: dynamoSiteWorkStore(voice.services.db, voice.services.aws.tableName),
       clock: systemClock,
       llm: async () => createOfflineLlm(),
       events: {
@@ -224,6 +237,7 @@ describe('the post-call summary', () => {
       {
         commands: voice.stakeholder.commands,
         summaries: dynamoMeetingSummaryStore(voice.services.db, voice.services.aws.tableName),
+        siteWork: dynamoSiteWorkStore(voice.services.db, voice.services.aws.tableName),
         clock: systemClock,
         llm: async () => createOfflineLlm(),
         maxReceiveCount: 5,

@@ -210,6 +210,10 @@ describe('the relay socket', () => {
       status: 'skipped',
       requested_at: expect.any(String),
       reason: 'Nothing was said on the call by the person called, so there is nothing to summarize.',
+      key_points: [],
+      decisions: [],
+      action_items: [],
+      requirements: [],
     });
     expect(stored.child_ids).toBeUndefined();
   });

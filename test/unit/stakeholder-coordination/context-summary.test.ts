@@ -1,6 +1,8 @@
 import type { SiteDirectory } from '../../../shared/sites/directory';
 import { valueSize } from '../../../shared/platform/item-size';
+import type { CallRequirement, CallTask, SiteWorkOwner } from '../../../shared/sites/site-work';
 import {
+  CALL_WORK_LIMIT,
   CONTEXT_SUMMARY_BOUNDS,
   CONTEXT_SUMMARY_LIMIT,
   contextSummary,
@@ -9,6 +11,67 @@ import {
 import { OTHER, demoSite, inMemorySites, otherSite } from './fixtures';
 
 describe('contextSummary', () => {
+  it("adds, after the site's own, the tasks and requirements the tenant's calls made: bounded, labelled, for that tenant only", async () => {
+    const sites = inMemorySites([demoSite()]);
+    const asked: { owner: SiteWorkOwner; limit: number }[] = [];
+    const task: CallTask = {
+      id: 'c1-task-01',
+      title: 'Send the revised plan',
+      status: 'open',
+      owner: 'Maya',
+      due_date: 'Friday',
+      priority: 'high',
+      description: 'Maya will send the revised plan by Friday.',
+      source_command_id: 'c1',
+      created_at: '2026-11-26T10:00:00.000Z',
+    };
+    const requirement: CallRequirement = {
+      id: 'c1-requirement-01',
+      title: 'Contractor',
+      status: 'pending_approval',
+      estimated_cost: 4500,
+      currency: 'USD',
+      priority: 'medium',
+      owner: null,
+      needs_approval: true,
+      description: 'A contractor for the guide.',
+      source_command_id: 'c1',
+      created_at: '2026-11-26T10:00:00.000Z',
+    };
+    const store = {
+      listTasks: async (owner: SiteWorkOwner, limit: number) => (asked.push({ owner, limit }), [task]),
+      listRequirements: async (owner: SiteWorkOwner, limit: number) => (asked.push({ owner, limit }), [requirement]),
+    };
+    const summary = await contextSummary(sites, (await sites.getSite(demoSite().id))!, { store, tenantId: 'tenant-a' });
+    expect(asked).toEqual([
+      { owner: { tenantId: 'tenant-a', siteId: demoSite().id }, limit: CALL_WORK_LIMIT },
+      { owner: { tenantId: 'tenant-a', siteId: demoSite().id }, limit: CALL_WORK_LIMIT },
+    ]);
+    expect(summary.tasks).toHaveLength(3);
+    expect(summary.tasks.slice(0, 2).every((item) => item.source === undefined)).toBe(true);
+    expect(summary.tasks[2]).toEqual({
+      id: 'c1-task-01',
+      title: 'Send the revised plan',
+      status: 'open',
+      owner: 'Maya',
+      due_date: 'Friday',
+      description: 'Maya will send the revised plan by Friday.',
+      source: 'call',
+      source_command_id: 'c1',
+    });
+    expect(summary.requirements.at(-1)).toEqual({
+      id: 'c1-requirement-01',
+      title: 'Contractor',
+      status: 'pending_approval',
+      estimated_cost: '4500 USD',
+      priority: 'medium',
+      description: 'A contractor for the guide.',
+      source: 'call',
+      source_command_id: 'c1',
+    });
+    expect(pendingTasks(summary).map((item) => item.id)).toContain('c1-task-01');
+  });
+
   it('carries the site’s tasks, requirements, campaigns, content and resource allocation, with the seed’s fields', async () => {
     const sites = inMemorySites([demoSite()]);
     const summary = await contextSummary(sites, (await sites.getSite(demoSite().id))!);

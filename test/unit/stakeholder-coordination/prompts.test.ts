@@ -101,7 +101,9 @@ describe('POST_CALL', () => {
     'description',
     'cost',
     'owner',
-    'approval needed',
+    'needs approval',
+    'short title',
+    'currency',
   ])('asks for "%s"', async (part) => {
     expect(postCallPrompt(await demoContext(), MEETING)).toContain(part);
   });

@@ -2,6 +2,7 @@ import type { TranscriptEntry } from '../../../shared/calls/record';
 import { offlineMeetingSummary } from '../../../shared/voice-assistant/summary-offline';
 import { meetingSummarySchema } from '../../../shared/voice-assistant/summary-schema';
 import { transcriptText } from '../../../shared/voice-assistant/summary-phase';
+import { usableStatements } from '../../../shared/voice-assistant/summary-usable';
 
 const at = '2026-11-23T10:00:00.000Z';
 const said = (content: string): TranscriptEntry => ({ role: 'user', content, at });
@@ -24,6 +25,7 @@ describe('the offline meeting summary', () => {
     expect(summary.decisions).toEqual(['We agreed to pause the events spend.']);
     expect(summary.action_items).toEqual([
       {
+        title: 'Sam Ortiz will draft the new brief by 2026-12-04, high priority',
         assignee: 'Sam Ortiz',
         due_date: '2026-12-04',
         priority: 'high',
@@ -32,11 +34,20 @@ describe('the offline meeting summary', () => {
     ]);
     expect(summary.requirements).toEqual([
       expect.objectContaining({
+        title: 'We need another designer for two months, roughly 8k dollars',
         description: 'We need another designer for two months, roughly 8k dollars.',
-        cost: '8k dollars',
-        approval_needed: true,
+        estimated_cost: 8000,
+        currency: 'USD',
+        needs_approval: true,
       }),
-      expect.objectContaining({ description: 'Nice to have: a new analytics tool.', cost: null, priority: 'low', approval_needed: false }),
+      expect.objectContaining({
+        title: 'Nice to have: a new analytics tool',
+        description: 'Nice to have: a new analytics tool.',
+        estimated_cost: null,
+        currency: null,
+        priority: 'low',
+        needs_approval: false,
+      }),
     ]);
     expect(summary.objective_outcome).toBe(
       'Objective: Agree on the January budget. The participants spoke 3 times; 1 decision, 1 action item and 2 requirements were noted.',
@@ -44,12 +55,49 @@ describe('the offline meeting summary', () => {
   });
 
   it('has empty sections, not made-up ones, when little was said', () => {
-    expect(offlineMeetingSummary([said('Hello.')], 'Review.')).toMatchObject({
-      key_points: ['The participant said: Hello.'],
+    expect(offlineMeetingSummary([said('Hello.'), said('The numbers look fine.')], 'Review.')).toMatchObject({
+      key_points: ['The participant said: The numbers look fine.'],
       decisions: [],
       action_items: [],
       requirements: [],
     });
+  });
+
+  it('reads each sum said as an amount in its currency', () => {
+    const amounts = (sentence: string) =>
+      offlineMeetingSummary([said(sentence)], 'Budget.').requirements.map(({ estimated_cost, currency }) => ({ estimated_cost, currency }));
+    expect(amounts('The agency costs $4,500.')).toEqual([{ estimated_cost: 4500, currency: 'USD' }]);
+    expect(amounts('A licence at €1.2 million a year.')).toEqual([{ estimated_cost: 1_200_000, currency: 'EUR' }]);
+    expect(amounts('Printing comes to 300 pounds.')).toEqual([{ estimated_cost: 300, currency: 'GBP' }]);
+    expect(amounts('We need a bigger budget.')).toEqual([{ estimated_cost: null, currency: null }]);
+  });
+
+  it('writes an empty summary from a transcript with nothing usable: only greetings, fillers or noise', () => {
+    const summary = offlineMeetingSummary(
+      [
+        { role: 'assistant', content: 'Hello, shall we start?', at, source: 'welcome_greeting' },
+        said('Hello?'),
+        said('Um... uh.'),
+        said('...'),
+        { role: 'user', content: '', at, dtmf: '5' },
+      ],
+      'Review.',
+    );
+    expect(summary).toMatchObject({ key_points: [], decisions: [], action_items: [], requirements: [] });
+  });
+
+  it('uses the turns with a word of content, and leaves out keypresses, greetings, fillers and noise', () => {
+    expect(
+      usableStatements([
+        said('Hi, yes.'),
+        said('  '),
+        said('Hmm, okay, thank you.'),
+        said('?!'),
+        { role: 'user', content: '1', at, dtmf: '1' },
+        { role: 'assistant', content: 'The budget is 5,000 dollars.', at },
+        said('Yes, the budget is fine.'),
+      ]),
+    ).toEqual(['Yes, the budget is fine.']);
   });
 
   it('renders the transcript for the model, speaker by speaker, marking keypresses and interruptions', () => {
