@@ -258,7 +258,7 @@ function tokens(text: string): Set<string> {
   return new Set(
     normalizeUtterance(text.replace(/_/g, ' '))
       .split(/[\s.?]+/)
-      .filter((word) => word.length > 1 && !STOPWORDS.has(word))
+      .filter((word) => (word.length > 1 || /\d/.test(word)) && !STOPWORDS.has(word))
       .map((word) => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word)),
   );
 }

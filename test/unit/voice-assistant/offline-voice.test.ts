@@ -186,6 +186,24 @@ describe('the offline writer answering what the caller asks', () => {
     expect(replies[3]!.reply).toMatch(/^Thank you, I have noted that\. Next, channel analysis: /);
   });
 
+  it('tells items apart by a number in their titles', async () => {
+    const task = (id: string, title: string, due: string) => ({
+      id,
+      title,
+      status: 'pending',
+      owner: null,
+      due_date: due,
+      description: null,
+    });
+    const summary = {
+      ...(await demoContext()).summary,
+      tasks: [task('t1', 'Launch wave 1', '2026-12-01'), task('t2', 'Launch wave 2', '2026-12-15')],
+    };
+    const waves = { preCallPrompt: preCallPrompt(await demoContext({ summary }), MEETING), meeting: MEETING };
+    expect(answerTo('when is launch wave 2 due', waves).reply).toBe(`Launch wave 2 is due December 15, 2026. ${BACK}`);
+    expect(answerTo('when is the launch wave due', waves).reply).toBe('Do you mean Launch wave 1, or Launch wave 2?');
+  });
+
   it('answers a statement that names a topic as an answer, not as a question', () => {
     const [, reply] = talk(brief, [
       'Yes.',
