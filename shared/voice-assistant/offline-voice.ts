@@ -29,6 +29,8 @@ const ACKNOWLEDGEMENTS = {
   objected: 'Understood, I have noted your objection.',
 } as const;
 const REPEATING = 'Of course.';
+/** Most words of a reply to "Do you mean A, or B?" read as naming the item (`the campaign one`); more is an answer. */
+const MAX_CLARIFICATION_WORDS = 8;
 
 /**
  * The deterministic writer of the assistant's turns (no model). It reads
@@ -109,8 +111,10 @@ function callerIntents(facts: BriefFacts, turns: readonly string[]): CallerInten
   for (const said of turns) {
     const intent = readIntent(said);
     const previous = read.at(-1);
-    if (previous?.kind === 'question' && ['statement', 'yes', 'no'].includes(intent.kind) && answerFromBrief(facts, previous)?.clarifying) {
-      const completed: CallerIntent = { ...previous, words: [...previous.words, ...normalizeUtterance(said).split(/[\s.?]+/)] };
+    const words = normalizeUtterance(said).split(/[\s.?]+/);
+    const reply = words.length <= MAX_CLARIFICATION_WORDS && ['statement', 'yes', 'no'].includes(intent.kind);
+    if (previous?.kind === 'question' && reply && answerFromBrief(facts, previous)?.clarifying) {
+      const completed: CallerIntent = { ...previous, words: [...previous.words, ...words] };
       const answer = answerFromBrief(facts, completed);
       if (answer && !answer.clarifying) {
         read.push(completed);

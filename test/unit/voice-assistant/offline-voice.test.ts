@@ -184,6 +184,9 @@ describe('the offline writer answering what the caller asks', () => {
       `Winter gear rental push is active, with impressions 120,400, clicks 3,180, conversions 142 and spend 4,200. ${BACK}`,
     );
     expect(replies[3]!.reply).toMatch(/^Thank you, I have noted that\. Next, channel analysis: /);
+    // A longer reply is an answer that moves on, even when it names the campaign.
+    const [, , moved] = talk(brief, ['Yes.', 'what about winter', 'We think the winter campaign should run for two more weeks.']);
+    expect(moved!.reply).toMatch(/^Thank you, I have noted that\. Next, channel analysis: /);
   });
 
   it('tells items apart by a number in their titles', async () => {
