@@ -14,6 +14,8 @@ export interface BriefAnswer {
 
 /** Items a spoken list names; the rest are counted (`and 4 more`). */
 const MAX_NAMED = 3;
+/** Agenda items named in full before the rest are counted: an agenda is short, and the caller asked for all of it. */
+const MAX_AGENDA = 6;
 /** Longest title spoken, in characters (a title may hold 300). */
 const MAX_TITLE = 100;
 /** Longest answer, before the writer brings the call back to its point. */
@@ -111,7 +113,7 @@ const META: Record<'identity' | 'bot' | 'purpose' | 'participants' | 'agenda', (
       : 'No participants were named for this meeting in advance.',
   agenda: (facts) =>
     facts.agenda.length > 0
-      ? `The agenda is ${list(facts.agenda.map(title))}.`
+      ? `The agenda is ${list(facts.agenda.map(title), MAX_AGENDA)}.`
       : facts.points.length > 0
         ? `No agenda was set, so I am following the talking points: ${list(
             facts.points.map((point) => point.topic),

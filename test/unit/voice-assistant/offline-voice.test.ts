@@ -189,6 +189,12 @@ describe('the offline writer answering what the caller asks', () => {
     expect(moved!.reply).toMatch(/^Thank you, I have noted that\. Next, channel analysis: /);
   });
 
+  it('names a whole agenda of up to six items', async () => {
+    const agenda = ['Results', 'Budget', 'Channels', 'Content', 'Hiring plan'];
+    const long = { preCallPrompt: preCallPrompt(await demoContext({ agenda }), MEETING), meeting: MEETING };
+    expect(answerTo('what is on the agenda', long).reply).toBe(`The agenda is Results, Budget, Channels, Content and Hiring plan. ${BACK}`);
+  });
+
   it('tells items apart by a number in their titles', async () => {
     const task = (id: string, title: string, due: string) => ({
       id,
