@@ -7,9 +7,9 @@ import { npmStart, settlesWithin, type NpmStart } from '../support/npm-start';
 /**
  * The voice assistant end to end, as a user tries it: `npm start` without
  * Twilio settings, a stakeholder coordination with a phone number, then
- * `npm run call:local` answers the ringing call, says two lines read from
- * its input, and hangs up at the end of input; the meeting summary appears
- * on the command.
+ * `npm run call:local` answers the ringing call, says three lines read from
+ * its input (one a question the assistant answers from its brief), and
+ * hangs up at the end of input; the meeting summary appears on the command.
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const API_KEY = 'sbk_e2e-npm-start-voice-key-000001';
@@ -80,13 +80,18 @@ describe('npm start + npm run call:local', () => {
 
     const lines = [
       'Yes, this is a good time.',
+      "What's on the agenda?",
       'We decided to move 10 percent of the events budget to paid search. Maya will send the plan by Friday.',
     ];
     const { code, output } = await callLocal([id, '--url', run.url], `${lines.join('\n')}\n`, 60_000);
     expect(code).toBe(0);
     expect(output).toContain(`command ${id}`);
-    expect(output.match(/^Assistant: /gm)).toHaveLength(3);
+    expect(output.match(/^Assistant: /gm)).toHaveLength(4);
     expect(output).toMatch(/^Assistant: Hello, this is /m);
+    // Without a model the offline writer answers the question from the brief, then comes back to its point.
+    expect(output).toMatch(
+      /^Assistant: The agenda is Winter campaign results and Budget for January\. Back to performance metrics review: /m,
+    );
     expect(output).toMatch(/^Hung up after \d+ s\.$/m);
     expect(output).toContain('Meeting summary (completed, by offline)');
 
@@ -109,7 +114,7 @@ describe('npm start + npm run call:local', () => {
     });
     const transcript = read.transcript as { role: string; content: string }[];
     expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.content)).toEqual(lines);
-    expect(transcript.filter((entry) => entry.role === 'assistant')).toHaveLength(3);
+    expect(transcript.filter((entry) => entry.role === 'assistant')).toHaveLength(4);
   }, 90_000);
 
   it('stops cleanly on Ctrl-C', async () => {
