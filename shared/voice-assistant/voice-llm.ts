@@ -4,7 +4,7 @@ import type { SecretSource } from '../platform/secrets';
 import { LLM_REFRESH_MS } from '../providers/llm/from-settings';
 import { createOfflineLlm } from '../providers/llm/offline';
 import { createOpenAiLlm } from '../providers/llm/openai';
-import type { LlmClient } from '../providers/llm/port';
+import type { StreamingLlmClient } from '../providers/llm/port';
 import { llmSettingsSchema } from '../providers/llm/select';
 import { VOICE_LLM_POLICY } from './limits';
 import { refreshingLazy } from '../platform/memo';
@@ -25,10 +25,10 @@ export function voiceLlm(
   secrets: SecretSource,
   settings: Record<string, string | undefined>,
   options: { allowOffline: boolean; logger?: Pick<Logger, 'error'>; now?: () => number },
-): () => Promise<LlmClient> {
+): () => Promise<StreamingLlmClient> {
   const { OPENAI_BASE_URL, OPENAI_MODEL } = readConfig(llmSettingsSchema, settings);
   const now = options.now ?? Date.now;
-  const resolve = async (): Promise<LlmClient> => {
+  const resolve = async (): Promise<StreamingLlmClient> => {
     const apiKey = (await secrets.read(['OPENAI_API_KEY'])).OPENAI_API_KEY?.trim();
     if (apiKey) return createOpenAiLlm({ apiKey, baseUrl: OPENAI_BASE_URL, model: OPENAI_MODEL ?? DEFAULT_MODEL }, VOICE_LLM_POLICY);
     if (!options.allowOffline)
