@@ -13,7 +13,7 @@ import { refreshingLazy } from '../platform/memo';
 const DEFAULT_MODEL = 'gpt-4o-mini';
 
 /**
- * The model of the live call, resolved on first use: OpenAI (or any
+ * The model of the live call (it streams its replies), resolved on first use: OpenAI (or any
  * compatible server at OPENAI_BASE_URL) with the voice policy's short
  * timeouts when OPENAI_API_KEY is set, else the offline writer. A call in
  * progress never waits for a key: where offline answers are not allowed

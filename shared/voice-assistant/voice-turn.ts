@@ -138,6 +138,8 @@ async function streamReply(
   } catch (error) {
     if (!open) return { reply: heard, endCall: false, delivered: false };
     const failure = describeError(error).name;
+    // Past the length limit the reply was closed already; only the end_call decision is lost.
+    if (closed) return { reply: heard, endCall: false, delivered: true };
     if (chunker.spoken.length === 0) return { reply: '', endCall: false, delivered: true, failure };
     await send(` ${MIDWAY_APOLOGY}`, true);
     return { reply: heard, endCall: false, delivered: open, failure };

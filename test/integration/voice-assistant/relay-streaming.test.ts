@@ -149,4 +149,39 @@ describe('a streamed reply', () => {
     caller.close();
     await caller.closed;
   });
+
+  it('cuts a kept reply only to words it begins with: an interrupt naming other words leaves it whole', async () => {
+    const call = await voice.placedCall();
+    const caller = await voice.answered(call);
+    openai.enqueue({ stream: { text: REPLY, intervalMs: 2 } });
+    await turn(caller, 'Go on.');
+    // Words of another reply (in AWS, an interrupt of a reply still streaming, before its turn was kept).
+    caller.interrupt('Shall we move on', 900);
+    caller.press('1');
+    const kept = await eventually(
+      async () => {
+        const current = (await command(call.commandId)).transcript;
+        return current?.some((entry) => entry.dtmf === '1') ? current : undefined;
+      },
+      15_000,
+      'the keypress',
+    );
+    expect(kept.at(-2)).toMatchObject({ role: 'assistant', content: REPLY });
+    expect(kept.at(-2)).not.toHaveProperty('interrupted');
+
+    openai.enqueue({ stream: { text: REPLY, intervalMs: 2 } });
+    await turn(caller, 'Noted.');
+    caller.interrupt('Thank you for the update', 900);
+    const cut = await eventually(
+      async () => {
+        const last = (await command(call.commandId)).transcript?.at(-1);
+        return last?.interrupted ? last : undefined;
+      },
+      15_000,
+      'the cut',
+    );
+    expect(cut).toMatchObject({ role: 'assistant', content: 'Thank you for the update', interrupted: true });
+    caller.close();
+    await caller.closed;
+  });
 });
