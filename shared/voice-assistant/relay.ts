@@ -184,7 +184,12 @@ async function setup(deps: RelayDependencies, connectionId: string, message: Ext
  * that write (a Lambda invocation is not cut by its socket's close), with
  * what was spoken, so the caller's words are kept; a `$disconnect` that
  * closes the transcript first (AWS runs it beside the turn) wins, and the
- * words of that last turn are logged as lost.
+ * words of that last turn are logged as lost. An `interrupt` does not stop
+ * a reply still streaming: the local socket server hands a socket's
+ * messages over one after another, and in AWS the interrupt runs in another
+ * invocation, which could tell this one only through a table read per
+ * chunk; Twilio stops speaking at the interrupt, and `interrupt` then cuts
+ * the kept reply to what was spoken.
  */
 async function prompt(deps: RelayDependencies, session: RelaySession, voicePrompt: string): Promise<void> {
   const words = cutAt(cleanText(voicePrompt).replace(/\s+/g, ' ').trim(), RELAY_LIMITS.maxPromptCharacters);

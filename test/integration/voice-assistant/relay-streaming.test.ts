@@ -184,4 +184,27 @@ describe('a streamed reply', () => {
     caller.close();
     await caller.closed;
   });
+
+  it('keeps the caller’s words and what was sent when the socket drops while the reply streams', async () => {
+    const call = await voice.placedCall();
+    const caller = await voice.answered(call);
+    openai.enqueue({ stream: { text: REPLY, chunks: 30, intervalMs: 20 } });
+    caller.prompt('We should talk about the budget.');
+    const first = await caller.next('text');
+    caller.drop();
+    const stored = await eventually(
+      async () => {
+        const current = await command(call.commandId);
+        return current.meeting_summary ? current : undefined;
+      },
+      15_000,
+      'the summary to be requested',
+    );
+    const [heard, said] = stored.transcript!.slice(-2);
+    expect(heard).toMatchObject({ role: 'user', content: 'We should talk about the budget.' });
+    expect(said).toMatchObject({ role: 'assistant', generated_by: 'openai' });
+    expect(said!.content.startsWith((first as Text).token)).toBe(true);
+    expect(REPLY.startsWith(said!.content)).toBe(true);
+    expect(said!.content.length).toBeLessThan(REPLY.length);
+  });
 });
