@@ -188,8 +188,9 @@ async function setup(deps: RelayDependencies, connectionId: string, message: Ext
  * a reply still streaming: the local socket server hands a socket's
  * messages over one after another, and in AWS the interrupt runs in another
  * invocation, which could tell this one only through a table read per
- * chunk; Twilio stops speaking at the interrupt, and `interrupt` then cuts
- * the kept reply to what was spoken.
+ * chunk. Twilio stops the playback the caller spoke over; whether it then
+ * speaks tokens of that reply sent after the interrupt was not checked
+ * against Twilio. `interrupt` cuts the kept reply to what was spoken.
  */
 async function prompt(deps: RelayDependencies, session: RelaySession, voicePrompt: string): Promise<void> {
   const words = cutAt(cleanText(voicePrompt).replace(/\s+/g, ' ').trim(), RELAY_LIMITS.maxPromptCharacters);
