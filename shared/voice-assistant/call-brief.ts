@@ -32,6 +32,11 @@ const briefSchemas = lazy(() => {
   return { targets, transcript: z.array(transcriptEntry) };
 });
 
+/** The stored transcript's schema (built on first use), for stores that read it back. */
+export function transcriptSchema() {
+  return briefSchemas().transcript;
+}
+
 /** A stakeholder command as the call sees it. */
 export interface CallBrief {
   commandId: string;

@@ -3,20 +3,22 @@ import { isFinalCallStatus, type CallStatus, type TranscriptEntry } from '../cal
 import { describeError } from '../platform/logger';
 import { isUuid } from '../platform/ids';
 import { cleanText } from '../platform/text';
-import type { LlmClient } from '../providers/llm/port';
+import type { StreamingLlmClient } from '../providers/llm/port';
+import { createOfflineLlm } from '../providers/llm/offline';
 import { isValidTwilioSignature } from '../providers/telephony/signature';
 import { relayUrlOf } from '../providers/telephony/public-urls';
 import { callerTurns, NotACallError, readCallBrief, type CallBrief } from './call-brief';
 import { CLOSE_CODES, ConnectionGoneError, type RelayConnections } from './connections';
 import { requestMeetingSummary, type EndOfCallDependencies } from './end-of-call';
 import { RELAY_LIMITS } from './limits';
-import { closing, openingLine } from './offline-voice';
+import { openingLine } from './offline-voice';
 import { endMessage, parseInboundMessage, RelayProtocolError, textMessage, type InboundMessage, type OutboundMessage } from './protocol';
-import type { RelaySession, RelaySessionStore } from './sessions';
+import type { RelaySession, RelaySessionStore, SessionBrief } from './sessions';
 import { bodyOf, headerOf, type SocketEvent, type SocketResult } from './socket-event';
-import { cutAt, plainSpeech } from './speech';
-import type { TranscriptStore } from './transcript-store';
-import { assistantTurn, type AssistantTurn } from './voice-turn';
+import { cutAt } from './speech';
+import { valueSize } from '../platform/item-size';
+import type { OpenTranscript, TranscriptStore } from './transcript-store';
+import { speakTurn } from './voice-turn';
 
 /** What the ConversationRelay socket works with. */
 export interface RelayDependencies extends EndOfCallDependencies {
@@ -24,7 +26,7 @@ export interface RelayDependencies extends EndOfCallDependencies {
   sessions: RelaySessionStore;
   transcripts: TranscriptStore;
   /** The model, resolved on first use (the voice policy: short timeouts). */
-  llm: () => Promise<LlmClient>;
+  llm: () => Promise<StreamingLlmClient>;
   /** TWILIO_AUTH_TOKEN, resolved on first use; undefined when telephony is not configured (then every socket is refused). */
   authToken: () => Promise<string | undefined>;
   /**
@@ -47,16 +49,17 @@ const FORBIDDEN: SocketResult = { statusCode: 403, body: 'Forbidden' };
  * - `$default`: one message. `setup` must come first and name, in
  *   `customParameters.command_id`, a stakeholder coordination whose call is
  *   this `callSid` and has not ended (else the socket is closed, 1008, with
- *   the reason). Each final `prompt` is one turn: the caller's words are
- *   kept, the model (or the offline writer) answers from the pre-call
- *   prompt, the reply is kept and sent as `text`. `interrupt` cuts the
+ *   the reason). Each final `prompt` is one turn: the model (or the offline
+ *   writer) answers from the pre-call prompt, its reply streamed as `text`
+ *   tokens as it is written (`last: false`, then one `last: true`), and the
+ *   caller's words and the reply are kept together. `interrupt` cuts the
  *   last reply in the transcript to what was spoken; `dtmf` is kept;
  *   `error` is logged. Turns and time are bounded (RELAY_LIMITS): at a
  *   limit the assistant says goodbye and sends `end`;
  * - `$disconnect` (and the assistant's own `end`): the call is over, and
  *   its summary is queued, exactly once however many times that is said.
- * Every write is a conditional update of its own, made as the call goes,
- * so a socket that drops loses nothing already said.
+ * Every write is a conditional update of its own, made as the call goes
+ * (one per turn), so a socket that drops loses nothing already said.
  */
 export async function handleRelayEvent(deps: RelayDependencies, event: SocketEvent): Promise<SocketResult> {
   const { eventType, connectionId } = event.requestContext;
@@ -160,6 +163,7 @@ async function setup(deps: RelayDependencies, connectionId: string, message: Ext
     tenant_id: command.tenant_id,
     call_sid: brief.callSid,
     started_at: iso(now),
+    brief: { pre_call_prompt: brief.preCallPrompt, meeting: brief.meeting },
   };
   if (!(await deps.sessions.start(session, now))) return;
   // Twilio speaks the welcome greeting of the TwiML as the socket opens: it is the transcript's first line.
@@ -172,51 +176,94 @@ async function setup(deps: RelayDependencies, connectionId: string, message: Ext
   deps.logger.info('Relay session started', { connectionId, commandId: command.id });
 }
 
-/** A final `prompt`: one turn of the conversation. */
+/**
+ * A final `prompt`: one turn of the conversation, at one write. The turn
+ * reads the transcript alone (the brief is in the session), speaks the
+ * reply as it streams, then keeps the caller's words and the reply in one
+ * conditional update. If the socket drops midway the turn still runs to
+ * that write (a Lambda invocation is not cut by its socket's close), with
+ * what was spoken, so the caller's words are kept; a `$disconnect` that
+ * closes the transcript first (AWS runs it beside the turn) wins, and the
+ * words of that last turn are logged as lost. An `interrupt` does not stop
+ * a reply still streaming: the local socket server hands a socket's
+ * messages over one after another, and in AWS the interrupt runs in another
+ * invocation, which could tell this one only through a table read per
+ * chunk. Twilio stops the playback the caller spoke over; whether it then
+ * speaks tokens of that reply sent after the interrupt was not checked
+ * against Twilio. `interrupt` cuts the kept reply to what was spoken.
+ */
 async function prompt(deps: RelayDependencies, session: RelaySession, voicePrompt: string): Promise<void> {
   const words = cutAt(cleanText(voicePrompt).replace(/\s+/g, ' ').trim(), RELAY_LIMITS.maxPromptCharacters);
   if (words.length === 0) return;
-  const brief = await briefOf(deps, session);
-  if (!brief) return finish(deps, session, 'the call has ended');
+  const [brief, history] = await Promise.all([briefOf(deps, session), deps.transcripts.read(session.command_id, session.call_sid)]);
+  if (!brief || history === 'closed' || history === 'refused') return finish(deps, session, 'the call has ended');
 
   const heard: TranscriptEntry = { role: 'user', content: words, at: iso(deps.clock.now()) };
-  const kept = await deps.transcripts.append(session.command_id, session.call_sid, [heard]);
-  if (kept === 'closed' || kept === 'refused') return finish(deps, session, 'the call has ended');
-
-  const transcript = kept === 'appended' ? [...brief.transcript, heard] : brief.transcript;
+  const transcript = [...history.entries, heard];
   const limit =
-    kept === 'full' || callerTurns(transcript) > RELAY_LIMITS.maxCallerTurns
+    !hasRoomForTurn(history, heard) || callerTurns(transcript) > RELAY_LIMITS.maxCallerTurns
       ? 'We have reached the length limit of this call.'
       : deps.clock.now() - Date.parse(session.started_at) > RELAY_LIMITS.maxCallSeconds * 1000
         ? 'We have reached the time limit of this call.'
         : undefined;
-  const turn: AssistantTurn = limit ? { ...closingTurn(limit) } : await assistantTurn(await deps.llm(), brief, transcript);
+  const speak = (token: string, last: boolean) => send(deps, session, textMessage(token, last));
+  // A limit's goodbye asks no model.
+  const turn = await speakTurn(limit ? createOfflineLlm() : await deps.llm(), brief, transcript, speak, limit);
   if (turn.fallbackReason)
-    deps.logger.warn('Turn answered by the offline writer', { commandId: session.command_id, reason: turn.fallbackReason });
+    deps.logger.warn('Turn not answered by the model alone', { commandId: session.command_id, reason: turn.fallbackReason });
 
-  const said: TranscriptEntry = {
-    role: 'assistant',
-    content: turn.reply,
-    at: iso(deps.clock.now()),
-    generated_by: turn.generatedBy,
-    model: turn.model,
-  };
-  await deps.transcripts.append(session.command_id, session.call_sid, [said]);
-  if (!(await send(deps, session, textMessage(turn.reply, true)))) return;
+  const said: TranscriptEntry[] =
+    turn.reply.length === 0
+      ? []
+      : [{ role: 'assistant', content: turn.reply, at: iso(deps.clock.now()), generated_by: turn.generatedBy, model: turn.model }];
+  const kept = await deps.transcripts.append(session.command_id, session.call_sid, [heard, ...said]);
+  if (kept !== 'appended')
+    deps.logger.warn('Turn not kept in the transcript', { commandId: session.command_id, outcome: kept, delivered: turn.delivered });
+  if (!turn.delivered) return;
   if (turn.endCall) await finish(deps, session, limit ? 'limit_reached' : 'conversation_ended');
 }
 
+/**
+ * Whether the transcript has room for this turn: the caller's words and the
+ * longest reply (three bytes a character), by entries and by bytes; else
+ * the assistant closes the call now rather than speak a reply it cannot keep.
+ */
+function hasRoomForTurn(history: OpenTranscript, heard: TranscriptEntry): boolean {
+  const replyBytes = 1 + RELAY_LIMITS.maxReplyCharacters * 3 + REPLY_FIELDS_BYTES;
+  return (
+    history.entries.length + 2 <= RELAY_LIMITS.maxTranscriptEntries &&
+    history.bytes + 1 + valueSize(heard) + replyBytes <= RELAY_LIMITS.maxTranscriptBytes
+  );
+}
+
+/** What a reply entry's fields other than its content take (names, role, time, label, model id). */
+const REPLY_FIELDS_BYTES = 200;
+
 /** `interrupt`: the caller spoke over the last reply; the transcript keeps only what was spoken of it. */
 async function interrupt(deps: RelayDependencies, session: RelaySession, utterance: string): Promise<void> {
-  const brief = await briefOf(deps, session);
-  if (!brief) return;
-  const index = brief.transcript.length - 1;
-  const last = brief.transcript[index];
+  const history = await deps.transcripts.read(session.command_id, session.call_sid);
+  if (history === 'closed' || history === 'refused') return;
+  const index = history.entries.length - 1;
+  const last = history.entries[index];
   if (!last || last.role !== 'assistant' || last.interrupted) return;
   const spoken = cleanText(utterance).replace(/\s+/g, ' ').trim();
   if (spoken.length >= last.content.length) return;
-  const cut = await deps.transcripts.cutReply(session.command_id, session.call_sid, index, brief.transcript.length, spoken);
+  // In AWS an interrupt can arrive while its reply still streams, before the turn's write: the last reply kept is
+  // then the one before, which must not be cut to another reply's words.
+  if (!startsWithWords(last.content, spoken)) {
+    deps.logger.info('Interrupt of a reply not yet kept, not recorded', { commandId: session.command_id, kept: spoken.length });
+    return;
+  }
+  const cut = await deps.transcripts.cutReply(session.command_id, session.call_sid, index, history.entries.length, spoken);
   deps.logger.info('Reply interrupted', { commandId: session.command_id, kept: spoken.length, of: last.content.length, recorded: cut });
+}
+
+/** Whether `text` begins with the words of `prefix` (letters and digits compared, case and punctuation aside). */
+function startsWithWords(text: string, prefix: string): boolean {
+  const words = (value: string) => value.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const head = words(prefix);
+  const body = words(text);
+  return head.every((word, index) => (index === head.length - 1 ? (body[index] ?? '').startsWith(word) : body[index] === word));
 }
 
 /** Keeps entries that need no answer (a keypress). */
@@ -267,8 +314,13 @@ async function refuse(deps: RelayDependencies, connectionId: string, reason: str
   }
 }
 
-/** The session's command as a call, or undefined when it is gone, is no call, or its transcript is closed. */
-async function briefOf(deps: RelayDependencies, session: RelaySession): Promise<CallBrief | undefined> {
+/**
+ * What the turn needs of the call: the brief the session keeps, or (for a
+ * session set up before it kept one) the command's, undefined when the
+ * command is gone, is no call, or its transcript is closed.
+ */
+async function briefOf(deps: RelayDependencies, session: RelaySession): Promise<Pick<CallBrief, 'preCallPrompt' | 'meeting'> | undefined> {
+  if (session.brief) return briefFromSession(session.brief);
   const command = await deps.commands.get(session.command_id);
   if (!command) return undefined;
   try {
@@ -280,14 +332,8 @@ async function briefOf(deps: RelayDependencies, session: RelaySession): Promise<
   }
 }
 
-function closingTurn(reason: string): AssistantTurn {
-  const line = closing(reason);
-  return {
-    reply: plainSpeech(line.reply, RELAY_LIMITS.maxReplyCharacters),
-    endCall: true,
-    generatedBy: 'offline',
-    model: 'offline-writer-v1',
-  };
+function briefFromSession(brief: SessionBrief): Pick<CallBrief, 'preCallPrompt' | 'meeting'> {
+  return { preCallPrompt: brief.pre_call_prompt, meeting: brief.meeting };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();

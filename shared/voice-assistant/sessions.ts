@@ -18,6 +18,20 @@ export interface RelaySession {
   started_at: string;
   /** Set when the socket closed (or the assistant ended the session). */
   ended_at?: string;
+  /**
+   * What each turn needs of the command, copied at setup so a turn reads no
+   * more of the command than its transcript: the pre-call prompt and the
+   * meeting. Bounded by the command item it comes from (itself under
+   * DynamoDB's 400 KB), and the session holds little else. Absent on a
+   * session set up before it was kept here: the turn reads the command.
+   */
+  brief?: SessionBrief;
+}
+
+/** The call brief a session keeps (see `RelaySession.brief`). */
+export interface SessionBrief {
+  pre_call_prompt: string;
+  meeting: { title: string; objective: string };
 }
 
 const sessionSchema = z.object({
@@ -27,6 +41,7 @@ const sessionSchema = z.object({
   call_sid: z.string(),
   started_at: z.string(),
   ended_at: z.string().optional(),
+  brief: z.object({ pre_call_prompt: z.string(), meeting: z.object({ title: z.string(), objective: z.string() }) }).optional(),
 });
 
 /** Port: where socket sessions live. Each write is conditional: a session starts once, and ends once. */

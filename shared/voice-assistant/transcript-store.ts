@@ -3,6 +3,7 @@ import type { TranscriptEntry } from '../calls/record';
 import { commandKey } from '../commands/store';
 import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { valueSize } from '../platform/item-size';
+import { transcriptSchema } from './call-brief';
 import { RELAY_LIMITS } from './limits';
 
 /**
@@ -13,10 +14,17 @@ import { RELAY_LIMITS } from './limits';
  */
 export type AppendOutcome = 'appended' | 'closed' | 'full' | 'refused';
 
+/** The transcript of a call that still takes entries, and the bytes its entries take (`transcript_bytes`). */
+export interface OpenTranscript {
+  entries: TranscriptEntry[];
+  bytes: number;
+}
+
 /**
  * Port: the transcript of a command's call, kept on the command item as the
- * call goes (`transcript`), one conditional write per change, so a socket
- * that drops loses nothing already said. Writes are accepted only for the
+ * call goes (`transcript`), one conditional write per change (a turn's
+ * caller words and reply are one change), so a socket that drops loses
+ * nothing already said. Writes are accepted only for the
  * command's own call (its provider call id) and only until the summary is
  * requested, after which the transcript never changes. Its size is
  * bounded twice: by entries (`maxTranscriptEntries`) and by the bytes they
@@ -24,6 +32,12 @@ export type AppendOutcome = 'appended' | 'closed' | 'full' | 'refused';
  * by the same conditional write).
  */
 export interface TranscriptStore {
+  /**
+   * The transcript as it stands (read alone, not the whole command), or why
+   * it takes nothing more: `closed` (the summary was requested) or `refused`
+   * (the command is gone, its call is another one, or its transcript does not read as one).
+   */
+  read(commandId: string, callSid: string): Promise<OpenTranscript | 'closed' | 'refused'>;
   /** Appends entries at the end (DynamoDB `list_append`: concurrent appends never overwrite each other). */
   append(commandId: string, callSid: string, entries: readonly TranscriptEntry[]): Promise<AppendOutcome>;
   /**
@@ -52,6 +66,24 @@ export function dynamoTranscriptStore(db: DynamoDBDocumentClient, tableName: str
   };
 
   return {
+    async read(commandId, callSid) {
+      const { Item } = await db.send(
+        new GetCommand({
+          TableName: tableName,
+          Key: commandKey(commandId),
+          ConsistentRead: true,
+          ProjectionExpression: '#transcript, #bytes, #call.provider_call_id, #summary',
+          ExpressionAttributeNames: { '#transcript': 'transcript', '#bytes': BYTES, '#call': 'call', '#summary': 'meeting_summary' },
+        }),
+      );
+      const call = Item?.call as { provider_call_id?: unknown } | undefined;
+      if (!Item || call?.provider_call_id !== callSid) return 'refused';
+      if (Item.meeting_summary !== undefined) return 'closed';
+      const entries = transcriptSchema().safeParse(Item.transcript ?? []);
+      if (!entries.success) return 'refused';
+      return { entries: entries.data, bytes: typeof Item[BYTES] === 'number' ? Item[BYTES] : 0 };
+    },
+
     async append(commandId, callSid, entries) {
       if (entries.length === 0) return 'appended';
       const kept = entries.map(withoutUndefined);

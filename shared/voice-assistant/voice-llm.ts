@@ -2,7 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { readConfig } from '../platform/config';
 import type { SecretSource } from '../platform/secrets';
 import { createOfflineLlm } from '../providers/llm/offline';
-import type { LlmClient } from '../providers/llm/port';
+import type { StreamingLlmClient } from '../providers/llm/port';
 import { LLM_REFRESH_MS, llmSettingsSchema } from '../providers/llm/settings';
 import { VOICE_LLM_POLICY } from './limits';
 import { refreshingLazy } from '../platform/memo';
@@ -11,7 +11,7 @@ import { refreshingLazy } from '../platform/memo';
 const DEFAULT_MODEL = 'gpt-4o-mini';
 
 /**
- * The model of the live call, resolved on first use: OpenAI (or any
+ * The model of the live call (it streams its replies), resolved on first use: OpenAI (or any
  * compatible server at OPENAI_BASE_URL) with the voice policy's short
  * timeouts when OPENAI_API_KEY is set, else the offline writer. A call in
  * progress never waits for a key: where offline answers are not allowed
@@ -25,10 +25,10 @@ export function voiceLlm(
   secrets: SecretSource,
   settings: Record<string, string | undefined>,
   options: { allowOffline: boolean; logger?: Pick<Logger, 'error'>; now?: () => number },
-): () => Promise<LlmClient> {
+): () => Promise<StreamingLlmClient> {
   const { OPENAI_BASE_URL, OPENAI_MODEL } = readConfig(llmSettingsSchema, settings);
   const now = options.now ?? Date.now;
-  const resolve = async (): Promise<LlmClient> => {
+  const resolve = async (): Promise<StreamingLlmClient> => {
     const apiKey = (await secrets.read(['OPENAI_API_KEY'])).OPENAI_API_KEY?.trim();
     if (apiKey) {
       const { createOpenAiLlm } = await import('../providers/llm/openai');

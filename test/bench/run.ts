@@ -16,6 +16,9 @@ import { resolve } from 'node:path';
  *   caps let through, cold and warm worker (BENCH_PARSE_RUNS)
  * - `memory`: peak RSS of the research worker reading the worst pages the
  *   reader accepts, one record and a batch in parallel (BENCH_MEMORY_BATCH)
+ * - `relay`: streamed replies on the local relay socket, prompt → first text
+ *   token and → `last: true`, with a model fake streaming 30 chunks 20 ms
+ *   apart (BENCH_RELAY_TURNS)
  */
 const PARTS = {
   accept: 'accept-path.ts',
@@ -24,6 +27,7 @@ const PARTS = {
   research: 'research.ts',
   parse: 'parse.ts',
   memory: 'research-memory.ts',
+  relay: 'relay.ts',
 } as const;
 const requested = (process.env.BENCH_PARTS ?? Object.keys(PARTS).join(',')).split(',').map((part) => part.trim());
 const unknown = requested.filter((part) => !(part in PARTS));

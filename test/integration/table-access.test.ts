@@ -412,9 +412,13 @@ describe('the table access of every function, on its real paths', () => {
       last: true,
     });
     await socket('DISCONNECT');
-    expect(
-      relayMessages.filter((sent) => sent.connectionId === 'conn-access-1').map((sent) => (sent.message as { type?: string }).type),
-    ).toEqual(['text', 'text']);
+    // Two replies, each streamed as a few text tokens and closed by one `last: true`.
+    const sent = relayMessages
+      .filter((sent) => sent.connectionId === 'conn-access-1')
+      .map((sent) => sent.message as { type?: string; last?: boolean });
+    expect(sent.every((message) => message.type === 'text')).toBe(true);
+    expect(sent.filter((message) => message.last)).toHaveLength(2);
+    expect(sent.at(-1)).toMatchObject({ last: true });
     const summaryJob = (await store.get<CallCommandFields>(live.id))!.meeting_summary!;
     expect(summaryJob).toMatchObject({ status: 'pending' });
     await produce({ version: 1, type: 'post_call_summary', tenant_id: 'local', command_id: summaryJob.command_id }, 'summary');

@@ -16,6 +16,20 @@ function summaryRequest(offline: () => Summary): JsonCompletionRequest<Summary> 
 }
 
 describe('createOfflineLlm', () => {
+  it("streams the writer's text a sentence at a time, then the tools it calls", async () => {
+    const llm = createOfflineLlm();
+    const parts = [];
+    const text = 'Thank you. Next, the budget: 4,200 dollars? Goodbye.';
+    for await (const part of llm.streamText({ messages: [], offline: () => ({ text, toolCalls: ['end_call'] }) })) parts.push(part);
+
+    expect(parts).toEqual([
+      { type: 'text', text: 'Thank you. ' },
+      { type: 'text', text: 'Next, the budget: 4,200 dollars? ' },
+      { type: 'text', text: 'Goodbye.' },
+      { type: 'tool_call', name: 'end_call' },
+    ]);
+  });
+
   it('answers with the offline writer and says so', async () => {
     const llm = createOfflineLlm();
 

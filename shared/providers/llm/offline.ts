@@ -1,4 +1,11 @@
-import { LlmOutputError, type JsonCompletion, type JsonCompletionRequest, type LlmClient } from './port';
+import {
+  LlmOutputError,
+  type JsonCompletion,
+  type JsonCompletionRequest,
+  type StreamingLlmClient,
+  type TextStreamPart,
+  type TextStreamRequest,
+} from './port';
 
 const offlineModel = 'offline-writer-v1';
 
@@ -7,9 +14,10 @@ const offlineModel = 'offline-writer-v1';
  * deterministic `offline` writer builds the answer. The answer is checked
  * with the request's schema like a model's would be, so a writer that
  * drifts from its schema fails loudly (LlmOutputError) instead of passing
- * bad data on.
+ * bad data on. Streamed text is the writer's text, a sentence at a time,
+ * then the tools it calls.
  */
-export function createOfflineLlm(): LlmClient {
+export function createOfflineLlm(): StreamingLlmClient {
   return {
     generatedBy: 'offline',
     model: offlineModel,
@@ -25,5 +33,14 @@ export function createOfflineLlm(): LlmClient {
       }
       return { value: parsed.data, generatedBy: 'offline', model: offlineModel };
     },
+
+    async *streamText(request: TextStreamRequest): AsyncIterable<TextStreamPart> {
+      const written = request.offline();
+      for (const sentence of written.text.match(SENTENCES) ?? []) if (sentence) yield { type: 'text', text: sentence };
+      for (const name of written.toolCalls) yield { type: 'tool_call', name };
+    },
   };
 }
+
+/** A sentence with the spaces after it (the pieces join back to the whole text). */
+const SENTENCES = /[^.!?]*(?:[.!?]+|$)\s*/g;

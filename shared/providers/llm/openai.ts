@@ -1,15 +1,18 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import type { ChatCompletion } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { z } from 'zod';
 import { guardedFetch, type AttemptLog } from './openai-fetch';
 import { llmCallDeadlineMs, resolveLlmRetryPolicy, type LlmRetryPolicy } from './policy';
 import {
   LlmOutputError,
   LlmRefusalError,
+  LlmError,
   LlmUnavailableError,
   type JsonCompletion,
   type JsonCompletionRequest,
-  type LlmClient,
+  type StreamingLlmClient,
+  type TextStreamPart,
+  type TextStreamRequest,
 } from './port';
 import { toStrictJsonSchema } from './strict-schema';
 
@@ -27,12 +30,15 @@ export interface OpenAiLlmSettings {
 const openAiBaseUrl = 'https://api.openai.com/v1';
 
 /**
- * LlmClient on OpenAI chat completions with strict structured output. The
- * openai library does the retrying (the one retry layer), bounded by the
- * policy; every failure comes out as an LlmError whose message names status
- * and code but never the key, the request or the prompt.
+ * LlmClient on OpenAI chat completions with strict structured output, and
+ * streamed plain text (`stream: true`: server-sent `chat.completion.chunk`s,
+ * text in `delta.content`, tool calls in `delta.tool_calls`). The openai
+ * library does the retrying (the one retry layer), bounded by the policy; a
+ * stream is retried only until its answer starts. Every failure comes out
+ * as an LlmError whose message names status and code but never the key, the
+ * request or the prompt.
  */
-export function createOpenAiLlm(settings: OpenAiLlmSettings, policy: Partial<LlmRetryPolicy> = {}): LlmClient {
+export function createOpenAiLlm(settings: OpenAiLlmSettings, policy: Partial<LlmRetryPolicy> = {}): StreamingLlmClient {
   const resolved = resolveLlmRetryPolicy(policy);
   const client = new OpenAI({
     apiKey: settings.apiKey,
@@ -66,6 +72,59 @@ export function createOpenAiLlm(settings: OpenAiLlmSettings, policy: Partial<Llm
         throw unavailable(error, log, resolved.timeoutMs, deadline.aborted);
       }
       return { value: readAnswer(completion, request.schema), generatedBy: 'openai', model: settings.model };
+    },
+
+    async *streamText(request: TextStreamRequest): AsyncIterable<TextStreamPart> {
+      const log: AttemptLog = { attempts: 0, lastTimedOut: false };
+      const perCall = client.withOptions({ fetch: guardedFetch(resolved.maxRetryWaitMs, log) });
+      const deadline = AbortSignal.timeout(llmCallDeadlineMs(resolved));
+      const signal = request.signal ? AbortSignal.any([deadline, request.signal]) : deadline;
+      const tools = Object.entries(request.tools ?? {}).map(([name, description]) => toolOf(name, description));
+      let stream: AsyncIterable<ChatCompletionChunk>;
+      try {
+        stream = await perCall.chat.completions.create(
+          {
+            model: settings.model,
+            messages: request.messages,
+            stream: true,
+            ...(tools.length > 0 ? { tools, tool_choice: 'auto' as const } : {}),
+            ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
+          },
+          { signal },
+        );
+      } catch (error) {
+        throw unavailable(error, log, resolved.timeoutMs, deadline.aborted);
+      }
+      // A tool call's name comes in its first fragment; its (empty) arguments may follow in later ones.
+      const called = new Map<number, string>();
+      try {
+        for await (const chunk of stream) {
+          const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+          if (!choice) continue;
+          if (choice.delta?.refusal) throw new LlmRefusalError('OpenAI declined to answer (refusal)');
+          if (choice.delta?.content) yield { type: 'text', text: choice.delta.content };
+          for (const call of choice.delta?.tool_calls ?? []) if (call.function?.name) called.set(call.index, call.function.name);
+          if (choice.finish_reason === 'content_filter')
+            throw new LlmRefusalError('OpenAI declined to answer (finish_reason content_filter)');
+        }
+      } catch (error) {
+        if (error instanceof LlmError) throw error;
+        throw unavailable(error, log, resolved.timeoutMs, deadline.aborted);
+      }
+      for (const name of called.values()) yield { type: 'tool_call', name };
+    },
+  };
+}
+
+/** A tool without arguments (strict: the model may send none). */
+function toolOf(name: string, description: string): ChatCompletionTool {
+  return {
+    type: 'function',
+    function: {
+      name,
+      description,
+      strict: true,
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
     },
   };
 }

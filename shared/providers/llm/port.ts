@@ -41,6 +41,34 @@ export interface LlmClient {
   completeJson<T>(request: JsonCompletionRequest<T>): Promise<JsonCompletion<T>>;
 }
 
+/** One request for a plain-text answer, streamed as the model writes it. */
+export interface TextStreamRequest {
+  messages: ChatMessage[];
+  /**
+   * Tools the model may call beside its text, by name, each with what it is for. They take no arguments: a call
+   * is a decision (for example `end_call`), read at the end of the stream, so it never holds back the text.
+   */
+  tools?: Readonly<Record<string, string>>;
+  /** Upper bound on the answer's length in tokens. */
+  maxTokens?: number;
+  /** The deterministic writer the offline client streams instead of a model: the text and the tools it calls. */
+  offline: () => { text: string; toolCalls: readonly string[] };
+  /** Stops the stream (its reader no longer wants the rest). */
+  signal?: AbortSignal;
+}
+
+/** A piece of a streamed answer: text as it arrives, then the tools the model called. */
+export type TextStreamPart = { type: 'text'; text: string } | { type: 'tool_call'; name: string };
+
+/**
+ * Port: a language model that can also stream plain text. The stream throws
+ * an LlmError (at the start or midway) when the model fails; retries happen
+ * only before the first part, inside the adapter.
+ */
+export interface StreamingLlmClient extends LlmClient {
+  streamText(request: TextStreamRequest): AsyncIterable<TextStreamPart>;
+}
+
 /** Base of every failure an LlmClient reports. Messages never carry keys or prompts. */
 export class LlmError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

@@ -21,10 +21,8 @@ afterAll(async () => {
 const command = (id: string): Promise<CallCommand> => voice.stakeholder.command(id);
 
 describe('turns written by the model', () => {
-  it('asks with the pre-call prompt and the conversation, and speaks the reply as plain text', async () => {
-    openai.respondWith(() => ({
-      content: { reply: '**Great** news.\n\n- Let us look at the [figures](https://example.com) now.', end_call: false },
-    }));
+  it('asks for a stream with the pre-call prompt, the conversation and the end_call tool, and speaks the reply as plain text', async () => {
+    openai.respondWith(() => ({ content: '**Great** news.\n\n- Let us look at the [figures](https://example.com) now.' }));
     const call = await voice.placedCall();
     const before = openai.requests.length;
     const caller = await voice.answered(call);
@@ -35,8 +33,10 @@ describe('turns written by the model', () => {
     expect(request.headers.authorization).toBe('Bearer test-openai-key');
     expect(request.body).toMatchObject({
       model: 'gpt-voice-test',
-      response_format: { type: 'json_schema', json_schema: { name: 'voice_assistant_turn', strict: true } },
+      stream: true,
+      tools: [{ type: 'function', function: { name: 'end_call', strict: true } }],
     });
+    expect(request.body).not.toHaveProperty('response_format');
     const [system, ...conversation] = request.body.messages as { role: string; content: string }[];
     expect(system!.role).toBe('system');
     expect(system!.content).toContain('Cover these talking points');
@@ -67,17 +67,21 @@ describe('turns written by the model', () => {
   });
 
   it('ends the session when the model says the call is over: text, then end', async () => {
-    openai.respondWith(() => ({ content: { reply: 'Thank you, goodbye.', end_call: true } }));
+    openai.respondWith(() => ({ stream: { text: 'Thank you, goodbye.', toolCalls: ['end_call'] } }));
     const call = await voice.placedCall();
     const caller = await voice.answered(call);
     expect(await caller.say('That is all, bye.')).toBe('Thank you, goodbye.');
-    expect(caller.received.map((message) => message.type)).toEqual(['text', 'end']);
+    await caller.next('end');
+    const types = caller.received.map((message) => (message.type === 'text' ? `text${message.last ? ':last' : ''}` : message.type));
+    expect(types.at(-2)).toBe('text:last');
+    expect(types.at(-1)).toBe('end');
+    expect(types.filter((type) => type === 'text:last')).toHaveLength(1);
     caller.close();
     await caller.closed;
   });
 
   it('closes the call at the turn limit with a goodbye and end', async () => {
-    openai.respondWith(() => ({ content: { reply: 'Noted. What else?', end_call: false } }));
+    openai.respondWith(() => ({ content: 'Noted. What else?' }));
     const call = await voice.placedCall();
     const caller = await voice.answered(call);
     let last: string | undefined;
@@ -85,6 +89,8 @@ describe('turns written by the model', () => {
     while (!caller.received.some((message) => message.type === 'end') && turns < 45) {
       turns += 1;
       last = await caller.say(`Point number ${turns}.`);
+      // The turn is kept after its last token, and `end` follows that write.
+      await voice.relay.settled();
     }
     expect(turns).toBe(41);
     expect(last).toMatch(/^We have reached the length limit of this call\. .*Goodbye\.$/);
