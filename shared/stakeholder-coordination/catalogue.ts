@@ -2,6 +2,7 @@ import { COMMAND_ACCEPT_TABLE_GRANTS } from '../catalogue/command-start';
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
 import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
+import { RELAY_SETTING_NAMES } from '../providers/telephony/relay-settings';
 import { stakeholderCoordinationLive } from './live';
 
 /**
@@ -38,7 +39,7 @@ export const STAKEHOLDER_COORDINATION_CATALOGUE = {
           sendsToDeadLetterOf: ['call'],
           secrets: ['openai', 'twilio'],
         },
-        settings: ['TWILIO_FROM_NUMBER', 'TWILIO_API_BASE_URL'],
+        settings: ['TWILIO_FROM_NUMBER', 'TWILIO_API_BASE_URL', ...RELAY_SETTING_NAMES],
       },
     },
   ],
