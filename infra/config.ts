@@ -261,6 +261,8 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'HEAD /health': { rateLimit: 1, burstLimit: 2 },
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 1, burstLimit: 2 },
         'POST /webhooks/twilio/call-status': { rateLimit: 2, burstLimit: 5 },
+        // One report per call, when its relay session ends (the TwiML's <Connect action>).
+        'POST /webhooks/twilio/relay-ended': { rateLimit: 1, burstLimit: 2 },
         'POST /api/deepResearch/operation': { rateLimit: 1, burstLimit: 5 },
         'GET /api/leads/{leadId}/follow-ups': { rateLimit: 1, burstLimit: 2 },
         'PATCH /api/follow-ups/{id}': { rateLimit: 1, burstLimit: 2 },
@@ -322,6 +324,8 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'HEAD /health': { rateLimit: 2, burstLimit: 5 },
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 1, burstLimit: 5 },
         'POST /webhooks/twilio/call-status': { rateLimit: 5, burstLimit: 10 },
+        // One report per call, when its relay session ends (the TwiML's <Connect action>).
+        'POST /webhooks/twilio/relay-ended': { rateLimit: 1, burstLimit: 2 },
         'POST /api/deepResearch/operation': { rateLimit: 1, burstLimit: 5 },
         'GET /api/leads/{leadId}/follow-ups': { rateLimit: 2, burstLimit: 5 },
         'PATCH /api/follow-ups/{id}': { rateLimit: 2, burstLimit: 5 },
@@ -384,6 +388,8 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'HEAD /health': { rateLimit: 5, burstLimit: 10 },
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 2, burstLimit: 10 },
         'POST /webhooks/twilio/call-status': { rateLimit: 10, burstLimit: 20 },
+        // One report per call, when its relay session ends (the TwiML's <Connect action>).
+        'POST /webhooks/twilio/relay-ended': { rateLimit: 1, burstLimit: 2 },
         'POST /api/deepResearch/operation': { rateLimit: 2, burstLimit: 10 },
         'GET /api/leads/{leadId}/follow-ups': { rateLimit: 5, burstLimit: 10 },
         'PATCH /api/follow-ups/{id}': { rateLimit: 5, burstLimit: 10 },

@@ -223,7 +223,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     for (const fn of FUNCTIONS) handlers.set(fn.id, await composeFunction(fn, settings, { relayConnections: relay.connections, clock }));
     if (localTelephony) {
       const socketBase = url.replace(/^http/, 'ws');
-      localControl = localTelephonyControl(localTelephony, { connectUrlOf: (relayUrl) => `${socketBase}${new URL(relayUrl).pathname}` });
+      localControl = localTelephonyControl(localTelephony, {
+        connectUrlOf: (relayUrl) => `${socketBase}${new URL(relayUrl).pathname}${new URL(relayUrl).search}`,
+      });
     }
     composed();
   } catch (error) {
