@@ -8,6 +8,8 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { FUNCTIONS, functionById, isRouted, type FunctionId } from '../shared/catalogue/functions';
 import { QUEUES } from '../shared/catalogue/job-types';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../shared/catalogue/routes';
+import { ConfigError } from '../shared/platform/config';
+import { readRelayVoice } from '../shared/providers/telephony/relay-settings';
 import { placeholderRefusal, placeholdersOf, type Placeholder } from './placeholders';
 
 export const ENVIRONMENT_NAMES = ['dev', 'staging', 'prod'] as const;
@@ -689,6 +691,13 @@ function validate(config: EnvironmentConfig): void {
     if (name.endsWith('_BASE_URL') && !/^https:\/\/[^\s/]+(\/[^\s]*[^\s/])?$/.test(value)) {
       problems.push(`providerSettings.${name} must be an https URL without a trailing slash, got "${value}"`);
     }
+  }
+  try {
+    // The call worker reads these at its cold start: a value it would refuse fails the synth instead of every call.
+    readRelayVoice(config.providerSettings);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(`providerSettings: ${error.message.replace(/^Invalid configuration: /, '')}`);
   }
   if (!(config.relayThrottle.rateLimit > 0) || !Number.isInteger(config.relayThrottle.burstLimit) || config.relayThrottle.burstLimit < 1) {
     problems.push('relayThrottle: rateLimit must be above 0 and burstLimit a positive integer');

@@ -126,6 +126,19 @@ describe('environmentConfig', () => {
     expect(() => environmentConfig('dev', {}, environments)).toThrow(/providerSettings names TWILIO_API_KEY, which no function reads/);
   });
 
+  it('refuses relay settings the call worker would refuse, naming them, and passes valid ones to it', () => {
+    const withRelay = (settings: Record<string, string>) => ({
+      ...ENVIRONMENTS,
+      dev: { ...ENVIRONMENTS.dev, providerSettings: { ...ENVIRONMENTS.dev.providerSettings, ...settings } },
+    });
+    expect(() => environmentConfig('dev', {}, withRelay({ RELAY_INTERRUPTIBLE: 'always' }))).toThrow(
+      /providerSettings: RELAY_INTERRUPTIBLE: /,
+    );
+    expect(() => environmentConfig('dev', {}, withRelay({ RELAY_VOICE: 'Joanna-Neural' }))).toThrow(/RELAY_VOICE needs RELAY_TTS_PROVIDER/);
+    const valid = { RELAY_LANGUAGE: 'es-ES', RELAY_TTS_PROVIDER: 'Amazon', RELAY_VOICE: 'Lucia-Neural' };
+    expect(environmentConfig('dev', {}, withRelay(valid)).providerSettings).toMatchObject(valid);
+  });
+
   it('accepts an https public base URL override and rejects anything else', () => {
     expect(environmentConfig('dev', { publicBaseUrl: 'https://hooks.example.com' }).publicBaseUrl).toBe('https://hooks.example.com');
     expect(() => environmentConfig('dev', { publicBaseUrl: 'http://hooks.example.com' })).toThrow(InvalidEnvironmentError);
