@@ -136,6 +136,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/twilio/relay-ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Twilio's report that a call's relay session ended
+         * @description Called by Twilio, never by clients: the `<Connect action>` of the call's TwiML. No API key; signed like the status callback (`X-Twilio-Signature` over PUBLIC_BASE_URL + this path + query, then the form fields); anything else answers 403 FORBIDDEN and changes nothing. For the command's own call it requests the post-call summary (once, however often the end is reported) and answers TwiML that hangs up.
+         */
+        post: operations["twilioRelayEnded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/deepResearch/operation": {
         parameters: {
             query?: never;
@@ -1620,6 +1640,30 @@ export interface components {
         } & {
             [key: string]: string;
         };
+        /** @description Twilio's report of an ended ConversationRelay session (form fields; Twilio sends more). */
+        TwilioRelaySessionEnded: {
+            /**
+             * @description The call whose session ended.
+             * @example CA0123456789abcdef0123456789abcdef
+             */
+            CallSid: string;
+            /**
+             * @description Twilio's status of the ended session.
+             * @example completed
+             */
+            SessionStatus?: string;
+            /**
+             * @description Seconds the session lasted.
+             * @example 184
+             */
+            SessionDuration?: string;
+            /** @description The `handoffData` of the assistant's `end` message, when it ended the session. */
+            HandoffData?: string;
+            /** @description Twilio's error code, when the session failed. */
+            ErrorCode?: string;
+        } & {
+            [key: string]: string;
+        };
         /** @description A completed research operation. Unlike the other operations, its fields sit at the top level, beside `success` (no `data`). */
         DeepResearchResult: {
             /** @enum {boolean} */
@@ -2820,6 +2864,94 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The site exists but is not among the key's sites; on a webhook, the provider's signature does not match. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    twilioRelayEnded: {
+        parameters: {
+            query: {
+                /** @description The command whose call this is (set in the action URL of the TwiML). */
+                command_id: string;
+            };
+            header: {
+                /** @description Twilio's signature of the request (base64 HMAC-SHA1). */
+                "X-Twilio-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["TwilioRelaySessionEnded"];
+            };
+        };
+        responses: {
+            /** @description TwiML that hangs up: `<Response><Hangup/></Response>`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
             };
             /** @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed. */
             400: {

@@ -8,6 +8,8 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { FUNCTIONS, functionById, isRouted, type FunctionId } from '../shared/catalogue/functions';
 import { QUEUES } from '../shared/catalogue/job-types';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../shared/catalogue/routes';
+import { ConfigError } from '../shared/platform/config';
+import { readRelayVoice } from '../shared/providers/telephony/relay-settings';
 import { placeholderRefusal, placeholdersOf, type Placeholder } from './placeholders';
 
 export const ENVIRONMENT_NAMES = ['dev', 'staging', 'prod'] as const;
@@ -261,6 +263,8 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'HEAD /health': { rateLimit: 1, burstLimit: 2 },
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 1, burstLimit: 2 },
         'POST /webhooks/twilio/call-status': { rateLimit: 2, burstLimit: 5 },
+        // One report per call, when its relay session ends (the TwiML's <Connect action>).
+        'POST /webhooks/twilio/relay-ended': { rateLimit: 1, burstLimit: 2 },
         'POST /api/deepResearch/operation': { rateLimit: 1, burstLimit: 5 },
         'GET /api/leads/{leadId}/follow-ups': { rateLimit: 1, burstLimit: 2 },
         'PATCH /api/follow-ups/{id}': { rateLimit: 1, burstLimit: 2 },
@@ -322,6 +326,8 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'HEAD /health': { rateLimit: 2, burstLimit: 5 },
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 1, burstLimit: 5 },
         'POST /webhooks/twilio/call-status': { rateLimit: 5, burstLimit: 10 },
+        // One report per call, when its relay session ends (the TwiML's <Connect action>).
+        'POST /webhooks/twilio/relay-ended': { rateLimit: 1, burstLimit: 2 },
         'POST /api/deepResearch/operation': { rateLimit: 1, burstLimit: 5 },
         'GET /api/leads/{leadId}/follow-ups': { rateLimit: 2, burstLimit: 5 },
         'PATCH /api/follow-ups/{id}': { rateLimit: 2, burstLimit: 5 },
@@ -384,6 +390,8 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'HEAD /health': { rateLimit: 5, burstLimit: 10 },
         'POST /api/agents/cmo/stakeholder-coordination': { rateLimit: 2, burstLimit: 10 },
         'POST /webhooks/twilio/call-status': { rateLimit: 10, burstLimit: 20 },
+        // One report per call, when its relay session ends (the TwiML's <Connect action>).
+        'POST /webhooks/twilio/relay-ended': { rateLimit: 1, burstLimit: 2 },
         'POST /api/deepResearch/operation': { rateLimit: 2, burstLimit: 10 },
         'GET /api/leads/{leadId}/follow-ups': { rateLimit: 5, burstLimit: 10 },
         'PATCH /api/follow-ups/{id}': { rateLimit: 5, burstLimit: 10 },
@@ -683,6 +691,13 @@ function validate(config: EnvironmentConfig): void {
     if (name.endsWith('_BASE_URL') && !/^https:\/\/[^\s/]+(\/[^\s]*[^\s/])?$/.test(value)) {
       problems.push(`providerSettings.${name} must be an https URL without a trailing slash, got "${value}"`);
     }
+  }
+  try {
+    // The call worker reads these at its cold start: a value it would refuse fails the synth instead of every call.
+    readRelayVoice(config.providerSettings);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(`providerSettings: ${error.message.replace(/^Invalid configuration: /, '')}`);
   }
   if (!(config.relayThrottle.rateLimit > 0) || !Number.isInteger(config.relayThrottle.burstLimit) || config.relayThrottle.burstLimit < 1) {
     problems.push('relayThrottle: rateLimit must be above 0 and burstLimit a positive integer');

@@ -12,6 +12,7 @@ import { twilioAuthToken } from '../../shared/providers/telephony/auth-token';
 import { apiGatewayConnections } from '../../shared/voice-assistant/api-gateway-connections';
 import type { RelayConnections } from '../../shared/voice-assistant/connections';
 import { handleRelayEvent } from '../../shared/voice-assistant/relay';
+import { dynamoRelayTokens } from '../../shared/voice-assistant/relay-tokens';
 import { dynamoRelaySessions } from '../../shared/voice-assistant/sessions';
 import type { SocketEvent, SocketResult } from '../../shared/voice-assistant/socket-event';
 import { dynamoMeetingSummaryStore } from '../../shared/voice-assistant/summary-store';
@@ -51,6 +52,7 @@ export function build(settings: Settings, transport: RelayTransport = {}) {
     metrics: metricsOf('conversationRelayWebhook', settings),
     ...readCommandRetention(settings),
     sessions: dynamoRelaySessions(db, tableName),
+    relayTokens: dynamoRelayTokens(db, tableName),
     transcripts: dynamoTranscriptStore(db, tableName),
     summaries: dynamoMeetingSummaryStore(db, tableName),
     llm: voiceLlm(secrets, settings, { allowOffline: settings.ALLOW_OFFLINE_PROVIDERS === 'true', logger }),

@@ -15,6 +15,8 @@ import { bodySizeLimit, errorEnvelope } from '../../shared/platform/http/middlew
 import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
 import { twilioAuthToken } from '../../shared/providers/telephony/auth-token';
 import { answerCallStatus } from '../../shared/stakeholder-coordination/call-status-webhook';
+import { RELAY_ENDED_PATH } from '../../shared/stakeholder-coordination/call-status-path';
+import { answerRelayEnded } from '../../shared/stakeholder-coordination/relay-ended-webhook';
 import { dynamoCallStore } from '../../shared/stakeholder-coordination/call-store';
 import { requestMeetingSummary } from '../../shared/voice-assistant/end-of-call';
 import { dynamoMeetingSummaryStore } from '../../shared/voice-assistant/summary-store';
@@ -28,6 +30,11 @@ import { dynamoMeetingSummaryStore } from '../../shared/voice-assistant/summary-
  * requestMeetingSummary, exactly once with the relay socket's close): the
  * backstop for a `$disconnect` API Gateway never delivered. Should that
  * request fail, the callback answers 500 and Twilio's retry asks again.
+ *
+ * POST /webhooks/twilio/relay-ended: Twilio's report that a call's relay
+ * session ended (the TwiML's `<Connect action>`), signed the same way:
+ * requests the same post-call summary, and hangs up. One function for both,
+ * as they need the same secret, table access and queue.
  */
 export function build(settings: Settings) {
   const tracing = tracingOf('twilioCallStatusWebhook', settings);
@@ -52,23 +59,26 @@ export function build(settings: Settings) {
     summaries: dynamoMeetingSummaryStore(db, tableName),
     logger,
   };
-  const callEnded = {
-    commands,
-    onCallEnded: async (commandId: string) => {
-      const outcome = await requestMeetingSummary(endOfCall, commandId);
-      logger.info('Completed call: post-call summary requested', { commandId, summary: outcome });
-    },
+  const summaryRequested = (trigger: string) => async (commandId: string) => {
+    const outcome = await requestMeetingSummary(endOfCall, commandId);
+    logger.info(`${trigger}: post-call summary requested`, { commandId, summary: outcome });
   };
+  const callEnded = { commands, onCallEnded: summaryRequested('Completed call') };
+  const authToken = twilioAuthToken({ secrets: secretsOf('twilioCallStatusWebhook', settings) });
+  const publicBaseUrl = PUBLIC_BASE_URL ? { publicBaseUrl: PUBLIC_BASE_URL } : {};
   const deps = {
     calls: dynamoCallStore(db, tableName),
-    authToken: twilioAuthToken({ secrets: secretsOf('twilioCallStatusWebhook', settings) }),
-    ...(PUBLIC_BASE_URL ? { publicBaseUrl: PUBLIC_BASE_URL } : {}),
+    authToken,
+    ...publicBaseUrl,
     clock: systemClock,
     logger,
     events,
     callEnded,
   };
-  return middy<HttpEvent, HttpResult>(async (event: HttpEvent): Promise<HttpResult> => answerCallStatus(deps, event))
+  const relayEnded = { commands, authToken, ...publicBaseUrl, onSessionEnded: summaryRequested('Relay session ended'), logger };
+  return middy<HttpEvent, HttpResult>(async (event: HttpEvent): Promise<HttpResult> =>
+    event.routeKey === `POST ${RELAY_ENDED_PATH}` ? answerRelayEnded(relayEnded, event) : answerCallStatus(deps, event),
+  )
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(errorEnvelope({ logger }))
     .use(bodySizeLimit(MAX_BODY_BYTES));

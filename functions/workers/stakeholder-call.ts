@@ -7,6 +7,7 @@ import { workerComposition } from '../../shared/composition/worker';
 import { readConfig } from '../../shared/platform/config';
 import { lazyLlm } from '../../shared/providers/llm/from-settings';
 import { configuredTelephony } from '../../shared/providers/telephony/from-settings';
+import { readRelayVoice } from '../../shared/providers/telephony/relay-settings';
 import { stakeholderCallJob } from '../../shared/stakeholder-coordination/call-phase';
 import { dynamoCallStore } from '../../shared/stakeholder-coordination/call-store';
 
@@ -21,6 +22,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
     llm: lazyLlm(deps.secrets, settings, deps.llmPolicy),
     telephony: configuredTelephony({ settings, secrets: deps.secrets }),
     ...(PUBLIC_BASE_URL ? { publicBaseUrl: PUBLIC_BASE_URL } : {}),
+    relayVoice: readRelayVoice(settings),
   });
   return createJobWorker(definition, deps);
 }

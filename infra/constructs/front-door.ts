@@ -38,7 +38,8 @@ export interface FrontDoorProps {
  * socket; CloudFront passes WebSocket upgrades through) and everything else
  * to the HTTP API. Nothing is cached and every method, query string and
  * viewer header reaches the origin but Host (API Gateway answers only to its
- * own name), so `X-Twilio-Signature` and the `Sec-WebSocket-*` headers pass.
+ * own name), so `X-Twilio-Signature`, the `Sec-WebSocket-*` headers and the
+ * relay URL's query (each call's one-time token, part of what Twilio signs) pass.
  * The handlers check Twilio's signatures against PUBLIC_BASE_URL, the URL
  * Twilio was given, never against the Host header the origin sees.
  */

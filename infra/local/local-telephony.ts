@@ -42,6 +42,8 @@ export interface LocalCall {
   answeredAt?: string;
   endedAt?: string;
   callbacks: LocalCallback[];
+  /** Twilio's report of the ended relay session, POSTed to the TwiML's `<Connect action>` when an answered call hangs up. */
+  sessionReport?: { httpStatus?: number; error?: string };
 }
 
 /** The local telephony of `npm start`. */
@@ -212,6 +214,38 @@ export async function startLocalTelephony(options: {
     return call.delivery;
   }
 
+  /** As Twilio does when a ConversationRelay session ends: a signed POST of the session's report to the `<Connect action>` URL. */
+  async function reportSessionEnded(call: HeldCall): Promise<void> {
+    const encoded = /<Connect\b[^>]*\baction="([^"]*)"/.exec(call.twiml ?? '')?.[1];
+    if (encoded === undefined || stopped) return;
+    const action = encoded
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+    const seconds = call.answeredAt ? Math.round((Date.now() - Date.parse(call.answeredAt)) / 1000) : 0;
+    const params = {
+      AccountSid: accountSid,
+      ApiVersion: '2010-04-01',
+      CallSid: call.sid,
+      CallStatus: 'in-progress',
+      Direction: 'outbound-api',
+      From: call.from,
+      To: call.to,
+      SessionStatus: 'ended',
+      SessionDuration: String(seconds),
+    };
+    const report: NonNullable<LocalCall['sessionReport']> = {};
+    call.sessionReport = report;
+    try {
+      report.httpStatus = (await postSignedCallback(action, params, { authToken, signal: stopping.signal })).status;
+      if (report.httpStatus >= 400) onError(new Error(`relay session report of ${call.sid} was answered ${report.httpStatus}`));
+    } catch (error) {
+      report.error = error instanceof Error ? error.message : String(error);
+      if (!stopped) onError(new Error(`relay session report of ${call.sid} could not be delivered (${report.error})`));
+    }
+  }
+
   function held(sid: string): HeldCall {
     const call = calls.get(sid);
     if (!call) throw new Error(`No local call ${sid}`);
@@ -238,9 +272,10 @@ export async function startLocalTelephony(options: {
     },
     calls() {
       return [...calls.values()].map(
-        ({ events: _events, sequence: _sequence, timer: _timer, delivery: _delivery, callbacks, ...call }) => ({
+        ({ events: _events, sequence: _sequence, timer: _timer, delivery: _delivery, callbacks, sessionReport, ...call }) => ({
           ...call,
           callbacks: callbacks.map((callback) => ({ ...callback })),
+          ...(sessionReport ? { sessionReport: { ...sessionReport } } : {}),
         }),
       );
     },
@@ -251,8 +286,10 @@ export async function startLocalTelephony(options: {
     },
     async hangUp(sid) {
       const call = held(sid);
-      if (call.status === 'in-progress') await move(call, 'completed');
-      else if (call.status === 'ringing') await move(call, 'busy');
+      if (call.status === 'in-progress') {
+        await reportSessionEnded(call);
+        await move(call, 'completed');
+      } else if (call.status === 'ringing') await move(call, 'busy');
       else throw new Error(`Local call ${sid} is ${call.status}, not ringing or in progress`);
     },
     async stop() {

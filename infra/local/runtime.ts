@@ -260,7 +260,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     if (options.compose === 'start') for (const fn of FUNCTIONS) await composedHandler(fn.id);
     if (localTelephony) {
       const socketBase = url.replace(/^http/, 'ws');
-      localControl = localTelephonyControl(localTelephony, { connectUrlOf: (relayUrl) => `${socketBase}${new URL(relayUrl).pathname}` });
+      localControl = localTelephonyControl(localTelephony, {
+        connectUrlOf: (relayUrl) => `${socketBase}${new URL(relayUrl).pathname}${new URL(relayUrl).search}`,
+      });
     }
   } catch (error) {
     gateway.closeAllConnections();

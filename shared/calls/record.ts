@@ -113,6 +113,21 @@ export interface MeetingSummaryRecord {
   created_at?: string;
 }
 
+/**
+ * The call's one-time relay URL (the voice assistant's socket): the hash of
+ * the token in the URL, written with the call's request, and spent by the
+ * one socket whose `setup` proves it holds it. Never shown: no view reads it.
+ */
+export interface RelayGrant {
+  /** SHA-256 (hex) of the token in the call's relay URL. */
+  token_hash: string;
+  issued_at: string;
+  /** When a socket's setup spent the token; no other socket is taken for the call after it. */
+  spent_at?: string;
+  /** The socket that spent it. */
+  connection_id?: string;
+}
+
 /** True once the call has completed or failed: no callback moves it again. */
 export function isFinalCallStatus(status: CallStatus): boolean {
   return FINAL_CALL_STATUSES.includes(status);
@@ -135,6 +150,8 @@ export interface CallCommandFields {
   description: string;
   /** Its phone call: the command's one live effect, which may still move after the command is terminal. */
   call: CallRecord;
+  /** The call's one-time relay URL, once the call was requested. */
+  relay: RelayGrant;
   /** What was said on its call, turn by turn (appended by the voice assistant as the call goes). */
   transcript: TranscriptEntry[];
   /** The summary of its call, once the call ended. */

@@ -9,8 +9,10 @@ import type { LlmClient } from '../providers/llm/port';
 import { callStateOf } from '../providers/telephony/call-status';
 import { TelephonyError, type Telephony } from '../providers/telephony/port';
 import { publicUrlOf, relayUrlOf } from '../providers/telephony/public-urls';
+import type { RelayVoiceSettings } from '../providers/telephony/relay-settings';
 import { relayTwiml } from '../providers/telephony/twiml';
-import { CALL_STATUS_PATH } from './call-status-path';
+import { newRelayToken } from '../calls/relay-token';
+import { CALL_STATUS_PATH, RELAY_ENDED_PATH } from './call-status-path';
 import type { CallStore } from './call-store';
 import { readStakeholderCommand, stakeholderTargets, type ReadStakeholderCommand } from './command-object';
 import { stakeholderCoordinationKind } from './kinds';
@@ -44,6 +46,8 @@ export interface StakeholderCallDependencies {
    * relay socket). Without it telephony counts as not configured.
    */
   publicBaseUrl?: string;
+  /** How Twilio speaks and listens on the call (the RELAY_* settings). @default DEFAULT_RELAY_VOICE */
+  relayVoice?: RelayVoiceSettings;
   logger?: Pick<Logger, 'info' | 'warn'>;
 }
 
@@ -130,8 +134,11 @@ export async function runStakeholderCall(
  * 3. without telephony (or PUBLIC_BASE_URL, without which Twilio could
  *    not call back), the call fails ("telephony not configured");
  * 4. otherwise "call requested" is written conditionally (only one worker
- *    can), then the provider is asked once; its call id is recorded, or
- *    its refusal (invalid number, auth, 5xx) fails the call with the reason.
+ *    can), with the hash of the call's one-time relay token; then the
+ *    provider is asked once, with TwiML that connects the answered call to
+ *    `…/relay?token=<token>` and reports the session's end to
+ *    `…/webhooks/twilio/relay-ended`; its call id is recorded, or its
+ *    refusal (invalid number, auth, 5xx) fails the call with the reason.
  */
 async function placeCallOnce(deps: StakeholderCallDependencies, command: StakeholderCommand, call: CallRecord): Promise<void> {
   const now = () => deps.clock.now();
@@ -151,15 +158,23 @@ async function placeCallOnce(deps: StakeholderCallDependencies, command: Stakeho
     await deps.calls.failUnrequested(command.id, call.id, NOT_CONFIGURED_REASON, now());
     return;
   }
-  const requestedAt = await deps.calls.markRequested(command.id, call.id, telephony.provider, now());
+  const relay = newRelayToken();
+  const requestedAt = await deps.calls.markRequested(command.id, call.id, telephony.provider, now(), relay.hash);
   if (requestedAt === false) return;
+  const commandQuery = `?command_id=${encodeURIComponent(command.id)}`;
 
   const { context, meeting } = readStakeholderCommand(command);
   try {
     const placed = await telephony.placeCall({
       to: call.phone_number,
-      twiml: relayTwiml({ relayUrl: relayUrlOf(publicBaseUrl), commandId: command.id, welcomeGreeting: welcomeGreeting(context, meeting) }),
-      statusCallbackUrl: publicUrlOf(publicBaseUrl, `${CALL_STATUS_PATH}?command_id=${encodeURIComponent(command.id)}`),
+      twiml: relayTwiml({
+        relayUrl: relayUrlOf(publicBaseUrl, relay.token),
+        actionUrl: publicUrlOf(publicBaseUrl, `${RELAY_ENDED_PATH}${commandQuery}`),
+        commandId: command.id,
+        welcomeGreeting: welcomeGreeting(context, meeting),
+        ...(deps.relayVoice ? { voice: deps.relayVoice } : {}),
+      }),
+      statusCallbackUrl: publicUrlOf(publicBaseUrl, `${CALL_STATUS_PATH}${commandQuery}`),
       ringTimeoutSeconds: RING_TIMEOUT_SECONDS,
     });
     const recorded = await deps.calls.recordPlaced(

@@ -12,6 +12,7 @@ import { isValidTwilioSignature } from '../providers/telephony/signature';
 import { publicUrlOf } from '../providers/telephony/public-urls';
 import { CALL_STATUS_PATH } from './call-status-path';
 import type { CallStatusUpdate, CallStore } from './call-store';
+import { formParameters } from './twilio-form';
 
 /** What the status callback webhook works with. */
 export interface CallStatusWebhookDependencies {
@@ -183,12 +184,4 @@ async function stageCallStatus(
       idempotencyKey: `${command.id}:call:${update.sequence}`,
     },
   ]);
-}
-
-/** The form parameters of the body (`application/x-www-form-urlencoded`, base64 when API Gateway encoded it); one value per name. */
-function formParameters(event: HttpEvent): Record<string, string> {
-  const raw = event.body === undefined ? '' : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  const params: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(raw)) params[name] = value;
-  return params;
 }

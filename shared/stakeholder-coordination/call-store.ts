@@ -1,5 +1,5 @@
 import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { CallStatus } from '../calls/record';
+import type { CallStatus, RelayGrant } from '../calls/record';
 import { commandKey } from '../commands/store';
 import { type TransactionItem } from '../platform/dynamodb';
 import { cancellationReasons, isConditionalCheckFailed } from '../platform/dynamodb-errors';
@@ -35,8 +35,17 @@ export interface CallStatusUpdate {
  * sequence, and never out of a final state.
  */
 export interface CallStore {
-  /** Claims the right to dial: only from `pending`, never requested before. Called before dialling. */
-  markRequested(commandId: string, callId: string, provider: 'twilio' | 'local', now: number): Promise<string | false>;
+  /**
+   * Claims the right to dial: only from `pending`, never requested before. Called before dialling. With `relayTokenHash`, the
+   * call's one-time relay URL is granted in the same write (`relay`: the hash of its token, never the token).
+   */
+  markRequested(
+    commandId: string,
+    callId: string,
+    provider: 'twilio' | 'local',
+    now: number,
+    relayTokenHash?: string,
+  ): Promise<string | false>;
   /** Records the provider's call id: only for the request this worker made (`requestedAt`), and only once. */
   recordPlaced(commandId: string, callId: string, requestedAt: string, placed: PlacedCallRecord, now: number): Promise<boolean>;
   /** Fails a call that was never requested (nothing dialled): e.g. telephony not configured. */
@@ -66,6 +75,8 @@ export function dynamoCallStore(db: DynamoDBDocumentClient, tableName: string): 
     condition: string,
     values: Record<string, unknown>,
     also: readonly TransactionItem[] = [],
+    /** Fields of the command item itself, set beside the call's. */
+    itemSets: Record<string, unknown> = {},
   ): Promise<boolean> => {
     const names: Record<string, string> = { '#call': 'call', '#id': 'id', '#status': 'status' };
     const expressionValues: Record<string, unknown> = { ...values };
@@ -75,6 +86,11 @@ export function dynamoCallStore(db: DynamoDBDocumentClient, tableName: string): 
       names[`#f_${field}`] = field;
       expressionValues[`:f_${field}`] = value;
       assignments.push(`#call.#f_${field} = :f_${field}`);
+    }
+    for (const [field, value] of Object.entries(itemSets)) {
+      names[`#i_${field}`] = field;
+      expressionValues[`:i_${field}`] = value;
+      assignments.push(`#i_${field} = :i_${field}`);
     }
     const updateExpression = `SET ${assignments.join(', ')}`;
     const conditionExpression = `attribute_exists(pk) AND attribute_exists(#call) AND ${condition}`;
@@ -101,13 +117,16 @@ export function dynamoCallStore(db: DynamoDBDocumentClient, tableName: string): 
   const PENDING = { ':pending': 'pending' };
 
   return {
-    async markRequested(commandId, callId, provider, now) {
+    async markRequested(commandId, callId, provider, now, relayTokenHash) {
       const requestedAt = iso(now);
+      const relay: RelayGrant | undefined = relayTokenHash ? { token_hash: relayTokenHash, issued_at: requestedAt } : undefined;
       const done = await update(
         commandId,
         { requested_at: requestedAt, provider, updated_at: requestedAt },
         '#call.#id = :callId AND #call.#status = :pending AND attribute_not_exists(#call.requested_at)',
         { ':callId': callId, ...PENDING },
+        [],
+        relay ? { relay } : {},
       );
       return done ? requestedAt : false;
     },

@@ -2,6 +2,7 @@ import { COMMAND_ACCEPT_TABLE_GRANTS } from '../catalogue/command-start';
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
 import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
+import { RELAY_SETTING_NAMES } from '../providers/telephony/relay-settings';
 import { stakeholderCoordinationLive } from './live';
 
 /**
@@ -38,7 +39,7 @@ export const STAKEHOLDER_COORDINATION_CATALOGUE = {
           sendsToDeadLetterOf: ['call'],
           secrets: ['openai', 'twilio'],
         },
-        settings: ['TWILIO_FROM_NUMBER', 'TWILIO_API_BASE_URL'],
+        settings: ['TWILIO_FROM_NUMBER', 'TWILIO_API_BASE_URL', ...RELAY_SETTING_NAMES],
       },
     },
   ],
@@ -72,7 +73,7 @@ export const STAKEHOLDER_COORDINATION_CATALOGUE = {
       kind: 'webhook',
       entry: 'functions/webhooks/twilio-call-status.ts',
       description:
-        "POST /webhooks/twilio/call-status: Twilio's signed status callbacks move a command's call (one conditional update); a completed call requests its post-call summary",
+        "POST /webhooks/twilio/call-status: Twilio's signed status callbacks move a command's call (one conditional update); a completed call requests its post-call summary. POST /webhooks/twilio/relay-ended: Twilio's signed report that the call's relay session ended requests the same summary and hangs up",
       // It answers within a second (one conditional write); the margin covers a cold start reading the Twilio secret.
       timeoutSeconds: 5,
       memoryMb: 256,
@@ -99,6 +100,8 @@ export const STAKEHOLDER_COORDINATION_CATALOGUE = {
     { method: 'POST', path: '/api/agents/cmo/stakeholder-coordination', function: 'stakeholderCoordinationApi' },
     // Outside /api and without a key: Twilio signs each callback (X-Twilio-Signature), and the webhook checks that.
     { method: 'POST', path: '/webhooks/twilio/call-status', function: 'twilioCallStatusWebhook' },
+    // The TwiML's <Connect action>: Twilio reports the end of the call's relay session there, signed like the status callbacks.
+    { method: 'POST', path: '/webhooks/twilio/relay-ended', function: 'twilioCallStatusWebhook' },
   ],
   liveFields: {
     stakeholder_coordination: stakeholderCoordinationLive,

@@ -9,7 +9,8 @@ import type { LiveFields } from '../catalogue/live-fields';
  * command once completed: its result keeps no second copy.
  */
 export const stakeholderCoordinationLive: LiveFields = {
-  fields: ['targets', 'context', 'supervisors', 'task', 'description', 'call', 'transcript', 'meeting_summary'],
+  // `relay` (the hash of the call's one-time relay token) is stored and never shown.
+  fields: ['targets', 'context', 'supervisors', 'task', 'description', 'call', 'relay', 'transcript', 'meeting_summary'],
   view: (command) => ({
     ...(command.result && command.targets !== undefined ? { targets: command.targets } : {}),
     ...(command.call ? { call: command.call } : {}),

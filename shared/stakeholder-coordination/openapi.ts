@@ -12,7 +12,7 @@ import {
   type DocumentedOperation,
 } from '../api/openapi/operation';
 import { statusCallbackParams } from '../providers/telephony/call-status';
-import { CALL_STATUS_PATH } from './call-status-path';
+import { CALL_STATUS_PATH, RELAY_ENDED_PATH } from './call-status-path';
 import { STAKEHOLDER_SUPERVISORS, STAKEHOLDER_TASK } from './command-object';
 import { contextSummarySchema } from './context-summary';
 import { meetingDetailsSchema } from './context';
@@ -87,7 +87,25 @@ const statusCallbackSchema = statusCallbackParams
   .catchall(z.string())
   .meta({ id: 'TwilioStatusCallback', description: 'A Twilio status callback (form fields; Twilio sends more, all signed).' });
 
-/** POST /api/agents/cmo/stakeholder-coordination, and Twilio's signed status callbacks. */
+/** What Twilio POSTs to the `<Connect action>` URL when a call's relay session ends (the fields this service reads; all are signed). */
+const relayEndedSchema = z
+  .object({
+    CallSid: z.string().meta({ description: 'The call whose session ended.', example: 'CA0123456789abcdef0123456789abcdef' }),
+    SessionStatus: z.string().optional().meta({ description: "Twilio's status of the ended session.", example: 'completed' }),
+    SessionDuration: z.string().optional().meta({ description: 'Seconds the session lasted.', example: '184' }),
+    HandoffData: z
+      .string()
+      .optional()
+      .meta({ description: "The `handoffData` of the assistant's `end` message, when it ended the session." }),
+    ErrorCode: z.string().optional().meta({ description: "Twilio's error code, when the session failed." }),
+  })
+  .catchall(z.string())
+  .meta({
+    id: 'TwilioRelaySessionEnded',
+    description: "Twilio's report of an ended ConversationRelay session (form fields; Twilio sends more).",
+  });
+
+/** POST /api/agents/cmo/stakeholder-coordination, and Twilio's signed status callbacks and relay session reports. */
 export const STAKEHOLDER_COORDINATION_OPERATIONS: readonly DocumentedOperation[] = [
   commandOperation({
     method: 'POST',
@@ -139,6 +157,35 @@ export const STAKEHOLDER_COORDINATION_OPERATIONS: readonly DocumentedOperation[]
     body: { contentType: 'application/x-www-form-urlencoded', schema: statusCallbackSchema },
     errors: ['FORBIDDEN', 'INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'SYSTEM_ERROR'],
     answers: { 204: { description: 'Taken: applied, or a repeated, late or out-of-order callback ignored.' } },
+  }),
+  webhookOperation({
+    method: 'POST',
+    path: RELAY_ENDED_PATH,
+    operationId: 'twilioRelayEnded',
+    tag: PROVIDER_WEBHOOKS_TAG,
+    summary: "Twilio's report that a call's relay session ended",
+    description:
+      "Called by Twilio, never by clients: the `<Connect action>` of the call's TwiML. No API key; signed like the status callback " +
+      '(`X-Twilio-Signature` over PUBLIC_BASE_URL + this path + query, then the form fields); anything else answers 403 FORBIDDEN and changes nothing. ' +
+      "For the command's own call it requests the post-call summary (once, however often the end is reported) and answers TwiML that hangs up.",
+    query: z.object({
+      command_id: uuidField('The command whose call this is (set in the action URL of the TwiML).', EXAMPLE_COMMAND_ID),
+    }),
+    headers: z.object({
+      'X-Twilio-Signature': z
+        .string()
+        .meta({ description: "Twilio's signature of the request (base64 HMAC-SHA1).", example: 'xmJb8v4c1pJ6L2Q2w0oV7n7Bf3E=' }),
+    }),
+    body: { contentType: 'application/x-www-form-urlencoded', schema: relayEndedSchema },
+    errors: ['FORBIDDEN', 'INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'SYSTEM_ERROR'],
+    answers: {
+      200: {
+        description: 'TwiML that hangs up: `<Response><Hangup/></Response>`.',
+        content: {
+          'text/xml': { schema: z.string().meta({ example: '<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>' }) },
+        },
+      },
+    },
   }),
 ];
 

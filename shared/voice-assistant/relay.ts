@@ -1,18 +1,21 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { isFinalCallStatus, type CallStatus, type TranscriptEntry } from '../calls/record';
+import * as z from 'zod';
+import { isFinalCallStatus, type CallCommandFields, type CallStatus, type TranscriptEntry } from '../calls/record';
 import { describeError } from '../platform/logger';
 import { isUuid } from '../platform/ids';
 import { cleanText } from '../platform/text';
 import type { StreamingLlmClient } from '../providers/llm/port';
 import { createOfflineLlm } from '../providers/llm/offline';
 import { isValidTwilioSignature } from '../providers/telephony/signature';
-import { relayUrlOf } from '../providers/telephony/public-urls';
+import { RELAY_TOKEN_PARAMETER, relayUrlOf } from '../providers/telephony/public-urls';
+import { isRelayTokenShaped, relayTokenHash, sameRelayTokenHash } from '../calls/relay-token';
 import { callerTurns, NotACallError, readCallBrief, type CallBrief } from './call-brief';
 import { CLOSE_CODES, ConnectionGoneError, type RelayConnections } from './connections';
 import { requestMeetingSummary, type EndOfCallDependencies } from './end-of-call';
 import { RELAY_LIMITS } from './limits';
 import { openingLine } from './offline-voice';
 import { endMessage, parseInboundMessage, RelayProtocolError, textMessage, type InboundMessage, type OutboundMessage } from './protocol';
+import type { RelayTokenStore } from './relay-tokens';
 import type { RelaySession, RelaySessionStore, SessionBrief } from './sessions';
 import { bodyOf, headerOf, type SocketEvent, type SocketResult } from './socket-event';
 import { cutAt } from './speech';
@@ -24,6 +27,8 @@ import { speakTurn } from './voice-turn';
 export interface RelayDependencies extends EndOfCallDependencies {
   connections: RelayConnections;
   sessions: RelaySessionStore;
+  /** Each call's one-time relay token, from the socket's `$connect` to its `setup`. */
+  relayTokens: RelayTokenStore;
   transcripts: TranscriptStore;
   /** The model, resolved on first use (the voice policy: short timeouts). */
   llm: () => Promise<StreamingLlmClient>;
@@ -45,14 +50,21 @@ const FORBIDDEN: SocketResult = { statusCode: 403, body: 'Forbidden' };
  * live call; docs/voice-calls.md "The voice assistant"). The same module answers API
  * Gateway's WebSocket routes in AWS and the local socket server:
  * - `$connect`: the upgrade must carry a valid X-Twilio-Signature over
- *   `relayUrlOf(PUBLIC_BASE_URL)`; otherwise 403 (the socket is never opened);
+ *   `relayUrlOf(PUBLIC_BASE_URL)` with the query it came with, and that
+ *   query a relay token (`?token=…`, each call's own); otherwise 403 (the
+ *   socket is never opened). The token's hash is held for the socket: API
+ *   Gateway passes the query on to `$connect` only;
  * - `$default`: one message. `setup` must come first and name, in
  *   `customParameters.command_id`, a stakeholder coordination whose call is
- *   this `callSid` and has not ended (else the socket is closed, 1008, with
- *   the reason). Each final `prompt` is one turn: the model (or the offline
- *   writer) answers from the pre-call prompt, its reply streamed as `text`
- *   tokens as it is written (`last: false`, then one `last: true`), and the
- *   caller's words and the reply are kept together. `interrupt` cuts the
+ *   this `callSid`, has not ended, and was given the token this socket
+ *   connected with, not yet spent; the token is spent then, in one
+ *   conditional write, so a call has one socket, ever: a replayed URL, a
+ *   second socket, another call's token are all refused (the socket is
+ *   closed, 1008, with the reason). Each final `prompt` is one turn: the
+ *   model (or the offline writer) answers from the pre-call prompt, its
+ *   reply streamed as `text` tokens as it is written (`last: false`, then
+ *   one `last: true`), and the caller's words and the reply are kept
+ *   together. `interrupt` cuts the
  *   last reply in the transcript to what was spoken; `dtmf` is kept;
  *   `error` is logged. Turns and time are bounded (RELAY_LIMITS): at a
  *   limit the assistant says goodbye and sends `end`;
@@ -77,7 +89,10 @@ export async function handleRelayEvent(deps: RelayDependencies, event: SocketEve
   }
 }
 
-/** `$connect`: only Twilio, signing this service's relay URL, may open the socket. */
+/**
+ * `$connect`: only Twilio, signing this service's relay URL with a call's
+ * token in it, may open the socket; the token's hash is held for `setup`.
+ */
 async function connect(deps: RelayDependencies, event: SocketEvent): Promise<SocketResult> {
   const signature = headerOf(event, 'x-twilio-signature');
   const authToken = await deps.authToken();
@@ -89,10 +104,16 @@ async function connect(deps: RelayDependencies, event: SocketEvent): Promise<Soc
     });
     return FORBIDDEN;
   }
+  const token = event.queryStringParameters?.[RELAY_TOKEN_PARAMETER];
+  if (!isRelayTokenShaped(token)) {
+    deps.logger.warn('Relay socket refused: its URL carries no relay token', { connectionId: event.requestContext.connectionId });
+    return FORBIDDEN;
+  }
+  await deps.relayTokens.hold(event.requestContext.connectionId, relayTokenHash(token), deps.clock.now());
   return OK;
 }
 
-/** The URL Twilio signed: the relay URL of PUBLIC_BASE_URL, with the query the TwiML gave it (none, as this service writes it). */
+/** The URL Twilio signed: the relay URL of PUBLIC_BASE_URL, with the query the TwiML gave it (the call's token). */
 function signedUrlOf(publicBaseUrl: string, query: SocketEvent['queryStringParameters']): string {
   const params = Object.entries(query ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined);
   return `${relayUrlOf(publicBaseUrl)}${params.length > 0 ? `?${new URLSearchParams(params).toString()}` : ''}`;
@@ -143,7 +164,7 @@ async function setup(deps: RelayDependencies, connectionId: string, message: Ext
   }
   const commandId = message.customParameters?.command_id?.trim().toLowerCase();
   if (!commandId || !isUuid(commandId)) return refuse(deps, connectionId, 'setup names no command (command_id)');
-  const command = await deps.commands.get(commandId);
+  const command = await deps.commands.get<CallCommandFields>(commandId);
   if (!command) return refuse(deps, connectionId, 'unknown command');
   let brief: CallBrief;
   try {
@@ -155,6 +176,8 @@ async function setup(deps: RelayDependencies, connectionId: string, message: Ext
   if (!brief.callSid || brief.callSid !== message.callSid) return refuse(deps, connectionId, 'the call is not the call of this command');
   if ((brief.callStatus && isFinalCallStatus(brief.callStatus as CallStatus)) || brief.summaryRequested)
     return refuse(deps, connectionId, 'the call has ended');
+  const refusal = await spendRelayToken(deps, connectionId, command.id, brief.callSid, command.relay);
+  if (refusal) return refuse(deps, connectionId, refusal);
 
   const now = deps.clock.now();
   const session: RelaySession = {
@@ -175,6 +198,30 @@ async function setup(deps: RelayDependencies, connectionId: string, message: Ext
   }
   deps.logger.info('Relay session started', { connectionId, commandId: command.id });
 }
+
+/**
+ * Spends the call's relay token for this socket: the one its URL carried
+ * (held at `$connect`) must be the call's, and unspent. Undefined once
+ * spent; else why the socket is refused.
+ */
+async function spendRelayToken(
+  deps: RelayDependencies,
+  connectionId: string,
+  commandId: string,
+  callSid: string,
+  stored: unknown,
+): Promise<string | undefined> {
+  const held = await deps.relayTokens.held(connectionId);
+  if (!held) return 'the socket carries no relay token';
+  const grant = grantSchema.safeParse(stored).data;
+  if (!grant || !sameRelayTokenHash(held, grant.token_hash)) return 'the relay token is not the token of this call';
+  if (grant.spent_at || !(await deps.relayTokens.spend(commandId, callSid, held, connectionId, deps.clock.now())))
+    return 'the relay token was used already: one socket per call';
+  return undefined;
+}
+
+/** The call's relay grant as stored (written by the call phase), read by shape. */
+const grantSchema = z.object({ token_hash: z.string(), spent_at: z.string().optional() });
 
 /**
  * A final `prompt`: one turn of the conversation, at one write. The turn

@@ -126,6 +126,19 @@ describe('environmentConfig', () => {
     expect(() => environmentConfig('dev', {}, environments)).toThrow(/providerSettings names TWILIO_API_KEY, which no function reads/);
   });
 
+  it('refuses relay settings the call worker would refuse, naming them, and passes valid ones to it', () => {
+    const withRelay = (settings: Record<string, string>) => ({
+      ...ENVIRONMENTS,
+      dev: { ...ENVIRONMENTS.dev, providerSettings: { ...ENVIRONMENTS.dev.providerSettings, ...settings } },
+    });
+    expect(() => environmentConfig('dev', {}, withRelay({ RELAY_INTERRUPTIBLE: 'always' }))).toThrow(
+      /providerSettings: RELAY_INTERRUPTIBLE: /,
+    );
+    expect(() => environmentConfig('dev', {}, withRelay({ RELAY_VOICE: 'Joanna-Neural' }))).toThrow(/RELAY_VOICE needs RELAY_TTS_PROVIDER/);
+    const valid = { RELAY_LANGUAGE: 'es-ES', RELAY_TTS_PROVIDER: 'Amazon', RELAY_VOICE: 'Lucia-Neural' };
+    expect(environmentConfig('dev', {}, withRelay(valid)).providerSettings).toMatchObject(valid);
+  });
+
   it('accepts an https public base URL override and rejects anything else', () => {
     expect(environmentConfig('dev', { publicBaseUrl: 'https://hooks.example.com' }).publicBaseUrl).toBe('https://hooks.example.com');
     expect(() => environmentConfig('dev', { publicBaseUrl: 'http://hooks.example.com' })).toThrow(InvalidEnvironmentError);
@@ -150,6 +163,7 @@ describe('API throttles and concurrency caps', () => {
       'POST /api/leads/{leadId}/events',
       'POST /api/agents/cmo/stakeholder-coordination',
       'POST /webhooks/twilio/call-status',
+      'POST /webhooks/twilio/relay-ended',
       'POST /api/deepResearch/operation',
       'POST /api/webhooks',
       'GET /api/webhooks',
@@ -199,7 +213,7 @@ describe('API throttles and concurrency caps', () => {
   });
 
   it('need this much Lambda concurrency in the account (reservations + the 100 AWS keeps unreserved)', () => {
-    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([449, 747, 1480]);
+    expect(ENVIRONMENT_NAMES.map((name) => accountConcurrencyNeeded(ENVIRONMENTS[name]))).toEqual([457, 755, 1488]);
     for (const name of ENVIRONMENT_NAMES) {
       const reserved = Object.values(environmentConfig(name, ALLOW).reservedConcurrency).reduce<number>(
         (sum, value) => sum + (value ?? 0),

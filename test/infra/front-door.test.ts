@@ -126,6 +126,23 @@ describe('the front door', () => {
     ]);
   });
 
+  it("passes the relay URL's query (each call's one-time token) through to the WebSocket API, and limits /relay by path alone", () => {
+    const [[, distribution]] = resourcesOf(prod.json.service, 'AWS::CloudFront::Distribution') as [
+      [string, TemplateJson['Resources'][string]],
+    ];
+    const { CacheBehaviors } = distribution.Properties?.DistributionConfig as { CacheBehaviors: Record<string, unknown>[] };
+    const relay = CacheBehaviors.find((behavior) => behavior.PathPattern === '/relay*')!;
+    // AllViewerExceptHostHeader forwards every query string (and header but Host); caching off, so no cache key drops it.
+    expect(relay).toMatchObject({ OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER, CachePolicyId: CACHING_DISABLED });
+    expect(relay).not.toHaveProperty('ForwardedValues');
+    // The WAF rule matches the path, without the query: `/relay?token=…` is counted like `/relay`.
+    const [[, acl]] = resourcesOf(prod.json.edge!, 'AWS::WAFv2::WebACL') as [[string, TemplateJson['Resources'][string]]];
+    const [rule] = acl.Properties?.Rules as { Statement: { RateBasedStatement: { ScopeDownStatement: unknown } } }[];
+    expect(rule!.Statement.RateBasedStatement.ScopeDownStatement).toMatchObject({
+      ByteMatchStatement: { FieldToMatch: { UriPath: {} }, PositionalConstraint: 'STARTS_WITH', SearchString: '/relay' },
+    });
+  });
+
   it('is guarded by a CLOUDFRONT WebACL made in a us-east-1 stack, read across regions', () => {
     expect(prod.stage.edge!.stackName).toBe('Switchboard-prod-Edge');
     expect(prod.stage.edge!.environment).toBe(`aws://${ENVIRONMENTS.prod.account}/us-east-1`);

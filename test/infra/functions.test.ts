@@ -181,7 +181,20 @@ describe('definitions the infrastructure relies on', () => {
   it('sets each plain provider setting only on the functions that declare it', () => {
     const declared = FUNCTIONS.filter((fn) => (fn.settings ?? []).length > 0).map((fn) => [fn.id, fn.settings]);
     expect(declared).toEqual([
-      ['callWorker', ['TWILIO_FROM_NUMBER', 'TWILIO_API_BASE_URL']],
+      [
+        'callWorker',
+        [
+          'TWILIO_FROM_NUMBER',
+          'TWILIO_API_BASE_URL',
+          'RELAY_LANGUAGE',
+          'RELAY_TTS_PROVIDER',
+          'RELAY_VOICE',
+          'RELAY_TRANSCRIPTION_PROVIDER',
+          'RELAY_SPEECH_MODEL',
+          'RELAY_INTERRUPTIBLE',
+          'RELAY_WELCOME_GREETING_INTERRUPTIBLE',
+        ],
+      ],
       [
         'researchWorker',
         [

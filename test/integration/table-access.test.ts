@@ -28,6 +28,7 @@ import type { CallCommandFields } from '../../shared/calls/record';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import type { Settings } from '../../shared/composition/settings';
 import { newId } from '../../shared/platform/ids';
+import { newRelayToken } from '../../shared/calls/relay-token';
 import { canonical, logicalId, synthesize, type SynthesizedEnvironment } from '../infra/synthesize';
 import { startFakeGoogle, type GoogleFake } from '../fakes/google';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver';
@@ -46,6 +47,7 @@ const LEAD_FOLLOW_UP = '/api/agents/sales/leadFollowUp';
 const RESEARCH = '/api/deepResearch/operation';
 const STAKEHOLDER = '/api/agents/cmo/stakeholder-coordination';
 const CALL_STATUS = '/webhooks/twilio/call-status';
+const RELAY_ENDED = '/webhooks/twilio/relay-ended';
 /** PUBLIC_BASE_URL, which the CDK app sets on every function. */
 const PUBLIC_BASE_URL = 'https://switchboard.example.com';
 /** Stands in for the `twilio` secret of the webhook (it reads TWILIO_AUTH_TOKEN only). */
@@ -379,13 +381,16 @@ describe('the table access of every function, on its real paths', () => {
     const store = dynamoCommandStore(services.db, services.aws.tableName);
     const placed = (await store.get<CallCommandFields>(coordinationId))!;
     const callSid = 'CA0123456789abcdef0123456789abcde0';
+    const relayToken = newRelayToken();
     const live = {
       ...placed,
       id: newId(),
       status: 'completed' as const,
       call: { ...placed.call!, status: 'in_progress' as const, provider_call_id: callSid },
+      relay: { token_hash: relayToken.hash, issued_at: placedAt },
     };
     await store.create(live);
+    const relayQuery = { token: relayToken.token };
     const socket = (eventType: 'CONNECT' | 'MESSAGE' | 'DISCONNECT', body?: unknown, headers?: Record<string, string>) =>
       invoke('conversationRelayWebhook', {
         requestContext: {
@@ -395,12 +400,15 @@ describe('the table access of every function, on its real paths', () => {
           domainName: 'local',
           stage: 'relay',
         },
-        ...(headers ? { headers } : {}),
+        ...(headers ? { headers, queryStringParameters: relayQuery } : {}),
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       }) as Promise<{ statusCode: number }>;
     expect(
-      (await socket('CONNECT', undefined, { 'X-Twilio-Signature': signTwilioRequest(TWILIO_AUTH_TOKEN, relayUrlOf(PUBLIC_BASE_URL), {}) }))
-        .statusCode,
+      (
+        await socket('CONNECT', undefined, {
+          'X-Twilio-Signature': signTwilioRequest(TWILIO_AUTH_TOKEN, relayUrlOf(PUBLIC_BASE_URL, relayToken.token), {}),
+        })
+      ).statusCode,
     ).toBe(200);
     await socket('MESSAGE', { type: 'setup', callSid, customParameters: { command_id: live.id } });
     await socket('MESSAGE', { type: 'prompt', voicePrompt: 'Yes, good time.', last: true });
@@ -446,6 +454,23 @@ describe('the table access of every function, on its real paths', () => {
     expect((await store.get<CallCommandFields>(unclosed.id))!.meeting_summary).toMatchObject({ status: 'pending' });
     await drain('summary');
     expect((await store.get<CallCommandFields>(unclosed.id))!.meeting_summary).toMatchObject({ status: 'completed' });
+    // A call whose relay session Twilio reports ended (the TwiML's <Connect action>): it requests the summary too.
+    const reportedSid = 'CA0123456789abcdef0123456789abcde2';
+    const reported = { ...unclosed, id: newId(), call: { ...unclosed.call, provider_call_id: reportedSid } };
+    await store.create(reported);
+    const reportedPath = `${RELAY_ENDED}?command_id=${reported.id}`;
+    const sessionEnded = { CallSid: reportedSid, SessionStatus: 'completed', SessionDuration: '30' };
+    expect(
+      (
+        await postSignedCallback(`${url}${reportedPath}`, sessionEnded, {
+          authToken: TWILIO_AUTH_TOKEN,
+          signedUrl: `${PUBLIC_BASE_URL}${reportedPath}`,
+        })
+      ).status,
+    ).toBe(200);
+    expect((await store.get<CallCommandFields>(reported.id))!.meeting_summary).toMatchObject({ status: 'pending' });
+    await drain('summary');
+    expect((await store.get<CallCommandFields>(reported.id))!.meeting_summary).toMatchObject({ status: 'completed' });
 
     // Deep research: a search (quota counted, results cached), its replay, the same search from the cache,
     // then a producer's research job delivered twice.

@@ -1,14 +1,19 @@
 /** Where the ConversationRelay socket of this service listens, below PUBLIC_BASE_URL. */
 const RELAY_PATH = '/relay';
 
+/** The query parameter of a call's relay URL that carries its one-time token. */
+export const RELAY_TOKEN_PARAMETER = 'token';
+
 /**
  * The relay socket's URL for a public base URL: `wss://` for an `https://`
  * base, `ws://` for an `http://` one (the local runtime), the base's path
- * prefix kept (`https://host/prod` → `wss://host/prod/relay`).
+ * prefix kept (`https://host/prod` → `wss://host/prod/relay`). With a
+ * token, the call's own URL: `…/relay?token=<token>`.
  */
-export function relayUrlOf(publicBaseUrl: string): string {
+export function relayUrlOf(publicBaseUrl: string, token?: string): string {
   const url = new URL(publicUrlOf(publicBaseUrl, RELAY_PATH));
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  if (token !== undefined) url.searchParams.set(RELAY_TOKEN_PARAMETER, token);
   return url.href;
 }
 

@@ -1,12 +1,17 @@
 import { cleanText } from '../../platform/text';
+import { DEFAULT_RELAY_VOICE, type RelayVoiceSettings } from './relay-settings';
 
 /** Longest welcome greeting spoken when the call connects (characters); a longer one is cut at a word. */
 export const MAX_WELCOME_GREETING_LENGTH = 300;
 
 /** What a call runs once answered. */
 export interface RelayTwimlInput {
-  /** `wss://…/relay` (see `relayUrlOf`). */
+  /** `wss://…/relay?token=…` (see `relayUrlOf`): the call's own relay URL, its one-time token in the query. */
   relayUrl: string;
+  /** `<Connect action>`: where Twilio reports the end of the session (the call's `/webhooks/twilio/relay-ended` URL). @default none */
+  actionUrl?: string;
+  /** How Twilio speaks and listens. @default DEFAULT_RELAY_VOICE */
+  voice?: RelayVoiceSettings;
   /** Passed to the relay socket as the custom parameter `command_id`. */
   commandId: string;
   /** The first line the assistant speaks; made plain and bounded here. */
@@ -16,16 +21,34 @@ export interface RelayTwimlInput {
 /**
  * TwiML that connects an answered call to this service's ConversationRelay
  * socket, with the command id as a parameter:
- * `<Response><Connect><ConversationRelay url welcomeGreeting><Parameter name="command_id" value/>…`.
+ * `<Response><Connect action><ConversationRelay url welcomeGreeting language ttsProvider? voice? transcriptionProvider? speechModel?
+ * interruptible welcomeGreetingInterruptible dtmfDetection="true"><Parameter name="command_id" value/>…`.
  * Written here rather than with the twilio library's builder, which loads the
  * whole library; the output is byte for byte the builder's (test/unit/telephony/twiml.test.ts),
  * every attribute XML-escaped.
  */
 export function relayTwiml(input: RelayTwimlInput): string {
-  const relay = attributes({ url: input.relayUrl, welcomeGreeting: plainGreeting(input.welcomeGreeting) });
+  const voice = input.voice ?? DEFAULT_RELAY_VOICE;
+  const connect = attributes(input.actionUrl === undefined ? {} : { action: input.actionUrl });
+  const relay = attributes({
+    url: input.relayUrl,
+    welcomeGreeting: plainGreeting(input.welcomeGreeting),
+    language: voice.language,
+    ...(voice.ttsProvider ? { ttsProvider: voice.ttsProvider } : {}),
+    ...(voice.voice ? { voice: voice.voice } : {}),
+    ...(voice.transcriptionProvider ? { transcriptionProvider: voice.transcriptionProvider } : {}),
+    ...(voice.speechModel ? { speechModel: voice.speechModel } : {}),
+    interruptible: voice.interruptible,
+    welcomeGreetingInterruptible: voice.welcomeGreetingInterruptible,
+    // Always on: without it Twilio never sends the `dtmf` messages the assistant keeps.
+    dtmfDetection: 'true',
+  });
   const parameter = attributes({ name: 'command_id', value: input.commandId });
-  return `${XML_DECLARATION}<Response><Connect><ConversationRelay${relay}><Parameter${parameter}/></ConversationRelay></Connect></Response>`;
+  return `${XML_DECLARATION}<Response><Connect${connect}><ConversationRelay${relay}><Parameter${parameter}/></ConversationRelay></Connect></Response>`;
 }
+
+/** TwiML that hangs up: the answer to the end of a relay session. */
+export const HANGUP_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>';
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readRelayVoice } from '../../../shared/providers/telephony/relay-settings';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import type { JobEnvelope } from '../../../shared/commands/job';
 import { environmentSecrets } from '../../../shared/platform/secrets';
@@ -128,7 +130,12 @@ describe('the call', () => {
       StatusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
     });
     const twiml = String(create.form.Twiml);
-    expect(twiml).toContain('<ConversationRelay url="wss://switchboard.example.com/prod/relay"');
+    const token = /<ConversationRelay url="wss:\/\/switchboard\.example\.com\/prod\/relay\?token=([A-Za-z0-9_-]{43})"/.exec(twiml)?.[1];
+    expect(token).toBeDefined();
+    expect(twiml).toContain(
+      `<Connect action="${PUBLIC_BASE_URL}/webhooks/twilio/relay-ended?command_id=${commandId}"><ConversationRelay url=`,
+    );
+    expect(twiml).toContain('language="en-US" interruptible="any" welcomeGreetingInterruptible="any" dtmfDetection="true">');
     expect(twiml).toContain(`<Parameter name="command_id" value="${commandId}"/>`);
     expect(twiml).toContain(
       'welcomeGreeting="Hello, this is Morgan (CMO), the marketing assistant of Northwind Outdoor, calling about Q4 review.',
@@ -146,6 +153,32 @@ describe('the call', () => {
       requested_at: expect.any(String),
     });
     expect(command.result).toMatchObject({ call: { provider_call_id: sid, phone_number: '+14155550123' } });
+    // The call keeps the hash of its relay token, granted with the request; never the token, and nothing shows it.
+    expect(command.relay).toEqual({
+      token_hash: createHash('sha256').update(token!).digest('hex'),
+      issued_at: command.call!.requested_at,
+    });
+    expect(JSON.stringify(command)).not.toContain(token);
+    expect(JSON.stringify(command.result)).not.toContain(command.relay!.token_hash);
+  });
+
+  it('speaks and listens as the RELAY_* settings say', async () => {
+    const accepted = await harness.accept({ phone_numbers: ['+14155550123'] });
+    const relayVoice = readRelayVoice({
+      RELAY_LANGUAGE: 'es-ES',
+      RELAY_TTS_PROVIDER: 'Google',
+      RELAY_VOICE: 'es-ES-Neural2-B',
+      RELAY_TRANSCRIPTION_PROVIDER: 'Deepgram',
+      RELAY_SPEECH_MODEL: 'nova-3-general',
+      RELAY_INTERRUPTIBLE: 'speech',
+      RELAY_WELCOME_GREETING_INTERRUPTIBLE: 'none',
+    });
+    await harness.deliver(accepted.job!, { telephony: viaTwilio(), relayVoice });
+    const twiml = String(twilio.requests.filter((request) => request.path.endsWith('/Calls.json')).at(-1)!.form.Twiml);
+    expect(twiml).toContain(
+      'language="es-ES" ttsProvider="Google" voice="es-ES-Neural2-B" transcriptionProvider="Deepgram" speechModel="nova-3-general" ' +
+        'interruptible="speech" welcomeGreetingInterruptible="none" dtmfDetection="true">',
+    );
   });
 
   it('is placed once when the job is delivered twice', async () => {

@@ -1,3 +1,4 @@
+import type { RelayVoiceSettings } from '../../../shared/providers/telephony/relay-settings';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSRecord } from 'aws-lambda';
 import { DEMO_DATA_FILE, importFile } from '../../../infra/local/provision';
@@ -30,6 +31,8 @@ export interface WorkerOptions {
   calls?: CallStore;
   /** PUBLIC_BASE_URL of the worker; `undefined` leaves it unset. @default PUBLIC_BASE_URL */
   publicBaseUrl?: string | undefined;
+  /** The RELAY_* settings as read. @default DEFAULT_RELAY_VOICE */
+  relayVoice?: RelayVoiceSettings;
 }
 
 /**
@@ -97,6 +100,7 @@ export async function stakeholderHarness() {
         clock: systemClock,
         llm: async () => options.llm ?? createOfflineLlm(),
         telephony: options.telephony ?? (async () => undefined),
+        ...(options.relayVoice ? { relayVoice: options.relayVoice } : {}),
         ...('publicBaseUrl' in options
           ? options.publicBaseUrl
             ? { publicBaseUrl: options.publicBaseUrl }

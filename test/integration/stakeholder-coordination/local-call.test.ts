@@ -81,5 +81,7 @@ describe('a local call', () => {
         .find((held) => held.sid === sid)!
         .callbacks.every((callback) => callback.httpStatus === 204),
     ).toBe(true);
+    // As Twilio does at the end of a relay session: the TwiML's <Connect action> hears of it, signed, and hangs up.
+    expect(runtime.localTelephony!.calls().find((held) => held.sid === sid)!.sessionReport).toEqual({ httpStatus: 200 });
   });
 });

@@ -19,18 +19,38 @@ import { sqsEventOf } from '../../../infra/local/sqs-poller';
 /** The auth token the relay checks signatures with (the `twilio` secret, from the settings locally). */
 export const AUTH_TOKEN = 'voice-relay-test-auth-token';
 
-/** A telephony that takes every call, each with a new Twilio-shaped sid. */
-export function acceptingTelephony(): Telephony & { sids: string[] } {
+/** A telephony that takes every call, each with a new Twilio-shaped sid, keeping the TwiML of each. */
+export function acceptingTelephony(): Telephony & { sids: string[]; twimlOf: Map<string, string> } {
   const sids: string[] = [];
+  const twimlOf = new Map<string, string>();
   return {
     provider: 'local',
     sids,
-    async placeCall() {
+    twimlOf,
+    async placeCall(call) {
       const sid = `CA${(sids.length + 1).toString(16).padStart(32, '0')}`;
       sids.push(sid);
+      twimlOf.set(sid, call.twiml);
       return { sid, status: 'queued', provider: 'local' };
     },
   };
+}
+
+/** An attribute of the TwiML's `<ConversationRelay>` or `<Connect>` (XML entities decoded). */
+export function twimlAttribute(twiml: string, element: 'ConversationRelay' | 'Connect', name: string): string | undefined {
+  const attributes = new RegExp(`<${element}\\b([^>]*)>`).exec(twiml)?.[1] ?? '';
+  const raw = new RegExp(`\\b${name}="([^"]*)"`).exec(attributes)?.[1];
+  return raw
+    ?.replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&amp;/g, '&');
+}
+
+/** A placed call: its command, its CallSid, and its own relay URL (`…/relay?token=…`, from its TwiML). */
+export interface PlacedCall {
+  commandId: string;
+  callSid: string;
+  relayUrl: string;
 }
 
 /**
@@ -80,8 +100,8 @@ export async function voiceHarness(extraSettings: Settings = {}) {
     relayUrl,
     relay,
     telephony,
-    /** A stakeholder command whose call was placed: its id and its call's sid. */
-    async placedCall(fields: Record<string, unknown> = {}): Promise<{ commandId: string; callSid: string }> {
+    /** A stakeholder command whose call was placed: its id, its call's sid and its relay URL. */
+    async placedCall(fields: Record<string, unknown> = {}): Promise<PlacedCall> {
       const accepted = await stakeholder.accept({
         meeting_agenda: ['Winter campaign results', 'Budget for January'],
         phone_numbers: ['+14155550123'],
@@ -89,15 +109,22 @@ export async function voiceHarness(extraSettings: Settings = {}) {
       });
       await stakeholder.deliver(accepted.job!, { telephony: async () => telephony });
       const command = await stakeholder.command(String(accepted.data.command_id));
-      return { commandId: command.id, callSid: command.call!.provider_call_id! };
+      const callSid = command.call!.provider_call_id!;
+      // The call worker's PUBLIC_BASE_URL is not this server's: the call's URL is this relay's, with the query the TwiML gave it.
+      const given = new URL(twimlAttribute(telephony.twimlOf.get(callSid)!, 'ConversationRelay', 'url')!);
+      return { commandId: command.id, callSid, relayUrl: `${relayUrl}${given.search}` };
     },
-    /** Opens the socket as ConversationRelay does: the upgrade signed over the relay URL (or with `signature` as given; null: unsigned). */
-    connect(signature: string | null = signTwilioRequest(AUTH_TOKEN, relayUrl, {})): Promise<RelayCaller> {
-      return openRelayCaller(relayUrl, signature ?? undefined);
+    /**
+     * Opens the socket at `url` (a call's relay URL; default: the bare relay URL) as ConversationRelay does: the upgrade signed
+     * over that URL (or with `signature` as given; null: unsigned).
+     */
+    connect(signature?: string | null, url: string = relayUrl): Promise<RelayCaller> {
+      return openRelayCaller(url, (signature === undefined ? signTwilioRequest(AUTH_TOKEN, url, {}) : signature) ?? undefined);
     },
-    /** A connected socket after a `setup` for the call. */
-    async answered(call: { commandId: string; callSid: string }): Promise<RelayCaller> {
-      const caller = await openRelayCaller(relayUrl, signTwilioRequest(AUTH_TOKEN, relayUrl, {}));
+    /** A connected socket after a `setup` for the call, at the call's own relay URL. */
+    async answered(call: Pick<PlacedCall, 'commandId' | 'callSid'> & { relayUrl?: string }): Promise<RelayCaller> {
+      const url = call.relayUrl ?? relayUrl;
+      const caller = await openRelayCaller(url, signTwilioRequest(AUTH_TOKEN, url, {}));
       caller.setup(call.callSid, { command_id: call.commandId });
       return caller;
     },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { RelayRefusedError } from '../../../infra/local/relay-caller';
 import { signTwilioRequest } from '../../../infra/local/twilio-wire';
 import type { CallCommand } from '../../../shared/calls/record';
@@ -86,11 +87,70 @@ describe('the relay socket', () => {
   });
 
   it('refuses an unsigned upgrade, and one signed with another token or for another URL (403, never opened)', async () => {
-    await expect(voice.connect(null)).rejects.toEqual(new RelayRefusedError(403));
-    await expect(voice.connect(signTwilioRequest('another-token', voice.relayUrl, {}))).rejects.toEqual(new RelayRefusedError(403));
-    await expect(voice.connect(signTwilioRequest(AUTH_TOKEN, 'wss://elsewhere.example.com/relay', {}))).rejects.toEqual(
-      new RelayRefusedError(403),
-    );
+    const { relayUrl } = await voice.placedCall();
+    await expect(voice.connect(null, relayUrl)).rejects.toEqual(new RelayRefusedError(403));
+    await expect(voice.connect(signTwilioRequest('another-token', relayUrl, {}), relayUrl)).rejects.toEqual(new RelayRefusedError(403));
+    await expect(voice.connect(signTwilioRequest(AUTH_TOKEN, voice.relayUrl, {}), relayUrl)).rejects.toEqual(new RelayRefusedError(403));
+    await expect(
+      voice.connect(signTwilioRequest(AUTH_TOKEN, `wss://elsewhere.example.com/relay${new URL(relayUrl).search}`, {}), relayUrl),
+    ).rejects.toEqual(new RelayRefusedError(403));
+  });
+
+  it('refuses a signed upgrade whose URL carries no relay token, or a malformed one (403, never opened)', async () => {
+    await expect(voice.connect()).rejects.toEqual(new RelayRefusedError(403));
+    await expect(voice.connect(undefined, `${voice.relayUrl}?token=short`)).rejects.toEqual(new RelayRefusedError(403));
+    await expect(voice.connect(undefined, `${voice.relayUrl}?command_id=x`)).rejects.toEqual(new RelayRefusedError(403));
+  });
+
+  it('gives each call its own relay URL, with a 256-bit token of which the call keeps only the hash', async () => {
+    const first = await voice.placedCall();
+    const second = await voice.placedCall();
+    const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
+    expect(new URL(first.relayUrl).origin + new URL(first.relayUrl).pathname).toBe(voice.relayUrl);
+    expect(tokenOf(first.relayUrl)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(tokenOf(first.relayUrl)).not.toBe(tokenOf(second.relayUrl));
+    const stored = await command(first.commandId);
+    expect(stored.relay).toEqual({
+      token_hash: createHash('sha256').update(tokenOf(first.relayUrl)).digest('hex'),
+      issued_at: stored.call!.requested_at,
+    });
+    expect(JSON.stringify(stored)).not.toContain(tokenOf(first.relayUrl));
+  });
+
+  it('spends the token at setup: a second socket for the live call is refused (1008), and so is the URL replayed later', async () => {
+    const call = await voice.placedCall();
+    const caller = await voice.answered(call);
+    await caller.say('Hello?');
+    const spent = await command(call.commandId);
+    expect(spent.relay).toMatchObject({ spent_at: expect.any(String), connection_id: expect.any(String) });
+
+    const second = await voice.answered(call);
+    second.prompt('Is anybody there?');
+    expect(await second.closed).toEqual({ code: 1008, reason: 'the relay token was used already: one socket per call' });
+    // The live socket carries on, untouched.
+    expect(await caller.say('Still here.')).toEqual(expect.any(String));
+    expect((await command(call.commandId)).relay).toEqual(spent.relay);
+    expect((await command(call.commandId)).transcript?.filter((entry) => entry.role === 'user')).toHaveLength(2);
+
+    caller.drop();
+    await caller.closed;
+    const replayed = await voice.answered(call);
+    expect(await replayed.closed).toEqual({ code: 1008, reason: expect.stringMatching(/used already|the call has ended/) });
+  });
+
+  it('refuses a socket whose token is another call’s (1008), and spends neither token', async () => {
+    const call = await voice.placedCall();
+    const other = await voice.placedCall();
+    const caller = await voice.connect(undefined, other.relayUrl);
+    caller.setup(call.callSid, { command_id: call.commandId });
+    expect(await caller.closed).toEqual({ code: 1008, reason: 'the relay token is not the token of this call' });
+    expect((await command(call.commandId)).relay?.spent_at).toBeUndefined();
+    expect((await command(other.commandId)).relay?.spent_at).toBeUndefined();
+    // Its own call's socket still opens.
+    const own = await voice.answered(call);
+    expect(await own.say('Hello?')).toEqual(expect.any(String));
+    own.close();
+    await own.closed;
   });
 
   it.each([
@@ -112,7 +172,7 @@ describe('the relay socket', () => {
   ])('closes a socket whose setup names %s (1008, with the reason), and keeps nothing', async (_, pick, reason) => {
     const call = await voice.placedCall();
     const [callSid, commandId] = pick(call);
-    const caller = await voice.connect();
+    const caller = await voice.connect(undefined, call.relayUrl);
     caller.setup(callSid!, { command_id: commandId! });
     caller.prompt('Hello?');
     expect(await caller.closed).toEqual({ code: 1008, reason });
@@ -123,13 +183,13 @@ describe('the relay socket', () => {
     const call = await voice.placedCall();
     const other = { ...(await command(call.commandId)), id: '0194f5c2-7b1e-7c3d-9a2b-00000000aaaa', type: 'lead_follow_up' as const };
     await voice.stakeholder.commands.create(other);
-    const caller = await voice.connect();
+    const caller = await voice.connect(undefined, call.relayUrl);
     caller.setup(call.callSid, { command_id: other.id });
     expect(await caller.closed).toEqual({ code: 1008, reason: 'the command is not a stakeholder call' });
   });
 
   it('closes a socket whose first message is not a setup', async () => {
-    const caller = await voice.connect();
+    const caller = await voice.connect(undefined, (await voice.placedCall()).relayUrl);
     caller.prompt('Hello?');
     expect(await caller.closed).toEqual({ code: 1008, reason: 'the first message must be a setup' });
   });

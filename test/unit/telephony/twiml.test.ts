@@ -2,7 +2,14 @@ import fc from 'fast-check';
 // The builder the package root exposes as twilio.twiml.VoiceResponse, without loading the whole REST client.
 import VoiceResponse from 'twilio/lib/twiml/VoiceResponse.js';
 import { publicUrlOf, relayUrlOf } from '../../../shared/providers/telephony/public-urls';
-import { MAX_WELCOME_GREETING_LENGTH, plainGreeting, relayTwiml } from '../../../shared/providers/telephony/twiml';
+import {
+  DEFAULT_RELAY_VOICE,
+  RELAY_INTERRUPTIONS,
+  RELAY_TRANSCRIPTION_PROVIDERS,
+  RELAY_TTS_PROVIDERS,
+  type RelayVoiceSettings,
+} from '../../../shared/providers/telephony/relay-settings';
+import { HANGUP_TWIML, MAX_WELCOME_GREETING_LENGTH, plainGreeting, relayTwiml } from '../../../shared/providers/telephony/twiml';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
@@ -26,39 +33,80 @@ function parse(xml: string) {
     return '=""';
   });
   expect(skeleton).toBe(
-    '<?xml version="" encoding=""?><Response><Connect><ConversationRelay url="" welcomeGreeting=""><Parameter name="" value=""/></ConversationRelay></Connect></Response>',
+    '<?xml version="" encoding=""?><Response><Connect action=""><ConversationRelay url="" welcomeGreeting="" language="" interruptible="" ' +
+      'welcomeGreetingInterruptible="" dtmfDetection=""><Parameter name="" value=""/></ConversationRelay></Connect></Response>',
   );
-  const [, , url, welcomeGreeting, name, value] = values;
-  return { url, welcomeGreeting, name, value };
+  const [, , action, url, welcomeGreeting, , , , dtmfDetection, name, value] = values;
+  return { action, url, welcomeGreeting, dtmfDetection, name, value };
 }
 
 describe('relayTwiml', () => {
-  it('connects the call to the relay socket with the command id as a parameter', () => {
+  it('connects the call to the relay socket with the command id as a parameter, keypresses detected, the end reported', () => {
     const xml = relayTwiml({
-      relayUrl: 'wss://hooks.example.com/relay',
+      relayUrl: 'wss://hooks.example.com/relay?token=abc',
+      actionUrl: 'https://hooks.example.com/webhooks/twilio/relay-ended?command_id=cmd_123',
       commandId: 'cmd_123',
       welcomeGreeting: 'Hello, this is Switchboard.',
     });
     expect(xml).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?><Response><Connect><ConversationRelay url="wss://hooks.example.com/relay" welcomeGreeting="Hello, this is Switchboard."><Parameter name="command_id" value="cmd_123"/></ConversationRelay></Connect></Response>',
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Connect action="https://hooks.example.com/webhooks/twilio/relay-ended?command_id=cmd_123">' +
+        '<ConversationRelay url="wss://hooks.example.com/relay?token=abc" welcomeGreeting="Hello, this is Switchboard." language="en-US" ' +
+        'interruptible="any" welcomeGreetingInterruptible="any" dtmfDetection="true"><Parameter name="command_id" value="cmd_123"/>' +
+        '</ConversationRelay></Connect></Response>',
+    );
+  });
+
+  it('sets the voice, the providers and the interruptions from the settings', () => {
+    const xml = relayTwiml({
+      relayUrl: 'wss://h.example.com/relay?token=t',
+      commandId: 'c',
+      welcomeGreeting: 'Hi',
+      voice: {
+        language: 'es-ES',
+        ttsProvider: 'Google',
+        voice: 'es-ES-Neural2-B',
+        transcriptionProvider: 'Deepgram',
+        speechModel: 'nova-3-general',
+        interruptible: 'speech',
+        welcomeGreetingInterruptible: 'none',
+      },
+    });
+    expect(xml).toContain(
+      '<Connect><ConversationRelay url="wss://h.example.com/relay?token=t" welcomeGreeting="Hi" language="es-ES" ttsProvider="Google" ' +
+        'voice="es-ES-Neural2-B" transcriptionProvider="Deepgram" speechModel="nova-3-general" interruptible="speech" ' +
+        'welcomeGreetingInterruptible="none" dtmfDetection="true">',
     );
   });
 
   it('escapes every attribute, so no input can change the document', () => {
     const hostile = `x" /><Hangup/><Say a="<&>'`;
-    const xml = relayTwiml({ relayUrl: 'wss://h.example.com/relay?a=1&b="2"', commandId: hostile, welcomeGreeting: 'Tom & "Jerry"' });
+    const xml = relayTwiml({
+      relayUrl: 'wss://h.example.com/relay?a=1&b="2"',
+      actionUrl: `https://h.example.com/x?c=${hostile}`,
+      commandId: hostile,
+      welcomeGreeting: 'Tom & "Jerry"',
+    });
     expect(parse(xml)).toEqual({
+      action: `https://h.example.com/x?c=${hostile}`,
       url: 'wss://h.example.com/relay?a=1&b="2"',
       welcomeGreeting: 'Tom & "Jerry"',
+      dtmfDetection: 'true',
       name: 'command_id',
       value: hostile,
     });
+  });
+
+  it('hangs up at the end of the session', () => {
+    const response = new VoiceResponse();
+    response.hangup();
+    expect(HANGUP_TWIML).toBe(response.toString());
   });
 
   it('speaks a plain, bounded greeting: no tags, markdown marks, controls or line breaks', () => {
     const xml = relayTwiml({
       relayUrl: 'wss://h.example.com/relay',
       commandId: 'c',
+      actionUrl: 'https://h.example.com/webhooks/twilio/relay-ended',
       welcomeGreeting: `**Hello** <speak>team</speak>,\n\n# agenda:\u0007 ${'budget review '.repeat(60)}`,
     });
     const greeting = parse(xml).welcomeGreeting ?? '';
@@ -70,15 +118,40 @@ describe('relayTwiml', () => {
   });
 });
 
-/** The same document from the twilio library's TwiML builder, as the call worker built it before. */
-function libraryTwiml(relayUrl: string, commandId: string, greeting: string): string {
+/** The same document from the twilio library's TwiML builder, its attributes given in the same order. */
+function libraryTwiml(relayUrl: string, commandId: string, greeting: string, actionUrl?: string, voice = DEFAULT_RELAY_VOICE): string {
   const response = new VoiceResponse();
   response
-    .connect()
-    .conversationRelay({ url: relayUrl, welcomeGreeting: plainGreeting(greeting) })
+    .connect(actionUrl === undefined ? {} : { action: actionUrl })
+    .conversationRelay({
+      url: relayUrl,
+      welcomeGreeting: plainGreeting(greeting),
+      language: voice.language,
+      ...(voice.ttsProvider ? { ttsProvider: voice.ttsProvider } : {}),
+      ...(voice.voice ? { voice: voice.voice } : {}),
+      ...(voice.transcriptionProvider ? { transcriptionProvider: voice.transcriptionProvider } : {}),
+      ...(voice.speechModel ? { speechModel: voice.speechModel } : {}),
+      interruptible: voice.interruptible,
+      welcomeGreetingInterruptible: voice.welcomeGreetingInterruptible,
+      dtmfDetection: true,
+    })
     .parameter({ name: 'command_id', value: commandId });
   return response.toString();
 }
+
+/** Any relay settings the readers let through. */
+const voices: fc.Arbitrary<RelayVoiceSettings> = fc.record(
+  {
+    language: fc.constantFrom('en-US', 'es-ES', 'fr-FR'),
+    ttsProvider: fc.constantFrom(...RELAY_TTS_PROVIDERS),
+    voice: fc.stringMatching(/^[A-Za-z0-9._-]{1,20}$/),
+    transcriptionProvider: fc.constantFrom(...RELAY_TRANSCRIPTION_PROVIDERS),
+    speechModel: fc.stringMatching(/^[A-Za-z0-9._-]{1,20}$/),
+    interruptible: fc.constantFrom(...RELAY_INTERRUPTIONS),
+    welcomeGreetingInterruptible: fc.constantFrom(...RELAY_INTERRUPTIONS),
+  },
+  { requiredKeys: ['language', 'interruptible', 'welcomeGreetingInterruptible'] },
+);
 
 /** XML 1.0's Char production: tab, line feed, carriage return, U+0020–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF. */
 const isXmlChar = (codePoint: number) =>
@@ -102,9 +175,18 @@ const markupy = fc.string({
 describe("relayTwiml matches the twilio library's builder", () => {
   it('byte for byte, for any text XML can hold', () => {
     fc.assert(
-      fc.property(markupy.map(xmlCharsOf), markupy.map(xmlCharsOf), markupy.map(xmlCharsOf), (relayUrl, commandId, greeting) => {
-        expect(relayTwiml({ relayUrl, commandId, welcomeGreeting: greeting })).toBe(libraryTwiml(relayUrl, commandId, greeting));
-      }),
+      fc.property(
+        markupy.map(xmlCharsOf),
+        markupy.map(xmlCharsOf),
+        markupy.map(xmlCharsOf),
+        fc.option(markupy.map(xmlCharsOf), { nil: undefined }),
+        voices,
+        (relayUrl, commandId, greeting, actionUrl, voice) => {
+          expect(
+            relayTwiml({ relayUrl, commandId, welcomeGreeting: greeting, voice, ...(actionUrl === undefined ? {} : { actionUrl }) }),
+          ).toBe(libraryTwiml(relayUrl, commandId, greeting, actionUrl, voice));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -112,11 +194,13 @@ describe("relayTwiml matches the twilio library's builder", () => {
   it('drops what XML cannot hold (controls, lone surrogates), where the library would write a document no parser reads', () => {
     fc.assert(
       fc.property(markupy, markupy, (relayUrl, commandId) => {
-        const xml = relayTwiml({ relayUrl, commandId, welcomeGreeting: 'Hello' });
+        const xml = relayTwiml({ relayUrl, commandId, welcomeGreeting: 'Hello', actionUrl: relayUrl });
         expect(xmlCharsOf(xml)).toBe(xml);
         expect(parse(xml)).toEqual({
+          action: xmlCharsOf(relayUrl),
           url: xmlCharsOf(relayUrl),
           welcomeGreeting: 'Hello',
+          dtmfDetection: 'true',
           name: 'command_id',
           value: xmlCharsOf(commandId),
         });
