@@ -2,16 +2,14 @@ import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
 import { lambdaContext } from '../../../infra/local/lambda-context';
 import { signTwilioRequest } from '../../../infra/local/twilio-wire';
-import { build as buildCallStatusWebhook } from '../../../functions/webhooks/twilio-call-status';
 import { queueById } from '../../../shared/catalogue/job-types';
-import { TABLE } from '../../../shared/catalogue/table';
 import type { CallCommand } from '../../../shared/calls/record';
 import { dynamoCommandStore } from '../../../shared/commands/dynamo-store';
 import type { HttpEvent, HttpResult } from '../../../shared/platform/http/types';
 import { answerCallStatus } from '../../../shared/stakeholder-coordination/call-status-webhook';
 import { dynamoCallStore } from '../../../shared/stakeholder-coordination/call-store';
 import { eventually } from '../../support/embedded';
-import { AUTH_TOKEN, voiceHarness, type VoiceHarness } from './harness';
+import { AUTH_TOKEN, callStatusWebhookOf, voiceHarness, type VoiceHarness } from './harness';
 
 /**
  * The backstop of the post-call summary: API Gateway's `$disconnect` is
@@ -28,21 +26,7 @@ let webhook: (event: HttpEvent, context: Context) => Promise<HttpResult>;
 
 beforeAll(async () => {
   voice = await voiceHarness();
-  const { aws } = voice.services;
-  webhook = buildCallStatusWebhook({
-    AWS_REGION: aws.region,
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_ENDPOINT_URL_DYNAMODB: aws.dynamodbEndpoint,
-    AWS_ENDPOINT_URL_SQS: aws.sqsEndpoint,
-    [TABLE.envVar]: aws.tableName,
-    [queueById('summary').urlEnvVar]: aws.queues.summary.url,
-    [queueById('webhooks').urlEnvVar]: aws.queues.webhooks.url,
-    PUBLIC_BASE_URL,
-    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
-    LOG_LEVEL: 'SILENT',
-    POWERTOOLS_METRICS_DISABLED: 'true',
-  });
+  webhook = callStatusWebhookOf(voice, PUBLIC_BASE_URL);
 }, 60_000);
 afterAll(() => voice.stop());
 
@@ -208,19 +192,8 @@ describe('the completed status callback, backstop of the post-call summary', () 
     expect((await answerCallStatus(deps, event)).statusCode).toBe(204);
     expect(told).toEqual([call.commandId, call.commandId]);
     // Through the composed function, the failure is a 500 (Twilio retries a 5xx).
-    const failing = buildCallStatusWebhook({
-      AWS_REGION: aws.region,
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      AWS_ENDPOINT_URL_DYNAMODB: aws.dynamodbEndpoint,
-      AWS_ENDPOINT_URL_SQS: aws.sqsEndpoint,
-      [TABLE.envVar]: aws.tableName,
+    const failing = callStatusWebhookOf(voice, PUBLIC_BASE_URL, {
       [queueById('summary').urlEnvVar]: `${aws.sqsEndpoint}/000000000000/no-such-queue`,
-      [queueById('webhooks').urlEnvVar]: aws.queues.webhooks.url,
-      PUBLIC_BASE_URL,
-      TWILIO_AUTH_TOKEN: AUTH_TOKEN,
-      LOG_LEVEL: 'SILENT',
-      POWERTOOLS_METRICS_DISABLED: 'true',
     }) as unknown as typeof webhook;
     const other = await voice.placedCall();
     const caller = await voice.answered(other);

@@ -8,6 +8,7 @@ import { attachRelaySocket, type LocalRelay, type SocketHandler } from '../../..
 import { openRelayCaller, type RelayCaller } from '../../../infra/local/relay-caller';
 import { signTwilioRequest } from '../../../infra/local/twilio-wire';
 import { build as buildRelay } from '../../../functions/webhooks/relay';
+import { build as buildCallStatusWebhook } from '../../../functions/webhooks/twilio-call-status';
 import { queueById } from '../../../shared/catalogue/job-types';
 import { TABLE } from '../../../shared/catalogue/table';
 import type { Settings } from '../../../shared/composition/settings';
@@ -191,6 +192,29 @@ export async function voiceHarness(extraSettings: Settings = {}) {
 }
 
 export type VoiceHarness = Awaited<ReturnType<typeof voiceHarness>>;
+
+/**
+ * The status-callback function (call status and the relay's end-of-session report) composed on the harness's embedded AWS,
+ * checking Twilio signatures against `publicBaseUrl` with AUTH_TOKEN; `overrides` changes settings (a queue that is not there).
+ */
+export function callStatusWebhookOf(voice: VoiceHarness, publicBaseUrl: string, overrides: Settings = {}) {
+  const { aws } = voice.services;
+  return buildCallStatusWebhook({
+    AWS_REGION: aws.region,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: aws.dynamodbEndpoint,
+    AWS_ENDPOINT_URL_SQS: aws.sqsEndpoint,
+    [TABLE.envVar]: aws.tableName,
+    [queueById('summary').urlEnvVar]: aws.queues.summary.url,
+    [queueById('webhooks').urlEnvVar]: aws.queues.webhooks.url,
+    PUBLIC_BASE_URL: publicBaseUrl,
+    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+    LOG_LEVEL: 'SILENT',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+    ...overrides,
+  });
+}
 
 function sqsEvent(messages: Message[]): SQSEvent {
   return sqsEventOf(messages, { queueArn: 'arn:aws:sqs:us-east-1:000000000000:switchboard-summary', region: 'us-east-1' });

@@ -1,13 +1,10 @@
 import type { Context } from 'aws-lambda';
 import { lambdaContext } from '../../../infra/local/lambda-context';
 import { signTwilioRequest } from '../../../infra/local/twilio-wire';
-import { build as buildCallStatusWebhook } from '../../../functions/webhooks/twilio-call-status';
-import { queueById } from '../../../shared/catalogue/job-types';
-import { TABLE } from '../../../shared/catalogue/table';
 import type { CallCommand } from '../../../shared/calls/record';
 import type { HttpEvent, HttpResult } from '../../../shared/platform/http/types';
 import { eventually } from '../../support/embedded';
-import { AUTH_TOKEN, voiceHarness, type PlacedCall, type VoiceHarness } from './harness';
+import { AUTH_TOKEN, callStatusWebhookOf, voiceHarness, type PlacedCall, type VoiceHarness } from './harness';
 
 /**
  * POST /webhooks/twilio/relay-ended, the TwiML's `<Connect action>`: Twilio's
@@ -25,21 +22,7 @@ let webhook: (event: HttpEvent, context: Context) => Promise<HttpResult>;
 
 beforeAll(async () => {
   voice = await voiceHarness();
-  const { aws } = voice.services;
-  webhook = buildCallStatusWebhook({
-    AWS_REGION: aws.region,
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_ENDPOINT_URL_DYNAMODB: aws.dynamodbEndpoint,
-    AWS_ENDPOINT_URL_SQS: aws.sqsEndpoint,
-    [TABLE.envVar]: aws.tableName,
-    [queueById('summary').urlEnvVar]: aws.queues.summary.url,
-    [queueById('webhooks').urlEnvVar]: aws.queues.webhooks.url,
-    PUBLIC_BASE_URL,
-    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
-    LOG_LEVEL: 'SILENT',
-    POWERTOOLS_METRICS_DISABLED: 'true',
-  });
+  webhook = callStatusWebhookOf(voice, PUBLIC_BASE_URL);
 }, 60_000);
 afterAll(() => voice.stop());
 
