@@ -14,6 +14,7 @@ import { TABLE } from '../../../shared/catalogue/table';
 import type { Settings } from '../../../shared/composition/settings';
 import type { Telephony } from '../../../shared/providers/telephony/port';
 import { relayUrlOf } from '../../../shared/providers/telephony/public-urls';
+import { eventually } from '../../support/embedded';
 import { stakeholderHarness, type StakeholderHarness } from '../stakeholder-coordination/harness';
 import { sqsEventOf } from '../../../infra/local/sqs-poller';
 
@@ -192,6 +193,23 @@ export async function voiceHarness(extraSettings: Settings = {}) {
 }
 
 export type VoiceHarness = Awaited<ReturnType<typeof voiceHarness>>;
+
+/** A call with a short conversation, hung up: resolves once its summary is queued, with the summary's child command id. */
+export async function finishedCall(voice: VoiceHarness, lines: readonly string[]): Promise<{ commandId: string; childId: string }> {
+  const call = await voice.placedCall();
+  const caller = await voice.answered(call);
+  for (const line of lines) await caller.say(line);
+  caller.close();
+  const stored = await eventually(
+    async () => {
+      const current = await voice.stakeholder.command(call.commandId);
+      return current.meeting_summary?.command_id ? current : undefined;
+    },
+    15_000,
+    'the summary to be queued',
+  );
+  return { commandId: call.commandId, childId: stored.meeting_summary!.command_id! };
+}
 
 /**
  * The status-callback function (call status and the relay's end-of-session report) composed on the harness's embedded AWS,

@@ -11,10 +11,9 @@ import { postCallSummaryJob, runPostCallSummary } from '../../../shared/voice-as
 import { dynamoMeetingSummaryStore } from '../../../shared/voice-assistant/summary-store';
 import { dynamoSiteWorkStore } from '../../../shared/sites/dynamo-site-work';
 import { startOpenAiFake, type OpenAiFake } from '../../fakes/openai';
-import { eventually } from '../../support/embedded';
 import { inMemoryTenants } from '../../unit/lead-follow-up/fixtures';
 import { DEMO_SITE } from '../stakeholder-coordination/harness';
-import { voiceHarness, type VoiceHarness } from './harness';
+import { voiceHarness, type VoiceHarness, finishedCall as finishedCallOn } from './harness';
 
 /**
  * The post-call summary: a call's transcript turned into the meeting
@@ -38,21 +37,7 @@ const command = (id: string): Promise<CallCommand> => voice.stakeholder.command(
 const principal = { tenantId: 'tenant-a', siteIds: [DEMO_SITE], keyId: 'key-1' };
 
 /** A call with a short conversation, hung up: its summary is queued. */
-async function finishedCall(lines: string[]): Promise<{ commandId: string; childId: string }> {
-  const call = await voice.placedCall();
-  const caller = await voice.answered(call);
-  for (const line of lines) await caller.say(line);
-  caller.close();
-  const stored = await eventually(
-    async () => {
-      const current = await command(call.commandId);
-      return current.meeting_summary?.command_id ? current : undefined;
-    },
-    15_000,
-    'the summary to be queued',
-  );
-  return { commandId: call.commandId, childId: stored.meeting_summary!.command_id! };
-}
+const finishedCall = (lines: string[]) => finishedCallOn(voice, lines);
 
 const CONVERSATION = [
   'Yes, this is a good time.',

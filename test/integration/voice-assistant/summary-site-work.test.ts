@@ -12,10 +12,9 @@ import { runPostCallSummary, type PostCallSummaryDependencies } from '../../../s
 import { dynamoMeetingSummaryStore } from '../../../shared/voice-assistant/summary-store';
 import { NOTHING_USABLE_REASON } from '../../../shared/voice-assistant/summary-usable';
 import { startOpenAiFake, type OpenAiFake } from '../../fakes/openai';
-import { eventually } from '../../support/embedded';
 import { recordingQueue } from '../../unit/lead-follow-up/fixtures';
 import { DEMO_SITE } from '../stakeholder-coordination/harness';
-import { voiceHarness, type VoiceHarness } from './harness';
+import { voiceHarness, type VoiceHarness, finishedCall as finishedCallOn } from './harness';
 
 /**
  * A call's meeting summary becomes the site's data, for the tenant whose
@@ -53,21 +52,7 @@ async function storedWork(tenantId = 'tenant-a'): Promise<Record<string, unknown
 }
 
 /** A call with a short conversation, hung up: its summary is queued. */
-async function finishedCall(lines: string[]): Promise<{ commandId: string; childId: string }> {
-  const call = await voice.placedCall();
-  const caller = await voice.answered(call);
-  for (const line of lines) await caller.say(line);
-  caller.close();
-  const stored = await eventually(
-    async () => {
-      const current = await command(call.commandId);
-      return current.meeting_summary?.command_id ? current : undefined;
-    },
-    15_000,
-    'the summary to be queued',
-  );
-  return { commandId: call.commandId, childId: stored.meeting_summary!.command_id! };
-}
+const finishedCall = (lines: string[]) => finishedCallOn(voice, lines);
 
 const CONVERSATION = [
   'Yes, this is a good time.',
