@@ -16,6 +16,7 @@ import { dynamoRelayTokens } from '../../shared/voice-assistant/relay-tokens';
 import { dynamoRelaySessions } from '../../shared/voice-assistant/sessions';
 import type { SocketEvent, SocketResult } from '../../shared/voice-assistant/socket-event';
 import { dynamoMeetingSummaryStore } from '../../shared/voice-assistant/summary-store';
+import { readTranscriptGrace } from '../../shared/voice-assistant/transcript-grace';
 import { dynamoTranscriptStore } from '../../shared/voice-assistant/transcript-store';
 import { voiceLlm } from '../../shared/voice-assistant/voice-llm';
 
@@ -51,6 +52,7 @@ export function build(settings: Settings, transport: RelayTransport = {}) {
     clock: systemClock,
     metrics: metricsOf('conversationRelayWebhook', settings),
     ...readCommandRetention(settings),
+    ...readTranscriptGrace(settings),
     sessions: dynamoRelaySessions(db, tableName),
     relayTokens: dynamoRelayTokens(db, tableName),
     transcripts: dynamoTranscriptStore(db, tableName),

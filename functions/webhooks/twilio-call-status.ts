@@ -20,6 +20,7 @@ import { answerRelayEnded } from '../../shared/stakeholder-coordination/relay-en
 import { dynamoCallStore } from '../../shared/stakeholder-coordination/call-store';
 import { requestMeetingSummary } from '../../shared/voice-assistant/end-of-call';
 import { dynamoMeetingSummaryStore } from '../../shared/voice-assistant/summary-store';
+import { readTranscriptGrace } from '../../shared/voice-assistant/transcript-grace';
 
 /**
  * POST /webhooks/twilio/call-status: Twilio's status callbacks, without an
@@ -56,6 +57,7 @@ export function build(settings: Settings) {
     clock: systemClock,
     metrics: metricsOf('twilioCallStatusWebhook', settings),
     ...readCommandRetention(settings),
+    ...readTranscriptGrace(settings),
     summaries: dynamoMeetingSummaryStore(db, tableName),
     logger,
   };

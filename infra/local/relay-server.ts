@@ -30,7 +30,7 @@ const MAX_FRAME_BYTES = 32 * 1024;
  * upgrade is refused with that status), each message a `$default`, the
  * close a `$disconnect`, each handed to the socket function's handler with
  * a connection id. Events of one socket are handled one after another, in
- * order, its `$disconnect` last. The handler answers through `connections`.
+ * order, its `$disconnect` last (or, with `disconnect: 'at-once'`, as it closes). The handler answers through `connections`.
  * Upgrades on other paths are refused (404).
  */
 export function attachRelaySocket(
@@ -42,6 +42,13 @@ export function attachRelaySocket(
     functionName: string;
     timeoutSeconds: number;
     onError?: (error: unknown) => void;
+    /**
+     * When a socket's `$disconnect` is handed over: `after-messages`, once
+     * its last message was handled (no turn is in flight then), or
+     * `at-once`, as its socket closes, beside a message still being
+     * handled, as API Gateway does. @default 'after-messages'
+     */
+    disconnect?: 'after-messages' | 'at-once';
   },
 ): LocalRelay {
   const onError =
@@ -50,6 +57,8 @@ export function attachRelaySocket(
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const sockets = new Map<string, WebSocket>();
   const queues = new Map<string, Promise<void>>();
+  /** `$disconnect` events handed over at once (`disconnect: 'at-once'`), until handled. */
+  const beside = new Set<Promise<void>>();
   const invoke = (event: SocketEvent) => options.handler(event, lambdaContext(options.functionName, options.timeoutSeconds));
 
   /** Runs one event of a socket after the ones before it. */
@@ -80,9 +89,16 @@ export function attachRelaySocket(
         });
         ws.on('close', (code, reason) => {
           sockets.delete(connectionId);
-          void enqueue(connectionId, disconnectEvent(connectionId, code, reason.toString('utf8'))).finally(() =>
-            queues.delete(connectionId),
-          );
+          const event = disconnectEvent(connectionId, code, reason.toString('utf8'));
+          if (options.disconnect === 'at-once') {
+            const handled = invoke(event)
+              .then(() => undefined, onError)
+              .finally(() => beside.delete(handled));
+            beside.add(handled);
+            void (queues.get(connectionId) ?? Promise.resolve()).finally(() => queues.delete(connectionId));
+            return;
+          }
+          void enqueue(connectionId, event).finally(() => queues.delete(connectionId));
         });
         ws.on('error', (error) => onError(error));
       });
@@ -112,11 +128,11 @@ export function attachRelaySocket(
     connections,
     open: () => sockets.size,
     async settled() {
-      await Promise.all([...queues.values()]);
+      await Promise.all([...queues.values(), ...beside]);
     },
     async close(graceMs) {
       for (const ws of sockets.values()) ws.close(1001, 'the service is stopping');
-      const pending = Promise.all([...queues.values()]);
+      const pending = Promise.all([...queues.values(), ...beside]);
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([pending, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);

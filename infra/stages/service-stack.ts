@@ -64,6 +64,7 @@ export class ServiceStack extends Stack {
           LOG_LEVEL: config.logLevel,
           ALLOW_OFFLINE_PROVIDERS: String(!config.providersConfigured),
           ...providerSettingsOf(definition, config),
+          ...definition.deployedSettings,
         },
       });
       functions.set(definition.id, fn.bindDeclaredAccess(resources));

@@ -89,12 +89,14 @@ export interface MeetingRequirement {
  * The meeting summary of a command's call (stakeholder coordination),
  * written after the call by its `post_call_summary` child: `pending` once
  * queued, `completed` with the summary, `skipped` when nothing was said on
- * the call (no job runs). Like the call, it lives beside the command's
- * status and changes only through conditional updates of its own.
+ * the call (decided as the call ended, when no turn can still be written,
+ * or else by the child once the transcript closed). Like the call, it lives
+ * beside the command's status and changes only through conditional updates
+ * of its own.
  */
 export interface MeetingSummaryRecord {
   status: 'pending' | 'completed' | 'skipped';
-  /** The `post_call_summary` command that writes it (absent when skipped). */
+  /** The `post_call_summary` command that writes it (absent when skipped as the call ended). */
   command_id?: string;
   requested_at: string;
   /**
@@ -156,6 +158,11 @@ export interface CallCommandFields {
   transcript: TranscriptEntry[];
   /** The summary of its call, once the call ended. */
   meeting_summary: MeetingSummaryRecord;
+  /**
+   * Until when (epoch milliseconds) the transcript still takes the turn that was being answered as the end of the call
+   * was reported (the transcript grace); absent: it closed with the summary's request.
+   */
+  transcript_open_until: number;
 }
 
 /** A stored command that places a call, with its live fields. */

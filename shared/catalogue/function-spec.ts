@@ -64,6 +64,12 @@ export interface FunctionSpec<Id extends string = string, Queue extends string =
    * only on it. @default none
    */
   settings?: readonly string[];
+  /**
+   * Settings the deployment sets on it in every environment, with their
+   * values: what the function must know in AWS that the local runtime,
+   * which runs it differently, leaves at the setting's default. @default none
+   */
+  deployedSettings?: Readonly<Record<string, string>>;
   /** Files the function reads from disk at run time, copied into its bundle. @default none */
   bundledFiles?: readonly BundledFile[];
   /** Worker-thread scripts the function starts, each bundled on its own beside its index.mjs. @default none */

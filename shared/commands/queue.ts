@@ -9,7 +9,8 @@ export const DEAD_LETTER_REASON_ATTRIBUTE = 'dead_letter_reason';
 
 /** Port: where jobs are queued for workers. */
 export interface JobQueue {
-  send(queue: JobQueueId, job: JobEnvelope): Promise<void>;
+  /** Queues a job, delivered at once or after `delaySeconds` (at most 900). */
+  send(queue: JobQueueId, job: JobEnvelope, delaySeconds?: number): Promise<void>;
   /** Parks a job that can never succeed on the queue's dead-letter queue, with its reason. */
   sendToDeadLetter(queue: JobQueueId, body: string, reason: string): Promise<void>;
   /**

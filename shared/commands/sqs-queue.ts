@@ -10,15 +10,21 @@ export function sqsJobQueue(sqs: SQSClient, urls: QueueUrls): JobQueue {
     return url;
   };
   return {
-    async send(queue, job) {
-      await sqs.send(new SendMessageCommand({ QueueUrl: urlOf(urls.queues, queue, 'queue'), MessageBody: JSON.stringify(job) }));
+    async send(queue, job, delaySeconds) {
+      await sqs.send(
+        new SendMessageCommand({
+          QueueUrl: urlOf(urls.queues, queue, 'queue'),
+          MessageBody: JSON.stringify(job),
+          ...(delaySeconds ? { DelaySeconds: sqsDelay(delaySeconds) } : {}),
+        }),
+      );
     },
     async sendAgain(queue, body, delaySeconds, attempt) {
       await sqs.send(
         new SendMessageCommand({
           QueueUrl: urlOf(urls.queues, queue, 'queue'),
           MessageBody: body,
-          DelaySeconds: Math.min(900, Math.max(0, Math.ceil(delaySeconds))),
+          DelaySeconds: sqsDelay(delaySeconds),
           MessageAttributes: { [ATTEMPT_ATTRIBUTE]: { DataType: 'Number', StringValue: String(attempt) } },
         }),
       );
@@ -36,3 +42,6 @@ export function sqsJobQueue(sqs: SQSClient, urls: QueueUrls): JobQueue {
     },
   };
 }
+
+/** A delay as SQS takes it: whole seconds, 0 to 900 (rounded up, so a job never comes early). */
+const sqsDelay = (seconds: number): number => Math.min(900, Math.max(0, Math.ceil(seconds)));

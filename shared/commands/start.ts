@@ -43,6 +43,8 @@ export interface StartInput<Request, Live extends object = NoLiveFields> {
   parentId?: string;
   /** Its feature's live fields known before any worker runs (e.g. the call it will place), stored with the command. */
   initial?: Partial<Live>;
+  /** How long its first job waits on the queue before a worker may take it (whole seconds, at most 900). @default 0 */
+  firstJobDelaySeconds?: number;
 }
 
 /**
@@ -96,13 +98,14 @@ export async function startCommand<Request, Live extends object = NoLiveFields>(
     const existing = await deps.commands.get(commandId);
     if (existing) {
       // Only a retried start reaches here; its job may not have been sent the first time.
-      if (dispatch === 'queue' && existing.status === 'in_progress' && existing.attempts === 0) await sendFirstJob(deps, existing);
+      if (dispatch === 'queue' && existing.status === 'in_progress' && existing.attempts === 0)
+        await sendFirstJob(deps, existing, input.firstJobDelaySeconds);
       return { command: existing, replayed: true };
     }
   }
   if (dispatch === 'queue') {
     try {
-      await sendFirstJob(deps, command);
+      await sendFirstJob(deps, command, input.firstJobDelaySeconds);
     } catch (error) {
       await closeUnqueued(deps, command, input.idempotency !== undefined).catch(() => undefined);
       throw error;
@@ -149,10 +152,11 @@ export function jobFor(command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id'>
 export async function sendFirstJob(
   deps: { queue: Pick<JobQueue, 'send'> },
   command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id'>,
+  delaySeconds?: number,
 ): Promise<void> {
   const job = startingJobOf(command.type);
   if (!job) throw new Error(`No job type starts a ${command.type} command`);
-  await deps.queue.send(job.queue.id, jobFor(command));
+  await deps.queue.send(job.queue.id, jobFor(command), delaySeconds);
 }
 
 /**

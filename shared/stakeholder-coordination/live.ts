@@ -9,8 +9,20 @@ import type { LiveFields } from '../catalogue/live-fields';
  * command once completed: its result keeps no second copy.
  */
 export const stakeholderCoordinationLive: LiveFields = {
-  // `relay` (the hash of the call's one-time relay token) is stored and never shown.
-  fields: ['targets', 'context', 'supervisors', 'task', 'description', 'call', 'relay', 'transcript', 'meeting_summary'],
+  // `relay` (the hash of the call's one-time relay token) and `transcript_open_until` (how long a turn still being
+  // answered as the call ended may write) are stored and never shown.
+  fields: [
+    'targets',
+    'context',
+    'supervisors',
+    'task',
+    'description',
+    'call',
+    'relay',
+    'transcript',
+    'meeting_summary',
+    'transcript_open_until',
+  ],
   view: (command) => ({
     ...(command.result && command.targets !== undefined ? { targets: command.targets } : {}),
     ...(command.call ? { call: command.call } : {}),

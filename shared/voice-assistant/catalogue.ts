@@ -1,6 +1,7 @@
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
 import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
+import { RELAY_TIMEOUT_SECONDS, TRANSCRIPT_GRACE_SECONDS, TRANSCRIPT_GRACE_SETTING } from './limits';
 
 /**
  * The voice assistant in the service catalogue, all in this one file: its
@@ -52,8 +53,10 @@ export const VOICE_ASSISTANT_CATALOGUE = {
       description:
         "The ConversationRelay socket ($connect, $default, $disconnect): Twilio's signed socket, the assistant's turns, the transcript, the post-call job",
       // Below API Gateway's 29 s integration timeout; one turn is one model call bounded by the voice policy's 18 s deadline.
-      timeoutSeconds: 29,
+      timeoutSeconds: RELAY_TIMEOUT_SECONDS,
       memoryMb: 256,
+      // A turn still being answered when the call ends writes within the function's timeout (limits.ts).
+      deployedSettings: { [TRANSCRIPT_GRACE_SETTING]: String(TRANSCRIPT_GRACE_SECONDS) },
       access: {
         table: [
           // The stakeholder command: its call and prompts (read), its transcript and meeting_summary (conditional appends), and the

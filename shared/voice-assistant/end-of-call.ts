@@ -6,9 +6,10 @@ import { newId } from '../platform/ids';
 import { callerTurns, readCallBrief } from './call-brief';
 import type { PostCallSummaryRequest } from './kinds';
 import type { MeetingSummaryStore } from './summary-store';
+import type { TranscriptGrace } from './transcript-grace';
 
 /** What ending a call works with: the kernel's start (the post-call child), and the summary's own writes. */
-export interface EndOfCallDependencies extends StartDependencies {
+export interface EndOfCallDependencies extends StartDependencies, Partial<TranscriptGrace> {
   summaries: MeetingSummaryStore;
   logger?: Pick<Logger, 'info' | 'warn'>;
 }
@@ -33,8 +34,13 @@ const STRANDED_AFTER_MS = 2 * 60_000;
  *    (its record, then its job on the `summary` queue);
  * 3. a winner that died between the two leaves a pending summary without its
  *    child: a caller that finds it so after STRANDED_AFTER_MS starts it.
- * A call in which the person called said nothing gets no job: its summary is
- * `skipped`, with the reason (NOTHING_SAID_REASON).
+ * With a transcript grace (`transcriptGraceMs`, TRANSCRIPT_GRACE_SECONDS)
+ * the transcript still takes writes until the grace ends, and the child's
+ * job waits on the queue as long: a turn being answered in another
+ * invocation as the call ended keeps its words, and the summary reads them.
+ * A call in which the person called said nothing gets no job when there is
+ * no grace: its summary is `skipped`, with the reason (NOTHING_SAID_REASON);
+ * with a grace the child decides so once the transcript closed.
  */
 export async function requestMeetingSummary(deps: EndOfCallDependencies, commandId: string): Promise<EndOfCallOutcome> {
   const command = await deps.commands.get<CallCommandFields>(commandId);
@@ -57,20 +63,22 @@ export async function requestMeetingSummary(deps: EndOfCallDependencies, command
   } catch {
     return 'not_a_call';
   }
-  if (callerTurns(transcript) === 0) {
+  const graceMs = deps.transcriptGraceMs ?? 0;
+  if (graceMs === 0 && callerTurns(transcript) === 0) {
     const skipped = await deps.summaries.markSkipped(commandId, NOTHING_SAID_REASON, now);
     if (skipped) deps.logger?.info('Call ended without a word from the person called: no summary', { commandId });
     return skipped ? 'skipped' : 'already_requested';
   }
 
   const childId = newId();
-  if (!(await deps.summaries.markPending(commandId, childId, now))) return 'already_requested';
-  await startChild(deps, command, childId);
-  deps.logger?.info('Post-call summary queued', { commandId, childId, entries: transcript.length });
+  const openUntil = graceMs > 0 ? now + graceMs : undefined;
+  if (!(await deps.summaries.markPending(commandId, childId, now, openUntil))) return 'already_requested';
+  await startChild(deps, command, childId, graceMs);
+  deps.logger?.info('Post-call summary queued', { commandId, childId, entries: transcript.length, graceMs });
   return 'queued';
 }
 
-async function startChild(deps: EndOfCallDependencies, parent: StoredCommand, childId: string): Promise<void> {
+async function startChild(deps: EndOfCallDependencies, parent: StoredCommand, childId: string, delayMs = 0): Promise<void> {
   const request: PostCallSummaryRequest = { parent_id: parent.id };
   await startCommand(deps, {
     type: 'post_call_summary',
@@ -79,5 +87,6 @@ async function startChild(deps: EndOfCallDependencies, parent: StoredCommand, ch
     tenantId: parent.tenant_id,
     ...(parent.site_id === undefined ? {} : { siteId: parent.site_id }),
     request,
+    ...(delayMs > 0 ? { firstJobDelaySeconds: Math.ceil(delayMs / 1000) } : {}),
   });
 }

@@ -229,11 +229,12 @@ const grantSchema = z.object({ token_hash: z.string(), spent_at: z.string().opti
  * reply as it streams, then keeps the caller's words and the reply in one
  * conditional update. If the socket drops midway the turn still runs to
  * that write (a Lambda invocation is not cut by its socket's close), with
- * what was spoken, so the caller's words are kept; a `$disconnect` that
- * closes the transcript first (AWS runs it beside the turn) wins, and the
- * words of that last turn are logged as lost. An `interrupt` does not stop
- * a reply still streaming: the local socket server hands a socket's
- * messages over one after another, and in AWS the interrupt runs in another
+ * what was spoken, so the caller's words are kept, even when AWS ran the
+ * `$disconnect` beside the turn and the summary was requested first: the
+ * transcript takes writes for the grace after that (TRANSCRIPT_GRACE_SECONDS,
+ * longer than this function's timeout), and the summary waits as long.
+ * An `interrupt` does not stop a reply still streaming: the local socket
+ * server hands a socket's messages over one after another, and in AWS the interrupt runs in another
  * invocation, which could tell this one only through a table read per
  * chunk. Twilio stops the playback the caller spoke over; whether it then
  * speaks tokens of that reply sent after the interrupt was not checked

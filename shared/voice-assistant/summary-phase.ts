@@ -8,7 +8,8 @@ import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker
 import type { Clock } from '../platform/clock';
 import { AppError } from '../platform/errors';
 import { LlmUnavailableError, type ChatMessage, type LlmClient } from '../providers/llm/port';
-import { NotACallError, readCallBrief, type CallBrief } from './call-brief';
+import { callerTurns, NotACallError, readCallBrief, type CallBrief } from './call-brief';
+import { NOTHING_SAID_REASON } from './end-of-call';
 import { postCallSummaryKind, type PostCallSummaryProgress, type PostCallSummaryRequest } from './kinds';
 import type { SiteWorkStore } from '../sites/site-work';
 import { offlineMeetingSummary } from './summary-offline';
@@ -78,6 +79,11 @@ export function postCallSummaryJob(deps: PostCallSummaryDependencies): JobDefini
  * they exist once exactly when the summary was stored once, however often
  * the job runs or the end of the call is reported.
  * A redelivered job reuses the summary it kept and repeats only the writes.
+ * It reads the transcript only once its grace is over (the job is queued
+ * that late; one that comes early is retried): a turn being answered as the
+ * call ended may still add to it until then. A call in which the person
+ * called said nothing is then `skipped`, with the reason, as the end of a
+ * call without a grace decides at once.
  */
 export async function runPostCallSummary(
   deps: PostCallSummaryDependencies,
@@ -85,6 +91,9 @@ export async function runPostCallSummary(
 ): Promise<PhaseOutcome> {
   const { command: child, request } = input;
   const parent = await loadParent(deps, child, request);
+  const openUntil = parent.transcript_open_until;
+  if (typeof openUntil === 'number' && openUntil > deps.clock.now())
+    throw new Error(`The transcript of ${parent.id} still takes the last turn for ${openUntil - deps.clock.now()} ms`);
   let brief: CallBrief;
   try {
     brief = readCallBrief(parent);
@@ -95,6 +104,7 @@ export async function runPostCallSummary(
   }
 
   let kept = child.progress?.summary;
+  if (!kept && callerTurns(brief.transcript) === 0) return skip(deps, parent, child.id);
   if (!kept) {
     kept = await writeSummary(deps, brief, input.attempt);
     if (!(await deps.commands.recordProgress(child.id, { progress: { ...child.progress, summary: kept } }, deps.clock.now()))) {
@@ -136,6 +146,17 @@ export async function runPostCallSummary(
   const current = await deps.commands.get<CallCommandFields>(parent.id);
   if (current?.meeting_summary?.status !== 'completed')
     throw new AppError('INVALID_OPERATION', 'The stakeholder command no longer waits for this summary.');
+  return { status: 'completed', result: { parent_id: parent.id, meeting_summary: current.meeting_summary } };
+}
+
+/** The person called said nothing: the summary is skipped, with the reason, and the child completes with it. */
+async function skip(deps: PostCallSummaryDependencies, parent: CallCommand, childId: string): Promise<PhaseOutcome> {
+  await deps.summaries.markSkipped(parent.id, NOTHING_SAID_REASON, deps.clock.now(), childId);
+  // Skipped by this child now, or by an earlier delivery of its job.
+  const current = await deps.commands.get<CallCommandFields>(parent.id);
+  if (current?.meeting_summary?.status !== 'skipped' || current.meeting_summary.command_id !== childId)
+    throw new AppError('INVALID_OPERATION', 'The stakeholder command no longer waits for this summary.');
+  deps.logger?.info('Call ended without a word from the person called: no summary', { commandId: parent.id });
   return { status: 'completed', result: { parent_id: parent.id, meeting_summary: current.meeting_summary } };
 }
 

@@ -18,10 +18,19 @@ export type WrittenSummary = Required<
  * that was named when it was requested.
  */
 export interface MeetingSummaryStore {
-  /** Marks the summary queued for `childId` and lists the child among the command's `child_ids`; only when none was requested before. */
-  markPending(commandId: string, childId: string, now: number): Promise<boolean>;
-  /** Marks that there will be no summary (every list empty), with the reason; only when none was requested before. */
-  markSkipped(commandId: string, reason: string, now: number): Promise<boolean>;
+  /**
+   * Marks the summary queued for `childId` and lists the child among the
+   * command's `child_ids`; only when none was requested before. With
+   * `transcriptOpenUntil` (epoch ms) the transcript still takes a turn's
+   * write until then (`transcript_open_until`, in the same write).
+   */
+  markPending(commandId: string, childId: string, now: number, transcriptOpenUntil?: number): Promise<boolean>;
+  /**
+   * Marks that there will be no summary (every list empty), with the
+   * reason: as the call ends, only when none was requested before; by
+   * `byChild`, only while the summary is pending for that child.
+   */
+  markSkipped(commandId: string, reason: string, now: number, byChild?: string): Promise<boolean>;
   /** Stores the summary written by `childId`; only while it is pending for that child. `also` (its event) commits with it or not at all. */
   markWritten(
     commandId: string,
@@ -31,6 +40,9 @@ export interface MeetingSummaryStore {
     also?: readonly TransactionItem[],
   ): Promise<boolean>;
 }
+
+/** The command's attribute that keeps the transcript open after the summary's request (CallCommandFields). */
+export const OPEN_UNTIL = 'transcript_open_until';
 
 /** MeetingSummaryStore on the command items of the single table. */
 export function dynamoMeetingSummaryStore(db: DynamoDBDocumentClient, tableName: string): MeetingSummaryStore {
@@ -55,18 +67,40 @@ export function dynamoMeetingSummaryStore(db: DynamoDBDocumentClient, tableName:
   const iso = (ms: number) => new Date(ms).toISOString();
 
   return {
-    markPending(commandId, childId, now) {
+    markPending(commandId, childId, now, transcriptOpenUntil) {
       const summary: MeetingSummaryRecord = { status: 'pending', command_id: childId, requested_at: iso(now) };
+      const open = transcriptOpenUntil !== undefined;
       return update({
         Key: commandKey(commandId),
-        UpdateExpression: 'SET #summary = :summary, #children = list_append(if_not_exists(#children, :none), :child)',
+        UpdateExpression: `SET #summary = :summary, #children = list_append(if_not_exists(#children, :none), :child)${open ? ', #open = :open' : ''}`,
         ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#summary)',
-        ExpressionAttributeNames: { '#summary': 'meeting_summary', '#children': 'child_ids' },
-        ExpressionAttributeValues: { ':summary': summary, ':none': [], ':child': [childId] },
+        ExpressionAttributeNames: { '#summary': 'meeting_summary', '#children': 'child_ids', ...(open ? { '#open': OPEN_UNTIL } : {}) },
+        ExpressionAttributeValues: {
+          ':summary': summary,
+          ':none': [],
+          ':child': [childId],
+          ...(open ? { ':open': transcriptOpenUntil } : {}),
+        },
       });
     },
 
-    markSkipped(commandId, reason, now) {
+    markSkipped(commandId, reason, now, byChild) {
+      if (byChild !== undefined)
+        return update({
+          Key: commandKey(commandId),
+          UpdateExpression:
+            'SET #summary.#status = :skipped, #summary.reason = :reason, #summary.key_points = :empty, #summary.decisions = :empty, ' +
+            '#summary.action_items = :empty, #summary.requirements = :empty',
+          ConditionExpression: 'attribute_exists(pk) AND #summary.#status = :pending AND #summary.command_id = :child',
+          ExpressionAttributeNames: { '#summary': 'meeting_summary', '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':skipped': 'skipped',
+            ':pending': 'pending',
+            ':child': byChild,
+            ':reason': reason,
+            ':empty': [],
+          },
+        });
       const summary: MeetingSummaryRecord = {
         status: 'skipped',
         requested_at: iso(now),

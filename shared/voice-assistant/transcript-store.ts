@@ -1,14 +1,16 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TranscriptEntry } from '../calls/record';
 import { commandKey } from '../commands/store';
+import { systemClock, type Clock } from '../platform/clock';
 import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { valueSize } from '../platform/item-size';
 import { transcriptSchema } from './call-brief';
 import { RELAY_LIMITS } from './limits';
+import { OPEN_UNTIL } from './summary-store';
 
 /**
- * `appended`: kept; `closed`: the call's summary was queued (or skipped),
- * so the transcript takes nothing more; `full`: it holds its most entries
+ * `appended`: kept; `closed`: the call's summary was queued (or skipped)
+ * and its grace is over, so the transcript takes nothing more; `full`: it holds its most entries
  * or bytes (RELAY_LIMITS);
  * `refused`: the command is gone or its call is another one.
  */
@@ -26,7 +28,9 @@ export interface OpenTranscript {
  * caller words and reply are one change), so a socket that drops loses
  * nothing already said. Writes are accepted only for the
  * command's own call (its provider call id) and only until the summary is
- * requested, after which the transcript never changes. Its size is
+ * requested, or, when it was requested with a grace, until the grace ends
+ * (`transcript_open_until`: a turn being answered as the call ended still
+ * writes its words); after that the transcript never changes. Its size is
  * bounded twice: by entries (`maxTranscriptEntries`) and by the bytes they
  * take in the item (`maxTranscriptBytes`, counted in `transcript_bytes`
  * by the same conditional write).
@@ -51,13 +55,21 @@ export interface TranscriptStore {
 /** The command's attribute that counts the bytes its transcript's entries take. */
 const BYTES = 'transcript_bytes';
 
-/** TranscriptStore on the command items of the single table. */
-export function dynamoTranscriptStore(db: DynamoDBDocumentClient, tableName: string): TranscriptStore {
+/** When the transcript takes a write, `:now` its time: while no summary was requested, or until its grace is over. */
+const OPEN = '(attribute_not_exists(#summary) OR #open > :now)';
+
+/** Whether a command item's transcript takes a write at `now` (OPEN, read back). */
+function isOpen(item: Record<string, unknown>, now: number): boolean {
+  return item.meeting_summary === undefined || (typeof item[OPEN_UNTIL] === 'number' && item[OPEN_UNTIL] > now);
+}
+
+/** TranscriptStore on the command items of the single table; `clock` dates each write against the transcript's grace. */
+export function dynamoTranscriptStore(db: DynamoDBDocumentClient, tableName: string, clock: Clock = systemClock): TranscriptStore {
   const why = async (commandId: string, callSid: string, adding: number, addingBytes: number): Promise<AppendOutcome> => {
     const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: commandKey(commandId), ConsistentRead: true }));
     const call = Item?.call as { provider_call_id?: unknown } | undefined;
     if (!Item || call?.provider_call_id !== callSid) return 'refused';
-    if (Item.meeting_summary !== undefined) return 'closed';
+    if (!isOpen(Item, clock.now())) return 'closed';
     const length = Array.isArray(Item.transcript) ? Item.transcript.length : 0;
     const bytes = typeof Item[BYTES] === 'number' ? Item[BYTES] : 0;
     return length + adding > RELAY_LIMITS.maxTranscriptEntries || bytes + addingBytes > RELAY_LIMITS.maxTranscriptBytes
@@ -72,13 +84,20 @@ export function dynamoTranscriptStore(db: DynamoDBDocumentClient, tableName: str
           TableName: tableName,
           Key: commandKey(commandId),
           ConsistentRead: true,
-          ProjectionExpression: '#transcript, #bytes, #call.provider_call_id, #summary',
-          ExpressionAttributeNames: { '#transcript': 'transcript', '#bytes': BYTES, '#call': 'call', '#summary': 'meeting_summary' },
+          ProjectionExpression: '#transcript, #bytes, #call.provider_call_id, #summary.#status, #open',
+          ExpressionAttributeNames: {
+            '#transcript': 'transcript',
+            '#bytes': BYTES,
+            '#call': 'call',
+            '#summary': 'meeting_summary',
+            '#status': 'status',
+            '#open': OPEN_UNTIL,
+          },
         }),
       );
       const call = Item?.call as { provider_call_id?: unknown } | undefined;
       if (!Item || call?.provider_call_id !== callSid) return 'refused';
-      if (Item.meeting_summary !== undefined) return 'closed';
+      if (!isOpen(Item, clock.now())) return 'closed';
       const entries = transcriptSchema().safeParse(Item.transcript ?? []);
       if (!entries.success) return 'refused';
       return { entries: entries.data, bytes: typeof Item[BYTES] === 'number' ? Item[BYTES] : 0 };
@@ -97,10 +116,17 @@ export function dynamoTranscriptStore(db: DynamoDBDocumentClient, tableName: str
             UpdateExpression:
               'SET #transcript = list_append(if_not_exists(#transcript, :empty), :entries), #bytes = if_not_exists(#bytes, :zero) + :adding',
             ConditionExpression:
-              'attribute_exists(pk) AND #call.provider_call_id = :sid AND attribute_not_exists(#summary) AND (attribute_not_exists(#transcript) OR size(#transcript) <= :room) ' +
+              `attribute_exists(pk) AND #call.provider_call_id = :sid AND ${OPEN} AND (attribute_not_exists(#transcript) OR size(#transcript) <= :room) ` +
               'AND (attribute_not_exists(#bytes) OR #bytes <= :roomBytes)',
-            ExpressionAttributeNames: { '#transcript': 'transcript', '#call': 'call', '#summary': 'meeting_summary', '#bytes': BYTES },
+            ExpressionAttributeNames: {
+              '#transcript': 'transcript',
+              '#call': 'call',
+              '#summary': 'meeting_summary',
+              '#bytes': BYTES,
+              '#open': OPEN_UNTIL,
+            },
             ExpressionAttributeValues: {
+              ':now': clock.now(),
               ':empty': [],
               ':entries': kept,
               ':sid': callSid,
@@ -127,7 +153,7 @@ export function dynamoTranscriptStore(db: DynamoDBDocumentClient, tableName: str
             Key: commandKey(commandId),
             // A list index cannot be an expression value; `index` is a checked integer.
             UpdateExpression: `SET #transcript[${index}].#content = :spoken, #transcript[${index}].#interrupted = :yes`,
-            ConditionExpression: `attribute_exists(pk) AND #call.provider_call_id = :sid AND attribute_not_exists(#summary) AND size(#transcript) = :length AND #transcript[${index}].#role = :assistant`,
+            ConditionExpression: `attribute_exists(pk) AND #call.provider_call_id = :sid AND ${OPEN} AND size(#transcript) = :length AND #transcript[${index}].#role = :assistant`,
             ExpressionAttributeNames: {
               '#transcript': 'transcript',
               '#content': 'content',
@@ -135,8 +161,16 @@ export function dynamoTranscriptStore(db: DynamoDBDocumentClient, tableName: str
               '#role': 'role',
               '#call': 'call',
               '#summary': 'meeting_summary',
+              '#open': OPEN_UNTIL,
             },
-            ExpressionAttributeValues: { ':spoken': spoken, ':yes': true, ':sid': callSid, ':length': length, ':assistant': 'assistant' },
+            ExpressionAttributeValues: {
+              ':spoken': spoken,
+              ':yes': true,
+              ':sid': callSid,
+              ':length': length,
+              ':assistant': 'assistant',
+              ':now': clock.now(),
+            },
           }),
         );
         return true;

@@ -60,6 +60,11 @@ function expectedEnvironment(env: SynthesizedEnvironment, definition: FunctionDe
     const { relay } = env.stage.service;
     expected.RELAY_CONNECTIONS_URL = `https://Service:${logicalId(relay.webSocketApi)}.execute-api.${env.stage.service.region}.Service:AWS::URLSuffix/relay`;
   }
+  // A function behind a route that requests a call's summary (its worker and the janitor only queue its job again) holds it back,
+  // and keeps the transcript open, as long as a turn in flight can still write: the socket function's timeout, and 1 s.
+  if (definition.access.sendsTo.includes('summary') && (definition.kind === 'webhook' || definition.kind === 'api')) {
+    expected.TRANSCRIPT_GRACE_SECONDS = String(FUNCTIONS.find((fn) => fn.id === 'conversationRelayWebhook')!.timeoutSeconds + 1);
+  }
   // A file carried in the bundle is found where Lambda unpacks it.
   for (const file of definition.bundledFiles ?? []) expected[file.setting] = `/var/task/${file.source}`;
   for (const setting of definition.settings ?? []) {

@@ -60,8 +60,10 @@ export interface PlacedCall {
  * settings) behind the local socket server on a plain HTTP server, over the
  * embedded DynamoDB and SQS with the demo data, and stakeholder commands
  * whose calls were placed (the real accept path and call worker).
+ * `options.disconnect: 'at-once'` hands `$disconnect` over as the socket
+ * closes, beside a turn still running, as API Gateway does.
  */
-export async function voiceHarness(extraSettings: Settings = {}) {
+export async function voiceHarness(extraSettings: Settings = {}, options: { disconnect?: 'after-messages' | 'at-once' } = {}) {
   const stakeholder: StakeholderHarness = await stakeholderHarness();
   const { services } = stakeholder;
   const server: Server = createServer((_req, res) => res.writeHead(404).end());
@@ -91,6 +93,7 @@ export async function voiceHarness(extraSettings: Settings = {}) {
     timeoutSeconds: 29,
     handler: (event, context) => composed.handler!(event, context),
     onError: () => undefined,
+    ...(options.disconnect ? { disconnect: options.disconnect } : {}),
   });
   composed.handler = buildRelay(settings, { relayConnections: relay.connections });
   const telephony = acceptingTelephony();

@@ -1,0 +1,22 @@
+import * as z from 'zod';
+import { readConfig } from '../platform/config';
+
+/** How long a call's transcript stays open after the end of the call is reported, as the end of a call takes it. */
+export interface TranscriptGrace {
+  /** 0: the transcript closes, and the summary is queued, at once. */
+  transcriptGraceMs: number;
+}
+
+/**
+ * Reads TRANSCRIPT_GRACE_SECONDS (TRANSCRIPT_GRACE_SETTING in limits.ts; whole seconds, 0 to 900: SQS delays a
+ * message at most 15 minutes) once, at cold start; a malformed value fails
+ * the start with its name. The deployment sets it (limits.ts).
+ * @default 0
+ */
+export function readTranscriptGrace(settings: Record<string, string | undefined>): TranscriptGrace {
+  const { TRANSCRIPT_GRACE_SECONDS } = readConfig(
+    { TRANSCRIPT_GRACE_SECONDS: z.coerce.number().int('must be a whole number of seconds').min(0).max(900).optional() },
+    settings,
+  );
+  return { transcriptGraceMs: (TRANSCRIPT_GRACE_SECONDS ?? 0) * 1000 };
+}
