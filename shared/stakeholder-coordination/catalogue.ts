@@ -3,7 +3,7 @@ import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue
 import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
 import { RELAY_SETTING_NAMES } from '../providers/telephony/relay-settings';
-import { TRANSCRIPT_GRACE_SECONDS, TRANSCRIPT_GRACE_SETTING } from '../voice-assistant/limits';
+import { TRANSCRIPT_GRACE_SECONDS, TRANSCRIPT_GRACE_SETTING } from '../calls/transcript-grace';
 import { stakeholderCoordinationLive } from './live';
 
 /**
@@ -78,7 +78,7 @@ export const STAKEHOLDER_COORDINATION_CATALOGUE = {
       // It answers within a second (one conditional write); the margin covers a cold start reading the Twilio secret.
       timeoutSeconds: 5,
       memoryMb: 256,
-      // A completed call's summary waits for a turn still being answered (shared/voice-assistant/limits.ts).
+      // A completed call's summary waits for a turn still being answered (shared/calls/transcript-grace.ts).
       deployedSettings: { [TRANSCRIPT_GRACE_SETTING]: String(TRANSCRIPT_GRACE_SECONDS) },
       access: {
         table: [

@@ -1,7 +1,7 @@
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
 import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
-import { RELAY_TIMEOUT_SECONDS, TRANSCRIPT_GRACE_SECONDS, TRANSCRIPT_GRACE_SETTING } from './limits';
+import { RELAY_TIMEOUT_SECONDS, TRANSCRIPT_GRACE_SECONDS, TRANSCRIPT_GRACE_SETTING } from '../calls/transcript-grace';
 
 /**
  * The voice assistant in the service catalogue, all in this one file: its
@@ -55,7 +55,7 @@ export const VOICE_ASSISTANT_CATALOGUE = {
       // Below API Gateway's 29 s integration timeout; one turn is one model call bounded by the voice policy's 18 s deadline.
       timeoutSeconds: RELAY_TIMEOUT_SECONDS,
       memoryMb: 256,
-      // A turn still being answered when the call ends writes within the function's timeout (limits.ts).
+      // A turn still being answered when the call ends writes within the function's timeout (shared/calls/transcript-grace.ts).
       deployedSettings: { [TRANSCRIPT_GRACE_SETTING]: String(TRANSCRIPT_GRACE_SECONDS) },
       access: {
         table: [

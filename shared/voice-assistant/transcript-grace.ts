@@ -8,9 +8,10 @@ export interface TranscriptGrace {
 }
 
 /**
- * Reads TRANSCRIPT_GRACE_SECONDS (TRANSCRIPT_GRACE_SETTING in limits.ts; whole seconds, 0 to 900: SQS delays a
+ * Reads TRANSCRIPT_GRACE_SECONDS (whole seconds, 0 to 900: SQS delays a
  * message at most 15 minutes) once, at cold start; a malformed value fails
- * the start with its name. The deployment sets it (limits.ts).
+ * the start with its name. The deployment sets it
+ * (shared/calls/transcript-grace.ts).
  * @default 0
  */
 export function readTranscriptGrace(settings: Record<string, string | undefined>): TranscriptGrace {
