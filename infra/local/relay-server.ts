@@ -30,7 +30,7 @@ const MAX_FRAME_BYTES = 32 * 1024;
  * upgrade is refused with that status), each message a `$default`, the
  * close a `$disconnect`, each handed to the socket function's handler with
  * a connection id. Events of one socket are handled one after another, in
- * order, its `$disconnect` last (or, with `disconnect: 'at-once'`, as it closes). The handler answers through `connections`.
+ * order, its `$disconnect` last (or, with `events: 'at-once'`, each as it comes). The handler answers through `connections`.
  * Upgrades on other paths are refused (404).
  */
 export function attachRelaySocket(
@@ -43,12 +43,12 @@ export function attachRelaySocket(
     timeoutSeconds: number;
     onError?: (error: unknown) => void;
     /**
-     * When a socket's `$disconnect` is handed over: `after-messages`, once
-     * its last message was handled (no turn is in flight then), or
-     * `at-once`, as its socket closes, beside a message still being
-     * handled, as API Gateway does. @default 'after-messages'
+     * How a socket's events are handed over: `in-order`, each after the one
+     * before was handled (its `$disconnect` last, when no turn is in flight),
+     * or `at-once`, each as it comes, beside those still being handled, as
+     * API Gateway invokes a function per event. @default 'in-order'
      */
-    disconnect?: 'after-messages' | 'at-once';
+    events?: 'in-order' | 'at-once';
   },
 ): LocalRelay {
   const onError =
@@ -57,8 +57,14 @@ export function attachRelaySocket(
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const sockets = new Map<string, WebSocket>();
   const queues = new Map<string, Promise<void>>();
-  /** `$disconnect` events handed over at once (`disconnect: 'at-once'`), until handled. */
+  /** Events handed over as they came (`events: 'at-once'`), until handled. */
   const beside = new Set<Promise<void>>();
+  const atOnce = (event: SocketEvent): void => {
+    const handled = invoke(event)
+      .then(() => undefined, onError)
+      .finally(() => beside.delete(handled));
+    beside.add(handled);
+  };
   const invoke = (event: SocketEvent) => options.handler(event, lambdaContext(options.functionName, options.timeoutSeconds));
 
   /** Runs one event of a socket after the ones before it. */
@@ -85,19 +91,14 @@ export function attachRelaySocket(
         sockets.set(connectionId, ws);
         ws.on('message', (data, isBinary) => {
           const body = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
-          void enqueue(connectionId, messageEvent(connectionId, isBinary ? body.toString('base64') : body.toString('utf8'), isBinary));
+          const event = messageEvent(connectionId, isBinary ? body.toString('base64') : body.toString('utf8'), isBinary);
+          if (options.events === 'at-once') atOnce(event);
+          else void enqueue(connectionId, event);
         });
         ws.on('close', (code, reason) => {
           sockets.delete(connectionId);
           const event = disconnectEvent(connectionId, code, reason.toString('utf8'));
-          if (options.disconnect === 'at-once') {
-            const handled = invoke(event)
-              .then(() => undefined, onError)
-              .finally(() => beside.delete(handled));
-            beside.add(handled);
-            void (queues.get(connectionId) ?? Promise.resolve()).finally(() => queues.delete(connectionId));
-            return;
-          }
+          if (options.events === 'at-once') return atOnce(event);
           void enqueue(connectionId, event).finally(() => queues.delete(connectionId));
         });
         ws.on('error', (error) => onError(error));

@@ -9,8 +9,9 @@ import type { LiveFields } from '../catalogue/live-fields';
  * command once completed: its result keeps no second copy.
  */
 export const stakeholderCoordinationLive: LiveFields = {
-  // `relay` (the hash of the call's one-time relay token) and `transcript_open_until` (how long a turn still being
-  // answered as the call ended may write) are stored and never shown.
+  // `relay` (the hash of the call's one-time relay token), `transcript_open_until` (how long a turn still being answered
+  // as the call ended may write) and `transcript_held_cut` (an interrupt's cut for a reply not yet kept) are stored, never
+  // shown.
   fields: [
     'targets',
     'context',
@@ -22,6 +23,7 @@ export const stakeholderCoordinationLive: LiveFields = {
     'transcript',
     'meeting_summary',
     'transcript_open_until',
+    'transcript_held_cut',
   ],
   view: (command) => ({
     ...(command.result && command.targets !== undefined ? { targets: command.targets } : {}),

@@ -18,7 +18,7 @@ import { endMessage, parseInboundMessage, RelayProtocolError, textMessage, type 
 import type { RelayTokenStore } from './relay-tokens';
 import type { RelaySession, RelaySessionStore, SessionBrief } from './sessions';
 import { bodyOf, headerOf, type SocketEvent, type SocketResult } from './socket-event';
-import { cutAt } from './speech';
+import { cutAt, startsWithWords } from './speech';
 import { valueSize } from '../platform/item-size';
 import type { OpenTranscript, TranscriptStore } from './transcript-store';
 import { speakTurn } from './voice-turn';
@@ -234,11 +234,12 @@ const grantSchema = z.object({ token_hash: z.string(), spent_at: z.string().opti
  * transcript takes writes for the grace after that (TRANSCRIPT_GRACE_SECONDS,
  * longer than this function's timeout), and the summary waits as long.
  * An `interrupt` does not stop a reply still streaming: the local socket
- * server hands a socket's messages over one after another, and in AWS the interrupt runs in another
- * invocation, which could tell this one only through a table read per
- * chunk. Twilio stops the playback the caller spoke over; whether it then
- * speaks tokens of that reply sent after the interrupt was not checked
- * against Twilio. `interrupt` cuts the kept reply to what was spoken.
+ * server hands a socket's messages over one after another, and in AWS the
+ * interrupt runs in another invocation, which could tell this one only
+ * through a table read per chunk. Twilio stops the playback the caller
+ * spoke over. The transcript keeps only what was spoken: `interrupt` cuts
+ * the kept reply, or, for a reply still streaming (AWS), holds the cut for
+ * this turn's write, which applies it in the same one write.
  */
 async function prompt(deps: RelayDependencies, session: RelaySession, voicePrompt: string): Promise<void> {
   const words = cutAt(cleanText(voicePrompt).replace(/\s+/g, ' ').trim(), RELAY_LIMITS.maxPromptCharacters);
@@ -291,27 +292,19 @@ const REPLY_FIELDS_BYTES = 200;
 async function interrupt(deps: RelayDependencies, session: RelaySession, utterance: string): Promise<void> {
   const history = await deps.transcripts.read(session.command_id, session.call_sid);
   if (history === 'closed' || history === 'refused') return;
+  const spoken = cleanText(utterance).replace(/\s+/g, ' ').trim();
   const index = history.entries.length - 1;
   const last = history.entries[index];
-  if (!last || last.role !== 'assistant' || last.interrupted) return;
-  const spoken = cleanText(utterance).replace(/\s+/g, ' ').trim();
-  if (spoken.length >= last.content.length) return;
-  // In AWS an interrupt can arrive while its reply still streams, before the turn's write: the last reply kept is
-  // then the one before, which must not be cut to another reply's words.
-  if (!startsWithWords(last.content, spoken)) {
-    deps.logger.info('Interrupt of a reply not yet kept, not recorded', { commandId: session.command_id, kept: spoken.length });
+  if (last?.role === 'assistant' && !last.interrupted && startsWithWords(last.content, spoken)) {
+    if (spoken.length >= last.content.length) return;
+    const cut = await deps.transcripts.cutReply(session.command_id, session.call_sid, index, history.entries.length, spoken);
+    deps.logger.info('Reply interrupted', { commandId: session.command_id, kept: spoken.length, of: last.content.length, recorded: cut });
     return;
   }
-  const cut = await deps.transcripts.cutReply(session.command_id, session.call_sid, index, history.entries.length, spoken);
-  deps.logger.info('Reply interrupted', { commandId: session.command_id, kept: spoken.length, of: last.content.length, recorded: cut });
-}
-
-/** Whether `text` begins with the words of `prefix` (letters and digits compared, case and punctuation aside). */
-function startsWithWords(text: string, prefix: string): boolean {
-  const words = (value: string) => value.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const head = words(prefix);
-  const body = words(text);
-  return head.every((word, index) => (index === head.length - 1 ? (body[index] ?? '').startsWith(word) : body[index] === word));
+  // In AWS an interrupt can arrive while its reply still streams, before the turn's write: the last reply kept is then
+  // another one, which must not be cut to this reply's words. The cut is held on the command for the turn's write.
+  const held = await deps.transcripts.holdCut(session.command_id, session.call_sid, spoken, deps.clock.now());
+  deps.logger.info('Interrupt of a reply not yet kept, held for its write', { commandId: session.command_id, kept: spoken.length, held });
 }
 
 /** Keeps entries that need no answer (a keypress). */

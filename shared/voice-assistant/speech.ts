@@ -32,3 +32,11 @@ export function cutAt(text: string, max: number): string {
   const space = head.lastIndexOf(' ');
   return (space > max / 3 ? head.slice(0, space) : head).trim();
 }
+
+/** Whether `text` begins with the words of `prefix` (letters and digits compared, case and punctuation aside). */
+export function startsWithWords(text: string, prefix: string): boolean {
+  const words = (value: string) => value.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const head = words(prefix);
+  const body = words(text);
+  return head.every((word, index) => (index === head.length - 1 ? (body[index] ?? '').startsWith(word) : body[index] === word));
+}

@@ -3,9 +3,11 @@ import type { TranscriptEntry } from '../calls/record';
 import { commandKey } from '../commands/store';
 import { systemClock, type Clock } from '../platform/clock';
 import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
+import * as z from 'zod';
 import { valueSize } from '../platform/item-size';
 import { transcriptSchema } from './call-brief';
 import { RELAY_LIMITS } from './limits';
+import { startsWithWords } from './speech';
 import { OPEN_UNTIL } from './summary-store';
 
 /**
@@ -45,6 +47,14 @@ export interface TranscriptStore {
   /** Appends entries at the end (DynamoDB `list_append`: concurrent appends never overwrite each other). */
   append(commandId: string, callSid: string, entries: readonly TranscriptEntry[]): Promise<AppendOutcome>;
   /**
+   * Holds the cut of a reply the caller spoke over before its turn kept it
+   * (in AWS an `interrupt` runs beside the turn still streaming): the next
+   * append that keeps a reply cuts it to `spoken` and marks it interrupted,
+   * when `spoken` is the start of that reply, in the same write. False when
+   * the transcript takes nothing more.
+   */
+  holdCut(commandId: string, callSid: string, spoken: string, now: number): Promise<boolean>;
+  /**
    * Replaces the content of entry `index` (an assistant reply the caller
    * spoke over) with what was spoken, marking it interrupted; only while the
    * transcript still has `length` entries and that entry is the assistant's.
@@ -54,6 +64,25 @@ export interface TranscriptStore {
 
 /** The command's attribute that counts the bytes its transcript's entries take. */
 const BYTES = 'transcript_bytes';
+
+/** The command's attribute holding an interrupt's cut for a reply not yet kept (`holdCut`); never shown. */
+export const CUT = 'transcript_held_cut';
+
+/** A held cut: what was spoken of the reply, and when the interrupt came. */
+interface HeldCut {
+  spoken: string;
+  at: string;
+}
+
+const heldCutSchema = z.object({ spoken: z.string(), at: z.string() });
+
+/** The entries with their last reply cut to `spoken` and marked interrupted, when `spoken` is the start of it. */
+function withCut(entries: TranscriptEntry[], spoken: string): TranscriptEntry[] {
+  const index = entries.findLastIndex((entry) => entry.role === 'assistant');
+  const reply = entries[index];
+  if (!reply || spoken.length >= reply.content.length || !startsWithWords(reply.content, spoken)) return entries;
+  return entries.map((entry, at) => (at === index ? { ...entry, content: spoken, interrupted: true } : entry));
+}
 
 /** When the transcript takes a write, `:now` its time: while no summary was requested, or until its grace is over. */
 const OPEN = '(attribute_not_exists(#summary) OR #open > :now)';
@@ -65,16 +94,69 @@ function isOpen(item: Record<string, unknown>, now: number): boolean {
 
 /** TranscriptStore on the command items of the single table; `clock` dates each write against the transcript's grace. */
 export function dynamoTranscriptStore(db: DynamoDBDocumentClient, tableName: string, clock: Clock = systemClock): TranscriptStore {
-  const why = async (commandId: string, callSid: string, adding: number, addingBytes: number): Promise<AppendOutcome> => {
+  /** Why an append's condition failed, read back: or the cut an interrupt held, when that was all that stood in its way. */
+  const why = async (
+    commandId: string,
+    callSid: string,
+    adding: number,
+    addingBytes: number,
+  ): Promise<AppendOutcome | { held: HeldCut }> => {
     const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: commandKey(commandId), ConsistentRead: true }));
     const call = Item?.call as { provider_call_id?: unknown } | undefined;
     if (!Item || call?.provider_call_id !== callSid) return 'refused';
     if (!isOpen(Item, clock.now())) return 'closed';
     const length = Array.isArray(Item.transcript) ? Item.transcript.length : 0;
     const bytes = typeof Item[BYTES] === 'number' ? Item[BYTES] : 0;
-    return length + adding > RELAY_LIMITS.maxTranscriptEntries || bytes + addingBytes > RELAY_LIMITS.maxTranscriptBytes
-      ? 'full'
-      : 'refused';
+    if (length + adding > RELAY_LIMITS.maxTranscriptEntries || bytes + addingBytes > RELAY_LIMITS.maxTranscriptBytes) return 'full';
+    const held = heldCutSchema.safeParse(Item[CUT]);
+    return held.success ? { held: held.data } : 'refused';
+  };
+
+  /**
+   * One conditional append. With no `held` cut the item must hold none; with one, it must still hold that one (by its
+   * time), and `consume` removes it in the same write.
+   */
+  const write = async (commandId: string, callSid: string, kept: TranscriptEntry[], held?: { at: string; consume: boolean }) => {
+    // What the entries add to the item: each list element's value and its byte of overhead.
+    const addingBytes = kept.reduce((total, entry) => total + 1 + valueSize(entry), 0);
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: commandKey(commandId),
+          UpdateExpression:
+            'SET #transcript = list_append(if_not_exists(#transcript, :empty), :entries), #bytes = if_not_exists(#bytes, :zero) + :adding' +
+            (held?.consume ? ' REMOVE #cut' : ''),
+          ConditionExpression:
+            `attribute_exists(pk) AND #call.provider_call_id = :sid AND ${OPEN} AND (attribute_not_exists(#transcript) OR size(#transcript) <= :room) ` +
+            `AND (attribute_not_exists(#bytes) OR #bytes <= :roomBytes) AND ${held ? '#cut.#at = :cutAt' : 'attribute_not_exists(#cut)'}`,
+          ExpressionAttributeNames: {
+            '#transcript': 'transcript',
+            '#call': 'call',
+            '#summary': 'meeting_summary',
+            '#bytes': BYTES,
+            '#open': OPEN_UNTIL,
+            '#cut': CUT,
+            ...(held ? { '#at': 'at' } : {}),
+          },
+          ExpressionAttributeValues: {
+            ':now': clock.now(),
+            ':empty': [],
+            ':entries': kept,
+            ':sid': callSid,
+            ':room': RELAY_LIMITS.maxTranscriptEntries - kept.length,
+            ':zero': 0,
+            ':adding': addingBytes,
+            ':roomBytes': RELAY_LIMITS.maxTranscriptBytes - addingBytes,
+            ...(held ? { ':cutAt': held.at } : {}),
+          },
+        }),
+      );
+      return 'appended' as const;
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+      return why(commandId, callSid, kept.length, addingBytes);
+    }
   };
 
   return {
@@ -106,41 +188,35 @@ export function dynamoTranscriptStore(db: DynamoDBDocumentClient, tableName: str
     async append(commandId, callSid, entries) {
       if (entries.length === 0) return 'appended';
       const kept = entries.map(withoutUndefined);
-      // What the entries add to the item: each list element's value and its byte of overhead.
-      const addingBytes = kept.reduce((total, entry) => total + 1 + valueSize(entry), 0);
+      const first = await write(commandId, callSid, kept);
+      if (typeof first === 'string') return first;
+      // An interrupt held a cut for a reply not yet kept: an append that keeps a reply takes it (applied when it is this
+      // reply's, dropped when not); a keypress leaves it for the reply still to come.
+      const replies = kept.some((entry) => entry.role === 'assistant');
+      const again = await write(commandId, callSid, replies ? withCut(kept, first.held.spoken) : kept, {
+        at: first.held.at,
+        consume: replies,
+      });
+      return typeof again === 'string' ? again : 'refused';
+    },
+
+    async holdCut(commandId, callSid, spoken, now) {
+      const held: HeldCut = { spoken, at: new Date(now).toISOString() };
       try {
         await db.send(
           new UpdateCommand({
             TableName: tableName,
             Key: commandKey(commandId),
-            UpdateExpression:
-              'SET #transcript = list_append(if_not_exists(#transcript, :empty), :entries), #bytes = if_not_exists(#bytes, :zero) + :adding',
-            ConditionExpression:
-              `attribute_exists(pk) AND #call.provider_call_id = :sid AND ${OPEN} AND (attribute_not_exists(#transcript) OR size(#transcript) <= :room) ` +
-              'AND (attribute_not_exists(#bytes) OR #bytes <= :roomBytes)',
-            ExpressionAttributeNames: {
-              '#transcript': 'transcript',
-              '#call': 'call',
-              '#summary': 'meeting_summary',
-              '#bytes': BYTES,
-              '#open': OPEN_UNTIL,
-            },
-            ExpressionAttributeValues: {
-              ':now': clock.now(),
-              ':empty': [],
-              ':entries': kept,
-              ':sid': callSid,
-              ':room': RELAY_LIMITS.maxTranscriptEntries - entries.length,
-              ':zero': 0,
-              ':adding': addingBytes,
-              ':roomBytes': RELAY_LIMITS.maxTranscriptBytes - addingBytes,
-            },
+            UpdateExpression: 'SET #cut = :held',
+            ConditionExpression: `attribute_exists(pk) AND #call.provider_call_id = :sid AND ${OPEN}`,
+            ExpressionAttributeNames: { '#cut': CUT, '#call': 'call', '#summary': 'meeting_summary', '#open': OPEN_UNTIL },
+            ExpressionAttributeValues: { ':held': held, ':sid': callSid, ':now': now },
           }),
         );
-        return 'appended';
+        return true;
       } catch (error) {
-        if (!isConditionalCheckFailed(error)) throw error;
-        return why(commandId, callSid, entries.length, addingBytes);
+        if (isConditionalCheckFailed(error)) return false;
+        throw error;
       }
     },
 

@@ -60,10 +60,10 @@ export interface PlacedCall {
  * settings) behind the local socket server on a plain HTTP server, over the
  * embedded DynamoDB and SQS with the demo data, and stakeholder commands
  * whose calls were placed (the real accept path and call worker).
- * `options.disconnect: 'at-once'` hands `$disconnect` over as the socket
- * closes, beside a turn still running, as API Gateway does.
+ * `options.events: 'at-once'` hands each socket event over as it comes,
+ * beside a turn still running, as API Gateway does.
  */
-export async function voiceHarness(extraSettings: Settings = {}, options: { disconnect?: 'after-messages' | 'at-once' } = {}) {
+export async function voiceHarness(extraSettings: Settings = {}, options: { events?: 'in-order' | 'at-once' } = {}) {
   const stakeholder: StakeholderHarness = await stakeholderHarness();
   const { services } = stakeholder;
   const server: Server = createServer((_req, res) => res.writeHead(404).end());
@@ -93,7 +93,7 @@ export async function voiceHarness(extraSettings: Settings = {}, options: { disc
     timeoutSeconds: 29,
     handler: (event, context) => composed.handler!(event, context),
     onError: () => undefined,
-    ...(options.disconnect ? { disconnect: options.disconnect } : {}),
+    ...(options.events ? { events: options.events } : {}),
   });
   composed.handler = buildRelay(settings, { relayConnections: relay.connections });
   const telephony = acceptingTelephony();

@@ -7,11 +7,12 @@ import { eventually } from '../../support/embedded';
 import { voiceHarness, type VoiceHarness } from './harness';
 
 /**
- * The end of a call reported while a turn is still being answered, as in
- * AWS: the socket server hands `$disconnect` over as the socket closes,
- * beside the turn (API Gateway runs them in separate invocations), and the
- * turn's one write comes at its end. With a transcript grace of 2 s the
- * turn's words are kept and the summary, queued that late, reads them.
+ * A socket's events handed over as they come, as in AWS (API Gateway runs
+ * each in an invocation of its own): an `interrupt` or the `$disconnect`
+ * runs beside a turn still being answered, whose one write comes at its
+ * end. The interrupt's cut is held for that write; with a transcript grace
+ * of 2 s the turn's words are kept after the call ended, and the summary,
+ * queued that late, reads them.
  */
 const GRACE_SECONDS = 2;
 let openai: OpenAiFake;
@@ -26,7 +27,7 @@ beforeAll(async () => {
       OPENAI_MODEL: 'gpt-voice-test',
       TRANSCRIPT_GRACE_SECONDS: String(GRACE_SECONDS),
     },
-    { disconnect: 'at-once' },
+    { events: 'at-once' },
   );
 }, 60_000);
 afterAll(async () => {
@@ -109,6 +110,7 @@ describe('a turn being answered as the call ends', () => {
   it('takes writes until the grace is over, and none after', async () => {
     const call = await voice.placedCall();
     const caller = await voice.answered(call);
+    await eventually(async () => ((await command(call.commandId)).transcript?.length ? true : undefined), 15_000, 'the greeting');
     await caller.say('Yes, now is fine.');
     caller.close();
     const claimed = await requested(call.commandId);
@@ -126,6 +128,52 @@ describe('a turn being answered as the call ends', () => {
     expect(await after.append(call.commandId, call.callSid, [entry])).toBe('closed');
     expect(await within.append(call.commandId, call.callSid, [entry])).toBe('appended');
     expect(await within.read(call.commandId, call.callSid)).toMatchObject({ entries: expect.arrayContaining([entry]) });
+    await drainOffline();
+  });
+});
+
+describe('an interrupt while the reply still streams', () => {
+  it('cuts the reply the turn keeps to what was spoken, in the turn’s one write', async () => {
+    const call = await voice.placedCall();
+    const caller = await voice.answered(call);
+    await eventually(async () => ((await command(call.commandId)).transcript?.length ? true : undefined), 15_000, 'the greeting');
+    const reply = 'Thank you for the update on the winter campaign. The conversions look strong this month. Shall we go on?';
+    openai.enqueue({ stream: { text: reply, intervalMs: 60 } });
+    caller.prompt('The campaign did well.');
+    expect(await caller.next('text')).toMatchObject({ type: 'text', last: false });
+    caller.interrupt('Thank you for the', 700);
+    await eventually(
+      async () => ((await command(call.commandId)).transcript?.some((entry) => entry.role === 'user') ? true : undefined),
+      15_000,
+      'the turn to be kept',
+    );
+    await voice.relay.settled();
+    const stored = await command(call.commandId);
+    expect(stored.transcript?.slice(-2)).toEqual([
+      expect.objectContaining({ role: 'user', content: 'The campaign did well.' }),
+      expect.objectContaining({ role: 'assistant', content: 'Thank you for the', interrupted: true }),
+    ]);
+    expect(stored).not.toHaveProperty('transcript_held_cut');
+
+    // A keypress between an interrupt and its reply's write leaves the cut for that reply.
+    openai.enqueue({ stream: { text: reply, intervalMs: 60 } });
+    caller.prompt('What next?');
+    await caller.next('text');
+    caller.interrupt('Thank you for the update', 900);
+    await eventually(
+      async () => ((await command(call.commandId)) as unknown as Record<string, unknown>).transcript_held_cut,
+      15_000,
+      'the cut',
+    );
+    caller.press('5');
+    await voice.relay.settled();
+    const after = await command(call.commandId);
+    expect(after.transcript?.slice(-3)).toEqual([
+      expect.objectContaining({ role: 'user', dtmf: '5' }),
+      expect.objectContaining({ role: 'user', content: 'What next?' }),
+      expect.objectContaining({ role: 'assistant', content: 'Thank you for the update', interrupted: true }),
+    ]);
+    caller.close();
     await drainOffline();
   });
 });
