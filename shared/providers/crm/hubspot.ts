@@ -1,7 +1,7 @@
-import { AssociationTypes, Client } from '@hubspot/api-client';
-import type { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/codegen/crm/objects/notes/index';
+import type { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/codegen/crm/objects/notes/index.js';
 import { joinBaseUrl } from '../../platform/base-url';
 import { CrmCredentialsError, CrmRejectedError } from './errors';
+import { hubspotApis } from './hubspot-apis';
 import { hubspotCall, type HubSpotCallContext } from './hubspot-call';
 import { activityOf, contactOf, HUBSPOT_ACTIVITY_PROPERTIES, HUBSPOT_CONTACT_PROPERTIES, type HubSpotObject } from './hubspot-records';
 import { resolveCrmPolicy, type CrmPolicy } from './policy';
@@ -49,19 +49,20 @@ export interface HubSpotOptions {
 
 const HUBSPOT_DEFINED = 'HUBSPOT_DEFINED' as AssociationSpecAssociationCategoryEnum;
 
-/** What each engagement kind is in HubSpot: its object type, association to a contact, and properties. */
+/** What each engagement kind is in HubSpot: its object type, and its association type to a contact (HubSpot-defined ids). */
 const ENGAGEMENTS = {
-  note: { objects: 'notes', association: AssociationTypes.noteToContact },
-  email: { objects: 'emails', association: AssociationTypes.emailToContact },
-  call: { objects: 'calls', association: AssociationTypes.callToContact },
+  note: { objects: 'notes', association: 202 },
+  email: { objects: 'emails', association: 198 },
+  call: { objects: 'calls', association: 194 },
 } as const;
 
 /**
  * The HubSpot adapter of the CRM port, on the official `@hubspot/api-client`
- * pointed at `baseUrl`. The library's own retry and limiter are left off
- * (they ignore `Retry-After`, and it keeps them in one process-wide
- * service, shared by every client): each client keeps to the policy's rate
- * window itself, and retries in one place (hubspot-call.ts).
+ * (the generated APIs it needs: hubspot-apis.ts) pointed at `baseUrl`. The
+ * library's own retry and limiter are left off (they ignore `Retry-After`,
+ * and it keeps them in one process-wide service, shared by every client):
+ * each client keeps to the policy's rate window itself, and retries in one
+ * place (hubspot-call.ts).
  */
 export function hubspotCrm(options: HubSpotOptions = {}): CrmProvider {
   const basePath = joinBaseUrl(options.baseUrl ?? HUBSPOT_DEFAULT_BASE_URL, '')
@@ -76,7 +77,7 @@ export function hubspotCrm(options: HubSpotOptions = {}): CrmProvider {
 }
 
 function hubspotClient(basePath: string, credentials: CrmCredentials, policy: CrmPolicy, sleep: Sleep): CrmClient {
-  const client = new Client({ accessToken: credentials.accessToken, basePath, numberOfApiCallRetries: 0 });
+  const api = hubspotApis({ accessToken: credentials.accessToken, basePath });
   const context: HubSpotCallContext = {
     policy,
     sleep,
@@ -117,9 +118,7 @@ function hubspotClient(basePath: string, credentials: CrmCredentials, policy: Cr
 
   /** The ids of the objects of a type associated to each contact: the highest (newest) MAX_RECENT_ACTIVITIES each. */
   const associated = async (contactIds: readonly string[], toType: string): Promise<Map<string, string[]>> => {
-    const answer = await call(true, () =>
-      client.crm.associations.v4.batchApi.getPage('contacts', toType, { inputs: contactIds.map((id) => ({ id })) }),
-    );
+    const answer = await call(true, () => api.associations.getPage('contacts', toType, { inputs: contactIds.map((id) => ({ id })) }));
     const found = new Map<string, string[]>();
     for (const result of answer.results) {
       const ids = result.to.map((to) => String(to.toObjectId));
@@ -134,13 +133,8 @@ function hubspotClient(basePath: string, credentials: CrmCredentials, policy: Cr
     for (let start = 0; start < ids.length; start += MAX_PAGE_SIZE) {
       const inputs = ids.slice(start, start + MAX_PAGE_SIZE).map((id) => ({ id }));
       const body = { inputs, properties: [...props], propertiesWithHistory: [] };
-      const api =
-        type === 'contacts'
-          ? client.crm.contacts.batchApi
-          : type === 'notes'
-            ? client.crm.objects.notes.batchApi
-            : client.crm.objects.emails.batchApi;
-      const answer = await call(true, () => api.read(body));
+      const batch = type === 'contacts' ? api.contacts.batch : type === 'notes' ? api.notes.batch : api.emails.batch;
+      const answer = await call(true, () => batch.read(body));
       read.push(...answer.results);
     }
     return read;
@@ -158,7 +152,7 @@ function hubspotClient(basePath: string, credentials: CrmCredentials, policy: Cr
 
     async verify(): Promise<CrmAccount> {
       const info = await call(true, async () => {
-        const response = await client.apiRequest({ method: 'POST', path: TOKEN_INFO_PATH, body: { tokenKey: credentials.accessToken } });
+        const response = await api.request({ method: 'POST', path: TOKEN_INFO_PATH, body: { tokenKey: credentials.accessToken } });
         const text = await response.text();
         const body = parseJson(text);
         const headers = Object.fromEntries(response.headers.entries());
@@ -186,7 +180,7 @@ function hubspotClient(basePath: string, credentials: CrmCredentials, policy: Cr
 
     async getContact(id, options) {
       try {
-        const record = await call(true, () => client.crm.contacts.basicApi.getById(id, properties));
+        const record = await call(true, () => api.contacts.basic.getById(id, properties));
         return (await withActivities([record], options))[0];
       } catch (error) {
         if (error instanceof CrmRejectedError && error.status === 404) return undefined;
@@ -212,15 +206,13 @@ function hubspotClient(basePath: string, credentials: CrmCredentials, policy: Cr
     },
 
     async listContacts(page, options) {
-      const answer = await call(true, () => client.crm.contacts.basicApi.getPage(pageLimit(page?.limit), page?.after, properties));
+      const answer = await call(true, () => api.contacts.basic.getPage(pageLimit(page?.limit), page?.after, properties));
       const next = answer.paging?.next?.after;
       return { items: await withActivities(answer.results, options), ...(next ? { next } : {}) };
     },
 
     async listMembers(listId, page) {
-      const answer = await call(true, () =>
-        client.crm.lists.membershipsApi.getPage(listId, page?.after, undefined, pageLimit(page?.limit)),
-      );
+      const answer = await call(true, () => api.listMemberships.getPage(listId, page?.after, undefined, pageLimit(page?.limit)));
       const next = answer.paging?.next?.after;
       return { items: answer.results.map((member) => String(member.recordId)), ...(next ? { next } : {}) };
     },
@@ -231,19 +223,19 @@ function hubspotClient(basePath: string, credentials: CrmCredentials, policy: Cr
         properties: engagementProperties(input),
         associations: [{ to: { id: input.contactId }, types: [{ associationCategory: HUBSPOT_DEFINED, associationTypeId: association }] }],
       };
-      const api =
+      const create = () =>
         objects === 'notes'
-          ? client.crm.objects.notes.basicApi
+          ? api.notes.basic.create(body)
           : objects === 'emails'
-            ? client.crm.objects.emails.basicApi
-            : client.crm.objects.calls.basicApi;
+            ? api.emails.basic.create(body)
+            : api.calls.basic.create(body);
       // Never retried after a transient failure: HubSpot may have recorded it, and a second create would double it.
-      const created = await call(false, () => api.create(body));
+      const created = await call(false, create);
       return { id: String(created.id), kind: input.kind };
     },
 
     async setLeadStatus(contactId, status) {
-      await call(true, () => client.crm.contacts.basicApi.update(contactId, { properties: { hs_lead_status: status } }));
+      await call(true, () => api.contacts.basic.update(contactId, { properties: { hs_lead_status: status } }));
     },
   };
 }
