@@ -106,6 +106,40 @@ describe('hubspotCrm against the loopback HubSpot fake', () => {
     ).toBe(true);
   });
 
+  it('leaves e-mails out of the history when the token lacks sales-email-read, keeping the notes', async () => {
+    fake.addToken('pat-na1-no-email-scope', { scopes: ['crm.objects.contacts.read', 'crm.objects.contacts.write'] });
+    const id = fake.addContact({ email: 'ada@example.com' });
+    fake.addEngagement('notes', id, { hs_timestamp: '2026-11-01T10:00:00.000Z', hs_note_body: 'Met at the fair' });
+    fake.addEngagement('emails', id, { hs_timestamp: '2026-11-02T10:00:00.000Z', hs_email_text: 'Hello' });
+
+    const contact = await clientOf('pat-na1-no-email-scope').getContact(id, { withActivities: true });
+
+    expect(contact?.recentActivities).toEqual([
+      { id: expect.any(String), kind: 'note', at: '2026-11-01T10:00:00.000Z', summary: 'Met at the fair' },
+    ]);
+    expect(fake.requests.some((request) => request.path.endsWith('/crm/v4/associations/contacts/emails/batch/read'))).toBe(true);
+  });
+
+  it("answers the contact search the next parts use (the fake's EQ and IN filters, paged)", async () => {
+    const ada = fake.addContact({ email: 'Ada@Example.com', firstname: 'Ada' });
+    fake.addContact({ email: 'bob@example.com' });
+    const search = (body: unknown) =>
+      fetch(`${fake.baseUrl}/crm/v3/objects/contacts/search`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fake.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((response) => response.json() as Promise<{ total: number; results: { id: string; properties: Record<string, string> }[] }>);
+
+    const byEmail = await search({
+      filterGroups: [{ filters: [{ propertyName: 'email', operator: 'EQ', value: 'ada@example.com' }] }],
+      properties: ['firstname'],
+    });
+    expect(byEmail).toMatchObject({ total: 1, results: [{ id: ada, properties: { firstname: 'Ada' } }] });
+    expect((await search({ filterGroups: [{ filters: [{ propertyName: 'hs_object_id', operator: 'IN', values: [ada] }] }] })).total).toBe(
+      1,
+    );
+  });
+
   it('reads one contact, undefined for a deleted one, and pages through all contacts and a list', async () => {
     const ids = Array.from({ length: 5 }, (_, index) => fake.addContact({ email: `lead${index}@example.com` }));
     fake.setList('42', [ids[3]!, ids[1]!, ids[4]!]);
