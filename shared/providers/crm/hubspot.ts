@@ -35,7 +35,7 @@ export const HUBSPOT_SCOPES = Object.freeze({
   optional: Object.freeze(['crm.lists.read', 'sales-email-read'] as const),
 });
 
-/** Where HubSpot tells a private app token's account and scopes (not in the client library: called through `apiRequest`). */
+/** Where HubSpot tells a private app token's account and scopes (no generated API covers it: sent with the library's request helper). */
 export const TOKEN_INFO_PATH = '/oauth/v2/private-apps/get/access-token-info';
 
 /** How the adapter is built: where HubSpot is, and the policy (policy.ts) with any overrides. */

@@ -2,9 +2,11 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
 import { hashApiKey } from '../../../shared/access/api-keys';
 import { documentClientOf } from '../../../shared/composition/adapters';
+import { connectedCrm } from '../../../shared/crm/connected-client';
 import { dynamoConnectionStore } from '../../../shared/crm/dynamo-connection-store';
 import { DEFAULT_LEAD_STATUS_MAP } from '../../../shared/crm/lead-status';
 import { secretBox } from '../../../shared/platform/secret-box';
+import { hubspotCrm } from '../../../shared/providers/crm/hubspot';
 import { startHubSpotFake, type HubSpotFake } from '../../fakes/hubspot';
 import { call, type JsonAnswer } from '../../support/http';
 
@@ -199,6 +201,27 @@ describe('PUT /api/integrations/hubspot', () => {
     expect(hubspot.requests.length).toBe(before);
   });
 
+  it('shows what an import or a write-back recorded (last sync, last error); reconnecting keeps the sync and clears the error', async () => {
+    await connect({ access_token: hubspot.token });
+    const store = dynamoConnectionStore(db(), runtime.tableName, async () => secretBox(CRM_KEY));
+    const show = async () => (await call(runtime.url, 'GET', PATH, { key: runtime.apiKey })).body.data;
+
+    expect(await store.recordSync(runtime.tenantId, 'hubspot', { at: '2026-11-26T10:00:00.000Z' })).toBe(true);
+    expect(await store.recordSync(runtime.tenantId, 'hubspot', { at: '2026-11-26T10:05:00.000Z', error: 'HubSpot answered 503' })).toBe(
+      true,
+    );
+    expect(await show()).toMatchObject({
+      last_sync_at: '2026-11-26T10:00:00.000Z',
+      last_error: { at: '2026-11-26T10:05:00.000Z', message: 'HubSpot answered 503' },
+    });
+
+    await connect({ access_token: hubspot.token });
+    expect(await show()).toMatchObject({ last_sync_at: '2026-11-26T10:00:00.000Z', last_error: null });
+    await call(runtime.url, 'DELETE', PATH, { key: runtime.apiKey });
+    expect(await store.recordSync(runtime.tenantId, 'hubspot', { at: '2026-11-26T11:00:00.000Z' })).toBe(false);
+    expect(await connectionItem(runtime.tenantId)).toBeUndefined();
+  });
+
   it('reconnecting the same portal keeps when it was connected; another portal moves its entry', async () => {
     const first = await connect({ access_token: hubspot.token, client_secret: CLIENT_SECRET });
     const again = await connect({ access_token: hubspot.token });
@@ -240,6 +263,17 @@ describe('DELETE /api/integrations/hubspot, and tenants', () => {
     expect((await store.credentials(otherTenant, 'hubspot'))?.secrets).toEqual({ accessToken: 'pat-na1-other-tenant' });
     expect((await store.credentials(runtime.tenantId, 'hubspot'))?.secrets.accessToken).toBe(hubspot.token);
     expect((await store.tenantsOfPortal('hubspot', String(hubspot.portalId))).sort()).toEqual([otherTenant, runtime.tenantId].sort());
+
+    // Each tenant's client runs on its own token.
+    const crm = hubspotCrm({ baseUrl: hubspot.baseUrl });
+    const before = hubspot.requests.length;
+    await (await connectedCrm({ connections: store, crm }, otherTenant))!.client.listContacts();
+    await (await connectedCrm({ connections: store, crm }, runtime.tenantId))!.client.listContacts();
+    expect(hubspot.requests.slice(before).map((request) => request.headers.authorization)).toEqual([
+      'Bearer pat-na1-other-tenant',
+      `Bearer ${hubspot.token}`,
+    ]);
+    expect(await connectedCrm({ connections: store, crm }, 'tenant-never-connected')).toBeUndefined();
 
     // A sealed token copied into another tenant's item does not open there.
     const mine = (await connectionItem(runtime.tenantId))!;
