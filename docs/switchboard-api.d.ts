@@ -286,6 +286,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/hubspot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show the HubSpot connection
+         * @description The key's tenant's HubSpot connection: its portal, scopes, last sync and last error; never a secret. 404 NOT_FOUND when it has none.
+         */
+        get: operations["getHubSpotConnection"];
+        /**
+         * Connect HubSpot
+         * @description Connects the key's tenant to a HubSpot portal with a private app's access token (and, for HubSpot's webhook calls, its client secret), replacing any connection it had. The token is checked against HubSpot first: a token HubSpot refuses, or one without the contacts scopes, answers 400 INVALID_REQUEST with HubSpot's reason and nothing is kept. The token and client secret are stored encrypted with a key of the tenant's own and are never shown again nor logged. Reconnecting the same portal keeps `connected_at` and `last_sync_at` and clears `last_error`.
+         *
+         *     Lead status table by default: `first_step_sent` → `ATTEMPTED_TO_CONTACT`, `replied` → `CONNECTED`, `meeting_booked` → `IN_PROGRESS`, `unsubscribed` → `UNQUALIFIED`, `bounced` → `UNQUALIFIED`; `lead_status_map` overrides any of them.
+         *
+         *     HubSpot answering 429 answers RATE_LIMITED with its `Retry-After`; HubSpot not answering answers SYSTEM_ERROR (nothing kept either way). Two connections made at the same moment: one answers 409 INVALID_TRANSITION.
+         */
+        put: operations["connectHubSpot"];
+        post?: never;
+        /**
+         * Disconnect HubSpot
+         * @description Forgets the connection and its secrets: nothing is read from or written to the portal for this tenant any more, and its webhook calls are refused. Leads already imported stay. Disconnecting again answers 404 NOT_FOUND.
+         */
+        delete: operations["disconnectHubSpot"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/commands/{id}": {
         parameters: {
             query?: never;
@@ -2013,6 +2045,94 @@ export interface components {
             error?: string;
             /** @description The start of the answer's body, cleaned (at most 256 characters). */
             response_excerpt?: string;
+        };
+        /** @description The tenant's HubSpot connection as every answer shows it: never the token nor the client secret. */
+        HubSpotConnection: {
+            /** @enum {string} */
+            provider: "hubspot";
+            /** @enum {boolean} */
+            connected: true;
+            /**
+             * @description The HubSpot portal (hub) id the token belongs to, as HubSpot reported it.
+             * @example 24681357
+             */
+            portal_id: string;
+            /**
+             * @description The scopes the token carried when it was checked, sorted.
+             * @example [
+             *       "crm.objects.contacts.read",
+             *       "crm.objects.contacts.write"
+             *     ]
+             */
+            scopes: string[];
+            /**
+             * Format: date-time
+             * @description When the portal was connected (reconnecting the same portal keeps it).
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            connected_at: string;
+            /**
+             * Format: date-time
+             * @description When an import or a write-back last reached HubSpot; `null` before the first.
+             * @example null
+             */
+            last_sync_at: string | null;
+            /** @description The last failure talking to HubSpot, cleared by the next success (and by connecting again); `null` when none. */
+            last_error: {
+                /**
+                 * Format: date-time
+                 * @description When it failed.
+                 * @example 2026-11-23T14:02:11.512Z
+                 */
+                at: string;
+                /** @example The CRM refused the credentials: … */
+                message: string;
+            } | null;
+            /** @description True when a client secret is kept, so HubSpot's webhook calls can be checked. */
+            client_secret_set: boolean;
+            /**
+             * @description The whole lead status table in use: the defaults with the connection's overrides.
+             * @example {
+             *       "first_step_sent": "ATTEMPTED_TO_CONTACT",
+             *       "replied": "CONNECTED",
+             *       "meeting_booked": "IN_PROGRESS",
+             *       "unsubscribed": "UNQUALIFIED",
+             *       "bounced": "UNQUALIFIED"
+             *     }
+             */
+            lead_status_map: {
+                first_step_sent?: string;
+                replied?: string;
+                meeting_booked?: string;
+                unsubscribed?: string;
+                bounced?: string;
+            };
+        };
+        /** @description Connects (or reconnects) the tenant's HubSpot portal; replaces any connection it had. An unknown field is refused (INVALID_REQUEST). */
+        HubSpotConnectionRequest: {
+            /**
+             * @description The access token of a HubSpot private app of the portal (`pat-…`), with the scopes `crm.objects.contacts.read` and `crm.objects.contacts.write` (add `crm.lists.read` to import by list, `sales-email-read` to import logged e-mails). Checked against HubSpot before it is kept; stored encrypted; never shown again.
+             * @example pat-na1-11111111-2222-3333-4444-555555555555
+             */
+            access_token: string;
+            /**
+             * @description The private app's client secret, which signs HubSpot's webhook calls to `POST /webhooks/hubspot` (signature v3). Stored encrypted; never shown again. Absent: webhook calls for this portal are refused.
+             * @example 7a3c1f0e-9b8d-4c6e-a5f4-3d2c1b0a9f8e
+             */
+            client_secret?: string;
+            /**
+             * @description Overrides of the default lead status table: which `hs_lead_status` value (HubSpot's internal name of an option) each trigger sets. Triggers left out keep the default.
+             * @example {
+             *       "replied": "OPEN_DEAL"
+             *     }
+             */
+            lead_status_map?: {
+                first_step_sent?: string;
+                replied?: string;
+                meeting_booked?: string;
+                unsubscribed?: string;
+                bounced?: string;
+            };
         };
     };
     responses: never;
@@ -3791,6 +3911,324 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getHubSpotConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "provider": "hubspot",
+                     *         "connected": true,
+                     *         "portal_id": "24681357",
+                     *         "scopes": [
+                     *           "crm.lists.read",
+                     *           "crm.objects.contacts.read",
+                     *           "crm.objects.contacts.write",
+                     *           "sales-email-read"
+                     *         ],
+                     *         "connected_at": "2026-11-23T14:02:11.512Z",
+                     *         "last_sync_at": "2026-11-23T15:00:00.000Z",
+                     *         "last_error": null,
+                     *         "client_secret_set": true,
+                     *         "lead_status_map": {
+                     *           "first_step_sent": "ATTEMPTED_TO_CONTACT",
+                     *           "replied": "OPEN_DEAL",
+                     *           "meeting_booked": "IN_PROGRESS",
+                     *           "unsubscribed": "UNQUALIFIED",
+                     *           "bounced": "UNQUALIFIED"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["HubSpotConnection"];
+                    };
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No route has this path, or an item the request names (a follow-up, a visitor, a conversation) does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    connectHubSpot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "access_token": "pat-na1-11111111-2222-3333-4444-555555555555",
+                 *       "client_secret": "7a3c1f0e-9b8d-4c6e-a5f4-3d2c1b0a9f8e"
+                 *     }
+                 */
+                "application/json": components["schemas"]["HubSpotConnectionRequest"];
+            };
+        };
+        responses: {
+            /** @description Connected: the connection as GET shows it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "provider": "hubspot",
+                     *         "connected": true,
+                     *         "portal_id": "24681357",
+                     *         "scopes": [
+                     *           "crm.lists.read",
+                     *           "crm.objects.contacts.read",
+                     *           "crm.objects.contacts.write",
+                     *           "sales-email-read"
+                     *         ],
+                     *         "connected_at": "2026-11-23T14:02:11.512Z",
+                     *         "last_sync_at": null,
+                     *         "last_error": null,
+                     *         "client_secret_set": true,
+                     *         "lead_status_map": {
+                     *           "first_step_sent": "ATTEMPTED_TO_CONTACT",
+                     *           "replied": "OPEN_DEAL",
+                     *           "meeting_booked": "IN_PROGRESS",
+                     *           "unsubscribed": "UNQUALIFIED",
+                     *           "bounced": "UNQUALIFIED"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["HubSpotConnection"];
+                    };
+                };
+            };
+            /** @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `INVALID_TRANSITION`: The item cannot move from its current state to the one asked for. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    disconnectHubSpot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "provider": "hubspot",
+                     *         "portal_id": "24681357",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @enum {string} */
+                            provider: "hubspot";
+                            /** @example 24681357 */
+                            portal_id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No route has this path, or an item the request names (a follow-up, a visitor, a conversation) does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */

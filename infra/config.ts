@@ -242,7 +242,8 @@ const WORKERS_AT_MAX_CONCURRENCY: Partial<Record<FunctionId, number>> = Object.f
  * each operation spends search provider requests (Google's free quota is 100
  * a day) and, with analysis, LLM calls.
  * The webhook routes are administration (register, list, rotate, redeliver):
- * a request or two a second is plenty, and each is a few table calls.
+ * a request or two a second is plenty, and each is a few table calls. So are
+ * the CRM connection's (connect, show, disconnect), at the same rates.
  */
 export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>> = {
   dev: {
@@ -278,6 +279,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'POST /api/webhooks/{id}/rotate-secret': { rateLimit: 0.5, burstLimit: 2 },
         'GET /api/webhooks/{id}/deliveries': { rateLimit: 0.5, burstLimit: 2 },
         'POST /api/webhooks/{id}/deliveries/{event_id}/redeliver': { rateLimit: 0.5, burstLimit: 2 },
+        'PUT /api/integrations/hubspot': { rateLimit: 0.5, burstLimit: 2 },
+        'GET /api/integrations/hubspot': { rateLimit: 0.5, burstLimit: 2 },
+        'DELETE /api/integrations/hubspot': { rateLimit: 0.5, burstLimit: 2 },
       },
     },
     relayThrottle: { rateLimit: 1, burstLimit: 2 },
@@ -341,6 +345,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'POST /api/webhooks/{id}/rotate-secret': { rateLimit: 1, burstLimit: 2 },
         'GET /api/webhooks/{id}/deliveries': { rateLimit: 1, burstLimit: 2 },
         'POST /api/webhooks/{id}/deliveries/{event_id}/redeliver': { rateLimit: 1, burstLimit: 2 },
+        'PUT /api/integrations/hubspot': { rateLimit: 1, burstLimit: 2 },
+        'GET /api/integrations/hubspot': { rateLimit: 1, burstLimit: 2 },
+        'DELETE /api/integrations/hubspot': { rateLimit: 1, burstLimit: 2 },
       },
     },
     relayThrottle: { rateLimit: 2, burstLimit: 5 },
@@ -405,6 +412,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'POST /api/webhooks/{id}/rotate-secret': { rateLimit: 1, burstLimit: 2 },
         'GET /api/webhooks/{id}/deliveries': { rateLimit: 2, burstLimit: 5 },
         'POST /api/webhooks/{id}/deliveries/{event_id}/redeliver': { rateLimit: 1, burstLimit: 2 },
+        'PUT /api/integrations/hubspot': { rateLimit: 1, burstLimit: 2 },
+        'GET /api/integrations/hubspot': { rateLimit: 1, burstLimit: 2 },
+        'DELETE /api/integrations/hubspot': { rateLimit: 1, burstLimit: 2 },
       },
     },
     relayThrottle: { rateLimit: 5, burstLimit: 10 },

@@ -22,6 +22,7 @@ import type { Settings } from '../../shared/composition/settings';
 import { systemClock, type Clock } from '../../shared/platform/clock';
 import { readConfig } from '../../shared/platform/config';
 import type { RelayTransport } from '../../functions/webhooks/relay';
+import { localCrmKey } from './crm-key';
 import { startEmbeddedAws, type AwsRequestObserver, type LocalQueue } from './embedded-aws';
 import { startLocalTelephony, type LocalTelephony } from './local-telephony';
 import { createGateway, type GatewayRoute, type HttpHandler } from './http-gateway';
@@ -162,6 +163,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     ALLOW_OFFLINE_PROVIDERS: process.env.ALLOW_OFFLINE_PROVIDERS ?? 'true',
     // On one machine a webhook receiver is a local process: http:// and https:// on loopback are allowed (never in AWS).
     WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
+    // The key the CRM connections are sealed with (a generated secret in AWS): kept in DATA_DIR, or made for this run.
+    CRM_ENCRYPTION_KEY: process.env.CRM_ENCRYPTION_KEY?.trim() || (await localCrmKey(options.dataDir)),
     ...options.settings,
   };
 

@@ -99,7 +99,9 @@ export class StatefulStack extends Stack {
     for (const { definition, secret } of this.secrets.values()) {
       const shape = JSON.stringify(Object.fromEntries(definition.keys.map((key) => [key, '...'])));
       new CfnOutput(this, `${pascal(definition.id)}SecretArn`, {
-        description: `Fill with: aws secretsmanager put-secret-value --secret-id <this ARN> --secret-string '${shape}'`,
+        description: definition.generated
+          ? `Generated when created (${definition.generated.key}); never change it`
+          : `Fill with: aws secretsmanager put-secret-value --secret-id <this ARN> --secret-string '${shape}'`,
         value: secret.secretArn,
       });
     }

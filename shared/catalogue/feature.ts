@@ -29,7 +29,7 @@ export interface JobTypeSpec<Queue extends string = string, Command extends stri
 
 /** One HTTP route, its function left open: routes.ts narrows it to the service's (`RouteDefinition`). */
 export interface RouteSpec<Fn extends string = string> {
-  method: 'GET' | 'POST' | 'HEAD' | 'DELETE' | 'PATCH';
+  method: 'GET' | 'POST' | 'HEAD' | 'DELETE' | 'PATCH' | 'PUT';
   /** API Gateway route path; `{name}` segments are path parameters. */
   path: string;
   function: Fn;

@@ -1,3 +1,4 @@
+import { CRM_CATALOGUE } from '../crm/catalogue';
 import { DEEP_RESEARCH_CATALOGUE } from '../deep-research/catalogue';
 import { LEAD_FOLLOW_UP_CATALOGUE } from '../lead-follow-up/catalogue';
 import { STAKEHOLDER_COORDINATION_CATALOGUE } from '../stakeholder-coordination/catalogue';
@@ -20,6 +21,7 @@ export const FEATURES = [
   DEEP_RESEARCH_CATALOGUE,
   VOICE_ASSISTANT_CATALOGUE,
   WEBHOOKS_CATALOGUE,
+  CRM_CATALOGUE,
 ] as const satisfies readonly FeatureCatalogue[];
 
 const CATALOGUES: readonly FeatureCatalogue[] = FEATURES;

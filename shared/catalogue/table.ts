@@ -63,6 +63,16 @@ export const TABLE = {
     'EVENT#',
     /** `DELIVERY#<endpoint id>`: an endpoint's deliveries, `sk` the event id (time-ordered) (shared/webhooks/delivery-store.ts). */
     'DELIVERY#',
+    /**
+     * `CRM#<tenant id>`: the tenant's CRM connections, one item per provider (`sk` `CONNECTION#hubspot`), their secrets sealed
+     * with the tenant's key (shared/crm/dynamo-connection-store.ts).
+     */
+    'CRM#',
+    /**
+     * `CRMPORTAL#<provider>#<portal id>`: the tenants connected to a CRM portal, one item each (`sk` the tenant id), written with
+     * the connection, so a provider's webhook call, which names its portal, finds its tenants with one Query.
+     */
+    'CRMPORTAL#',
   ],
   indexes: [
     /**

@@ -142,6 +142,7 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
       OpenaiSecretArn: `Stateful:${logicalId(stateful.secrets.get('openai')!.secret)}`,
       SearchSecretArn: `Stateful:${logicalId(stateful.secrets.get('search')!.secret)}`,
       TwilioSecretArn: `Stateful:${logicalId(stateful.secrets.get('twilio')!.secret)}`,
+      CrmSecretArn: `Stateful:${logicalId(stateful.secrets.get('crm')!.secret)}`,
     });
   });
 });

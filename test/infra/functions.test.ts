@@ -168,6 +168,7 @@ describe('definitions the infrastructure relies on', () => {
     expect(short.map((fn) => fn.id).sort()).toEqual(
       [
         'apiDocsApi',
+        'crmConnectionApi',
         'deleteCommandApi',
         'healthApi',
         'leadEventsApi',
@@ -186,6 +187,7 @@ describe('definitions the infrastructure relies on', () => {
   it('sets each plain provider setting only on the functions that declare it', () => {
     const declared = FUNCTIONS.filter((fn) => (fn.settings ?? []).length > 0).map((fn) => [fn.id, fn.settings]);
     expect(declared).toEqual([
+      ['crmConnectionApi', ['HUBSPOT_API_BASE_URL']],
       [
         'callWorker',
         [

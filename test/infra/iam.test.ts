@@ -184,6 +184,12 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
   ],
+  crmConnectionApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], 'table', ['CRM#*']],
+    [['dynamodb:PutItem', 'dynamodb:DeleteItem'], 'table', ['CRMPORTAL#*']],
+    [['secretsmanager:GetSecretValue'], 'secret/crm'],
+  ],
   webhookDeliveryWorker: [
     [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
     [['dynamodb:GetItem'], 'table', ['EVENT#*']],

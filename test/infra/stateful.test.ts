@@ -141,20 +141,23 @@ describe.each(ENVIRONMENT_NAMES)('stateful stack (%s)', (name) => {
     env.stateful.resourceCountIs('AWS::SQS::Queue', 2 * QUEUES.length);
   });
 
-  it('has one secret per SECRETS entry, created without any value', () => {
+  it('has one secret per SECRETS entry: provider credentials created without any value, the CRM sealing key generated', () => {
     const env = envs[name];
     const secrets = Object.values(env.json.stateful.Resources).filter((r) => r.Type === 'AWS::SecretsManager::Secret');
     expect(secrets).toHaveLength(SECRETS.length);
-    for (const secret of secrets) {
-      expect(secret.Properties).not.toHaveProperty('SecretString');
-      expect(secret.Properties).not.toHaveProperty('GenerateSecretString');
-    }
+    for (const secret of secrets) expect(secret.Properties).not.toHaveProperty('SecretString');
     for (const definition of SECRETS) {
       const built = env.stage.stateful.secrets.get(definition.id);
       if (!built) throw new Error(`secret ${definition.id} not built`);
-      const description = String(env.json.stateful.Resources[logicalId(built.secret)]?.Properties?.Description);
-      for (const key of definition.keys) expect(description).toContain(key);
+      const properties = env.json.stateful.Resources[logicalId(built.secret)]?.Properties;
+      for (const key of definition.keys) expect(String(properties?.Description)).toContain(key);
+      if (definition.generated) {
+        expect(properties?.GenerateSecretString).toMatchObject({ GenerateStringKey: definition.generated.key, PasswordLength: 64 });
+      } else {
+        expect(properties).not.toHaveProperty('GenerateSecretString');
+      }
     }
+    expect(SECRETS.filter((definition) => definition.generated).map((definition) => definition.id)).toEqual(['crm']);
   });
 });
 

@@ -31,6 +31,7 @@ import { newId } from '../../shared/platform/ids';
 import { newRelayToken } from '../../shared/calls/relay-token';
 import { canonical, logicalId, synthesize, type SynthesizedEnvironment } from '../infra/synthesize';
 import { startFakeGoogle, type GoogleFake } from '../fakes/google';
+import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
 import { call } from '../support/http';
@@ -68,6 +69,7 @@ let gateway: Server;
 let url: string;
 let prod: SynthesizedEnvironment;
 let google: GoogleFake;
+let hubspot: HubSpotFake;
 let receiver: WebhookReceiver;
 const proxies: Server[] = [];
 const recorded = new Map<FunctionId, TableRequest[]>();
@@ -216,6 +218,9 @@ const produce = (job: unknown, queue: JobQueueId = 'sales') =>
 function providerSettings(id: FunctionId): Settings {
   // The webhook receiver of this test is a loopback server, as under npm start.
   if (id === 'webhooksApi' || id === 'webhookDeliveryWorker') return { WEBHOOK_ALLOW_LOOPBACK: 'true' };
+  // The HubSpot connection: the loopback HubSpot, and the sealing key its `crm` secret holds in AWS.
+  if (id === 'crmConnectionApi')
+    return { HUBSPOT_API_BASE_URL: hubspot.baseUrl, CRM_ENCRYPTION_KEY: 'table-access-crm-sealing-key-0123456789' };
   if (id !== 'researchWorker') return {};
   return { GOOGLE_CSE_API_KEY: google.apiKey, GOOGLE_CSE_ID: google.engineId, GOOGLE_CSE_BASE_URL: google.baseUrl };
 }
@@ -226,6 +231,7 @@ beforeAll(async () => {
   const { siteIds } = await importFile(services.db, services.aws.tableName, DEMO_DATA_FILE);
   await registerKeys(services.db, services.aws.tableName, [{ key: API_KEY, siteIds, tenantId: 'local', label: 'table-access' }]);
   google = await startFakeGoogle();
+  hubspot = await startHubSpotFake();
   receiver = await startWebhookReceiver();
   for (const definition of FUNCTIONS) {
     const secrets =
@@ -254,6 +260,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await google?.close();
+  await hubspot?.close();
   await receiver?.close();
   await new Promise((resolve) => gateway.close(resolve));
   for (const proxy of proxies) await new Promise((resolve) => proxy.close(resolve));
@@ -272,6 +279,11 @@ describe('the table access of every function, on its real paths', () => {
     const hookId = String(hook.body.data?.id);
     expect((await call(url, 'GET', '/api/webhooks', { key: API_KEY })).status).toBe(200);
     expect((await call(url, 'POST', `/api/webhooks/${hookId}/rotate-secret`, { key: API_KEY })).status).toBe(200);
+
+    // The HubSpot connection: connected (the connection and its portal's entry), shown, forgotten.
+    expect((await call(url, 'PUT', '/api/integrations/hubspot', { key: API_KEY, body: { access_token: hubspot.token } })).status).toBe(200);
+    expect((await call(url, 'GET', '/api/integrations/hubspot', { key: API_KEY })).status).toBe(200);
+    expect((await call(url, 'DELETE', '/api/integrations/hubspot', { key: API_KEY })).status).toBe(200);
     const body = { siteId: DEMO_SITE, leadId: DEMO_LEAD };
     const accepted = await call(url, 'POST', LEAD_FOLLOW_UP, { key: API_KEY, body, headers: { 'idempotency-key': 'access-1' } });
     expect(accepted.status).toBe(202);

@@ -11,7 +11,7 @@ import type { FeatureCatalogue } from '../../shared/catalogue/feature';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Features: each owns its catalogue entries (its catalogue.ts) and imports no other feature. */
-const FEATURES_FOLDERS = ['lead-follow-up', 'stakeholder-coordination', 'deep-research', 'voice-assistant', 'webhooks'];
+const FEATURES_FOLDERS = ['lead-follow-up', 'stakeholder-coordination', 'deep-research', 'voice-assistant', 'webhooks', 'crm'];
 /**
  * What features share and the kernel must not know: a command's phone call (stakeholder coordination places it, the voice assistant carries
  * it).

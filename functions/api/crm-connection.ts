@@ -1,0 +1,33 @@
+import { apiRoute } from '../../shared/api/route';
+import { authenticatorOf, documentClientOf, loggerOf, secretsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { clockOf, type HostPorts } from '../../shared/composition/host';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
+import { dynamoConnectionStore } from '../../shared/crm/dynamo-connection-store';
+import { answerCrmRoute } from '../../shared/crm/routes';
+import { crmSecretBoxOf, readCrmSettings } from '../../shared/crm/settings';
+import { hubspotCrm } from '../../shared/providers/crm/hubspot';
+import { CONNECT_POLICY } from '../../shared/providers/crm/policy';
+
+/**
+ * /api/integrations/hubspot: the tenant's HubSpot connection (connect,
+ * show, disconnect). HUBSPOT_API_BASE_URL points the token check at HubSpot
+ * or a compatible server; CRM_ENCRYPTION_KEY (the `crm` secret) seals the
+ * token and client secret.
+ */
+export function build(settings: Settings, host: HostPorts = {}) {
+  const tracing = tracingOf('crmConnectionApi', settings);
+  const db = documentClientOf(settings, tracing);
+  const tableName = tableNameOf(settings);
+  const { hubspotBaseUrl } = readCrmSettings(settings);
+  const deps = {
+    logger: loggerOf('crmConnectionApi', settings),
+    authenticate: authenticatorOf(db, tableName),
+    connections: dynamoConnectionStore(db, tableName, crmSecretBoxOf(secretsOf('crmConnectionApi', settings))),
+    crm: hubspotCrm({ ...(hubspotBaseUrl ? { baseUrl: hubspotBaseUrl } : {}), policy: CONNECT_POLICY }),
+    clock: clockOf(host),
+  };
+  return apiRoute(deps, {}, (call) => answerCrmRoute(deps, call));
+}
+
+export const handler = lambdaEntry(build);

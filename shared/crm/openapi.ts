@@ -1,0 +1,137 @@
+import * as z from 'zod';
+import { instantField } from '../api/openapi/fields';
+import { apiOperation, successEnvelope, type DocumentedOperation } from '../api/openapi/operation';
+import { HUBSPOT_SCOPES } from '../providers/crm/hubspot';
+import { hubspotConnectionSchema } from './connection-api';
+import { DEFAULT_LEAD_STATUS_MAP, LEAD_STATUS_TRIGGERS } from './lead-status';
+
+/**
+ * The API reference of the CRM integration (documentation only: no function
+ * bundle imports this file): the /api/integrations/hubspot routes, their
+ * body connection-api.ts's own schema, their answer as presenter.ts shapes it.
+ */
+const TAG = {
+  name: 'CRM',
+  description:
+    "The tenant's HubSpot connection: a private app's token, checked against HubSpot and kept encrypted, through which leads are imported and follow-up history and lead status are written back.",
+};
+
+const EXAMPLE_AT = '2026-11-23T14:02:11.512Z';
+
+export const hubspotConnectionViewSchema = z
+  .object({
+    provider: z.literal('hubspot'),
+    connected: z.literal(true),
+    portal_id: z
+      .string()
+      .meta({ description: 'The HubSpot portal (hub) id the token belongs to, as HubSpot reported it.', example: '24681357' }),
+    scopes: z
+      .array(z.string())
+      .meta({ description: 'The scopes the token carried when it was checked, sorted.', example: [...HUBSPOT_SCOPES.required] }),
+    connected_at: instantField('When the portal was connected (reconnecting the same portal keeps it).'),
+    last_sync_at: z.string().nullable().meta({
+      format: 'date-time',
+      description: 'When an import or a write-back last reached HubSpot; `null` before the first.',
+      example: null,
+    }),
+    last_error: z
+      .object({ at: instantField('When it failed.'), message: z.string().meta({ example: 'The CRM refused the credentials: …' }) })
+      .nullable()
+      .meta({
+        description: 'The last failure talking to HubSpot, cleared by the next success (and by connecting again); `null` when none.',
+      }),
+    client_secret_set: z.boolean().meta({ description: "True when a client secret is kept, so HubSpot's webhook calls can be checked." }),
+    lead_status_map: z.record(z.enum(LEAD_STATUS_TRIGGERS), z.string()).meta({
+      description: "The whole lead status table in use: the defaults with the connection's overrides.",
+      example: DEFAULT_LEAD_STATUS_MAP,
+    }),
+  })
+  .meta({
+    id: 'HubSpotConnection',
+    description: "The tenant's HubSpot connection as every answer shows it: never the token nor the client secret.",
+  });
+
+const connectionExample = {
+  provider: 'hubspot',
+  connected: true,
+  portal_id: '24681357',
+  scopes: [...HUBSPOT_SCOPES.required, ...HUBSPOT_SCOPES.optional].sort(),
+  connected_at: EXAMPLE_AT,
+  last_sync_at: null,
+  last_error: null,
+  client_secret_set: true,
+  lead_status_map: { ...DEFAULT_LEAD_STATUS_MAP, replied: 'OPEN_DEAL' },
+};
+
+const defaults = LEAD_STATUS_TRIGGERS.map((trigger) => `\`${trigger}\` → \`${DEFAULT_LEAD_STATUS_MAP[trigger]}\``).join(', ');
+
+/** The three /api/integrations/hubspot routes. */
+export const CRM_OPERATIONS: readonly DocumentedOperation[] = [
+  apiOperation({
+    method: 'PUT',
+    path: '/api/integrations/hubspot',
+    operationId: 'connectHubSpot',
+    tag: TAG,
+    summary: 'Connect HubSpot',
+    description: [
+      "Connects the key's tenant to a HubSpot portal with a private app's access token (and, for HubSpot's webhook calls, its client secret), replacing any connection it had. " +
+        "The token is checked against HubSpot first: a token HubSpot refuses, or one without the contacts scopes, answers 400 INVALID_REQUEST with HubSpot's reason and nothing is kept. " +
+        "The token and client secret are stored encrypted with a key of the tenant's own and are never shown again nor logged. " +
+        'Reconnecting the same portal keeps `connected_at` and `last_sync_at` and clears `last_error`.',
+      '',
+      `Lead status table by default: ${defaults}; \`lead_status_map\` overrides any of them.`,
+      '',
+      'HubSpot answering 429 answers RATE_LIMITED with its `Retry-After`; HubSpot not answering answers SYSTEM_ERROR (nothing kept either way). ' +
+        'Two connections made at the same moment: one answers 409 INVALID_TRANSITION.',
+    ].join('\n'),
+    body: {
+      schema: hubspotConnectionSchema,
+      example: { access_token: 'pat-na1-11111111-2222-3333-4444-555555555555', client_secret: '7a3c1f0e-9b8d-4c6e-a5f4-3d2c1b0a9f8e' },
+    },
+    errors: ['INVALID_REQUEST', 'INVALID_TRANSITION', 'RATE_LIMITED'],
+    answers: {
+      200: {
+        description: 'Connected: the connection as GET shows it.',
+        schema: successEnvelope(hubspotConnectionViewSchema),
+        example: { success: true, data: connectionExample },
+      },
+    },
+  }),
+  apiOperation({
+    method: 'GET',
+    path: '/api/integrations/hubspot',
+    operationId: 'getHubSpotConnection',
+    tag: TAG,
+    summary: 'Show the HubSpot connection',
+    description:
+      "The key's tenant's HubSpot connection: its portal, scopes, last sync and last error; never a secret. 404 NOT_FOUND when it has none.",
+    errors: ['NOT_FOUND'],
+    answers: {
+      200: {
+        description: 'The connection.',
+        schema: successEnvelope(hubspotConnectionViewSchema),
+        example: { success: true, data: { ...connectionExample, last_sync_at: '2026-11-23T15:00:00.000Z' } },
+      },
+    },
+  }),
+  apiOperation({
+    method: 'DELETE',
+    path: '/api/integrations/hubspot',
+    operationId: 'disconnectHubSpot',
+    tag: TAG,
+    summary: 'Disconnect HubSpot',
+    description:
+      'Forgets the connection and its secrets: nothing is read from or written to the portal for this tenant any more, and its webhook calls are refused. ' +
+      'Leads already imported stay. Disconnecting again answers 404 NOT_FOUND.',
+    errors: ['NOT_FOUND'],
+    answers: {
+      200: {
+        description: 'Disconnected.',
+        schema: successEnvelope(
+          z.object({ provider: z.literal('hubspot'), portal_id: z.string().meta({ example: '24681357' }), deleted: z.literal(true) }),
+        ),
+        example: { success: true, data: { provider: 'hubspot', portal_id: '24681357', deleted: true } },
+      },
+    },
+  }),
+];

@@ -1,0 +1,22 @@
+import type * as z from 'zod';
+import type { CrmConnection } from './connection-store';
+import { leadStatusMapOf } from './lead-status';
+import type { hubspotConnectionViewSchema } from './openapi';
+
+/** A connection as the reference documents it. */
+type ConnectionAnswer = z.input<typeof hubspotConnectionViewSchema>;
+
+/** A connection as the API shows it: never its token nor its client secret (only whether one is kept); the lead status table whole. */
+export function connectionView(connection: CrmConnection): ConnectionAnswer {
+  return {
+    provider: connection.provider,
+    connected: true,
+    portal_id: connection.portal_id,
+    scopes: connection.scopes,
+    connected_at: connection.connected_at,
+    last_sync_at: connection.last_sync_at ?? null,
+    last_error: connection.last_error ?? null,
+    client_secret_set: connection.has_client_secret,
+    lead_status_map: leadStatusMapOf(connection.lead_status_map),
+  };
+}

@@ -1,0 +1,40 @@
+import * as z from 'zod';
+import { readConfig } from '../platform/config';
+import { refreshingLazy } from '../platform/memo';
+import { MIN_SERVICE_KEY_LENGTH, secretBox, type SecretBox } from '../platform/secret-box';
+import type { SecretSource } from '../platform/secrets';
+
+/** The setting that holds the service key the CRM secrets are sealed with (a provider secret in AWS, made by the CDK app). */
+export const CRM_KEY_SETTING = 'CRM_ENCRYPTION_KEY';
+
+/** How long the key read from Secrets Manager is kept before it is read again (Powertools caches the secret as long). */
+const KEY_REFRESH_MS = 300_000;
+
+/** The plain CRM settings, read once at cold start; a malformed one fails it naming the setting. */
+export function readCrmSettings(settings: Readonly<Record<string, string | undefined>>): { hubspotBaseUrl?: string } {
+  const { HUBSPOT_API_BASE_URL } = readConfig(
+    {
+      HUBSPOT_API_BASE_URL: z
+        .string()
+        .refine((text) => /^https?:\/\/[^/]/i.test(text) && URL.canParse(text), 'must be an http(s) URL')
+        .optional(),
+    },
+    settings,
+  );
+  return HUBSPOT_API_BASE_URL ? { hubspotBaseUrl: HUBSPOT_API_BASE_URL } : {};
+}
+
+/**
+ * The secret box of the CRM connections, over CRM_ENCRYPTION_KEY read from
+ * the function's secrets on first use (so a route that never opens a
+ * secret never reads it). A missing or short key fails that use, naming the
+ * setting (the caller sees SYSTEM_ERROR; the log says why).
+ */
+export function crmSecretBoxOf(secrets: SecretSource): () => Promise<SecretBox> {
+  return refreshingLazy(async () => {
+    const key = (await secrets.read([CRM_KEY_SETTING]))[CRM_KEY_SETTING];
+    if (!key) throw new Error(`${CRM_KEY_SETTING} is not set: the CRM connections cannot be sealed or opened`);
+    if (key.length < MIN_SERVICE_KEY_LENGTH) throw new Error(`${CRM_KEY_SETTING} must be at least ${MIN_SERVICE_KEY_LENGTH} characters`);
+    return secretBox(key);
+  }, KEY_REFRESH_MS);
+}
