@@ -1,17 +1,21 @@
 import { parseArgs } from 'node:util';
-import { LOCAL_CRM_PAGE, LOCAL_CRM_PATH } from '../local/crm-control';
+import { LOCAL_CRM_PAGE, LOCAL_CRM_PATH, LOCAL_CRM_TOKEN_PATH } from '../local/crm-control';
 import type { LocalCrmContents } from '../local/local-crm';
 import { localRuntimeUrl } from './local-url';
 import { fail } from './table';
 
-const USAGE = `Usage: npm run crm:local -- list [--url URL] [--json]
+const USAGE = `Usage: npm run crm:local -- [list | token] [--url URL] [--json]
 
-What the local CRM of \`npm start\` holds (it stands in for HubSpot when HUBSPOT_API_BASE_URL is
-not set): each contact with its lead status, and the notes, e-mails and calls on it, the ones
-Switchboard wrote marked as such. The same is shown at http://HOST:PORT${LOCAL_CRM_PAGE}.
+The local CRM of \`npm start\` (it stands in for HubSpot when HUBSPOT_API_BASE_URL is not set).
+
+list      (the default) each contact with its lead status, and the notes, e-mails and calls on
+          it, the ones Switchboard wrote marked as such; the same is shown at
+          http://HOST:PORT${LOCAL_CRM_PAGE}
+token     its private app token alone, for PUT /api/integrations/hubspot (the banner of
+          npm start prints it too)
 
 --url     the running npm start (default http://HOST:PORT, i.e. http://127.0.0.1:3000)
---json    print what the local CRM holds as JSON`;
+--json    list: print what the local CRM holds as JSON`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -22,18 +26,25 @@ if (values.help) {
   process.exit(0);
 }
 const [command = 'list', ...extra] = positionals;
-if (command !== 'list' || extra.length > 0) fail(`Unknown command "${positionals.join(' ')}".\n\n${USAGE}`);
+if ((command !== 'list' && command !== 'token') || extra.length > 0) fail(`Unknown command "${positionals.join(' ')}".\n\n${USAGE}`);
 const baseUrl = (values.url ?? localRuntimeUrl()).replace(/\/+$/, '');
 
-const response = await fetch(`${baseUrl}${LOCAL_CRM_PATH}`).catch(() =>
-  fail(`Nothing answers at ${baseUrl}: is \`npm start\` running? (--url sets its address)`),
-);
-if (response.status === 404) fail(`${baseUrl} has no local CRM: \`npm start\` uses it only when HUBSPOT_API_BASE_URL is not set.`);
-if (!response.ok) fail(`${baseUrl}${LOCAL_CRM_PATH} answered ${response.status}.`);
-const contents = ((await response.json()) as { data: LocalCrmContents }).data;
+if (command === 'token') {
+  process.stdout.write(`${(await read<{ access_token: string }>(LOCAL_CRM_TOKEN_PATH)).access_token}\n`);
+} else {
+  const contents = await read<LocalCrmContents>(LOCAL_CRM_PATH);
+  process.stdout.write(values.json ? `${JSON.stringify(contents, null, 2)}\n` : listing(contents));
+}
 
-if (values.json) process.stdout.write(`${JSON.stringify(contents, null, 2)}\n`);
-else process.stdout.write(listing(contents));
+/** The `data` of a local CRM path of the running npm start; exits saying what is wrong when there is none. */
+async function read<T>(path: string): Promise<T> {
+  const response = await fetch(`${baseUrl}${path}`).catch(() =>
+    fail(`Nothing answers at ${baseUrl}: is \`npm start\` running? (--url sets its address)`),
+  );
+  if (response.status === 404) fail(`${baseUrl} has no local CRM: \`npm start\` uses it only when HUBSPOT_API_BASE_URL is not set.`);
+  if (!response.ok) fail(`${baseUrl}${path} answered ${response.status}.`);
+  return ((await response.json()) as { data: T }).data;
+}
 
 /** The contacts, each with its lead status and its engagements (oldest first), in plain text. */
 function listing(crm: LocalCrmContents): string {

@@ -5,6 +5,9 @@ import { isLoopback } from './relay-control';
 /** What the local CRM holds, as JSON, for `npm run crm:local` (a separate process). */
 export const LOCAL_CRM_PATH = '/local/crm';
 
+/** The local CRM's token, for `npm run crm:local -- token` (a script connecting to it). */
+export const LOCAL_CRM_TOKEN_PATH = `${LOCAL_CRM_PATH}/token`;
+
 /** The read-only page of what the local CRM holds. */
 export const LOCAL_CRM_PAGE = '/crm';
 
@@ -14,14 +17,16 @@ const PAGE_REFRESH_SECONDS = 5;
 /**
  * The views of the local CRM on the service's port: `GET /crm`, a page of
  * its contacts with their lead status and the notes, e-mails and calls on
- * them; `GET /local/crm`, the same as JSON. Read-only, and only for clients
- * on this machine (loopback): anyone else gets 404, as if the paths did
- * not exist. The token is never shown (the banner prints it).
+ * them; `GET /local/crm`, the same as JSON; `GET /local/crm/token`, its
+ * private app token (the one the banner prints), so a script can connect
+ * to it. Read-only, and only for clients on this machine (loopback):
+ * anyone else gets 404, as if the paths did not exist. The page and the
+ * listing never show the token.
  */
 export function localCrmControl(crm: LocalCrm): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0]!.replace(/(.)\/+$/, '$1');
-    if (path !== LOCAL_CRM_PATH && path !== LOCAL_CRM_PAGE) return false;
+    if (path !== LOCAL_CRM_PATH && path !== LOCAL_CRM_PAGE && path !== LOCAL_CRM_TOKEN_PATH) return false;
     req.resume();
     if (!isLoopback(req.socket.remoteAddress)) {
       sendJson(res, 404, { success: false, error: { code: 'NOT_FOUND', message: 'Not found.' } });
@@ -33,6 +38,10 @@ export function localCrmControl(crm: LocalCrm): (req: IncomingMessage, res: Serv
         success: false,
         error: { code: 'METHOD_NOT_ALLOWED', message: 'GET only: the local CRM views are read-only.' },
       });
+      return true;
+    }
+    if (path === LOCAL_CRM_TOKEN_PATH) {
+      sendJson(res, 200, { success: true, data: { access_token: crm.token } });
       return true;
     }
     const contents = crm.contents();

@@ -81,12 +81,14 @@ describe('local runtime CRM', () => {
     );
   });
 
-  it('is connected with the printed token through PUT /api/integrations/hubspot, every answer labelled local', async () => {
+  it('is connected with its token (npm run crm:local -- token) through PUT /api/integrations/hubspot, answers labelled local', async () => {
     const crm = runtime.localCrm!;
+    const printed = await crmLocal('token', '--url', runtime.url);
+    expect(printed).toMatchObject({ status: 0, stdout: `${crm.token}\n`, stderr: '' });
     const refused = await call(runtime.url, 'PUT', PATH, { key: runtime.apiKey, body: { access_token: 'pat-na1-not-this-one' } });
     expect(refused.status).toBe(400);
 
-    const connected = await call(runtime.url, 'PUT', PATH, { key: runtime.apiKey, body: { access_token: crm.token } });
+    const connected = await call(runtime.url, 'PUT', PATH, { key: runtime.apiKey, body: { access_token: printed.stdout.trim() } });
     expect(connected.status).toBe(200);
     expect(connected.body.data).toMatchObject({
       provider: 'hubspot',
@@ -99,7 +101,7 @@ describe('local runtime CRM', () => {
     expect(shown.body.data).toMatchObject({ provider: 'hubspot', local: true, portal_id: String(LOCAL_CRM_PORTAL_ID) });
     const removed = await call(runtime.url, 'DELETE', PATH, { key: runtime.apiKey });
     expect(removed.body.data).toEqual({ provider: 'hubspot', local: true, portal_id: String(LOCAL_CRM_PORTAL_ID), deleted: true });
-  });
+  }, 30_000);
 
   it('shows what Switchboard wrote, on the /crm page and through npm run crm:local -- list', async () => {
     const crm = runtime.localCrm!;
