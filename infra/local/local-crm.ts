@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { plainOf } from '../../shared/providers/crm/hubspot-records';
 import { startHubSpotServer } from './hubspot-server';
 import { hubspotPortal, type EngagementKind, type HubSpotPortal } from './hubspot-wire';
+import { keptSecret } from './kept-secret';
 import { DEMO_DATA_FILE } from './provision';
 
 /** The portal id the local CRM reports for its token (any HubSpot portal id is a number of up to 9 digits). */
 export const LOCAL_CRM_PORTAL_ID = 10_000_001;
+
+/** The file in DATA_DIR that keeps the local CRM's token between runs. */
+export const LOCAL_CRM_TOKEN_FILE = 'local-crm-token';
 
 /** The list of the local CRM that holds every demo lead (HubSpot list ids are numbers). */
 export const DEMO_LIST = Object.freeze({ id: '1', name: 'Switchboard demo leads' });
@@ -56,7 +61,7 @@ export interface LocalCrm {
   /** HUBSPOT_API_BASE_URL of this server. */
   readonly baseUrl: string;
   readonly portalId: number;
-  /** The private app token it accepts (random per start; every scope the integration uses). */
+  /** The private app token it accepts (every scope the integration uses): made at start, or kept in DATA_DIR. */
   readonly token: string;
   /** The settings that point the functions at it: HUBSPOT_API_BASE_URL and LOCAL_CRM=true. */
   readonly settings: Record<string, string>;
@@ -98,12 +103,23 @@ const KIND_OF: Record<EngagementKind, LocalCrmEngagement['kind']> = { notes: 'no
  * the CRM integration without a HubSpot account: it holds the leads of the
  * demo data as contacts, all of them members of {@link DEMO_LIST}, with
  * their interactions as notes and e-mails, and accepts one private app
- * token, made at start. What Switchboard writes (notes, e-mails, calls,
- * lead statuses) stays in memory and goes with the process.
+ * token. What Switchboard writes (notes, e-mails, calls, lead statuses)
+ * stays in memory and goes with the process. With `dataDir` the token is
+ * kept there (DATA_DIR/local-crm-token), so a connection kept in DATA_DIR
+ * still opens after a restart; the contacts get the same ids at every
+ * start, so leads imported earlier still match them.
  */
-export async function startLocalCrm(options: { demoFile?: string | URL } = {}): Promise<LocalCrm> {
+export async function startLocalCrm(options: { demoFile?: string | URL; dataDir?: string } = {}): Promise<LocalCrm> {
   const portal = hubspotPortal({ portalId: LOCAL_CRM_PORTAL_ID });
-  const token = `pat-local-${randomUUID()}`;
+  const newToken = () => `pat-local-${randomUUID()}`;
+  const token = options.dataDir
+    ? (
+        await keptSecret(join(options.dataDir, LOCAL_CRM_TOKEN_FILE), {
+          make: newToken,
+          usable: (kept) => /^pat-local-[\w-]{16,}$/.test(kept),
+        })
+      ).value
+    : newToken();
   portal.addToken(token);
   const demo = new Set<string>();
   const members: string[] = [];

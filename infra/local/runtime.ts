@@ -254,7 +254,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
           onError: (error) => onError(error),
         })
       : undefined;
-    localCrm = usesLocalCrm(baseSettings) ? await startLocalCrm() : undefined;
+    localCrm = usesLocalCrm(baseSettings) ? await startLocalCrm(options.dataDir ? { dataDir: options.dataDir } : {}) : undefined;
     const settings: Settings = {
       ...baseSettings,
       PUBLIC_BASE_URL: publicBaseUrl,
