@@ -2050,6 +2050,12 @@ export interface components {
         HubSpotConnection: {
             /** @enum {string} */
             provider: "hubspot";
+            /**
+             * @description Present (true) when the connection goes to the local CRM of `npm start` (a HubSpot-compatible server on that machine, standing in for HubSpot when `HUBSPOT_API_BASE_URL` is not set), not to HubSpot; absent otherwise.
+             * @example true
+             * @enum {boolean}
+             */
+            local?: true;
             /** @enum {boolean} */
             connected: true;
             /**
@@ -4205,6 +4211,12 @@ export interface operations {
                         data: {
                             /** @enum {string} */
                             provider: "hubspot";
+                            /**
+                             * @description Present (true) when the connection goes to the local CRM of `npm start` (a HubSpot-compatible server on that machine, standing in for HubSpot when `HUBSPOT_API_BASE_URL` is not set), not to HubSpot; absent otherwise.
+                             * @example true
+                             * @enum {boolean}
+                             */
+                            local?: true;
                             /** @example 24681357 */
                             portal_id: string;
                             /** @enum {boolean} */

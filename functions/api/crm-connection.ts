@@ -19,13 +19,14 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const tracing = tracingOf('crmConnectionApi', settings);
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
-  const { hubspotBaseUrl } = readCrmSettings(settings);
+  const { hubspotBaseUrl, local } = readCrmSettings(settings);
   const deps = {
     logger: loggerOf('crmConnectionApi', settings),
     authenticate: authenticatorOf(db, tableName),
     connections: dynamoConnectionStore(db, tableName, crmSecretBoxOf(secretsOf('crmConnectionApi', settings))),
     crm: hubspotCrm({ ...(hubspotBaseUrl ? { baseUrl: hubspotBaseUrl } : {}), policy: CONNECT_POLICY }),
     clock: clockOf(host),
+    local,
   };
   return apiRoute(deps, {}, (call) => answerCrmRoute(deps, call));
 }

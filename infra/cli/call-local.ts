@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { isUuid } from '../../shared/platform/ids';
 import { LOCAL_CALLS_PATH, type LocalAnswer, type LocalCallView } from '../local/relay-control';
 import { openRelayCaller, RelayRefusedError, type RelayCaller } from '../local/relay-caller';
+import { localRuntimeUrl } from './local-url';
 import { fail } from './table';
 
 const USAGE = `Usage: npm run call:local -- [CALL_SID | COMMAND_ID] [--url URL] [--key API_KEY] [--list]
@@ -25,7 +26,7 @@ if (values.help || positionals.length > 1) fail(USAGE);
 const target = positionals[0]?.trim();
 if (target !== undefined && !/^CA[0-9a-f]{32}$/.test(target) && !isUuid(target))
   fail(`"${target}" is neither a call sid (CA…) nor a command id.\n\n${USAGE}`);
-const baseUrl = (values.url ?? defaultUrl()).replace(/\/+$/, '');
+const baseUrl = (values.url ?? localRuntimeUrl()).replace(/\/+$/, '');
 const apiKey = values.key ?? process.env.API_KEY;
 const out = (text: string) => process.stdout.write(`${text}\n`);
 
@@ -90,13 +91,6 @@ const ended = await post<LocalCallView>(`${LOCAL_CALLS_PATH}/${call.sid}/hangup`
 out(`Hung up${ended?.duration_seconds !== null && ended?.duration_seconds !== undefined ? ` after ${ended.duration_seconds} s` : ''}.`);
 
 if (call.command_id) await showSummary(call.command_id);
-
-/** The address of `npm start` from HOST and PORT, as it listens (a wildcard host is reached on loopback). */
-function defaultUrl(): string {
-  const host = process.env.HOST?.trim() || '127.0.0.1';
-  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${process.env.PORT?.trim() || '3000'}`;
-}
 
 async function listCalls(): Promise<LocalCallView[]> {
   const response = await fetch(`${baseUrl}${LOCAL_CALLS_PATH}`).catch(() =>

@@ -1,6 +1,7 @@
 import { API_REFERENCE_PATHS } from '../../shared/api/reference';
 import type { LocalRuntime } from './runtime';
-import { describeProviders, describeTelephony } from './providers-banner';
+import { LOCAL_CRM_PAGE } from './crm-control';
+import { describeCrm, describeProviders, describeTelephony } from './providers-banner';
 
 /** Where the banner's key came from, so it is printed only when `npm start` made it. */
 export type KeySource = { kind: 'setting' } | { kind: 'generated' } | { kind: 'stored'; file: string; created: boolean };
@@ -27,6 +28,13 @@ export function formatBanner(
     ...Object.entries(runtime.queues).map(([id, queue]) => `    ${id} queue: ${queue.url} (dead letters: ${queue.dlqUrl})`),
     `  providers:         ${describeProviders(info.env)}`,
     `  telephony:         ${describeTelephony(info.env, runtime.localTelephony)}`,
+    `  CRM:               ${describeCrm(info.env, runtime.localCrm)}`,
+    ...(runtime.localCrm
+      ? [
+          `    connect with:    PUT /api/integrations/hubspot {"access_token":"${runtime.localCrm.token}"}`,
+          `    see it at:       ${runtime.url}${LOCAL_CRM_PAGE}, or npm run crm:local -- list`,
+        ]
+      : []),
     '',
     `  try: curl -s ${runtime.url}/health`,
     `  API reference: ${runtime.url}${API_REFERENCE_PATHS.page} (OpenAPI document: ${runtime.url}${API_REFERENCE_PATHS.document})`,

@@ -30,3 +30,10 @@ export function describeTelephony(env: Record<string, string | undefined>, local
     return `none: Twilio is not configured (${missing.join(', ')} not set), calls fail with "telephony not configured"`;
   return `Twilio (calls from ${env.TWILIO_FROM_NUMBER}${env.TWILIO_API_BASE_URL ? ` at ${new URL(env.TWILIO_API_BASE_URL).host}` : ''})`;
 }
+
+/** One line naming the CRM the tenants' connections use: the local CRM, or HubSpot's address. */
+export function describeCrm(env: Record<string, string | undefined>, local?: { baseUrl: string }): string {
+  if (local) return `local (HubSpot-compatible, ${local.baseUrl}), holding the demo leads as contacts; nothing reaches HubSpot`;
+  const base = env.HUBSPOT_API_BASE_URL?.trim();
+  return `HubSpot at ${base ? new URL(base).host : 'api.hubapi.com'} (each tenant connects its own portal with PUT /api/integrations/hubspot)`;
+}

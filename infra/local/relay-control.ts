@@ -150,7 +150,8 @@ function unescapeXml(text: string): string {
     .replace(/&amp;/g, '&');
 }
 
-function isLoopback(address: string | undefined): boolean {
+/** Whether a client's address is this machine's (the local control paths answer no one else). */
+export function isLoopback(address: string | undefined): boolean {
   return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1' || (address?.startsWith('127.') ?? false);
 }
 

@@ -25,6 +25,8 @@ import type { RelayTransport } from '../../functions/webhooks/relay';
 import { localCrmKey } from './crm-key';
 import { startEmbeddedAws, type AwsRequestObserver, type LocalQueue } from './embedded-aws';
 import { startLocalTelephony, type LocalTelephony } from './local-telephony';
+import { startLocalCrm, type LocalCrm } from './local-crm';
+import { localCrmControl } from './crm-control';
 import { createGateway, type GatewayRoute, type HttpHandler } from './http-gateway';
 import { lambdaContext } from './lambda-context';
 import type { SocketEvent, SocketResult } from '../../shared/voice-assistant/socket-event';
@@ -112,6 +114,8 @@ export interface LocalRuntime {
   publicBaseUrl: string;
   /** The local telephony that stands in for Twilio when none of TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER is set. */
   localTelephony?: LocalTelephony;
+  /** The local CRM that stands in for HubSpot when HUBSPOT_API_BASE_URL is not set. */
+  localCrm?: LocalCrm;
   /** Starts the queue pollers when the runtime was started with `workers: false`; does nothing once they run. */
   startWorkers(): Promise<void>;
   /**
@@ -218,12 +222,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     return { method: route.method, path: route.path, functionName: fn.id, timeoutSeconds: fn.timeoutSeconds, handler: handlerOf(fn.id) };
   });
   const fallbackFn = functionById(DEFAULT_ROUTE_FUNCTION);
-  // The local telephony's control paths (for `npm run call:local`), once the telephony runs.
+  // The local telephony's control paths (for `npm run call:local`) and the local CRM's views, once they run.
   let localControl: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
+  let crmControl: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
   const gateway = createGateway(
     routes,
     { functionName: fallbackFn.id, timeoutSeconds: fallbackFn.timeoutSeconds, handler: handlerOf(fallbackFn.id) },
-    { log: requestLogFromEnv(baseSettings), local: (req, res) => localControl?.(req, res) ?? false },
+    { log: requestLogFromEnv(baseSettings), local: (req, res) => (localControl?.(req, res) ?? false) || (crmControl?.(req, res) ?? false) },
   );
   await listen(gateway, options.port ?? 3000, host);
   const url = `http://${host}:${(gateway.address() as AddressInfo).port}`;
@@ -240,6 +245,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     onError,
   });
   let localTelephony: LocalTelephony | undefined;
+  let localCrm: LocalCrm | undefined;
   try {
     localTelephony = usesLocalTelephony(baseSettings)
       ? await startLocalTelephony({
@@ -248,15 +254,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
           onError: (error) => onError(error),
         })
       : undefined;
+    localCrm = usesLocalCrm(baseSettings) ? await startLocalCrm(options.dataDir ? { dataDir: options.dataDir } : {}) : undefined;
     const settings: Settings = {
       ...baseSettings,
       PUBLIC_BASE_URL: publicBaseUrl,
       ...localTelephony?.settings,
+      ...localCrm?.settings,
       WEBHOOK_RESERVED_PORTS: reservedPorts(baseSettings.WEBHOOK_RESERVED_PORTS, [
         url,
         aws.dynamodbEndpoint,
         aws.sqsEndpoint,
         localTelephony?.baseUrl,
+        localCrm?.baseUrl,
       ]),
     };
     settingsReady(settings);
@@ -267,11 +276,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         connectUrlOf: (relayUrl) => `${socketBase}${new URL(relayUrl).pathname}${new URL(relayUrl).search}`,
       });
     }
+    if (localCrm) crmControl = localCrmControl(localCrm);
   } catch (error) {
     gateway.closeAllConnections();
     gateway.close();
     await relay.close(0);
     await localTelephony?.stop();
+    await localCrm?.stop();
     await aws.stop();
     throw error;
   }
@@ -340,6 +351,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     queues: aws.queues,
     publicBaseUrl,
     ...(localTelephony ? { localTelephony } : {}),
+    ...(localCrm ? { localCrm } : {}),
     startWorkers,
     async runScheduled(functionId) {
       const schedule = schedules.get(functionId);
@@ -353,6 +365,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       await relay.close(stopOptions?.graceMs ?? DEFAULT_STOP_GRACE_MS);
       await drain({ gateway, pollers, schedules: [...schedules.values()] }, stopOptions);
       await localTelephony?.stop();
+      await localCrm?.stop();
       db.destroy();
       await aws.stop();
     },
@@ -379,6 +392,15 @@ function usesLocalTelephony(settings: Settings): boolean {
 }
 
 /**
+ * The local CRM stands in for HubSpot when HUBSPOT_API_BASE_URL is not set:
+ * the tenants' connections then point at it (a tenant's token is never a
+ * setting, so this one setting decides).
+ */
+function usesLocalCrm(settings: Settings): boolean {
+  return !settings.HUBSPOT_API_BASE_URL?.trim();
+}
+
+/**
  * Composes a function from its entry module, as Lambda does at cold start,
  * but with this runtime's settings passed in: each entry exports
  * `build(settings)` beside its Lambda `handler`. Modules are imported once
@@ -397,7 +419,7 @@ async function composeFunction(fn: FunctionDefinition, settings: Settings, host:
 /**
  * WEBHOOK_RESERVED_PORTS for the functions: every port this runtime listens
  * on (the gateway, which also carries the relay socket; the embedded
- * DynamoDB and SQS; the local telephony), after any the setting already
+ * DynamoDB and SQS; the local telephony and CRM), after any the setting already
  * lists, so a webhook endpoint on loopback can reach none of them.
  */
 function reservedPorts(listed: string | undefined, servers: readonly (string | undefined)[]): string {

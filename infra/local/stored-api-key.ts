@@ -1,6 +1,6 @@
-import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateApiKey } from '../../shared/access/api-keys';
+import { keptSecret } from './kept-secret';
 
 /** The file in DATA_DIR that keeps the key `npm start` made. */
 export const API_KEY_FILE = 'api-key';
@@ -12,19 +12,6 @@ export const API_KEY_FILE = 'api-key';
  */
 export async function storedApiKey(dataDir: string): Promise<{ key: string; file: string; created: boolean }> {
   const file = join(dataDir, API_KEY_FILE);
-  const existing = await readFile(file, 'utf8').then(
-    (text) => text.trim(),
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    },
-  );
-  if (existing && existing.length >= 16) {
-    await chmod(file, 0o600);
-    return { key: existing, file, created: false };
-  }
-  const key = generateApiKey();
-  await writeFile(file, `${key}\n`, { mode: 0o600 });
-  await chmod(file, 0o600);
-  return { key, file, created: true };
+  const { value, created } = await keptSecret(file, { make: generateApiKey, usable: (kept) => kept.length >= 16 });
+  return { key: value, file, created };
 }

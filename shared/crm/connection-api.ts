@@ -61,6 +61,8 @@ export interface ConnectionApiDependencies {
   /** The CRM adapter (HubSpot), pointed at HUBSPOT_API_BASE_URL with the token check's policy. */
   crm: CrmProvider;
   clock: Clock;
+  /** The CRM is the local CRM of `npm start` (LOCAL_CRM): every answer then carries `local: true`. @default false */
+  local?: boolean;
 }
 
 function invalid(message: string, details?: IssueDetail[]): AppError {
@@ -130,7 +132,7 @@ export async function connectHubSpot(deps: ConnectionApiDependencies, principal:
         { accessToken: request.access_token, ...(request.client_secret ? { clientSecret: request.client_secret } : {}) },
         previous,
       );
-      return jsonResponse(200, { success: true, data: connectionView(connection) });
+      return jsonResponse(200, { success: true, data: connectionView(connection, deps.local ?? false) });
     } catch (error) {
       if (!(error instanceof ConnectionChangedError) || pass >= 1) {
         if (error instanceof ConnectionChangedError) {
@@ -144,16 +146,22 @@ export async function connectHubSpot(deps: ConnectionApiDependencies, principal:
 
 /** Use case: `GET /api/integrations/hubspot`, the tenant's connection (never a secret), or 404 NOT_FOUND. */
 export async function showHubSpotConnection(
-  deps: Pick<ConnectionApiDependencies, 'connections'>,
+  deps: Pick<ConnectionApiDependencies, 'connections' | 'local'>,
   principal: Principal,
 ): Promise<HttpResult> {
   const connection = await connectionOf(deps, principal);
-  return jsonResponse(200, { success: true, data: connectionView(connection) });
+  return jsonResponse(200, { success: true, data: connectionView(connection, deps.local ?? false) });
 }
 
 /** Use case: `DELETE /api/integrations/hubspot`: forgets the connection and its secrets; 404 NOT_FOUND when there is none. */
-export async function disconnectHubSpot(deps: Pick<ConnectionApiDependencies, 'connections'>, principal: Principal): Promise<HttpResult> {
+export async function disconnectHubSpot(
+  deps: Pick<ConnectionApiDependencies, 'connections' | 'local'>,
+  principal: Principal,
+): Promise<HttpResult> {
   const removed = await deps.connections.remove(principal.tenantId, 'hubspot');
   if (!removed) throw new AppError('NOT_FOUND', 'This tenant has no HubSpot connection.');
-  return jsonResponse(200, { success: true, data: { provider: 'hubspot', portal_id: removed.portal_id, deleted: true } });
+  return jsonResponse(200, {
+    success: true,
+    data: { provider: 'hubspot', ...(deps.local ? { local: true as const } : {}), portal_id: removed.portal_id, deleted: true },
+  });
 }

@@ -18,9 +18,18 @@ const TAG = {
 
 const EXAMPLE_AT = '2026-11-23T14:02:11.512Z';
 
+/** The label of everything that went to the local CRM of `npm start` instead of HubSpot. */
+const localField = () =>
+  z.literal(true).optional().meta({
+    description:
+      'Present (true) when the connection goes to the local CRM of `npm start` (a HubSpot-compatible server on that machine, standing in for HubSpot when `HUBSPOT_API_BASE_URL` is not set), not to HubSpot; absent otherwise.',
+    example: true,
+  });
+
 export const hubspotConnectionViewSchema = z
   .object({
     provider: z.literal('hubspot'),
+    local: localField(),
     connected: z.literal(true),
     portal_id: z
       .string()
@@ -128,7 +137,12 @@ export const CRM_OPERATIONS: readonly DocumentedOperation[] = [
       200: {
         description: 'Disconnected.',
         schema: successEnvelope(
-          z.object({ provider: z.literal('hubspot'), portal_id: z.string().meta({ example: '24681357' }), deleted: z.literal(true) }),
+          z.object({
+            provider: z.literal('hubspot'),
+            local: localField(),
+            portal_id: z.string().meta({ example: '24681357' }),
+            deleted: z.literal(true),
+          }),
         ),
         example: { success: true, data: { provider: 'hubspot', portal_id: '24681357', deleted: true } },
       },

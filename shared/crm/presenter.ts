@@ -6,10 +6,14 @@ import type { hubspotConnectionViewSchema } from './openapi';
 /** A connection as the reference documents it. */
 type ConnectionAnswer = z.input<typeof hubspotConnectionViewSchema>;
 
-/** A connection as the API shows it: never its token nor its client secret (only whether one is kept); the lead status table whole. */
-export function connectionView(connection: CrmConnection): ConnectionAnswer {
+/**
+ * A connection as the API shows it: never its token nor its client secret (only whether one is kept); the lead status table whole;
+ * `local: true` when the connection goes to the local CRM of `npm start` (LOCAL_CRM), not to HubSpot (absent otherwise).
+ */
+export function connectionView(connection: CrmConnection, local: boolean): ConnectionAnswer {
   return {
     provider: connection.provider,
+    ...(local ? { local: true as const } : {}),
     connected: true,
     portal_id: connection.portal_id,
     scopes: connection.scopes,

@@ -10,18 +10,32 @@ export const CRM_KEY_SETTING = 'CRM_ENCRYPTION_KEY';
 /** How long the key read from Secrets Manager is kept before it is read again (Powertools caches the secret as long). */
 const KEY_REFRESH_MS = 300_000;
 
+/** The plain CRM settings, as `readCrmSettings` gives them. */
+export interface CrmSettings {
+  /** HUBSPOT_API_BASE_URL; absent: HubSpot's own address. */
+  hubspotBaseUrl?: string;
+  /**
+   * LOCAL_CRM: true under `npm start` when its local CRM stands in for
+   * HubSpot. Every answer about the connection, and every result the
+   * integration records, then carries `local: true`, so nothing written
+   * there is mistaken for HubSpot's.
+   */
+  local: boolean;
+}
+
 /** The plain CRM settings, read once at cold start; a malformed one fails it naming the setting. */
-export function readCrmSettings(settings: Readonly<Record<string, string | undefined>>): { hubspotBaseUrl?: string } {
-  const { HUBSPOT_API_BASE_URL } = readConfig(
+export function readCrmSettings(settings: Readonly<Record<string, string | undefined>>): CrmSettings {
+  const { HUBSPOT_API_BASE_URL, LOCAL_CRM } = readConfig(
     {
       HUBSPOT_API_BASE_URL: z
         .string()
         .refine((text) => /^https?:\/\/[^/]/i.test(text) && URL.canParse(text), 'must be an http(s) URL')
         .optional(),
+      LOCAL_CRM: z.enum(['true', 'false']).optional(),
     },
     settings,
   );
-  return HUBSPOT_API_BASE_URL ? { hubspotBaseUrl: HUBSPOT_API_BASE_URL } : {};
+  return { ...(HUBSPOT_API_BASE_URL ? { hubspotBaseUrl: HUBSPOT_API_BASE_URL } : {}), local: LOCAL_CRM === 'true' };
 }
 
 /**

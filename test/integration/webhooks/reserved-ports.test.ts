@@ -8,7 +8,7 @@ import { call } from '../../support/http';
 /**
  * Under `npm start` a webhook endpoint may be on loopback, but never at a
  * port of the runtime itself: its API (and relay socket), the embedded
- * DynamoDB and SQS, the local telephony. Refused at registration, and again
+ * DynamoDB and SQS, the local telephony and CRM. Refused at registration, and again
  * before each delivery (an endpoint stored in an earlier run, whose port the
  * runtime took at this start), without a byte sent there.
  */
@@ -46,8 +46,14 @@ const refusal = (port: string) =>
 
 describe('a webhook endpoint at a port of the runtime itself', () => {
   it('is refused at registration, whichever of its ports and loopback names, and nothing is stored', async () => {
-    const ports = [runtime.dynamodbEndpoint, runtime.sqsEndpoint, runtime.url, runtime.localTelephony!.baseUrl].map(portOf);
-    expect(new Set(ports).size).toBe(4);
+    const ports = [
+      runtime.dynamodbEndpoint,
+      runtime.sqsEndpoint,
+      runtime.url,
+      runtime.localTelephony!.baseUrl,
+      runtime.localCrm!.baseUrl,
+    ].map(portOf);
+    expect(new Set(ports).size).toBe(5);
     const before = await call(runtime.url, 'GET', '/api/webhooks', { key: runtime.apiKey });
     for (const url of [
       ...ports.map((port) => `http://127.0.0.1:${port}/hook`),
