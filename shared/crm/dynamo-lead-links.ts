@@ -34,11 +34,17 @@ export function dynamoLeadLinks(db: DynamoDBDocumentClient, tableName: string, p
     return Item ? leadItem.parse(Item).contact_id : undefined;
   };
 
-  const linkedIn = async (tenantId: string, contactId: string, siteId: string): Promise<string | undefined> => {
-    const { Item } = await db.send(
-      new GetCommand({ TableName: tableName, Key: contactKey(tenantId, provider, contactId, siteId), ConsistentRead: true }),
+  /** One item read with a Query (pk and sk), so a writer needs Query and PutItem alone on these keys. */
+  const queried = async (key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> => {
+    const { Items } = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND sk = :sk',
+        ExpressionAttributeValues: { ':pk': key.pk, ':sk': key.sk },
+        ConsistentRead: true,
+      }),
     );
-    return Item ? contactItem.parse(Item).lead_id : undefined;
+    return Items?.[0];
   };
 
   return {
@@ -74,10 +80,11 @@ export function dynamoLeadLinks(db: DynamoDBDocumentClient, tableName: string, p
       } catch (error) {
         // Refused (a condition, or a racing link's transaction): what is linked now decides.
         if (cancellationReasons(error) === undefined) throw error;
-        const existing = await linkedIn(tenantId, contactId, siteId);
-        if (existing !== undefined) return existing;
-        const other = await contactOf(tenantId, siteId, leadId);
-        if (other !== undefined && other !== contactId) throw new LeadLinkedElsewhereError(other);
+        const existing = await queried(contactKey(tenantId, provider, contactId, siteId));
+        if (existing) return contactItem.parse(existing).lead_id;
+        const other = await queried(leadKey(tenantId, provider, siteId, leadId));
+        const otherContact = other ? leadItem.parse(other).contact_id : undefined;
+        if (otherContact !== undefined && otherContact !== contactId) throw new LeadLinkedElsewhereError(otherContact);
         throw error;
       }
     },

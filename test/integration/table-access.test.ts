@@ -219,7 +219,7 @@ function providerSettings(id: FunctionId): Settings {
   // The webhook receiver of this test is a loopback server, as under npm start.
   if (id === 'webhooksApi' || id === 'webhookDeliveryWorker') return { WEBHOOK_ALLOW_LOOPBACK: 'true' };
   // The HubSpot connection: the loopback HubSpot, and the sealing key its `crm` secret holds in AWS.
-  if (id === 'crmConnectionApi')
+  if (id === 'crmConnectionApi' || id === 'crmImportWorker')
     return { HUBSPOT_API_BASE_URL: hubspot.baseUrl, CRM_ENCRYPTION_KEY: 'table-access-crm-sealing-key-0123456789' };
   if (id !== 'researchWorker') return {};
   return { GOOGLE_CSE_API_KEY: google.apiKey, GOOGLE_CSE_ID: google.engineId, GOOGLE_CSE_BASE_URL: google.baseUrl };
@@ -283,7 +283,25 @@ describe('the table access of every function, on its real paths', () => {
     // The HubSpot connection: connected (the connection and its portal's entry), shown, forgotten.
     expect((await call(url, 'PUT', '/api/integrations/hubspot', { key: API_KEY, body: { access_token: hubspot.token } })).status).toBe(200);
     expect((await call(url, 'GET', '/api/integrations/hubspot', { key: API_KEY })).status).toBe(200);
-    expect((await call(url, 'DELETE', '/api/integrations/hubspot', { key: API_KEY })).status).toBe(200);
+    // A lead import: the contact becomes a lead of the site, linked to it; importing it again updates that lead.
+    const contactId = hubspot.addContact({ firstname: 'Table', email: 'table@access.example' });
+    for (const round of [1, 2]) {
+      const started = await call(url, 'POST', '/api/integrations/hubspot/import', {
+        key: API_KEY,
+        body: { site_id: DEMO_SITE, contact_ids: [contactId] },
+        headers: { 'idempotency-key': `crm-import-${round}` },
+      });
+      expect(started.status).toBe(202);
+      await drain('crm');
+      const imported = await call(url, 'GET', `/api/commands/${String(started.body.data?.command_id)}`, { key: API_KEY });
+      expect(imported.body.data).toMatchObject({ status: 'completed', [round === 1 ? 'created' : 'updated']: 1 });
+    }
+    const importReplay = await call(url, 'POST', '/api/integrations/hubspot/import', {
+      key: API_KEY,
+      body: { site_id: DEMO_SITE, contact_ids: [contactId] },
+      headers: { 'idempotency-key': 'crm-import-1' },
+    });
+    expect(importReplay.status).toBe(200);
     const body = { siteId: DEMO_SITE, leadId: DEMO_LEAD };
     const accepted = await call(url, 'POST', LEAD_FOLLOW_UP, { key: API_KEY, body, headers: { 'idempotency-key': 'access-1' } });
     expect(accepted.status).toBe(202);
@@ -521,6 +539,7 @@ describe('the table access of every function, on its real paths', () => {
       ['leadFollowUpApi', LEAD_FOLLOW_UP, 'sales', body],
       ['stakeholderCoordinationApi', STAKEHOLDER, 'call', meeting],
       ['deepResearchApi', RESEARCH, 'research', research],
+      ['crmConnectionApi', '/api/integrations/hubspot/import', 'crm', { site_id: DEMO_SITE }],
     ] as const) {
       const api = functionById(id);
       const unqueued = await compose(
@@ -546,6 +565,8 @@ describe('the table access of every function, on its real paths', () => {
       expect((await call(downUrl, 'POST', path, { key: API_KEY, body: request })).status).toBe(500);
       await new Promise((resolve) => downGateway.close(resolve));
     }
+    // The HubSpot connection, forgotten (with its portal's entry) once its import ran.
+    expect((await call(url, 'DELETE', '/api/integrations/hubspot', { key: API_KEY })).status).toBe(200);
 
     // The janitor: one command stuck for hours (failed), one never taken up (queued again).
     const commands = dynamoCommandStore(services.db, services.aws.tableName);
