@@ -342,6 +342,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/hubspot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * HubSpot's webhook calls
+         * @description Called by HubSpot, never by clients: no API key. The request must carry `X-HubSpot-Signature-v3` (base64 HMAC-SHA256 with the private app's client secret over the method, PUBLIC_BASE_URL + this path + query, the raw body and `X-HubSpot-Request-Timestamp`), checked against the connections of the portal the events name, and be at most 5 minutes old; anything else answers 401 UNAUTHORIZED and changes nothing. For each tenant whose connection signed it: `contact.propertyChange` and `contact.creation` of a contact linked to leads re-import it (a `crm_import` command of those contacts, once per call however often HubSpot retries it); a change of `hs_sales_email_last_replied` is reported as a `replied` lead event, `hs_email_hard_bounce_reason_enum` is reported as a `bounced` lead event (as POST /api/leads/{leadId}/events would, once per HubSpot event). Other contacts and events are ignored.
+         */
+        post: operations["hubspotWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/commands/{id}": {
         parameters: {
             query?: never;
@@ -4498,6 +4518,102 @@ export interface operations {
                 headers: {
                     Location: components["headers"]["LocationOfFailedCommand"];
                     "Preference-Applied": components["headers"]["PreferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    hubspotWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description HubSpot's signature of the request (base64 HMAC-SHA256). */
+                "X-HubSpot-Signature-v3": string;
+                /** @description When HubSpot sent it (epoch milliseconds). */
+                "X-HubSpot-Request-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": ({
+                    eventId: number;
+                    /** @example contact.propertyChange */
+                    subscriptionType: string;
+                    portalId: number;
+                    objectId: number;
+                    occurredAt?: number;
+                    propertyName?: string;
+                    propertyValue?: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+        };
+        responses: {
+            /** @description Taken: the linked contacts are being re-imported; the rest ignored. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -82,6 +82,42 @@ export const CRM_CATALOGUE = {
       },
       settings: ['HUBSPOT_API_BASE_URL'],
     },
+    {
+      id: 'hubspotWebhook',
+      kind: 'webhook',
+      entry: 'functions/webhooks/hubspot.ts',
+      description:
+        "POST /webhooks/hubspot: HubSpot's signed webhook calls (signature v3): a linked contact's change queues its re-import; a reply or bounce becomes a lead event",
+      // Per tenant of the portal: its connection opened, a Query per event's contact, a command started per site, and a lead
+      // event per reply or bounce (a few writes each); 10 s leaves room for a batch of 100 events on one slow table.
+      timeoutSeconds: 10,
+      memoryMb: 256,
+      access: {
+        table: [
+          // The tenants of the portal the events name, and each one's connection (its client secret opened).
+          { actions: ['Query'], keyPrefixes: ['CRMPORTAL#'] },
+          { actions: ['GetItem'], keyPrefixes: ['CRM#'] },
+          // The leads each event's contact is linked to, and the tenant's sites (it must still cover the lead's).
+          { actions: ['Query'], keyPrefixes: ['CRMLINK#'] },
+          { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
+          // The re-import's command, once per batch of events (an Idempotency-Key made of their ids).
+          { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
+          { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+          // A reply or a bounce, reported as POST /api/leads/{id}/events does: the lead read, the tenant's history of it,
+          // the steps it cancels and the event's record.
+          { actions: ['GetItem'], keyPrefixes: ['SITE#'] },
+          { actions: ['PutItem'], keyPrefixes: ['LEADHISTORY#'] },
+          { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['FOLLOWUP#'] },
+          { index: 'gsi2', actions: ['Query'], keyPrefixes: ['FOLLOWUP#LEAD#'] },
+          // sequence.adapted for the tenant's webhooks (event-publishing.ts).
+          ...EVENT_PUBLISHER_TABLE_GRANTS,
+        ],
+        sendsTo: ['crm', EVENT_DELIVERY_QUEUE],
+        sendsToDeadLetterOf: [],
+        // CRM_ENCRYPTION_KEY: to open the connections' client secrets.
+        secrets: ['crm'],
+      },
+    },
   ],
   routes: [
     // The tenant's HubSpot connection (docs/crm.md).
@@ -90,5 +126,7 @@ export const CRM_CATALOGUE = {
     { method: 'DELETE', path: '/api/integrations/hubspot', function: 'crmConnectionApi' },
     // A lead import from the tenant's HubSpot (a crm_import command).
     { method: 'POST', path: '/api/integrations/hubspot/import', function: 'crmConnectionApi' },
+    // Outside /api and without a key: HubSpot signs each call (X-HubSpot-Signature-v3), and the webhook checks that.
+    { method: 'POST', path: '/webhooks/hubspot', function: 'hubspotWebhook' },
   ],
 } as const satisfies FeatureCatalogue;

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { commandIdField, EXAMPLE_COMMAND_ID, instantField } from '../api/openapi/fields';
-import { apiOperation, commandOperation, successEnvelope, type DocumentedOperation } from '../api/openapi/operation';
+import { apiOperation, commandOperation, successEnvelope, webhookOperation, type DocumentedOperation } from '../api/openapi/operation';
 import { HUBSPOT_SCOPES } from '../providers/crm/hubspot';
 import { hubspotConnectionSchema } from './connection-api';
 import { importTallySchema } from './import-progress';
@@ -8,6 +8,7 @@ import { crmImportRequestSchema } from './import-request';
 import { MAX_IMPORT_CONTACTS } from './import-phase';
 import { DEFAULT_LEAD_STATUS_MAP, LEAD_STATUS_TRIGGERS } from './lead-status';
 import { LEAD_STAGE_OF_STATUS } from './lead-mapping';
+import { HUBSPOT_WEBHOOK_PATH, MAX_WEBHOOK_EVENTS, SIGNAL_PROPERTIES } from './webhook-receiver';
 
 /**
  * The API reference of the CRM integration (documentation only: no function
@@ -172,5 +173,44 @@ export const CRM_OPERATIONS: readonly DocumentedOperation[] = [
       data: { command_id: EXAMPLE_COMMAND_ID, status: 'in_progress', site_id: '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c', source: 'list' },
     },
     completed: successEnvelope(importTallySchema.extend({ command_id: commandIdField })),
+  }),
+  webhookOperation({
+    method: 'POST',
+    path: HUBSPOT_WEBHOOK_PATH,
+    operationId: 'hubspotWebhook',
+    tag: TAG,
+    summary: "HubSpot's webhook calls",
+    description:
+      "Called by HubSpot, never by clients: no API key. The request must carry `X-HubSpot-Signature-v3` (base64 HMAC-SHA256 with the private app's client secret over " +
+      'the method, PUBLIC_BASE_URL + this path + query, the raw body and `X-HubSpot-Request-Timestamp`), checked against the connections of the portal the events name, ' +
+      'and be at most 5 minutes old; anything else answers 401 UNAUTHORIZED and changes nothing. For each tenant whose connection signed it: `contact.propertyChange` and ' +
+      '`contact.creation` of a contact linked to leads re-import it (a `crm_import` command of those contacts, once per call however often HubSpot retries it); ' +
+      `a change of ${Object.entries(SIGNAL_PROPERTIES)
+        .map(([name, type]) => `\`${name}\` is reported as a \`${type}\` lead event`)
+        .join(', ')} (as POST /api/leads/{leadId}/events would, once per HubSpot event). Other contacts and events are ignored.`,
+    headers: z.object({
+      'X-HubSpot-Signature-v3': z.string().meta({ description: "HubSpot's signature of the request (base64 HMAC-SHA256)." }),
+      'X-HubSpot-Request-Timestamp': z
+        .string()
+        .meta({ description: 'When HubSpot sent it (epoch milliseconds).', example: '1795700000000' }),
+    }),
+    body: {
+      contentType: 'application/json',
+      schema: z
+        .array(
+          z.looseObject({
+            eventId: z.number(),
+            subscriptionType: z.string().meta({ example: 'contact.propertyChange' }),
+            portalId: z.number(),
+            objectId: z.number(),
+            occurredAt: z.number().optional(),
+            propertyName: z.string().optional(),
+            propertyValue: z.string().optional(),
+          }),
+        )
+        .max(MAX_WEBHOOK_EVENTS),
+    },
+    errors: ['UNAUTHORIZED', 'INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'SYSTEM_ERROR'],
+    answers: { 204: { description: 'Taken: the linked contacts are being re-imported; the rest ignored.' } },
   }),
 ];

@@ -28,6 +28,7 @@ const BUDGETS_KIB: Readonly<Record<FunctionId, number>> = {
   // The HubSpot APIs it calls, not the whole client (4.5 MB): shared/providers/crm/hubspot-apis.ts.
   crmConnectionApi: 1_580, // 1435
   crmImportWorker: 1_600, // 1450
+  hubspotWebhook: 1_700, // 1500
   leadEventsApi: 750, // 684
   // The status callback and the relay check Twilio signatures without the twilio library (4.6 MB with it).
   twilioCallStatusWebhook: 770, // 694
