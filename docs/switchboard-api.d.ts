@@ -4352,7 +4352,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Completed within the `Prefer: wait=N` the request asked for (at most 4 s): the full result. */
+            /** @description Completed within the `Prefer: wait=N` the request asked for (at most 25 s): the full result. */
             200: {
                 headers: {
                     Location: components["headers"]["Location"];

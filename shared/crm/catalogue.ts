@@ -60,8 +60,9 @@ export const CRM_CATALOGUE = {
       description:
         "/api/integrations/hubspot: connect (token checked against HubSpot, kept encrypted), show and forget the tenant's HubSpot connection; start a lead import",
       // It waits for HubSpot's token check at most 6.5 s (CONNECT_POLICY in shared/providers/crm/policy.ts: 2 attempts of 3 s and a
-      // 0.5 s wait), then makes two or three table calls; GET and DELETE never call HubSpot.
-      timeoutSeconds: 8,
+      // 0.5 s wait), then makes two or three table calls; GET and DELETE never call HubSpot. Starting an import honours
+      // Prefer: wait like every POST that starts a command, hence the API's own 29 s.
+      timeoutSeconds: 29,
       memoryMb: 256,
       access: {
         table: [
@@ -89,8 +90,9 @@ export const CRM_CATALOGUE = {
       description:
         "POST /webhooks/hubspot: HubSpot's signed webhook calls (signature v3): a linked contact's change queues its re-import; a reply or bounce becomes a lead event",
       // Per tenant of the portal: its connection opened, a Query per event's contact, a command started per site, and a lead
-      // event per reply or bounce (a few writes each); 10 s leaves room for a batch of 100 events on one slow table.
-      timeoutSeconds: 10,
+      // event per reply or bounce (a few writes each): well under a second for HubSpot's usual few events; 8 s leaves room for a
+      // batch of 100 on a slow table.
+      timeoutSeconds: 8,
       memoryMb: 256,
       access: {
         table: [
