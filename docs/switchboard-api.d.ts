@@ -318,6 +318,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/hubspot/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import HubSpot contacts as leads
+         * @description Starts a `crm_import` command: reads the tenant's HubSpot contacts (`contact_ids`, the members of `list_id`, or every contact), page by page within HubSpot's rate limits, and upserts each as a lead of the site: name, company, email, phone, job title → `position`, lead status → `lead_stage`, its latest notes and e-mails → `interactions`. Each lead remembers its contact for the tenant: importing the contact again updates the same lead (same `lead_id`). A contact with neither e-mail nor phone, or with a field longer than a lead holds, is skipped with its reason.
+         *
+         *     Lead status → stage: `NEW` → `new`, `OPEN` → `open`, `IN_PROGRESS` → `in progress`, `OPEN_DEAL` → `proposal`, `UNQUALIFIED` → `unqualified`, `ATTEMPTED_TO_CONTACT` → `attempted to contact`, `CONNECTED` → `connected`, `BAD_TIMING` → `bad timing`; another status becomes its name in lower case; none leaves the stage as it was.
+         *
+         *     At most 1000 contacts per import (`limit_reached` says more were left). HubSpot asking to wait delays the import; HubSpot failing retries it. 404 NOT_FOUND when the tenant has no HubSpot connection.
+         */
+        post: operations["importHubSpotContacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/hubspot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * HubSpot's webhook calls
+         * @description Called by HubSpot, never by clients: no API key. The request must carry `X-HubSpot-Signature-v3` (base64 HMAC-SHA256 with the private app's client secret over the method, PUBLIC_BASE_URL + this path + query, the raw body and `X-HubSpot-Request-Timestamp`), checked against the connections of the portal the events name, and be at most 5 minutes old; anything else answers 401 UNAUTHORIZED and changes nothing. For each tenant whose connection signed it: `contact.propertyChange` and `contact.creation` of a contact linked to leads re-import it (a `crm_import` command of those contacts, once per call however often HubSpot retries it); a change of `hs_sales_email_last_replied` is reported as a `replied` lead event, `hs_email_hard_bounce_reason_enum` is reported as a `bounced` lead event (as POST /api/leads/{leadId}/events would, once per HubSpot event). Other contacts and events are ignored.
+         */
+        post: operations["hubspotWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/commands/{id}": {
         parameters: {
             query?: never;
@@ -563,7 +607,7 @@ export interface components {
              * @description The operation: `copywriter` is phase 2 of a lead follow-up (a child command), `post_call_summary` follows a call.
              * @enum {string}
              */
-            type: "lead_follow_up" | "copywriter" | "stakeholder_coordination" | "deep_research" | "post_call_summary";
+            type: "lead_follow_up" | "copywriter" | "stakeholder_coordination" | "deep_research" | "post_call_summary" | "crm_import";
             status: components["schemas"]["CommandStatus"];
             /**
              * Format: uuid
@@ -2139,6 +2183,26 @@ export interface components {
                 unsubscribed?: string;
                 bounced?: string;
             };
+        };
+        /** @description Imports the tenant's HubSpot contacts as leads of the site: `contact_ids`, the members of `list_id`, or (neither) every contact. A contact imported again updates its lead. */
+        HubSpotImportRequest: {
+            /**
+             * Format: uuid
+             * @description The site whose leads the contacts become.
+             */
+            site_id: string;
+            /**
+             * @description HubSpot contact ids to import (at most 100); not with `list_id`.
+             * @example [
+             *       "101"
+             *     ]
+             */
+            contact_ids?: string[];
+            /**
+             * @description A HubSpot list (its ILS list id): its members are imported; not with `contact_ids`.
+             * @example 12
+             */
+            list_id?: string;
         };
     };
     responses: never;
@@ -4241,6 +4305,310 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    importHubSpotContacts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 hours, the same key (per tenant and operation) with the same body answers with the command the first request made, and queues nothing again; the same key with another body answers 409 IDEMPOTENCY_CONFLICT. A retry after an erased command runs the request again. At most 255 characters (longer: the route's 400 validation code). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description `wait=N` (RFC 7240): wait up to N seconds (at most 25) for the command to end. Absent or malformed: no wait. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
+                 *       "list_id": "12"
+                 *     }
+                 */
+                "application/json": components["schemas"]["HubSpotImportRequest"];
+            };
+        };
+        responses: {
+            /** @description Completed within the `Prefer: wait=N` the request asked for (at most 25 s): the full result. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "Preference-Applied": components["headers"]["PreferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            created: number;
+                            updated: number;
+                            skipped: number;
+                            leads: {
+                                lead_id: string;
+                                hubspot_contact_id: string;
+                                /** @enum {string} */
+                                action: "created" | "updated";
+                            }[];
+                            skips: {
+                                hubspot_contact_id: string;
+                                /** @enum {string} */
+                                reason: "no_contact_point" | "field_too_long" | "not_found" | "link_conflict";
+                                detail?: string;
+                            }[];
+                            limit_reached: boolean;
+                            /**
+                             * Format: uuid
+                             * @description The command's id (time-ordered UUID): read it with GET /api/commands/{id}.
+                             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+                             */
+                            command_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Accepted: the command is recorded and its first job queued (or, with an `Idempotency-Key` seen before with this body, the command that key made). Read it at `Location` (GET /api/commands/{id}). */
+            202: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "command_id": "01a2089c-61b9-7628-80f6-bfab1a2ceaa4",
+                     *         "status": "in_progress",
+                     *         "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
+                     *         "source": "list"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description The command's id (time-ordered UUID): read it with GET /api/commands/{id}.
+                             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+                             */
+                            command_id: string;
+                            /** @enum {string} */
+                            status: "in_progress";
+                            site_id: string;
+                            /**
+                             * @description Which contacts: the named ones, a list, or every contact.
+                             * @enum {string}
+                             */
+                            source: "contacts" | "list" | "all";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed.
+             *
+             *     `INVALID_REQUEST`: the command's own failure, answered after `Prefer: wait=N` with `Location` (read it again with GET /api/commands/{id}).
+             */
+            400: {
+                headers: {
+                    Location: components["headers"]["LocationOfFailedCommand"];
+                    "Preference-Applied": components["headers"]["PreferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The site exists but is not among the key's sites; on a webhook, the provider's signature does not match. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /**
+             * @description - `SITE_NOT_FOUND`: No site has this id.
+             *     - `NOT_FOUND`: No route has this path, or an item the request names (a follow-up, a visitor, a conversation) does not exist.
+             *
+             *     `NOT_FOUND`: the command's own failure, answered after `Prefer: wait=N` with `Location` (read it again with GET /api/commands/{id}).
+             */
+            404: {
+                headers: {
+                    Location: components["headers"]["LocationOfFailedCommand"];
+                    "Preference-Applied": components["headers"]["PreferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description - `IDEMPOTENCY_CONFLICT`: The `Idempotency-Key` was used within 24 hours with another body. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /**
+             * @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed.
+             *
+             *     `SYSTEM_ERROR`: the command's own failure, answered after `Prefer: wait=N` with `Location` (read it again with GET /api/commands/{id}).
+             */
+            500: {
+                headers: {
+                    Location: components["headers"]["LocationOfFailedCommand"];
+                    "Preference-Applied": components["headers"]["PreferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    hubspotWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description HubSpot's signature of the request (base64 HMAC-SHA256). */
+                "X-HubSpot-Signature-v3": string;
+                /** @description When HubSpot sent it (epoch milliseconds). */
+                "X-HubSpot-Request-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": ({
+                    eventId: number;
+                    /** @example contact.propertyChange */
+                    subscriptionType: string;
+                    portalId: number;
+                    objectId: number;
+                    occurredAt?: number;
+                    propertyName?: string;
+                    propertyValue?: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+        };
+        responses: {
+            /** @description Taken: the linked contacts are being re-imported; the rest ignored. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */

@@ -282,6 +282,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'PUT /api/integrations/hubspot': { rateLimit: 0.5, burstLimit: 2 },
         'GET /api/integrations/hubspot': { rateLimit: 0.5, burstLimit: 2 },
         'DELETE /api/integrations/hubspot': { rateLimit: 0.5, burstLimit: 2 },
+        'POST /api/integrations/hubspot/import': { rateLimit: 0.5, burstLimit: 2 },
+        // HubSpot's webhook calls: bursts of contact changes, like Twilio's status callbacks.
+        'POST /webhooks/hubspot': { rateLimit: 2, burstLimit: 5 },
       },
     },
     relayThrottle: { rateLimit: 1, burstLimit: 2 },
@@ -348,6 +351,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'PUT /api/integrations/hubspot': { rateLimit: 1, burstLimit: 2 },
         'GET /api/integrations/hubspot': { rateLimit: 1, burstLimit: 2 },
         'DELETE /api/integrations/hubspot': { rateLimit: 1, burstLimit: 2 },
+        'POST /api/integrations/hubspot/import': { rateLimit: 1, burstLimit: 2 },
+        // HubSpot's webhook calls: bursts of contact changes, like Twilio's status callbacks.
+        'POST /webhooks/hubspot': { rateLimit: 5, burstLimit: 10 },
       },
     },
     relayThrottle: { rateLimit: 2, burstLimit: 5 },
@@ -415,6 +421,9 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentName, EnvironmentSettings>
         'PUT /api/integrations/hubspot': { rateLimit: 1, burstLimit: 2 },
         'GET /api/integrations/hubspot': { rateLimit: 1, burstLimit: 2 },
         'DELETE /api/integrations/hubspot': { rateLimit: 1, burstLimit: 2 },
+        'POST /api/integrations/hubspot/import': { rateLimit: 1, burstLimit: 2 },
+        // HubSpot's webhook calls: bursts of contact changes, like Twilio's status callbacks.
+        'POST /webhooks/hubspot': { rateLimit: 10, burstLimit: 20 },
       },
     },
     relayThrottle: { rateLimit: 5, burstLimit: 10 },

@@ -1,5 +1,18 @@
 import { apiRoute } from '../../shared/api/route';
-import { authenticatorOf, documentClientOf, loggerOf, secretsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { maxWaitSecondsOf } from '../../shared/catalogue/limits';
+import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
+import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
+import { readCommandRetention } from '../../shared/commands/retention';
+import {
+  authenticatorOf,
+  documentClientOf,
+  jobQueueOf,
+  loggerOf,
+  metricsOf,
+  secretsOf,
+  tableNameOf,
+  tracingOf,
+} from '../../shared/composition/adapters';
 import { clockOf, type HostPorts } from '../../shared/composition/host';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
@@ -8,10 +21,15 @@ import { answerCrmRoute } from '../../shared/crm/routes';
 import { crmSecretBoxOf, readCrmSettings } from '../../shared/crm/settings';
 import { hubspotCrm } from '../../shared/providers/crm/hubspot';
 import { CONNECT_POLICY } from '../../shared/providers/crm/policy';
+import { cachedSiteDirectory } from '../../shared/sites/cached-directory';
+import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
+
+/** How long this function trusts a site before reading it again. */
+const SITE_CACHE_TTL_MS = 30_000;
 
 /**
  * /api/integrations/hubspot: the tenant's HubSpot connection (connect,
- * show, disconnect). HUBSPOT_API_BASE_URL points the token check at HubSpot
+ * show, disconnect) and the start of a lead import (a crm_import command). HUBSPOT_API_BASE_URL points the token check at HubSpot
  * or a compatible server; CRM_ENCRYPTION_KEY (the `crm` secret) seals the
  * token and client secret.
  */
@@ -27,6 +45,13 @@ export function build(settings: Settings, host: HostPorts = {}) {
     crm: hubspotCrm({ ...(hubspotBaseUrl ? { baseUrl: hubspotBaseUrl } : {}), policy: CONNECT_POLICY }),
     clock: clockOf(host),
     local,
+    sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
+    commands: dynamoCommandStore(db, tableName),
+    idempotency: dynamoIdempotencyStore(db, tableName),
+    queue: jobQueueOf('crmConnectionApi', settings, tracing),
+    metrics: metricsOf('crmConnectionApi', settings),
+    maxWaitSeconds: maxWaitSecondsOf('crmConnectionApi'),
+    ...readCommandRetention(settings),
   };
   return apiRoute(deps, {}, (call) => answerCrmRoute(deps, call));
 }

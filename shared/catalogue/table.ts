@@ -73,6 +73,11 @@ export const TABLE = {
      * the connection, so a provider's webhook call, which names its portal, finds its tenants with one Query.
      */
     'CRMPORTAL#',
+    /**
+     * `CRMLINK#<tenant id>#<provider>#…`: which lead each of a tenant's CRM contacts became, both ways: `…#CONTACT#<contact id>`
+     * (`sk` `SITE#<site id>`) and `…#SITE#<site id>` (`sk` `LEAD#<lead id>`), the tenant's own (shared/crm/dynamo-lead-links.ts).
+     */
+    'CRMLINK#',
   ],
   indexes: [
     /**

@@ -1,9 +1,14 @@
 import * as z from 'zod';
-import { instantField } from '../api/openapi/fields';
-import { apiOperation, successEnvelope, type DocumentedOperation } from '../api/openapi/operation';
+import { commandIdField, EXAMPLE_COMMAND_ID, instantField } from '../api/openapi/fields';
+import { apiOperation, commandOperation, successEnvelope, webhookOperation, type DocumentedOperation } from '../api/openapi/operation';
 import { HUBSPOT_SCOPES } from '../providers/crm/hubspot';
 import { hubspotConnectionSchema } from './connection-api';
+import { importTallySchema } from './import-progress';
+import { crmImportRequestSchema } from './import-request';
+import { MAX_IMPORT_CONTACTS } from './import-phase';
 import { DEFAULT_LEAD_STATUS_MAP, LEAD_STATUS_TRIGGERS } from './lead-status';
+import { LEAD_STAGE_OF_STATUS } from './lead-mapping';
+import { HUBSPOT_WEBHOOK_PATH, MAX_WEBHOOK_EVENTS, SIGNAL_PROPERTIES } from './webhook-receiver';
 
 /**
  * The API reference of the CRM integration (documentation only: no function
@@ -74,7 +79,11 @@ const connectionExample = {
 
 const defaults = LEAD_STATUS_TRIGGERS.map((trigger) => `\`${trigger}\` → \`${DEFAULT_LEAD_STATUS_MAP[trigger]}\``).join(', ');
 
-/** The three /api/integrations/hubspot routes. */
+const stages = Object.entries(LEAD_STAGE_OF_STATUS)
+  .map(([status, stage]) => `\`${status}\` → \`${stage}\``)
+  .join(', ');
+
+/** The /api/integrations/hubspot routes. */
 export const CRM_OPERATIONS: readonly DocumentedOperation[] = [
   apiOperation({
     method: 'PUT',
@@ -147,5 +156,75 @@ export const CRM_OPERATIONS: readonly DocumentedOperation[] = [
         example: { success: true, data: { provider: 'hubspot', portal_id: '24681357', deleted: true } },
       },
     },
+  }),
+  commandOperation({
+    method: 'POST',
+    path: '/api/integrations/hubspot/import',
+    operationId: 'importHubSpotContacts',
+    tag: TAG,
+    summary: 'Import HubSpot contacts as leads',
+    description: [
+      "Starts a `crm_import` command: reads the tenant's HubSpot contacts (`contact_ids`, the members of `list_id`, or every contact), page by page within HubSpot's rate limits, " +
+        'and upserts each as a lead of the site: name, company, email, phone, job title → `position`, lead status → `lead_stage`, its latest notes and e-mails → `interactions`. ' +
+        'Each lead remembers its contact for the tenant: importing the contact again updates the same lead (same `lead_id`). A contact with neither e-mail nor phone, or with a field longer than a lead holds, is skipped with its reason.',
+      '',
+      `Lead status → stage: ${stages}; another status becomes its name in lower case; none leaves the stage as it was.`,
+      '',
+      `At most ${MAX_IMPORT_CONTACTS} contacts per import (\`limit_reached\` says more were left). HubSpot asking to wait delays the import; HubSpot failing retries it. ` +
+        '404 NOT_FOUND when the tenant has no HubSpot connection.',
+    ].join('\n'),
+    body: { schema: crmImportRequestSchema, example: { site_id: '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c', list_id: '12' } },
+    errors: ['INVALID_REQUEST', 'SITE_NOT_FOUND', 'FORBIDDEN', 'NOT_FOUND'],
+    failures: ['NOT_FOUND', 'INVALID_REQUEST', 'SYSTEM_ERROR'],
+    accepted: z.object({
+      command_id: commandIdField,
+      status: z.literal('in_progress'),
+      site_id: z.string(),
+      source: z.enum(['contacts', 'list', 'all']).meta({ description: 'Which contacts: the named ones, a list, or every contact.' }),
+    }),
+    acceptedExample: {
+      success: true,
+      data: { command_id: EXAMPLE_COMMAND_ID, status: 'in_progress', site_id: '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c', source: 'list' },
+    },
+    completed: successEnvelope(importTallySchema.extend({ command_id: commandIdField })),
+  }),
+  webhookOperation({
+    method: 'POST',
+    path: HUBSPOT_WEBHOOK_PATH,
+    operationId: 'hubspotWebhook',
+    tag: TAG,
+    summary: "HubSpot's webhook calls",
+    description:
+      "Called by HubSpot, never by clients: no API key. The request must carry `X-HubSpot-Signature-v3` (base64 HMAC-SHA256 with the private app's client secret over " +
+      'the method, PUBLIC_BASE_URL + this path + query, the raw body and `X-HubSpot-Request-Timestamp`), checked against the connections of the portal the events name, ' +
+      'and be at most 5 minutes old; anything else answers 401 UNAUTHORIZED and changes nothing. For each tenant whose connection signed it: `contact.propertyChange` and ' +
+      '`contact.creation` of a contact linked to leads re-import it (a `crm_import` command of those contacts, once per call however often HubSpot retries it); ' +
+      `a change of ${Object.entries(SIGNAL_PROPERTIES)
+        .map(([name, type]) => `\`${name}\` is reported as a \`${type}\` lead event`)
+        .join(', ')} (as POST /api/leads/{leadId}/events would, once per HubSpot event). Other contacts and events are ignored.`,
+    headers: z.object({
+      'X-HubSpot-Signature-v3': z.string().meta({ description: "HubSpot's signature of the request (base64 HMAC-SHA256)." }),
+      'X-HubSpot-Request-Timestamp': z
+        .string()
+        .meta({ description: 'When HubSpot sent it (epoch milliseconds).', example: '1795700000000' }),
+    }),
+    body: {
+      contentType: 'application/json',
+      schema: z
+        .array(
+          z.looseObject({
+            eventId: z.number(),
+            subscriptionType: z.string().meta({ example: 'contact.propertyChange' }),
+            portalId: z.number(),
+            objectId: z.number(),
+            occurredAt: z.number().optional(),
+            propertyName: z.string().optional(),
+            propertyValue: z.string().optional(),
+          }),
+        )
+        .max(MAX_WEBHOOK_EVENTS),
+    },
+    errors: ['UNAUTHORIZED', 'INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'SYSTEM_ERROR'],
+    answers: { 204: { description: 'Taken: the linked contacts are being re-imported; the rest ignored.' } },
   }),
 ];

@@ -12,6 +12,7 @@ import {
   showHubSpotConnection,
   type ConnectionApiDependencies,
 } from './connection-api';
+import { startCrmImport, type ImportApiDependencies } from './import-api';
 
 /**
  * Use case: one request to the tenant's HubSpot connection (the routes of
@@ -19,7 +20,10 @@ import {
  * was checked. The body is read here, in the order of docs/api.md "Order of
  * checks": size (413), JSON (400 INVALID_REQUEST), then the schema.
  */
-export async function answerCrmRoute(deps: ConnectionApiDependencies, call: Pick<ApiCall, 'event' | 'principal'>): Promise<HttpResult> {
+export async function answerCrmRoute(
+  deps: ConnectionApiDependencies & ImportApiDependencies,
+  call: Pick<ApiCall, 'event' | 'principal' | 'headers'>,
+): Promise<HttpResult> {
   const { event, principal } = call;
   switch (event.routeKey) {
     case 'PUT /api/integrations/hubspot':
@@ -28,6 +32,8 @@ export async function answerCrmRoute(deps: ConnectionApiDependencies, call: Pick
       return showHubSpotConnection(deps, principal);
     case 'DELETE /api/integrations/hubspot':
       return disconnectHubSpot(deps, principal);
+    case 'POST /api/integrations/hubspot/import':
+      return startCrmImport(deps, { principal, body: readJsonBody(event), headers: call.headers });
     default:
       return errorResponse({ code: 'NOT_FOUND', message: `No route for ${shownId(event.routeKey ?? '')}.` });
   }

@@ -139,6 +139,8 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
       ResearchProducerPolicyArn: `Stateful:${logicalId(stateful.producerPolicies.get('research')!)}`,
       SummaryQueueUrl: `Stateful:${logicalId(stateful.queues.get('summary')!.queue)}`,
       SummaryDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('summary')!.deadLetterQueue)}`,
+      CrmQueueUrl: `Stateful:${logicalId(stateful.queues.get('crm')!.queue)}`,
+      CrmDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('crm')!.deadLetterQueue)}`,
       OpenaiSecretArn: `Stateful:${logicalId(stateful.secrets.get('openai')!.secret)}`,
       SearchSecretArn: `Stateful:${logicalId(stateful.secrets.get('search')!.secret)}`,
       TwilioSecretArn: `Stateful:${logicalId(stateful.secrets.get('twilio')!.secret)}`,
@@ -382,13 +384,14 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
     const env = envs[name];
     const { alarms: thresholds } = ENVIRONMENTS[name];
     const rateAlarms = alarms(env).filter((a) => String(a.AlarmDescription).includes('commands failing'));
-    expect(rateAlarms).toHaveLength(5);
+    expect(rateAlarms).toHaveLength(6);
     for (const [commandType, prefix] of [
       ['lead_follow_up', 'leadFollowUp'],
       ['copywriter', 'copywriter'],
       ['stakeholder_coordination', 'stakeholderCoordination'],
       ['deep_research', 'deepResearch'],
       ['post_call_summary', 'postCallSummary'],
+      ['crm_import', 'crmImport'],
     ] as const) {
       const alarm = rateAlarms.find((a) => String(a.AlarmDescription).startsWith(`${commandType} `))!;
       const metric = (metricName: string, id: string) => ({
@@ -450,7 +453,7 @@ describe.each(ENVIRONMENT_NAMES)('operations (%s)', (name) => {
     env.service.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     const topic = `Service:${logicalId(env.stage.service.operations.alarmTopic)}`;
     const all = alarms(env);
-    const commandTypes = 5;
+    const commandTypes = 6;
     const offline = ENVIRONMENTS[name].providersConfigured ? 1 : 0;
     const providerNotConfigured = 1;
     const notBehindHttpApi = FUNCTIONS.filter((f) => !ROUTES.some((r) => r.function === f.id) && f.id !== DEFAULT_ROUTE_FUNCTION).length;

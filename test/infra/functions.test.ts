@@ -163,13 +163,13 @@ describe('definitions the infrastructure relies on', () => {
 
   it('gives functions behind routes that never honour Prefer: wait a timeout of a few seconds (their caps grow with it)', () => {
     // Prefer: wait is honoured by GET /api/commands/{id} and by the POSTs that start a command.
-    const waiting = new Set(['getCommandApi', 'leadFollowUpApi', 'stakeholderCoordinationApi', 'deepResearchApi']);
+    const waiting = new Set(['getCommandApi', 'leadFollowUpApi', 'stakeholderCoordinationApi', 'deepResearchApi', 'crmConnectionApi']);
     const short = FUNCTIONS.filter((fn) => isRouted(fn) && !waiting.has(fn.id) && fn.id !== 'conversationRelayWebhook');
     expect(short.map((fn) => fn.id).sort()).toEqual(
       [
         'apiDocsApi',
-        'crmConnectionApi',
         'deleteCommandApi',
+        'hubspotWebhook',
         'healthApi',
         'leadEventsApi',
         'listFollowUpsApi',
@@ -215,6 +215,7 @@ describe('definitions the infrastructure relies on', () => {
         ],
       ],
       ['webhookDeliveryWorker', ['WEBHOOK_RETRY_DELAYS']],
+      ['crmImportWorker', ['HUBSPOT_API_BASE_URL']],
     ]);
   });
 

@@ -40,6 +40,8 @@ import type { RelayConnections } from '../../shared/voice-assistant/connections'
 import { relayUrlOf } from '../../shared/providers/telephony/public-urls';
 import { signTwilioRequest } from '../../infra/local/twilio-wire';
 import { sqsEventOf } from '../../infra/local/sqs-poller';
+import { dynamoLeadLinks } from '../../shared/crm/dynamo-lead-links';
+import { hubspotSignatureV3 } from '../../shared/crm/webhook-signature';
 
 const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
@@ -219,7 +221,7 @@ function providerSettings(id: FunctionId): Settings {
   // The webhook receiver of this test is a loopback server, as under npm start.
   if (id === 'webhooksApi' || id === 'webhookDeliveryWorker') return { WEBHOOK_ALLOW_LOOPBACK: 'true' };
   // The HubSpot connection: the loopback HubSpot, and the sealing key its `crm` secret holds in AWS.
-  if (id === 'crmConnectionApi')
+  if (id === 'crmConnectionApi' || id === 'crmImportWorker' || id === 'hubspotWebhook')
     return { HUBSPOT_API_BASE_URL: hubspot.baseUrl, CRM_ENCRYPTION_KEY: 'table-access-crm-sealing-key-0123456789' };
   if (id !== 'researchWorker') return {};
   return { GOOGLE_CSE_API_KEY: google.apiKey, GOOGLE_CSE_ID: google.engineId, GOOGLE_CSE_BASE_URL: google.baseUrl };
@@ -267,6 +269,31 @@ afterAll(async () => {
   await services.stop();
 });
 
+/**
+ * The tenant connected again with a client secret, a HubSpot contact linked to the demo lead, and a signer of HubSpot's calls
+ * (signature v3 over PUBLIC_BASE_URL + /webhooks/hubspot).
+ */
+async function hubspotWebhookSetup() {
+  const clientSecret = 'table-access-hubspot-client-secret';
+  const connected = await call(url, 'PUT', '/api/integrations/hubspot', {
+    key: API_KEY,
+    body: { access_token: hubspot.token, client_secret: clientSecret },
+  });
+  expect(connected.status).toBe(200);
+  const contactId = hubspot.addContact({ firstname: 'Jordan', email: 'jordan@linked.example' });
+  await dynamoLeadLinks(services.db, services.aws.tableName, 'hubspot').link('local', DEMO_SITE, DEMO_LEAD, contactId);
+  const signedHubSpotCall = (base: string, events: unknown[]) => {
+    const body = JSON.stringify(events);
+    const timestamp = String(Date.now());
+    const signature = hubspotSignatureV3(clientSecret, { method: 'POST', url: `${PUBLIC_BASE_URL}/webhooks/hubspot`, body, timestamp });
+    return call(base, 'POST', '/webhooks/hubspot', {
+      rawBody: body,
+      headers: { 'content-type': 'application/json', 'x-hubspot-signature-v3': signature, 'x-hubspot-request-timestamp': timestamp },
+    });
+  };
+  return { contactId, signedHubSpotCall };
+}
+
 describe('the table access of every function, on its real paths', () => {
   it('runs every path that touches the table', async () => {
     // API: health, unknown route, a lead follow-up (then its replay), reading it.
@@ -283,7 +310,25 @@ describe('the table access of every function, on its real paths', () => {
     // The HubSpot connection: connected (the connection and its portal's entry), shown, forgotten.
     expect((await call(url, 'PUT', '/api/integrations/hubspot', { key: API_KEY, body: { access_token: hubspot.token } })).status).toBe(200);
     expect((await call(url, 'GET', '/api/integrations/hubspot', { key: API_KEY })).status).toBe(200);
-    expect((await call(url, 'DELETE', '/api/integrations/hubspot', { key: API_KEY })).status).toBe(200);
+    // A lead import: the contact becomes a lead of the site, linked to it; importing it again updates that lead.
+    const contactId = hubspot.addContact({ firstname: 'Table', email: 'table@access.example' });
+    for (const round of [1, 2]) {
+      const started = await call(url, 'POST', '/api/integrations/hubspot/import', {
+        key: API_KEY,
+        body: { site_id: DEMO_SITE, contact_ids: [contactId] },
+        headers: { 'idempotency-key': `crm-import-${round}` },
+      });
+      expect(started.status).toBe(202);
+      await drain('crm');
+      const imported = await call(url, 'GET', `/api/commands/${String(started.body.data?.command_id)}`, { key: API_KEY });
+      expect(imported.body.data).toMatchObject({ status: 'completed', [round === 1 ? 'created' : 'updated']: 1 });
+    }
+    const importReplay = await call(url, 'POST', '/api/integrations/hubspot/import', {
+      key: API_KEY,
+      body: { site_id: DEMO_SITE, contact_ids: [contactId] },
+      headers: { 'idempotency-key': 'crm-import-1' },
+    });
+    expect(importReplay.status).toBe(200);
     const body = { siteId: DEMO_SITE, leadId: DEMO_LEAD };
     const accepted = await call(url, 'POST', LEAD_FOLLOW_UP, { key: API_KEY, body, headers: { 'idempotency-key': 'access-1' } });
     expect(accepted.status).toBe(202);
@@ -521,6 +566,7 @@ describe('the table access of every function, on its real paths', () => {
       ['leadFollowUpApi', LEAD_FOLLOW_UP, 'sales', body],
       ['stakeholderCoordinationApi', STAKEHOLDER, 'call', meeting],
       ['deepResearchApi', RESEARCH, 'research', research],
+      ['crmConnectionApi', '/api/integrations/hubspot/import', 'crm', { site_id: DEMO_SITE }],
     ] as const) {
       const api = functionById(id);
       const unqueued = await compose(
@@ -546,6 +592,8 @@ describe('the table access of every function, on its real paths', () => {
       expect((await call(downUrl, 'POST', path, { key: API_KEY, body: request })).status).toBe(500);
       await new Promise((resolve) => downGateway.close(resolve));
     }
+    // The HubSpot connection, forgotten (with its portal's entry) once its import ran.
+    expect((await call(url, 'DELETE', '/api/integrations/hubspot', { key: API_KEY })).status).toBe(200);
 
     // The janitor: one command stuck for hours (failed), one never taken up (queued again).
     const commands = dynamoCommandStore(services.db, services.aws.tableName);
@@ -617,6 +665,49 @@ describe('the table access of every function, on its real paths', () => {
         })
       ).status,
     ).toBe(200);
+    // HubSpot's webhook: a signed reply of a contact linked to the lead (its open steps cancelled, the event in the tenant's
+    // history, its re-import started), the same call retried (the re-import's Idempotency-Key replayed), and one whose
+    // re-import cannot be queued (its command marked).
+    const { contactId: hubspotContact, signedHubSpotCall } = await hubspotWebhookSetup();
+    const reply = [
+      {
+        eventId: 1,
+        subscriptionType: 'contact.propertyChange',
+        portalId: hubspot.portalId,
+        objectId: Number(hubspotContact),
+        propertyName: 'hs_sales_email_last_replied',
+        propertyValue: String(Date.now() - 1_000),
+      },
+    ];
+    expect((await signedHubSpotCall(url, reply)).status).toBe(204);
+    expect((await signedHubSpotCall(url, reply)).status).toBe(204);
+    const down = functionById('hubspotWebhook');
+    const unqueuedWebhook = await compose(
+      down,
+      lambdaSettings(down, await recordingProxy('hubspotWebhook'), {
+        ...providerSettings('hubspotWebhook'),
+        [queueById('crm').urlEnvVar]: `${services.aws.sqsEndpoint}/000000000000/missing`,
+      }),
+    );
+    const webhookGateway = createGateway(
+      [
+        {
+          method: 'POST',
+          path: '/webhooks/hubspot',
+          functionName: down.id,
+          timeoutSeconds: down.timeoutSeconds,
+          handler: unqueuedWebhook as HttpHandler,
+        },
+      ],
+      { functionName: 'none', timeoutSeconds: 1, handler: handlers.get('notFoundApi') as HttpHandler },
+      { log: requestLogFromEnv({ LOG_LEVEL: 'SILENT' }) },
+    );
+    await new Promise<void>((resolve) => webhookGateway.listen(0, '127.0.0.1', resolve));
+    const change = [{ ...reply[0]!, eventId: 2, propertyName: 'jobtitle', propertyValue: 'CTO' }];
+    expect((await signedHubSpotCall(`http://127.0.0.1:${(webhookGateway.address() as AddressInfo).port}`, change)).status).toBe(500);
+    await new Promise((resolve) => webhookGateway.close(resolve));
+    expect((await call(url, 'DELETE', '/api/integrations/hubspot', { key: API_KEY })).status).toBe(200);
+
     const { Item: template } = await services.db.send(
       new GetCommand({ TableName: services.aws.tableName, Key: { pk: `FOLLOWUP#${steps[1]!.id}`, sk: 'FOLLOWUP' } }),
     );

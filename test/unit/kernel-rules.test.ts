@@ -76,7 +76,12 @@ describe('the service catalogue', () => {
   it('gives every function that starts a command the table access starting one takes (command-start.ts)', () => {
     const startingQueues = new Set<string>(JOB_TYPES.filter((job) => job.startsCommand).map((job) => job.queue.id));
     const accepting = FUNCTIONS.filter((fn) => fn.kind === 'api' && fn.access.sendsTo.some((queue) => startingQueues.has(queue)));
-    expect(accepting.map((fn) => fn.id).sort()).toEqual(['deepResearchApi', 'leadFollowUpApi', 'stakeholderCoordinationApi']);
+    expect(accepting.map((fn) => fn.id).sort()).toEqual([
+      'crmConnectionApi',
+      'deepResearchApi',
+      'leadFollowUpApi',
+      'stakeholderCoordinationApi',
+    ]);
     for (const fn of accepting) expect([fn.id, fn.access.table]).toEqual([fn.id, expect.arrayContaining([...COMMAND_ACCEPT_TABLE_GRANTS])]);
     const producerWorkers = JOB_TYPES.filter((job) => job.fromProducers).map((job) => job.worker);
     expect(producerWorkers.map((worker) => worker.id).sort()).toEqual(['researchWorker', 'salesWorker']);

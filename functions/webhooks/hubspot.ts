@@ -1,0 +1,92 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import * as z from 'zod';
+import { dynamoTenantStore } from '../../shared/access/dynamo-tenants';
+import { MAX_BODY_BYTES } from '../../shared/catalogue/limits';
+import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
+import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
+import { readCommandRetention } from '../../shared/commands/retention';
+import { documentClientOf, jobQueueOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { eventPublisherOf } from '../../shared/composition/events';
+import { clockOf, type HostPorts } from '../../shared/composition/host';
+import { lambdaEntry } from '../../shared/composition/lambda';
+import type { Settings } from '../../shared/composition/settings';
+import { dynamoConnectionStore } from '../../shared/crm/dynamo-connection-store';
+import { dynamoLeadLinks } from '../../shared/crm/dynamo-lead-links';
+import { crmSecretBoxOf } from '../../shared/crm/settings';
+import { answerHubSpotWebhook, type ReportedLeadEvent } from '../../shared/crm/webhook-receiver';
+import { dynamoLeadHistory } from '../../shared/lead-follow-up/history';
+import { dynamoLeadEventRecords } from '../../shared/lead-follow-up/sequences/event-records';
+import { answerLeadEvent } from '../../shared/lead-follow-up/sequences/lead-events';
+import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
+import { readConfig } from '../../shared/platform/config';
+import { AppError } from '../../shared/platform/errors';
+import { bodySizeLimit, errorEnvelope } from '../../shared/platform/http/middleware';
+import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
+import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
+
+/**
+ * POST /webhooks/hubspot: HubSpot's webhook calls, without an API key. Its
+ * own check is the signature v3 with the client secret of the connections
+ * of the portal the events name (opened with CRM_ENCRYPTION_KEY), against
+ * PUBLIC_BASE_URL. A linked contact's change starts a crm_import of it; a
+ * reply or bounce is reported through the lead events use case
+ * (`POST /api/leads/{id}/events`), as the tenant itself would.
+ */
+export function build(settings: Settings, host: HostPorts = {}) {
+  const tracing = tracingOf('hubspotWebhook', settings);
+  const db = documentClientOf(settings, tracing);
+  const tableName = tableNameOf(settings);
+  const logger = loggerOf('hubspotWebhook', settings);
+  const clock = clockOf(host);
+  const queue = jobQueueOf('hubspotWebhook', settings, tracing);
+  // Optional: without it no signature can be checked, so every call is refused.
+  const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: z.url().optional() }, settings);
+  const retention = readCommandRetention(settings);
+  const idempotency = dynamoIdempotencyStore(db, tableName);
+  const leadEvents = {
+    sites: dynamoSiteDirectory(db, tableName),
+    steps: dynamoStepStore(db, tableName),
+    records: dynamoLeadEventRecords(db, tableName),
+    history: dynamoLeadHistory(db, tableName),
+    idempotency,
+    events: eventPublisherOf('hubspotWebhook', { db, tableName, queue, clock }),
+    clock,
+    logger,
+    ...retention,
+  };
+  const reportLeadEvent = async (event: ReportedLeadEvent) => {
+    try {
+      await answerLeadEvent(leadEvents, {
+        principal: { tenantId: event.tenantId, siteIds: [event.siteId], keyId: 'hubspot' },
+        leadId: event.leadId,
+        body: { site_id: event.siteId, type: event.type, occurred_at: event.occurredAt, channel: 'email' },
+        headers: { 'idempotency-key': event.idempotencyKey },
+      });
+    } catch (error) {
+      // A lead gone from its site (or an event its rules refuse) is not HubSpot's to retry.
+      if (!(error instanceof AppError)) throw error;
+      logger.warn('HubSpot signal not reported as a lead event', { type: event.type, code: error.code });
+    }
+  };
+  const deps = {
+    connections: dynamoConnectionStore(db, tableName, crmSecretBoxOf(secretsOf('hubspotWebhook', settings))),
+    links: dynamoLeadLinks(db, tableName, 'hubspot'),
+    tenants: dynamoTenantStore(db, tableName),
+    reportLeadEvent,
+    ...(PUBLIC_BASE_URL ? { publicBaseUrl: PUBLIC_BASE_URL } : {}),
+    commands: dynamoCommandStore(db, tableName),
+    idempotency,
+    queue,
+    clock,
+    metrics: metricsOf('hubspotWebhook', settings),
+    logger,
+    ...retention,
+  };
+  return middy<HttpEvent, HttpResult>(async (event: HttpEvent): Promise<HttpResult> => answerHubSpotWebhook(deps, event))
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(errorEnvelope({ logger }))
+    .use(bodySizeLimit(MAX_BODY_BYTES));
+}
+
+export const handler = lambdaEntry(build);

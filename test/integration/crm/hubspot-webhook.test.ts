@@ -1,0 +1,180 @@
+import { Signature } from '@hubspot/api-client';
+import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
+import { DEMO_SITE_ID } from '../../../shared/api/examples';
+import { documentClientOf } from '../../../shared/composition/adapters';
+import { startHubSpotFake, type HubSpotFake } from '../../fakes/hubspot';
+import { eventually } from '../../support/embedded';
+import { call } from '../../support/http';
+
+/**
+ * POST /webhooks/hubspot through the local runtime, signed with the
+ * official client library's signer: forged, stale and unsigned calls
+ * change nothing; a signed change re-reads the linked contact into its
+ * lead; a reply becomes the tenant's lead event; another tenant connected
+ * to the same portal is never touched by a call it did not sign.
+ */
+const CONNECT = '/api/integrations/hubspot';
+const IMPORT = '/api/integrations/hubspot/import';
+const HOOK = '/webhooks/hubspot';
+const SECRET_A = 'cs-tenant-a-7a3c1f0e-9b8d-4c6e-a5f4';
+const SECRET_B = 'cs-tenant-b-0f9e8d7c-6b5a-4f3e-9d2c';
+const OTHER_KEY = 'sbk_crm-webhook-other-tenant-01';
+const OTHER_TOKEN = 'pat-na1-webhook-other-tenant-000000';
+
+let hubspot: HubSpotFake;
+let runtime: LocalRuntime;
+let contactId: string;
+let leadA: string;
+let leadB: string;
+let eventId = 1;
+
+const db = () =>
+  documentClientOf({
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: runtime.dynamodbEndpoint,
+  });
+
+const lead = async (leadId: string) =>
+  (await db().send(new GetCommand({ TableName: runtime.tableName, Key: { pk: `SITE#${DEMO_SITE_ID}`, sk: `LEADS#${leadId}` } }))).Item;
+
+/** How many crm_import commands exist, every tenant's. */
+async function importCommands(): Promise<number> {
+  const { Count } = await db().send(
+    new ScanCommand({
+      TableName: runtime.tableName,
+      FilterExpression: '#type = :type',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: { ':type': 'crm_import' },
+      ConsistentRead: true,
+    }),
+  );
+  return Count ?? 0;
+}
+
+async function importContact(key: string): Promise<string> {
+  const started = await call(runtime.url, 'POST', IMPORT, { key, body: { site_id: DEMO_SITE_ID, contact_ids: [contactId] } });
+  expect(started.status).toBe(202);
+  const done = await eventually(async () => {
+    const answer = await call(runtime.url, 'GET', `/api/commands/${String(started.body.data!.command_id)}`, { key });
+    return answer.body.data?.status === 'completed' ? answer.body.data : undefined;
+  });
+  return (done.leads as { lead_id: string }[])[0]!.lead_id;
+}
+
+/** A HubSpot call: its events, signed by the official signer with `secret` at `timestamp`. */
+function hubspotCall(events: Record<string, unknown>[], secret: string, timestamp = Date.now()) {
+  const body = JSON.stringify(events.map((event) => ({ portalId: hubspot.portalId, eventId: eventId++, occurredAt: timestamp, ...event })));
+  const signature = Signature.getSignature('POST', 'v3', {
+    clientSecret: secret,
+    requestBody: body,
+    url: `${runtime.publicBaseUrl}${HOOK}`,
+    timestamp,
+    signature: '',
+  });
+  return call(runtime.url, 'POST', HOOK, {
+    rawBody: body,
+    headers: { 'content-type': 'application/json', 'x-hubspot-signature-v3': signature, 'x-hubspot-request-timestamp': String(timestamp) },
+  });
+}
+
+beforeAll(async () => {
+  hubspot = await startHubSpotFake();
+  // Tenant B's private app is on the same portal, with a client secret of its own.
+  hubspot.addToken(OTHER_TOKEN, { portalId: hubspot.portalId });
+  runtime = await startLocalRuntime({
+    port: 0,
+    apiKeys: { [OTHER_KEY]: [DEMO_SITE_ID] },
+    scheduleEveryMs: 0,
+    settings: {
+      LOG_LEVEL: 'SILENT',
+      HUBSPOT_API_BASE_URL: hubspot.baseUrl,
+      CRM_ENCRYPTION_KEY: 'crm-webhook-test-service-key-0123456789ab',
+    },
+  });
+  const connect = async (key: string, token: string, secret: string) =>
+    expect((await call(runtime.url, 'PUT', CONNECT, { key, body: { access_token: token, client_secret: secret } })).status).toBe(200);
+  await connect(runtime.apiKey, hubspot.token, SECRET_A);
+  await connect(OTHER_KEY, OTHER_TOKEN, SECRET_B);
+  contactId = hubspot.addContact({ firstname: 'Hedy', email: 'hedy@signals.example', jobtitle: 'Inventor' });
+  leadA = await importContact(runtime.apiKey);
+  leadB = await importContact(OTHER_KEY);
+}, 60_000);
+
+afterAll(async () => {
+  await runtime?.stop();
+  await hubspot?.close();
+});
+
+describe('POST /webhooks/hubspot', () => {
+  const change = { subscriptionType: 'contact.propertyChange', propertyName: 'jobtitle', propertyValue: 'Chief Inventor' };
+
+  it('refuses a forged, a stale and an unsigned call (401) and changes nothing', async () => {
+    hubspot.addContact({ ...hubspot.contact(contactId)!, jobtitle: 'Forged Title' }, contactId);
+    const importsBefore = await importCommands();
+
+    expect((await hubspotCall([{ ...change, objectId: Number(contactId) }], 'not-the-secret')).status).toBe(401);
+    expect((await hubspotCall([{ ...change, objectId: Number(contactId) }], SECRET_A, Date.now() - 6 * 60_000)).status).toBe(401);
+    const unsigned = await call(runtime.url, 'POST', HOOK, {
+      body: [{ ...change, objectId: Number(contactId), portalId: hubspot.portalId }],
+    });
+    expect(unsigned.status).toBe(401);
+    expect(unsigned.body.error?.code).toBe('UNAUTHORIZED');
+
+    // The receiver starts its re-import before it answers: none was started, and the lead is as imported.
+    expect(await importCommands()).toBe(importsBefore);
+    expect((await lead(leadA))?.position).toBe('Inventor');
+    hubspot.addContact({ ...hubspot.contact(contactId)!, jobtitle: 'Inventor' }, contactId);
+  });
+
+  it("re-reads a linked contact into the signing tenant's lead only, and ignores an unlinked contact", async () => {
+    hubspot.addContact({ ...hubspot.contact(contactId)!, jobtitle: 'Chief Inventor' }, contactId);
+    const stranger = hubspot.addContact({ email: 'stranger@nowhere.example' });
+
+    const answer = await hubspotCall(
+      [
+        { ...change, objectId: Number(contactId) },
+        { subscriptionType: 'contact.creation', objectId: Number(stranger) },
+      ],
+      SECRET_A,
+    );
+
+    expect(answer.status).toBe(204);
+    await eventually(async () => ((await lead(leadA))?.position === 'Chief Inventor' ? true : undefined));
+    // Tenant B's lead of the same contact keeps what B imported: A's call never reaches B's links.
+    expect((await lead(leadB))?.position).toBe('Inventor');
+  });
+
+  it("reports a reply as the signing tenant's lead event, once however often HubSpot retries", async () => {
+    const repliedAt = Date.now() - 60_000;
+    const events = [
+      {
+        subscriptionType: 'contact.propertyChange',
+        objectId: Number(contactId),
+        propertyName: 'hs_sales_email_last_replied',
+        propertyValue: String(repliedAt),
+      },
+    ];
+    const first = await hubspotCall(events, SECRET_A);
+    eventId -= 1; // HubSpot's retry carries the same event id.
+    const retry = await hubspotCall(events, SECRET_A);
+    expect([first.status, retry.status]).toEqual([204, 204]);
+
+    const history = async (leadId: string) =>
+      (
+        await db().send(
+          new QueryCommand({
+            TableName: runtime.tableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': `LEADHISTORY#${DEMO_SITE_ID}#${leadId}` },
+          }),
+        )
+      ).Items ?? [];
+    const entries = await history(leadA);
+    expect(entries.filter((entry) => entry.type === 'replied')).toHaveLength(1);
+    expect(entries.find((entry) => entry.type === 'replied')).toMatchObject({ date: new Date(repliedAt).toISOString() });
+    expect((await history(leadB)).filter((entry) => entry.type === 'replied')).toHaveLength(0);
+  });
+});
