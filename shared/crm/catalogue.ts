@@ -37,8 +37,8 @@ export const CRM_CATALOGUE = {
             // The links of contacts and leads: a contact's leads (Query), a link written both ways (a transaction of two Puts),
             // read back (Query) when that transaction is refused.
             { actions: ['Query', 'PutItem'], keyPrefixes: ['CRMLINK#'] },
-            // The site's leads: read, then written whole.
-            { actions: ['GetItem', 'BatchWriteItem'], keyPrefixes: ['SITE#'] },
+            // The site's leads: read (one by id, or a bounded Query of them to match contacts by e-mail), then written whole.
+            { actions: ['GetItem', 'Query', 'BatchWriteItem'], keyPrefixes: ['SITE#'] },
             // command.completed / command.failed for the tenant's webhooks (event-publishing.ts).
             ...EVENT_PUBLISHER_TABLE_GRANTS,
           ],

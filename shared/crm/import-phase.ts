@@ -44,7 +44,7 @@ export interface ImportPhaseDependencies {
   connections: Pick<ConnectionStore, 'credentials' | 'recordSync'>;
   crm: CrmProvider;
   links: LeadLinks;
-  sites: Pick<SiteDirectory, 'getItem'> & Pick<SiteWriter, 'putItems'>;
+  sites: Pick<SiteDirectory, 'getItem' | 'listItems'> & Pick<SiteWriter, 'putItems'>;
   commands: Pick<CommandStore, 'recordProgress' | 'release'>;
   queue: Pick<JobQueue, 'sendAgain'>;
   clock: Clock;
@@ -159,6 +159,45 @@ function refusal(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Most of a site's leads read to match contacts by e-mail (one query per page imported). */
+export const MAX_LEADS_MATCHED_BY_EMAIL = 2_000;
+
+/** The site's leads by lower-cased e-mail (the first {@link MAX_LEADS_MATCHED_BY_EMAIL}), read on first use. */
+function siteLeadsByEmail(deps: ImportPhaseDependencies, siteId: string): () => Promise<Map<string, string>> {
+  let read: Promise<Map<string, string>> | undefined;
+  return () =>
+    (read ??= deps.sites.listItems(siteId, 'leads', MAX_LEADS_MATCHED_BY_EMAIL).then((leads) => {
+      const map = new Map<string, string>();
+      for (const lead of leads) if (lead.email && !map.has(lead.email.toLowerCase())) map.set(lead.email.toLowerCase(), lead.id);
+      return map;
+    }));
+}
+
+/**
+ * The lead a contact not yet linked becomes: the site's lead with its
+ * e-mail (a site imported from a data file and from the CRM holds each
+ * person once), linked to it; else a new lead. A lead already linked to
+ * another of the tenant's contacts is not taken over: a new lead is made.
+ */
+async function linkByEmail(
+  deps: ImportPhaseDependencies,
+  tenantId: string,
+  siteId: string,
+  contactId: string,
+  email: string | undefined,
+  byEmail: () => Promise<Map<string, string>>,
+): Promise<string> {
+  const match = email ? (await byEmail()).get(email.toLowerCase()) : undefined;
+  if (match) {
+    try {
+      return await deps.links.link(tenantId, siteId, match, contactId);
+    } catch (error) {
+      if (!(error instanceof LeadLinkedElsewhereError)) throw error;
+    }
+  }
+  return deps.links.link(tenantId, siteId, newId(), contactId);
+}
+
 /** Upserts one page's contacts; the tally with them. */
 async function upsertPage(
   deps: ImportPhaseDependencies,
@@ -168,6 +207,7 @@ async function upsertPage(
   before: ImportTally,
 ): Promise<ImportTally> {
   const tally: ImportTally = { ...before, leads: [...before.leads], skips: [...before.skips] };
+  const byEmail = siteLeadsByEmail(deps, siteId);
   const seen = new Set([...tally.leads, ...tally.skips].map((entry) => entry.hubspot_contact_id));
   const skip = (contactId: string, reason: ImportTally['skips'][number]['reason'], detail?: string) => {
     tally.skips.push({ hubspot_contact_id: contactId, reason, ...(detail ? { detail } : {}) });
@@ -193,7 +233,7 @@ async function upsertPage(
     let leadId: string;
     try {
       const linked = (await deps.links.leadOf(tenantId, contact.id)).find((lead) => lead.siteId === siteId);
-      leadId = linked?.leadId ?? (await deps.links.link(tenantId, siteId, newId(), contact.id));
+      leadId = linked?.leadId ?? (await linkByEmail(deps, tenantId, siteId, contact.id, contact.email, byEmail));
     } catch (error) {
       if (!(error instanceof LeadLinkedElsewhereError)) throw error;
       deps.logger?.warn('Contact not imported: its lead is linked to another contact', { error: describeError(error) });

@@ -217,7 +217,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CRM#*']],
     [['dynamodb:Query', 'dynamodb:PutItem'], 'table', ['CRMLINK#*']],
-    [['dynamodb:GetItem', 'dynamodb:BatchWriteItem'], 'table', ['SITE#*']],
+    [['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem'], 'table', ['SITE#*']],
     [['sqs:SendMessage'], 'queue/crm'],
     [['sqs:SendMessage'], 'dlq/crm'],
     [['secretsmanager:GetSecretValue'], 'secret/crm'],

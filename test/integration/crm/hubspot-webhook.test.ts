@@ -1,6 +1,7 @@
 import { Signature } from '@hubspot/api-client';
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
+import { hashApiKey } from '../../../shared/access/api-keys';
 import { DEMO_SITE_ID } from '../../../shared/api/examples';
 import { documentClientOf } from '../../../shared/composition/adapters';
 import { startHubSpotFake, type HubSpotFake } from '../../fakes/hubspot';
@@ -41,17 +42,26 @@ const lead = async (leadId: string) =>
   (await db().send(new GetCommand({ TableName: runtime.tableName, Key: { pk: `SITE#${DEMO_SITE_ID}`, sk: `LEADS#${leadId}` } }))).Item;
 
 /** How many crm_import commands exist, every tenant's. */
-async function importCommands(): Promise<number> {
+/** How many crm_import commands exist (of `tenantId` alone, when given). */
+async function importCommands(tenantId?: string): Promise<number> {
   const { Count } = await db().send(
     new ScanCommand({
       TableName: runtime.tableName,
-      FilterExpression: '#type = :type',
+      FilterExpression: `#type = :type${tenantId ? ' AND tenant_id = :tenant' : ''}`,
       ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: { ':type': 'crm_import' },
+      ExpressionAttributeValues: { ':type': 'crm_import', ...(tenantId ? { ':tenant': tenantId } : {}) },
       ConsistentRead: true,
     }),
   );
   return Count ?? 0;
+}
+
+/** The tenant of an API key, as its record names it. */
+async function tenantOfKey(key: string): Promise<string> {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: runtime.tableName, Key: { pk: `APIKEY#${hashApiKey(key)}`, sk: 'APIKEY' } }),
+  );
+  return String(Item?.tenant_id);
 }
 
 async function importContact(key: string): Promise<string> {
@@ -141,10 +151,14 @@ describe('POST /webhooks/hubspot', () => {
       SECRET_A,
     );
 
+    const tenantB = await tenantOfKey(OTHER_KEY);
+    const importsOfB = await importCommands(tenantB);
     expect(answer.status).toBe(204);
     await eventually(async () => ((await lead(leadA))?.position === 'Chief Inventor' ? true : undefined));
-    // Tenant B's lead of the same contact keeps what B imported: A's call never reaches B's links.
-    expect((await lead(leadB))?.position).toBe('Inventor');
+    // Both tenants imported the same person, so the site holds one lead (matched by e-mail), linked by each; A's call re-reads
+    // it with A's connection alone and never starts anything for B.
+    expect(leadB).toBe(leadA);
+    expect(await importCommands(tenantB)).toBe(importsOfB);
   });
 
   it("reports a reply as the signing tenant's lead event, once however often HubSpot retries", async () => {
@@ -162,19 +176,20 @@ describe('POST /webhooks/hubspot', () => {
     const retry = await hubspotCall(events, SECRET_A);
     expect([first.status, retry.status]).toEqual([204, 204]);
 
-    const history = async (leadId: string) =>
+    // A lead's history is each tenant's own: the reply is A's, never in B's history of the same lead.
+    const history = async (leadId: string, tenantId: string) =>
       (
         await db().send(
           new QueryCommand({
             TableName: runtime.tableName,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': `LEADHISTORY#${DEMO_SITE_ID}#${leadId}` },
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :tenant)',
+            ExpressionAttributeValues: { ':pk': `LEADHISTORY#${DEMO_SITE_ID}#${leadId}`, ':tenant': `${tenantId}#` },
           }),
         )
       ).Items ?? [];
-    const entries = await history(leadA);
+    const entries = await history(leadA, runtime.tenantId);
     expect(entries.filter((entry) => entry.type === 'replied')).toHaveLength(1);
     expect(entries.find((entry) => entry.type === 'replied')).toMatchObject({ date: new Date(repliedAt).toISOString() });
-    expect((await history(leadB)).filter((entry) => entry.type === 'replied')).toHaveLength(0);
+    expect((await history(leadB, await tenantOfKey(OTHER_KEY))).filter((entry) => entry.type === 'replied')).toHaveLength(0);
   });
 });

@@ -143,6 +143,20 @@ describe('POST /api/integrations/hubspot/import', () => {
     expect(await links.leadOf(runtime.tenantId, ada)).toEqual([{ siteId: DEMO_SITE_ID, leadId: adaLead.lead_id }]);
   }, 60_000);
 
+  it('takes the site’s lead with the same e-mail rather than make a second one', async () => {
+    const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
+    expect(await lead(DEMO_LEAD)).toMatchObject({ email: 'jordan.alvarez@trailhead-rentals.example' });
+    const jordan = hubspot.addContact({ firstname: 'Jordan', lastname: 'Alvarez', email: 'Jordan.Alvarez@trailhead-rentals.example' });
+    const result = resultOf(await importAndWait({ site_id: DEMO_SITE_ID, contact_ids: [jordan] }));
+    expect(result).toMatchObject({
+      created: 0,
+      updated: 1,
+      leads: [{ lead_id: DEMO_LEAD, hubspot_contact_id: jordan, action: 'updated' }],
+    });
+    // What HubSpot holds no value for keeps the site's.
+    expect(await lead(DEMO_LEAD)).toMatchObject({ name: 'Jordan Alvarez', company: expect.any(String), interactions: expect.any(Array) });
+  }, 60_000);
+
   it("imports a list's members page by page", async () => {
     const members = Array.from({ length: 130 }, (_, index) => hubspot.addContact({ email: `member${index}@list.example` }));
     hubspot.setList('77', members);
@@ -175,8 +189,10 @@ describe('POST /api/integrations/hubspot/import', () => {
     const used = hubspot.requests.slice(before).filter((request) => request.path.includes('/crm/'));
     expect(used.length).toBeGreaterThan(0);
     for (const request of used) expect(request.headers.authorization).toBe(`Bearer ${OTHER_TOKEN}`);
-    expect(theirs).toMatchObject({ created: 1 });
-    expect(theirs.leads[0]!.lead_id).not.toBe(mine.leads[0]!.lead_id);
+    // The site's leads are shared by the tenants covering it: the same person (by e-mail) is the same lead, which each tenant
+    // links to its own contact.
+    expect(theirs).toMatchObject({ created: 0, updated: 1 });
+    expect(theirs.leads[0]!.lead_id).toBe(mine.leads[0]!.lead_id);
     const links = dynamoLeadLinks(db(), runtime.tableName, 'hubspot');
     expect(await links.leadOf(await tenantOfKey(OTHER_KEY), shared)).toEqual([{ siteId: DEMO_SITE_ID, leadId: theirs.leads[0]!.lead_id }]);
     expect(await links.leadOf(runtime.tenantId, shared)).toEqual([{ siteId: DEMO_SITE_ID, leadId: mine.leads[0]!.lead_id }]);
