@@ -1,4 +1,5 @@
 import type { FeatureCatalogue } from '../catalogue/feature';
+import { workQueue } from '../catalogue/work-queue';
 
 /**
  * The CRM integration in the service catalogue, all in this one file: its
@@ -6,7 +7,42 @@ import type { FeatureCatalogue } from '../catalogue/feature';
  * shared/catalogue/features.ts lists it.
  */
 export const CRM_CATALOGUE = {
-  jobTypes: [],
+  jobTypes: [
+    {
+      type: 'crm_sync',
+      // No command: each write back to the CRM keeps its own delivery record (CRMSYNC#), and its worker is a task worker.
+      startsCommand: false,
+      fromProducers: false,
+      // Few at once: every tenant's writes share HubSpot's per-portal rate limit, and none of them is urgent.
+      queue: { ...workQueue('crm', 'CRM_SYNC'), maxConcurrency: 2 },
+      worker: {
+        id: 'crmSyncWorker',
+        kind: 'worker',
+        entry: 'functions/workers/crm-sync.ts',
+        description:
+          "CRM write-backs: one note, logged e-mail or call, or one lead status, on the lead's contact in the tenant's HubSpot, once",
+        // At most three HubSpot calls (after an unknown outcome: the contact's engagements, their bodies, then the write), each at
+        // most 53 s under DEFAULT_CRM_POLICY (crmCallWorstCaseMs), plus a few table calls; the claim's lease is this long too.
+        timeoutSeconds: 180,
+        memoryMb: 256,
+        access: {
+          table: [
+            // The tenant's connection (its sealed token), and its last sync or error.
+            { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CRM#'] },
+            // The lead's contact.
+            { actions: ['GetItem'], keyPrefixes: ['CRMLINK#'] },
+            // The delivery record: claimed, completed, released or failed (conditional updates).
+            { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CRMSYNC#'] },
+          ],
+          // Its own queue: the next attempt after a fault (delayed).
+          sendsTo: ['crm'],
+          sendsToDeadLetterOf: ['crm'],
+          secrets: ['crm'],
+        },
+        settings: ['HUBSPOT_API_BASE_URL'],
+      },
+    },
+  ],
   functions: [
     {
       id: 'crmConnectionApi',

@@ -27,6 +27,7 @@ const BUDGETS_KIB: Readonly<Record<FunctionId, number>> = {
   webhookDeliveryWorker: 740, // 669
   // The HubSpot APIs it calls, not the whole client (4.5 MB): shared/providers/crm/hubspot-apis.ts.
   crmConnectionApi: 1_580, // 1435
+  crmSyncWorker: 1_600, // estimated from crmConnectionApi (same adapter and store); not yet measured
   leadEventsApi: 750, // 684
   // The status callback and the relay check Twilio signatures without the twilio library (4.6 MB with it).
   twilioCallStatusWebhook: 770, // 694

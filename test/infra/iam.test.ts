@@ -190,6 +190,15 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:PutItem', 'dynamodb:DeleteItem'], 'table', ['CRMPORTAL#*']],
     [['secretsmanager:GetSecretValue'], 'secret/crm'],
   ],
+  crmSyncWorker: [
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CRM#*']],
+    [['dynamodb:GetItem'], 'table', ['CRMLINK#*']],
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CRMSYNC#*']],
+    [['sqs:SendMessage'], 'queue/crm'],
+    [['sqs:SendMessage'], 'dlq/crm'],
+    [SQS_CONSUME, 'queue/crm'],
+    [['secretsmanager:GetSecretValue'], 'secret/crm'],
+  ],
   webhookDeliveryWorker: [
     [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
     [['dynamodb:GetItem'], 'table', ['EVENT#*']],
