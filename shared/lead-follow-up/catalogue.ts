@@ -136,7 +136,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
           { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
           { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['FOLLOWUP#'] },
         ],
-        sendsTo: [],
+        // A step reported sent is written back to the tenant's CRM by a crm_sync job (never waited for).
+        sendsTo: ['crm'],
         sendsToDeadLetterOf: [],
         secrets: [],
       },
@@ -164,7 +165,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
           // sequence.adapted for the tenant's webhooks (event-publishing.ts).
           ...EVENT_PUBLISHER_TABLE_GRANTS,
         ],
-        sendsTo: [EVENT_DELIVERY_QUEUE],
+        // And the lead status an event moves, to the tenant's CRM by a crm_sync job (never waited for).
+        sendsTo: [EVENT_DELIVERY_QUEUE, 'crm'],
         sendsToDeadLetterOf: [],
         secrets: [],
       },

@@ -157,6 +157,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   updateFollowUpApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['FOLLOWUP#*']],
+    [['sqs:SendMessage'], 'queue/crm'],
   ],
   leadEventsApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -169,6 +170,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['EVENT#*']],
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
+    [['sqs:SendMessage'], 'queue/crm'],
   ],
   followUpDispatcher: [
     [['dynamodb:Query'], 'index/gsi1', ['FOLLOWUP#scheduled*', 'FOLLOWUP#announcing*']],
