@@ -1,7 +1,10 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { functionById, type FunctionId } from '../catalogue/functions';
+import type { FinishHook } from '../commands/finish';
 import type { JobQueue } from '../commands/queue';
-import { crmSyncJob, type CrmSyncRequest } from '../crm/sync/job';
+import type { CommandStore } from '../commands/store';
+import type { MeetingSummaryRecord } from '../calls/record';
+import { crmSyncJob, MAX_SYNC_BODY, type CrmSyncRequest } from '../crm/sync/job';
 import type { LeadStatusTrigger } from '../crm/lead-status';
 import type { LeadHistory } from '../lead-follow-up/history';
 import type { StoredStep } from '../lead-follow-up/sequences/step';
@@ -11,13 +14,16 @@ import { describeError } from '../platform/logger';
 /** The queue of `crm_sync` jobs (shared/crm/catalogue.ts). */
 const CRM_SYNC_QUEUE = 'crm' as const;
 
-/** Queues writes back to the tenant's CRM; never throws (a write-back never fails the moment it follows). */
+/** Queues writes back to the tenant's CRM. */
 export interface CrmSyncProducer {
+  /** Never throws: a write-back never fails the request it follows (a failed send is logged). */
   queue(tenantId: string, requests: readonly CrmSyncRequest[]): Promise<void>;
+  /** Throws when a send fails: for a finish hook, whose job is retried and its hooks run again (the command stays as it ended). */
+  queueOrThrow(tenantId: string, requests: readonly CrmSyncRequest[]): Promise<void>;
 }
 
 /** A producer that queues nothing: for a function whose catalogue entry does not send to the CRM queue. */
-export const noCrmSync: CrmSyncProducer = { queue: async () => {} };
+export const noCrmSync: CrmSyncProducer = { queue: async () => {}, queueOrThrow: async () => {} };
 
 /**
  * The function's producer of `crm_sync` jobs when its catalogue entry sends
@@ -28,6 +34,9 @@ export const noCrmSync: CrmSyncProducer = { queue: async () => {} };
 export function crmSyncProducerOf(functionId: FunctionId, queue: Pick<JobQueue, 'send'>, logger: Pick<Logger, 'warn'>): CrmSyncProducer {
   if (!(functionById(functionId).access.sendsTo as readonly string[]).includes(CRM_SYNC_QUEUE)) return noCrmSync;
   return {
+    async queueOrThrow(tenantId, requests) {
+      for (const request of requests) await queue.send(CRM_SYNC_QUEUE, crmSyncJob(tenantId, request));
+    },
     async queue(tenantId, requests) {
       for (const request of requests) {
         try {
@@ -101,5 +110,98 @@ export function historyWithCrmSync(history: LeadHistory, crm: CrmSyncProducer): 
       }
       return recorded;
     },
+  };
+}
+
+/** The text of a lead follow-up's channel messages, as a rep would note them. */
+function messagesNote(messages: Record<string, { title?: string; message?: string }>): string {
+  const parts = Object.entries(messages).map(
+    ([channel, item]) => `${channel.replace(/_/g, ' ')}${item.title ? `: ${item.title}` : ''}\n${item.message ?? ''}`,
+  );
+  return `Follow-up messages prepared\n\n${parts.join('\n\n')}`;
+}
+
+/**
+ * The finish hook of the workers that complete lead follow-ups: a follow-up
+ * completed with channel messages becomes a note on the lead's contact. A
+ * hook may run again for one ending: the delivery record keeps it to one note.
+ */
+export function leadFollowUpFinishHook(commands: Pick<CommandStore, 'get'>, crm: CrmSyncProducer): FinishHook {
+  return async (command, ending) => {
+    if (command.type !== 'lead_follow_up' || ending.status !== 'completed') return;
+    const messages = ending.result.messages;
+    if (!messages || typeof messages !== 'object' || Object.keys(messages).length === 0) return;
+    const stored = await commands.get(command.id);
+    const request = (stored?.request ?? {}) as { siteId?: unknown; leadId?: unknown };
+    if (typeof request.siteId !== 'string' || typeof request.leadId !== 'string') return;
+    await crm.queueOrThrow(command.tenant_id, [
+      {
+        site_id: request.siteId,
+        lead_id: request.leadId,
+        source: 'follow_up',
+        source_id: command.id,
+        write: {
+          kind: 'engagement',
+          engagement: 'note',
+          body: messagesNote(messages as Record<string, { title?: string; message?: string }>).slice(0, MAX_SYNC_BODY),
+          at: stored?.updated_at ?? new Date().toISOString(),
+        },
+      },
+    ]);
+  };
+}
+
+/** A meeting summary as a rep's call notes. */
+function summaryNotes(summary: MeetingSummaryRecord): string {
+  const list = (title: string, items: readonly string[] | undefined) =>
+    items && items.length > 0 ? [`${title}:`, ...items.map((item) => `- ${item}`), ''] : [];
+  return [
+    ...(summary.objective_outcome ? [`Outcome: ${summary.objective_outcome}`, ''] : []),
+    ...list('Key points', summary.key_points),
+    ...list('Decisions', summary.decisions),
+    ...list(
+      'Action items',
+      summary.action_items?.map(
+        (item) =>
+          `${item.title}${item.assignee ? ` (${item.assignee}` + (item.due_date ? `, ${item.due_date})` : ')') : item.due_date ? ` (${item.due_date})` : ''}`,
+      ),
+    ),
+  ]
+    .join('\n')
+    .trim();
+}
+
+/**
+ * The finish hook of the meeting summary worker: a summary written for a
+ * call about a lead becomes a logged call, with the summary as its notes, on
+ * the lead's contact. A call with no lead, or a summary with nothing in it,
+ * writes nothing.
+ */
+export function meetingSummaryFinishHook(commands: Pick<CommandStore, 'get'>, crm: CrmSyncProducer): FinishHook {
+  return async (command, ending) => {
+    if (command.type !== 'post_call_summary' || ending.status !== 'completed' || !command.parent_id) return;
+    const summary = ending.result.meeting_summary as MeetingSummaryRecord | undefined;
+    if (summary?.status !== 'completed') return;
+    const notes = summaryNotes(summary);
+    if (notes === '') return;
+    const call = await commands.get(command.parent_id);
+    const request = (call?.request ?? {}) as { site_id?: unknown; lead_id?: unknown };
+    const siteId = call?.site_id ?? request.site_id;
+    if (!call || typeof siteId !== 'string' || typeof request.lead_id !== 'string') return;
+    await crm.queueOrThrow(command.tenant_id, [
+      {
+        site_id: siteId,
+        lead_id: request.lead_id,
+        source: 'meeting_summary',
+        source_id: call.id,
+        write: {
+          kind: 'engagement',
+          engagement: 'call',
+          subject: 'Call summary',
+          body: notes.slice(0, MAX_SYNC_BODY),
+          at: summary.created_at ?? call.updated_at ?? new Date().toISOString(),
+        },
+      },
+    ]);
   };
 }

@@ -43,7 +43,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
             ...EVENT_PUBLISHER_TABLE_GRANTS,
           ],
           // Its own queue too: a job that hit a fault, or whose command is busy, is queued again, delayed.
-          sendsTo: ['sales', 'copywriter', EVENT_DELIVERY_QUEUE],
+          // And `crm`: a lead follow-up completed with channel messages is noted on the lead's CRM contact (crm_sync, a finish hook).
+          sendsTo: ['sales', 'copywriter', EVENT_DELIVERY_QUEUE, 'crm'],
           sendsToDeadLetterOf: ['sales'],
           secrets: ['openai'],
         },
@@ -74,7 +75,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
             ...EVENT_PUBLISHER_TABLE_GRANTS,
           ],
           // Its own queue: a job that hit a fault, or whose command is busy, is queued again, delayed.
-          sendsTo: ['copywriter', EVENT_DELIVERY_QUEUE],
+          // And `crm`: the messages it completes the lead follow-up with are noted on the lead's CRM contact (crm_sync, a finish hook).
+          sendsTo: ['copywriter', EVENT_DELIVERY_QUEUE, 'crm'],
           sendsToDeadLetterOf: ['copywriter'],
           secrets: ['openai'],
         },

@@ -62,6 +62,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['EVENT#*']],
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
+    [['sqs:SendMessage'], 'queue/crm'],
   ],
   copywriterWorker: [
     [['dynamodb:GetItem'], 'table', ['SITE#*']],
@@ -74,6 +75,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['EVENT#*']],
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
+    [['sqs:SendMessage'], 'queue/crm'],
   ],
   deepResearchApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -128,6 +130,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['EVENT#*']],
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
+    [['sqs:SendMessage'], 'queue/crm'],
   ],
   conversationRelayWebhook: [
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'], 'table', ['CMD#*']],

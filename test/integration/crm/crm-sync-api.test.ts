@@ -113,4 +113,39 @@ describe('crm_sync through the local runtime', () => {
     );
     expect(written()).toHaveLength(2);
   }, 60_000);
+
+  it("notes a lead follow-up's channel messages on the contact once, when the follow-up completes", async () => {
+    const tenantId = await tenantOfKey(runtime.apiKey);
+    const lead = 'e5f6a7b8-c9d0-4e1f-8a2b-4c5d6e7f8091';
+    const contactId = hubspot.addContact({ firstname: 'Riley', email: 'riley@example.com' });
+    const linked = await dynamoLeadLinks(db(), runtime.tableName, 'hubspot').link(tenantId, SITE, lead, contactId);
+    expect(linked).toBe(lead);
+
+    const created = await call(runtime.url, 'POST', '/api/agents/sales/leadFollowUp', {
+      key: runtime.apiKey,
+      headers: { prefer: 'wait=20' },
+      body: { siteId: SITE, leadId: lead, output: 'channel_messages' },
+    });
+    expect(created.status).toBe(200);
+    const messages = created.body.data?.messages as Record<string, { title: string; message: string }>;
+    expect(Object.keys(messages).length).toBeGreaterThan(0);
+
+    const notes = () =>
+      hubspot.engagements('notes').filter((item) => item.associations.some((association) => association.contactId === contactId));
+    await eventually(async () => (notes().length > 0 ? true : undefined), 20_000, 'a note on the contact');
+    const body = notes()[0]!.properties.hs_note_body!;
+    expect(body).toMatch(/^Follow-up messages prepared<br>/);
+    for (const item of Object.values(messages))
+      expect(body).toContain(item.title.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
+    const log = await dynamoCrmDeliveryStore(db(), runtime.tableName).listForLead(tenantId, SITE, lead, 20);
+    expect(log).toEqual([
+      expect.objectContaining({
+        source: 'follow_up',
+        source_id: created.body.data?.command_id,
+        status: 'done',
+        crm_record_id: notes()[0]!.id,
+      }),
+    ]);
+    expect(notes()).toHaveLength(1);
+  }, 60_000);
 });
