@@ -26,6 +26,8 @@ import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
 import { TABLE } from '../../shared/catalogue/table';
 import type { CallCommandFields } from '../../shared/calls/record';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
+import { dynamoLeadLinks } from '../../shared/crm/dynamo-lead-links';
+import { crmSyncJob } from '../../shared/crm/sync/job';
 import type { Settings } from '../../shared/composition/settings';
 import { newId } from '../../shared/platform/ids';
 import { newRelayToken } from '../../shared/calls/relay-token';
@@ -219,7 +221,7 @@ function providerSettings(id: FunctionId): Settings {
   // The webhook receiver of this test is a loopback server, as under npm start.
   if (id === 'webhooksApi' || id === 'webhookDeliveryWorker') return { WEBHOOK_ALLOW_LOOPBACK: 'true' };
   // The HubSpot connection: the loopback HubSpot, and the sealing key its `crm` secret holds in AWS.
-  if (id === 'crmConnectionApi')
+  if (id === 'crmConnectionApi' || id === 'crmSyncWorker')
     return { HUBSPOT_API_BASE_URL: hubspot.baseUrl, CRM_ENCRYPTION_KEY: 'table-access-crm-sealing-key-0123456789' };
   if (id !== 'researchWorker') return {};
   return { GOOGLE_CSE_API_KEY: google.apiKey, GOOGLE_CSE_ID: google.engineId, GOOGLE_CSE_BASE_URL: google.baseUrl };
@@ -617,6 +619,24 @@ describe('the table access of every function, on its real paths', () => {
         })
       ).status,
     ).toBe(200);
+    // Write-backs to HubSpot: the tenant connects again, its lead is linked to a contact, a step is reported sent; its crm_sync
+    // jobs (and the ones the finished commands above queued, skipped then: no connection) run, one of them twice.
+    expect((await call(url, 'PUT', '/api/integrations/hubspot', { key: API_KEY, body: { access_token: hubspot.token } })).status).toBe(200);
+    const contactId = hubspot.addContact({ firstname: 'Jordan', email: 'jordan@example.com' });
+    await dynamoLeadLinks(services.db, services.aws.tableName, 'hubspot').link('local', DEMO_SITE, DEMO_LEAD, contactId);
+    expect((await call(url, 'PATCH', `/api/follow-ups/${steps[0]!.id}`, { key: API_KEY, body: { status: 'sent' } })).status).toBe(200);
+    await drain('crm');
+    const writeBack = crmSyncJob('local', {
+      site_id: DEMO_SITE,
+      lead_id: DEMO_LEAD,
+      source: 'step',
+      source_id: steps[0]!.id,
+      write: { kind: 'engagement', engagement: 'note', body: 'Sent.', at: new Date().toISOString() },
+    });
+    await produce(writeBack, 'crm');
+    await drain('crm');
+    expect(hubspot.engagements('emails').filter((item) => item.associations.some((to) => to.contactId === contactId))).toHaveLength(1);
+    expect(hubspot.contact(contactId)?.hs_lead_status).toBe('ATTEMPTED_TO_CONTACT');
     const { Item: template } = await services.db.send(
       new GetCommand({ TableName: services.aws.tableName, Key: { pk: `FOLLOWUP#${steps[1]!.id}`, sk: 'FOLLOWUP' } }),
     );
