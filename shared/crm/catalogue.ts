@@ -45,6 +45,25 @@ export const CRM_CATALOGUE = {
   ],
   functions: [
     {
+      id: 'crmSyncsApi',
+      kind: 'api',
+      entry: 'functions/api/crm-syncs.ts',
+      description: "GET /api/leads/{leadId}/crm-syncs: the lead's writes back to the tenant's CRM, each with its state and CRM record id",
+      // It never waits: a key read and one Query of the lead's deliveries, each bounded by the SDK's 3 s request timeout.
+      timeoutSeconds: 5,
+      memoryMb: 256,
+      access: {
+        table: [
+          { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+          // The lead's deliveries, in the tenant's own partition of the lead.
+          { actions: ['Query'], keyPrefixes: ['CRMSYNC#'] },
+        ],
+        sendsTo: [],
+        sendsToDeadLetterOf: [],
+        secrets: [],
+      },
+    },
+    {
       id: 'crmConnectionApi',
       kind: 'api',
       entry: 'functions/api/crm-connection.ts',
@@ -71,6 +90,8 @@ export const CRM_CATALOGUE = {
     },
   ],
   routes: [
+    // A lead's writes back to the tenant's CRM (its delivery log).
+    { method: 'GET', path: '/api/leads/{leadId}/crm-syncs', function: 'crmSyncsApi' },
     // The tenant's HubSpot connection (docs/crm.md).
     { method: 'PUT', path: '/api/integrations/hubspot', function: 'crmConnectionApi' },
     { method: 'GET', path: '/api/integrations/hubspot', function: 'crmConnectionApi' },

@@ -18,6 +18,7 @@ const BUDGETS_KIB: Readonly<Record<FunctionId, number>> = {
   getCommandApi: 660, // 602
   deleteCommandApi: 690, // 623
   listFollowUpsApi: 690, // 624
+  crmSyncsApi: 690, // estimated from listFollowUpsApi (a key read and one Query); not yet measured
   updateFollowUpApi: 690, // 630
   followUpDispatcher: 720, // 655
   commandJanitor: 710, // 648

@@ -195,6 +195,10 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:PutItem', 'dynamodb:DeleteItem'], 'table', ['CRMPORTAL#*']],
     [['secretsmanager:GetSecretValue'], 'secret/crm'],
   ],
+  crmSyncsApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:Query'], 'table', ['CRMSYNC#*']],
+  ],
   crmSyncWorker: [
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CRM#*']],
     [['dynamodb:GetItem'], 'table', ['CRMLINK#*']],

@@ -620,7 +620,7 @@ describe('the table access of every function, on its real paths', () => {
       ).status,
     ).toBe(200);
     // Write-backs to HubSpot: the tenant connects again, its lead is linked to a contact, a step is reported sent; its crm_sync
-    // jobs (and the ones the finished commands above queued, skipped then: no connection) run, one of them twice.
+    // jobs (with the ones the lead follow-ups and call summaries above queued, still waiting) run, one of them twice.
     expect((await call(url, 'PUT', '/api/integrations/hubspot', { key: API_KEY, body: { access_token: hubspot.token } })).status).toBe(200);
     const contactId = hubspot.addContact({ firstname: 'Jordan', email: 'jordan@example.com' });
     await dynamoLeadLinks(services.db, services.aws.tableName, 'hubspot').link('local', DEMO_SITE, DEMO_LEAD, contactId);
@@ -637,6 +637,14 @@ describe('the table access of every function, on its real paths', () => {
     await drain('crm');
     expect(hubspot.engagements('emails').filter((item) => item.associations.some((to) => to.contactId === contactId))).toHaveLength(1);
     expect(hubspot.contact(contactId)?.hs_lead_status).toBe('ATTEMPTED_TO_CONTACT');
+    const syncs = await call(url, 'GET', `/api/leads/${DEMO_LEAD}/crm-syncs?site_id=${DEMO_SITE}`, { key: API_KEY });
+    expect(syncs.body.data?.crm_syncs).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ source: 'step', source_id: steps[0]!.id, kind: 'engagement', status: 'done' }),
+        expect.objectContaining({ source: 'follow_up', kind: 'engagement', status: 'done' }),
+        expect.objectContaining({ source: 'meeting_summary', kind: 'engagement', status: 'done' }),
+      ]),
+    );
     const { Item: template } = await services.db.send(
       new GetCommand({ TableName: services.aws.tableName, Key: { pk: `FOLLOWUP#${steps[1]!.id}`, sk: 'FOLLOWUP' } }),
     );

@@ -102,7 +102,9 @@ describe('crm_sync through the local runtime', () => {
     expect(reply.status).toBe(200);
     await eventually(async () => (hubspot.contact(contactId)?.hs_lead_status === 'CONNECTED' ? true : undefined), 20_000, 'CONNECTED');
 
-    const log = await dynamoCrmDeliveryStore(db(), runtime.tableName).listForLead(tenantId, SITE, LEAD, 20);
+    const answer = await call(runtime.url, 'GET', `/api/leads/${LEAD}/crm-syncs?site_id=${SITE}`, { key: runtime.apiKey });
+    expect(answer.status).toBe(200);
+    const log = answer.body.data?.crm_syncs as { source: string; kind: string; status: string; crm_record_id: string | null }[];
     expect(log.map((delivery) => [delivery.source, delivery.kind, delivery.status]).sort()).toEqual(
       [
         ['lead_event', 'lead_status:replied', 'done'],
@@ -111,7 +113,28 @@ describe('crm_sync through the local runtime', () => {
         ['step', 'lead_status:first_step_sent', 'done'],
       ].sort(),
     );
+    expect(
+      log
+        .filter((delivery) => delivery.kind === 'engagement')
+        .map((delivery) => delivery.crm_record_id)
+        .sort(),
+    ).toEqual(
+      written()
+        .map((item) => item.id)
+        .sort(),
+    );
     expect(written()).toHaveLength(2);
+
+    // The log of a site the key does not cover is refused; without a site, the request is.
+    const otherSite = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a';
+    expect(await call(runtime.url, 'GET', `/api/leads/${LEAD}/crm-syncs?site_id=${otherSite}`, { key: runtime.apiKey })).toMatchObject({
+      status: 403,
+      body: { error: { code: 'FORBIDDEN' } },
+    });
+    expect(await call(runtime.url, 'GET', `/api/leads/${LEAD}/crm-syncs`, { key: runtime.apiKey })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'INVALID_REQUEST' } },
+    });
   }, 60_000);
 
   it("notes a lead follow-up's channel messages on the contact once, when the follow-up completes", async () => {
