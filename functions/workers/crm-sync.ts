@@ -26,6 +26,8 @@ export function build(settings: Settings, host: HostPorts = {}) {
     crm: hubspotCrm(hubspotBaseUrl ? { baseUrl: hubspotBaseUrl } : {}),
     clock: deps.clock,
     leaseMs: deps.leaseMs,
+    requeue: (job, delaySeconds, attempt) => deps.queue.sendAgain('crm', JSON.stringify(job), delaySeconds, attempt),
+    maxAttempts: deps.maxReceiveCount,
   });
   return createTaskWorker(definition, deps);
 }

@@ -1,7 +1,7 @@
-import { PoisonJobError } from '../../commands/job';
+import { PoisonJobError, type JobEnvelope } from '../../commands/job';
 import type { TaskDefinition } from '../../commands/task-worker';
 import type { Clock } from '../../platform/clock';
-import { CrmError } from '../../providers/crm/errors';
+import { CrmError, CrmRateLimitedError } from '../../providers/crm/errors';
 import type { CrmProvider } from '../../providers/crm/port';
 import { connectedCrm } from '../connected-client';
 import type { ConnectionStore } from '../connection-store';
@@ -20,7 +20,17 @@ export interface CrmSyncDependencies {
   clock: Clock;
   /** How long a claim keeps other workers off one delivery: longer than one attempt can take (the worker's timeout). */
   leaseMs: number;
+  /**
+   * Queues the job again after the CRM's `Retry-After` (seconds, as the attempt it will be), when HubSpot asks for a longer wait than
+   * the queue's back-off would give. @default none: the queue's back-off applies
+   */
+  requeue?: (job: JobEnvelope, delaySeconds: number, attempt: number) => Promise<void>;
+  /** Attempts a job gets in all (the queue's maxReceiveCount): the last one is never requeued. @default 1 */
+  maxAttempts?: number;
 }
+
+/** Longest delay SQS gives a message. */
+const MAX_DELAY_SECONDS = 900;
 
 /** A write another worker holds: retried with the queue's back-off, by which time that worker has finished or its lease ended. */
 export class DeliveryBusyError extends Error {
@@ -44,7 +54,7 @@ export function crmSyncTask(deps: CrmSyncDependencies): TaskDefinition<CrmSyncRe
   return {
     type: CRM_SYNC_JOB,
     parse: (request) => crmSyncRequestSchema.parse(request),
-    async run({ job, input }) {
+    async run({ job, input, attempt }) {
       const tenantId = job.tenant_id;
       const connected = await connectedCrm(deps, tenantId);
       if (!connected) return { outcome: 'skipped_no_connection' };
@@ -108,6 +118,12 @@ export function crmSyncTask(deps: CrmSyncDependencies): TaskDefinition<CrmSyncRe
         // Down, limiting, or a failure of our own: the write may have reached the CRM; the next attempt checks before writing.
         await deps.deliveries.release(key, deps.clock.now());
         if (error instanceof CrmError) await record(error.message);
+        if (error instanceof CrmRateLimitedError && deps.requeue && attempt < (deps.maxAttempts ?? 1)) {
+          // HubSpot said how long to wait: come back then, not after the queue's shorter back-off.
+          const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.max(1, Math.ceil(error.retryAfterSeconds)));
+          await deps.requeue(job, delaySeconds, attempt + 1);
+          return { outcome: 'rate_limited', extra: { retryInSeconds: delaySeconds } };
+        }
         throw error;
       }
     },

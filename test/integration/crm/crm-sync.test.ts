@@ -28,6 +28,8 @@ let deliveries: CrmDeliveryStore;
 /** The task as the worker runs it; short timeouts, so a slow answer is an unknown outcome within a test. */
 let task: TaskDefinition<CrmSyncRequest>;
 let leadCount = 0;
+/** The jobs the task queued again after HubSpot's Retry-After: delay and attempt. */
+const requeued: { delaySeconds: number; attempt: number }[] = [];
 
 beforeAll(async () => {
   services = await startEmbeddedServices();
@@ -45,6 +47,10 @@ beforeAll(async () => {
     crm: hubspotCrm({ baseUrl: hubspot.baseUrl, policy: { requestTimeoutMs: 400, transientRetryDelayMs: 50 } }),
     clock: { now: () => Date.now() },
     leaseMs: 5_000,
+    requeue: async (_job, delaySeconds, attempt) => {
+      requeued.push({ delaySeconds, attempt });
+    },
+    maxAttempts: 5,
   });
 });
 afterAll(async () => {
@@ -176,6 +182,18 @@ describe('crm_sync', () => {
       .filter((request) => request.method === 'POST' && request.path.endsWith('/objects/emails'));
     expect(creates).toHaveLength(2);
     expect(creates[1]!.at - creates[0]!.at).toBeGreaterThanOrEqual(1_000);
+    expect(engagementsOf('emails', contactId)).toHaveLength(1);
+  });
+
+  it("comes back after a long Retry-After of HubSpot's, not after the queue's shorter back-off", async () => {
+    const { leadId, contactId } = await linkedLead('acme');
+    hubspot.failNext(1, { rateLimited: { retryAfterSeconds: 45 } }, '/crm/v3/objects/emails');
+
+    expect(await run('acme', stepSent(leadId))).toEqual({ outcome: 'rate_limited', extra: { retryInSeconds: 45 } });
+    expect(requeued.at(-1)).toEqual({ delaySeconds: 45, attempt: 2 });
+    expect(engagementsOf('emails', contactId)).toHaveLength(0);
+
+    expect(await run('acme', stepSent(leadId), 2)).toMatchObject({ outcome: 'engagement_written' });
     expect(engagementsOf('emails', contactId)).toHaveLength(1);
   });
 
