@@ -6,7 +6,7 @@ import type { CrmProvider } from '../../providers/crm/port';
 import { connectedCrm } from '../connected-client';
 import type { ConnectionStore } from '../connection-store';
 import type { LeadLinks } from '../lead-links';
-import { leadStatusMapOf } from '../lead-status';
+import { leadStatusMapOf, movesBack } from '../lead-status';
 import type { CrmDeliveryStore, DeliveryKey } from './delivery-store';
 import { CRM_SYNC_JOB, crmSyncRequestSchema, deliveryKindOf, type CrmSyncRequest } from './job';
 import { markedBody, markerOf } from './marker';
@@ -82,7 +82,13 @@ export function crmSyncTask(deps: CrmSyncDependencies): TaskDefinition<CrmSyncRe
       };
       try {
         if (input.write.kind === 'lead_status') {
-          const status = leadStatusMapOf(connection.lead_status_map)[input.write.trigger];
+          const table = leadStatusMapOf(connection.lead_status_map);
+          const status = table[input.write.trigger];
+          const current = (await client.getContact(contact))?.leadStatus;
+          if (movesBack(table, current, input.write.trigger)) {
+            await deps.deliveries.complete(key, { leadStatus: current }, deps.clock.now());
+            return { outcome: 'lead_status_kept', extra: { trigger: input.write.trigger } };
+          }
           await client.setLeadStatus(contact, status);
           await deps.deliveries.complete(key, { leadStatus: status }, deps.clock.now());
           await record();

@@ -213,6 +213,20 @@ describe('crm_sync', () => {
     );
   });
 
+  it('never moves a lead status back: a late first step keeps IN_PROGRESS; a status outside the table is replaced', async () => {
+    const { leadId, contactId } = await linkedLead('acme');
+    await run('acme', leadStatus(leadId, 'meeting_booked'));
+    expect(hubspot.contact(contactId)?.hs_lead_status).toBe('IN_PROGRESS');
+
+    expect(await run('acme', leadStatus(leadId, 'first_step_sent'))).toMatchObject({ outcome: 'lead_status_kept' });
+    expect(hubspot.contact(contactId)?.hs_lead_status).toBe('IN_PROGRESS');
+
+    const other = await linkedLead('acme');
+    hubspot.addContact({ hs_lead_status: 'BAD_TIMING' }, other.contactId);
+    await run('acme', leadStatus(other.leadId, 'first_step_sent'));
+    expect(hubspot.contact(other.contactId)?.hs_lead_status).toBe('ATTEMPTED_TO_CONTACT');
+  });
+
   it('dead-letters a write HubSpot refuses, with the reason on the delivery and the connection', async () => {
     await connect('initech', OTHER_TOKEN, { meeting_booked: 'NOT_AN_OPTION' });
     const { leadId } = await linkedLead('initech');
