@@ -29,6 +29,9 @@ export interface CrmSyncDependencies {
   maxAttempts?: number;
 }
 
+/** The scope without which HubSpot will not read logged e-mails back. */
+const EMAIL_READ_SCOPE = 'sales-email-read';
+
 /** Longest delay SQS gives a message. */
 const MAX_DELAY_SECONDS = 900;
 
@@ -94,7 +97,11 @@ export function crmSyncTask(deps: CrmSyncDependencies): TaskDefinition<CrmSyncRe
           await record();
           return { outcome: 'lead_status_set', extra: { trigger: input.write.trigger } };
         }
-        const { engagement, subject, body, at, duration_seconds } = input.write;
+        const { subject, body, at, duration_seconds } = input.write;
+        // A logged e-mail can only be searched for (after an unknown outcome) with `sales-email-read`: without it, a note.
+        const asNote = input.write.engagement === 'email' && !connection.scopes.includes(EMAIL_READ_SCOPE);
+        const engagement = asNote ? 'note' : input.write.engagement;
+        const text = asNote ? `E-mail sent${subject ? `: ${subject}` : ''}\n\n${body}` : body;
         const marker = markerOf(key);
         if (claim.state === 'unknown') {
           const found = await client.findEngagement(contact, engagement, marker);
@@ -107,7 +114,7 @@ export function crmSyncTask(deps: CrmSyncDependencies): TaskDefinition<CrmSyncRe
         const created = await client.createEngagement({
           contactId: contact,
           kind: engagement,
-          body: markedBody(body, marker),
+          body: markedBody(text, marker),
           at,
           ...(subject ? { subject } : {}),
           ...(duration_seconds === undefined ? {} : { durationSeconds: duration_seconds }),

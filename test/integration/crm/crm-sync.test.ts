@@ -12,7 +12,7 @@ import { markedBody, markerOf } from '../../../shared/crm/sync/marker';
 import { crmSyncTask } from '../../../shared/crm/sync/task';
 import { secretBox } from '../../../shared/platform/secret-box';
 import { hubspotCrm } from '../../../shared/providers/crm/hubspot';
-import { startHubSpotFake, type HubSpotFake } from '../../fakes/hubspot';
+import { ALL_FAKE_SCOPES, startHubSpotFake, type HubSpotFake } from '../../fakes/hubspot';
 import { startEmbeddedServices, type EmbeddedServices } from '../../support/embedded';
 
 const SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
@@ -59,13 +59,18 @@ afterAll(async () => {
 });
 afterEach(() => hubspot.heal());
 
-async function connect(tenantId: string, token: string, overrides: Partial<Record<LeadStatusTrigger, string>> = {}): Promise<void> {
+async function connect(
+  tenantId: string,
+  token: string,
+  overrides: Partial<Record<LeadStatusTrigger, string>> = {},
+  scopes: string[] = ALL_FAKE_SCOPES,
+): Promise<void> {
   const at = new Date().toISOString();
   const connection: CrmConnection = {
     tenant_id: tenantId,
     provider: 'hubspot',
     portal_id: String(hubspot.portalId),
-    scopes: [],
+    scopes,
     lead_status_map: overrides,
     connected_at: at,
     updated_at: at,
@@ -225,6 +230,27 @@ describe('crm_sync', () => {
     hubspot.addContact({ hs_lead_status: 'BAD_TIMING' }, other.contactId);
     await run('acme', leadStatus(other.leadId, 'first_step_sent'));
     expect(hubspot.contact(other.contactId)?.hs_lead_status).toBe('ATTEMPTED_TO_CONTACT');
+  });
+
+  it('notes a sent e-mail instead of logging it when the token may not read e-mails back (so a retry can look for it)', async () => {
+    const narrow = 'pat-na1-no-email-read';
+    hubspot.addToken(narrow, { scopes: ALL_FAKE_SCOPES.filter((scope) => scope !== 'sales-email-read') });
+    await connect(
+      'hooli',
+      narrow,
+      {},
+      ALL_FAKE_SCOPES.filter((scope) => scope !== 'sales-email-read'),
+    );
+    const { leadId, contactId } = await linkedLead('hooli');
+    hubspot.failNext(1, 'server_error', '/crm/v3/objects/notes');
+
+    await expect(run('hooli', stepSent(leadId))).rejects.toThrow(/unavailable/i);
+    expect(await run('hooli', stepSent(leadId), 2)).toMatchObject({ outcome: 'engagement_written' });
+
+    expect(engagementsOf('emails', contactId)).toHaveLength(0);
+    const notes = engagementsOf('notes', contactId);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.properties.hs_note_body).toMatch(/^E-mail sent: Your fit-out<br><br>Hello Ada,<br>the copy as sent\./);
   });
 
   it('dead-letters a write HubSpot refuses, with the reason on the delivery and the connection', async () => {
