@@ -1,3 +1,4 @@
+import { readCommandRetention } from '../../shared/commands/retention';
 import { createTaskWorker } from '../../shared/commands/task-worker';
 import { secretsOf } from '../../shared/composition/adapters';
 import type { HostPorts } from '../../shared/composition/host';
@@ -26,6 +27,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
     crm: hubspotCrm(hubspotBaseUrl ? { baseUrl: hubspotBaseUrl } : {}),
     clock: deps.clock,
     leaseMs: deps.leaseMs,
+    retentionMs: readCommandRetention(settings).commandRetentionMs,
     requeue: (job, delaySeconds, attempt) => deps.queue.sendAgain('crm', JSON.stringify(job), delaySeconds, attempt),
     maxAttempts: deps.maxReceiveCount,
   });

@@ -22,6 +22,8 @@ export interface CrmDelivery {
   updated_at: string;
   /** Why the CRM refused it (safe to show). */
   error?: string;
+  /** When the table's TTL deletes it (epoch seconds): the lead's log lasts as long as its follow-ups. */
+  expires_at: number;
 }
 
 /** The key of a delivery: one per (tenant, lead, source, kind). */
@@ -47,8 +49,8 @@ export type Claim = { state: 'fresh' | 'unknown'; delivery: CrmDelivery } | { st
  * lease) before the write and completed with the CRM's record id after.
  */
 export interface CrmDeliveryStore {
-  /** Claims the write for `leaseMs` (conditional write); what it found says whether to write. */
-  claim(key: DeliveryKey, contactId: string, now: number, leaseMs: number): Promise<Claim>;
+  /** Claims the write for `leaseMs` (conditional write); what it found says whether to write. A new record expires at `expiresAt`. */
+  claim(key: DeliveryKey, contactId: string, now: number, leaseMs: number, expiresAt: number): Promise<Claim>;
   /** Marks it done with what the CRM answered. */
   complete(key: DeliveryKey, outcome: { crmRecordId?: string; leadStatus?: string }, now: number): Promise<void>;
   /** Gives the lease up after a failure whose outcome is unknown, so the next attempt checks the CRM at once. */

@@ -25,7 +25,7 @@ export function dynamoCrmDeliveryStore(db: DynamoDBDocumentClient, tableName: st
   };
 
   return {
-    async claim(key, contactId, now, leaseMs): Promise<Claim> {
+    async claim(key, contactId, now, leaseMs, expiresAt): Promise<Claim> {
       try {
         const { Attributes } = await db.send(
           new UpdateCommand({
@@ -36,7 +36,8 @@ export function dynamoCrmDeliveryStore(db: DynamoDBDocumentClient, tableName: st
             UpdateExpression:
               'SET #status = :claimed, lease_until = :until, attempts = if_not_exists(attempts, :zero) + :one, ' +
               'tenant_id = :tenant, site_id = :site, lead_id = :lead, #source = :source, source_id = :sourceId, #kind = :kind, ' +
-              'contact_id = if_not_exists(contact_id, :contact), claimed_at = if_not_exists(claimed_at, :at), updated_at = :at',
+              'contact_id = if_not_exists(contact_id, :contact), claimed_at = if_not_exists(claimed_at, :at), updated_at = :at, ' +
+              'expires_at = if_not_exists(expires_at, :expires)',
             ExpressionAttributeNames: { '#status': 'status', '#source': 'source', '#kind': 'kind' },
             ExpressionAttributeValues: {
               ':claimed': 'claimed',
@@ -52,6 +53,7 @@ export function dynamoCrmDeliveryStore(db: DynamoDBDocumentClient, tableName: st
               ':kind': key.kind,
               ':contact': contactId,
               ':at': iso(now),
+              ':expires': expiresAt,
             },
             ReturnValues: 'ALL_NEW',
           }),

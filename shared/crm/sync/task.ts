@@ -1,6 +1,6 @@
 import { PoisonJobError, type JobEnvelope } from '../../commands/job';
 import type { TaskDefinition } from '../../commands/task-worker';
-import type { Clock } from '../../platform/clock';
+import { epochSeconds, type Clock } from '../../platform/clock';
 import { CrmError, CrmRateLimitedError } from '../../providers/crm/errors';
 import type { CrmProvider } from '../../providers/crm/port';
 import { connectedCrm } from '../connected-client';
@@ -18,6 +18,8 @@ export interface CrmSyncDependencies {
   deliveries: CrmDeliveryStore;
   crm: CrmProvider;
   clock: Clock;
+  /** How long a delivery record is kept (COMMAND_RETENTION_DAYS: as long as the follow-ups it records). */
+  retentionMs: number;
   /** How long a claim keeps other workers off one delivery: longer than one attempt can take (the worker's timeout). */
   leaseMs: number;
   /**
@@ -71,7 +73,8 @@ export function crmSyncTask(deps: CrmSyncDependencies): TaskDefinition<CrmSyncRe
         sourceId: input.source_id,
         kind: deliveryKindOf(input),
       };
-      const claim = await deps.deliveries.claim(key, contactId, deps.clock.now(), deps.leaseMs);
+      const now = deps.clock.now();
+      const claim = await deps.deliveries.claim(key, contactId, now, deps.leaseMs, epochSeconds(now + deps.retentionMs));
       if (claim.state === 'done' || claim.state === 'failed') return { outcome: `already_${claim.state}` };
       if (claim.state === 'busy') throw new DeliveryBusyError();
       // The contact of the first claim: a link changed since then must not split one delivery over two contacts.

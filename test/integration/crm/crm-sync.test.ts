@@ -47,6 +47,7 @@ beforeAll(async () => {
     crm: hubspotCrm({ baseUrl: hubspot.baseUrl, policy: { requestTimeoutMs: 400, transientRetryDelayMs: 50 } }),
     clock: { now: () => Date.now() },
     leaseMs: 5_000,
+    retentionMs: 90 * 86_400_000,
     requeue: async (_job, delaySeconds, attempt) => {
       requeued.push({ delaySeconds, attempt });
     },
@@ -133,6 +134,8 @@ describe('crm_sync', () => {
       expect.objectContaining({ source: 'step', kind: 'engagement', status: 'done', contact_id: contactId, crm_record_id: written[0]!.id }),
     ]);
     expect((await connections.get('acme', 'hubspot'))?.last_sync_at).toEqual(expect.any(String));
+    const [delivery] = await deliveries.listForLead('acme', SITE, leadId, 10);
+    expect(delivery!.expires_at * 1000).toBeGreaterThan(Date.now() + 89 * 86_400_000);
   });
 
   it('writes the same report twice once', async () => {
