@@ -3,7 +3,7 @@ import { functionById, type FunctionId } from '../catalogue/functions';
 import type { FinishHook } from '../commands/finish';
 import type { JobQueue } from '../commands/queue';
 import type { CommandStore } from '../commands/store';
-import type { MeetingSummaryRecord } from '../calls/record';
+import type { MeetingActionItem, MeetingSummaryRecord } from '../calls/record';
 import { crmSyncJob, MAX_SYNC_BODY, type CrmSyncRequest } from '../crm/sync/job';
 import type { LeadStatusTrigger } from '../crm/lead-status';
 import type { LeadHistory } from '../lead-follow-up/history';
@@ -151,6 +151,12 @@ export function leadFollowUpFinishHook(commands: Pick<CommandStore, 'get'>, crm:
   };
 }
 
+/** An action item as one line: its title, then who and when, when said. */
+function actionItemLine(item: MeetingActionItem): string {
+  const details = [item.assignee, item.due_date].filter((detail): detail is string => Boolean(detail));
+  return details.length > 0 ? `${item.title} (${details.join(', ')})` : item.title;
+}
+
 /** A meeting summary as a rep's call notes. */
 function summaryNotes(summary: MeetingSummaryRecord): string {
   const list = (title: string, items: readonly string[] | undefined) =>
@@ -159,13 +165,7 @@ function summaryNotes(summary: MeetingSummaryRecord): string {
     ...(summary.objective_outcome ? [`Outcome: ${summary.objective_outcome}`, ''] : []),
     ...list('Key points', summary.key_points),
     ...list('Decisions', summary.decisions),
-    ...list(
-      'Action items',
-      summary.action_items?.map(
-        (item) =>
-          `${item.title}${item.assignee ? ` (${item.assignee}` + (item.due_date ? `, ${item.due_date})` : ')') : item.due_date ? ` (${item.due_date})` : ''}`,
-      ),
-    ),
+    ...list('Action items', summary.action_items?.map(actionItemLine)),
   ]
     .join('\n')
     .trim();
