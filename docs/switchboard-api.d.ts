@@ -362,6 +362,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/leads/{leadId}/crm-syncs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a lead's writes to HubSpot
+         * @description The lead's delivery log: every write back to the tenant's HubSpot (a step reported sent, a completed lead follow-up, a call summary, a lead status), one entry per write however often it was attempted, at most 100. Each is written once: HubSpot being down or limiting delays it (retried with back-off), never the request that caused it.
+         *
+         *     Nothing is written, and nothing listed, for a lead not linked to a HubSpot contact or a tenant without a connection. The tenant's own writes only.
+         */
+        get: operations["listCrmSyncs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/commands/{id}": {
         parameters: {
             query?: never;
@@ -2203,6 +2225,62 @@ export interface components {
              * @example 12
              */
             list_id?: string;
+        };
+        CrmSync: {
+            /**
+             * @description `step`: a follow-up step reported sent; `follow_up`: a lead follow-up completed with its messages; `meeting_summary`: a call summary; `lead_event`: a reported lead event.
+             * @enum {string}
+             */
+            source: "step" | "follow_up" | "meeting_summary" | "lead_event";
+            /** @description The step's, the command's, the call's or the event's id (`first` for the first step's lead status). */
+            source_id: string;
+            /**
+             * @description `engagement` (a note, logged e-mail or logged call), or `lead_status:<trigger>`.
+             * @example engagement
+             */
+            kind: string;
+            /**
+             * @description `claimed`: being written, or waiting for a retry; `done`: written; `failed`: refused by HubSpot for good (see `error`).
+             * @enum {string}
+             */
+            status: "claimed" | "done" | "failed";
+            /**
+             * @description The HubSpot contact written to.
+             * @example 1001
+             */
+            contact_id: string;
+            /**
+             * @description The HubSpot record written (an engagement's id); null otherwise.
+             * @example 1042
+             */
+            crm_record_id: string | null;
+            /**
+             * @description The lead status value set, for a lead status write.
+             * @example null
+             */
+            lead_status: string | null;
+            /**
+             * @description Attempts so far (a retry after HubSpot failed counts one more).
+             * @example 1
+             */
+            attempts: number;
+            /**
+             * @description HubSpot's reason, when it refused the write.
+             * @example null
+             */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description When the first attempt began.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            claimed_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            updated_at: string;
         };
     };
     responses: never;
@@ -4609,6 +4687,122 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listCrmSyncs: {
+        parameters: {
+            query: {
+                /** @description The lead's site; the key must cover it. */
+                site_id: string;
+            };
+            header?: never;
+            path: {
+                /** @description The lead (any case). */
+                leadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lead's writes, by source. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
+                     *         "lead_id": "d4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80",
+                     *         "crm_syncs": [
+                     *           {
+                     *             "source": "step",
+                     *             "source_id": "e85c0b0e-5a3f-4c1d-9a57-3f0c2b7d9e11",
+                     *             "kind": "engagement",
+                     *             "status": "done",
+                     *             "contact_id": "1001",
+                     *             "crm_record_id": "1042",
+                     *             "lead_status": null,
+                     *             "attempts": 1,
+                     *             "error": null,
+                     *             "claimed_at": "2026-11-23T14:02:11.512Z",
+                     *             "updated_at": "2026-11-23T14:02:11.904Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            site_id: string;
+                            lead_id: string;
+                            crm_syncs: components["schemas"]["CrmSync"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The site exists but is not among the key's sites; on a webhook, the provider's signature does not match. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */

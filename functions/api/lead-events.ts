@@ -2,6 +2,7 @@ import { apiRoute } from '../../shared/api/route';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
 import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { crmSyncProducerOf, historyWithCrmSync } from '../../shared/composition/crm-sync';
 import { eventPublisherOf } from '../../shared/composition/events';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import { clockOf, type HostPorts } from '../../shared/composition/host';
@@ -26,15 +27,18 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const tracing = tracingOf('leadEventsApi', settings);
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
+  const logger = loggerOf('leadEventsApi', settings);
+  const queue = jobQueueOf('leadEventsApi', settings, tracing);
   const deps = {
-    logger: loggerOf('leadEventsApi', settings),
+    logger,
     authenticate: authenticatorOf(db, tableName),
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
     steps: dynamoStepStore(db, tableName),
     records: dynamoLeadEventRecords(db, tableName),
-    history: dynamoLeadHistory(db, tableName),
+    // An event that moves a lead status queues it for the tenant's CRM (crm_sync) once recorded, without waiting on the CRM.
+    history: historyWithCrmSync(dynamoLeadHistory(db, tableName), crmSyncProducerOf('leadEventsApi', queue, logger)),
     idempotency: dynamoIdempotencyStore(db, tableName),
-    events: eventPublisherOf('leadEventsApi', { db, tableName, queue: jobQueueOf('leadEventsApi', settings, tracing), clock }),
+    events: eventPublisherOf('leadEventsApi', { db, tableName, queue, clock }),
     clock,
     ...readCommandRetention(settings),
   };

@@ -1,6 +1,7 @@
 import { apiRoute } from '../../shared/api/route';
 import { readCommandRetention } from '../../shared/commands/retention';
-import { authenticatorOf, documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { crmSyncProducerOf, stepsWithCrmSync } from '../../shared/composition/crm-sync';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import { clockOf, type HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
@@ -16,10 +17,13 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const tracing = tracingOf('updateFollowUpApi', settings);
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
+  const logger = loggerOf('updateFollowUpApi', settings);
+  const crm = crmSyncProducerOf('updateFollowUpApi', jobQueueOf('updateFollowUpApi', settings, tracing), logger);
   const deps = {
-    logger: loggerOf('updateFollowUpApi', settings),
+    logger,
     authenticate: authenticatorOf(db, tableName),
-    steps: dynamoStepStore(db, tableName),
+    // A step reported sent queues its write-back to the tenant's CRM (crm_sync), after the write and without waiting on the CRM.
+    steps: stepsWithCrmSync(dynamoStepStore(db, tableName), crm),
     clock,
     ...readCommandRetention(settings),
   };

@@ -2,6 +2,7 @@ import { workerComposition } from '../../shared/composition/worker';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
+import { crmSyncProducerOf, leadFollowUpFinishHook } from '../../shared/composition/crm-sync';
 import { createJobWorker } from '../../shared/commands/worker';
 import { copywriterJob } from '../../shared/lead-follow-up/copywriter-phase';
 import { lazyLlm } from '../../shared/providers/llm/from-settings';
@@ -9,7 +10,10 @@ import { lazyLlm } from '../../shared/providers/llm/from-settings';
 /** Composes the SQS handler of the `copywriter` queue (lead follow-up phase 2) from its settings. */
 export function build(settings: Settings, host: HostPorts = {}) {
   const deps = workerComposition('copywriterWorker', settings, host);
-  return createJobWorker(copywriterJob({ ...deps, llm: lazyLlm(deps.secrets, settings, deps.llmPolicy) }), deps);
+  // The lead follow-up this worker completes with its messages is noted on the lead's CRM contact.
+  const crm = crmSyncProducerOf('copywriterWorker', deps.queue, deps.logger);
+  const finishing = { ...deps, onFinished: [leadFollowUpFinishHook(deps.commands, crm)] };
+  return createJobWorker(copywriterJob({ ...finishing, llm: lazyLlm(deps.secrets, settings, deps.llmPolicy) }), finishing);
 }
 
 export const handler = lambdaEntry(build);

@@ -1,3 +1,4 @@
+import { crmSyncProducerOf, meetingSummaryFinishHook } from '../../shared/composition/crm-sync';
 import { createJobWorker } from '../../shared/commands/worker';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { HostPorts } from '../../shared/composition/host';
@@ -19,10 +20,12 @@ export function build(settings: Settings, host: HostPorts = {}) {
     // `meeting_summary.created`, to the tenant's webhooks (the catalogue entry grants publishing).
     events: deps.events,
   });
+  // The summary of a call about a lead is logged on the lead's CRM contact (a crm_sync job), once per call.
+  const crm = crmSyncProducerOf('postCallSummaryWorker', deps.queue, deps.logger);
   // The summary is an internal phase started after its stakeholder command ended: that command's
   // `command.completed` was told by the call worker that finished it, and this phase's ending is told as
   // `meeting_summary.created` only, never as a late `command.completed` of its parent.
-  return createJobWorker(definition, { ...deps, onFinished: [] });
+  return createJobWorker(definition, { ...deps, onFinished: [meetingSummaryFinishHook(deps.commands, crm)] });
 }
 
 export const handler = lambdaEntry(build);

@@ -2,6 +2,7 @@ import { COMMAND_OPERATIONS } from '../../shared/api/openapi/commands';
 import type { DocumentedEvent, DocumentedOperation } from '../../shared/api/openapi/operation';
 import { SERVICE_OPERATIONS } from '../../shared/api/openapi/service';
 import { CRM_OPERATIONS } from '../../shared/crm/openapi';
+import { CRM_SYNC_OPERATIONS } from '../../shared/crm/sync/openapi';
 import { DEEP_RESEARCH_OPERATIONS } from '../../shared/deep-research/openapi';
 import { LEAD_FOLLOW_UP_OPERATIONS } from '../../shared/lead-follow-up/openapi';
 import { FOLLOW_UP_SEQUENCE_EVENTS, FOLLOW_UP_SEQUENCE_OPERATIONS } from '../../shared/lead-follow-up/sequences/openapi';
@@ -23,6 +24,7 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
   ...DEEP_RESEARCH_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...CRM_OPERATIONS,
+  ...CRM_SYNC_OPERATIONS,
   ...COMMAND_OPERATIONS,
   ...SERVICE_OPERATIONS,
 ];

@@ -78,6 +78,11 @@ export const TABLE = {
      * (`sk` `SITE#<site id>`) and `…#SITE#<site id>` (`sk` `LEAD#<lead id>`), the tenant's own (shared/crm/dynamo-lead-links.ts).
      */
     'CRMLINK#',
+    /**
+     * `CRMSYNC#<tenant id>#<site id>#<lead id>`: a lead's writes back to its tenant's CRM, one delivery record each (`sk`
+     * `<source>#<source id>#<kind>`), claimed before the write and completed after (shared/crm/sync/dynamo-delivery-store.ts).
+     */
+    'CRMSYNC#',
   ],
   indexes: [
     /**

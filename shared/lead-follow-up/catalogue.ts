@@ -43,7 +43,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
             ...EVENT_PUBLISHER_TABLE_GRANTS,
           ],
           // Its own queue too: a job that hit a fault, or whose command is busy, is queued again, delayed.
-          sendsTo: ['sales', 'copywriter', EVENT_DELIVERY_QUEUE],
+          // And `crm`: a lead follow-up completed with channel messages is noted on the lead's CRM contact (crm_sync, a finish hook).
+          sendsTo: ['sales', 'copywriter', EVENT_DELIVERY_QUEUE, 'crmsync'],
           sendsToDeadLetterOf: ['sales'],
           secrets: ['openai'],
         },
@@ -74,7 +75,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
             ...EVENT_PUBLISHER_TABLE_GRANTS,
           ],
           // Its own queue: a job that hit a fault, or whose command is busy, is queued again, delayed.
-          sendsTo: ['copywriter', EVENT_DELIVERY_QUEUE],
+          // And `crm`: the messages it completes the lead follow-up with are noted on the lead's CRM contact (crm_sync, a finish hook).
+          sendsTo: ['copywriter', EVENT_DELIVERY_QUEUE, 'crmsync'],
           sendsToDeadLetterOf: ['copywriter'],
           secrets: ['openai'],
         },
@@ -136,7 +138,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
           { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
           { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['FOLLOWUP#'] },
         ],
-        sendsTo: [],
+        // A step reported sent is written back to the tenant's CRM by a crm_sync job (never waited for).
+        sendsTo: ['crmsync'],
         sendsToDeadLetterOf: [],
         secrets: [],
       },
@@ -164,7 +167,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
           // sequence.adapted for the tenant's webhooks (event-publishing.ts).
           ...EVENT_PUBLISHER_TABLE_GRANTS,
         ],
-        sendsTo: [EVENT_DELIVERY_QUEUE],
+        // And the lead status an event moves, to the tenant's CRM by a crm_sync job (never waited for).
+        sendsTo: [EVENT_DELIVERY_QUEUE, 'crmsync'],
         sendsToDeadLetterOf: [],
         secrets: [],
       },

@@ -38,7 +38,8 @@ export const VOICE_ASSISTANT_CATALOGUE = {
             ...EVENT_PUBLISHER_TABLE_GRANTS,
           ],
           // Its own queue: a job that hit a fault, or whose command is busy, is queued again, delayed.
-          sendsTo: ['summary', EVENT_DELIVERY_QUEUE],
+          // And `crm`: a summary of a call about a lead is logged on the lead's CRM contact (crm_sync, a finish hook).
+          sendsTo: ['summary', EVENT_DELIVERY_QUEUE, 'crmsync'],
           sendsToDeadLetterOf: ['summary'],
           secrets: ['openai'],
         },

@@ -18,7 +18,8 @@ const BUDGETS_KIB: Readonly<Record<FunctionId, number>> = {
   getCommandApi: 660, // 602
   deleteCommandApi: 690, // 623
   listFollowUpsApi: 690, // 624
-  updateFollowUpApi: 690, // 630
+  crmSyncsApi: 660, // 600
+  updateFollowUpApi: 690, // 672 (the crm_sync job it queues: its schema)
   followUpDispatcher: 720, // 655
   commandJanitor: 710, // 648
   deepResearchApi: 730, // 661
@@ -30,13 +31,14 @@ const BUDGETS_KIB: Readonly<Record<FunctionId, number>> = {
   crmImportWorker: 1_670, // 1518
   // No HubSpot client: it reads the links and starts the re-import; the lead events use case is most of it.
   hubspotWebhook: 800, // 725
-  leadEventsApi: 750, // 684
+  crmSyncWorker: 1_630, // 1484
+  leadEventsApi: 750, // 688 (with the write-back's queueing)
   // The status callback and the relay check Twilio signatures without the twilio library (4.6 MB with it).
   twilioCallStatusWebhook: 770, // 694
   conversationRelayWebhook: 890, // 810 (the OpenAI client is in it, reached only by import())
-  postCallSummaryWorker: 900, // 820
-  copywriterWorker: 920, // 838
-  salesWorker: 940, // 857
+  postCallSummaryWorker: 900, // 836
+  copywriterWorker: 920, // 844
+  salesWorker: 940, // 864
   stakeholderCoordinationApi: 960, // 870
   researchWorker: 1_500, // 1367
   // The one function that places calls: the twilio REST client is its job.

@@ -168,6 +168,7 @@ describe('definitions the infrastructure relies on', () => {
     expect(short.map((fn) => fn.id).sort()).toEqual(
       [
         'apiDocsApi',
+        'crmSyncsApi',
         'deleteCommandApi',
         'hubspotWebhook',
         'healthApi',
@@ -216,6 +217,7 @@ describe('definitions the infrastructure relies on', () => {
       ],
       ['webhookDeliveryWorker', ['WEBHOOK_RETRY_DELAYS']],
       ['crmImportWorker', ['HUBSPOT_API_BASE_URL']],
+      ['crmSyncWorker', ['HUBSPOT_API_BASE_URL']],
     ]);
   });
 

@@ -63,6 +63,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['EVENT#*']],
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
+    [['sqs:SendMessage'], 'queue/crmsync'],
   ],
   copywriterWorker: [
     [['dynamodb:GetItem'], 'table', ['SITE#*']],
@@ -75,6 +76,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['EVENT#*']],
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
+    [['sqs:SendMessage'], 'queue/crmsync'],
   ],
   deepResearchApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -129,6 +131,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['EVENT#*']],
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
+    [['sqs:SendMessage'], 'queue/crmsync'],
   ],
   conversationRelayWebhook: [
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'], 'table', ['CMD#*']],
@@ -158,6 +161,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   updateFollowUpApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['FOLLOWUP#*']],
+    [['sqs:SendMessage'], 'queue/crmsync'],
   ],
   leadEventsApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -170,6 +174,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['EVENT#*']],
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
+    [['sqs:SendMessage'], 'queue/crmsync'],
   ],
   followUpDispatcher: [
     [['dynamodb:Query'], 'index/gsi1', ['FOLLOWUP#scheduled*', 'FOLLOWUP#announcing*']],
@@ -226,6 +231,19 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['EVENT#*']],
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
+  ],
+  crmSyncsApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:Query'], 'table', ['CRMSYNC#*']],
+  ],
+  crmSyncWorker: [
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CRM#*']],
+    [['dynamodb:GetItem'], 'table', ['CRMLINK#*']],
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CRMSYNC#*']],
+    [['sqs:SendMessage'], 'queue/crmsync'],
+    [['sqs:SendMessage'], 'dlq/crmsync'],
+    [SQS_CONSUME, 'queue/crmsync'],
+    [['secretsmanager:GetSecretValue'], 'secret/crm'],
   ],
   webhookDeliveryWorker: [
     [['dynamodb:Query'], 'table', ['WEBHOOK#*']],

@@ -26,6 +26,8 @@ import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
 import { TABLE } from '../../shared/catalogue/table';
 import type { CallCommandFields } from '../../shared/calls/record';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
+import { dynamoLeadLinks } from '../../shared/crm/dynamo-lead-links';
+import { crmSyncJob } from '../../shared/crm/sync/job';
 import type { Settings } from '../../shared/composition/settings';
 import { newId } from '../../shared/platform/ids';
 import { newRelayToken } from '../../shared/calls/relay-token';
@@ -40,7 +42,6 @@ import type { RelayConnections } from '../../shared/voice-assistant/connections'
 import { relayUrlOf } from '../../shared/providers/telephony/public-urls';
 import { signTwilioRequest } from '../../infra/local/twilio-wire';
 import { sqsEventOf } from '../../infra/local/sqs-poller';
-import { dynamoLeadLinks } from '../../shared/crm/dynamo-lead-links';
 import { hubspotSignatureV3 } from '../../shared/crm/webhook-signature';
 
 const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
@@ -221,7 +222,7 @@ function providerSettings(id: FunctionId): Settings {
   // The webhook receiver of this test is a loopback server, as under npm start.
   if (id === 'webhooksApi' || id === 'webhookDeliveryWorker') return { WEBHOOK_ALLOW_LOOPBACK: 'true' };
   // The HubSpot connection: the loopback HubSpot, and the sealing key its `crm` secret holds in AWS.
-  if (id === 'crmConnectionApi' || id === 'crmImportWorker' || id === 'hubspotWebhook')
+  if (id === 'crmConnectionApi' || id === 'crmImportWorker' || id === 'hubspotWebhook' || id === 'crmSyncWorker')
     return { HUBSPOT_API_BASE_URL: hubspot.baseUrl, CRM_ENCRYPTION_KEY: 'table-access-crm-sealing-key-0123456789' };
   if (id !== 'researchWorker') return {};
   return { GOOGLE_CSE_API_KEY: google.apiKey, GOOGLE_CSE_ID: google.engineId, GOOGLE_CSE_BASE_URL: google.baseUrl };
@@ -669,6 +670,29 @@ describe('the table access of every function, on its real paths', () => {
     // history, its re-import started), the same call retried (the re-import's Idempotency-Key replayed), and one whose
     // re-import cannot be queued (its command marked).
     const { contactId: hubspotContact, signedHubSpotCall } = await hubspotWebhookSetup();
+    // Write-backs to HubSpot: the tenant is connected and its lead linked to a contact (above), a step is reported sent; its
+    // crm_sync jobs (with the ones the lead follow-ups and call summaries above queued, still waiting) run, one twice.
+    expect((await call(url, 'PATCH', `/api/follow-ups/${steps[0]!.id}`, { key: API_KEY, body: { status: 'sent' } })).status).toBe(200);
+    await drain('crmsync');
+    const writeBack = crmSyncJob('local', {
+      site_id: DEMO_SITE,
+      lead_id: DEMO_LEAD,
+      source: 'step',
+      source_id: steps[0]!.id,
+      write: { kind: 'engagement', engagement: 'note', body: 'Sent.', at: new Date().toISOString() },
+    });
+    await produce(writeBack, 'crmsync');
+    await drain('crmsync');
+    expect(hubspot.engagements('emails').filter((item) => item.associations.some((to) => to.contactId === hubspotContact))).toHaveLength(1);
+    expect(hubspot.contact(hubspotContact)?.hs_lead_status).toBe('ATTEMPTED_TO_CONTACT');
+    const syncs = await call(url, 'GET', `/api/leads/${DEMO_LEAD}/crm-syncs?site_id=${DEMO_SITE}`, { key: API_KEY });
+    expect(syncs.body.data?.crm_syncs).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ source: 'step', source_id: steps[0]!.id, kind: 'engagement', status: 'done' }),
+        expect.objectContaining({ source: 'follow_up', kind: 'engagement', status: 'done' }),
+        expect.objectContaining({ source: 'meeting_summary', kind: 'engagement', status: 'done' }),
+      ]),
+    );
     const reply = [
       {
         eventId: 1,

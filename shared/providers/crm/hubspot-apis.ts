@@ -36,7 +36,7 @@ export function hubspotApis(config: IConfiguration) {
     contacts: { basic: new contacts.BasicApi(contactsConfiguration), batch: new contacts.BatchApi(contactsConfiguration) },
     notes: { basic: new notes.BasicApi(notesConfiguration), batch: new notes.BatchApi(notesConfiguration) },
     emails: { basic: new emails.BasicApi(emailsConfiguration), batch: new emails.BatchApi(emailsConfiguration) },
-    calls: { basic: new calls.BasicApi(callsConfiguration) },
+    calls: { basic: new calls.BasicApi(callsConfiguration), batch: new calls.BatchApi(callsConfiguration) },
     listMemberships: new lists.MembershipsApi(configure(lists)),
     associations: new associations.BatchApi(configure(associations)),
     /** A request to a path the generated APIs do not cover (the token check), as `Client.apiRequest` sends it. */

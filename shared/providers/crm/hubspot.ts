@@ -56,6 +56,9 @@ const ENGAGEMENTS = {
   call: { objects: 'calls', association: 194 },
 } as const;
 
+/** The property holding each engagement kind's body. */
+const ENGAGEMENT_BODY = { note: 'hs_note_body', email: 'hs_email_text', call: 'hs_call_body' } as const;
+
 /**
  * The HubSpot adapter of the CRM port, on the official `@hubspot/api-client`
  * (the generated APIs it needs: hubspot-apis.ts) pointed at `baseUrl`. The
@@ -128,12 +131,14 @@ function hubspotClient(basePath: string, credentials: CrmCredentials, policy: Cr
   };
 
   /** Objects of a type by id, read in batches of MAX_PAGE_SIZE. */
+  const batchOf = (type: string) =>
+    type === 'contacts' ? api.contacts.batch : type === 'notes' ? api.notes.batch : type === 'emails' ? api.emails.batch : api.calls.batch;
   const readObjects = async (type: string, ids: readonly string[], props: readonly string[]): Promise<HubSpotObject[]> => {
     const read: HubSpotObject[] = [];
     for (let start = 0; start < ids.length; start += MAX_PAGE_SIZE) {
       const inputs = ids.slice(start, start + MAX_PAGE_SIZE).map((id) => ({ id }));
       const body = { inputs, properties: [...props], propertiesWithHistory: [] };
-      const batch = type === 'contacts' ? api.contacts.batch : type === 'notes' ? api.notes.batch : api.emails.batch;
+      const batch = batchOf(type);
       const answer = await call(true, () => batch.read(body));
       read.push(...answer.results);
     }
@@ -232,6 +237,16 @@ function hubspotClient(basePath: string, credentials: CrmCredentials, policy: Cr
       // Never retried after a transient failure: HubSpot may have recorded it, and a second create would double it.
       const created = await call(false, create);
       return { id: String(created.id), kind: input.kind };
+    },
+
+    async findEngagement(contactId, kind, marker) {
+      const { objects } = ENGAGEMENTS[kind];
+      const answer = await call(true, () => api.associations.getPage('contacts', objects, { inputs: [{ id: contactId }] }));
+      const ids = newestIds(answer.results.flatMap((result) => result.to.map((to) => String(to.toObjectId)))).slice(0, MAX_PAGE_SIZE);
+      if (ids.length === 0) return undefined;
+      const records = await readObjects(objects, ids, [ENGAGEMENT_BODY[kind]]);
+      // The body as stored: a note's or a call's is HTML, whose escaping leaves the marker (letters, digits, '-') as it was.
+      return records.find((record) => (record.properties[ENGAGEMENT_BODY[kind]] ?? '').includes(marker))?.id;
     },
 
     async setLeadStatus(contactId, status) {

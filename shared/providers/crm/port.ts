@@ -130,6 +130,13 @@ export interface CrmClient {
    * CRM: a caller that may retry keeps its own record of what it created.
    */
   createEngagement(input: EngagementInput): Promise<CreatedEngagement>;
+  /**
+   * The id of an engagement of this kind associated to the contact whose
+   * body holds `marker` (among its newest {@link MAX_PAGE_SIZE}); undefined
+   * when none does. How a caller whose create had an unknown outcome (a
+   * timeout, a 5xx) finds out whether the CRM recorded it before writing again.
+   */
+  findEngagement(contactId: string, kind: CrmActivityKind, marker: string): Promise<string | undefined>;
   /** Sets the contact's lead status (HubSpot `hs_lead_status`, an internal value such as `CONNECTED`). */
   setLeadStatus(contactId: string, status: string): Promise<void>;
 }
