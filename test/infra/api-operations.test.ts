@@ -141,6 +141,8 @@ describe.each(ENVIRONMENT_NAMES)('HTTP API (%s)', (name) => {
       SummaryDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('summary')!.deadLetterQueue)}`,
       CrmQueueUrl: `Stateful:${logicalId(stateful.queues.get('crm')!.queue)}`,
       CrmDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('crm')!.deadLetterQueue)}`,
+      CrmsyncQueueUrl: `Stateful:${logicalId(stateful.queues.get('crmsync')!.queue)}`,
+      CrmsyncDeadLetterQueueUrl: `Stateful:${logicalId(stateful.queues.get('crmsync')!.deadLetterQueue)}`,
       OpenaiSecretArn: `Stateful:${logicalId(stateful.secrets.get('openai')!.secret)}`,
       SearchSecretArn: `Stateful:${logicalId(stateful.secrets.get('search')!.secret)}`,
       TwilioSecretArn: `Stateful:${logicalId(stateful.secrets.get('twilio')!.secret)}`,

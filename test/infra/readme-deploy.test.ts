@@ -47,16 +47,16 @@ describe('docs/deploying.md: deploying to AWS', () => {
         '  -c publicDomain=switchboard.acme.com -c publicCertificateArn=arn:aws:acm:us-east-1:444455556666:certificate/…\n',
     );
     expect(SECTION).toContain(`# ${describeTarget(example)}\n`);
-    expect(accountConcurrencyNeeded(ENVIRONMENTS.prod)).toBe(1521);
-    expect(SECTION).toContain('so it needs 1521;');
-    expect(SECTION).toContain('echo "$NEEDED"   # 1521');
+    expect(accountConcurrencyNeeded(ENVIRONMENTS.prod)).toBe(1747);
+    expect(SECTION).toContain('so it needs 1747;');
+    expect(SECTION).toContain('echo "$NEEDED"   # 1747');
     expect(SECTION).toContain(
       `staging ${accountConcurrencyNeeded(ENVIRONMENTS.staging)}; dev ${accountConcurrencyNeeded(ENVIRONMENTS.dev)}`,
     );
     const { reservedConcurrency } = environmentConfig('prod', { allowPlaceholders: true });
     const reserved = Object.values(reservedConcurrency).reduce<number>((sum, value) => sum + (value ?? 0), 0);
     const workers = QUEUES.reduce((sum, queue) => sum + (reservedConcurrency[queue.workerFunction] ?? 0), 0);
-    expect(workers).toBe(60);
+    expect(workers).toBe(64);
     expect(SECTION).toContain(`prod reserves\n${reserved} (api functions ${reserved - workers}, workers ${workers})`);
   });
 

@@ -6,8 +6,9 @@ import { deepResearchKind } from '../../shared/deep-research/kinds';
 import { copywriterKind, leadFollowUpKind } from '../../shared/lead-follow-up/kinds';
 import { stakeholderCoordinationKind } from '../../shared/stakeholder-coordination/kinds';
 import { postCallSummaryKind } from '../../shared/voice-assistant/kinds';
+import { crmImportKind } from '../../shared/crm/kinds';
 
-const KINDS = [leadFollowUpKind, copywriterKind, stakeholderCoordinationKind, deepResearchKind, postCallSummaryKind];
+const KINDS = [leadFollowUpKind, copywriterKind, stakeholderCoordinationKind, deepResearchKind, postCallSummaryKind, crmImportKind];
 
 function stored(type: StoredCommand['type'], extra: Record<string, unknown>): StoredCommand {
   return {

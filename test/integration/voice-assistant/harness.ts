@@ -160,6 +160,8 @@ export async function voiceHarness(extraSettings: Settings = {}, options: { even
         [queueById('summary').dlqUrlEnvVar]: summaryQueue.dlqUrl,
         // It publishes meeting_summary.created (no endpoint is registered here: nothing is queued).
         [queueById('webhooks').urlEnvVar]: services.aws.queues.webhooks.url,
+        // It queues the summary's note on a lead's CRM contact (no tenant here is connected: the job would skip it).
+        [queueById('crmsync').urlEnvVar]: services.aws.queues.crmsync.url,
         ...extra,
       });
       // The summary is marked requested before its child command is written and its job queued: a drain that
