@@ -106,7 +106,12 @@ export async function runImportPhase(
     return { status: 'failed', error: { code: 'NOT_FOUND', message: 'The tenant has no HubSpot connection: connect it first.' } };
 
   const started = deps.clock.now();
-  let progress = { tally: command.progress?.tally ?? emptyTally(), pages: command.progress?.pages ?? 0, after: command.progress?.after };
+  let progress = {
+    tally: command.progress?.tally ?? emptyTally(),
+    pages: command.progress?.pages ?? 0,
+    after: command.progress?.after,
+    waits: command.progress?.waits ?? 0,
+  };
   const requeue = async (delaySeconds: number): Promise<PhaseOutcome> => {
     await deps.commands.release(command.id);
     await deps.queue.sendAgain(IMPORT_QUEUE, JSON.stringify(jobNaming(job.type, tenantId, command.id)), delaySeconds, attempt);
@@ -119,7 +124,15 @@ export async function runImportPhase(
       page = await readPage(connected.client, request, progress.after);
     } catch (error) {
       if (error instanceof CrmRateLimitedError) {
+        // A wait spends none of the job's attempts, so the waits are counted: a portal that never stops limiting ends the import.
+        if (progress.waits >= MAX_RATE_LIMITED_WAITS) {
+          const message = `HubSpot kept asking this import to wait (${progress.waits} times); nothing more was read. Start it again later.`;
+          await deps.connections.recordSync(tenantId, 'hubspot', { at: new Date(deps.clock.now()).toISOString(), error: message });
+          return { status: 'failed', error: { code: 'RATE_LIMITED', message } };
+        }
         deps.logger?.info('HubSpot asked the import to wait', { commandId: command.id, retryAfterSeconds: error.retryAfterSeconds });
+        progress = { ...progress, waits: progress.waits + 1 };
+        await deps.commands.recordProgress(command.id, { progress }, deps.clock.now());
         return requeue(Math.min(MAX_DELAY_SECONDS, Math.max(1, Math.ceil(error.retryAfterSeconds))));
       }
       const refused = refusal(error);
@@ -146,7 +159,7 @@ export async function runImportPhase(
         patch: { progress: undefined },
       };
     }
-    progress = { tally, after: page.next, pages: progress.pages + 1 };
+    progress = { ...progress, tally, after: page.next, pages: progress.pages + 1 };
     await deps.commands.recordProgress(command.id, { progress }, deps.clock.now());
     if (deps.clock.now() - started >= (deps.pageBudgetMs ?? IMPORT_PAGE_BUDGET_MS)) return requeue(0);
   }
@@ -158,6 +171,9 @@ function refusal(error: unknown): string | undefined {
   if (error instanceof CrmRejectedError && error.status === 404) return `HubSpot has no such list (${error.reason}).`;
   return undefined;
 }
+
+/** Most times one import waits out HubSpot's rate limit (each up to 15 minutes) before it fails as RATE_LIMITED. */
+export const MAX_RATE_LIMITED_WAITS = 12;
 
 /** Most of a site's leads read to match contacts by e-mail (one query per page imported). */
 export const MAX_LEADS_MATCHED_BY_EMAIL = 2_000;

@@ -38,6 +38,8 @@ export const crmImportProgressSchema = z.object({
   after: z.string().optional(),
   /** Pages done. */
   pages: z.number().int().min(0).optional(),
+  /** How often HubSpot asked this import to wait (a 429 with a long Retry-After); bounded by MAX_RATE_LIMITED_WAITS. */
+  waits: z.number().int().min(0).optional(),
 });
 
 export type ImportTally = z.infer<typeof importTallySchema>;

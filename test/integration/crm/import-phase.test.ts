@@ -1,6 +1,6 @@
 import { dynamoLeadLinks } from '../../../shared/crm/dynamo-lead-links';
 import type { CrmImportProgress } from '../../../shared/crm/import-progress';
-import { runImportPhase, type ImportPhaseDependencies } from '../../../shared/crm/import-phase';
+import { MAX_RATE_LIMITED_WAITS, runImportPhase, type ImportPhaseDependencies } from '../../../shared/crm/import-phase';
 import type { CrmImportRequest } from '../../../shared/crm/import-request';
 import type { PhaseInput } from '../../../shared/commands/worker';
 import { DEFAULT_LEAD_STATUS_MAP } from '../../../shared/crm/lead-status';
@@ -97,6 +97,22 @@ describe('runImportPhase', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ queue: 'crm', delaySeconds: 120, attempt: 2 });
     expect(JSON.parse(sent[0]!.body)).toMatchObject({ type: 'crm_import', tenant_id: 'acme', command_id: 'import-1' });
+  });
+
+  it('counts the waits HubSpot asks for, and fails the import as RATE_LIMITED past its most, queuing nothing', async () => {
+    const id = hubspot.addContact({ email: 'always@ratelimit.example' });
+    const request: CrmImportRequest = { site_id: SITE, source: { kind: 'contacts', contact_ids: [id] } };
+    hubspot.failNext(1, { rateLimited: { retryAfterSeconds: 120 } }, '/contacts/batch/read');
+    const waited = harness();
+    expect(await runImportPhase(waited.deps, input(request, { waits: 3 }))).toEqual({ status: 'handed_off' });
+    expect(waited.kept.at(-1)).toMatchObject({ waits: 4 });
+
+    hubspot.failNext(1, { rateLimited: { retryAfterSeconds: 120 } }, '/contacts/batch/read');
+    const { deps, sent, released } = harness();
+    const outcome = await runImportPhase(deps, input(request, { waits: MAX_RATE_LIMITED_WAITS }));
+    expect(outcome).toMatchObject({ status: 'failed', error: { code: 'RATE_LIMITED', message: expect.stringContaining('12 times') } });
+    expect(sent).toEqual([]);
+    expect(released).toEqual([]);
   });
 
   it('keeps its progress after each page and, run again from it, never reads a finished page again', async () => {
