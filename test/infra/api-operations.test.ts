@@ -1,4 +1,4 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Function as LambdaFunction, Code, Runtime } from 'aws-cdk-lib/aws-lambda';
@@ -8,6 +8,7 @@ import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
 import { FUNCTIONS, isRouted } from '../../shared/catalogue/functions';
 import { QUEUES } from '../../shared/catalogue/job-types';
 import { canonical, logicalId, synthesize, type SynthesizedEnvironment } from './synthesize';
+import { testApp } from './test-app';
 
 const envs = {} as Record<EnvironmentName, SynthesizedEnvironment>;
 beforeAll(() => {
@@ -499,7 +500,7 @@ describe('alarm subscriptions', () => {
   });
 
   it('tells a Slack channel through AWS Chatbot when one is configured', () => {
-    const stack = new Stack(new App(), 'Ops');
+    const stack = new Stack(testApp(), 'Ops');
     const fn = new LambdaFunction(stack, 'Fn', {
       runtime: Runtime.NODEJS_22_X,
       handler: 'index.handler',

@@ -1,4 +1,4 @@
-import { App, Duration, Stack, type Stage } from 'aws-cdk-lib';
+import { Duration, Stack, type Stage } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaFunctionTarget } from 'aws-cdk-lib/aws-events-targets';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
@@ -7,6 +7,7 @@ import { ServerlessChecks } from 'cdk-nag';
 import { ENVIRONMENT_NAMES, type EnvironmentName } from '../../infra/config';
 import { SECRETS } from '../../shared/catalogue/secrets';
 import { NAG_PACKS, nagFindings, synthesize, type SynthesizedEnvironment } from './synthesize';
+import { testApp } from './test-app';
 
 const envs = {} as Record<EnvironmentName, SynthesizedEnvironment>;
 beforeAll(() => {
@@ -31,7 +32,7 @@ describe.each(ENVIRONMENT_NAMES)('compliance (%s)', (name) => {
     const app = envs[name].stage.node.root as Stage;
     expect(app._validationPlugins.map((plugin) => plugin.name)).toEqual(['AwsSolutions', 'Serverless']);
     // A bare stack beside the stage: the same packs flag an EventBridge target without a dead-letter queue and a queue without one.
-    const stack = new Stack(new App(), 'Bare');
+    const stack = new Stack(testApp(), 'Bare');
     const queue = new Queue(stack, 'Queue', { enforceSSL: true });
     const fn = new LambdaFunction(stack, 'Fn', { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('x') });
     new Rule(stack, 'Rule', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new LambdaFunctionTarget(fn)] });

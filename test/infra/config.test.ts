@@ -1,5 +1,5 @@
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
-import { App, RemovalPolicy } from 'aws-cdk-lib';
+import { RemovalPolicy } from 'aws-cdk-lib';
 import {
   ENVIRONMENTS,
   ENVIRONMENT_NAMES,
@@ -15,6 +15,7 @@ import { QUEUES } from '../../shared/catalogue/job-types';
 import { isExampleHost, isFictionalNumber, isPlaceholderAccount, notDeployableWarning } from '../../infra/placeholders';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
 import { addSwitchboardStage } from '../../infra/stages/switchboard-app';
+import { testApp } from './test-app';
 
 /** Prod's placeholders let through, as `-c allowPlaceholders=true` does: these tests are about other settings. */
 const ALLOW = { allowPlaceholders: true } as const;
@@ -271,12 +272,12 @@ describe('API throttles and concurrency caps', () => {
 
 describe('addSwitchboardStage', () => {
   it('fails clearly when -c env is missing or unknown', () => {
-    expect(() => addSwitchboardStage(new App())).toThrow(/no environment given: pass -c env=NAME/);
-    expect(() => addSwitchboardStage(new App({ context: { env: 'qa' } }))).toThrow(/unknown environment "qa"/);
+    expect(() => addSwitchboardStage(testApp())).toThrow(/no environment given: pass -c env=NAME/);
+    expect(() => addSwitchboardStage(testApp({ context: { env: 'qa' } }))).toThrow(/unknown environment "qa"/);
   });
 
   it('builds exactly one stage, named after the environment, in its pinned account and region', () => {
-    const app = new App({ context: { env: 'staging', 'aws:cdk:bundling-stacks': [] } });
+    const app = testApp({ context: { env: 'staging', 'aws:cdk:bundling-stacks': [] } });
     const stage = addSwitchboardStage(app);
     expect(app.node.children.map((child) => child.node.id)).toEqual(['Switchboard-staging']);
     expect(stage.stateful.stackName).toBe('Switchboard-staging-Stateful');
@@ -285,7 +286,7 @@ describe('addSwitchboardStage', () => {
   });
 
   it('reads -c account, -c region, -c alarmEmail and -c sourceMaps', () => {
-    const app = new App({
+    const app = testApp({
       context: {
         env: 'prod',
         allowPlaceholders: 'true',
@@ -307,7 +308,7 @@ describe('addSwitchboardStage', () => {
   });
 
   it('refuses a -c sourceMaps that is not true or false', () => {
-    expect(() => addSwitchboardStage(new App({ context: { env: 'dev', sourceMaps: 'yes' } }))).toThrow(
+    expect(() => addSwitchboardStage(testApp({ context: { env: 'dev', sourceMaps: 'yes' } }))).toThrow(
       /-c sourceMaps must be true or false, got "yes"/,
     );
   });
@@ -421,10 +422,10 @@ describe('placeholders', () => {
 
   it('are read from -c allowPlaceholders as the CLI passes it', () => {
     const stage = (allowPlaceholders: unknown) =>
-      addSwitchboardStage(new App({ context: { env: 'prod', allowPlaceholders, 'aws:cdk:bundling-stacks': [] } }));
+      addSwitchboardStage(testApp({ context: { env: 'prod', allowPlaceholders, 'aws:cdk:bundling-stacks': [] } }));
     expect(() => stage('false')).toThrow(/still has placeholder values/);
     expect(() => stage('yes')).toThrow(/-c allowPlaceholders must be true or false, got "yes"/);
-    expect(() => addSwitchboardStage(new App({ context: { env: 'prod' } }))).toThrow(/\n {2}- account "333333333333"/);
+    expect(() => addSwitchboardStage(testApp({ context: { env: 'prod' } }))).toThrow(/\n {2}- account "333333333333"/);
   });
 
   it.each([
@@ -463,7 +464,7 @@ describe('public host', () => {
           'infra/config.ts, or pass -c publicDomain=<your host name> -c publicCertificateArn=<ACM certificate ARN in us-east-1>',
       );
     }
-    expect(() => addSwitchboardStage(new App({ context: { env: 'prod', publicHost: 'none', allowPlaceholders: 'true' } }))).toThrow(
+    expect(() => addSwitchboardStage(testApp({ context: { env: 'prod', publicHost: 'none', allowPlaceholders: 'true' } }))).toThrow(
       /prod needs its public host/,
     );
   });
@@ -496,9 +497,9 @@ describe('public host', () => {
   it('takes -c apiGatewayAccountRole=existing, and nothing but create or existing', () => {
     expect(ENVIRONMENT_NAMES.map((name) => environmentConfig(name, ALLOW).apiGatewayAccountRole)).toEqual(['create', 'create', 'create']);
     expect(environmentConfig('dev', { apiGatewayAccountRole: 'existing' }).apiGatewayAccountRole).toBe('existing');
-    expect(() => addSwitchboardStage(new App({ context: { env: 'dev', apiGatewayAccountRole: 'skip' } }))).toThrow(
+    expect(() => addSwitchboardStage(testApp({ context: { env: 'dev', apiGatewayAccountRole: 'skip' } }))).toThrow(
       /-c apiGatewayAccountRole must be create or existing, got "skip"/,
     );
-    expect(() => addSwitchboardStage(new App({ context: { env: 'dev', publicHost: 'off' } }))).toThrow(/-c publicHost takes only "none"/);
+    expect(() => addSwitchboardStage(testApp({ context: { env: 'dev', publicHost: 'off' } }))).toThrow(/-c publicHost takes only "none"/);
   });
 });

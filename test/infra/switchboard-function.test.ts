@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
@@ -15,6 +15,7 @@ import { REPOSITORY_ROOT, SwitchboardFunction } from '../../infra/constructs/swi
 import { functionById, type FunctionDefinition } from '../../shared/catalogue/functions';
 import type { TableGrant } from '../../shared/catalogue/table';
 import { PAGE_PARSE_WORKER } from '../../shared/providers/web/parse-worker-bundle';
+import { testApp } from './test-app';
 
 const definition = (overrides: Partial<FunctionDefinition['access']>): FunctionDefinition => ({
   id: 'getCommandApi',
@@ -35,7 +36,7 @@ function assetOf(scope: Stack, fn: SwitchboardFunction, assemblyDirectory: strin
 }
 
 function stack(bundling: boolean): Stack {
-  const app = new App({ context: bundling ? {} : { 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp({ context: bundling ? {} : { 'aws:cdk:bundling-stacks': [] } });
   return new Stack(app, 'Test');
 }
 
@@ -155,7 +156,7 @@ describe('SwitchboardFunction', () => {
   it('copies the files a function reads into its bundle, and tells it where they are in Lambda', () => {
     const outdir = mkdtempSync(join(tmpdir(), 'switchboard-bundle-'));
     try {
-      const app = new App({ outdir });
+      const app = testApp({ outdir });
       const scope = new Stack(app, 'Bundled');
       const file = { source: 'infra/local/demo-data.json', setting: 'DEMO_DATA_FILE' };
       const fn = new SwitchboardFunction(scope, 'Fn', {
@@ -190,7 +191,7 @@ describe('SwitchboardFunction', () => {
   it('bundles each worker-thread script beside index.mjs, where the bundled page parser starts it (a plain node runs both, maps on)', async () => {
     const outdir = mkdtempSync(join(tmpdir(), 'switchboard-bundle-'));
     try {
-      const app = new App({ outdir });
+      const app = testApp({ outdir });
       const scope = new Stack(app, 'Bundled');
       const fn = new SwitchboardFunction(scope, 'Fn', {
         definition: {

@@ -14,13 +14,14 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { App, type CfnElement } from 'aws-cdk-lib';
+import { type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { EnvironmentName } from '../../infra/config';
 import { addSwitchboardStage } from '../../infra/stages/switchboard-app';
 import type { SwitchboardStage } from '../../infra/stages/switchboard-stage';
+import { testApp } from './test-app';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const CDK_JSON = JSON.parse(readFileSync(resolve(ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
@@ -55,7 +56,7 @@ type Templates = SynthesizedEnvironment['json'];
 export function synthesize(name: EnvironmentName, context: Record<string, unknown> = {}): SynthesizedEnvironment {
   const appContext = { ...CDK_JSON.context, env: name, 'aws:cdk:bundling-stacks': [], allowPlaceholders: true, ...context };
   let stage: SwitchboardStage | undefined;
-  const build = () => (stage ??= addSwitchboardStage(new App({ context: appContext })));
+  const build = () => (stage ??= addSwitchboardStage(testApp({ context: appContext })));
   const file = join(cacheDir(), `${name}-${hash(JSON.stringify(appContext))}.json`);
   let json = readCached(file);
   if (!json) {
