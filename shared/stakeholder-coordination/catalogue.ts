@@ -5,6 +5,7 @@ import { workQueue } from '../catalogue/work-queue';
 import { RELAY_SETTING_NAMES } from '../providers/telephony/relay-settings';
 import { TRANSCRIPT_GRACE_SECONDS, TRANSCRIPT_GRACE_SETTING } from '../calls/transcript-grace';
 import { stakeholderCoordinationLive } from './live';
+import { IN_PROCESS_TRACING_OFF } from '../platform/tracing-settings';
 
 /**
  * Stakeholder coordination in the service catalogue, all in this one file: its
@@ -79,7 +80,8 @@ export const STAKEHOLDER_COORDINATION_CATALOGUE = {
       timeoutSeconds: 5,
       memoryMb: 256,
       // A completed call's summary waits for a turn still being answered (shared/calls/transcript-grace.ts).
-      deployedSettings: { [TRANSCRIPT_GRACE_SETTING]: String(TRANSCRIPT_GRACE_SECONDS) },
+      // Its cold start is heard by the caller: no X-Ray SDK in it (shared/platform/tracing-settings.ts).
+      deployedSettings: { [TRANSCRIPT_GRACE_SETTING]: String(TRANSCRIPT_GRACE_SECONDS), ...IN_PROCESS_TRACING_OFF },
       access: {
         table: [
           // One conditional UpdateItem of the command's call.

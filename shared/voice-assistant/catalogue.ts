@@ -2,6 +2,7 @@ import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue
 import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
 import { RELAY_TIMEOUT_SECONDS, TRANSCRIPT_GRACE_SECONDS, TRANSCRIPT_GRACE_SETTING } from '../calls/transcript-grace';
+import { IN_PROCESS_TRACING_OFF } from '../platform/tracing-settings';
 
 /**
  * The voice assistant in the service catalogue, all in this one file: its
@@ -57,7 +58,8 @@ export const VOICE_ASSISTANT_CATALOGUE = {
       timeoutSeconds: RELAY_TIMEOUT_SECONDS,
       memoryMb: 256,
       // A turn still being answered when the call ends writes within the function's timeout (shared/calls/transcript-grace.ts).
-      deployedSettings: { [TRANSCRIPT_GRACE_SETTING]: String(TRANSCRIPT_GRACE_SECONDS) },
+      // Its cold start is heard by the caller: no X-Ray SDK in it (shared/platform/tracing-settings.ts).
+      deployedSettings: { [TRANSCRIPT_GRACE_SETTING]: String(TRANSCRIPT_GRACE_SECONDS), ...IN_PROCESS_TRACING_OFF },
       access: {
         table: [
           // The stakeholder command: its call and prompts (read), its transcript and meeting_summary (conditional appends), and the

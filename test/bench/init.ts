@@ -21,7 +21,7 @@ import { markdownTable, median } from './table';
  * a fresh `node` (without source maps, as deployed by default; with
  * BENCH_SOURCE_MAPS=true, with a map without sources and --enable-source-maps,
  * as `-c sourceMaps=true` deploys) with
- * AWS_LAMBDA_FUNCTION_NAME and the function's settings set, so the import
+ * AWS_LAMBDA_FUNCTION_NAME, the function's settings and its deployed settings set, so the import
  * composes the function like a cold start; the time around `await import()`
  * is measured inside the child, median of BENCH_INIT_RUNS (10); BENCH_INIT_FUNCTIONS
  * picks functions. The floor is
@@ -65,6 +65,11 @@ const settings: Record<string, string> = {
   ),
 };
 
+/** The settings the deployment sets on a function in every environment (none for the floor). */
+function deployedSettingsOf(functionName: string): Readonly<Record<string, string>> {
+  return FUNCTIONS.find((fn) => fn.id === functionName)?.deployedSettings ?? {};
+}
+
 /** Imports one bundle in a fresh process and answers the milliseconds the import took, composition included. */
 const CHILD = `
 const started = performance.now();
@@ -97,7 +102,7 @@ async function bundle(target: Target, outdir: string, sdk: 'external' | 'bundled
 async function importTime(file: string, functionName: string): Promise<number> {
   const flags = SOURCE_MAPS ? ['--enable-source-maps'] : [];
   const { stdout } = await run(process.execPath, [...flags, '--input-type=module', '-e', CHILD, pathToFileURL(file).href], {
-    env: { PATH: process.env.PATH ?? '', ...settings, AWS_LAMBDA_FUNCTION_NAME: functionName },
+    env: { PATH: process.env.PATH ?? '', ...settings, ...deployedSettingsOf(functionName), AWS_LAMBDA_FUNCTION_NAME: functionName },
   });
   return (JSON.parse(stdout) as { ms: number }).ms;
 }

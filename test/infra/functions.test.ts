@@ -65,6 +65,11 @@ function expectedEnvironment(env: SynthesizedEnvironment, definition: FunctionDe
   if (definition.access.sendsTo.includes('summary') && (definition.kind === 'webhook' || definition.kind === 'api')) {
     expected.TRANSCRIPT_GRACE_SECONDS = String(FUNCTIONS.find((fn) => fn.id === 'conversationRelayWebhook')!.timeoutSeconds + 1);
   }
+  // The functions a phone caller waits on (the relay socket, Twilio's callbacks) start without the X-Ray SDK: Lambda's own
+  // trace of each invocation stays (active tracing), the in-process tracer is off.
+  if (definition.id === 'conversationRelayWebhook' || definition.id === 'twilioCallStatusWebhook') {
+    expected.POWERTOOLS_TRACE_ENABLED = 'false';
+  }
   // A file carried in the bundle is found where Lambda unpacks it.
   for (const file of definition.bundledFiles ?? []) expected[file.setting] = `/var/task/${file.source}`;
   for (const setting of definition.settings ?? []) {

@@ -1,0 +1,8 @@
+/**
+ * A function's deployed settings that keep the tracer out of it: Lambda's
+ * active tracing still records each invocation (its cold start included),
+ * without the AWS SDK and provider subsegments. For functions on a phone
+ * caller's path, where the X-Ray SDK's import (about a third of a bare
+ * function's cold start) is heard as silence.
+ */
+export const IN_PROCESS_TRACING_OFF: Readonly<Record<string, string>> = { POWERTOOLS_TRACE_ENABLED: 'false' };
