@@ -7,7 +7,7 @@
  * templates are kept on disk under a key made of everything that shapes
  * them (infra/, shared/, functions/, cdk.json, package-lock.json, the
  * context): the first file to ask synthesizes, the others read the JSON.
- * The construct tree (for logical ids, cdk-nag, annotations) is built only
+ * The construct tree (for logical ids) is built only
  * when a test asks for `stage`.
  */
 import { createHash } from 'node:crypto';
@@ -17,7 +17,6 @@ import { join, resolve } from 'node:path';
 import { type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { EnvironmentName } from '../../infra/config';
 import { addSwitchboardStage } from '../../infra/stages/switchboard-app';
 import type { SwitchboardStage } from '../../infra/stages/switchboard-stage';
@@ -123,21 +122,6 @@ function writeAtomically(file: string, text: string): void {
 
 /** The cdk-nag packs every synth runs (infra/stages/switchboard-app.ts). */
 export const NAG_PACKS = ['AwsSolutions', 'Serverless'] as const;
-
-/** cdk-nag findings (errors and warnings) of a pack, AwsSolutions and Serverless by default, not acknowledged in the stage. */
-export function nagFindings(
-  stage: SwitchboardStage,
-  packs: readonly (typeof NAG_PACKS)[number][] = NAG_PACKS,
-): { rule: string; severity: string; paths: string[] }[] {
-  const checks = { AwsSolutions: AwsSolutionsChecks, Serverless: ServerlessChecks };
-  return packs.flatMap((pack) =>
-    new checks[pack](stage, { verbose: true }).validateScope(stage).violations.map((violation) => ({
-      rule: violation.ruleName,
-      severity: violation.severity ?? 'error',
-      paths: violation.violatingResources.map((resource) => resource.constructPath ?? '?'),
-    })),
-  );
-}
 
 /** Logical id of the CloudFormation resource behind an L2 construct (or an L1 itself). */
 export function logicalId(construct: IConstruct): string {
