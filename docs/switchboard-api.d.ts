@@ -2240,7 +2240,7 @@ export interface components {
              */
             kind: string;
             /**
-             * @description `claimed`: being written, or waiting for a retry; `done`: written; `failed`: refused by HubSpot for good (see `error`).
+             * @description `claimed`: being written, or waiting for a retry; `done`: written; `failed`: refused by HubSpot (see `error`), its job dead-lettered until redriven.
              * @enum {string}
              */
             status: "claimed" | "done" | "failed";

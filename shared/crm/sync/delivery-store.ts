@@ -9,7 +9,10 @@ export interface CrmDelivery {
   source_id: string;
   /** `engagement`, or `lead_status:<trigger>`. */
   kind: string;
-  /** `claimed`: a worker is writing it, or one stopped without knowing whether the CRM took it; `done`; `failed`: refused for good. */
+  /**
+   * `claimed`: a worker is writing it, or one stopped without knowing whether the CRM took it; `done`; `failed`: the CRM
+   * refused it (nothing written) and its job was dead-lettered: a redriven job claims it again.
+   */
   status: 'claimed' | 'done' | 'failed';
   /** The contact written to. */
   contact_id: string;
@@ -39,9 +42,9 @@ export interface DeliveryKey {
 /**
  * What a claim found: `fresh` (nobody wrote it yet), `unknown` (an earlier
  * attempt stopped mid-write: the CRM may hold it), `done` (written, with the
- * record), `busy` (another worker holds its lease), `failed` (refused for good).
+ * record), `busy` (another worker holds its lease). A refused delivery (`failed`, never written) is claimed again.
  */
-export type Claim = { state: 'fresh' | 'unknown'; delivery: CrmDelivery } | { state: 'done' | 'failed' | 'busy'; delivery: CrmDelivery };
+export type Claim = { state: 'fresh' | 'unknown'; delivery: CrmDelivery } | { state: 'done' | 'busy'; delivery: CrmDelivery };
 
 /**
  * Port: the delivery records of the CRM write-backs, the once-only guard of

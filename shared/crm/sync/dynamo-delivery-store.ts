@@ -31,16 +31,18 @@ export function dynamoCrmDeliveryStore(db: DynamoDBDocumentClient, tableName: st
           new UpdateCommand({
             TableName: tableName,
             Key: keyOf(key),
-            // A new delivery, or one claimed whose lease ran out (its writer stopped without knowing the outcome).
-            ConditionExpression: 'attribute_not_exists(pk) OR (#status = :claimed AND lease_until < :now)',
+            // A new delivery, one claimed whose lease ran out (its writer stopped without knowing the outcome), or one the CRM
+            // refused (nothing was written): its job was dead-lettered, and is back only when someone redrives it.
+            ConditionExpression: 'attribute_not_exists(pk) OR (#status = :claimed AND lease_until < :now) OR #status = :failed',
             UpdateExpression:
               'SET #status = :claimed, lease_until = :until, attempts = if_not_exists(attempts, :zero) + :one, ' +
               'tenant_id = :tenant, site_id = :site, lead_id = :lead, #source = :source, source_id = :sourceId, #kind = :kind, ' +
               'contact_id = if_not_exists(contact_id, :contact), claimed_at = if_not_exists(claimed_at, :at), updated_at = :at, ' +
-              'expires_at = if_not_exists(expires_at, :expires)',
-            ExpressionAttributeNames: { '#status': 'status', '#source': 'source', '#kind': 'kind' },
+              'expires_at = if_not_exists(expires_at, :expires) REMOVE #error',
+            ExpressionAttributeNames: { '#status': 'status', '#source': 'source', '#kind': 'kind', '#error': 'error' },
             ExpressionAttributeValues: {
               ':claimed': 'claimed',
+              ':failed': 'failed',
               ':now': now,
               ':until': now + leaseMs,
               ':zero': 0,
@@ -65,7 +67,8 @@ export function dynamoCrmDeliveryStore(db: DynamoDBDocumentClient, tableName: st
         const item = await read(key);
         if (!item) throw error;
         const delivery = deliveryOf(item);
-        return { state: delivery.status === 'claimed' ? 'busy' : delivery.status, delivery };
+        // Only a live lease or a finished write refuses a claim.
+        return { state: delivery.status === 'done' ? 'done' : 'busy', delivery };
       }
     },
 

@@ -28,7 +28,8 @@ const deliverySchema = z
       .meta({ description: '`engagement` (a note, logged e-mail or logged call), or `lead_status:<trigger>`.', example: 'engagement' }),
     status: z.enum(['claimed', 'done', 'failed']).meta({
       description:
-        '`claimed`: being written, or waiting for a retry; `done`: written; `failed`: refused by HubSpot for good (see `error`).',
+        '`claimed`: being written, or waiting for a retry; `done`: written; `failed`: refused by HubSpot (see `error`), its job ' +
+        'dead-lettered until redriven.',
     }),
     contact_id: z.string().meta({ description: 'The HubSpot contact written to.', example: '1001' }),
     crm_record_id: z

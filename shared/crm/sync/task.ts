@@ -75,7 +75,7 @@ export function crmSyncTask(deps: CrmSyncDependencies): TaskDefinition<CrmSyncRe
       };
       const now = deps.clock.now();
       const claim = await deps.deliveries.claim(key, contactId, now, deps.leaseMs, epochSeconds(now + deps.retentionMs));
-      if (claim.state === 'done' || claim.state === 'failed') return { outcome: `already_${claim.state}` };
+      if (claim.state === 'done') return { outcome: 'already_done' };
       if (claim.state === 'busy') throw new DeliveryBusyError();
       // The contact of the first claim: a link changed since then must not split one delivery over two contacts.
       const contact = claim.delivery.contact_id;

@@ -256,7 +256,7 @@ describe('crm_sync', () => {
     expect(notes[0]!.properties.hs_note_body).toMatch(/^E-mail sent: Your fit-out<br><br>Hello Ada,<br>the copy as sent\./);
   });
 
-  it('dead-letters a write HubSpot refuses, with the reason on the delivery and the connection', async () => {
+  it('dead-letters a write HubSpot refuses, with the reason on the delivery and the connection, and writes it once redriven', async () => {
     await connect('initech', OTHER_TOKEN, { meeting_booked: 'NOT_AN_OPTION' });
     const { leadId } = await linkedLead('initech');
 
@@ -267,7 +267,13 @@ describe('crm_sync', () => {
       error: expect.stringMatching(/NOT_AN_OPTION/),
     });
     expect((await connections.get('initech', 'hubspot'))?.last_error?.message).toMatch(/NOT_AN_OPTION/);
-    expect(await run('initech', leadStatus(leadId, 'meeting_booked'), 2)).toEqual({ outcome: 'already_failed' });
+
+    // The tenant mends its status map, then the dead-lettered job is redriven (npm run dlq:redrive -- crmsync): it writes.
+    await connect('initech', OTHER_TOKEN, {});
+    expect(await run('initech', leadStatus(leadId, 'meeting_booked'), 2)).toMatchObject({ outcome: 'lead_status_set' });
+    const [delivery] = await deliveries.listForLead('initech', SITE, leadId, 10);
+    expect(delivery).toMatchObject({ status: 'done', lead_status: 'IN_PROGRESS' });
+    expect(delivery).not.toHaveProperty('error');
   });
 
   it('writes nothing for a lead without a contact, or a tenant without a connection', async () => {
