@@ -1,11 +1,15 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
+import { queryUpTo } from '../platform/dynamodb';
 import { cancellationReasons, isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { lazy } from '../platform/memo';
 import type { SecretBox } from '../platform/secret-box';
 import type { CrmProviderName } from '../providers/crm/port';
 import { LEAD_STATUS_TRIGGERS } from './lead-status';
 import { ConnectionChangedError, type ConnectionStore, type CrmConnection, type CrmConnectionSecrets } from './connection-store';
+
+/** The most tenants a webhook call for one portal is handed to: each needs its own token for that portal. */
+export const MAX_TENANTS_PER_PORTAL = 100;
 
 /** `CRM#<tenant id>`: the tenant's connections, one item per provider (`sk` `CONNECTION#<provider>`). */
 const CONNECTION_PARTITION = 'CRM#';
@@ -173,22 +177,17 @@ export function dynamoConnectionStore(db: DynamoDBDocumentClient, tableName: str
     },
 
     async tenantsOfPortal(provider, portalId) {
-      const tenants: string[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': portalKey(provider, portalId, '').pk },
-            ConsistentRead: true,
-            ...(start ? { ExclusiveStartKey: start } : {}),
-          }),
-        );
-        tenants.push(...(page.Items ?? []).map((item) => String(item.sk)));
-        start = page.LastEvaluatedKey;
-      } while (start);
-      return tenants;
+      const items = await queryUpTo(
+        db,
+        {
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': portalKey(provider, portalId, '').pk },
+          ConsistentRead: true,
+        },
+        MAX_TENANTS_PER_PORTAL,
+      );
+      return items.map((item) => String(item.sk));
     },
 
     async recordSync(tenantId, provider, outcome) {

@@ -1,8 +1,12 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
+import { queryUpTo } from '../platform/dynamodb';
 import { cancellationReasons } from '../platform/dynamodb-errors';
 import type { CrmProviderName } from '../providers/crm/port';
-import { LeadLinkedElsewhereError, type LeadLinks, type LinkedLead } from './lead-links';
+import { LeadLinkedElsewhereError, type LeadLinks } from './lead-links';
+
+/** The most leads one contact's webhook change reaches: one per site the tenant imported it into. */
+export const MAX_LEADS_PER_CONTACT = 1_000;
 
 /** `CRMLINK#<tenant id>#<provider>#…`: the tenant's links between its CRM's contacts and the sites' leads, both ways. */
 const LINK_PARTITION = 'CRMLINK#';
@@ -90,25 +94,20 @@ export function dynamoLeadLinks(db: DynamoDBDocumentClient, tableName: string, p
     },
 
     async leadOf(tenantId, contactId) {
-      const leads: LinkedLead[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': contactKey(tenantId, provider, contactId, '').pk },
-            ConsistentRead: true,
-            ...(start ? { ExclusiveStartKey: start } : {}),
-          }),
-        );
-        for (const item of page.Items ?? []) {
-          const { site_id: siteId, lead_id: leadId } = contactItem.parse(item);
-          leads.push({ siteId, leadId });
-        }
-        start = page.LastEvaluatedKey;
-      } while (start);
-      return leads;
+      const items = await queryUpTo(
+        db,
+        {
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': contactKey(tenantId, provider, contactId, '').pk },
+          ConsistentRead: true,
+        },
+        MAX_LEADS_PER_CONTACT,
+      );
+      return items.map((item) => {
+        const { site_id: siteId, lead_id: leadId } = contactItem.parse(item);
+        return { siteId, leadId };
+      });
     },
 
     contactOf,
