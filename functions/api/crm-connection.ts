@@ -40,7 +40,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const { hubspotBaseUrl, local } = readCrmSettings(settings);
   const deps = {
     logger: loggerOf('crmConnectionApi', settings),
-    authenticate: authenticatorOf(db, tableName),
+    authenticate: authenticatorOf(db, tableName, settings),
     connections: dynamoConnectionStore(db, tableName, crmSecretBoxOf(secretsOf('crmConnectionApi', settings))),
     crm: hubspotCrm({ ...(hubspotBaseUrl ? { baseUrl: hubspotBaseUrl } : {}), policy: CONNECT_POLICY }),
     clock: clockOf(host),

@@ -13,7 +13,7 @@ export function build(settings: Settings, _host: HostPorts = {}) {
   const tableName = tableNameOf(settings);
   const deps = {
     logger: loggerOf('crmSyncsApi', settings),
-    authenticate: authenticatorOf(db, tableName),
+    authenticate: authenticatorOf(db, tableName, settings),
     deliveries: dynamoCrmDeliveryStore(db, tableName),
   };
   return apiRoute(deps, {}, ({ event, principal }) =>

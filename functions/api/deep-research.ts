@@ -28,7 +28,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const tableName = tableNameOf(settings);
   const deps = {
     logger: loggerOf('deepResearchApi', settings),
-    authenticate: authenticatorOf(db, tableName),
+    authenticate: authenticatorOf(db, tableName, settings),
     commands: dynamoCommandStore(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),
     queue: jobQueueOf('deepResearchApi', settings, tracing),

@@ -27,7 +27,7 @@ export function build(settings: Settings) {
     follow_up_ids: await eraseFollowUps(command),
     ...(await eraseCallWork(command)),
   });
-  const deps = { logger: loggerOf('deleteCommandApi', settings), authenticate: authenticatorOf(db, tableName) };
+  const deps = { logger: loggerOf('deleteCommandApi', settings), authenticate: authenticatorOf(db, tableName, settings) };
   return apiRoute(deps, {}, ({ event, principal }) =>
     answerDeleteCommand(commands, principal, event.pathParameters?.id, Date.now(), eraseLeftovers),
   );

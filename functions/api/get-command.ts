@@ -18,7 +18,7 @@ export function build(settings: Settings) {
   const tableName = tableNameOf(settings);
   const commands = dynamoCommandStore(db, tableName);
   const maxWaitSeconds = maxWaitSecondsOf('getCommandApi');
-  const deps = { logger: loggerOf('getCommandApi', settings), authenticate: authenticatorOf(db, tableName) };
+  const deps = { logger: loggerOf('getCommandApi', settings), authenticate: authenticatorOf(db, tableName, settings) };
   return apiRoute(deps, {}, ({ event, principal, headers }) =>
     answerGetCommand(commands, principal, event.pathParameters?.id, headers.prefer, maxWaitSeconds),
   );

@@ -31,7 +31,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const queue = jobQueueOf('leadEventsApi', settings, tracing);
   const deps = {
     logger,
-    authenticate: authenticatorOf(db, tableName),
+    authenticate: authenticatorOf(db, tableName, settings),
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
     steps: dynamoStepStore(db, tableName),
     records: dynamoLeadEventRecords(db, tableName),

@@ -13,7 +13,7 @@ const unmatched = async (event: HttpEvent): Promise<HttpResult> => answerUnmatch
 export function build(settings: Settings) {
   const tracing = tracingOf('notFoundApi', settings);
   const db = documentClientOf(settings, tracing);
-  const deps = { logger: loggerOf('notFoundApi', settings), authenticate: authenticatorOf(db, tableNameOf(settings)) };
+  const deps = { logger: loggerOf('notFoundApi', settings), authenticate: authenticatorOf(db, tableNameOf(settings), settings) };
   /** Under /api, the key is checked first: a caller without one learns nothing about which routes exist. */
   const apiNotFound = apiRoute(deps, {}, async ({ event }) => unmatched(event));
   const publicNotFound = middy<HttpEvent, HttpResult>(unmatched).use(errorEnvelope({ logger: deps.logger }));

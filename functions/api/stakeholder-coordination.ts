@@ -32,7 +32,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const tableName = tableNameOf(settings);
   const deps = {
     logger: loggerOf('stakeholderCoordinationApi', settings),
-    authenticate: authenticatorOf(db, tableName),
+    authenticate: authenticatorOf(db, tableName, settings),
     commands: dynamoCommandStore(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),
     queue: jobQueueOf('stakeholderCoordinationApi', settings, tracing),

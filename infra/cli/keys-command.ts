@@ -12,12 +12,15 @@ import {
 } from '../../shared/access/api-keys';
 import { assertValidTenantId, type TenantStore } from '../../shared/access/tenants';
 import { AppError } from '../../shared/platform/errors';
+import { tenantLimitsSchema, type TenantLimits } from '../../shared/access/limits/tenant-limits';
 
 export const KEYS_USAGE = `Usage:
   npm run keys -- create --sites SITE_ID[,SITE_ID…] [--tenant TENANT] [--label TEXT] [--expires-in 90d | --expires-at ISO_TIME]
   npm run keys -- list [--tenant TENANT]
   npm run keys -- revoke --id KEY_ID
   npm run keys -- revoke --key KEY
+  npm run keys -- limits --tenant TENANT [--requests-per-second N] [--burst N] [--in-progress N]
+                         [--monthly-tokens N] [--monthly-searches N] [--clear]
 
 create prints a new API key once (on stdout) and its key id (on stderr); only
 the key's SHA-256 is stored. The key's sites are granted to its tenant
@@ -27,7 +30,10 @@ tenant-<8 hex characters>). --expires-in takes days (90d) or hours (12h); an
 expired key answers 401 like a revoked one.
 list prints each key's id, tenant, sites, creation, expiry and revocation.
 revoke stops a key, named by its id (from create, list or a log line) or by
-the key itself; running functions forget it within a minute.`;
+the key itself; running functions forget it within a minute.
+limits prints the tenant's own limits, or sets those given (--clear first
+drops them all); a limit it does not set takes the deployment's TENANT_*
+default. Running functions read the new limits within a minute.`;
 
 /** Where the keys command writes: the new key on stdout, everything else on stderr. */
 export interface KeysCommandOutput {
@@ -73,7 +79,7 @@ async function dispatch(args: string[], ports: KeysCommandPorts, out: KeysComman
     out.stdout(`${KEYS_USAGE}\n`);
     return 0;
   }
-  if (positionals.length !== 1) throw new KeysUsageError('Name one command: create, list or revoke.');
+  if (positionals.length !== 1) throw new KeysUsageError('Name one command: create, list, revoke or limits.');
   const tenant = values.tenant;
   if (tenant !== undefined) assertValidTenantId(tenant);
   switch (positionals[0]) {
@@ -125,6 +131,22 @@ async function dispatch(args: string[], ports: KeysCommandPorts, out: KeysComman
       );
       return 0;
     }
+    case 'limits': {
+      if (tenant === undefined) throw new KeysUsageError('limits needs --tenant TENANT.');
+      const current = await ports.tenants.get(tenant);
+      if (!current) {
+        out.stderr(`No tenant "${tenant}".\n`);
+        return 1;
+      }
+      const given = limitsGiven(values);
+      const changed = values.clear === true || Object.keys(given).length > 0;
+      const record = changed
+        ? await ports.tenants.setLimits(tenant, { ...(values.clear ? {} : current.limits), ...given }, ports.now())
+        : current;
+      out.stdout(`${JSON.stringify({ tenant_id: tenant, limits: record.limits ?? {} })}\n`);
+      if (changed) out.stderr(`Limits of tenant ${tenant} set (running functions read them within a minute).\n`);
+      return 0;
+    }
     default:
       throw new KeysUsageError(`Unknown command "${positionals[0]}".`);
   }
@@ -143,12 +165,42 @@ function parseOptions(args: string[]) {
         id: { type: 'string' },
         'expires-in': { type: 'string' },
         'expires-at': { type: 'string' },
+        ...Object.fromEntries(Object.keys(LIMIT_OPTIONS).map((option) => [option, { type: 'string' as const }])),
+        clear: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (error) {
     throw new KeysUsageError(error instanceof Error ? error.message : String(error));
   }
+}
+
+/** The limits options, by the limit each sets. */
+const LIMIT_OPTIONS = {
+  'requests-per-second': 'requests_per_second',
+  burst: 'burst',
+  'in-progress': 'in_progress',
+  'monthly-tokens': 'monthly_tokens',
+  'monthly-searches': 'monthly_searches',
+} as const satisfies Record<string, keyof TenantLimits>;
+
+/** The limits given on the command line, checked as the tenant record keeps them. */
+function limitsGiven(values: Record<string, string | boolean | undefined>): TenantLimits {
+  const given: Record<string, number> = {};
+  for (const [option, limit] of Object.entries(LIMIT_OPTIONS)) {
+    const text = values[option];
+    if (typeof text !== 'string') continue;
+    const value = Number(text.trim());
+    if (text.trim() === '' || !Number.isFinite(value)) throw new KeysUsageError(`--${option}: "${text}" is not a number.`);
+    given[limit] = value;
+  }
+  const parsed = tenantLimitsSchema.safeParse(given);
+  if (!parsed.success) {
+    const [issue] = parsed.error.issues;
+    const option = Object.entries(LIMIT_OPTIONS).find(([, limit]) => limit === issue?.path[0])?.[0] ?? 'limits';
+    throw new KeysUsageError(`--${option}: ${issue?.message ?? 'not a valid limit'}.`);
+  }
+  return parsed.data;
 }
 
 const DURATION_UNITS_MS: Record<string, number> = { d: 86_400_000, h: 3_600_000 };

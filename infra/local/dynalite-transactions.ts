@@ -74,9 +74,42 @@ export function addTransactions(server: Server, keyAttributes: readonly string[]
         .catch((error: unknown) => send(response, 500, { __type: `${ERROR_PREFIX}InternalServerError`, message: String(error) }));
       return;
     }
-    if (exclusive || wanting > 0) held.push(() => passThrough(request, response));
-    else passThrough(request, response);
+    // An UpdateItem asking for the item it failed on (ReturnValuesOnConditionCheckFailure), which dynalite ignores.
+    const handle = String(request.headers['x-amz-target'] ?? '').endsWith('.UpdateItem')
+      ? () => void updateReturningOld(request, response)
+      : () => passThrough(request, response);
+    if (exclusive || wanting > 0) held.push(handle);
+    else handle();
   });
+
+  /**
+   * An UpdateItem, through dynalite; when its condition fails and it asked for
+   * `ALL_OLD`, the answer carries the item as it was, as DynamoDB's does (read
+   * right after the refusal: nothing runs between the two here but other
+   * single-item calls).
+   */
+  const updateReturningOld = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    inFlight += 1;
+    try {
+      const raw = JSON.parse(await readBody(request)) as {
+        ReturnValuesOnConditionCheckFailure?: string;
+        TableName?: string;
+        Key?: unknown;
+      };
+      const { ReturnValuesOnConditionCheckFailure: returnOld, ...update } = raw;
+      const answer = await direct('UpdateItem', update);
+      if (returnOld === 'ALL_OLD' && String(answer.body.__type ?? '').endsWith('#ConditionalCheckFailedException')) {
+        const { body } = await direct('GetItem', { TableName: raw.TableName, Key: raw.Key, ConsistentRead: true });
+        if (body.Item) answer.body.Item = body.Item;
+      }
+      send(response, answer.status, answer.body);
+    } catch (error) {
+      send(response, 500, { __type: `${ERROR_PREFIX}InternalServerError`, message: String(error) });
+    } finally {
+      inFlight -= 1;
+      wake();
+    }
+  };
   return direct;
 }
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey, registerApiKey } from '../../shared/access/api-keys';
 import { dynamoApiKeyStore } from '../../shared/access/dynamo-api-keys';
+import type { TenantLimits } from '../../shared/access/limits/tenant-limits';
 import { dynamoTenantStore } from '../../shared/access/dynamo-tenants';
 import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
 import { importDataFile, type ImportSummary } from '../../shared/sites/import';
@@ -38,13 +39,14 @@ export async function importFile(
 export async function registerKeys(
   db: DynamoDBDocumentClient,
   tableName: string,
-  keys: { key: string; siteIds: string[]; tenantId?: string; label: string }[],
+  keys: { key: string; siteIds: string[]; tenantId?: string; label: string; limits?: TenantLimits }[],
 ): Promise<{ key: string; tenantId: string }[]> {
   const ports = { keys: dynamoApiKeyStore(db, tableName), tenants: dynamoTenantStore(db, tableName) };
   const registered = [];
   for (const entry of keys) {
     const tenantId = entry.tenantId ?? `tenant-${hashApiKey(entry.key).slice(0, 8)}`;
     await registerApiKey(ports, { key: entry.key, tenantId, siteIds: entry.siteIds, label: entry.label, now: Date.now() });
+    if (entry.limits) await ports.tenants.setLimits(tenantId, entry.limits, Date.now());
     registered.push({ key: entry.key, tenantId });
   }
   return registered;

@@ -19,6 +19,7 @@ import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { documentClientOf } from '../../shared/composition/adapters';
 import type { HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
+import type { ApiKeyEntry } from './settings';
 import { systemClock, type Clock } from '../../shared/platform/clock';
 import { readConfig } from '../../shared/platform/config';
 import type { RelayTransport } from '../../functions/webhooks/relay';
@@ -57,7 +58,7 @@ export interface LocalRuntimeOptions {
   /** The key with access to every loaded site; made up when absent. */
   apiKey?: string;
   /** More keys, each its own tenant: key → site ids (`API_KEYS`). */
-  apiKeys?: Record<string, string[]>;
+  apiKeys?: Record<string, ApiKeyEntry>;
   /** Settings for the functions (the names of docs/configuration.md), on top of the process environment. */
   settings?: Record<string, string | undefined>;
   /** Visibility timeout of the work queues; AWS's value (6× the worker timeout) by default. */
@@ -181,7 +182,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const apiKey = options.apiKey ?? generateApiKey();
   const [main] = await registerKeys(db, aws.tableName, [
     { key: apiKey, siteIds: [...siteIds], tenantId: 'local', label: 'API_KEY' },
-    ...Object.entries(options.apiKeys ?? {}).map(([key, sites]) => ({ key, siteIds: sites, label: 'API_KEYS' })),
+    ...Object.entries(options.apiKeys ?? {}).map(([key, entry]) => ({
+      key,
+      siteIds: Array.isArray(entry) ? entry : entry.sites,
+      ...(!Array.isArray(entry) && entry.limits ? { limits: entry.limits } : {}),
+      label: 'API_KEYS',
+    })),
   ]);
 
   // The gateway listens before the functions are composed, so PUBLIC_BASE_URL can default to its address (PORT=0 included);

@@ -1,4 +1,14 @@
 import { z } from 'zod';
+import { tenantLimitsSchema } from '../../shared/access/limits/tenant-limits';
+
+/** One API_KEYS entry: the key's sites, or its sites and its tenant's limits. */
+const apiKeyEntry = z.union([
+  z.array(z.string().min(1)),
+  z.object({ sites: z.array(z.string().min(1)), limits: tenantLimitsSchema.optional() }).strict(),
+]);
+
+/** An API_KEYS entry as `npm start` registers it. */
+export type ApiKeyEntry = z.infer<typeof apiKeyEntry>;
 
 /** The settings of `npm start` (docs/configuration.md "Settings"); provider settings are read by the functions themselves. */
 export const localSettingsShape = {
@@ -11,9 +21,14 @@ export const localSettingsShape = {
     .string()
     .transform((text, ctx) => {
       try {
-        return z.record(z.string().min(16), z.array(z.string().min(1))).parse(JSON.parse(text));
+        return z.record(z.string().min(16), apiKeyEntry).parse(JSON.parse(text));
       } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be JSON like {"KEY": ["site-id", …]} with keys of at least 16 characters' });
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'must be JSON like {"KEY": ["site-id", …]} or {"KEY": {"sites": ["site-id", …], "limits": {"requests_per_second": 2, …}}} ' +
+            'with keys of at least 16 characters',
+        });
         return z.NEVER;
       }
     })

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../platform/hashing';
 import { canonicalId } from '../platform/ids';
+import type { TenantLimits } from './limits/tenant-limits';
 import type { TenantStore } from './tenants';
 
 /** Who is calling: the tenant a key belongs to and the sites it may act on. */
@@ -9,6 +10,10 @@ export interface Principal {
   siteIds: readonly string[];
   /** The key's id ({@link keyIdOf}): enough to tell keys apart in a log, useless to an attacker. */
   keyId: string;
+  /** The tenant's own limits, from its record (the deployment's defaults fill the rest). */
+  limits?: TenantLimits;
+  /** The RateLimit headers every answer to this request carries, when the tenant has a request rate. */
+  rateHeaders?: Readonly<Record<string, string>>;
 }
 
 /** What the table keeps of a key: never the key itself, only its SHA-256. */

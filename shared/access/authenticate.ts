@@ -1,6 +1,8 @@
 import { AppError } from '../platform/errors';
 import { ExpiringLru } from '../platform/expiring-lru';
 import { hashApiKey, isKeyUsable, keyUsableUntil, principalOf, type ApiKeyStore, type Principal } from './api-keys';
+import type { RequestLimiter } from './limits/request-limiter';
+import type { TenantLimits } from './limits/tenant-limits';
 
 /** How long a looked-up key is trusted before it is read again (revocation takes at most this long). */
 export const KEY_CACHE_TTL_MS = 60_000;
@@ -39,6 +41,10 @@ export interface KeyCacheOptions {
   maxEntries?: number;
   /** Epoch ms. @default Date.now */
   now?: () => number;
+  /** The tenant's own limits, read with its key (and remembered as long). @default none */
+  tenantLimits?: (tenantId: string) => Promise<TenantLimits | undefined>;
+  /** Checks each request against its tenant's request rate, after the key (429 RATE_LIMITED when over). @default none */
+  limiter?: RequestLimiter;
 }
 
 /** An authenticator, and how many key lookups it currently remembers. */
@@ -64,12 +70,14 @@ export function createAuthenticator(store: Pick<ApiKeyStore, 'findByHash'>, opti
     const started = now();
     const cached = cache.get(hash, started);
     if (cached) return cached;
-    const principal: Promise<Principal | undefined> = store.findByHash(hash).then((record) => {
+    const principal: Promise<Principal | undefined> = store.findByHash(hash).then(async (record) => {
       const at = now();
       const usable = record !== undefined && isKeyUsable(record, at);
       // A key that expires within the cache time is trusted only until it expires.
       cache.expireAt(hash, principal, Math.min(started + ttlMs, usable ? keyUsableUntil(record) : at + missTtlMs));
-      return usable ? principalOf(record) : undefined;
+      if (!usable) return undefined;
+      const limits = await options.tenantLimits?.(record.tenant_id);
+      return { ...principalOf(record), ...(limits ? { limits } : {}) };
     });
     cache.set(hash, principal, started + ttlMs);
     principal.catch(() => cache.delete(hash, principal));
@@ -81,7 +89,8 @@ export function createAuthenticator(store: Pick<ApiKeyStore, 'findByHash'>, opti
     if (!key) throw new AppError('UNAUTHORIZED', 'An API key is required: send "Authorization: Bearer KEY" or "x-api-key: KEY".');
     const principal = await lookup(hashApiKey(key));
     if (!principal) throw new AppError('UNAUTHORIZED', 'The API key is not valid.');
-    return principal;
+    const check = await options.limiter?.(principal.tenantId, principal.limits);
+    return check ? { ...principal, rateHeaders: check.headers } : principal;
   };
   return Object.assign(authenticate, { cacheSize: () => cache.size });
 }

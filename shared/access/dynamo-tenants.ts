@@ -2,6 +2,8 @@ import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk
 import * as z from 'zod';
 import { AppError } from '../platform/errors';
 import { canonicalId } from '../platform/ids';
+import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
+import { tenantLimitsSchema } from './limits/tenant-limits';
 import { assertValidTenantId, type TenantRecord, type TenantStore } from './tenants';
 
 const tenantKey = (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'TENANT' });
@@ -10,6 +12,7 @@ const tenantKey = (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'TENANT
 const storedTenant = z.object({
   tenant_id: z.string(),
   site_ids: z.set(z.string()).optional(),
+  limits: tenantLimitsSchema.optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -17,8 +20,14 @@ const storedTenant = z.object({
 function recordOf(item: Record<string, unknown>): TenantRecord {
   const parsed = storedTenant.safeParse(item);
   if (!parsed.success) throw new Error(`Malformed tenant item ${String(item.pk)}: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
-  const { tenant_id, site_ids, created_at, updated_at } = parsed.data;
-  return { tenant_id, site_ids: [...(site_ids ?? [])].sort(), created_at, updated_at };
+  const { tenant_id, site_ids, limits, created_at, updated_at } = parsed.data;
+  return {
+    tenant_id,
+    site_ids: [...(site_ids ?? [])].sort(),
+    ...(limits && Object.keys(limits).length > 0 ? { limits } : {}),
+    created_at,
+    updated_at,
+  };
 }
 
 /** TenantStore on the single table (`TENANT#<id>` / `TENANT`); grants are atomic string-set ADDs. */
@@ -45,6 +54,27 @@ export function dynamoTenantStore(db: DynamoDBDocumentClient, tableName: string)
       );
       if (!Attributes) throw new Error(`DynamoDB returned no attributes for tenant ${tenantId}`);
       return recordOf(Attributes);
+    },
+
+    async setLimits(tenantId, limits, now) {
+      const checked = tenantLimitsSchema.parse(limits);
+      try {
+        const { Attributes } = await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: tenantKey(tenantId),
+            ConditionExpression: 'attribute_exists(pk)',
+            UpdateExpression: 'SET limits = :limits, updated_at = :at',
+            ExpressionAttributeValues: { ':limits': checked, ':at': new Date(now).toISOString() },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        if (!Attributes) throw new Error(`DynamoDB returned no attributes for tenant ${tenantId}`);
+        return recordOf(Attributes);
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) throw new AppError('NOT_FOUND', `No tenant "${tenantId}".`);
+        throw error;
+      }
     },
   };
 }

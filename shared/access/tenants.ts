@@ -1,5 +1,6 @@
 import { AppError } from '../platform/errors';
 import { canonicalId } from '../platform/ids';
+import type { TenantLimits } from './limits/tenant-limits';
 import { isValidTenantId } from './tenant-id';
 
 /**
@@ -9,6 +10,8 @@ import { isValidTenantId } from './tenant-id';
 export interface TenantRecord {
   tenant_id: string;
   site_ids: string[];
+  /** Its own limits (`npm run keys -- limits`); each one left out takes the deployment's default. */
+  limits?: TenantLimits;
   created_at: string;
   updated_at: string;
 }
@@ -23,6 +26,8 @@ export interface TenantStore {
    * after the grant. Refuses a malformed tenant id or an empty site id.
    */
   grantSites(tenantId: string, siteIds: string[], now: number): Promise<TenantRecord>;
+  /** Replaces the tenant's own limits (an empty object clears them); refuses an unknown tenant with 404 NOT_FOUND. */
+  setLimits(tenantId: string, limits: TenantLimits, now: number): Promise<TenantRecord>;
 }
 
 /**

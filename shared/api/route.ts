@@ -48,6 +48,8 @@ export function apiRoute(deps: RouteDependencies, options: RouteOptions, run: (c
     return run({ event, principal: context.principal, body: event.body, headers: context.headers ?? lowerCaseHeaders(event.headers) });
   };
   const chain = middy<HttpEvent, HttpResult, Error, CallContext>(inner)
+    // First in, so last out: every answer once the key is known, an error's envelope included, carries the RateLimit headers.
+    .use(rateLimitHeaders())
     .use(injectLambdaContext(deps.logger, { resetKeys: true }))
     .use(errorEnvelope({ logger: deps.logger, ...(options.errorExtra ? { extra: (request) => options.errorExtra!(request.event) } : {}) }))
     .use({
@@ -61,6 +63,16 @@ export function apiRoute(deps: RouteDependencies, options: RouteOptions, run: (c
     });
   if (options.bodyErrorCode) chain.use(bodySizeLimit(MAX_BODY_BYTES)).use(jsonBody(options.bodyErrorCode, MAX_JSON_DEPTH));
   return chain;
+}
+
+/** Adds the request's RateLimit headers (when its tenant has a request rate) to whatever answer leaves. */
+function rateLimitHeaders() {
+  const add = async (request: { context: CallContext; response: HttpResult | undefined }) => {
+    const headers = request.context.principal?.rateHeaders;
+    if (!headers || !request.response) return;
+    request.response = { ...request.response, headers: { ...headers, ...request.response.headers } };
+  };
+  return { after: add, onError: add };
 }
 
 /** Headers with lower-case names (API Gateway v2 already sends them so; this makes it certain). */

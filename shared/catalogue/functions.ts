@@ -1,3 +1,4 @@
+import { TENANT_LIMIT_SETTINGS } from '../access/limits/tenant-limits';
 import { ERASER_FUNCTION, type FeatureCatalogue } from './feature';
 import { FEATURES } from './features';
 import type { TableGrant } from './table';
@@ -42,11 +43,35 @@ function withErasedItems(definition: FunctionDefinition): FunctionDefinition {
   return { ...definition, access: { ...definition.access, table: [...definition.access.table, ...ERASED_WITH_COMMANDS] } };
 }
 
+/**
+ * What a function that authenticates API keys reads besides the key: its tenant's limits, and the tenant's request-rate
+ * bucket it takes from (shared/composition/adapters.ts `authenticatorOf`).
+ */
+export const TENANT_LIMIT_GRANTS: readonly TableGrant[] = [
+  { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
+  { actions: ['UpdateItem'], keyPrefixes: ['RATE#'] },
+];
+
+/**
+ * A function that reads API keys with the grants of the limits every authenticated request is held to, and the settings
+ * of their defaults (`providerSettings` of infra/config.ts sets them in AWS).
+ */
+function withTenantLimits(definition: FunctionDefinition): FunctionDefinition {
+  const authenticates = definition.access.table.some((grant) => !grant.index && grant.keyPrefixes.includes('APIKEY#'));
+  if (!authenticates) return definition;
+  return {
+    ...definition,
+    access: { ...definition.access, table: [...definition.access.table, ...TENANT_LIMIT_GRANTS] },
+    settings: [...(definition.settings ?? []), ...Object.values(TENANT_LIMIT_SETTINGS)],
+  };
+}
+
 /** Every deployed function: each feature's functions behind routes or on a timer (features.ts order), then one worker per job type. */
 export const FUNCTIONS: readonly FunctionDefinition[] = [
   ...FEATURES.flatMap((feature): readonly DeclaredFunction[] => feature.functions)
     .map(withStartingQueues)
-    .map(withErasedItems),
+    .map(withErasedItems)
+    .map(withTenantLimits),
   ...JOB_TYPES.map((job) => job.worker),
 ];
 

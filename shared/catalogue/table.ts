@@ -83,6 +83,11 @@ export const TABLE = {
      * `<source>#<source id>#<kind>`), claimed before the write and completed after (shared/crm/sync/dynamo-delivery-store.ts).
      */
     'CRMSYNC#',
+    /**
+     * `RATE#<tenant id>`: the tenant's request-rate bucket (`sk` `BUCKET`), one conditional write per request of a tenant with
+     * a request rate (shared/access/limits/dynamo-request-rate.ts).
+     */
+    'RATE#',
   ],
   indexes: [
     /**

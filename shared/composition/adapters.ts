@@ -3,6 +3,10 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { createAuthenticator, type Authenticator } from '../access/authenticate';
 import { dynamoApiKeyStore } from '../access/dynamo-api-keys';
+import { dynamoTenantStore } from '../access/dynamo-tenants';
+import { dynamoRequestRateStore } from '../access/limits/dynamo-request-rate';
+import { createRequestLimiter } from '../access/limits/request-limiter';
+import { defaultLimitsOf } from '../access/limits/tenant-limits';
 import { functionById, type FunctionId } from '../catalogue/functions';
 import { QUEUES } from '../catalogue/job-types';
 import { SECRETS } from '../catalogue/secrets';
@@ -11,6 +15,7 @@ import { type JobQueue, type QueueUrls } from '../commands/queue';
 import { sqsJobQueue } from '../commands/sqs-queue';
 import { ConfigError, readConfig, requiredString } from '../platform/config';
 import type { AwsClientOptions } from '../platform/aws-clients';
+import { systemClock } from '../platform/clock';
 import { createDocumentClient } from '../platform/dynamodb';
 import { createLogger } from '../platform/logger';
 import { embeddedMetrics, type OperationMetrics } from '../platform/metrics';
@@ -84,9 +89,17 @@ export function metricsOf(functionId: FunctionId, settings: Settings): Operation
   return embeddedMetrics(functionId, settings);
 }
 
-/** Authenticates API keys against the table (a key lookup is cached briefly). */
-export function authenticatorOf(db: DynamoDBDocumentClient, tableName: string): Authenticator {
-  return createAuthenticator(dynamoApiKeyStore(db, tableName));
+/**
+ * Authenticates API keys against the table (a key lookup, with its tenant's
+ * limits, is cached briefly), then holds each request to its tenant's request
+ * rate: its own limits, else the TENANT_* settings' defaults.
+ */
+export function authenticatorOf(db: DynamoDBDocumentClient, tableName: string, settings: Settings): Authenticator {
+  const tenants = dynamoTenantStore(db, tableName);
+  return createAuthenticator(dynamoApiKeyStore(db, tableName), {
+    tenantLimits: async (tenantId) => (await tenants.get(tenantId))?.limits,
+    limiter: createRequestLimiter(dynamoRequestRateStore(db, tableName), defaultLimitsOf(settings), systemClock),
+  });
 }
 
 /** The queues a function declares it sends to (and the dead-letter queues), their URLs read from its settings. */

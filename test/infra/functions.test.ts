@@ -191,7 +191,24 @@ describe('definitions the infrastructure relies on', () => {
   });
 
   it('sets each plain provider setting only on the functions that declare it', () => {
-    const declared = FUNCTIONS.filter((fn) => (fn.settings ?? []).length > 0).map((fn) => [fn.id, fn.settings]);
+    // Every function that authenticates API keys reads the tenants' default limits; the others none of them.
+    const limitSettings = [
+      'TENANT_REQUESTS_PER_SECOND',
+      'TENANT_BURST',
+      'TENANT_MAX_IN_PROGRESS',
+      'TENANT_MONTHLY_TOKENS',
+      'TENANT_MONTHLY_SEARCHES',
+    ];
+    for (const fn of FUNCTIONS) {
+      const authenticates = fn.access.table.some((grant) => !grant.index && grant.keyPrefixes.includes('APIKEY#'));
+      expect([fn.id, (fn.settings ?? []).filter((name) => name.startsWith('TENANT_'))]).toEqual([
+        fn.id,
+        authenticates ? limitSettings : [],
+      ]);
+    }
+    const declared = FUNCTIONS.map((fn) => [fn.id, (fn.settings ?? []).filter((name) => !name.startsWith('TENANT_'))] as const).filter(
+      ([, settings]) => settings.length > 0,
+    );
     expect(declared).toEqual([
       ['crmConnectionApi', ['HUBSPOT_API_BASE_URL']],
       [

@@ -13,6 +13,12 @@ type Grant = readonly [actions: readonly string[], resource: string, leadingKeys
 
 const SQS_CONSUME = ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'];
 
+/** What every function that authenticates API keys reads and writes for its tenant's limits: the tenant, its rate bucket. */
+const TENANT_LIMITS: readonly Grant[] = [
+  [['dynamodb:GetItem'], 'table', ['TENANT#*']],
+  [['dynamodb:UpdateItem'], 'table', ['RATE#*']],
+];
+
 const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   leadFollowUpApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -20,17 +26,19 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
     [['sqs:SendMessage'], 'queue/sales'],
+    ...TENANT_LIMITS,
   ],
-  getCommandApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*', 'CMD#*']]],
+  getCommandApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*', 'CMD#*']], ...TENANT_LIMITS],
   deleteCommandApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem'], 'table', ['CMD#*']],
     [['dynamodb:DeleteItem'], 'table', ['FOLLOWUP#*']],
     [['dynamodb:Query', 'dynamodb:DeleteItem'], 'table', ['SITEWORK#*']],
+    ...TENANT_LIMITS,
   ],
   healthApi: [],
   apiDocsApi: [],
-  notFoundApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*']]],
+  notFoundApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*']], ...TENANT_LIMITS],
   commandJanitor: [
     [['dynamodb:Query'], 'index/gsi1', ['CMD#IN_PROGRESS#*']],
     [['dynamodb:Query'], 'index/gsi1', ['EVENT#PENDING#*']],
@@ -83,6 +91,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
     [['sqs:SendMessage'], 'queue/research'],
+    ...TENANT_LIMITS,
   ],
   researchWorker: [
     [['dynamodb:GetItem'], 'table', ['TENANT#*']],
@@ -108,6 +117,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
     [['sqs:SendMessage'], 'queue/call'],
+    ...TENANT_LIMITS,
   ],
   twilioCallStatusWebhook: [
     [['dynamodb:UpdateItem'], 'table', ['CMD#*']],
@@ -157,11 +167,13 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem'], 'table', ['SITE#*']],
     [['dynamodb:Query'], 'index/gsi2', ['FOLLOWUP#LEAD#*']],
+    ...TENANT_LIMITS,
   ],
   updateFollowUpApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['FOLLOWUP#*']],
     [['sqs:SendMessage'], 'queue/crmsync'],
+    ...TENANT_LIMITS,
   ],
   leadEventsApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -175,6 +187,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
     [['sqs:SendMessage'], 'queue/crmsync'],
+    ...TENANT_LIMITS,
   ],
   followUpDispatcher: [
     [['dynamodb:Query'], 'index/gsi1', ['FOLLOWUP#scheduled*', 'FOLLOWUP#announcing*']],
@@ -189,6 +202,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], 'table', ['WEBHOOK#*']],
     [['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
+    ...TENANT_LIMITS,
   ],
   crmConnectionApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -199,6 +213,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:PutItem', 'dynamodb:DeleteItem'], 'table', ['CRMPORTAL#*']],
     [['sqs:SendMessage'], 'queue/crm'],
     [['secretsmanager:GetSecretValue'], 'secret/crm'],
+    ...TENANT_LIMITS,
   ],
   hubspotWebhook: [
     [['dynamodb:Query'], 'table', ['CRMPORTAL#*']],
@@ -232,10 +247,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
   ],
-  crmSyncsApi: [
-    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
-    [['dynamodb:Query'], 'table', ['CRMSYNC#*']],
-  ],
+  crmSyncsApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*']], [['dynamodb:Query'], 'table', ['CRMSYNC#*']], ...TENANT_LIMITS],
   crmSyncWorker: [
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CRM#*']],
     [['dynamodb:GetItem'], 'table', ['CRMLINK#*']],

@@ -108,6 +108,35 @@ describe('npm run keys', () => {
     expect((await keysCli('revoke')).status).toBe(2);
   });
 
+  it('limits shows and sets a tenant’s own limits, keeps those not named, refuses bad values and unknown tenants', async () => {
+    await createKey('--tenant', 'cli-limits');
+    expect(await keysCli('limits', '--tenant', 'cli-limits')).toMatchObject({
+      status: 0,
+      stdout: '{"tenant_id":"cli-limits","limits":{}}\n',
+    });
+
+    const set = await keysCli('limits', '--tenant', 'cli-limits', '--requests-per-second', '2', '--burst', '4');
+    expect(set.status).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ tenant_id: 'cli-limits', limits: { requests_per_second: 2, burst: 4 } });
+    await keysCli('limits', '--tenant', 'cli-limits', '--in-progress', '10');
+    expect((await ports.tenants.get('cli-limits'))?.limits).toEqual({ requests_per_second: 2, burst: 4, in_progress: 10 });
+
+    const refused = await keysCli('limits', '--tenant', 'cli-limits', '--burst', '0');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/^--burst: /);
+    expect((await keysCli('limits', '--tenant', 'cli-limits', '--monthly-tokens', 'lots')).stderr).toMatch(
+      /--monthly-tokens: "lots" is not a number/,
+    );
+    expect((await ports.tenants.get('cli-limits'))?.limits).toEqual({ requests_per_second: 2, burst: 4, in_progress: 10 });
+
+    expect(JSON.parse((await keysCli('limits', '--tenant', 'cli-limits', '--clear', '--burst', '3')).stdout).limits).toEqual({ burst: 3 });
+    expect(await keysCli('limits', '--tenant', 'nobody-here', '--burst', '3')).toMatchObject({
+      status: 1,
+      stderr: 'No tenant "nobody-here".\n',
+    });
+    expect((await keysCli('limits', '--burst', '3')).status).toBe(2);
+  });
+
   it('create --expires-at sets the expiry; a past, malformed or doubled expiry is refused and nothing is made', async () => {
     const { keyId } = await createKey('--tenant', 'cli-expiry', '--expires-at', '2027-03-01T00:00:00Z');
     expect((await keys.findById(keyId))?.valid_until).toBe('2027-03-01T00:00:00.000Z');

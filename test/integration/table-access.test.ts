@@ -159,6 +159,8 @@ function lambdaSettings(definition: FunctionDefinition, dynamodbEndpoint: string
     PUBLIC_BASE_URL,
     // As in dev, where no provider key is meant to be set.
     ALLOW_OFFLINE_PROVIDERS: 'true',
+    // A request rate for every tenant, so each request takes from its bucket (RATE#); never reached here.
+    TENANT_REQUESTS_PER_SECOND: '1000',
     ...(access.table.length > 0 ? { [TABLE.envVar]: services.aws.tableName } : {}),
     ...Object.fromEntries(access.sendsTo.map((id) => [queueById(id).urlEnvVar, services.aws.queues[id].url])),
     ...Object.fromEntries(access.sendsToDeadLetterOf.map((id) => [queueById(id).dlqUrlEnvVar, services.aws.queues[id].dlqUrl])),
@@ -794,7 +796,8 @@ describe('the table access of every function, on its real paths', () => {
   it('sees the API refused on the keys it must not touch', () => {
     expect(allowed(prod, 'leadFollowUpApi', { action: 'PutItem', resource: 'table', leadingKeys: ['APIKEY#abc'] })).toBe(false);
     expect(allowed(prod, 'leadFollowUpApi', { action: 'DeleteItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
-    expect(allowed(prod, 'getCommandApi', { action: 'GetItem', resource: 'table', leadingKeys: ['TENANT#local'] })).toBe(false);
+    expect(allowed(prod, 'getCommandApi', { action: 'PutItem', resource: 'table', leadingKeys: ['TENANT#local'] })).toBe(false);
+    expect(allowed(prod, 'getCommandApi', { action: 'UpdateItem', resource: 'table', leadingKeys: ['TENANT#local'] })).toBe(false);
     expect(allowed(prod, 'commandJanitor', { action: 'Query', resource: 'index/gsi1', leadingKeys: ['FOLLOWUP#scheduled'] })).toBe(false);
     expect(allowed(prod, 'commandJanitor', { action: 'Query', resource: 'index/gsi1', leadingKeys: [] })).toBe(false);
     expect(allowed(prod, 'deepResearchApi', { action: 'GetItem', resource: 'table', leadingKeys: ['SITE#x'] })).toBe(false);

@@ -18,6 +18,18 @@ describe('npm start settings', () => {
     });
   });
 
+  it('reads API_KEYS as sites by key, or as sites with the tenant’s limits', () => {
+    const key = `sbk_${'a'.repeat(20)}`;
+    const other = `sbk_${'b'.repeat(20)}`;
+    const API_KEYS = JSON.stringify({ [key]: ['site-1'], [other]: { sites: ['site-2'], limits: { requests_per_second: 2, burst: 2 } } });
+    expect(readConfig(localSettingsShape, { API_KEYS }).API_KEYS).toEqual({
+      [key]: ['site-1'],
+      [other]: { sites: ['site-2'], limits: { requests_per_second: 2, burst: 2 } },
+    });
+    const badLimit = JSON.stringify({ [key]: { sites: ['site-1'], limits: { requests_per_second: 0 } } });
+    expect(() => readConfig(localSettingsShape, { API_KEYS: badLimit })).toThrow(/API_KEYS: must be JSON like/);
+  });
+
   it.each([
     [{ LOG_FORMAT: 'xml' }, /LOG_FORMAT/],
     [{ WORKER_CONCURRENCY: '0' }, /WORKER_CONCURRENCY/],

@@ -24,7 +24,9 @@ export function errorEnvelope(options: {
       if (!(error instanceof AppError)) {
         options.logger.error('Unhandled error', { error: describeError(error), path: request.event.rawPath });
       }
-      request.response = errorResponse(toErrorInfo(error), {}, options.extra?.(request) ?? {});
+      // An error may carry headers of its answer (429's Retry-After).
+      const headers = error instanceof AppError && 'headers' in error ? (error.headers as Record<string, string>) : {};
+      request.response = errorResponse(toErrorInfo(error), headers, options.extra?.(request) ?? {});
     },
   };
 }

@@ -1,0 +1,69 @@
+import * as z from 'zod';
+
+/**
+ * A tenant's limits, kept in its record (`npm run keys -- limits`); a limit
+ * left out takes the deployment's default (TENANT_* settings), and a limit
+ * with neither is not enforced.
+ */
+export const tenantLimitsSchema = z
+  .object({
+    /** Requests per second, sustained (a token bucket refilled at this rate). */
+    requests_per_second: z.number().positive().max(1_000),
+    /** Requests a tenant may send at once after a pause (the bucket's size). */
+    burst: z.number().int().min(1).max(10_000),
+    /** Commands started and not yet finished. */
+    in_progress: z.number().int().min(1).max(100_000),
+    /** Model tokens (in and out) per calendar month (UTC). */
+    monthly_tokens: z.number().int().min(1),
+    /** Search requests per calendar month (UTC). */
+    monthly_searches: z.number().int().min(1),
+  })
+  .partial()
+  .strict();
+
+/** A tenant's limits; each one optional. */
+export type TenantLimits = z.infer<typeof tenantLimitsSchema>;
+
+/** The settings that give every tenant's default limits, by limit. */
+export const TENANT_LIMIT_SETTINGS = {
+  requests_per_second: 'TENANT_REQUESTS_PER_SECOND',
+  burst: 'TENANT_BURST',
+  in_progress: 'TENANT_MAX_IN_PROGRESS',
+  monthly_tokens: 'TENANT_MONTHLY_TOKENS',
+  monthly_searches: 'TENANT_MONTHLY_SEARCHES',
+} as const satisfies Record<keyof TenantLimits, string>;
+
+/**
+ * The default limits from the settings: each TENANT_* setting that is set, as
+ * a number. A malformed one names itself (read at cold start, so the function
+ * does not start with a limit nobody meant).
+ */
+export function defaultLimitsOf(settings: Readonly<Record<string, string | undefined>>): TenantLimits {
+  const values: Record<string, number> = {};
+  for (const [limit, setting] of Object.entries(TENANT_LIMIT_SETTINGS)) {
+    const text = settings[setting]?.trim();
+    if (!text) continue;
+    values[limit] = Number(text);
+  }
+  const parsed = tenantLimitsSchema.safeParse(values);
+  if (!parsed.success) {
+    const [issue] = parsed.error.issues;
+    const limit = String(issue?.path[0]) as keyof TenantLimits;
+    throw new Error(`${TENANT_LIMIT_SETTINGS[limit] ?? 'A TENANT_* setting'}: ${issue?.message ?? 'not a valid limit'}`);
+  }
+  return parsed.data;
+}
+
+/** The limits that apply to a tenant: its own, each missing one from the defaults. */
+export function effectiveLimits(own: TenantLimits | undefined, defaults: TenantLimits): TenantLimits {
+  return { ...defaults, ...own };
+}
+
+/**
+ * The request rate a tenant is held to, when it has one: a burst left unset
+ * is one second's worth of requests (at least 1).
+ */
+export function requestRateOf(limits: TenantLimits): { perSecond: number; burst: number } | undefined {
+  if (limits.requests_per_second === undefined) return undefined;
+  return { perSecond: limits.requests_per_second, burst: limits.burst ?? Math.max(1, Math.ceil(limits.requests_per_second)) };
+}

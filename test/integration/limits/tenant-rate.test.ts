@@ -1,0 +1,129 @@
+import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
+import { call, type JsonAnswer } from '../../support/http';
+
+/**
+ * Request rates per tenant through the whole local runtime: one tenant
+ * sending ten times its rate is refused with 429 RATE_LIMITED (nothing
+ * created), while another tenant at its own pace is never refused and
+ * accepts as fast as it does alone.
+ */
+const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
+const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
+const NOISY = `sbk_${'n'.repeat(32)}`;
+const STEADY = `sbk_${'s'.repeat(32)}`;
+const UNLIMITED = `sbk_${'u'.repeat(32)}`;
+
+let runtime: LocalRuntime;
+beforeAll(async () => {
+  runtime = await startLocalRuntime({
+    port: 0,
+    workers: false,
+    settings: { LOG_LEVEL: 'SILENT' },
+    apiKeys: {
+      [NOISY]: { sites: [DEMO_SITE], limits: { requests_per_second: 2, burst: 2 } },
+      [STEADY]: { sites: [DEMO_SITE], limits: { requests_per_second: 5, burst: 5 } },
+      [UNLIMITED]: [DEMO_SITE],
+    },
+  });
+});
+afterAll(async () => {
+  await runtime.stop();
+});
+
+const accept = (key: string, headers: Record<string, string> = {}) =>
+  call(runtime.url, 'POST', '/api/agents/sales/leadFollowUp', { key, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD }, headers });
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Sends `count` accepts `gapMs` apart and answers their statuses and times (ms). */
+async function paced(key: string, count: number, gapMs: number): Promise<{ statuses: number[]; times: number[] }> {
+  const statuses: number[] = [];
+  const times: number[] = [];
+  for (let sent = 0; sent < count; sent++) {
+    const started = performance.now();
+    statuses.push((await accept(key)).status);
+    times.push(performance.now() - started);
+    await pause(gapMs);
+  }
+  return { statuses, times };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+describe('request rate per tenant', () => {
+  it('refuses a tenant over its rate with 429, Retry-After and what it hit, and creates nothing', async () => {
+    const answers: JsonAnswer[] = await Promise.all(Array.from({ length: 6 }, () => accept(NOISY)));
+    expect(answers.filter((answer) => answer.status === 202)).toHaveLength(2);
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(refused).toHaveLength(4);
+    for (const answer of refused) {
+      expect(answer.body.error).toMatchObject({
+        code: 'RATE_LIMITED',
+        details: { limit: 'requests_per_second', requests_per_second: 2, burst: 2, remaining: 0, retry_after_seconds: 1 },
+      });
+      expect(Date.parse((answer.body.error!.details as { resets_at: string }).resets_at)).toBeGreaterThan(Date.now() - 1000);
+      expect(answer.headers.get('retry-after')).toBe('1');
+      expect(answer.headers.get('ratelimit-policy')).toBe('"requests";q=2;w=1');
+      expect(answer.headers.get('ratelimit')).toMatch(/^"requests";r=0;t=\d+$/);
+    }
+
+    // A refused request kept nothing: its Idempotency-Key, sent again once the bucket refills, starts a command.
+    await pause(1100);
+    const key = 'rate-limit-retry-0001';
+    const first = await accept(NOISY, { 'Idempotency-Key': key });
+    expect(first.status).toBe(202);
+    await Promise.all([accept(NOISY), accept(NOISY)]);
+    expect((await accept(NOISY, { 'Idempotency-Key': 'rate-limit-retry-0002' })).status).toBe(429);
+    await pause(1100);
+    const retried = await accept(NOISY, { 'Idempotency-Key': 'rate-limit-retry-0002' });
+    expect(retried.status).toBe(202);
+    expect(retried.body.data?.command_id).not.toBe(first.body.data?.command_id);
+  });
+
+  it('puts the RateLimit headers on every answer of a limited tenant, errors included, and none on an unlimited one', async () => {
+    await pause(1100);
+    const missing = await call(runtime.url, 'GET', '/api/commands/00000000-0000-4000-8000-000000000000', { key: STEADY });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('ratelimit-policy')).toBe('"requests";q=5;w=1');
+    expect(missing.headers.get('ratelimit')).toMatch(/^"requests";r=4;t=1$/);
+    const unlimited = await call(runtime.url, 'GET', '/api/commands/00000000-0000-4000-8000-000000000000', { key: UNLIMITED });
+    expect(unlimited.status).toBe(404);
+    expect(unlimited.headers.get('ratelimit')).toBeNull();
+  });
+
+  it('never lets one tenant’s flood reach another: no 429, and accepts as fast as alone (p50 within 20%)', async () => {
+    await pause(1100);
+    let flooding = false;
+    let done = false;
+    const floodStatuses: number[] = [];
+    // Ten times its rate while on: 20 requests a second, in fives.
+    const flood = (async () => {
+      while (!done) {
+        if (flooding) {
+          const answers = await Promise.all(Array.from({ length: 5 }, () => accept(NOISY)));
+          floodStatuses.push(...answers.map((answer) => answer.status));
+        }
+        await pause(flooding ? 250 : 20);
+      }
+    })();
+    // Alone and beside the flood in turns, so the machine's own load weighs on both alike.
+    const alone: number[] = [];
+    const beside: number[] = [];
+    const besideStatuses: number[] = [];
+    for (let round = 0; round < 6; round++) {
+      flooding = false;
+      alone.push(...(await paced(STEADY, 3, 150)).times);
+      flooding = true;
+      await pause(100);
+      const during = await paced(STEADY, 3, 150);
+      beside.push(...during.times);
+      besideStatuses.push(...during.statuses);
+    }
+    done = true;
+    await flood;
+
+    expect(besideStatuses).toEqual(Array.from({ length: 18 }, () => 202));
+    expect(floodStatuses.filter((status) => status === 429).length).toBeGreaterThan(floodStatuses.length / 2);
+    // Within 20% of alone, with a millisecond for the timer's grain.
+    expect(median(beside)).toBeLessThanOrEqual(median(alone) * 1.2 + 1);
+  }, 30_000);
+});
