@@ -1948,8 +1948,8 @@ export interface components {
              */
             previous_secret_expires_at: string | null;
             /**
-             * @description The signing secret (`whsec_` and 43 base64url characters; the whole string is the HMAC key), shown in this answer only: keep it. It cannot be read again; a lost secret is replaced with POST /api/webhooks/{id}/rotate-secret.
-             * @example whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3A
+             * @description The signing secret (`whsec_` and 44 base64 characters, letters and digits only), shown in this answer only: keep it. The whole string keys `Switchboard-Signature`; the bytes its part after `whsec_` decodes to key `webhook-signature` (Standard Webhooks), so it is the secret a `standardwebhooks` or `svix` verifier takes as is. It cannot be read again; a lost secret is replaced with POST /api/webhooks/{id}/rotate-secret.
+             * @example whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3Az
              */
             secret: string;
         };
@@ -3559,7 +3559,7 @@ export interface operations {
                      *         "created_at": "2026-11-23T14:02:11.512Z",
                      *         "updated_at": "2026-11-23T14:02:11.512Z",
                      *         "previous_secret_expires_at": null,
-                     *         "secret": "whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3A"
+                     *         "secret": "whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3Az"
                      *       }
                      *     }
                      */
@@ -3763,7 +3763,7 @@ export interface operations {
                      *         "created_at": "2026-11-23T14:02:11.512Z",
                      *         "updated_at": "2026-11-24T09:00:00.000Z",
                      *         "previous_secret_expires_at": "2026-11-24T10:00:00.000Z",
-                     *         "secret": "whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3A"
+                     *         "secret": "whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3Az"
                      *       }
                      *     }
                      */

@@ -12,7 +12,7 @@ import { EndpointUrlError, parseEndpointUrl, resolveEndpointAddress, type Endpoi
 import type { EventStore, StoredEvent } from './event-store';
 import type { PostOutcome, PostSender } from './http-post';
 import { hopDelaySeconds, nextRetryDelaySeconds } from './retry-schedule';
-import { SIGNATURE_HEADER, signatureHeader } from './signature';
+import { signedHeaders } from './signature';
 
 /** How long an endpoint has to answer: connect, TLS, status and the first bytes of its body. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -184,7 +184,7 @@ async function attempt(
     headers: {
       'content-type': 'application/json; charset=utf-8',
       'user-agent': 'Switchboard-Webhooks/1.0',
-      [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(secrets, timestamp, body),
+      ...signedHeaders(secrets, event.id, timestamp, body),
       'switchboard-event-id': event.id,
       'switchboard-event-type': event.type,
       'switchboard-delivery-attempt': String(number),

@@ -21,13 +21,14 @@ import { DEFAULT_RETRY_DELAYS_SECONDS } from './settings';
 const TAG = {
   name: 'Webhooks',
   description:
-    "Endpoints of the tenant that hear of its events (see *Webhook events*): each POST is signed with the endpoint's secret (`Switchboard-Signature`), " +
+    "Endpoints of the tenant that hear of its events (see *Webhook events*): each POST is signed with the endpoint's secret (`Switchboard-Signature`, Stripe's scheme, " +
+    'and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`), ' +
     'delivered at least once and retried with back-off; every delivery is recorded and may be redelivered.',
 };
 
 const EXAMPLE_ENDPOINT_ID = 'we_4f1c2a9d8e7b6a5f4e3d2c1b';
 const EXAMPLE_EVENT_ID = 'evt_01a209511ec77208b4ec083ecf7df55b';
-const EXAMPLE_SECRET = 'whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3A';
+const EXAMPLE_SECRET = 'whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3Az';
 const EXAMPLE_AT = '2026-11-23T14:02:11.512Z';
 
 const eventsField = z.array(z.enum([ALL_EVENTS, ...EVENT_TYPES]));
@@ -66,7 +67,8 @@ export const webhookEndpointWithSecretSchema = z
       .regex(SECRET_PATTERN)
       .meta({
         description:
-          'The signing secret (`whsec_` and 43 base64url characters; the whole string is the HMAC key), shown in this answer only: keep it. ' +
+          'The signing secret (`whsec_` and 44 base64 characters, letters and digits only), shown in this answer only: keep it. ' +
+          'The whole string keys `Switchboard-Signature`; the bytes its part after `whsec_` decodes to key `webhook-signature` (Standard Webhooks), so it is the secret a `standardwebhooks` or `svix` verifier takes as is. ' +
           'It cannot be read again; a lost secret is replaced with POST /api/webhooks/{id}/rotate-secret.',
         example: EXAMPLE_SECRET,
       }),

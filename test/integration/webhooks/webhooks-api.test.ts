@@ -57,7 +57,7 @@ describe('registering an endpoint', () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
       previous_secret_expires_at: null,
-      secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9]{44}$/),
     });
 
     const list = await call(local.url, 'GET', '/api/webhooks', { key: local.apiKey });
