@@ -44,9 +44,29 @@ const endpointFields = {
     example: ['command.completed', 'command.failed'],
   }),
   description: z.string().optional().meta({ description: 'Absent when none was given.', example: 'CRM sync' }),
-  status: z.literal('enabled').meta({ description: 'Always `enabled`: an endpoint hears of events until it is deleted.' }),
+  status: z.enum(['enabled', 'disabled']).meta({ description: '`disabled` while `disabled` is true: it hears of no event.' }),
+  disabled: z.boolean().meta({
+    description:
+      'True while it hears of nothing: disabled with PATCH, or by the service after its deliveries failed without a success for `WEBHOOK_DISABLE_AFTER` (default 5 days). ' +
+      'Re-enabled with PATCH `{"disabled": false}`: it hears of events from then on; deliveries of the disabled period are not sent (redeliver one to send it).',
+    example: false,
+  }),
+  disabled_reason: z.enum(['requested', 'failing']).nullable().meta({
+    description:
+      '`requested`: disabled with PATCH; `failing`: disabled by the service for failing (see `failing_since`); `null` while enabled.',
+    example: null,
+  }),
+  disabled_at: z
+    .string()
+    .nullable()
+    .meta({ format: 'date-time', description: 'When it was disabled; `null` while enabled.', example: null }),
+  failing_since: z.string().nullable().meta({
+    format: 'date-time',
+    description: 'When its first failed attempt since its last success was made; `null` while its deliveries succeed.',
+    example: null,
+  }),
   created_at: instantField('When it was registered.'),
-  updated_at: instantField('When it last changed (a rotation).'),
+  updated_at: instantField('When it last changed (an update, a rotation, being disabled).'),
   previous_secret_expires_at: z.string().nullable().meta({
     format: 'date-time',
     description: 'Until when the secret replaced by the last rotation still signs beside the current one; `null` when none does.',
@@ -146,6 +166,10 @@ const endpointExample = {
   events: ['command.completed', 'command.failed'],
   description: 'CRM sync',
   status: 'enabled',
+  disabled: false,
+  disabled_reason: null,
+  disabled_at: null,
+  failing_since: null,
   created_at: EXAMPLE_AT,
   updated_at: EXAMPLE_AT,
   previous_secret_expires_at: null,
