@@ -6,14 +6,13 @@ import type { Settings } from '../../shared/composition/settings';
 import { dynamoDeliveryStore } from '../../shared/webhooks/delivery-store';
 import { dynamoEndpointStore } from '../../shared/webhooks/endpoint-store';
 import { dynamoEventStore } from '../../shared/webhooks/event-store';
-import { pinnedPost } from '../../shared/webhooks/http-post';
 import { answerWebhookRoute } from '../../shared/webhooks/routes';
 import { readWebhookSettings } from '../../shared/webhooks/settings';
 
 /**
  * /api/webhooks and below: the tenant's completion webhooks (register,
- * list, update, delete, rotate a secret, send a test event, list and
- * redeliver deliveries), and /api/events (list, redeliver). Endpoint
+ * list, update, delete, rotate a secret, list and redeliver deliveries),
+ * and /api/events (list, redeliver). Endpoint
  * URLs are checked against WEBHOOK_ALLOW_LOOPBACK and WEBHOOK_RESERVED_PORTS.
  */
 export function build(settings: Settings, host: HostPorts = {}) {
@@ -28,7 +27,6 @@ export function build(settings: Settings, host: HostPorts = {}) {
     endpoints: dynamoEndpointStore(db, tableName),
     deliveries: dynamoDeliveryStore(db, tableName),
     events: dynamoEventStore(db, tableName),
-    post: pinnedPost,
     queue: jobQueueOf('webhooksApi', settings, tracing),
     clock,
     urlPolicy: { allowLoopback, reservedPorts },

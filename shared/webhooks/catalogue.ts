@@ -50,11 +50,10 @@ export const WEBHOOKS_CATALOGUE = {
       kind: 'api',
       entry: 'functions/api/webhooks.ts',
       description:
-        "/api/webhooks and /api/events: manage the tenant's endpoints, rotate a signing secret, send a test event, list and redeliver " +
-        'deliveries and events',
-      // A test event is sent while the caller waits: the URL's lookup (3 s deadline) and the POST (10 s, DELIVERY_TIMEOUT_MS), with
-      // room for its reads. Every other route is a lookup and a write, or a few table calls.
-      timeoutSeconds: 16,
+        "/api/webhooks and /api/events: manage the tenant's endpoints, rotate a signing secret, list and redeliver deliveries and events",
+      // It never waits: registration and an update resolve the URL's host (a 3 s lookup deadline) and write once; every other
+      // route is a few table calls (an event list reads a page's payloads side by side).
+      timeoutSeconds: 6,
       memoryMb: 256,
       access: {
         table: [
@@ -72,6 +71,26 @@ export const WEBHOOKS_CATALOGUE = {
         secrets: [],
       },
     },
+    {
+      id: 'webhookTestApi',
+      kind: 'api',
+      entry: 'functions/api/webhook-test.ts',
+      description: 'POST /api/webhooks/{id}/test: sends a signed webhook.test to the endpoint now and answers the attempt',
+      // The caller waits for one attempt: the URL's lookup (3 s deadline) and the POST (10 s, DELIVERY_TIMEOUT_MS), with room for its
+      // two reads. On its own so the other webhook routes keep their short timeout.
+      timeoutSeconds: 16,
+      memoryMb: 256,
+      access: {
+        table: [
+          { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+          // The endpoint (its URL and signing secrets), among its tenant's; nothing is written.
+          { actions: ['Query'], keyPrefixes: ['WEBHOOK#'] },
+        ],
+        sendsTo: [],
+        sendsToDeadLetterOf: [],
+        secrets: [],
+      },
+    },
   ],
   routes: [
     // The tenant's completion webhooks (docs/webhooks.md).
@@ -82,7 +101,7 @@ export const WEBHOOKS_CATALOGUE = {
     { method: 'POST', path: '/api/webhooks/{id}/rotate-secret', function: 'webhooksApi' },
     { method: 'GET', path: '/api/webhooks/{id}/deliveries', function: 'webhooksApi' },
     { method: 'POST', path: '/api/webhooks/{id}/deliveries/{event_id}/redeliver', function: 'webhooksApi' },
-    { method: 'POST', path: '/api/webhooks/{id}/test', function: 'webhooksApi' },
+    { method: 'POST', path: '/api/webhooks/{id}/test', function: 'webhookTestApi' },
     { method: 'GET', path: '/api/events', function: 'webhooksApi' },
     { method: 'POST', path: '/api/events/{id}/redeliver', function: 'webhooksApi' },
   ],

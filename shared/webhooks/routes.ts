@@ -7,7 +7,6 @@ import { JsonDocumentError, parseJsonDocument } from '../platform/json';
 import { shownId } from '../platform/shown';
 import { listDeliveries, redeliver, type DeliveriesApiDependencies } from './deliveries-api';
 import { listEvents, redeliverEvent, type EventsApiDependencies } from './events-api';
-import { sendTestEvent, type TestEventDependencies } from './test-event';
 import {
   deleteEndpoint,
   listEndpoints,
@@ -19,10 +18,7 @@ import {
 } from './endpoints-api';
 
 /** What every webhook route works with. */
-export type WebhookRoutesDependencies = EndpointsApiDependencies &
-  DeliveriesApiDependencies &
-  EventsApiDependencies &
-  TestEventDependencies;
+export type WebhookRoutesDependencies = EndpointsApiDependencies & DeliveriesApiDependencies & EventsApiDependencies;
 
 /**
  * Use case: one request to the tenant's completion webhooks (the routes of
@@ -48,8 +44,6 @@ export async function answerWebhookRoute(deps: WebhookRoutesDependencies, call: 
       return listDeliveries(deps, principal, id, event.queryStringParameters ?? {});
     case 'POST /api/webhooks/{id}/deliveries/{event_id}/redeliver':
       return redeliver(deps, principal, id, event.pathParameters?.event_id);
-    case 'POST /api/webhooks/{id}/test':
-      return sendTestEvent(deps, principal, id);
     case 'GET /api/events':
       return listEvents(deps, principal, event.queryStringParameters ?? {});
     case 'POST /api/events/{id}/redeliver':

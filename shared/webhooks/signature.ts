@@ -28,7 +28,7 @@ const SECRET_PREFIX = 'whsec_';
  * base64-decoded. Secrets made before the scheme was added are base64url
  * (`-` and `_` where base64 has `+` and `/`); Node decodes either alphabet
  * to the same bytes, so their deliveries verify with the same secret
- * written in the standard alphabet (docs/webhooks.md "Verifying").
+ * written in the standard alphabet (docs/webhooks.md "Verifying signatures").
  */
 export function standardWebhookKey(secret: string): Buffer {
   const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
