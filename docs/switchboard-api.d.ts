@@ -221,6 +221,72 @@ export interface paths {
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes the fields given, at least one: `url` (checked exactly as at registration), `events`, `description` (blank removes it), `disabled`. A disabled endpoint hears of nothing; enabled again, it hears of events from then on, and the deliveries of its disabled period are not sent (redeliver one to send it). The service disables an endpoint whose deliveries failed without a success for `WEBHOOK_DISABLE_AFTER` (default 5 days; `disabled_reason: "failing"`) and tells the tenant's other endpoints (`webhook_endpoint.disabled`). Never shows the secret.
+         *
+         *     An empty body or an unknown field answers VALIDATION_ERROR, and nothing changes. Input errors answer 400 VALIDATION_ERROR with zod-style `details` (`path: ["url"]`, `["events", 0]`, …); a body that is not JSON, or nests too deep, is VALIDATION_ERROR too.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Sends a signed `webhook.test` event (`data: {webhook_endpoint: {id, url}, message}`) to the endpoint now, disabled or not (to check a fix before enabling it), and answers the attempt once it ends (within 10 s): whatever the endpoint answered is a 200 here. The event is not kept, listed or retried; no body is read.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the events
+         * @description The key's tenant's events of the last 30 days that went to at least one endpoint, newest first, each with its payload's `data`. Read the next page with `cursor` set to `next_cursor`, until it is `null`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver an event to every endpoint
+         * @description Sends the event again to every endpoint of the tenant that is enabled now and subscribes to its type, whether or not it had it: each gets a delivery due now with a fresh retry schedule (same `id`, same body, signed anew). An endpoint with an attempt of it in flight is listed under `skipped`: try again shortly. No body is read.
+         */
+        post: operations["redeliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -528,6 +594,26 @@ export interface webhooks {
          * @description A command a caller started failed (a worker gave up, or the janitor ended it stuck); `command.error` says why. Sent once per command. Delivered at least once, in no guaranteed order: de-duplicate by `id`. An attempt answered 2xx within 10 s delivers it; anything else is retried after 30 s, 2 min, 10 min, 1 h, 6 h, 24 h (WEBHOOK_RETRY_DELAYS), then the delivery is `failed`.
          */
         post: operations["onCommandFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook_endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An endpoint was disabled for failing
+         * @description One of the tenant's endpoints was disabled by the service: its deliveries failed without a success for `WEBHOOK_DISABLE_AFTER` (default 5 days) from `failing_since`. Sent to the tenant's other enabled endpoints that subscribe to it. Enable it again with PATCH /api/webhooks/{id} `{"disabled": false}` once it answers (check with POST /api/webhooks/{id}/test). Delivered at least once, in no guaranteed order: de-duplicate by `id`. An attempt answered 2xx within 10 s delivers it; anything else is retried after 30 s, 2 min, 10 min, 1 h, 6 h, 24 h (WEBHOOK_RETRY_DELAYS), then the delivery is `failed`.
+         */
+        post: operations["onWebhookEndpointDisabled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1918,17 +2004,40 @@ export interface components {
              *       "command.failed"
              *     ]
              */
-            events: ("*" | "command.completed" | "command.failed" | "call.status_changed" | "meeting_summary.created" | "follow_up.due" | "sequence.adapted")[];
+            events: ("*" | "command.completed" | "command.failed" | "call.status_changed" | "meeting_summary.created" | "follow_up.due" | "sequence.adapted" | "webhook_endpoint.disabled")[];
             /**
              * @description Absent when none was given.
              * @example CRM sync
              */
             description?: string;
             /**
-             * @description Always `enabled`: an endpoint hears of events until it is deleted.
+             * @description `disabled` while `disabled` is true: it hears of no event.
              * @enum {string}
              */
-            status: "enabled";
+            status: "enabled" | "disabled";
+            /**
+             * @description True while it hears of nothing: disabled with PATCH, or by the service after its deliveries failed without a success for `WEBHOOK_DISABLE_AFTER` (default 5 days). Re-enabled with PATCH `{"disabled": false}`: it hears of events from then on; deliveries of the disabled period are not sent (redeliver one to send it).
+             * @example false
+             */
+            disabled: boolean;
+            /**
+             * @description `requested`: disabled with PATCH; `failing`: disabled by the service for failing (see `failing_since`); `null` while enabled.
+             * @example null
+             * @enum {string|null}
+             */
+            disabled_reason: "requested" | "failing" | null;
+            /**
+             * Format: date-time
+             * @description When it was disabled; `null` while enabled.
+             * @example null
+             */
+            disabled_at: string | null;
+            /**
+             * Format: date-time
+             * @description When its first failed attempt since its last success was made; `null` while its deliveries succeed.
+             * @example null
+             */
+            failing_since: string | null;
             /**
              * Format: date-time
              * @description When it was registered.
@@ -1937,7 +2046,7 @@ export interface components {
             created_at: string;
             /**
              * Format: date-time
-             * @description When it last changed (a rotation).
+             * @description When it last changed (an update, a rotation, being disabled).
              * @example 2026-11-23T14:02:11.512Z
              */
             updated_at: string;
@@ -1948,8 +2057,8 @@ export interface components {
              */
             previous_secret_expires_at: string | null;
             /**
-             * @description The signing secret (`whsec_` and 43 base64url characters; the whole string is the HMAC key), shown in this answer only: keep it. It cannot be read again; a lost secret is replaced with POST /api/webhooks/{id}/rotate-secret.
-             * @example whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3A
+             * @description The signing secret (`whsec_` and 44 base64 characters, letters and digits only), shown in this answer only: keep it. The whole string keys `Switchboard-Signature`; the bytes its part after `whsec_` decodes to key `webhook-signature` (Standard Webhooks), so it is the secret a `standardwebhooks` or `svix` verifier takes as is. It cannot be read again; a lost secret is replaced with POST /api/webhooks/{id}/rotate-secret.
+             * @example whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3Az
              */
             secret: string;
         };
@@ -1968,7 +2077,7 @@ export interface components {
              *       "command.failed"
              *     ]
              */
-            events?: ("*" | "command.completed" | "command.failed" | "call.status_changed" | "meeting_summary.created" | "follow_up.due" | "sequence.adapted")[];
+            events?: ("*" | "command.completed" | "command.failed" | "call.status_changed" | "meeting_summary.created" | "follow_up.due" | "sequence.adapted" | "webhook_endpoint.disabled")[];
             /**
              * @description A note for the tenant (at most 500 characters; control characters dropped, trimmed; blank: none).
              * @example CRM sync
@@ -1994,17 +2103,40 @@ export interface components {
              *       "command.failed"
              *     ]
              */
-            events: ("*" | "command.completed" | "command.failed" | "call.status_changed" | "meeting_summary.created" | "follow_up.due" | "sequence.adapted")[];
+            events: ("*" | "command.completed" | "command.failed" | "call.status_changed" | "meeting_summary.created" | "follow_up.due" | "sequence.adapted" | "webhook_endpoint.disabled")[];
             /**
              * @description Absent when none was given.
              * @example CRM sync
              */
             description?: string;
             /**
-             * @description Always `enabled`: an endpoint hears of events until it is deleted.
+             * @description `disabled` while `disabled` is true: it hears of no event.
              * @enum {string}
              */
-            status: "enabled";
+            status: "enabled" | "disabled";
+            /**
+             * @description True while it hears of nothing: disabled with PATCH, or by the service after its deliveries failed without a success for `WEBHOOK_DISABLE_AFTER` (default 5 days). Re-enabled with PATCH `{"disabled": false}`: it hears of events from then on; deliveries of the disabled period are not sent (redeliver one to send it).
+             * @example false
+             */
+            disabled: boolean;
+            /**
+             * @description `requested`: disabled with PATCH; `failing`: disabled by the service for failing (see `failing_since`); `null` while enabled.
+             * @example null
+             * @enum {string|null}
+             */
+            disabled_reason: "requested" | "failing" | null;
+            /**
+             * Format: date-time
+             * @description When it was disabled; `null` while enabled.
+             * @example null
+             */
+            disabled_at: string | null;
+            /**
+             * Format: date-time
+             * @description When its first failed attempt since its last success was made; `null` while its deliveries succeed.
+             * @example null
+             */
+            failing_since: string | null;
             /**
              * Format: date-time
              * @description When it was registered.
@@ -2013,7 +2145,7 @@ export interface components {
             created_at: string;
             /**
              * Format: date-time
-             * @description When it last changed (a rotation).
+             * @description When it last changed (an update, a rotation, being disabled).
              * @example 2026-11-23T14:02:11.512Z
              */
             updated_at: string;
@@ -2023,6 +2155,80 @@ export interface components {
              * @example null
              */
             previous_secret_expires_at: string | null;
+        };
+        /** @description The fields to change, at least one; the others stay. An unknown field, or an empty body, is refused (VALIDATION_ERROR). */
+        WebhookUpdate: {
+            /**
+             * Format: uri
+             * @description A new address, checked exactly as at registration (https to public addresses; loopback under `npm start`).
+             * @example https://crm.example.com/hooks/switchboard-v2
+             */
+            url?: string;
+            /**
+             * @description The event types to hear of from now on (1 to 50 entries, or `["*"]`), stored as at registration.
+             * @example [
+             *       "command.completed"
+             *     ]
+             */
+            events?: ("*" | "command.completed" | "command.failed" | "call.status_changed" | "meeting_summary.created" | "follow_up.due" | "sequence.adapted" | "webhook_endpoint.disabled")[];
+            /**
+             * @description A new note (at most 500 characters; blank removes it).
+             * @example CRM sync (v2)
+             */
+            description?: string;
+            /**
+             * @description `true`: it hears of nothing until enabled again. `false`: enabled again; it hears of events from now on, and deliveries of the disabled period are not sent (redeliver one to send it).
+             * @example false
+             */
+            disabled?: boolean;
+        };
+        /** @description The test attempt: what the endpoint answered, and how fast. */
+        WebhookTestAttempt: {
+            /**
+             * @description The id of the `webhook.test` event sent.
+             * @example evt_01a209511ec77208b4ec083ecf7df55b
+             */
+            event_id: string;
+            /**
+             * @description The endpoint's HTTP status; `null` when no answer came.
+             * @example 200
+             */
+            status: number | null;
+            /** @example 84 */
+            duration_ms: number;
+            /**
+             * @description The start of the answer's body, cleaned (at most 256 characters); `null` when empty.
+             * @example {"received":true}
+             */
+            excerpt: string | null;
+            /**
+             * @description Why no answer came, or why nothing was sent.
+             * @example no answer within 10 s
+             */
+            error?: string;
+        };
+        /** @description An event of the tenant, as its deliveries send it. */
+        WebhookEventSummary: {
+            /**
+             * @description The event's id, as its payload's `id`.
+             * @example evt_01a209511ec77208b4ec083ecf7df55b
+             */
+            id: string;
+            /**
+             * @example command.completed
+             * @enum {string}
+             */
+            type: "command.completed" | "command.failed" | "call.status_changed" | "meeting_summary.created" | "follow_up.due" | "sequence.adapted" | "webhook_endpoint.disabled";
+            /**
+             * Format: date-time
+             * @description When it happened.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            created_at: string;
+            /** @description The payload's `data`, as every delivery of it sends it. */
+            data: {
+                [key: string]: unknown;
+            };
         };
         /** @description Optional: an absent or empty body keeps the default grace period. An unknown field is refused (VALIDATION_ERROR). */
         WebhookSecretRotation: {
@@ -3456,6 +3662,10 @@ export interface operations {
                      *             ],
                      *             "description": "CRM sync",
                      *             "status": "enabled",
+                     *             "disabled": false,
+                     *             "disabled_reason": null,
+                     *             "disabled_at": null,
+                     *             "failing_since": null,
                      *             "created_at": "2026-11-23T14:02:11.512Z",
                      *             "updated_at": "2026-11-23T14:02:11.512Z",
                      *             "previous_secret_expires_at": null
@@ -3556,10 +3766,14 @@ export interface operations {
                      *         ],
                      *         "description": "CRM sync",
                      *         "status": "enabled",
+                     *         "disabled": false,
+                     *         "disabled_reason": null,
+                     *         "disabled_at": null,
+                     *         "failing_since": null,
                      *         "created_at": "2026-11-23T14:02:11.512Z",
                      *         "updated_at": "2026-11-23T14:02:11.512Z",
                      *         "previous_secret_expires_at": null,
-                     *         "secret": "whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3A"
+                     *         "secret": "whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3Az"
                      *       }
                      *     }
                      */
@@ -3720,6 +3934,427 @@ export interface operations {
             };
         };
     };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`we_…`). A malformed id, another tenant's or a deleted one answers 404 NOT_FOUND. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://crm.example.com/hooks/switchboard-v2",
+                 *       "disabled": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated: the endpoint as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "we_4f1c2a9d8e7b6a5f4e3d2c1b",
+                     *         "url": "https://crm.example.com/hooks/switchboard-v2",
+                     *         "events": [
+                     *           "command.completed",
+                     *           "command.failed"
+                     *         ],
+                     *         "description": "CRM sync",
+                     *         "status": "enabled",
+                     *         "disabled": false,
+                     *         "disabled_reason": null,
+                     *         "disabled_at": null,
+                     *         "failing_since": null,
+                     *         "created_at": "2026-11-23T14:02:11.512Z",
+                     *         "updated_at": "2026-11-23T14:02:11.512Z",
+                     *         "previous_secret_expires_at": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            /** @description - `VALIDATION_ERROR`: A deep research request is malformed (its body not JSON included); `details` lists every problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No route has this path, or an item the request names (a follow-up, a visitor, a conversation) does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`we_…`). A malformed id, another tenant's or a deleted one answers 404 NOT_FOUND. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "event_id": "evt_01a209511ec77208b4ec083ecf7df55b",
+                     *         "status": 200,
+                     *         "duration_ms": 84,
+                     *         "excerpt": "{\"received\":true}"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookTestAttempt"];
+                    };
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No route has this path, or an item the request names (a follow-up, a visitor, a conversation) does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of this type; an unknown type answers VALIDATION_ERROR. */
+                type?: "command.completed" | "command.failed" | "call.status_changed" | "meeting_summary.created" | "follow_up.due" | "sequence.adapted" | "webhook_endpoint.disabled";
+                /** @description How many (a whole number from 1 to 100; default 20); anything else answers VALIDATION_ERROR. */
+                limit?: string;
+                /** @description The previous page's `next_cursor`; anything else answers VALIDATION_ERROR. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events (an empty list when there are none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "events": [
+                     *           {
+                     *             "id": "evt_01a209511ec77208b4ec083ecf7df55b",
+                     *             "type": "command.completed",
+                     *             "created_at": "2026-11-23T14:02:11.512Z",
+                     *             "data": {
+                     *               "command": {
+                     *                 "command_id": "01936b2e-7c1a-7000-8000-000000000001",
+                     *                 "status": "completed"
+                     *               }
+                     *             }
+                     *           }
+                     *         ],
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            events: components["schemas"]["WebhookEventSummary"][];
+                            /** @description Reads the next page; `null` on the last. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description - `VALIDATION_ERROR`: A deep research request is malformed (its body not JSON included); `details` lists every problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    redeliverEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's id (`evt_…`). A malformed id, another tenant's, or one older than 30 days answers 404 NOT_FOUND. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the endpoints whose delivery was queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "event_id": "evt_01a209511ec77208b4ec083ecf7df55b",
+                     *         "type": "command.completed",
+                     *         "queued": [
+                     *           {
+                     *             "endpoint_id": "we_4f1c2a9d8e7b6a5f4e3d2c1b"
+                     *           }
+                     *         ],
+                     *         "skipped": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @example evt_01a209511ec77208b4ec083ecf7df55b */
+                            event_id: string;
+                            /** @example command.completed */
+                            type: string;
+                            queued: {
+                                endpoint_id: string;
+                            }[];
+                            skipped: {
+                                endpoint_id: string;
+                                reason: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No route has this path, or an item the request names (a follow-up, a visitor, a conversation) does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     rotateWebhookSecret: {
         parameters: {
             query?: never;
@@ -3760,10 +4395,14 @@ export interface operations {
                      *         ],
                      *         "description": "CRM sync",
                      *         "status": "enabled",
+                     *         "disabled": false,
+                     *         "disabled_reason": null,
+                     *         "disabled_at": null,
+                     *         "failing_since": null,
                      *         "created_at": "2026-11-23T14:02:11.512Z",
                      *         "updated_at": "2026-11-24T09:00:00.000Z",
                      *         "previous_secret_expires_at": "2026-11-24T10:00:00.000Z",
-                     *         "secret": "whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3A"
+                     *         "secret": "whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3Az"
                      *       }
                      *     }
                      */
@@ -5343,6 +5982,62 @@ export interface operations {
                          * @enum {boolean}
                          */
                         truncated?: true;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx acknowledges the event; anything else (or no answer in time) is retried with back-off. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookEndpointDisabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>` (one `v1` per secret while a rotated one still signs, newest first): check it against the body exactly as received, and the age of `t` (five minutes at most), before trusting the body. */
+                "Switchboard-Signature": string;
+                /** @description The payload's `id`. */
+                "Switchboard-Event-Id": string;
+                /** @description The payload's `type`. */
+                "Switchboard-Event-Type": "webhook_endpoint.disabled";
+                /** @description The attempt this request is (1 for the first; retries and redeliveries count on). */
+                "Switchboard-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event's id: the same on every delivery of it (de-duplicate by it).
+                     * @example evt_01a2089c61b9762880f6bfab1a2ceaa4
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "webhook_endpoint.disabled";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        webhook_endpoint: {
+                            /** @example we_4f1c2a9d8e7b6a5f4e3d2c1b */
+                            id: string;
+                            /** Format: uri */
+                            url: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            disabled_reason: "failing";
+                            /** Format: date-time */
+                            disabled_at: string;
+                            /** Format: date-time */
+                            failing_since: string;
+                        };
                     };
                 };
             };

@@ -5,12 +5,14 @@ import { clockOf, type HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
 import { dynamoDeliveryStore } from '../../shared/webhooks/delivery-store';
 import { dynamoEndpointStore } from '../../shared/webhooks/endpoint-store';
+import { dynamoEventStore } from '../../shared/webhooks/event-store';
 import { answerWebhookRoute } from '../../shared/webhooks/routes';
 import { readWebhookSettings } from '../../shared/webhooks/settings';
 
 /**
  * /api/webhooks and below: the tenant's completion webhooks (register,
- * list, delete, rotate a secret, list and redeliver deliveries). Endpoint
+ * list, update, delete, rotate a secret, list and redeliver deliveries),
+ * and /api/events (list, redeliver). Endpoint
  * URLs are checked against WEBHOOK_ALLOW_LOOPBACK and WEBHOOK_RESERVED_PORTS.
  */
 export function build(settings: Settings, host: HostPorts = {}) {
@@ -24,6 +26,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
     authenticate: authenticatorOf(db, tableName, settings),
     endpoints: dynamoEndpointStore(db, tableName),
     deliveries: dynamoDeliveryStore(db, tableName),
+    events: dynamoEventStore(db, tableName),
     queue: jobQueueOf('webhooksApi', settings, tracing),
     clock,
     urlPolicy: { allowLoopback, reservedPorts },

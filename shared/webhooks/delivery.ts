@@ -5,14 +5,15 @@ import type { TaskDefinition, TaskInput, TaskOutcome } from '../commands/task-wo
 import type { Clock } from '../platform/clock';
 import type { ResolvedAddress } from '../platform/http/public-address';
 import { noMetrics, type OperationMetrics } from '../platform/metrics';
-import type { DeliveryAttempt, DeliveryStore } from './delivery-store';
+import type { EventPublisher } from '../commands/events';
+import type { DeliveryAttempt, DeliveryStore, StoredDelivery } from './delivery-store';
 import { DELIVERY_JOB_TYPE, deliveryJob, deliveryJobRequestSchema, type DeliveryJobRequest } from './delivery-job';
-import { signingSecretsOf, type EndpointStore } from './endpoint-store';
+import { signingSecretsOf, type EndpointStore, type WebhookEndpoint } from './endpoint-store';
 import { EndpointUrlError, parseEndpointUrl, resolveEndpointAddress, type EndpointUrlPolicy } from './endpoint-url';
 import type { EventStore, StoredEvent } from './event-store';
 import type { PostOutcome, PostSender } from './http-post';
 import { hopDelaySeconds, nextRetryDelaySeconds } from './retry-schedule';
-import { SIGNATURE_HEADER, signatureHeader } from './signature';
+import { signedHeaders } from './signature';
 
 /** How long an endpoint has to answer: connect, TLS, status and the first bytes of its body. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -39,7 +40,21 @@ export interface DeliveryDependencies {
   timeoutMs?: number;
   metrics?: OperationMetrics;
   logger?: Pick<Logger, 'info' | 'warn'>;
+  /** Tracks each endpoint's failures and disables one failing too long (WEBHOOK_DISABLE_AFTER). @default no tracking */
+  health?: EndpointHealth;
 }
+
+/** What tracking an endpoint's health works with. */
+export interface EndpointHealth {
+  endpoints: Pick<EndpointStore, 'noteFailure' | 'noteSuccess' | 'disableFailing'>;
+  /** WEBHOOK_DISABLE_AFTER, in ms. */
+  disableAfterMs: number;
+  /** Publishes the `webhook_endpoint.disabled` notice (to the tenant's other enabled endpoints). */
+  publisher: Pick<EventPublisher, 'publish'>;
+}
+
+/** The event that tells a tenant's other endpoints that one was disabled. */
+export const ENDPOINT_DISABLED_EVENT = 'webhook_endpoint.disabled';
 
 /** The `webhook_delivery` worker's task. */
 export function deliveryTask(deps: DeliveryDependencies): TaskDefinition<DeliveryJobRequest> {
@@ -96,14 +111,19 @@ export async function runDeliveryAttempt(
 
   const endpoint = await deps.endpoints.get(delivery.tenant_id, delivery.endpoint_id);
   if (!endpoint) return { outcome: 'endpoint_deleted', extra: ids };
-  const event = await deps.events.get(delivery.event_key);
+  const skipped = skipReasonOf(endpoint, delivery);
+  const event = skipped ? undefined : await deps.events.get(delivery.event_key);
 
   const leaseUntil = now + deps.leaseMs;
   const claimed = await deps.deliveries.claim(delivery.endpoint_id, delivery.event_id, delivery.attempt_count, now, leaseUntil);
   if (!claimed) return { outcome: 'busy', extra: ids };
 
   const started = deps.clock.now();
-  const outcome = event ? await attempt(deps, endpoint.url, signingSecretsOf(endpoint, started), event, input.attempt) : gone();
+  const outcome = skipped
+    ? { error: skipped, durationMs: 0 }
+    : event
+      ? await sendEvent(deps, endpoint.url, signingSecretsOf(endpoint, started), event, input.attempt)
+      : gone();
   const record: DeliveryAttempt = {
     number: input.attempt,
     at: new Date(started).toISOString(),
@@ -134,10 +154,13 @@ export async function runDeliveryAttempt(
     deps.logger?.warn('Webhook attempt not recorded: its lease had run out', ids);
     return { outcome: 'unrecorded', extra: ids };
   }
+  if (skipped) return { outcome: 'skipped', extra: { ...ids, reason: skipped } };
   metrics.count(delivered ? 'WebhookDelivered' : 'WebhookAttemptFailed', delivery.event_type);
   if (!delivered && waitSeconds === undefined) metrics.count('WebhookDeliveryFailed', delivery.event_type);
   // Counted first: should this send fail, the job's later run queues the attempt, and nothing counts this one again.
   if (waitSeconds !== undefined) await queueAttempt(deps, job.tenant_id, { ...input, attempt: input.attempt + 1 }, waitSeconds * 1000);
+  // After the next attempt is queued: should this fail, the job's later run finds the attempt recorded and drops itself.
+  if (event) await trackHealth(deps, endpoint, delivered, started);
   const status = delivered ? 'delivered' : waitSeconds === undefined ? 'failed' : 'pending';
   return {
     outcome: status,
@@ -151,17 +174,74 @@ export async function runDeliveryAttempt(
   };
 }
 
+/**
+ * Why an attempt is not sent, if it is not: its endpoint is disabled, or was re-enabled after the delivery began (re-enabling resumes
+ * with new events; a redelivery asked for since is sent). Such a delivery ends `failed`, with the reason as its last attempt's error.
+ */
+function skipReasonOf(endpoint: WebhookEndpoint, delivery: StoredDelivery): string | undefined {
+  if (endpoint.disabled) return 'not sent: the endpoint is disabled';
+  const resumed = endpoint.enabled_at;
+  if (resumed === undefined || delivery.created_at >= resumed) return undefined;
+  if (delivery.redelivery_requested_at !== undefined && delivery.redelivery_requested_at >= resumed) return undefined;
+  return 'not sent: the endpoint was disabled when this event was to be delivered; redeliver it to send it';
+}
+
+/**
+ * After a sent attempt: a success clears the endpoint's failures; a failure notes the first since the last success, and when that was
+ * WEBHOOK_DISABLE_AFTER ago or more, disables the endpoint (one caller wins) and tells the tenant's other enabled endpoints.
+ */
+async function trackHealth(deps: DeliveryDependencies, endpoint: WebhookEndpoint, delivered: boolean, at: number): Promise<void> {
+  const health = deps.health;
+  if (!health) return;
+  if (delivered) {
+    if (endpoint.failing_since !== undefined) await health.endpoints.noteSuccess(endpoint.tenant_id, endpoint.id);
+    return;
+  }
+  if (endpoint.failing_since === undefined) {
+    await health.endpoints.noteFailure(endpoint.tenant_id, endpoint.id, at);
+    return;
+  }
+  if (at - Date.parse(endpoint.failing_since) < health.disableAfterMs) return;
+  const disabled = await health.endpoints.disableFailing(endpoint.tenant_id, endpoint.id, endpoint.failing_since, deps.clock.now());
+  if (!disabled) return;
+  deps.logger?.warn('Webhook endpoint disabled: its deliveries kept failing', {
+    endpointId: endpoint.id,
+    failingSince: endpoint.failing_since,
+  });
+  await health.publisher.publish({
+    tenantId: disabled.tenant_id,
+    type: ENDPOINT_DISABLED_EVENT,
+    idempotencyKey: `${ENDPOINT_DISABLED_EVENT}:${disabled.id}:${disabled.disabled_at ?? ''}`,
+    data: {
+      webhook_endpoint: {
+        id: disabled.id,
+        url: disabled.url,
+        description: disabled.description ?? null,
+        disabled_reason: 'failing',
+        disabled_at: disabled.disabled_at ?? null,
+        failing_since: endpoint.failing_since,
+      },
+    },
+  });
+}
+
 /** Queues the job of an attempt to run `waitMs` from now (a longer wait than SQS allows goes in hops: see the early-job check). */
 async function queueAttempt(deps: DeliveryDependencies, tenantId: string, request: DeliveryJobRequest, waitMs: number): Promise<void> {
   await deps.queue.sendAgain(EVENT_DELIVERY_QUEUE, JSON.stringify(deliveryJob(tenantId, request)), hopDelaySeconds(waitMs), 1);
 }
 
-/** One signed POST to the endpoint, after its address is resolved and checked again (never sent to a refused address). */
-async function attempt(
-  deps: DeliveryDependencies,
+/** What sending one signed event needs. */
+export type SendDependencies = Pick<DeliveryDependencies, 'clock' | 'post' | 'urlPolicy' | 'timeoutMs'>;
+
+/**
+ * One signed POST of `event` to `endpointUrl`, after its address is resolved and checked again (never sent to a refused address);
+ * `number` is the attempt it is (`Switchboard-Delivery-Attempt`). Never throws for the endpoint's sake: its outcome says what happened.
+ */
+export async function sendEvent(
+  deps: SendDependencies,
   endpointUrl: string,
   secrets: string[],
-  event: StoredEvent,
+  event: Pick<StoredEvent, 'id' | 'type' | 'created_at' | 'data'>,
   number: number,
 ): Promise<PostOutcome> {
   const started = deps.clock.now();
@@ -184,7 +264,7 @@ async function attempt(
     headers: {
       'content-type': 'application/json; charset=utf-8',
       'user-agent': 'Switchboard-Webhooks/1.0',
-      [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(secrets, timestamp, body),
+      ...signedHeaders(secrets, event.id, timestamp, body),
       'switchboard-event-id': event.id,
       'switchboard-event-type': event.type,
       'switchboard-delivery-attempt': String(number),

@@ -22,8 +22,27 @@ export interface WebhookEndpoint {
   /** The secret before the last rotation, still signing (beside the new one) until `previous_secret_expires_at`. */
   previous_secret?: string;
   previous_secret_expires_at?: string;
+  /** Set while it hears of nothing: by the tenant (`requested`) or by the service after failing too long (`failing`). */
+  disabled?: boolean;
+  disabled_reason?: DisabledReason;
+  disabled_at?: string;
+  /** When its first failed attempt since its last success was made; absent while its deliveries succeed. */
+  failing_since?: string;
+  /** When it was last re-enabled: deliveries of events from before are not sent (re-enabling resumes with new events). */
+  enabled_at?: string;
   created_at: string;
   updated_at: string;
+}
+
+/** Why an endpoint is disabled: the tenant asked (`requested`), or its deliveries kept failing (`failing`, WEBHOOK_DISABLE_AFTER). */
+export type DisabledReason = 'requested' | 'failing';
+
+/** A change a tenant asks for (PATCH): each field given replaces the stored one; `description: null` removes it. */
+export interface EndpointChange {
+  url?: string;
+  events?: string[];
+  description?: string | null;
+  disabled?: boolean;
 }
 
 /** The secrets a delivery is signed with now: the current one, then a rotated one still in its grace period. */
@@ -64,6 +83,20 @@ export interface EndpointStore {
     previousExpiresAt: number,
     now: number,
   ): Promise<WebhookEndpoint | undefined>;
+  /**
+   * Applies the tenant's change. Disabling keeps an endpoint already disabled as it is; enabling a disabled one clears its reason and
+   * failures and notes `enabled_at`. Returns the endpoint after, or undefined when it is gone.
+   */
+  update(tenantId: string, id: string, change: EndpointChange, now: number): Promise<WebhookEndpoint | undefined>;
+  /** Notes a failed attempt at `at`, unless one since the last success is noted already. */
+  noteFailure(tenantId: string, id: string, at: number): Promise<void>;
+  /** Notes a successful attempt: the endpoint is failing no more. */
+  noteSuccess(tenantId: string, id: string): Promise<void>;
+  /**
+   * Disables the endpoint for failing since `failingSince` (as read); undefined when it is gone, disabled already, or had a success
+   * meanwhile, so only one caller disables it.
+   */
+  disableFailing(tenantId: string, id: string, failingSince: string, now: number): Promise<WebhookEndpoint | undefined>;
 }
 
 const PARTITION = 'WEBHOOK#';
@@ -82,6 +115,11 @@ const storedEndpoint = lazy(() =>
     secret: z.string(),
     previous_secret: z.string().optional(),
     previous_secret_expires_at: z.string().optional(),
+    disabled: z.boolean().optional(),
+    disabled_reason: z.enum(['requested', 'failing']).optional(),
+    disabled_at: z.string().optional(),
+    failing_since: z.string().optional(),
+    enabled_at: z.string().optional(),
     created_at: z.string(),
     updated_at: z.string(),
   }),
@@ -114,6 +152,33 @@ export function dynamoEndpointStore(db: DynamoDBDocumentClient, tableName: strin
   };
   const find = async (tenantId: string, id: string) =>
     (await listSlots(tenantId)).find((endpoint) => endpoint.id === id && endpoint.tenant_id === tenantId);
+
+  /** One conditional update of the endpoint's slot (still holding it, and `condition`); the endpoint after, or undefined. */
+  const updateEndpoint = async (
+    tenantId: string,
+    id: string,
+    input: { update: string; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> },
+  ): Promise<WebhookEndpoint | undefined> => {
+    const found = await find(tenantId, id);
+    if (!found) return undefined;
+    try {
+      const { Attributes } = await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { pk: `${PARTITION}${tenantId}`, sk: found.slot },
+          UpdateExpression: input.update,
+          ConditionExpression: `#id = :id${input.condition ? ` AND ${input.condition}` : ''}`,
+          ExpressionAttributeNames: { '#id': 'id', ...input.names },
+          ExpressionAttributeValues: { ':id': id, ...input.values },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? withoutSlot(endpointOf(Attributes)) : undefined;
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) return undefined;
+      throw error;
+    }
+  };
 
   return {
     async list(tenantId) {
@@ -199,6 +264,64 @@ export function dynamoEndpointStore(db: DynamoDBDocumentClient, tableName: strin
         if (isConditionalCheckFailed(error)) return undefined;
         throw error;
       }
+    },
+
+    async update(tenantId, id, change, now) {
+      const at = new Date(now).toISOString();
+      const sets = ['updated_at = :at'];
+      const removals: string[] = [];
+      const names: Record<string, string> = {};
+      const values: Record<string, unknown> = { ':at': at };
+      if (change.url !== undefined) {
+        sets.push('#url = :url');
+        names['#url'] = 'url';
+        values[':url'] = change.url;
+      }
+      if (change.events !== undefined) {
+        sets.push('events = :events');
+        values[':events'] = change.events;
+      }
+      if (change.description === null) removals.push('description');
+      else if (change.description !== undefined) {
+        sets.push('description = :description');
+        values[':description'] = change.description;
+      }
+      const current = await find(tenantId, id);
+      if (!current) return undefined;
+      if (change.disabled === true && !current.disabled) {
+        sets.push('disabled = :true', 'disabled_reason = :requested', 'disabled_at = :at');
+        Object.assign(values, { ':true': true, ':requested': 'requested' });
+      }
+      if (change.disabled === false && current.disabled) {
+        sets.push('enabled_at = :at');
+        removals.push('disabled', 'disabled_reason', 'disabled_at', 'failing_since');
+      }
+      return updateEndpoint(tenantId, id, {
+        update: `SET ${sets.join(', ')}${removals.length > 0 ? ` REMOVE ${removals.join(', ')}` : ''}`,
+        names,
+        values,
+      });
+    },
+
+    async noteFailure(tenantId, id, at) {
+      await updateEndpoint(tenantId, id, {
+        update: 'SET failing_since = :at',
+        condition: 'attribute_not_exists(failing_since) AND attribute_not_exists(disabled)',
+        values: { ':at': new Date(at).toISOString() },
+      });
+    },
+
+    async noteSuccess(tenantId, id) {
+      await updateEndpoint(tenantId, id, { update: 'REMOVE failing_since', condition: 'attribute_exists(failing_since)' });
+    },
+
+    disableFailing(tenantId, id, failingSince, now) {
+      const at = new Date(now).toISOString();
+      return updateEndpoint(tenantId, id, {
+        update: 'SET disabled = :true, disabled_reason = :failing, disabled_at = :at, updated_at = :at',
+        condition: 'failing_since = :since AND attribute_not_exists(disabled)',
+        values: { ':true': true, ':failing': 'failing', ':at': at, ':since': failingSince },
+      });
     },
   };
 }

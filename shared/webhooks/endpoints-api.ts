@@ -68,6 +68,39 @@ export const registrationSchema = z
   })
   .meta({ id: 'WebhookRegistration', description: 'A new endpoint. An unknown field is refused (VALIDATION_ERROR).' });
 
+/** `PATCH /api/webhooks/{id}`: any of `{url, events, description, disabled}`, at least one; unknown fields are refused. */
+export const updateSchema = z
+  .strictObject({
+    url: registrationSchema.shape.url.optional().meta({
+      description: 'A new address, checked exactly as at registration (https to public addresses; loopback under `npm start`).',
+      example: 'https://crm.example.com/hooks/switchboard-v2',
+    }),
+    events: registrationSchema.shape.events
+      .unwrap()
+      .optional()
+      .meta({
+        description: 'The event types to hear of from now on (1 to 50 entries, or `["*"]`), stored as at registration.',
+        example: ['command.completed'],
+      }),
+    description: registrationSchema.shape.description
+      .unwrap()
+      .optional()
+      .meta({
+        description: `A new note (at most ${MAX_DESCRIPTION_LENGTH} characters; blank removes it).`,
+        example: 'CRM sync (v2)',
+      }),
+    disabled: z.boolean().optional().meta({
+      description:
+        '`true`: it hears of nothing until enabled again. `false`: enabled again; it hears of events from now on, and deliveries of the disabled period are not sent (redeliver one to send it).',
+      example: false,
+    }),
+  })
+  .refine((body) => Object.keys(body).length > 0, { message: 'must change at least one of url, events, description, disabled' })
+  .meta({
+    id: 'WebhookUpdate',
+    description: 'The fields to change, at least one; the others stay. An unknown field, or an empty body, is refused (VALIDATION_ERROR).',
+  });
+
 /**
  * `POST /api/webhooks/{id}/rotate-secret`: an optional body `{previous_secret_expires_in}` (seconds the old secret keeps signing; 0 ends it
  * at once).
@@ -132,14 +165,7 @@ export async function endpointFor(
  */
 export async function registerEndpoint(deps: EndpointsApiDependencies, principal: Principal, body: unknown): Promise<HttpResult> {
   const request = parseBody(registrationSchema, body);
-  try {
-    const url = parseEndpointUrl(request.url, deps.urlPolicy);
-    await resolveEndpointAddress(url, deps.urlPolicy);
-  } catch (error) {
-    if (error instanceof EndpointUrlError)
-      throw invalid(`url: ${error.message}`, [{ code: 'invalid_url', message: error.message, path: ['url'] }]);
-    throw error;
-  }
+  await checkUrl(deps, request.url);
   const now = deps.clock.now();
   const at = new Date(now).toISOString();
   const description = request.description === undefined ? undefined : cleanText(request.description).trim();
@@ -160,6 +186,48 @@ export async function registerEndpoint(deps: EndpointsApiDependencies, principal
     ]);
   }
   return jsonResponse(201, { success: true, data: endpointView(endpoint, now, secret) });
+}
+
+/** The URL checked as every endpoint's is: its form, then its host resolved now (400 on `url` otherwise). */
+async function checkUrl(deps: Pick<EndpointsApiDependencies, 'urlPolicy'>, text: string): Promise<void> {
+  try {
+    await resolveEndpointAddress(parseEndpointUrl(text, deps.urlPolicy), deps.urlPolicy);
+  } catch (error) {
+    if (error instanceof EndpointUrlError)
+      throw invalid(`url: ${error.message}`, [{ code: 'invalid_url', message: error.message, path: ['url'] }]);
+    throw error;
+  }
+}
+
+/**
+ * Use case: `PATCH /api/webhooks/{id}` changes the fields given (at least one): `url` (checked as at registration), `events`,
+ * `description` (blank removes it), `disabled`. Enabling a disabled endpoint resumes it with new events only. Answers 200 with the
+ * endpoint, never its secret; bad input changes nothing.
+ */
+export async function updateEndpoint(
+  deps: EndpointsApiDependencies,
+  principal: Principal,
+  id: string | undefined,
+  body: unknown,
+): Promise<HttpResult> {
+  const request = parseBody(updateSchema, body);
+  const endpoint = await endpointFor(deps.endpoints, principal, id);
+  if (request.url !== undefined) await checkUrl(deps, request.url);
+  const description = request.description === undefined ? undefined : cleanText(request.description).trim() || null;
+  const now = deps.clock.now();
+  const updated = await deps.endpoints.update(
+    principal.tenantId,
+    endpoint.id,
+    {
+      ...(request.url === undefined ? {} : { url: request.url }),
+      ...(request.events === undefined ? {} : { events: normalizedEvents(request.events) }),
+      ...(description === undefined ? {} : { description }),
+      ...(request.disabled === undefined ? {} : { disabled: request.disabled }),
+    },
+    now,
+  );
+  if (!updated) throw new AppError('NOT_FOUND', `Webhook endpoint ${endpoint.id} was not found.`);
+  return jsonResponse(200, { success: true, data: endpointView(updated, now) });
 }
 
 /** `["*"]` for every type (also when `*` is among them); otherwise each type once, in the catalogue's order. */

@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { TABLE } from '../catalogue/table';
 import { queryShardsBefore, type TransactionItem } from '../platform/dynamodb';
@@ -22,6 +22,21 @@ export interface StoredEvent {
   idempotency_key: string;
   /** Set once a delivery was queued for every endpoint subscribed when it was published. */
   fanned_out_at?: string;
+}
+
+/** An event as the tenant's list shows it: enough to find it and its payload. */
+export interface ListedEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  /** The event's own table key. */
+  event_key: string;
+}
+
+/** A page of the tenant's events, newest first; `next` names the last one when more may follow. */
+export interface EventPage {
+  events: ListedEvent[];
+  next?: string;
 }
 
 /** What a publisher asks to record. */
@@ -50,6 +65,15 @@ export interface EventStore {
   /** Notes that every delivery of the event was queued (and takes it off the pending list). */
   markFannedOut(key: string, now: number): Promise<void>;
   get(key: string): Promise<StoredEvent | undefined>;
+  /**
+   * Lists the event in its tenant's events (`EVENT#TENANT#<tenant>`) and in those of its type (`EVENT#TENANT#<tenant>#<type>`), sorted by
+   * id (time-ordered), expiring with it. Idempotent.
+   */
+  index(event: StoredEvent): Promise<void>;
+  /** The tenant's events (of `type` only, when given), newest first, from after the event id `after`; none older than `since` (ISO). */
+  list(tenantId: string, query: { type?: string; limit: number; after?: string; since: string }): Promise<EventPage>;
+  /** The tenant's listed event with this id; undefined for another tenant's, an unknown or an expired one. */
+  find(tenantId: string, eventId: string, since: string): Promise<ListedEvent | undefined>;
   /** Keys of events recorded before `recordedBefore` (ISO) whose deliveries were not all queued, oldest first, up to `limit`. */
   listPending(recordedBefore: string, limit: number): Promise<string[]>;
 }
@@ -122,6 +146,19 @@ function recordUpdate(tableName: string, event: NewEvent, candidateId: string, n
   };
 }
 
+/** The partition listing a tenant's events (of one type, when given). */
+function listPartition(tenantId: string, type?: string): string {
+  return type === undefined ? `EVENT#TENANT#${tenantId}` : `EVENT#TENANT#${tenantId}#${type}`;
+}
+
+const listedEvent = lazy(() => z.object({ id: z.string(), type: z.string(), created_at: z.string(), event_key: z.string() }));
+
+function listedOf(item: Record<string, unknown>): ListedEvent {
+  const parsed = listedEvent().safeParse(item);
+  if (!parsed.success) throw new Error(`Malformed listed event ${String(item.pk)}/${String(item.sk)}`);
+  return parsed.data;
+}
+
 /** EventStore on the single table (`EVENT#<sha256>` / `EVENT`, expiring after {@link EVENT_RETENTION_MS}). */
 export function dynamoEventStore(db: DynamoDBDocumentClient, tableName: string): EventStore {
   return {
@@ -163,6 +200,52 @@ export function dynamoEventStore(db: DynamoDBDocumentClient, tableName: string):
     async get(key) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { pk: key, sk: SORT_KEY }, ConsistentRead: true }));
       return Item ? eventOf(Item) : undefined;
+    },
+
+    async index(event) {
+      // Expires with the event: the month after its creation.
+      const expires = epochSeconds(Date.parse(event.created_at) + EVENT_RETENTION_MS);
+      for (const pk of [listPartition(event.tenant_id), listPartition(event.tenant_id, event.type)]) {
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: { pk, sk: event.id },
+            UpdateExpression: 'SET #id = :id, #type = :type, created_at = :at, event_key = :key, expires_at = :expires',
+            ExpressionAttributeNames: { '#id': 'id', '#type': 'type' },
+            ExpressionAttributeValues: {
+              ':id': event.id,
+              ':type': event.type,
+              ':at': event.created_at,
+              ':key': event.key,
+              ':expires': expires,
+            },
+          }),
+        );
+      }
+    },
+
+    async list(tenantId, { type, limit, after, since }) {
+      const { Items = [], LastEvaluatedKey } = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: after === undefined ? 'pk = :pk' : 'pk = :pk AND sk < :after',
+          ExpressionAttributeValues: { ':pk': listPartition(tenantId, type), ...(after === undefined ? {} : { ':after': after }) },
+          ScanIndexForward: false,
+          Limit: limit,
+        }),
+      );
+      const listed = Items.map(listedOf);
+      // Past its month an event may linger until the table's TTL removes it: the list ends where retention does.
+      const kept = listed.filter((event) => event.created_at >= since);
+      const last = listed.at(-1);
+      return LastEvaluatedKey && last && kept.length === listed.length ? { events: kept, next: last.id } : { events: kept };
+    },
+
+    async find(tenantId, eventId, since) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { pk: listPartition(tenantId), sk: eventId } }));
+      if (!Item) return undefined;
+      const listed = listedOf(Item);
+      return listed.created_at >= since ? listed : undefined;
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Every event type a webhook endpoint may subscribe to (docs/webhooks.md
  * "Events"): the end of a command a caller started, a stakeholder call's
- * progress and its meeting summary, and a follow-up sequence's steps.
+ * progress and its meeting summary, a follow-up sequence's steps, and an
+ * endpoint of the tenant disabled by the service for failing.
  */
 export const EVENT_TYPES = [
   'command.completed',
@@ -10,6 +11,7 @@ export const EVENT_TYPES = [
   'meeting_summary.created',
   'follow_up.due',
   'sequence.adapted',
+  'webhook_endpoint.disabled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

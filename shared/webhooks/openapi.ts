@@ -6,11 +6,13 @@ import { MAX_COMMAND_DATA_BYTES } from './command-events';
 import { DEFAULT_DELIVERIES_LISTED, MAX_DELIVERIES_LISTED } from './deliveries-api';
 import { DELIVERY_TIMEOUT_MS } from './delivery';
 import { MAX_ENDPOINTS_PER_TENANT } from './endpoint-store';
-import { registrationSchema, ROTATION_GRACE_SECONDS, rotationSchema } from './endpoints-api';
+import { registrationSchema, ROTATION_GRACE_SECONDS, rotationSchema, updateSchema } from './endpoints-api';
+import { DEFAULT_EVENTS_LISTED, MAX_EVENTS_LISTED } from './events-api';
 import { ALL_EVENTS, EVENT_TYPES } from './event-types';
 import { EXCERPT_CHARACTERS } from './http-post';
 import { ENDPOINT_ID_PATTERN, EVENT_ID_PATTERN, SECRET_PATTERN } from './ids';
 import { DEFAULT_RETRY_DELAYS_SECONDS } from './settings';
+import { TEST_EVENT_TYPE } from './test-event';
 
 /**
  * The API reference of the completion webhooks (documentation only: no
@@ -21,13 +23,14 @@ import { DEFAULT_RETRY_DELAYS_SECONDS } from './settings';
 const TAG = {
   name: 'Webhooks',
   description:
-    "Endpoints of the tenant that hear of its events (see *Webhook events*): each POST is signed with the endpoint's secret (`Switchboard-Signature`), " +
+    "Endpoints of the tenant that hear of its events (see *Webhook events*): each POST is signed with the endpoint's secret (`Switchboard-Signature`, Stripe's scheme, " +
+    'and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`), ' +
     'delivered at least once and retried with back-off; every delivery is recorded and may be redelivered.',
 };
 
 const EXAMPLE_ENDPOINT_ID = 'we_4f1c2a9d8e7b6a5f4e3d2c1b';
 const EXAMPLE_EVENT_ID = 'evt_01a209511ec77208b4ec083ecf7df55b';
-const EXAMPLE_SECRET = 'whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3A';
+const EXAMPLE_SECRET = 'whsec_Q2xWbE9tYkR5S1l0U3ZqTnA4Rmd6UWh3ZXJ0eXVpb3Az';
 const EXAMPLE_AT = '2026-11-23T14:02:11.512Z';
 
 const eventsField = z.array(z.enum([ALL_EVENTS, ...EVENT_TYPES]));
@@ -43,9 +46,29 @@ const endpointFields = {
     example: ['command.completed', 'command.failed'],
   }),
   description: z.string().optional().meta({ description: 'Absent when none was given.', example: 'CRM sync' }),
-  status: z.literal('enabled').meta({ description: 'Always `enabled`: an endpoint hears of events until it is deleted.' }),
+  status: z.enum(['enabled', 'disabled']).meta({ description: '`disabled` while `disabled` is true: it hears of no event.' }),
+  disabled: z.boolean().meta({
+    description:
+      'True while it hears of nothing: disabled with PATCH, or by the service after its deliveries failed without a success for `WEBHOOK_DISABLE_AFTER` (default 5 days). ' +
+      'Re-enabled with PATCH `{"disabled": false}`: it hears of events from then on; deliveries of the disabled period are not sent (redeliver one to send it).',
+    example: false,
+  }),
+  disabled_reason: z.enum(['requested', 'failing']).nullable().meta({
+    description:
+      '`requested`: disabled with PATCH; `failing`: disabled by the service for failing (see `failing_since`); `null` while enabled.',
+    example: null,
+  }),
+  disabled_at: z
+    .string()
+    .nullable()
+    .meta({ format: 'date-time', description: 'When it was disabled; `null` while enabled.', example: null }),
+  failing_since: z.string().nullable().meta({
+    format: 'date-time',
+    description: 'When its first failed attempt since its last success was made; `null` while its deliveries succeed.',
+    example: null,
+  }),
   created_at: instantField('When it was registered.'),
-  updated_at: instantField('When it last changed (a rotation).'),
+  updated_at: instantField('When it last changed (an update, a rotation, being disabled).'),
   previous_secret_expires_at: z.string().nullable().meta({
     format: 'date-time',
     description: 'Until when the secret replaced by the last rotation still signs beside the current one; `null` when none does.',
@@ -66,7 +89,8 @@ export const webhookEndpointWithSecretSchema = z
       .regex(SECRET_PATTERN)
       .meta({
         description:
-          'The signing secret (`whsec_` and 43 base64url characters; the whole string is the HMAC key), shown in this answer only: keep it. ' +
+          'The signing secret (`whsec_` and 44 base64 characters, letters and digits only), shown in this answer only: keep it. ' +
+          'The whole string keys `Switchboard-Signature`; the bytes its part after `whsec_` decodes to key `webhook-signature` (Standard Webhooks), so it is the secret a `standardwebhooks` or `svix` verifier takes as is. ' +
           'It cannot be read again; a lost secret is replaced with POST /api/webhooks/{id}/rotate-secret.',
         example: EXAMPLE_SECRET,
       }),
@@ -144,6 +168,10 @@ const endpointExample = {
   events: ['command.completed', 'command.failed'],
   description: 'CRM sync',
   status: 'enabled',
+  disabled: false,
+  disabled_reason: null,
+  disabled_at: null,
+  failing_since: null,
   created_at: EXAMPLE_AT,
   updated_at: EXAMPLE_AT,
   previous_secret_expires_at: null,
@@ -180,7 +208,42 @@ const schedule = DEFAULT_RETRY_DELAYS_SECONDS.map((seconds) =>
 const INPUT_ERRORS =
   'Input errors answer 400 VALIDATION_ERROR with zod-style `details` (`path: ["url"]`, `["events", 0]`, …); a body that is not JSON, or nests too deep, is VALIDATION_ERROR too.';
 
-/** The six /api/webhooks routes. */
+const listedEventSchema = z
+  .object({
+    id: z.string().regex(EVENT_ID_PATTERN).meta({ description: "The event's id, as its payload's `id`.", example: EXAMPLE_EVENT_ID }),
+    type: z.enum(EVENT_TYPES).meta({ example: 'command.completed' }),
+    created_at: instantField('When it happened.'),
+    data: z.record(z.string(), z.unknown()).meta({ description: "The payload's `data`, as every delivery of it sends it." }),
+  })
+  .meta({ id: 'WebhookEventSummary', description: 'An event of the tenant, as its deliveries send it.' });
+
+const testAttemptSchema = z
+  .object({
+    event_id: z
+      .string()
+      .regex(EVENT_ID_PATTERN)
+      .meta({ description: 'The id of the `webhook.test` event sent.', example: EXAMPLE_EVENT_ID }),
+    status: z.number().int().nullable().meta({ description: "The endpoint's HTTP status; `null` when no answer came.", example: 200 }),
+    duration_ms: z.number().int().min(0).meta({ example: 84 }),
+    excerpt: z
+      .string()
+      .nullable()
+      .meta({
+        description: `The start of the answer's body, cleaned (at most ${EXCERPT_CHARACTERS} characters); \`null\` when empty.`,
+        example: '{"received":true}',
+      }),
+    error: z.string().optional().meta({ description: 'Why no answer came, or why nothing was sent.', example: 'no answer within 10 s' }),
+  })
+  .meta({ id: 'WebhookTestAttempt', description: 'The test attempt: what the endpoint answered, and how fast.' });
+
+const eventParams = z.object({
+  id: z.string().meta({
+    description: "The event's id (`evt_…`). A malformed id, another tenant's, or one older than 30 days answers 404 NOT_FOUND.",
+    example: EXAMPLE_EVENT_ID,
+  }),
+});
+
+/** The /api/webhooks and /api/events routes. */
 export const WEBHOOK_OPERATIONS: readonly DocumentedOperation[] = [
   apiOperation({
     method: 'POST',
@@ -225,6 +288,130 @@ export const WEBHOOK_OPERATIONS: readonly DocumentedOperation[] = [
         description: 'The endpoints (an empty list when there are none).',
         schema: successEnvelope(z.object({ webhooks: z.array(webhookEndpointSchema).max(MAX_ENDPOINTS_PER_TENANT) })),
         example: { success: true, data: { webhooks: [endpointExample] } },
+      },
+    },
+  }),
+  apiOperation({
+    method: 'PATCH',
+    path: '/api/webhooks/{id}',
+    operationId: 'updateWebhook',
+    tag: TAG,
+    summary: 'Update a webhook endpoint',
+    description: [
+      'Changes the fields given, at least one: `url` (checked exactly as at registration), `events`, `description` (blank removes it), `disabled`. ' +
+        'A disabled endpoint hears of nothing; enabled again, it hears of events from then on, and the deliveries of its disabled period are not sent ' +
+        '(redeliver one to send it). The service disables an endpoint whose deliveries failed without a success for `WEBHOOK_DISABLE_AFTER` ' +
+        '(default 5 days; `disabled_reason: "failing"`) and tells the tenant\'s other endpoints (`webhook_endpoint.disabled`). Never shows the secret.',
+      '',
+      `An empty body or an unknown field answers VALIDATION_ERROR, and nothing changes. ${INPUT_ERRORS}`,
+    ].join('\n'),
+    params: endpointParams,
+    body: { schema: updateSchema, example: { url: 'https://crm.example.com/hooks/switchboard-v2', disabled: false } },
+    errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
+    answers: {
+      200: {
+        description: 'Updated: the endpoint as it is now.',
+        schema: successEnvelope(webhookEndpointSchema),
+        example: { success: true, data: { ...endpointExample, url: 'https://crm.example.com/hooks/switchboard-v2' } },
+      },
+    },
+  }),
+  apiOperation({
+    method: 'POST',
+    path: '/api/webhooks/{id}/test',
+    operationId: 'testWebhook',
+    tag: TAG,
+    summary: 'Send a test event',
+    description:
+      `Sends a signed \`${TEST_EVENT_TYPE}\` event (\`data: {webhook_endpoint: {id, url}, message}\`) to the endpoint now, disabled or not (to check a fix before enabling it), ` +
+      `and answers the attempt once it ends (within ${DELIVERY_TIMEOUT_MS / 1000} s): whatever the endpoint answered is a 200 here. ` +
+      'The event is not kept, listed or retried; no body is read.',
+    params: endpointParams,
+    errors: ['NOT_FOUND'],
+    answers: {
+      200: {
+        description: 'The attempt.',
+        schema: successEnvelope(testAttemptSchema),
+        example: { success: true, data: { event_id: EXAMPLE_EVENT_ID, status: 200, duration_ms: 84, excerpt: '{"received":true}' } },
+      },
+    },
+  }),
+  apiOperation({
+    method: 'GET',
+    path: '/api/events',
+    operationId: 'listEvents',
+    tag: TAG,
+    summary: 'List the events',
+    description:
+      "The key's tenant's events of the last 30 days that went to at least one endpoint, newest first, each with its payload's `data`. " +
+      'Read the next page with `cursor` set to `next_cursor`, until it is `null`.',
+    query: z.object({
+      type: z
+        .enum(EVENT_TYPES)
+        .optional()
+        .meta({ description: 'Only events of this type; an unknown type answers VALIDATION_ERROR.', example: 'command.completed' }),
+      limit: z
+        .string()
+        .optional()
+        .meta({
+          description: `How many (a whole number from 1 to ${MAX_EVENTS_LISTED}; default ${DEFAULT_EVENTS_LISTED}); anything else answers VALIDATION_ERROR.`,
+          example: '20',
+        }),
+      cursor: z.string().optional().meta({ description: "The previous page's `next_cursor`; anything else answers VALIDATION_ERROR." }),
+    }),
+    errors: ['VALIDATION_ERROR'],
+    answers: {
+      200: {
+        description: 'A page of events (an empty list when there are none).',
+        schema: successEnvelope(
+          z.object({
+            events: z.array(listedEventSchema).max(MAX_EVENTS_LISTED),
+            next_cursor: z.string().nullable().meta({ description: 'Reads the next page; `null` on the last.' }),
+          }),
+        ),
+        example: {
+          success: true,
+          data: {
+            events: [
+              {
+                id: EXAMPLE_EVENT_ID,
+                type: 'command.completed',
+                created_at: EXAMPLE_AT,
+                data: { command: { command_id: '01936b2e-7c1a-7000-8000-000000000001', status: 'completed' } },
+              },
+            ],
+            next_cursor: null,
+          },
+        },
+      },
+    },
+  }),
+  apiOperation({
+    method: 'POST',
+    path: '/api/events/{id}/redeliver',
+    operationId: 'redeliverEvent',
+    tag: TAG,
+    summary: 'Redeliver an event to every endpoint',
+    description:
+      'Sends the event again to every endpoint of the tenant that is enabled now and subscribes to its type, whether or not it had it: each gets a delivery due now with a fresh retry schedule ' +
+      '(same `id`, same body, signed anew). An endpoint with an attempt of it in flight is listed under `skipped`: try again shortly. No body is read.',
+    params: eventParams,
+    errors: ['NOT_FOUND'],
+    answers: {
+      202: {
+        description: 'Accepted: the endpoints whose delivery was queued.',
+        schema: successEnvelope(
+          z.object({
+            event_id: z.string().meta({ example: EXAMPLE_EVENT_ID }),
+            type: z.string().meta({ example: 'command.completed' }),
+            queued: z.array(z.object({ endpoint_id: z.string() })).max(MAX_ENDPOINTS_PER_TENANT),
+            skipped: z.array(z.object({ endpoint_id: z.string(), reason: z.string() })).max(MAX_ENDPOINTS_PER_TENANT),
+          }),
+        ),
+        example: {
+          success: true,
+          data: { event_id: EXAMPLE_EVENT_ID, type: 'command.completed', queued: [{ endpoint_id: EXAMPLE_ENDPOINT_ID }], skipped: [] },
+        },
       },
     },
   }),
@@ -379,5 +566,23 @@ export const WEBHOOK_EVENTS: readonly DocumentedEvent[] = [
     summary: 'A command failed',
     description: `A command a caller started failed (a worker gave up, or the janitor ended it stuck); \`command.error\` says why. Sent once per command. ${DELIVERY_NOTE}`,
     data: commandEventData,
+  }),
+  webhookEvent({
+    type: 'webhook_endpoint.disabled',
+    summary: 'An endpoint was disabled for failing',
+    description:
+      "One of the tenant's endpoints was disabled by the service: its deliveries failed without a success for `WEBHOOK_DISABLE_AFTER` (default 5 days) from `failing_since`. " +
+      'Sent to the tenant\'s other enabled endpoints that subscribe to it. Enable it again with PATCH /api/webhooks/{id} `{"disabled": false}` once it answers (check with POST /api/webhooks/{id}/test). ' +
+      DELIVERY_NOTE,
+    data: z.object({
+      webhook_endpoint: z.object({
+        id: z.string().regex(ENDPOINT_ID_PATTERN).meta({ example: EXAMPLE_ENDPOINT_ID }),
+        url: z.string().meta({ format: 'uri' }),
+        description: z.string().nullable(),
+        disabled_reason: z.literal('failing'),
+        disabled_at: z.string().meta({ format: 'date-time' }),
+        failing_since: z.string().meta({ format: 'date-time' }),
+      }),
+    }),
   }),
 ];

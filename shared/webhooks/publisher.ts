@@ -15,7 +15,7 @@ import { newEventId } from './ids';
 /** What publishing writes through. */
 export interface PublisherDependencies {
   endpoints: Pick<EndpointStore, 'list'>;
-  events: Pick<EventStore, 'record' | 'recordItem' | 'markFannedOut' | 'get'>;
+  events: Pick<EventStore, 'record' | 'recordItem' | 'markFannedOut' | 'get' | 'index'>;
   deliveries: Pick<DeliveryStore, 'create'>;
   queue: Pick<JobQueue, 'send'>;
   clock: Clock;
@@ -26,9 +26,9 @@ export interface PublisherDependencies {
 /** The completion webhooks' publisher, with the hand-on the outbox sweep uses. */
 export interface WebhookEventPublisher extends EventPublisher {
   /**
-   * Hands a recorded event on: one delivery per endpoint subscribed to it
-   * (given, or listed now), each with its first `webhook_delivery` job, then
-   * marks it fanned out. Idempotent: existing deliveries are kept and their
+   * Hands a recorded event on: lists it among its tenant's events, then one
+   * delivery per endpoint subscribed to it (given, or listed now), each with
+   * its first `webhook_delivery` job, then marks it fanned out. Idempotent: existing deliveries are kept and their
    * first job queued again, which the worker runs only once.
    */
   fanOut(key: string, subscribed?: readonly WebhookEndpoint[]): Promise<void>;
@@ -36,7 +36,7 @@ export interface WebhookEventPublisher extends EventPublisher {
 
 /**
  * The EventPublisher of the completion webhooks. An event is stored only
- * when one of the tenant's endpoints subscribes to its type, once per
+ * when one of the tenant's enabled endpoints subscribes to its type, once per
  * idempotency key (the first record wins, its id included), and listed as
  * pending until every subscribed endpoint has its delivery queued.
  * `stage` gives that record as a transaction item for the caller's own
@@ -45,12 +45,13 @@ export interface WebhookEventPublisher extends EventPublisher {
  */
 export function webhookEventPublisher(deps: PublisherDependencies): WebhookEventPublisher {
   const subscribersOf = async (tenantId: string, type: string) =>
-    (await deps.endpoints.list(tenantId)).filter((endpoint) => isSubscribed(endpoint.events, type));
+    (await deps.endpoints.list(tenantId)).filter((endpoint) => !endpoint.disabled && isSubscribed(endpoint.events, type));
 
   const fanOut = async (key: string, given?: readonly WebhookEndpoint[]): Promise<void> => {
     const stored = await deps.events.get(key);
     if (!stored || stored.fanned_out_at) return;
     const subscribed = given ?? (await subscribersOf(stored.tenant_id, stored.type));
+    await deps.events.index(stored);
     const now = deps.clock.now();
     const at = new Date(now).toISOString();
     for (const endpoint of subscribed) {

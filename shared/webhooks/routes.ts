@@ -6,17 +6,19 @@ import type { HttpEvent, HttpResult } from '../platform/http/types';
 import { JsonDocumentError, parseJsonDocument } from '../platform/json';
 import { shownId } from '../platform/shown';
 import { listDeliveries, redeliver, type DeliveriesApiDependencies } from './deliveries-api';
+import { listEvents, redeliverEvent, type EventsApiDependencies } from './events-api';
 import {
   deleteEndpoint,
   listEndpoints,
   registerEndpoint,
   rotateSecret,
+  updateEndpoint,
   WEBHOOK_VALIDATION_CODE,
   type EndpointsApiDependencies,
 } from './endpoints-api';
 
 /** What every webhook route works with. */
-export type WebhookRoutesDependencies = EndpointsApiDependencies & DeliveriesApiDependencies;
+export type WebhookRoutesDependencies = EndpointsApiDependencies & DeliveriesApiDependencies & EventsApiDependencies;
 
 /**
  * Use case: one request to the tenant's completion webhooks (the routes of
@@ -32,6 +34,8 @@ export async function answerWebhookRoute(deps: WebhookRoutesDependencies, call: 
       return registerEndpoint(deps, principal, readJsonBody(event, true));
     case 'GET /api/webhooks':
       return listEndpoints(deps, principal);
+    case 'PATCH /api/webhooks/{id}':
+      return updateEndpoint(deps, principal, id, readJsonBody(event, true));
     case 'DELETE /api/webhooks/{id}':
       return deleteEndpoint(deps, principal, id);
     case 'POST /api/webhooks/{id}/rotate-secret':
@@ -40,6 +44,10 @@ export async function answerWebhookRoute(deps: WebhookRoutesDependencies, call: 
       return listDeliveries(deps, principal, id, event.queryStringParameters ?? {});
     case 'POST /api/webhooks/{id}/deliveries/{event_id}/redeliver':
       return redeliver(deps, principal, id, event.pathParameters?.event_id);
+    case 'GET /api/events':
+      return listEvents(deps, principal, event.queryStringParameters ?? {});
+    case 'POST /api/events/{id}/redeliver':
+      return redeliverEvent(deps, principal, id);
     default:
       return errorResponse({ code: 'NOT_FOUND', message: `No route for ${shownId(event.routeKey ?? '')}.` });
   }

@@ -4,6 +4,12 @@ import { readConfig } from '../platform/config';
 /** Seconds between delivery attempts when WEBHOOK_RETRY_DELAYS is not set (docs/configuration.md "Settings"): about 31 hours in all. */
 export const DEFAULT_RETRY_DELAYS_SECONDS = [30, 120, 600, 3600, 21600, 86400] as const;
 
+/** How long an endpoint may fail without a success before the service disables it, when WEBHOOK_DISABLE_AFTER is not set: 5 days. */
+export const DEFAULT_DISABLE_AFTER_SECONDS = 5 * 86_400;
+
+/** The longest WEBHOOK_DISABLE_AFTER: the 30 days events are kept (a longer window could never see its end through one event's retries). */
+const MAX_DISABLE_AFTER_SECONDS = 30 * 86_400;
+
 /** The longest wait between two attempts a setting may ask for: a week. */
 const MAX_DELAY_SECONDS = 7 * 86_400;
 
@@ -22,7 +28,34 @@ export interface WebhookSettings {
    * runtime's own API, storage or queues. Empty when unset.
    */
   reservedPorts: ReadonlySet<number>;
+  /** WEBHOOK_DISABLE_AFTER: an endpoint failing this long (from its first failure after its last success) is disabled. */
+  disableAfterMs: number;
 }
+
+/** `P5D`, `PT12H`, `P1DT6H30M`, `P2W`: weeks, days, hours, minutes, seconds (no years or months, whose length varies). */
+const ISO_DURATION = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
+
+const duration = z
+  .string()
+  .transform((text, ctx) => {
+    const value = text.trim().toUpperCase();
+    let seconds: number | undefined;
+    if (/^\d{1,9}$/.test(value)) seconds = Number(value);
+    const match = ISO_DURATION.exec(value);
+    if (match && value !== 'P' && !value.endsWith('T')) {
+      const [weeks = 0, days = 0, hours = 0, minutes = 0, secs = 0] = match.slice(1).map((part) => Number(part ?? 0));
+      seconds = (((weeks * 7 + days) * 24 + hours) * 60 + minutes) * 60 + secs;
+    }
+    if (seconds === undefined || seconds < 1 || seconds > MAX_DISABLE_AFTER_SECONDS) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be an ISO 8601 duration (e.g. "P5D", "PT12H") or whole seconds, from 1 second to ${MAX_DISABLE_AFTER_SECONDS / 86_400} days`,
+      });
+      return z.NEVER;
+    }
+    return seconds;
+  })
+  .optional();
 
 const delays = z
   .string()
@@ -68,17 +101,18 @@ const flag = z
   .optional();
 
 /**
- * Reads WEBHOOK_RETRY_DELAYS, WEBHOOK_ALLOW_LOOPBACK and WEBHOOK_RESERVED_PORTS once, at cold start; a malformed value fails the start with
- * its name.
+ * Reads WEBHOOK_RETRY_DELAYS, WEBHOOK_ALLOW_LOOPBACK, WEBHOOK_RESERVED_PORTS and WEBHOOK_DISABLE_AFTER once, at cold start; a malformed
+ * value fails the start with its name.
  */
 export function readWebhookSettings(settings: Record<string, string | undefined>): WebhookSettings {
-  const { WEBHOOK_RETRY_DELAYS, WEBHOOK_ALLOW_LOOPBACK, WEBHOOK_RESERVED_PORTS } = readConfig(
-    { WEBHOOK_RETRY_DELAYS: delays, WEBHOOK_ALLOW_LOOPBACK: flag, WEBHOOK_RESERVED_PORTS: ports },
+  const { WEBHOOK_RETRY_DELAYS, WEBHOOK_ALLOW_LOOPBACK, WEBHOOK_RESERVED_PORTS, WEBHOOK_DISABLE_AFTER } = readConfig(
+    { WEBHOOK_RETRY_DELAYS: delays, WEBHOOK_ALLOW_LOOPBACK: flag, WEBHOOK_RESERVED_PORTS: ports, WEBHOOK_DISABLE_AFTER: duration },
     settings,
   );
   return {
     retryDelaysSeconds: WEBHOOK_RETRY_DELAYS ?? DEFAULT_RETRY_DELAYS_SECONDS,
     allowLoopback: WEBHOOK_ALLOW_LOOPBACK ?? false,
     reservedPorts: WEBHOOK_RESERVED_PORTS ?? new Set(),
+    disableAfterMs: (WEBHOOK_DISABLE_AFTER ?? DEFAULT_DISABLE_AFTER_SECONDS) * 1000,
   };
 }

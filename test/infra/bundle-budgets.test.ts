@@ -26,6 +26,7 @@ const BUDGETS_KIB: Readonly<Record<FunctionId, number>> = {
   leadFollowUpApi: 730, // 665
   webhooksApi: 730, // 665
   webhookDeliveryWorker: 740, // 669
+  webhookTestApi: 700,
   // The HubSpot APIs it calls, not the whole client (4.5 MB): shared/providers/crm/hubspot-apis.ts.
   crmConnectionApi: 1_580, // 1494 with the import's start (1435 before)
   crmImportWorker: 1_670, // 1518

@@ -169,7 +169,9 @@ describe('definitions the infrastructure relies on', () => {
   it('gives functions behind routes that never honour Prefer: wait a timeout of a few seconds (their caps grow with it)', () => {
     // Prefer: wait is honoured by GET /api/commands/{id} and by the POSTs that start a command.
     const waiting = new Set(['getCommandApi', 'leadFollowUpApi', 'stakeholderCoordinationApi', 'deepResearchApi', 'crmConnectionApi']);
-    const short = FUNCTIONS.filter((fn) => isRouted(fn) && !waiting.has(fn.id) && fn.id !== 'conversationRelayWebhook');
+    const short = FUNCTIONS.filter(
+      (fn) => isRouted(fn) && !waiting.has(fn.id) && fn.id !== 'conversationRelayWebhook' && fn.id !== 'webhookTestApi',
+    );
     expect(short.map((fn) => fn.id).sort()).toEqual(
       [
         'apiDocsApi',
@@ -186,6 +188,8 @@ describe('definitions the infrastructure relies on', () => {
       ].sort(),
     );
     for (const fn of short) expect([fn.id, fn.timeoutSeconds <= 8]).toEqual([fn.id, true]);
+    // A webhook test holds one delivery attempt: the URL's lookup (3 s) and the POST (10 s), no more.
+    expect(FUNCTIONS.find((fn) => fn.id === 'webhookTestApi')!.timeoutSeconds).toBe(16);
     // The relay socket holds a caller turn: one model call bounded by an 18 s deadline.
     for (const id of waiting) expect(FUNCTIONS.find((fn) => fn.id === id)!.timeoutSeconds).toBeGreaterThan(MAX_WAIT_SECONDS);
   });
@@ -237,7 +241,7 @@ describe('definitions the infrastructure relies on', () => {
           'PERPLEXITY_MODEL',
         ],
       ],
-      ['webhookDeliveryWorker', ['WEBHOOK_RETRY_DELAYS']],
+      ['webhookDeliveryWorker', ['WEBHOOK_RETRY_DELAYS', 'WEBHOOK_DISABLE_AFTER']],
       ['crmImportWorker', ['HUBSPOT_API_BASE_URL']],
       ['crmSyncWorker', ['HUBSPOT_API_BASE_URL']],
     ]);

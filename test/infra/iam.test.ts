@@ -200,9 +200,14 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   webhooksApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], 'table', ['WEBHOOK#*']],
-    [['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['DELIVERY#*']],
+    [['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['DELIVERY#*']],
+    [['dynamodb:Query', 'dynamodb:GetItem'], 'table', ['EVENT#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
     ...TENANT_LIMITS,
+  ],
+  webhookTestApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
   ],
   crmConnectionApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -258,9 +263,9 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['secretsmanager:GetSecretValue'], 'secret/crm'],
   ],
   webhookDeliveryWorker: [
-    [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
-    [['dynamodb:GetItem'], 'table', ['EVENT#*']],
-    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['DELIVERY#*']],
+    [['dynamodb:Query', 'dynamodb:UpdateItem'], 'table', ['WEBHOOK#*']],
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['EVENT#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
     [['sqs:SendMessage'], 'dlq/webhooks'],
     [SQS_CONSUME, 'queue/webhooks'],

@@ -13,7 +13,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type Message } from '@aws-sdk/client-sqs';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { DEMO_DATA_FILE, importFile, registerKeys } from '../../infra/local/provision';
 import { postSignedCallback } from '../../infra/local/twilio-wire';
@@ -222,7 +222,7 @@ const produce = (job: unknown, queue: JobQueueId = 'sales') =>
  */
 function providerSettings(id: FunctionId): Settings {
   // The webhook receiver of this test is a loopback server, as under npm start.
-  if (id === 'webhooksApi' || id === 'webhookDeliveryWorker') return { WEBHOOK_ALLOW_LOOPBACK: 'true' };
+  if (id === 'webhooksApi' || id === 'webhookTestApi' || id === 'webhookDeliveryWorker') return { WEBHOOK_ALLOW_LOOPBACK: 'true' };
   // The HubSpot connection: the loopback HubSpot, and the sealing key its `crm` secret holds in AWS.
   if (id === 'crmConnectionApi' || id === 'crmImportWorker' || id === 'hubspotWebhook' || id === 'crmSyncWorker')
     return { HUBSPOT_API_BASE_URL: hubspot.baseUrl, CRM_ENCRYPTION_KEY: 'table-access-crm-sealing-key-0123456789' };
@@ -636,6 +636,45 @@ describe('the table access of every function, on its real paths', () => {
       expect.arrayContaining(['command.completed', 'command.failed', 'call.status_changed', 'meeting_summary.created']),
     );
 
+    // Managing endpoints and events: an update, a test event, the tenant's events, and one redelivered to every endpoint.
+    expect((await call(url, 'PATCH', `/api/webhooks/${hookId}`, { key: API_KEY, body: { description: 'table access' } })).status).toBe(200);
+    expect((await call(url, 'POST', `/api/webhooks/${hookId}/test`, { key: API_KEY })).body.data).toMatchObject({ status: 200 });
+    const events = await call(url, 'GET', '/api/events?type=command.completed&limit=1', { key: API_KEY });
+    const eventId = String((events.body.data?.events as { id: string }[])[0]!.id);
+    expect((await call(url, 'GET', '/api/events', { key: API_KEY })).status).toBe(200);
+    // An endpoint that fails: its failures noted, then (failing since long ago) it is disabled, and the other endpoint told.
+    receiver.answerAlways('/failing', { status: 500 });
+    const failing = await call(url, 'POST', '/api/webhooks', { key: API_KEY, body: { url: `${receiver.url}/failing` } });
+    const failingId = String(failing.body.data?.id);
+    for (const round of [1, 2]) {
+      expect((await call(url, 'POST', `/api/events/${eventId}/redeliver`, { key: API_KEY })).status).toBe(202);
+      await drain('webhooks');
+      if (round === 2) break;
+      const { Items = [] } = await services.db.send(
+        new QueryCommand({
+          TableName: services.aws.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': 'WEBHOOK#local' },
+        }),
+      );
+      const slot = Items.find((item) => item.id === failingId)!;
+      expect(slot.failing_since).toEqual(expect.any(String));
+      await services.db.send(
+        new UpdateCommand({
+          TableName: services.aws.tableName,
+          Key: { pk: slot.pk, sk: slot.sk },
+          UpdateExpression: 'SET failing_since = :long_ago',
+          ExpressionAttributeValues: { ':long_ago': '2020-01-01T00:00:00.000Z' },
+        }),
+      );
+    }
+    await drain('webhooks');
+    expect(receiver.received.map((item) => item.body.type)).toEqual(expect.arrayContaining(['webhook.test', 'webhook_endpoint.disabled']));
+    const hooks = await call(url, 'GET', '/api/webhooks', { key: API_KEY });
+    expect((hooks.body.data?.webhooks as { id: string; disabled: boolean }[]).find((hook) => hook.id === failingId)?.disabled).toBe(true);
+    expect((await call(url, 'DELETE', `/api/webhooks/${failingId}`, { key: API_KEY })).status).toBe(200);
+    receiver.heal();
+
     // Erasing the first lead follow-up and its copywriter phase.
     const erased = await call(url, 'DELETE', `/api/commands/${commandId}`, { key: API_KEY });
     expect(erased.body.data).toMatchObject({ deleted: true });
@@ -813,7 +852,9 @@ describe('the table access of every function, on its real paths', () => {
     expect(allowed(prod, 'salesWorker', { action: 'GetItem', resource: 'table', leadingKeys: ['DELIVERY#we_1'] })).toBe(false);
     expect(allowed(prod, 'webhookDeliveryWorker', { action: 'PutItem', resource: 'table', leadingKeys: ['EVENT#abc'] })).toBe(false);
     expect(allowed(prod, 'webhookDeliveryWorker', { action: 'GetItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
-    expect(allowed(prod, 'webhooksApi', { action: 'GetItem', resource: 'table', leadingKeys: ['EVENT#abc'] })).toBe(false);
+    expect(allowed(prod, 'webhooksApi', { action: 'UpdateItem', resource: 'table', leadingKeys: ['EVENT#abc'] })).toBe(false);
+    expect(allowed(prod, 'webhooksApi', { action: 'DeleteItem', resource: 'table', leadingKeys: ['DELIVERY#we_1'] })).toBe(false);
+    expect(allowed(prod, 'webhookDeliveryWorker', { action: 'DeleteItem', resource: 'table', leadingKeys: ['WEBHOOK#local'] })).toBe(false);
     expect(allowed(prod, 'webhooksApi', { action: 'GetItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
     expect(allowed(prod, 'leadEventsApi', { action: 'PutItem', resource: 'table', leadingKeys: ['WEBHOOK#local'] })).toBe(false);
     expect(allowed(prod, 'followUpDispatcher', { action: 'GetItem', resource: 'table', leadingKeys: ['DELIVERY#we_1'] })).toBe(false);

@@ -54,10 +54,14 @@ describe('registering an endpoint', () => {
       events: ['*'],
       description: 'CRM sync',
       status: 'enabled',
+      disabled: false,
+      disabled_reason: null,
+      disabled_at: null,
+      failing_since: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
       previous_secret_expires_at: null,
-      secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9]{44}$/),
     });
 
     const list = await call(local.url, 'GET', '/api/webhooks', { key: local.apiKey });

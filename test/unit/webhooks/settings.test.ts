@@ -8,6 +8,7 @@ describe('webhook settings', () => {
       retryDelaysSeconds: [30, 120, 600, 3600, 21600, 86400],
       allowLoopback: false,
       reservedPorts: new Set(),
+      disableAfterMs: 5 * 86_400_000,
     });
     expect(DEFAULT_RETRY_DELAYS_SECONDS).toEqual([30, 120, 600, 3600, 21600, 86400]);
   });
@@ -19,16 +20,36 @@ describe('webhook settings', () => {
       retryDelaysSeconds: [1, 2, 3],
       allowLoopback: true,
       reservedPorts: new Set([3000, 41234]),
+      disableAfterMs: 5 * 86_400_000,
     });
     expect(readWebhookSettings({ WEBHOOK_RETRY_DELAYS: '0', WEBHOOK_ALLOW_LOOPBACK: 'false' })).toEqual({
       retryDelaysSeconds: [0],
       allowLoopback: false,
       reservedPorts: new Set(),
+      disableAfterMs: 5 * 86_400_000,
     });
     expect(readWebhookSettings({ WEBHOOK_RETRY_DELAYS: '  ' }).retryDelaysSeconds).toEqual([30, 120, 600, 3600, 21600, 86400]);
   });
 
   it.each([
+    ['P5D', 5 * 86_400],
+    ['PT12H', 12 * 3600],
+    ['P1DT6H30M15S', 86_400 + 6 * 3600 + 30 * 60 + 15],
+    ['P2W', 14 * 86_400],
+    ['pt90s', 90],
+    ['3600', 3600],
+    [' 1 ', 1],
+  ])('read WEBHOOK_DISABLE_AFTER %s as an ISO 8601 duration or seconds', (value, seconds) => {
+    expect(readWebhookSettings({ WEBHOOK_DISABLE_AFTER: value }).disableAfterMs).toBe(seconds * 1000);
+  });
+
+  it.each([
+    [{ WEBHOOK_DISABLE_AFTER: 'P' }, /WEBHOOK_DISABLE_AFTER: must be an ISO 8601 duration/],
+    [{ WEBHOOK_DISABLE_AFTER: 'P1DT' }, /WEBHOOK_DISABLE_AFTER/],
+    [{ WEBHOOK_DISABLE_AFTER: 'P1M' }, /WEBHOOK_DISABLE_AFTER/],
+    [{ WEBHOOK_DISABLE_AFTER: '5 days' }, /WEBHOOK_DISABLE_AFTER/],
+    [{ WEBHOOK_DISABLE_AFTER: '0' }, /WEBHOOK_DISABLE_AFTER/],
+    [{ WEBHOOK_DISABLE_AFTER: 'P31D' }, /WEBHOOK_DISABLE_AFTER/],
     [{ WEBHOOK_RETRY_DELAYS: '30,soon' }, /WEBHOOK_RETRY_DELAYS: must be 1 to 20 whole numbers/],
     [{ WEBHOOK_RETRY_DELAYS: '30,-1' }, /WEBHOOK_RETRY_DELAYS/],
     [{ WEBHOOK_RETRY_DELAYS: '1.5' }, /WEBHOOK_RETRY_DELAYS/],
