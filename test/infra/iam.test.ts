@@ -208,6 +208,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   webhookTestApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
+    ...TENANT_LIMITS,
   ],
   crmConnectionApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
