@@ -22,6 +22,10 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'queue/sales'],
   ],
   getCommandApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*', 'CMD#*']]],
+  listCommandsApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:Query'], 'index/gsi3', ['CMD#TENANT#*']],
+  ],
   deleteCommandApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem'], 'table', ['CMD#*']],
@@ -157,6 +161,11 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem'], 'table', ['SITE#*']],
     [['dynamodb:Query'], 'index/gsi2', ['FOLLOWUP#LEAD#*']],
+  ],
+  listSiteFollowUpsApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:GetItem'], 'table', ['SITE#*']],
+    [['dynamodb:Query'], 'index/gsi3', ['FOLLOWUP#SITE#*']],
   ],
   updateFollowUpApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
