@@ -2372,7 +2372,7 @@ export interface components {
             finished_at: string | null;
             /** @description Its error's code, once failed. */
             error: {
-                /** @example PROVIDER_ERROR */
+                /** @example SEARCH_FAILED */
                 code: string;
             } | null;
         };

@@ -177,8 +177,11 @@ export const TABLE = {
       sortKey: 'gsi3sk',
       keyPrefixes: ['CMD#TENANT#', 'FOLLOWUP#SITE#'],
       projection: {
-        /** A command's short form (shared/commands/listing.ts), its expiry to leave out what its retention ended. */
-        tenantCommands: ['id', 'type', 'status', 'site_id', 'created_at', 'updated_at', 'finished_at', 'error', 'expires_at'],
+        /**
+         * A command's short form (shared/commands/listing.ts): its error's code alone (`error_code`, never the error with its
+         * details), and its expiry to leave out what its retention ended.
+         */
+        tenantCommands: ['id', 'type', 'status', 'site_id', 'created_at', 'updated_at', 'finished_at', 'error_code', 'expires_at'],
         /** A step whole, as for a lead's (gsi2). */
         siteFollowUps: [
           'id',

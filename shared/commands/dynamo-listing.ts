@@ -89,7 +89,6 @@ function startKeyOf(partition: string, sortKey: string): Record<string, unknown>
 }
 
 function summaryOf(item: Record<string, unknown>): CommandSummary {
-  const error = item.error as { code?: unknown } | undefined;
   return {
     id: String(item.id),
     type: item.type as CommandSummary['type'],
@@ -98,6 +97,6 @@ function summaryOf(item: Record<string, unknown>): CommandSummary {
     created_at: String(item.created_at),
     updated_at: String(item.updated_at),
     ...(typeof item.finished_at === 'string' ? { finished_at: item.finished_at } : {}),
-    ...(error && typeof error.code === 'string' ? { error: { code: error.code } } : {}),
+    ...(typeof item.error_code === 'string' ? { error: { code: item.error_code } } : {}),
   };
 }

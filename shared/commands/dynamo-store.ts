@@ -45,6 +45,8 @@ const IN_PROGRESS_SHARDS = 8;
 const IN_PROGRESS_INDEX = TABLE.indexes[0];
 /** The tenant's listing (GET /api/commands): written once with the command, never moved. */
 const LISTING_INDEX = TABLE.indexes[2];
+/** A failed command's error code on its own, for the listing index (the error whole, with its details, stays out of indexes). */
+const ERROR_CODE = 'error_code';
 
 function inProgressIndexKeys(command: Pick<StoredCommand, 'id' | 'created_at'>): Record<string, string> {
   const shard = parseInt(command.id.slice(-1), 16) % IN_PROGRESS_SHARDS || 0;
@@ -66,6 +68,7 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
       [IN_PROGRESS_INDEX.sortKey]: _isk,
       [LISTING_INDEX.partitionKey]: _lpk,
       [LISTING_INDEX.sortKey]: _lsk,
+      [ERROR_CODE]: _code,
       ...rest
     } = item;
     return rest as unknown as StoredCommand<Live>;
@@ -123,6 +126,7 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
           ...command,
           ...(command.status === 'in_progress' ? inProgressIndexKeys(command) : {}),
           ...tenantListingKeys(command),
+          ...(command.error ? { [ERROR_CODE]: command.error.code } : {}),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       };
@@ -216,7 +220,16 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
     async fail(id, error, now, patch = {}, also = []) {
       return updateInProgress(
         id,
-        { ...patch, status: 'failed', finished_at: iso(now), error, updated_at: iso(now), lease_until: undefined, ...leaveIndex },
+        {
+          ...patch,
+          status: 'failed',
+          finished_at: iso(now),
+          error,
+          [ERROR_CODE]: error.code,
+          updated_at: iso(now),
+          lease_until: undefined,
+          ...leaveIndex,
+        },
         undefined,
         {},
         also,

@@ -109,7 +109,7 @@ const commandListItemSchema = z
     created_at: instantField('When it was accepted.'),
     finished_at: instantField('When it completed or failed; null while in progress.').nullable(),
     error: z
-      .object({ code: z.string().meta({ example: 'PROVIDER_ERROR' }) })
+      .object({ code: z.string().meta({ example: 'SEARCH_FAILED' }) })
       .nullable()
       .meta({ description: "Its error's code, once failed." }),
   })

@@ -91,7 +91,7 @@ beforeAll(async () => {
     await store.create(record);
     const finishedAt = Date.parse(record.created_at) + 5_000;
     if (index % 5 === 1) await store.complete(record.id, { done: true }, finishedAt);
-    if (index % 5 === 2) await store.fail(record.id, { code: 'PROVIDER_ERROR', message: 'The provider failed.' }, finishedAt);
+    if (index % 5 === 2) await store.fail(record.id, { code: 'SEARCH_FAILED', message: 'The provider failed.' }, finishedAt);
     created.push({ ...record, status: index % 5 === 1 ? 'completed' : index % 5 === 2 ? 'failed' : 'in_progress' });
     // A child phase of some: never listed.
     if (index % 10 === 0) {
@@ -131,7 +131,7 @@ describe('GET /api/commands', () => {
       });
       if (record.status === 'in_progress') expect(item).toMatchObject({ finished_at: null, error: null });
       else expect(item.finished_at).toBe(new Date(Date.parse(record.created_at) + 5_000).toISOString());
-      if (record.status === 'failed') expect(item).toMatchObject({ error: { code: 'PROVIDER_ERROR' } });
+      if (record.status === 'failed') expect(item).toMatchObject({ error: { code: 'SEARCH_FAILED' } });
     }
     expect(new Set(page.commands.map((item) => item.status)).size).toBeGreaterThan(1);
   });
