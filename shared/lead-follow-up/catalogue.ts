@@ -129,8 +129,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
       kind: 'api',
       entry: 'functions/api/list-site-follow-ups.ts',
       description: "GET /api/follow-ups: the follow-ups of the caller's tenant across a site's leads, in schedule order, a page at a time",
-      // It never waits: a key read, a site read and at most 10 index pages, each bounded by the SDK's 3 s request timeout.
-      timeoutSeconds: 8,
+      // It never waits: a key read, a site read and index pages (a page of steps is usually one), as a lead's listing.
+      timeoutSeconds: 5,
       memoryMb: 256,
       access: {
         table: [
