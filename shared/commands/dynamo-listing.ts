@@ -18,8 +18,18 @@ export const MAX_INDEX_PAGES = 10;
 /** Index items read per page while filters are set (a filtered page keeps only some). */
 export const FILTERED_PAGE_ITEMS = 100;
 
+/** How much of the index one request may read (the defaults above; smaller in tests). */
+export interface ListingBounds {
+  maxIndexPages: number;
+  filteredPageItems: number;
+}
+
 /** CommandListing on the table's gsi3: one Query per page, newest first. */
-export function dynamoCommandListing(db: DynamoDBDocumentClient, tableName: string): CommandListing {
+export function dynamoCommandListing(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  bounds: ListingBounds = { maxIndexPages: MAX_INDEX_PAGES, filteredPageItems: FILTERED_PAGE_ITEMS },
+): CommandListing {
   return {
     async listForTenant(query) {
       const partition = tenantListingPartition(query.tenantId);
@@ -28,7 +38,7 @@ export function dynamoCommandListing(db: DynamoDBDocumentClient, tableName: stri
       const commands: CommandSummary[] = [];
       let startKey: Record<string, unknown> | undefined = query.after ? startKeyOf(partition, query.after) : undefined;
       let next: string | undefined;
-      for (let round = 0; round < MAX_INDEX_PAGES && commands.length < query.limit; round++) {
+      for (let round = 0; round < bounds.maxIndexPages && commands.length < query.limit; round++) {
         const wanted = query.limit - commands.length;
         const page = await db.send(
           new QueryCommand({
@@ -39,7 +49,7 @@ export function dynamoCommandListing(db: DynamoDBDocumentClient, tableName: stri
             ExpressionAttributeNames: names,
             ExpressionAttributeValues: values,
             ScanIndexForward: false,
-            Limit: filtered ? Math.max(wanted, FILTERED_PAGE_ITEMS) : wanted,
+            Limit: filtered ? Math.max(wanted, bounds.filteredPageItems) : wanted,
             ...(startKey ? { ExclusiveStartKey: startKey } : {}),
           }),
         );

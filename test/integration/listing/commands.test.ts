@@ -205,6 +205,31 @@ describe('GET /api/commands', () => {
     expect((error.details as { path: string[] }[])[0]!.path.slice(0, 1)).toEqual(field ? [field] : []);
   });
 
+  it('answers a short page with a cursor once it has read its bound of index pages, and the walk still finds every match', async () => {
+    const listing = dynamoCommandListing(db, services.aws.tableName, { maxIndexPages: 2, filteredPageItems: 10 });
+    const query = {
+      tenantId: TENANT_A.tenantId,
+      types: ['deep_research' as const],
+      statuses: ['failed' as const],
+      limit: 50,
+      now: clock.now(),
+    };
+    proxy.reset();
+    const first = await listing.listForTenant(query);
+    expect(proxy.counts()).toEqual({ Query: 2 });
+    expect(first.commands.length).toBeLessThan(50);
+    expect(first.next).toEqual(expect.any(String));
+    const found = [...first.commands];
+    for (let next = first.next, rounds = 0; next !== undefined && rounds < 100; rounds++) {
+      const page = await listing.listForTenant({ ...query, after: next });
+      found.push(...page.commands);
+      next = page.next;
+    }
+    expect(found.map((item) => item.id)).toEqual(
+      newestFirst(created.filter((record) => record.type === 'deep_research' && record.status === 'failed')),
+    );
+  });
+
   it('reads the index only (Query, never Scan), a bounded number of pages for a rare filter, and goes on from its cursor', async () => {
     proxy.reset();
     const rare = await list(TENANT_A, { type: 'stakeholder_coordination', status: 'failed', site_id: SITE_A, limit: '100' });
