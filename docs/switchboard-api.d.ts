@@ -50,6 +50,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/follow-ups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a site's follow-ups
+         * @description The steps the key's tenant made across the site's leads, in schedule order, a page at a time, filtered and paged as a lead's listing is. Poll `status=due` for the steps to send now, instead of (or besides) the `follow_up.due` webhook.
+         *
+         *     Checks, in this order: INVALID_REQUEST (an unknown, missing or malformed query parameter), INVALID_INPUT (`site_id` not a UUID), INVALID_REQUEST (a `cursor` this API did not give), SITE_NOT_FOUND / FORBIDDEN.
+         */
+        get: operations["listSiteFollowUps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/follow-ups/{id}": {
         parameters: {
             query?: never;
@@ -442,6 +464,28 @@ export interface paths {
          *     Nothing is written, and nothing listed, for a lead not linked to a HubSpot contact or a tenant without a connection. The tenant's own writes only.
          */
         get: operations["listCrmSyncs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/commands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List commands
+         * @description The commands the key's tenant started, newest first, a page at a time: every call is a command, so `type=stakeholder_coordination` lists the calls. Child phases (a copywriter phase, a post-call summary) are not listed: read them through their parent. A command is listed until its retention (`COMMAND_RETENTION_DAYS`) ends or it is erased.
+         *
+         *     Filters narrow together. With filters a page may hold fewer than `limit` commands and still give a `next_cursor`: each request reads a bounded part of the listing. A cursor holds only with the filters it was given with (else 400 INVALID_REQUEST).
+         */
+        get: operations["listCommands"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1383,6 +1427,14 @@ export interface components {
             site_id: string;
             lead_id: string;
             /** @description In schedule order, earliest first. */
+            follow_ups: components["schemas"]["FollowUpStep"][];
+            has_more: boolean;
+            /** @description Pass it as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+        };
+        SiteFollowUpPage: {
+            site_id: string;
+            /** @description In schedule order, earliest first, across the leads. */
             follow_ups: components["schemas"]["FollowUpStep"][];
             has_more: boolean;
             /** @description Pass it as `cursor` for the next page; null on the last. */
@@ -2488,6 +2540,48 @@ export interface components {
              */
             updated_at: string;
         };
+        CommandPage: {
+            /** @description Newest first. */
+            commands: components["schemas"]["CommandListItem"][];
+            has_more: boolean;
+            /** @description Pass it as `cursor`, with the same filters, for the next page; null on the last. */
+            next_cursor: string | null;
+        };
+        /** @description A command in a listing: its short form (GET /api/commands/{id} reads it whole). */
+        CommandListItem: {
+            /**
+             * Format: uuid
+             * @description The command's id (time-ordered UUID): read it with GET /api/commands/{id}.
+             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+             */
+            command_id: string;
+            /** @enum {string} */
+            type: "lead_follow_up" | "copywriter" | "stakeholder_coordination" | "deep_research" | "post_call_summary" | "crm_import";
+            status: components["schemas"]["CommandStatus"];
+            /**
+             * Format: uuid
+             * @description The site it acts on; null for deep research.
+             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+             */
+            site_id: string | null;
+            /**
+             * Format: date-time
+             * @description When it was accepted.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it completed or failed; null while in progress.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            finished_at: string | null;
+            /** @description Its error's code, once failed. */
+            error: {
+                /** @example SEARCH_FAILED */
+                code: string;
+            } | null;
+        };
     };
     responses: never;
     parameters: {
@@ -2795,6 +2889,148 @@ export interface operations {
              * @description - `SITE_NOT_FOUND`: No site has this id.
              *     - `LEAD_NOT_FOUND`: The lead is not a lead of the site.
              */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listSiteFollowUps: {
+        parameters: {
+            query: {
+                /** @description The site whose follow-ups to list. */
+                site_id: string;
+                /** @description Steps in a page. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page (opaque). */
+                cursor?: string;
+                /** @description Only steps in these states, comma-separated: `scheduled`, `due`, `sent`, `skipped`, `cancelled`. */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of steps. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
+                     *         "follow_ups": [
+                     *           {
+                     *             "id": "e85c0b0e-5a3f-4c1d-9a57-3f0c2b7d9e11",
+                     *             "command_id": "01a2089c-61b9-7628-80f6-bfab1a2ceaa4",
+                     *             "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
+                     *             "lead_id": "d4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80",
+                     *             "user_id": null,
+                     *             "sequence_position": 1,
+                     *             "type": "email",
+                     *             "channel": "email",
+                     *             "subject": "Jordan, a quick question",
+                     *             "content": "Hi Jordan, would a 20-minute call on Tuesday morning suit you?",
+                     *             "status": "due",
+                     *             "status_reason": null,
+                     *             "scheduled_for": "2026-11-25T14:02:11.512Z",
+                     *             "due_at": "2026-11-25T14:03:00.000Z",
+                     *             "sent_at": null,
+                     *             "skipped_at": null,
+                     *             "cancelled_at": null,
+                     *             "metadata": {
+                     *               "next_steps": "Offer a short call",
+                     *               "lead_stage": "qualified",
+                     *               "sequence_position": 1,
+                     *               "template_used": "intro"
+                     *             },
+                     *             "created_at": "2026-11-23T14:02:11.512Z",
+                     *             "updated_at": "2026-11-23T14:02:11.512Z"
+                     *           }
+                     *         ],
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SiteFollowUpPage"];
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed.
+             *     - `INVALID_INPUT`: An id of the request (a site, a lead, a user, an agent) is not a UUID.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The site exists but is not among the key's sites; on a webhook, the provider's signature does not match. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description - `SITE_NOT_FOUND`: No site has this id. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5442,6 +5678,114 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listCommands: {
+        parameters: {
+            query?: {
+                /** @description Only commands of these types, comma-separated: `lead_follow_up`, `copywriter`, `stakeholder_coordination`, `deep_research`, `post_call_summary`, `crm_import`. */
+                type?: string;
+                /** @description Only commands in these states, comma-separated: `in_progress`, `completed`, `failed`. */
+                status?: string;
+                /** @description Only commands on this site. */
+                site_id?: string;
+                /** @description Only commands created at or after this instant (ISO 8601). */
+                created_after?: string;
+                /** @description Only commands created before this instant (ISO 8601). */
+                created_before?: string;
+                /** @description Commands in a page. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page (opaque). */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of commands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "commands": [
+                     *           {
+                     *             "command_id": "01a2089c-61b9-7628-80f6-bfab1a2ceaa4",
+                     *             "type": "stakeholder_coordination",
+                     *             "status": "completed",
+                     *             "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
+                     *             "created_at": "2026-11-23T14:02:11.512Z",
+                     *             "finished_at": "2026-11-23T14:09:40.105Z",
+                     *             "error": null
+                     *           }
+                     *         ],
+                     *         "has_more": true,
+                     *         "next_cursor": "WyIyMDI2LTExLTIzVDE0OjAyOjExLjUxMlojMDE5YWIxYzIiLCJhYmMiXQ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CommandPage"];
+                    };
+                };
+            };
+            /** @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */

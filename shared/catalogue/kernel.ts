@@ -28,6 +28,26 @@ export const KERNEL_CATALOGUE = {
       },
     },
     {
+      id: 'listCommandsApi',
+      kind: 'api',
+      entry: 'functions/api/list-commands.ts',
+      description: "GET /api/commands: the commands the caller's tenant started, newest first, a page at a time (filters, cursor)",
+      // It never waits: a key read and at most 10 index pages (dynamo-listing.ts), each bounded by the SDK's 3 s request timeout;
+      // 8 s leaves room for a slow page or two, and keeps its cap small.
+      timeoutSeconds: 8,
+      memoryMb: 256,
+      access: {
+        table: [
+          { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+          // The tenant's own listing partition (its key names the tenant: the code reads no other).
+          { index: 'gsi3', actions: ['Query'], keyPrefixes: ['CMD#TENANT#'] },
+        ],
+        sendsTo: [],
+        sendsToDeadLetterOf: [],
+        secrets: [],
+      },
+    },
+    {
       id: 'deleteCommandApi',
       kind: 'api',
       entry: 'functions/api/delete-command.ts',
@@ -112,6 +132,7 @@ export const KERNEL_CATALOGUE = {
     },
   ],
   routes: [
+    { method: 'GET', path: '/api/commands', function: 'listCommandsApi' },
     { method: 'GET', path: '/api/commands/{id}', function: 'getCommandApi' },
     { method: 'DELETE', path: '/api/commands/{id}', function: 'deleteCommandApi' },
     { method: 'GET', path: '/health', function: 'healthApi' },

@@ -171,6 +171,51 @@ export const TABLE = {
         ],
       },
     },
+    /**
+     * Overloaded listings, newest or earliest first: a tenant's commands by creation (`CMD#TENANT#<tenant id>`, sort key
+     * `<created_at>#<id>`, for `GET /api/commands`; child phases are never in it), and a site's follow-ups per tenant in
+     * schedule order (`FOLLOWUP#SITE#<site id>#<tenant id>`, sort key `<scheduled_for>#<id>`, for `GET /api/follow-ups`).
+     */
+    {
+      name: 'gsi3',
+      partitionKey: 'gsi3pk',
+      sortKey: 'gsi3sk',
+      keyPrefixes: ['CMD#TENANT#', 'FOLLOWUP#SITE#'],
+      projection: {
+        /**
+         * A command's short form (shared/commands/listing.ts): its error's code alone (`error_code`, never the error with its
+         * details), and its expiry to leave out what its retention ended.
+         */
+        tenantCommands: ['id', 'type', 'status', 'site_id', 'created_at', 'updated_at', 'finished_at', 'error_code', 'expires_at'],
+        /** A step whole, as for a lead's (gsi2). */
+        siteFollowUps: [
+          'id',
+          'type',
+          'subject',
+          'content',
+          'scheduled_for',
+          'status',
+          'site_id',
+          'lead_id',
+          'user_id',
+          'metadata',
+          'tenant_id',
+          'command_id',
+          'created_at',
+          'updated_at',
+          'due_at',
+          'announced_at',
+          'sent_at',
+          'skipped_at',
+          'cancelled_at',
+          'status_reason',
+          'edited_at',
+          'adapted_by',
+          'previous_scheduled_for',
+          'expires_at',
+        ],
+      },
+    },
   ],
 } as const;
 

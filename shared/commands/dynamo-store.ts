@@ -3,6 +3,7 @@ import { TABLE } from '../catalogue/table';
 import { queryShardsBefore, type TransactionItem } from '../platform/dynamodb';
 import { cancellationReasons, isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { epochSeconds } from '../platform/clock';
+import { tenantListingKeys } from './listing';
 import type { NoLiveFields, StoredCommand } from './record';
 import { CommandGoneError, commandKey, type CommandStore } from './store';
 
@@ -42,6 +43,10 @@ export function commandInProgressCheck(tableName: string, id: string): Transacti
  */
 const IN_PROGRESS_SHARDS = 8;
 const IN_PROGRESS_INDEX = TABLE.indexes[0];
+/** The tenant's listing (GET /api/commands): written once with the command, never moved. */
+const LISTING_INDEX = TABLE.indexes[2];
+/** A failed command's error code on its own, for the listing index (the error whole, with its details, stays out of indexes). */
+const ERROR_CODE = 'error_code';
 
 function inProgressIndexKeys(command: Pick<StoredCommand, 'id' | 'created_at'>): Record<string, string> {
   const shard = parseInt(command.id.slice(-1), 16) % IN_PROGRESS_SHARDS || 0;
@@ -56,7 +61,16 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
   // The item as stored: the kernel's fields, and its feature's live fields as the feature wrote them.
   const toRecord = <Live extends object = NoLiveFields>(item: Record<string, unknown> | undefined): StoredCommand<Live> | undefined => {
     if (!item) return undefined;
-    const { pk: _pk, sk: _sk, [IN_PROGRESS_INDEX.partitionKey]: _ipk, [IN_PROGRESS_INDEX.sortKey]: _isk, ...rest } = item;
+    const {
+      pk: _pk,
+      sk: _sk,
+      [IN_PROGRESS_INDEX.partitionKey]: _ipk,
+      [IN_PROGRESS_INDEX.sortKey]: _isk,
+      [LISTING_INDEX.partitionKey]: _lpk,
+      [LISTING_INDEX.sortKey]: _lsk,
+      [ERROR_CODE]: _code,
+      ...rest
+    } = item;
     return rest as unknown as StoredCommand<Live>;
   };
   const leaveIndex = { [IN_PROGRESS_INDEX.partitionKey]: undefined, [IN_PROGRESS_INDEX.sortKey]: undefined };
@@ -107,7 +121,13 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
     async create(command) {
       const put = {
         TableName: tableName,
-        Item: { ...commandKey(command.id), ...command, ...(command.status === 'in_progress' ? inProgressIndexKeys(command) : {}) },
+        Item: {
+          ...commandKey(command.id),
+          ...command,
+          ...(command.status === 'in_progress' ? inProgressIndexKeys(command) : {}),
+          ...tenantListingKeys(command),
+          ...(command.error ? { [ERROR_CODE]: command.error.code } : {}),
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       };
       try {
@@ -190,7 +210,7 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
     async complete(id, result, now, patch = {}, also = []) {
       return updateInProgress(
         id,
-        { ...patch, status: 'completed', result, updated_at: iso(now), lease_until: undefined, ...leaveIndex },
+        { ...patch, status: 'completed', finished_at: iso(now), result, updated_at: iso(now), lease_until: undefined, ...leaveIndex },
         undefined,
         {},
         also,
@@ -200,7 +220,16 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
     async fail(id, error, now, patch = {}, also = []) {
       return updateInProgress(
         id,
-        { ...patch, status: 'failed', error, updated_at: iso(now), lease_until: undefined, ...leaveIndex },
+        {
+          ...patch,
+          status: 'failed',
+          finished_at: iso(now),
+          error,
+          [ERROR_CODE]: error.code,
+          updated_at: iso(now),
+          lease_until: undefined,
+          ...leaveIndex,
+        },
         undefined,
         {},
         also,

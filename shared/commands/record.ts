@@ -42,6 +42,8 @@ export interface CommandRecord<Request = unknown, Progress = unknown> {
   idempotency_key?: string;
   created_at: string;
   updated_at: string;
+  /** When it completed or failed (set once, with the terminal status). */
+  finished_at?: string;
   /** Times a worker has taken the command up. */
   attempts: number;
   /** Epoch ms until which the current worker holds the command. */

@@ -125,6 +125,27 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
       },
     },
     {
+      id: 'listSiteFollowUpsApi',
+      kind: 'api',
+      entry: 'functions/api/list-site-follow-ups.ts',
+      description: "GET /api/follow-ups: the follow-ups of the caller's tenant across a site's leads, in schedule order, a page at a time",
+      // It never waits: a key read, a site read and index pages (a page of steps is usually one), as a lead's listing.
+      timeoutSeconds: 5,
+      memoryMb: 256,
+      access: {
+        table: [
+          { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+          // The site (the key must cover it).
+          { actions: ['GetItem'], keyPrefixes: ['SITE#'] },
+          // The site's follow-ups, in the tenant's own site partition.
+          { index: 'gsi3', actions: ['Query'], keyPrefixes: ['FOLLOWUP#SITE#'] },
+        ],
+        sendsTo: [],
+        sendsToDeadLetterOf: [],
+        secrets: [],
+      },
+    },
+    {
       id: 'updateFollowUpApi',
       kind: 'api',
       entry: 'functions/api/update-follow-up.ts',
@@ -199,6 +220,7 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
   routes: [
     { method: 'POST', path: '/api/agents/sales/leadFollowUp', function: 'leadFollowUpApi' },
     { method: 'GET', path: '/api/leads/{leadId}/follow-ups', function: 'listFollowUpsApi' },
+    { method: 'GET', path: '/api/follow-ups', function: 'listSiteFollowUpsApi' },
     { method: 'PATCH', path: '/api/follow-ups/{id}', function: 'updateFollowUpApi' },
     { method: 'POST', path: '/api/leads/{leadId}/events', function: 'leadEventsApi' },
   ],

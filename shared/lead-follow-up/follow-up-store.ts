@@ -64,12 +64,29 @@ export function leadIndexKey(item: Pick<StoredFollowUp, 'id' | 'scheduled_for' |
   return { gsi2pk: leadPartition({ siteId: item.site_id, leadId: item.lead_id, tenantId: item.tenant_id }), gsi2sk: leadSortKey(item) };
 }
 
+/** The partition of gsi3 that holds one tenant's follow-ups across one site's leads. */
+export function sitePartition(owner: { siteId: string; tenantId: string }): string {
+  // Site ids of a sequence are UUIDs (no '#'), so the tenant id, last, cannot make two owners meet.
+  return `FOLLOWUP#SITE#${owner.siteId}#${owner.tenantId}`;
+}
+
+/** The site-index entry of a follow-up: its site's partition, in schedule order (the same sort key as its lead's). */
+export function siteIndexKey(item: Pick<StoredFollowUp, 'id' | 'scheduled_for' | 'site_id' | 'tenant_id'>): {
+  gsi3pk: string;
+  gsi3sk: string;
+} {
+  return { gsi3pk: sitePartition({ siteId: item.site_id, tenantId: item.tenant_id }), gsi3sk: leadSortKey(item) };
+}
+
 /** Sort key of a follow-up in its lead's partition. */
 export function leadSortKey(item: Pick<FollowUpItem, 'id' | 'scheduled_for'>): string {
   return `${item.scheduled_for}#${item.id}`;
 }
 
-/** FollowUpStore on the single table; the due-time query uses `gsi1`, a lead's follow-ups are listed through `gsi2`. */
+/**
+ * FollowUpStore on the single table; the due-time query uses `gsi1`, a lead's follow-ups are listed through `gsi2`, a site's
+ * through `gsi3`.
+ */
 export function dynamoFollowUpStore(db: DynamoDBDocumentClient, tableName: string): FollowUpStore {
   return {
     async saveSequence(items, options = {}) {
@@ -79,7 +96,7 @@ export function dynamoFollowUpStore(db: DynamoDBDocumentClient, tableName: strin
       const put = (item: StoredFollowUp, onlyNew: boolean) => ({
         Put: {
           TableName: tableName,
-          Item: { ...followUpKey(item.id), ...dueIndexKey(item), ...leadIndexKey(item), ...item },
+          Item: { ...followUpKey(item.id), ...dueIndexKey(item), ...leadIndexKey(item), ...siteIndexKey(item), ...item },
           ...(onlyNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
         },
       });
@@ -124,6 +141,6 @@ export function dynamoFollowUpStore(db: DynamoDBDocumentClient, tableName: strin
 }
 
 function stripKeys(item: Record<string, unknown>): StoredFollowUp {
-  const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, gsi2pk: _lpk, gsi2sk: _lsk, ...rest } = item;
+  const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, gsi2pk: _lpk, gsi2sk: _lsk, gsi3pk: _spk, gsi3sk: _ssk, ...rest } = item;
   return rest as unknown as StoredFollowUp;
 }

@@ -18,6 +18,8 @@ const BUDGETS_KIB: Readonly<Record<FunctionId, number>> = {
   getCommandApi: 660, // 602
   deleteCommandApi: 690, // 623
   listFollowUpsApi: 690, // 624
+  listSiteFollowUpsApi: 690, // 630
+  listCommandsApi: 680, // 612
   crmSyncsApi: 660, // 600
   updateFollowUpApi: 690, // 672 (the crm_sync job it queues: its schema)
   followUpDispatcher: 720, // 655

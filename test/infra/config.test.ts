@@ -151,6 +151,7 @@ describe('API throttles and concurrency caps', () => {
   it('throttle every route on its own, with the numbers of the config', () => {
     // In catalogue order: the kernel's routes, then each feature's (shared/catalogue/features.ts).
     expect(routeKeys()).toEqual([
+      'GET /api/commands',
       'GET /api/commands/{id}',
       'DELETE /api/commands/{id}',
       'GET /health',
@@ -160,6 +161,7 @@ describe('API throttles and concurrency caps', () => {
       'GET /docs/redoc.standalone.js',
       'POST /api/agents/sales/leadFollowUp',
       'GET /api/leads/{leadId}/follow-ups',
+      'GET /api/follow-ups',
       'PATCH /api/follow-ups/{id}',
       'POST /api/leads/{leadId}/events',
       'POST /api/agents/cmo/stakeholder-coordination',

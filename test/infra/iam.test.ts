@@ -29,6 +29,11 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     ...TENANT_LIMITS,
   ],
   getCommandApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*', 'CMD#*']], ...TENANT_LIMITS],
+  listCommandsApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:Query'], 'index/gsi3', ['CMD#TENANT#*']],
+    ...TENANT_LIMITS,
+  ],
   deleteCommandApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem'], 'table', ['CMD#*']],
@@ -167,6 +172,12 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem'], 'table', ['SITE#*']],
     [['dynamodb:Query'], 'index/gsi2', ['FOLLOWUP#LEAD#*']],
+    ...TENANT_LIMITS,
+  ],
+  listSiteFollowUpsApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:GetItem'], 'table', ['SITE#*']],
+    [['dynamodb:Query'], 'index/gsi3', ['FOLLOWUP#SITE#*']],
     ...TENANT_LIMITS,
   ],
   updateFollowUpApi: [

@@ -90,6 +90,24 @@ describe.each(ENVIRONMENT_NAMES)('stateful stack (%s)', (name) => {
             ],
           },
         },
+        {
+          IndexName: 'gsi3',
+          KeySchema: [
+            { AttributeName: 'gsi3pk', KeyType: 'HASH' },
+            { AttributeName: 'gsi3sk', KeyType: 'RANGE' },
+          ],
+          Projection: {
+            ProjectionType: 'INCLUDE',
+            NonKeyAttributes: [
+              // a tenant's commands, short form (the error's code alone)
+              ...['id', 'type', 'status', 'site_id', 'created_at', 'updated_at', 'finished_at', 'error_code', 'expires_at'],
+              // a site's follow-ups, whole (the rest of their attributes)
+              ...['subject', 'content', 'scheduled_for', 'lead_id', 'user_id', 'metadata', 'tenant_id', 'command_id', 'due_at'],
+              ...['announced_at', 'sent_at', 'skipped_at', 'cancelled_at', 'status_reason', 'edited_at', 'adapted_by'],
+              'previous_scheduled_for',
+            ],
+          },
+        },
       ],
     });
   });

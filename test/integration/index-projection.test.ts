@@ -1,7 +1,7 @@
 /**
  * The table exactly as the prod template declares it (its index projects
  * only some attributes), on the embedded DynamoDB, under the code that
- * reads through the indexes: the janitor, the due follow-ups and a lead's follow-ups.
+ * reads through the indexes: the janitor, the due follow-ups, a lead's and a site's follow-ups, a tenant's commands.
  */
 import type { AddressInfo, Server } from 'node:net';
 import { CreateTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
@@ -15,6 +15,7 @@ import { sweepCommands } from '../../shared/commands/janitor';
 import type { JobEnvelope } from '../../shared/commands/job';
 import type { StoredCommand } from '../../shared/commands/record';
 import { type CommandStore } from '../../shared/commands/store';
+import { dynamoCommandListing } from '../../shared/commands/dynamo-listing';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { dynamoFollowUpStore, type StoredFollowUp } from '../../shared/lead-follow-up/follow-up-store';
 import { followUpId } from '../../shared/lead-follow-up/sequence';
@@ -26,6 +27,7 @@ import { synthesize } from '../infra/synthesize';
 const TABLE_NAME = 'projection-test';
 const T0 = Date.parse('2026-11-23T10:00:00Z');
 const MINUTE = 60_000;
+const SITE_ID = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 
 let server: Server;
 let db: DynamoDBDocumentClient;
@@ -131,6 +133,39 @@ describe('the index as deployed', () => {
     });
   });
 
+  it("lists a tenant's commands in their short form through gsi3, the error's code without its details, no child phase", async () => {
+    const failed = await command(T0 + 10 * MINUTE, { tenant_id: 'tenant-list', site_id: SITE_ID });
+    const child = await command(T0 + 11 * MINUTE, { tenant_id: 'tenant-list', parent_id: newId(), type: 'copywriter' });
+    const error = {
+      code: 'SEARCH_FAILED' as const,
+      message: 'The search failed.',
+      details: [{ code: 'x', message: 'y'.repeat(500), path: [] }],
+    };
+    expect(await commands.fail(failed.id, error, T0 + 12 * MINUTE)).toBe(true);
+    const page = await dynamoCommandListing(db, TABLE_NAME).listForTenant({
+      tenantId: 'tenant-list',
+      limit: 10,
+      now: T0,
+      // The child's parent, which the helper writes first, was created long before.
+      createdAfter: new Date(T0).toISOString(),
+    });
+    expect(page).toEqual({
+      commands: [
+        {
+          id: failed.id,
+          type: 'lead_follow_up',
+          status: 'failed',
+          site_id: SITE_ID,
+          created_at: failed.created_at,
+          updated_at: new Date(T0 + 12 * MINUTE).toISOString(),
+          finished_at: new Date(T0 + 12 * MINUTE).toISOString(),
+          error: { code: 'SEARCH_FAILED' },
+        },
+      ],
+    });
+    expect(page.commands.some((listed) => listed.id === child.id)).toBe(false);
+  });
+
   it('is enough for the janitor: it fails the stuck command and queues the stranded one again', async () => {
     const stuck = await command(T0 - 2 * 60 * MINUTE, { parent_id: 'parent-2' });
     const stranded = await command(T0 - 20 * MINUTE);
@@ -221,6 +256,9 @@ describe('the index as deployed', () => {
     );
     const { steps: listed } = await steps.listForLead({ tenantId: 'tenant-p', siteId: 'site-2', leadId: 'lead-2' }, { limit: 10, now: T0 });
     expect(listed).toEqual([changed, await steps.get(saved[1]!.id)]);
+    // And across the site, through gsi3.
+    const { steps: siteListed } = await steps.listForSite({ tenantId: 'tenant-p', siteId: 'site-2' }, { limit: 10, now: T0 });
+    expect(siteListed).toEqual(listed);
     expect(listed[0]).toMatchObject({
       status: 'cancelled',
       cancelled_at: at,

@@ -684,6 +684,11 @@ describe('the table access of every function, on its real paths', () => {
     const listed = await call(url, 'GET', `/api/leads/${DEMO_LEAD}/follow-ups?site_id=${DEMO_SITE}&limit=2`, { key: API_KEY });
     const steps = listed.body.data?.follow_ups as { id: string }[];
     expect(steps).toHaveLength(2);
+    // The same steps across the site's leads, and the tenant's commands (both listings read their own index only).
+    const siteListed = await call(url, 'GET', `/api/follow-ups?site_id=${DEMO_SITE}&limit=2`, { key: API_KEY });
+    expect((siteListed.body.data?.follow_ups as { id: string }[]).map((step) => step.id)).toEqual(steps.map((step) => step.id));
+    const commandsListed = await call(url, 'GET', '/api/commands?type=lead_follow_up&limit=2', { key: API_KEY });
+    expect(commandsListed.body.data?.commands).toHaveLength(2);
     expect(
       (await call(url, 'PATCH', `/api/follow-ups/${steps[0]!.id}`, { key: API_KEY, body: { content: 'Hi Jordan, a shorter note.' } }))
         .status,
@@ -863,6 +868,15 @@ describe('the table access of every function, on its real paths', () => {
     expect(allowed(prod, 'callWorker', { action: 'GetItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
     expect(allowed(prod, 'listFollowUpsApi', { action: 'Query', resource: 'index/gsi1', leadingKeys: ['FOLLOWUP#scheduled'] })).toBe(false);
     expect(allowed(prod, 'listFollowUpsApi', { action: 'UpdateItem', resource: 'table', leadingKeys: ['FOLLOWUP#abc'] })).toBe(false);
+    expect(allowed(prod, 'listSiteFollowUpsApi', { action: 'Query', resource: 'index/gsi3', leadingKeys: ['CMD#TENANT#local'] })).toBe(
+      false,
+    );
+    expect(allowed(prod, 'listSiteFollowUpsApi', { action: 'Query', resource: 'index/gsi2', leadingKeys: ['FOLLOWUP#LEAD#a'] })).toBe(
+      false,
+    );
+    expect(allowed(prod, 'listCommandsApi', { action: 'Query', resource: 'index/gsi3', leadingKeys: ['FOLLOWUP#SITE#a'] })).toBe(false);
+    expect(allowed(prod, 'listCommandsApi', { action: 'GetItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
+    expect(allowed(prod, 'listCommandsApi', { action: 'Query', resource: 'index/gsi1', leadingKeys: ['CMD#IN_PROGRESS#0'] })).toBe(false);
     expect(allowed(prod, 'updateFollowUpApi', { action: 'UpdateItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
     expect(allowed(prod, 'updateFollowUpApi', { action: 'DeleteItem', resource: 'table', leadingKeys: ['FOLLOWUP#abc'] })).toBe(false);
     expect(allowed(prod, 'leadEventsApi', { action: 'PutItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);

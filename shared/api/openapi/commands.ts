@@ -6,6 +6,7 @@ import { errorInfoSchema } from './errors';
 import { commandIdField, EXAMPLE_COMMAND_ID, instantField, uuidField } from './fields';
 import { apiOperation, maxWaitOf, preferDescription, successEnvelope, type DocumentedOperation } from './operation';
 import { HEADER, PARAMETER } from './components';
+import { listCommandsQuerySchema, MAX_COMMAND_PAGE_SIZE, type CommandListItem } from '../list-commands';
 
 const COMMANDS_TAG = { name: 'Commands', description: 'Every operation is a command: read it, wait for it, erase it.' };
 
@@ -99,8 +100,77 @@ const commandIdParams = z.object({
   id: uuidField('The command id (from `data.command_id` or `Location`; any case).'),
 });
 
-/** The routes of shared/api: reading and erasing a command. */
+const commandListItemSchema = z
+  .object({
+    command_id: commandIdField,
+    type: z.enum(COMMAND_TYPES),
+    status: commandStatusSchema,
+    site_id: uuidField('The site it acts on; null for deep research.').nullable(),
+    created_at: instantField('When it was accepted.'),
+    finished_at: instantField('When it completed or failed; null while in progress.').nullable(),
+    error: z
+      .object({ code: z.string().meta({ example: 'SEARCH_FAILED' }) })
+      .nullable()
+      .meta({ description: "Its error's code, once failed." }),
+  })
+  .meta({ id: 'CommandListItem', description: 'A command in a listing: its short form (GET /api/commands/{id} reads it whole).' });
+
+const _listItem: Same<z.infer<typeof commandListItemSchema>, CommandListItem> = true;
+
+const commandPageSchema = z
+  .object({
+    commands: z.array(commandListItemSchema).max(MAX_COMMAND_PAGE_SIZE).meta({ description: 'Newest first.' }),
+    has_more: z.boolean(),
+    next_cursor: z
+      .string()
+      .nullable()
+      .meta({ description: 'Pass it as `cursor`, with the same filters, for the next page; null on the last.' }),
+  })
+  .meta({ id: 'CommandPage' });
+
+/** The routes of shared/api: listing, reading and erasing commands. */
 export const COMMAND_OPERATIONS: readonly DocumentedOperation[] = [
+  apiOperation({
+    method: 'GET',
+    path: '/api/commands',
+    operationId: 'listCommands',
+    tag: COMMANDS_TAG,
+    summary: 'List commands',
+    description: [
+      "The commands the key's tenant started, newest first, a page at a time: every call is a command, so " +
+        '`type=stakeholder_coordination` lists the calls. Child phases (a copywriter phase, a post-call summary) are not listed: ' +
+        'read them through their parent. A command is listed until its retention (`COMMAND_RETENTION_DAYS`) ends or it is erased.',
+      '',
+      `Filters narrow together. With filters a page may hold fewer than \`limit\` commands and still give a \`next_cursor\`: each request reads a bounded part ` +
+        'of the listing. A cursor holds only with the filters it was given with (else 400 INVALID_REQUEST).',
+    ].join('\n'),
+    query: listCommandsQuerySchema,
+    errors: ['INVALID_REQUEST'],
+    answers: {
+      200: {
+        description: 'A page of commands.',
+        schema: successEnvelope(commandPageSchema),
+        example: {
+          success: true,
+          data: {
+            commands: [
+              {
+                command_id: EXAMPLE_COMMAND_ID,
+                type: 'stakeholder_coordination',
+                status: 'completed',
+                site_id: '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c',
+                created_at: '2026-11-23T14:02:11.512Z',
+                finished_at: '2026-11-23T14:09:40.105Z',
+                error: null,
+              },
+            ],
+            has_more: true,
+            next_cursor: 'WyIyMDI2LTExLTIzVDE0OjAyOjExLjUxMlojMDE5YWIxYzIiLCJhYmMiXQ',
+          },
+        },
+      },
+    },
+  }),
   apiOperation({
     method: 'GET',
     path: '/api/commands/{id}',

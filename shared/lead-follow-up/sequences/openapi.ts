@@ -8,6 +8,7 @@ import { followUpEditSchema } from './edit';
 import type { AppliedChange } from './event-records';
 import { leadEventRequestSchema } from './lead-events';
 import { listQuerySchema, MAX_PAGE_SIZE, siteParameter } from './list';
+import { siteListQuerySchema } from './list-site';
 import { STEP_STATUSES, type StepView } from './step';
 
 /**
@@ -139,6 +140,20 @@ const STEP_EXAMPLE = {
   updated_at: '2026-11-23T14:02:11.512Z',
 };
 
+// --- GET /api/follow-ups
+
+const siteFollowUpPageSchema = z
+  .object({
+    site_id: z.string(),
+    follow_ups: z
+      .array(followUpStepSchema)
+      .max(MAX_PAGE_SIZE)
+      .meta({ description: 'In schedule order, earliest first, across the leads.' }),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable().meta({ description: 'Pass it as `cursor` for the next page; null on the last.' }),
+  })
+  .meta({ id: 'SiteFollowUpPage' });
+
 // --- PATCH /api/follow-ups/{id}
 
 // --- POST /api/leads/{leadId}/events
@@ -187,6 +202,37 @@ export const FOLLOW_UP_SEQUENCE_OPERATIONS: readonly DocumentedOperation[] = [
             follow_ups: [STEP_EXAMPLE],
             has_more: true,
             next_cursor: 'WyIyMDI2LTExLTI1VDE0OjAyOjExLjUxMloiXQ',
+          },
+        },
+      },
+    },
+  }),
+  apiOperation({
+    method: 'GET',
+    path: '/api/follow-ups',
+    operationId: 'listSiteFollowUps',
+    tag: TAG,
+    summary: "List a site's follow-ups",
+    description: [
+      "The steps the key's tenant made across the site's leads, in schedule order, a page at a time, filtered and paged as a lead's listing is. " +
+        'Poll `status=due` for the steps to send now, instead of (or besides) the `follow_up.due` webhook.',
+      '',
+      'Checks, in this order: INVALID_REQUEST (an unknown, missing or malformed query parameter), INVALID_INPUT (`site_id` not a UUID), ' +
+        'INVALID_REQUEST (a `cursor` this API did not give), SITE_NOT_FOUND / FORBIDDEN.',
+    ].join('\n'),
+    query: siteListQuerySchema,
+    errors: ['INVALID_REQUEST', 'INVALID_INPUT', 'FORBIDDEN', 'SITE_NOT_FOUND'],
+    answers: {
+      200: {
+        description: 'A page of steps.',
+        schema: successEnvelope(siteFollowUpPageSchema),
+        example: {
+          success: true,
+          data: {
+            site_id: DEMO_SITE_ID,
+            follow_ups: [{ ...STEP_EXAMPLE, status: 'due', due_at: '2026-11-25T14:03:00.000Z' }],
+            has_more: false,
+            next_cursor: null,
           },
         },
       },

@@ -3,7 +3,7 @@ import { TABLE } from '../../catalogue/table';
 import { queryUpTo } from '../../platform/dynamodb';
 import { isConditionalCheckFailed } from '../../platform/dynamodb-errors';
 import { epochSeconds } from '../../platform/clock';
-import { followUpKey, leadPartition, leadSortKey, SCHEDULED_PARTITION } from '../follow-up-store';
+import { followUpKey, leadPartition, leadSortKey, SCHEDULED_PARTITION, sitePartition } from '../follow-up-store';
 import { followUpId, MAX_SEQUENCE } from '../sequence';
 import { FINAL_STEP_STATUSES, storedStepSchema, type StepAdaptation, type StepStatus, type StoredStep } from './step';
 
@@ -21,6 +21,14 @@ export interface StepOwner {
 export interface StepCursor {
   sortKey: string;
   id: string;
+}
+
+/** A page of steps: at most `limit`, none expired at `now`, from after `after`, in `statuses` only when given. */
+export interface StepListOptions {
+  limit: number;
+  now: number;
+  after?: StepCursor;
+  statuses?: readonly StepStatus[];
 }
 
 /** What a conditional change of a step sets. Absent fields are left as they are. */
@@ -59,10 +67,9 @@ export interface StepStore {
    * A lead's steps of one tenant, in schedule order, up to `limit` (expired
    * ones left out), from after `after`; `next` is where the following page starts.
    */
-  listForLead(
-    owner: StepOwner,
-    options: { limit: number; now: number; after?: StepCursor; statuses?: readonly StepStatus[] },
-  ): Promise<{ steps: StoredStep[]; next?: StepCursor }>;
+  listForLead(owner: StepOwner, options: StepListOptions): Promise<{ steps: StoredStep[]; next?: StepCursor }>;
+  /** The same, across the leads of one site (`owner` without a lead), in schedule order. */
+  listForSite(owner: Omit<StepOwner, 'leadId'>, options: StepListOptions): Promise<{ steps: StoredStep[]; next?: StepCursor }>;
   /** Ids of scheduled steps due at or before `before` (ISO), earliest first (the index: eventually consistent). */
   listDue(before: string, limit: number): Promise<string[]>;
   /**
@@ -83,7 +90,8 @@ export interface StepStore {
   eraseForCommand(commandId: string, tenantId: string): Promise<string[]>;
 }
 
-const [DUE_INDEX, LEAD_INDEX] = [TABLE.indexes[0], TABLE.indexes[1]];
+const [DUE_INDEX, LEAD_INDEX, SITE_INDEX] = [TABLE.indexes[0], TABLE.indexes[1], TABLE.indexes[2]];
+type ListingIndex = typeof LEAD_INDEX | typeof SITE_INDEX;
 
 /** Reads a stored step through its schema; a malformed item is a fault, never shown as a step. */
 export function parseStoredStep(item: Record<string, unknown>): StoredStep {
@@ -92,7 +100,7 @@ export function parseStoredStep(item: Record<string, unknown>): StoredStep {
   return parsed.data;
 }
 
-/** StepStore on the single table: items `FOLLOWUP#<id>`, due times on gsi1, a lead's steps on gsi2. */
+/** StepStore on the single table: items `FOLLOWUP#<id>`, due times on gsi1, a lead's steps on gsi2, a site's on gsi3. */
 export function dynamoStepStore(db: DynamoDBDocumentClient, tableName: string): StepStore {
   const indexIds = async (partition: string, before: string, limit: number): Promise<string[]> => {
     const items = await queryUpTo(
@@ -110,46 +118,54 @@ export function dynamoStepStore(db: DynamoDBDocumentClient, tableName: string): 
     return items.map((item) => String(item.id));
   };
 
+  /** A page of one index partition's steps in schedule order (gsi2: a lead's, gsi3: a site's), filtered as `options` say. */
+  const listIn = async (
+    index: ListingIndex,
+    partition: string,
+    options: StepListOptions,
+  ): Promise<{ steps: StoredStep[]; next?: StepCursor }> => {
+    const names: Record<string, string> = { '#pk': index.partitionKey, '#expires': TABLE.ttlAttribute };
+    const values: Record<string, unknown> = { ':pk': partition, ':now': epochSeconds(options.now) };
+    let filter = '(attribute_not_exists(#expires) OR #expires > :now)';
+    if (options.statuses?.length) {
+      names['#status'] = 'status';
+      options.statuses.forEach((status, position) => (values[`:s${position}`] = status));
+      filter += ` AND #status IN (${options.statuses.map((_, position) => `:s${position}`).join(', ')})`;
+    }
+    const steps: StoredStep[] = [];
+    let startKey: Record<string, unknown> | undefined = options.after
+      ? { ...followUpKey(options.after.id), [index.partitionKey]: partition, [index.sortKey]: options.after.sortKey }
+      : undefined;
+    // Expired or filtered steps take room in a page: read on, a bounded number of pages, until the page is full.
+    for (let round = 0; round < 10 && steps.length < options.limit; round++) {
+      const page = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: index.name,
+          KeyConditionExpression: '#pk = :pk',
+          FilterExpression: filter,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          Limit: options.limit - steps.length,
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      );
+      steps.push(...(page.Items ?? []).map(parseStoredStep));
+      startKey = page.LastEvaluatedKey;
+      if (!startKey) break;
+    }
+    return { steps, ...(startKey ? { next: cursorOf(index, startKey) } : {}) };
+  };
+
   return {
     async get(id) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: followUpKey(id), ConsistentRead: true }));
       return Item ? parseStoredStep(Item) : undefined;
     },
 
-    async listForLead(owner, options) {
-      const partition = leadPartition(owner);
-      const names: Record<string, string> = { '#pk': LEAD_INDEX.partitionKey, '#expires': TABLE.ttlAttribute };
-      const values: Record<string, unknown> = { ':pk': partition, ':now': epochSeconds(options.now) };
-      let filter = '(attribute_not_exists(#expires) OR #expires > :now)';
-      if (options.statuses?.length) {
-        names['#status'] = 'status';
-        options.statuses.forEach((status, index) => (values[`:s${index}`] = status));
-        filter += ` AND #status IN (${options.statuses.map((_, index) => `:s${index}`).join(', ')})`;
-      }
-      const steps: StoredStep[] = [];
-      let startKey: Record<string, unknown> | undefined = options.after
-        ? { ...followUpKey(options.after.id), [LEAD_INDEX.partitionKey]: partition, [LEAD_INDEX.sortKey]: options.after.sortKey }
-        : undefined;
-      // Expired or filtered steps take room in a page: read on, a bounded number of pages, until the page is full.
-      for (let round = 0; round < 10 && steps.length < options.limit; round++) {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: LEAD_INDEX.name,
-            KeyConditionExpression: '#pk = :pk',
-            FilterExpression: filter,
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
-            Limit: options.limit - steps.length,
-            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-          }),
-        );
-        steps.push(...(page.Items ?? []).map(parseStoredStep));
-        startKey = page.LastEvaluatedKey;
-        if (!startKey) break;
-      }
-      return { steps, ...(startKey ? { next: cursorOf(startKey) } : {}) };
-    },
+    listForLead: (owner, options) => listIn(LEAD_INDEX, leadPartition(owner), options),
+
+    listForSite: (owner, options) => listIn(SITE_INDEX, sitePartition(owner), options),
 
     listDue: (before, limit) => indexIds(SCHEDULED_PARTITION, before, limit),
 
@@ -238,9 +254,9 @@ export function dynamoStepStore(db: DynamoDBDocumentClient, tableName: string): 
   };
 }
 
-/** The cursor of a page's last evaluated key (gsi2's sort key and the step's id). */
-function cursorOf(key: Record<string, unknown>): StepCursor {
-  return { sortKey: String(key[LEAD_INDEX.sortKey]), id: String(key[TABLE.partitionKey]).slice('FOLLOWUP#'.length) };
+/** The cursor of a page's last evaluated key (the index's sort key and the step's id). */
+function cursorOf(index: ListingIndex, key: Record<string, unknown>): StepCursor {
+  return { sortKey: String(key[index.sortKey]), id: String(key[TABLE.partitionKey]).slice('FOLLOWUP#'.length) };
 }
 
 type UpdateParts = {
@@ -271,6 +287,7 @@ function changeExpression(id: string, change: StepChange, expected: StepExpectat
     // A step only gets a new time while scheduled: its due-time and lead index entries move with it.
     set(DUE_INDEX.sortKey, `${change.scheduled_for}#${id}`);
     set(LEAD_INDEX.sortKey, leadSortKey({ id, scheduled_for: change.scheduled_for }));
+    set(SITE_INDEX.sortKey, leadSortKey({ id, scheduled_for: change.scheduled_for }));
     if (change.expires_at !== undefined) set(TABLE.ttlAttribute, change.expires_at);
   }
   if (change.previous_scheduled_for !== undefined) set('previous_scheduled_for', change.previous_scheduled_for);

@@ -285,6 +285,25 @@ describe('what running a follow-up sequence answers fits the reference', () => {
       'LEAD_NOT_FOUND',
     );
 
+    // The same steps across the site, and the tenant's commands: each listing as documented.
+    const siteListed = await call(runtime.url, 'GET', `/api/follow-ups?site_id=${DEMO_SITE}&status=scheduled&limit=1`, { key: key() });
+    expect(siteListed.status).toBe(200);
+    expectDocumented('listSiteFollowUps', 200, siteListed.body);
+    expect(siteListed.body.data).toMatchObject({ has_more: true, next_cursor: expect.any(String) });
+    expectDocumentedError('listSiteFollowUps', await call(runtime.url, 'GET', '/api/follow-ups', { key: key() }), 'INVALID_REQUEST');
+    expectDocumentedError(
+      'listSiteFollowUps',
+      await call(runtime.url, 'GET', `/api/follow-ups?site_id=${DEMO_LEAD}`, { key: key() }),
+      'SITE_NOT_FOUND',
+    );
+    const commands = await call(runtime.url, 'GET', '/api/commands?type=lead_follow_up&status=completed,failed&limit=1', { key: key() });
+    expect(commands.status).toBe(200);
+    expectDocumented('listCommands', 200, commands.body);
+    expect((commands.body.data?.commands as { finished_at: string | null }[])[0]?.finished_at).toEqual(expect.any(String));
+    const nextCommands = await call(runtime.url, 'GET', `/api/commands?cursor=${String(commands.body.data?.next_cursor)}`, { key: key() });
+    expectDocumentedError('listCommands', nextCommands, 'INVALID_REQUEST');
+    expectDocumentedError('listCommands', await call(runtime.url, 'GET', '/api/commands?limit=101', { key: key() }), 'INVALID_REQUEST');
+
     const patch = (id: string, body: unknown) => call(runtime.url, 'PATCH', `/api/follow-ups/${id}`, { key: key(), body });
     const edited = await patch(first!, {
       subject: 'Jordan, a quick question',
