@@ -663,7 +663,7 @@ export interface components {
             /** @description Why it failed, once `failed`. */
             error?: {
                 /** @enum {string} */
-                code: "INVALID_REQUEST" | "INVALID_INPUT" | "INVALID_PHONE_NUMBER" | "INVALID_FOLLOW_UP_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "INVALID_OPERATION" | "NO_CHANNELS_CONFIGURED" | "NO_VALID_CHANNELS_FOR_LEAD" | "NO_VALID_CHANNELS" | "SITE_NOT_FOUND" | "LEAD_NOT_FOUND" | "USER_NOT_FOUND" | "AGENT_NOT_FOUND" | "COMMAND_NOT_FOUND" | "NOT_FOUND" | "SALES_COMMAND_FAILED" | "NO_CONTENT_GENERATED" | "SEARCH_FAILED" | "SYSTEM_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED";
+                code: "INVALID_REQUEST" | "INVALID_INPUT" | "INVALID_PHONE_NUMBER" | "INVALID_FOLLOW_UP_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "INVALID_OPERATION" | "NO_CHANNELS_CONFIGURED" | "NO_VALID_CHANNELS_FOR_LEAD" | "NO_VALID_CHANNELS" | "SITE_NOT_FOUND" | "LEAD_NOT_FOUND" | "USER_NOT_FOUND" | "AGENT_NOT_FOUND" | "COMMAND_NOT_FOUND" | "NOT_FOUND" | "SALES_COMMAND_FAILED" | "NO_CONTENT_GENERATED" | "SEARCH_FAILED" | "SYSTEM_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED";
                 message: string;
                 /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
                 details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
@@ -737,7 +737,7 @@ export interface components {
         /** @description Why a command failed (its `error`), or what went wrong without failing it (an item of `warnings`). */
         ErrorInfo: {
             /** @enum {string} */
-            code: "INVALID_REQUEST" | "INVALID_INPUT" | "INVALID_PHONE_NUMBER" | "INVALID_FOLLOW_UP_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "INVALID_OPERATION" | "NO_CHANNELS_CONFIGURED" | "NO_VALID_CHANNELS_FOR_LEAD" | "NO_VALID_CHANNELS" | "SITE_NOT_FOUND" | "LEAD_NOT_FOUND" | "USER_NOT_FOUND" | "AGENT_NOT_FOUND" | "COMMAND_NOT_FOUND" | "NOT_FOUND" | "SALES_COMMAND_FAILED" | "NO_CONTENT_GENERATED" | "SEARCH_FAILED" | "SYSTEM_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED";
+            code: "INVALID_REQUEST" | "INVALID_INPUT" | "INVALID_PHONE_NUMBER" | "INVALID_FOLLOW_UP_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "INVALID_OPERATION" | "NO_CHANNELS_CONFIGURED" | "NO_VALID_CHANNELS_FOR_LEAD" | "NO_VALID_CHANNELS" | "SITE_NOT_FOUND" | "LEAD_NOT_FOUND" | "USER_NOT_FOUND" | "AGENT_NOT_FOUND" | "COMMAND_NOT_FOUND" | "NOT_FOUND" | "SALES_COMMAND_FAILED" | "NO_CONTENT_GENERATED" | "SEARCH_FAILED" | "SYSTEM_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED";
             message: string;
             /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
             details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
@@ -1019,6 +1019,21 @@ export interface components {
             /** @description Deep research only: milliseconds from the request (or the command's creation) to this answer. */
             processing_time_ms?: number;
         };
+        /** @description The error envelope answered with HTTP 415: its codes are UNSUPPORTED_MEDIA_TYPE. */
+        UnsupportedMediaTypeError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "UNSUPPORTED_MEDIA_TYPE";
+                /** @description A sentence for people; it never holds a secret or a stack trace. */
+                message: string;
+                /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
+                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
+            };
+            /** @description Deep research only: milliseconds from the request (or the command's creation) to this answer. */
+            processing_time_ms?: number;
+        };
         /** @description The error envelope answered with HTTP 429: its codes are RATE_LIMITED. */
         TooManyRequestsError: {
             /** @enum {boolean} */
@@ -1065,7 +1080,7 @@ export interface components {
             processing_time_ms?: number;
         };
         /** @description Every failure of every route: the code is stable and decides the HTTP status; 400 codes are final, 500 codes are worth retrying. */
-        ErrorEnvelope: components["schemas"]["BadRequestError"] | components["schemas"]["UnauthorizedError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["NotFoundError"] | components["schemas"]["MethodNotAllowedError"] | components["schemas"]["ConflictError"] | components["schemas"]["PayloadTooLargeError"] | components["schemas"]["TooManyRequestsError"] | components["schemas"]["HeadersTooLargeError"] | components["schemas"]["ServerError"];
+        ErrorEnvelope: components["schemas"]["BadRequestError"] | components["schemas"]["UnauthorizedError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["NotFoundError"] | components["schemas"]["MethodNotAllowedError"] | components["schemas"]["ConflictError"] | components["schemas"]["PayloadTooLargeError"] | components["schemas"]["UnsupportedMediaTypeError"] | components["schemas"]["TooManyRequestsError"] | components["schemas"]["HeadersTooLargeError"] | components["schemas"]["ServerError"];
         /** @description A lead follow-up with `output: "channel_messages"`, completed. */
         ChannelMessagesResult: {
             /**
@@ -2440,6 +2455,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
             429: {
                 headers: {
@@ -2751,6 +2775,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
             429: {
                 headers: {
@@ -2915,6 +2948,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
             429: {
                 headers: {
@@ -3066,6 +3108,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
@@ -3387,6 +3438,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
             429: {
                 headers: {
@@ -3595,6 +3655,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
@@ -3817,6 +3886,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
@@ -4289,6 +4367,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
             429: {
                 headers: {
@@ -4585,6 +4672,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
