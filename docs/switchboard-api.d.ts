@@ -94,6 +94,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/leads/{leadId}/follow-ups/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a lead's sequence
+         * @description Pauses the lead's follow-ups of the key's tenant: its `scheduled` steps stay `scheduled` but none falls due (no `follow_up.due`) until you resume; steps already `due` were announced and are yours to send or end. The list shows `paused: true`. Pausing a paused sequence is the same pause (200, its first `paused_at`). Lead events and edits still apply to held steps; a sequence a later lead follow-up saves is not held.
+         *
+         *     Checks, in this order: INVALID_REQUEST (no body, not JSON, `site_id` missing, an unknown field), INVALID_INPUT (`site_id` or `leadId` not a UUID), SITE_NOT_FOUND / FORBIDDEN, LEAD_NOT_FOUND, INVALID_TRANSITION (a resume of this sequence is under way).
+         */
+        post: operations["pauseLeadFollowUps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/{leadId}/follow-ups/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused sequence
+         * @description Ends the pause: every step it held goes back on the schedule moved forward by the pause's length, later steps too, so the sequence picks up where it stood with its spacing kept: a step whose time passed during the pause falls due as long after the resume as it stood after the pause, never in a burst.
+         *
+         *     Checks, in this order: INVALID_REQUEST (no body, not JSON, `site_id` missing, an unknown field), INVALID_INPUT (`site_id` or `leadId` not a UUID), SITE_NOT_FOUND / FORBIDDEN, LEAD_NOT_FOUND, INVALID_TRANSITION (the sequence is not paused: nothing changes).
+         */
+        post: operations["resumeLeadFollowUps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents/cmo/stakeholder-coordination": {
         parameters: {
             query?: never;
@@ -1311,6 +1355,14 @@ export interface components {
         FollowUpPage: {
             site_id: string;
             lead_id: string;
+            /** @description True while the lead's sequence is paused (POST …/follow-ups/pause): its scheduled steps wait. */
+            paused: boolean;
+            /**
+             * Format: date-time
+             * @description When the pause began; null when not paused.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            paused_at: string | null;
             /** @description In schedule order, earliest first. */
             follow_ups: components["schemas"]["FollowUpStep"][];
             has_more: boolean;
@@ -1409,6 +1461,51 @@ export interface components {
              * @example Jordan asked for a call on Friday.
              */
             summary?: string;
+        };
+        SequencePaused: {
+            site_id: string;
+            lead_id: string;
+            /** @enum {boolean} */
+            paused: true;
+            /**
+             * Format: date-time
+             * @description When the pause began (the first pause, when asked again).
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            paused_at: string;
+            resumed_at: null;
+            /** @description Scheduled steps this request held (0 when asked again). */
+            follow_ups_held: number;
+        };
+        SequencePauseRequest: {
+            /**
+             * Format: uuid
+             * @description The lead's site (alias `siteId`; both at once must agree).
+             * @example 5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c
+             */
+            site_id: string;
+        };
+        SequenceResumed: {
+            site_id: string;
+            lead_id: string;
+            /** @enum {boolean} */
+            paused: false;
+            /**
+             * Format: date-time
+             * @description When the pause began.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            paused_at: string;
+            /**
+             * Format: date-time
+             * @description When it ended.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            resumed_at: string;
+            /** @description The pause's length: how far every held step moved. */
+            shifted_by_seconds: number;
+            /** @description Steps put back on the schedule. */
+            follow_ups_moved: number;
         };
         /** @description The final meeting details and prompts, and the call as it is now (it keeps moving after the command completed). */
         StakeholderCoordinationResult: {
@@ -2538,6 +2635,8 @@ export interface operations {
                      *       "data": {
                      *         "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
                      *         "lead_id": "d4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80",
+                     *         "paused": false,
+                     *         "paused_at": null,
                      *         "follow_ups": [
                      *           {
                      *             "id": "e85c0b0e-5a3f-4c1d-9a57-3f0c2b7d9e11",
@@ -2931,6 +3030,305 @@ export interface operations {
                 };
             };
             /** @description - `IDEMPOTENCY_CONFLICT`: The `Idempotency-Key` was used within 24 hours with another body. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pauseLeadFollowUps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The lead (any case). */
+                leadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SequencePauseRequest"];
+            };
+        };
+        responses: {
+            /** @description Paused. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
+                     *         "lead_id": "d4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80",
+                     *         "paused": true,
+                     *         "paused_at": "2026-11-24T09:00:00.000Z",
+                     *         "resumed_at": null,
+                     *         "follow_ups_held": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SequencePaused"];
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed.
+             *     - `INVALID_INPUT`: An id of the request (a site, a lead, a user, an agent) is not a UUID.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The site exists but is not among the key's sites; on a webhook, the provider's signature does not match. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /**
+             * @description - `SITE_NOT_FOUND`: No site has this id.
+             *     - `LEAD_NOT_FOUND`: The lead is not a lead of the site.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description - `INVALID_TRANSITION`: The item cannot move from its current state to the one asked for. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    resumeLeadFollowUps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The lead (any case). */
+                leadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SequencePauseRequest"];
+            };
+        };
+        responses: {
+            /** @description Resumed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
+                     *         "lead_id": "d4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80",
+                     *         "paused": false,
+                     *         "paused_at": "2026-11-24T09:00:00.000Z",
+                     *         "resumed_at": "2026-11-27T09:00:00.000Z",
+                     *         "shifted_by_seconds": 259200,
+                     *         "follow_ups_moved": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SequenceResumed"];
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed.
+             *     - `INVALID_INPUT`: An id of the request (a site, a lead, a user, an agent) is not a UUID.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The site exists but is not among the key's sites; on a webhook, the provider's signature does not match. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /**
+             * @description - `SITE_NOT_FOUND`: No site has this id.
+             *     - `LEAD_NOT_FOUND`: The lead is not a lead of the site.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description - `INVALID_TRANSITION`: The item cannot move from its current state to the one asked for. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -116,6 +116,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
           { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
           // The site (the key must cover it) and its lead.
           { actions: ['GetItem'], keyPrefixes: ['SITE#'] },
+          // Whether the lead's sequence is paused (its FOLLOWUP#PAUSE# record).
+          { actions: ['GetItem'], keyPrefixes: ['FOLLOWUP#'] },
           // The lead's follow-ups, in the tenant's own lead partition.
           { index: 'gsi2', actions: ['Query'], keyPrefixes: ['FOLLOWUP#LEAD#'] },
         ],
@@ -174,6 +176,31 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
       },
     },
     {
+      id: 'pauseFollowUpsApi',
+      kind: 'api',
+      entry: 'functions/api/pause-follow-ups.ts',
+      description:
+        "POST /api/leads/{leadId}/follow-ups/pause and /resume: hold a lead's scheduled follow-ups, then put them back moved by the pause",
+      // It never waits: the key, the site, the pause record, one page of the lead's steps and one conditional write per
+      // scheduled step (a handful), each bounded by the SDK's 3 s request timeout; 8 s leaves room for a slow call or two.
+      timeoutSeconds: 8,
+      memoryMb: 256,
+      access: {
+        table: [
+          { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+          // The site (the key must cover it) and its lead.
+          { actions: ['GetItem'], keyPrefixes: ['SITE#'] },
+          // The lead's pause record (FOLLOWUP#PAUSE#, one per tenant and lead), kept from pause to resume, and the steps
+          // it holds and puts back (conditional writes on scheduled steps of the tenant).
+          { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], keyPrefixes: ['FOLLOWUP#'] },
+          { index: 'gsi2', actions: ['Query'], keyPrefixes: ['FOLLOWUP#LEAD#'] },
+        ],
+        sendsTo: [],
+        sendsToDeadLetterOf: [],
+        secrets: [],
+      },
+    },
+    {
       id: 'followUpDispatcher',
       kind: 'scheduled',
       entry: 'functions/scheduled/follow-up-dispatcher.ts',
@@ -201,6 +228,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
     { method: 'GET', path: '/api/leads/{leadId}/follow-ups', function: 'listFollowUpsApi' },
     { method: 'PATCH', path: '/api/follow-ups/{id}', function: 'updateFollowUpApi' },
     { method: 'POST', path: '/api/leads/{leadId}/events', function: 'leadEventsApi' },
+    { method: 'POST', path: '/api/leads/{leadId}/follow-ups/pause', function: 'pauseFollowUpsApi' },
+    { method: 'POST', path: '/api/leads/{leadId}/follow-ups/resume', function: 'pauseFollowUpsApi' },
   ],
   // A sequence's follow-ups are erased with their command (each delete conditional on its tenant).
   erasedWithCommand: [{ actions: ['DeleteItem'], keyPrefixes: ['FOLLOWUP#'] }],

@@ -18,6 +18,7 @@ const BUDGETS_KIB: Readonly<Record<FunctionId, number>> = {
   getCommandApi: 660, // 602
   deleteCommandApi: 690, // 623
   listFollowUpsApi: 690, // 624
+  pauseFollowUpsApi: 690, // not measured yet: the list's size, plus its small use case
   crmSyncsApi: 660, // 600
   updateFollowUpApi: 690, // 672 (the crm_sync job it queues: its schema)
   followUpDispatcher: 720, // 655

@@ -156,6 +156,13 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   listFollowUpsApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem'], 'table', ['SITE#*']],
+    [['dynamodb:GetItem'], 'table', ['FOLLOWUP#*']],
+    [['dynamodb:Query'], 'index/gsi2', ['FOLLOWUP#LEAD#*']],
+  ],
+  pauseFollowUpsApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:GetItem'], 'table', ['SITE#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], 'table', ['FOLLOWUP#*']],
     [['dynamodb:Query'], 'index/gsi2', ['FOLLOWUP#LEAD#*']],
   ],
   updateFollowUpApi: [

@@ -666,6 +666,14 @@ describe('the table access of every function, on its real paths', () => {
         })
       ).status,
     ).toBe(200);
+    // Pausing the lead's sequence (twice: one pause), the list showing it, resuming it, and resuming again (nothing paused).
+    const pauseBody = { key: API_KEY, body: { site_id: DEMO_SITE } };
+    expect((await call(url, 'POST', `/api/leads/${DEMO_LEAD}/follow-ups/pause`, pauseBody)).body.data).toMatchObject({ paused: true });
+    expect((await call(url, 'POST', `/api/leads/${DEMO_LEAD}/follow-ups/pause`, pauseBody)).status).toBe(200);
+    const whilePaused = await call(url, 'GET', `/api/leads/${DEMO_LEAD}/follow-ups?site_id=${DEMO_SITE}&limit=1`, { key: API_KEY });
+    expect(whilePaused.body.data).toMatchObject({ paused: true });
+    expect((await call(url, 'POST', `/api/leads/${DEMO_LEAD}/follow-ups/resume`, pauseBody)).body.data).toMatchObject({ paused: false });
+    expect((await call(url, 'POST', `/api/leads/${DEMO_LEAD}/follow-ups/resume`, pauseBody)).status).toBe(409);
     // HubSpot's webhook: a signed reply of a contact linked to the lead (its open steps cancelled, the event in the tenant's
     // history, its re-import started), the same call retried (the re-import's Idempotency-Key replayed), and one whose
     // re-import cannot be queued (its command marked).

@@ -8,6 +8,7 @@ import { followUpEditSchema } from './edit';
 import type { AppliedChange } from './event-records';
 import { leadEventRequestSchema } from './lead-events';
 import { listQuerySchema, MAX_PAGE_SIZE, siteParameter } from './list';
+import { sequencePauseRequestSchema } from './pause';
 import { STEP_STATUSES, type StepView } from './step';
 
 /**
@@ -110,6 +111,10 @@ const followUpPageSchema = z
   .object({
     site_id: z.string(),
     lead_id: z.string(),
+    paused: z
+      .boolean()
+      .meta({ description: "True while the lead's sequence is paused (POST …/follow-ups/pause): its scheduled steps wait." }),
+    paused_at: instantField('When the pause began; null when not paused.').nullable(),
     follow_ups: z.array(followUpStepSchema).max(MAX_PAGE_SIZE).meta({ description: 'In schedule order, earliest first.' }),
     has_more: z.boolean(),
     next_cursor: z.string().nullable().meta({ description: 'Pass it as `cursor` for the next page; null on the last.' }),
@@ -157,7 +162,36 @@ const leadEventResultSchema = z
   })
   .meta({ id: 'LeadEventResult' });
 
-/** The three routes of running a sequence. */
+// --- POST /api/leads/{leadId}/follow-ups/pause and /resume
+
+const pausedSchema = z
+  .object({
+    site_id: z.string(),
+    lead_id: z.string(),
+    paused: z.literal(true),
+    paused_at: instantField('When the pause began (the first pause, when asked again).'),
+    resumed_at: z.null(),
+    follow_ups_held: z.number().int().min(0).meta({ description: 'Scheduled steps this request held (0 when asked again).' }),
+  })
+  .meta({ id: 'SequencePaused' });
+
+const resumedSchema = z
+  .object({
+    site_id: z.string(),
+    lead_id: z.string(),
+    paused: z.literal(false),
+    paused_at: instantField('When the pause began.'),
+    resumed_at: instantField('When it ended.'),
+    shifted_by_seconds: z.number().int().min(0).meta({ description: "The pause's length: how far every held step moved." }),
+    follow_ups_moved: z.number().int().min(0).meta({ description: 'Steps put back on the schedule.' }),
+  })
+  .meta({ id: 'SequenceResumed' });
+
+const PAUSE_CHECKS =
+  'Checks, in this order: INVALID_REQUEST (no body, not JSON, `site_id` missing, an unknown field), INVALID_INPUT (`site_id` or `leadId` not a UUID), ' +
+  'SITE_NOT_FOUND / FORBIDDEN, LEAD_NOT_FOUND';
+
+/** The routes of running a sequence. */
 export const FOLLOW_UP_SEQUENCE_OPERATIONS: readonly DocumentedOperation[] = [
   apiOperation({
     method: 'GET',
@@ -184,6 +218,8 @@ export const FOLLOW_UP_SEQUENCE_OPERATIONS: readonly DocumentedOperation[] = [
           data: {
             site_id: DEMO_SITE_ID,
             lead_id: DEMO_LEAD_ID,
+            paused: false,
+            paused_at: null,
             follow_ups: [STEP_EXAMPLE],
             has_more: true,
             next_cursor: 'WyIyMDI2LTExLTI1VDE0OjAyOjExLjUxMloiXQ',
@@ -294,6 +330,74 @@ export const FOLLOW_UP_SEQUENCE_OPERATIONS: readonly DocumentedOperation[] = [
                 interaction_recorded: true,
               },
             },
+          },
+        },
+      },
+    },
+  }),
+  apiOperation({
+    method: 'POST',
+    path: '/api/leads/{leadId}/follow-ups/pause',
+    operationId: 'pauseLeadFollowUps',
+    tag: TAG,
+    summary: "Pause a lead's sequence",
+    description: [
+      "Pauses the lead's follow-ups of the key's tenant: its `scheduled` steps stay `scheduled` but none falls due (no `follow_up.due`) until you resume; " +
+        'steps already `due` were announced and are yours to send or end. The list shows `paused: true`. Pausing a paused sequence is the same pause (200, its first `paused_at`). ' +
+        'Lead events and edits still apply to held steps; a sequence a later lead follow-up saves is not held.',
+      '',
+      `${PAUSE_CHECKS}, INVALID_TRANSITION (a resume of this sequence is under way).`,
+    ].join('\n'),
+    params: leadParams,
+    body: { schema: sequencePauseRequestSchema, example: { site_id: DEMO_SITE_ID } },
+    errors: ['INVALID_REQUEST', 'INVALID_INPUT', 'FORBIDDEN', 'SITE_NOT_FOUND', 'LEAD_NOT_FOUND', 'INVALID_TRANSITION'],
+    answers: {
+      200: {
+        description: 'Paused.',
+        schema: successEnvelope(pausedSchema),
+        example: {
+          success: true,
+          data: {
+            site_id: DEMO_SITE_ID,
+            lead_id: DEMO_LEAD_ID,
+            paused: true,
+            paused_at: '2026-11-24T09:00:00.000Z',
+            resumed_at: null,
+            follow_ups_held: 3,
+          },
+        },
+      },
+    },
+  }),
+  apiOperation({
+    method: 'POST',
+    path: '/api/leads/{leadId}/follow-ups/resume',
+    operationId: 'resumeLeadFollowUps',
+    tag: TAG,
+    summary: 'Resume a paused sequence',
+    description: [
+      "Ends the pause: every step it held goes back on the schedule moved forward by the pause's length, later steps too, so the sequence picks up where it stood " +
+        'with its spacing kept: a step whose time passed during the pause falls due as long after the resume as it stood after the pause, never in a burst.',
+      '',
+      `${PAUSE_CHECKS}, INVALID_TRANSITION (the sequence is not paused: nothing changes).`,
+    ].join('\n'),
+    params: leadParams,
+    body: { schema: sequencePauseRequestSchema, example: { site_id: DEMO_SITE_ID } },
+    errors: ['INVALID_REQUEST', 'INVALID_INPUT', 'FORBIDDEN', 'SITE_NOT_FOUND', 'LEAD_NOT_FOUND', 'INVALID_TRANSITION'],
+    answers: {
+      200: {
+        description: 'Resumed.',
+        schema: successEnvelope(resumedSchema),
+        example: {
+          success: true,
+          data: {
+            site_id: DEMO_SITE_ID,
+            lead_id: DEMO_LEAD_ID,
+            paused: false,
+            paused_at: '2026-11-24T09:00:00.000Z',
+            resumed_at: '2026-11-27T09:00:00.000Z',
+            shifted_by_seconds: 259200,
+            follow_ups_moved: 3,
           },
         },
       },
