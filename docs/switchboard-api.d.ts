@@ -83,7 +83,7 @@ export interface paths {
         put?: never;
         /**
          * Report what a lead did
-         * @description Records what the lead did (from your CRM, or your e-mail provider's webhook), adds it to the key's tenant's history of the lead (once; the tenant's later lead follow-ups read its newest entries, no other tenant's ever do; kept `COMMAND_RETENTION_DAYS`), and adapts the lead's remaining steps of the key's tenant by deterministic rules (see `type`); when something changed, publishes `sequence.adapted`. The changes are decided once and kept with the event, so a retry finishes exactly those. A step that moved meanwhile (sent, edited) is left alone.
+         * @description Records what the lead did (from your CRM, or your e-mail provider's webhook), adds it to the key's tenant's history of the lead (once; the tenant's later lead follow-ups read its newest entries, no other tenant's ever do; kept `COMMAND_RETENTION_DAYS`), and adapts the lead's remaining steps of the key's tenant by deterministic rules (see `type`); when something changed, publishes `sequence.adapted`. The changes are decided once and kept with the event, so a retry finishes exactly those. A step that moved meanwhile (sent, edited) is left alone. An `unsubscribed` event (on its channel; without one, on every channel) leaves that channel out of your later lead follow-ups of the lead (400 NO_VALID_CHANNELS_FOR_LEAD when none is left). A `replied` event also starts a lead follow-up command (`command_id`) with the reply in its interactions, so the sales agent drafts the answer.
          *
          *     Checks, in this order: INVALID_REQUEST (body not JSON, a missing, malformed or unknown field, `site_id` not a string, `occurred_at` before 1970 or in the future), INVALID_INPUT (`site_id` or `leadId` not a UUID), SITE_NOT_FOUND / FORBIDDEN, LEAD_NOT_FOUND, INVALID_REQUEST (an `Idempotency-Key` too long), IDEMPOTENCY_CONFLICT.
          */
@@ -815,6 +815,18 @@ export interface components {
             configured_channels: string[];
             lead_has_email: boolean;
             lead_has_phone: boolean;
+            /** @description The channels that reach the lead but are closed to your tenant's follow-ups: the lead unsubscribed. */
+            refused_channels?: {
+                /** @example email */
+                channel: string;
+                /** @enum {string} */
+                reason: "unsubscribed";
+                /**
+                 * @description When the lead unsubscribed (UTC).
+                 * @example 2026-11-24T09:12:00.000Z
+                 */
+                at: string;
+            }[];
         };
         /** @description A step of a follow-up sequence, as the tenant whose command made it sees it (listed, edited, and in `follow_up.due`). */
         FollowUpStep: {
@@ -1403,6 +1415,17 @@ export interface components {
             changes: components["schemas"]["FollowUpChange"][];
             /** @description True: the event is in your tenant's history of the lead, which your later lead follow-ups read (another tenant's never do). */
             interaction_recorded: boolean;
+            /**
+             * @description The stage the event moved the lead to in your tenant's view (`replied` → `engaged`, `meeting_booked` → `meeting_scheduled`); your later lead follow-ups are written for it. Null for other events.
+             * @example engaged
+             */
+            lead_stage: string | null;
+            /**
+             * Format: uuid
+             * @description For `replied`: the lead follow-up command started to draft the answer (the reply in its interactions, on its channel when given; read it with GET /api/commands/{id}). The same on a replay: a repeated event starts nothing more. Null for other events.
+             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+             */
+            command_id: string | null;
         };
         /** @description The event under `event`, or its fields beside `site_id`. `null` counts as absent; an unknown field is refused. */
         LeadEventRequest: {
@@ -2976,7 +2999,9 @@ export interface operations {
                      *             "scheduled_for": "2026-11-25T14:02:11.512Z"
                      *           }
                      *         ],
-                     *         "interaction_recorded": true
+                     *         "interaction_recorded": true,
+                     *         "lead_stage": "engaged",
+                     *         "command_id": "01a2089c-61b9-7628-80f6-bfab1a2ceaa4"
                      *       }
                      *     }
                      */

@@ -19,6 +19,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:Query'], 'table', ['SITE#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
+    [['dynamodb:Query'], 'table', ['LEADHISTORY#*']],
     [['sqs:SendMessage'], 'queue/sales'],
   ],
   getCommandApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*', 'CMD#*']]],
@@ -173,8 +174,9 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   leadEventsApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem'], 'table', ['SITE#*']],
-    [['dynamodb:PutItem'], 'table', ['LEADHISTORY#*']],
+    [['dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['LEADHISTORY#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['FOLLOWUP#*']],
     [['dynamodb:Query'], 'index/gsi2', ['FOLLOWUP#LEAD#*']],
     [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
@@ -182,6 +184,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
     [['sqs:SendMessage'], 'queue/crmsync'],
+    [['sqs:SendMessage'], 'queue/sales'],
   ],
   followUpDispatcher: [
     [['dynamodb:Query'], 'index/gsi1', ['FOLLOWUP#scheduled*', 'FOLLOWUP#announcing*']],

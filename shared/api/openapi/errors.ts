@@ -93,6 +93,16 @@ export const noValidChannelsDetailsSchema = z
     configured_channels: z.array(z.string()).meta({ example: ['email'] }),
     lead_has_email: z.boolean(),
     lead_has_phone: z.boolean(),
+    refused_channels: z
+      .array(
+        z.object({
+          channel: z.string().meta({ example: 'email' }),
+          reason: z.literal('unsubscribed'),
+          at: z.string().meta({ description: 'When the lead unsubscribed (UTC).', example: '2026-11-24T09:12:00.000Z' }),
+        }),
+      )
+      .optional()
+      .meta({ description: "The channels that reach the lead but are closed to your tenant's follow-ups: the lead unsubscribed." }),
   })
   .meta({
     id: 'NoValidChannelsDetails',

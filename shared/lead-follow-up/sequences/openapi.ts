@@ -159,6 +159,20 @@ const leadEventResultSchema = z
       description:
         "True: the event is in your tenant's history of the lead, which your later lead follow-ups read (another tenant's never do).",
     }),
+    lead_stage: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "The stage the event moved the lead to in your tenant's view (`replied` → `engaged`, `meeting_booked` → `meeting_scheduled`); " +
+          'your later lead follow-ups are written for it. Null for other events.',
+        example: 'engaged',
+      }),
+    command_id: commandIdField.nullable().meta({
+      description:
+        'For `replied`: the lead follow-up command started to draft the answer (the reply in its interactions, on its channel when given; ' +
+        'read it with GET /api/commands/{id}). The same on a replay: a repeated event starts nothing more. Null for other events.',
+    }),
   })
   .meta({ id: 'LeadEventResult' });
 
@@ -269,7 +283,9 @@ export const FOLLOW_UP_SEQUENCE_OPERATIONS: readonly DocumentedOperation[] = [
       "Records what the lead did (from your CRM, or your e-mail provider's webhook), adds it to the key's tenant's history of the lead (once; the tenant's later lead follow-ups " +
         "read its newest entries, no other tenant's ever do; kept `COMMAND_RETENTION_DAYS`), and adapts the lead's remaining steps of the key's tenant " +
         'by deterministic rules (see `type`); when something changed, publishes `sequence.adapted`. The changes are decided once and kept with the event, so a retry finishes exactly those. ' +
-        'A step that moved meanwhile (sent, edited) is left alone.',
+        'A step that moved meanwhile (sent, edited) is left alone. ' +
+        'An `unsubscribed` event (on its channel; without one, on every channel) leaves that channel out of your later lead follow-ups of the lead ' +
+        '(400 NO_VALID_CHANNELS_FOR_LEAD when none is left). A `replied` event also starts a lead follow-up command (`command_id`) with the reply in its interactions, so the sales agent drafts the answer.',
       '',
       'Checks, in this order: INVALID_REQUEST (body not JSON, a missing, malformed or unknown field, `site_id` not a string, `occurred_at` before 1970 or in the future), ' +
         'INVALID_INPUT (`site_id` or `leadId` not a UUID), ' +
@@ -328,6 +344,8 @@ export const FOLLOW_UP_SEQUENCE_OPERATIONS: readonly DocumentedOperation[] = [
                   },
                 ],
                 interaction_recorded: true,
+                lead_stage: 'engaged',
+                command_id: EXAMPLE_COMMAND_ID,
               },
             },
           },
