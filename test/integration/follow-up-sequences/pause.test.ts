@@ -139,6 +139,13 @@ describe('pausing a sequence', () => {
     });
   });
 
+  it('is never made due by a dispatcher that read the index before the pause', async () => {
+    const [id] = await saveSequence('pause-e', 1);
+    expect(await steps.hold(id!, { tenantId: 'pause-e', pausedAt: new Date(T0).toISOString(), at: new Date(T0).toISOString() })).toBe(true);
+    expect(await steps.markDue(id!, new Date(T0 + 2 * DAY).toISOString())).toBeUndefined();
+    expect((await steps.get(id!))!.status).toBe('scheduled');
+  });
+
   it('refuses a body without a site, or a lead that is not the site', async () => {
     expect(await refusal(() => pause('pause-d', {}))).toMatchObject({ code: 'INVALID_REQUEST' });
     expect(await refusal(() => pause('pause-d', { site_id: SITE, extra: 1 }))).toMatchObject({ code: 'INVALID_REQUEST' });
