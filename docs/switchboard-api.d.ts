@@ -105,11 +105,55 @@ export interface paths {
         put?: never;
         /**
          * Report what a lead did
-         * @description Records what the lead did (from your CRM, or your e-mail provider's webhook), adds it to the key's tenant's history of the lead (once; the tenant's later lead follow-ups read its newest entries, no other tenant's ever do; kept `COMMAND_RETENTION_DAYS`), and adapts the lead's remaining steps of the key's tenant by deterministic rules (see `type`); when something changed, publishes `sequence.adapted`. The changes are decided once and kept with the event, so a retry finishes exactly those. A step that moved meanwhile (sent, edited) is left alone.
+         * @description Records what the lead did (from your CRM, or your e-mail provider's webhook), adds it to the key's tenant's history of the lead (once; the tenant's later lead follow-ups read its newest entries, no other tenant's ever do; kept `COMMAND_RETENTION_DAYS`), and adapts the lead's remaining steps of the key's tenant by deterministic rules (see `type`); when something changed, publishes `sequence.adapted`. The changes are decided once and kept with the event, so a retry finishes exactly those. A step that moved meanwhile (sent, edited) is left alone. An `unsubscribed` event (on its channel; without one, on every channel) leaves that channel out of your later lead follow-ups of the lead (400 NO_VALID_CHANNELS_FOR_LEAD when none is left). A `replied` event also starts a lead follow-up command (`command_id`) with the reply in its interactions, so the sales agent drafts the answer.
          *
          *     Checks, in this order: INVALID_REQUEST (body not JSON, a missing, malformed or unknown field, `site_id` not a string, `occurred_at` before 1970 or in the future), INVALID_INPUT (`site_id` or `leadId` not a UUID), SITE_NOT_FOUND / FORBIDDEN, LEAD_NOT_FOUND, INVALID_REQUEST (an `Idempotency-Key` too long), IDEMPOTENCY_CONFLICT.
          */
         post: operations["reportLeadEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/{leadId}/follow-ups/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a lead's sequence
+         * @description Pauses the lead's follow-ups of the key's tenant: its `scheduled` steps stay `scheduled` but none falls due (no `follow_up.due`) until you resume; steps already `due` were announced and are yours to send or end. The list shows `paused: true`. Pausing a paused sequence is the same pause (200, its first `paused_at`). Lead events and edits still apply to held steps; a sequence a later lead follow-up saves is not held.
+         *
+         *     Checks, in this order: INVALID_REQUEST (no body, not JSON, `site_id` missing, an unknown field), INVALID_INPUT (`site_id` or `leadId` not a UUID), SITE_NOT_FOUND / FORBIDDEN, LEAD_NOT_FOUND, INVALID_TRANSITION (a resume of this sequence is under way).
+         */
+        post: operations["pauseLeadFollowUps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/{leadId}/follow-ups/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused sequence
+         * @description Ends the pause: every step it held goes back on the schedule moved forward by the pause's length, later steps too, so the sequence picks up where it stood with its spacing kept: a step whose time passed during the pause falls due as long after the resume as it stood after the pause, never in a burst.
+         *
+         *     Checks, in this order: INVALID_REQUEST (no body, not JSON, `site_id` missing, an unknown field), INVALID_INPUT (`site_id` or `leadId` not a UUID), SITE_NOT_FOUND / FORBIDDEN, LEAD_NOT_FOUND, INVALID_TRANSITION (the sequence is not paused: nothing changes).
+         */
+        post: operations["resumeLeadFollowUps"];
         delete?: never;
         options?: never;
         head?: never;
@@ -793,7 +837,7 @@ export interface components {
             /** @description Why it failed, once `failed`. */
             error?: {
                 /** @enum {string} */
-                code: "INVALID_REQUEST" | "INVALID_INPUT" | "INVALID_PHONE_NUMBER" | "INVALID_FOLLOW_UP_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "INVALID_OPERATION" | "NO_CHANNELS_CONFIGURED" | "NO_VALID_CHANNELS_FOR_LEAD" | "NO_VALID_CHANNELS" | "SITE_NOT_FOUND" | "LEAD_NOT_FOUND" | "USER_NOT_FOUND" | "AGENT_NOT_FOUND" | "COMMAND_NOT_FOUND" | "NOT_FOUND" | "SALES_COMMAND_FAILED" | "NO_CONTENT_GENERATED" | "SEARCH_FAILED" | "SYSTEM_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED";
+                code: "INVALID_REQUEST" | "INVALID_INPUT" | "INVALID_PHONE_NUMBER" | "INVALID_FOLLOW_UP_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "INVALID_OPERATION" | "NO_CHANNELS_CONFIGURED" | "NO_VALID_CHANNELS_FOR_LEAD" | "NO_VALID_CHANNELS" | "SITE_NOT_FOUND" | "LEAD_NOT_FOUND" | "USER_NOT_FOUND" | "AGENT_NOT_FOUND" | "COMMAND_NOT_FOUND" | "NOT_FOUND" | "SALES_COMMAND_FAILED" | "NO_CONTENT_GENERATED" | "SEARCH_FAILED" | "SYSTEM_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED";
                 message: string;
                 /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
                 details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
@@ -867,7 +911,7 @@ export interface components {
         /** @description Why a command failed (its `error`), or what went wrong without failing it (an item of `warnings`). */
         ErrorInfo: {
             /** @enum {string} */
-            code: "INVALID_REQUEST" | "INVALID_INPUT" | "INVALID_PHONE_NUMBER" | "INVALID_FOLLOW_UP_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "INVALID_OPERATION" | "NO_CHANNELS_CONFIGURED" | "NO_VALID_CHANNELS_FOR_LEAD" | "NO_VALID_CHANNELS" | "SITE_NOT_FOUND" | "LEAD_NOT_FOUND" | "USER_NOT_FOUND" | "AGENT_NOT_FOUND" | "COMMAND_NOT_FOUND" | "NOT_FOUND" | "SALES_COMMAND_FAILED" | "NO_CONTENT_GENERATED" | "SEARCH_FAILED" | "SYSTEM_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED";
+            code: "INVALID_REQUEST" | "INVALID_INPUT" | "INVALID_PHONE_NUMBER" | "INVALID_FOLLOW_UP_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "INVALID_OPERATION" | "NO_CHANNELS_CONFIGURED" | "NO_VALID_CHANNELS_FOR_LEAD" | "NO_VALID_CHANNELS" | "SITE_NOT_FOUND" | "LEAD_NOT_FOUND" | "USER_NOT_FOUND" | "AGENT_NOT_FOUND" | "COMMAND_NOT_FOUND" | "NOT_FOUND" | "SALES_COMMAND_FAILED" | "NO_CONTENT_GENERATED" | "SEARCH_FAILED" | "SYSTEM_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED";
             message: string;
             /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
             details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
@@ -901,6 +945,18 @@ export interface components {
             configured_channels: string[];
             lead_has_email: boolean;
             lead_has_phone: boolean;
+            /** @description The channels that reach the lead but are closed to your tenant's follow-ups: the lead unsubscribed. */
+            refused_channels?: {
+                /** @example email */
+                channel: string;
+                /** @enum {string} */
+                reason: "unsubscribed";
+                /**
+                 * @description When the lead unsubscribed (UTC).
+                 * @example 2026-11-24T09:12:00.000Z
+                 */
+                at: string;
+            }[];
         };
         /** @description A step of a follow-up sequence, as the tenant whose command made it sees it (listed, edited, and in `follow_up.due`). */
         FollowUpStep: {
@@ -1149,6 +1205,21 @@ export interface components {
             /** @description Deep research only: milliseconds from the request (or the command's creation) to this answer. */
             processing_time_ms?: number;
         };
+        /** @description The error envelope answered with HTTP 415: its codes are UNSUPPORTED_MEDIA_TYPE. */
+        UnsupportedMediaTypeError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "UNSUPPORTED_MEDIA_TYPE";
+                /** @description A sentence for people; it never holds a secret or a stack trace. */
+                message: string;
+                /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
+                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
+            };
+            /** @description Deep research only: milliseconds from the request (or the command's creation) to this answer. */
+            processing_time_ms?: number;
+        };
         /** @description The error envelope answered with HTTP 429: its codes are RATE_LIMITED. */
         TooManyRequestsError: {
             /** @enum {boolean} */
@@ -1195,7 +1266,7 @@ export interface components {
             processing_time_ms?: number;
         };
         /** @description Every failure of every route: the code is stable and decides the HTTP status; 400 codes are final, 500 codes are worth retrying. */
-        ErrorEnvelope: components["schemas"]["BadRequestError"] | components["schemas"]["UnauthorizedError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["NotFoundError"] | components["schemas"]["MethodNotAllowedError"] | components["schemas"]["ConflictError"] | components["schemas"]["PayloadTooLargeError"] | components["schemas"]["TooManyRequestsError"] | components["schemas"]["HeadersTooLargeError"] | components["schemas"]["ServerError"];
+        ErrorEnvelope: components["schemas"]["BadRequestError"] | components["schemas"]["UnauthorizedError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["NotFoundError"] | components["schemas"]["MethodNotAllowedError"] | components["schemas"]["ConflictError"] | components["schemas"]["PayloadTooLargeError"] | components["schemas"]["UnsupportedMediaTypeError"] | components["schemas"]["TooManyRequestsError"] | components["schemas"]["HeadersTooLargeError"] | components["schemas"]["ServerError"];
         /** @description A lead follow-up with `output: "channel_messages"`, completed. */
         ChannelMessagesResult: {
             /**
@@ -1426,6 +1497,14 @@ export interface components {
         FollowUpPage: {
             site_id: string;
             lead_id: string;
+            /** @description True while the lead's sequence is paused (POST …/follow-ups/pause): its scheduled steps wait. */
+            paused: boolean;
+            /**
+             * Format: date-time
+             * @description When the pause began; null when not paused.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            paused_at: string | null;
             /** @description In schedule order, earliest first. */
             follow_ups: components["schemas"]["FollowUpStep"][];
             has_more: boolean;
@@ -1474,6 +1553,17 @@ export interface components {
             changes: components["schemas"]["FollowUpChange"][];
             /** @description True: the event is in your tenant's history of the lead, which your later lead follow-ups read (another tenant's never do). */
             interaction_recorded: boolean;
+            /**
+             * @description The stage the event moved the lead to in your tenant's view (`replied` → `engaged`, `meeting_booked` → `meeting_scheduled`); your later lead follow-ups are written for it. Null for other events.
+             * @example engaged
+             */
+            lead_stage: string | null;
+            /**
+             * Format: uuid
+             * @description For `replied`: the lead follow-up command started to draft the answer (the reply in its interactions, on its channel when given; read it with GET /api/commands/{id}). The same on a replay: a repeated event starts nothing more. Null for other events.
+             * @example 01a2089c-61b9-7628-80f6-bfab1a2ceaa4
+             */
+            command_id: string | null;
         };
         /** @description The event under `event`, or its fields beside `site_id`. `null` counts as absent; an unknown field is refused. */
         LeadEventRequest: {
@@ -1532,6 +1622,51 @@ export interface components {
              * @example Jordan asked for a call on Friday.
              */
             summary?: string;
+        };
+        SequencePaused: {
+            site_id: string;
+            lead_id: string;
+            /** @enum {boolean} */
+            paused: true;
+            /**
+             * Format: date-time
+             * @description When the pause began (the first pause, when asked again).
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            paused_at: string;
+            resumed_at: null;
+            /** @description Scheduled steps this request held (0 when asked again). */
+            follow_ups_held: number;
+        };
+        SequencePauseRequest: {
+            /**
+             * Format: uuid
+             * @description The lead's site (alias `siteId`; both at once must agree).
+             * @example 5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c
+             */
+            site_id: string;
+        };
+        SequenceResumed: {
+            site_id: string;
+            lead_id: string;
+            /** @enum {boolean} */
+            paused: false;
+            /**
+             * Format: date-time
+             * @description When the pause began.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            paused_at: string;
+            /**
+             * Format: date-time
+             * @description When it ended.
+             * @example 2026-11-23T14:02:11.512Z
+             */
+            resumed_at: string;
+            /** @description The pause's length: how far every held step moved. */
+            shifted_by_seconds: number;
+            /** @description Steps put back on the schedule. */
+            follow_ups_moved: number;
         };
         /** @description The final meeting details and prompts, and the call as it is now (it keeps moving after the command completed). */
         StakeholderCoordinationResult: {
@@ -2740,6 +2875,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
             429: {
                 headers: {
@@ -2814,6 +2958,8 @@ export interface operations {
                      *       "data": {
                      *         "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
                      *         "lead_id": "d4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80",
+                     *         "paused": false,
+                     *         "paused_at": null,
                      *         "follow_ups": [
                      *           {
                      *             "id": "e85c0b0e-5a3f-4c1d-9a57-3f0c2b7d9e11",
@@ -3193,6 +3339,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
             429: {
                 headers: {
@@ -3286,7 +3441,9 @@ export interface operations {
                      *             "scheduled_for": "2026-11-25T14:02:11.512Z"
                      *           }
                      *         ],
-                     *         "interaction_recorded": true
+                     *         "interaction_recorded": true,
+                     *         "lead_stage": "engaged",
+                     *         "command_id": "01a2089c-61b9-7628-80f6-bfab1a2ceaa4"
                      *       }
                      *     }
                      */
@@ -3355,6 +3512,314 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pauseLeadFollowUps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The lead (any case). */
+                leadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SequencePauseRequest"];
+            };
+        };
+        responses: {
+            /** @description Paused. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
+                     *         "lead_id": "d4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80",
+                     *         "paused": true,
+                     *         "paused_at": "2026-11-24T09:00:00.000Z",
+                     *         "resumed_at": null,
+                     *         "follow_ups_held": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SequencePaused"];
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed.
+             *     - `INVALID_INPUT`: An id of the request (a site, a lead, a user, an agent) is not a UUID.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The site exists but is not among the key's sites; on a webhook, the provider's signature does not match. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /**
+             * @description - `SITE_NOT_FOUND`: No site has this id.
+             *     - `LEAD_NOT_FOUND`: The lead is not a lead of the site.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description - `INVALID_TRANSITION`: The item cannot move from its current state to the one asked for. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    resumeLeadFollowUps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The lead (any case). */
+                leadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SequencePauseRequest"];
+            };
+        };
+        responses: {
+            /** @description Resumed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
+                     *         "lead_id": "d4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80",
+                     *         "paused": false,
+                     *         "paused_at": "2026-11-24T09:00:00.000Z",
+                     *         "resumed_at": "2026-11-27T09:00:00.000Z",
+                     *         "shifted_by_seconds": 259200,
+                     *         "follow_ups_moved": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SequenceResumed"];
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST`: The body is missing or not JSON, or a field (or header) is missing or malformed.
+             *     - `INVALID_INPUT`: An id of the request (a site, a lead, a user, an agent) is not a UUID.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The site exists but is not among the key's sites; on a webhook, the provider's signature does not match. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /**
+             * @description - `SITE_NOT_FOUND`: No site has this id.
+             *     - `LEAD_NOT_FOUND`: The lead is not a lead of the site.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description - `INVALID_TRANSITION`: The item cannot move from its current state to the one asked for. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
@@ -3508,6 +3973,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
@@ -3829,6 +4303,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
             429: {
                 headers: {
@@ -4047,6 +4530,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
             429: {
                 headers: {
@@ -4261,6 +4753,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
@@ -4692,6 +5193,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
@@ -5164,6 +5674,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
             429: {
                 headers: {
@@ -5460,6 +5979,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
             /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */

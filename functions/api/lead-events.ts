@@ -1,4 +1,5 @@
 import { apiRoute } from '../../shared/api/route';
+import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
 import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
@@ -8,6 +9,7 @@ import { lambdaEntry } from '../../shared/composition/lambda';
 import { clockOf, type HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
 import { dynamoLeadHistory } from '../../shared/lead-follow-up/history';
+import { dynamoLeadStates } from '../../shared/lead-follow-up/lead-state';
 import { dynamoLeadEventRecords } from '../../shared/lead-follow-up/sequences/event-records';
 import { answerLeadEvent } from '../../shared/lead-follow-up/sequences/lead-events';
 import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
@@ -29,6 +31,8 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const tableName = tableNameOf(settings);
   const logger = loggerOf('leadEventsApi', settings);
   const queue = jobQueueOf('leadEventsApi', settings, tracing);
+  const idempotency = dynamoIdempotencyStore(db, tableName);
+  const retention = readCommandRetention(settings);
   const deps = {
     logger,
     authenticate: authenticatorOf(db, tableName, settings),
@@ -37,10 +41,13 @@ export function build(settings: Settings, host: HostPorts = {}) {
     records: dynamoLeadEventRecords(db, tableName),
     // An event that moves a lead status queues it for the tenant's CRM (crm_sync) once recorded, without waiting on the CRM.
     history: historyWithCrmSync(dynamoLeadHistory(db, tableName), crmSyncProducerOf('leadEventsApi', queue, logger)),
-    idempotency: dynamoIdempotencyStore(db, tableName),
+    idempotency,
+    leadStates: dynamoLeadStates(db, tableName),
+    // A reply starts a lead follow-up command that drafts the answer (its sales job queued like the leadFollowUp route's).
+    replies: { commands: dynamoCommandStore(db, tableName), idempotency, queue, clock, ...retention },
     events: eventPublisherOf('leadEventsApi', { db, tableName, queue, clock }),
     clock,
-    ...readCommandRetention(settings),
+    ...retention,
   };
   return apiRoute(deps, { bodyErrorCode: 'INVALID_REQUEST' }, ({ event, principal, body, headers }) =>
     answerLeadEvent(deps, { principal, leadId: event.pathParameters?.leadId, body, headers }),

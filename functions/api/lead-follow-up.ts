@@ -16,6 +16,7 @@ import { lambdaEntry } from '../../shared/composition/lambda';
 import { clockOf, type HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
 import { acceptLeadFollowUp } from '../../shared/lead-follow-up/accept';
+import { dynamoLeadStates } from '../../shared/lead-follow-up/lead-state';
 import { readLeadFollowUpSettings } from '../../shared/lead-follow-up/settings';
 import { cachedSiteDirectory } from '../../shared/sites/cached-directory';
 import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
@@ -36,6 +37,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
     idempotency: dynamoIdempotencyStore(db, tableName),
     queue: jobQueueOf('leadFollowUpApi', settings, tracing),
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
+    leadStates: dynamoLeadStates(db, tableName),
     clock,
     metrics: metricsOf('leadFollowUpApi', settings),
     maxWaitSeconds: maxWaitSecondsOf('leadFollowUpApi'),

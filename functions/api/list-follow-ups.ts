@@ -4,6 +4,7 @@ import { lambdaEntry } from '../../shared/composition/lambda';
 import { clockOf, type HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
 import { answerListFollowUps } from '../../shared/lead-follow-up/sequences/list';
+import { dynamoPauseStore } from '../../shared/lead-follow-up/sequences/pause-store';
 import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
 import { cachedSiteDirectory } from '../../shared/sites/cached-directory';
 import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
@@ -22,6 +23,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
     authenticate: authenticatorOf(db, tableName, settings),
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
     steps: dynamoStepStore(db, tableName),
+    pauses: dynamoPauseStore(db, tableName),
     clock,
   };
   return apiRoute(deps, {}, ({ event, principal }) =>

@@ -6,6 +6,7 @@ import { crmSyncProducerOf, leadFollowUpFinishHook } from '../../shared/composit
 import { createJobWorker } from '../../shared/commands/worker';
 import { dynamoFollowUpStore } from '../../shared/lead-follow-up/follow-up-store';
 import { dynamoLeadHistory } from '../../shared/lead-follow-up/history';
+import { dynamoLeadStates } from '../../shared/lead-follow-up/lead-state';
 import { salesJob } from '../../shared/lead-follow-up/sales-phase';
 import { readLeadFollowUpSettings } from '../../shared/lead-follow-up/settings';
 import { lazyLlm } from '../../shared/providers/llm/from-settings';
@@ -20,6 +21,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
     ...finishing,
     followUps: dynamoFollowUpStore(deps.db, deps.tableName),
     history: dynamoLeadHistory(deps.db, deps.tableName),
+    leadStates: dynamoLeadStates(deps.db, deps.tableName),
     llm: lazyLlm(deps.secrets, settings, deps.llmPolicy),
     defaultOutput: readLeadFollowUpSettings(settings).defaultOutput,
   });

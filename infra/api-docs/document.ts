@@ -45,7 +45,7 @@ Every failure of every route has one envelope, \`{"success": false, "error": {"c
 
 ${errorTable()}
 
-400 codes are final: fix the request. 500 codes are worth retrying, with back-off. \`details\` lists zod-style issues \`{code, message?, expected?, received?, path}\`, except for \`NO_VALID_CHANNELS_FOR_LEAD\`, whose \`details\` is an object. Deep research adds \`processing_time_ms\` beside \`error\`. A path no route has answers 404 \`NOT_FOUND\` (after the key check under \`/api\`); a known path asked with another method answers 405 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header. Bodies over ${MAX_BODY_BYTES / 1024} KiB answer 413 \`PAYLOAD_TOO_LARGE\`.
+400 codes are final: fix the request. 500 codes are worth retrying, with back-off. \`details\` lists zod-style issues \`{code, message?, expected?, received?, path}\`, except for \`NO_VALID_CHANNELS_FOR_LEAD\`, whose \`details\` is an object. Deep research adds \`processing_time_ms\` beside \`error\`. A path no route has answers 404 \`NOT_FOUND\` (after the key check under \`/api\`); a known path asked with another method answers 405 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header. Bodies over ${MAX_BODY_BYTES / 1024} KiB answer 413 \`PAYLOAD_TOO_LARGE\`. Request bodies under \`/api\` are JSON: a body whose \`Content-Type\` is not \`application/json\` (a UTF-8 \`charset\` and \`application/*+json\` types are taken) answers 415 \`UNSUPPORTED_MEDIA_TYPE\` and changes nothing; a request without a body needs no \`Content-Type\`.
 
 ## Rate limits
 

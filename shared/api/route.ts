@@ -6,7 +6,7 @@ import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../catalogue/limits';
 import type { Principal } from '../access/api-keys';
 import type { Authenticator } from '../access/authenticate';
 import type { ErrorCode } from '../platform/errors';
-import { bodySizeLimit, errorEnvelope, jsonBody } from '../platform/http/middleware';
+import { bodySizeLimit, errorEnvelope, jsonBody, jsonContentType } from '../platform/http/middleware';
 import type { HttpEvent, HttpResult } from '../platform/http/types';
 
 /** What a route's use case receives: the caller, the parsed body and the raw event. */
@@ -38,8 +38,8 @@ type CallContext = Context & { principal?: Principal; headers?: Record<string, s
 
 /**
  * The middy chain every API function shares, in the order of
- * docs/api.md "Order of checks": key (401), body size (413), JSON (400), then the
- * route's own checks; any error leaves as the envelope. Once the key is
+ * docs/api.md "Order of checks": key (401), body size (413), content type (415),
+ * JSON (400), then the route's own checks; any error leaves as the envelope. Once the key is
  * known, every log line of the request carries its `keyId`.
  */
 export function apiRoute(deps: RouteDependencies, options: RouteOptions, run: (call: ApiCall) => Promise<HttpResult>) {
@@ -61,7 +61,9 @@ export function apiRoute(deps: RouteDependencies, options: RouteOptions, run: (c
         deps.logger.appendKeys({ keyId: principal.keyId });
       },
     });
-  if (options.bodyErrorCode) chain.use(bodySizeLimit(MAX_BODY_BYTES)).use(jsonBody(options.bodyErrorCode, MAX_JSON_DEPTH));
+  // Every /api route, with a body of its own or not (some parse theirs per method), takes JSON only.
+  chain.use(bodySizeLimit(MAX_BODY_BYTES)).use(jsonContentType());
+  if (options.bodyErrorCode) chain.use(jsonBody(options.bodyErrorCode, MAX_JSON_DEPTH));
   return chain;
 }
 

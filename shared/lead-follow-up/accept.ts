@@ -6,6 +6,7 @@ import { canonicalJson, sha256Hex } from '../platform/hashing';
 import type { HttpResult } from '../platform/http/types';
 import type { SiteDirectory } from '../sites/directory';
 import { checkLeadFollowUp } from './checks';
+import type { LeadStates } from './lead-state';
 import { leadFollowUpPresenter } from './presenter';
 import { parseLeadFollowUpRequest, type LeadFollowUpOutput } from './schema';
 
@@ -15,6 +16,8 @@ export interface LeadFollowUpApiDependencies extends StartDependencies {
   defaultOutput: LeadFollowUpOutput;
   /** Longest `Prefer: wait` this route honours (below its function's timeout). */
   maxWaitSeconds: number;
+  /** The tenant's unsubscribes of the lead, whose channels are left out. @default none read */
+  leadStates?: Pick<LeadStates, 'get'>;
 }
 
 export interface LeadFollowUpCall {
@@ -33,7 +36,8 @@ export interface LeadFollowUpCall {
  */
 export async function acceptLeadFollowUp(deps: LeadFollowUpApiDependencies, call: LeadFollowUpCall): Promise<HttpResult> {
   const request = parseLeadFollowUpRequest(call.body, deps.defaultOutput);
-  await checkLeadFollowUp(deps.sites, request, call.principal);
+  const owner = { tenantId: call.principal.tenantId, siteId: request.siteId, leadId: request.leadId };
+  await checkLeadFollowUp(deps.sites, request, call.principal, deps.leadStates ? await deps.leadStates.get(owner) : undefined);
   const idempotencyKey = readIdempotencyKey(call.headers, 'INVALID_REQUEST');
   const { command } = await startCommand(deps, {
     type: 'lead_follow_up',

@@ -32,7 +32,7 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
             // Producer jobs: the tenant's sites, then the job's Idempotency-Key (command-start.ts).
             ...PRODUCER_JOB_TABLE_GRANTS,
             { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
-            // The command's tenant's window of the lead's history (one Query, Limit bounded).
+            // The command's tenant's window of the lead's history (one Query, Limit bounded), and its state of the lead.
             { actions: ['Query'], keyPrefixes: ['LEADHISTORY#'] },
             // Its command, and the copywriter child it starts. The child and a sequence's follow-ups are written
             // only while the command is still there (a ConditionCheck on it in the same transaction).
@@ -97,6 +97,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
           ...COMMAND_ACCEPT_TABLE_GRANTS,
           // The site the request names, its lead and user, and its agents (listed to find an active sales agent).
           { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
+          // The tenant's state of the lead (its unsubscribes), one key read by Query beside the lead's history.
+          { actions: ['Query'], keyPrefixes: ['LEADHISTORY#'] },
         ],
         sendsTo: ['sales'],
         sendsToDeadLetterOf: [],
@@ -116,6 +118,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
           { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
           // The site (the key must cover it) and its lead.
           { actions: ['GetItem'], keyPrefixes: ['SITE#'] },
+          // Whether the lead's sequence is paused (its FOLLOWUP#PAUSE# record).
+          { actions: ['GetItem'], keyPrefixes: ['FOLLOWUP#'] },
           // The lead's follow-ups, in the tenant's own lead partition.
           { index: 'gsi2', actions: ['Query'], keyPrefixes: ['FOLLOWUP#LEAD#'] },
         ],
@@ -179,17 +183,46 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
           { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
           // The site and its lead, read only.
           { actions: ['GetItem'], keyPrefixes: ['SITE#'] },
-          // The event joins the tenant's history of the lead (one conditional PutItem per event).
-          { actions: ['PutItem'], keyPrefixes: ['LEADHISTORY#'] },
+          // The event joins the tenant's history of the lead (one conditional PutItem per event), and moves the tenant's
+          // state of the lead beside it (its stage, its unsubscribes: one UpdateItem).
+          { actions: ['PutItem', 'UpdateItem'], keyPrefixes: ['LEADHISTORY#'] },
+          // The Idempotency-Key of the event, and that of the lead follow-up a reply starts (derived from the event's id).
           { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+          // The lead follow-up a reply starts (command-start.ts: written once, read back on a replay, closed if its job cannot be queued).
+          { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
           // The steps it cancels or moves, and the event's record (FOLLOWUP#EVENT#).
           { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['FOLLOWUP#'] },
           { index: 'gsi2', actions: ['Query'], keyPrefixes: ['FOLLOWUP#LEAD#'] },
           // sequence.adapted for the tenant's webhooks (event-publishing.ts).
           ...EVENT_PUBLISHER_TABLE_GRANTS,
         ],
-        // And the lead status an event moves, to the tenant's CRM by a crm_sync job (never waited for).
-        sendsTo: [EVENT_DELIVERY_QUEUE, 'crmsync'],
+        // And the lead status an event moves, to the tenant's CRM by a crm_sync job (never waited for); a reply's sales job.
+        sendsTo: [EVENT_DELIVERY_QUEUE, 'crmsync', 'sales'],
+        sendsToDeadLetterOf: [],
+        secrets: [],
+      },
+    },
+    {
+      id: 'pauseFollowUpsApi',
+      kind: 'api',
+      entry: 'functions/api/pause-follow-ups.ts',
+      description:
+        "POST /api/leads/{leadId}/follow-ups/pause and /resume: hold a lead's scheduled follow-ups, then put them back moved by the pause",
+      // It never waits: the key, the site, the pause record, one page of the lead's steps and one conditional write per
+      // scheduled step (a handful), each bounded by the SDK's 3 s request timeout; 8 s leaves room for a slow call or two.
+      timeoutSeconds: 8,
+      memoryMb: 256,
+      access: {
+        table: [
+          { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+          // The site (the key must cover it) and its lead.
+          { actions: ['GetItem'], keyPrefixes: ['SITE#'] },
+          // The lead's pause record (FOLLOWUP#PAUSE#, one per tenant and lead), kept from pause to resume, and the steps
+          // it holds and puts back (conditional writes on scheduled steps of the tenant).
+          { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], keyPrefixes: ['FOLLOWUP#'] },
+          { index: 'gsi2', actions: ['Query'], keyPrefixes: ['FOLLOWUP#LEAD#'] },
+        ],
+        sendsTo: [],
         sendsToDeadLetterOf: [],
         secrets: [],
       },
@@ -223,6 +256,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
     { method: 'GET', path: '/api/follow-ups', function: 'listSiteFollowUpsApi' },
     { method: 'PATCH', path: '/api/follow-ups/{id}', function: 'updateFollowUpApi' },
     { method: 'POST', path: '/api/leads/{leadId}/events', function: 'leadEventsApi' },
+    { method: 'POST', path: '/api/leads/{leadId}/follow-ups/pause', function: 'pauseFollowUpsApi' },
+    { method: 'POST', path: '/api/leads/{leadId}/follow-ups/resume', function: 'pauseFollowUpsApi' },
   ],
   // A sequence's follow-ups are erased with their command (each delete conditional on its tenant).
   erasedWithCommand: [{ actions: ['DeleteItem'], keyPrefixes: ['FOLLOWUP#'] }],

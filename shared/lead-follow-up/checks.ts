@@ -5,6 +5,7 @@ import { shownId } from '../platform/shown';
 import type { SiteDirectory } from '../sites/directory';
 import type { Agent, Lead, Site, User } from '../sites/schema';
 import { availableChannels, configuredChannels, hasReachableChannel, leadReach, type Channel } from './channels';
+import { unsubscribesOf, type LeadState } from './lead-state';
 import { FOLLOW_UP_TYPES, isFollowUpType, type FollowUpType, type LeadFollowUpRequest } from './schema';
 
 /** Agents read per site when looking for one by role. */
@@ -27,7 +28,10 @@ export interface CheckedLeadFollowUp {
  * schema, in the issue's order: site (SITE_NOT_FOUND, or FORBIDDEN for a key
  * without access), lead of that site (LEAD_NOT_FOUND), user (USER_NOT_FOUND),
  * agent (AGENT_NOT_FOUND), followUpType (INVALID_FOLLOW_UP_TYPE), channels
- * (NO_CHANNELS_CONFIGURED, NO_VALID_CHANNELS_FOR_LEAD). The API runs them
+ * (NO_CHANNELS_CONFIGURED, NO_VALID_CHANNELS_FOR_LEAD). A channel the lead
+ * unsubscribed from (the tenant's `state`) is left out; when none that
+ * reaches the lead is left, NO_VALID_CHANNELS_FOR_LEAD names the
+ * unsubscribes in `details.refused_channels`. The API runs them
  * with the caller's principal; the sales worker runs them again against the
  * stored data without one (a producer's job is trusted by IAM).
  */
@@ -35,6 +39,7 @@ export async function checkLeadFollowUp(
   sites: SiteDirectory,
   request: LeadFollowUpRequest,
   principal?: Principal,
+  state?: LeadState,
 ): Promise<CheckedLeadFollowUp> {
   const site = await findSite(sites, request.siteId, principal);
 
@@ -65,21 +70,37 @@ export async function checkLeadFollowUp(
     throw new AppError('NO_CHANNELS_CONFIGURED', 'The site has neither email nor messaging_app enabled.');
   }
   const reach = leadReach(lead, request.phone_number);
-  const channels = availableChannels(configured, reach);
+  const reachable = availableChannels(configured, reach);
+  const refused = state
+    ? reachable
+        .filter((channel) => channel === 'email' || channel === 'messaging_app')
+        .flatMap((channel) => unsubscribesOf(state, channel).map((item) => ({ ...item, channel })))
+    : [];
+  const channels = reachable.filter((channel) => !refused.some((item) => item.channel === channel));
   if (!hasReachableChannel(channels)) {
-    throw new AppError('NO_VALID_CHANNELS_FOR_LEAD', "None of the site's channels matches the lead's contact data.", {
-      configured_channels: configured,
-      lead_has_email: reach.hasEmail,
-      lead_has_phone: reach.hasPhone,
-    });
+    const unsubscribed = refused.length > 0;
+    throw new AppError(
+      'NO_VALID_CHANNELS_FOR_LEAD',
+      unsubscribed
+        ? 'The lead unsubscribed from every channel of the site that reaches it; details.refused_channels says when.'
+        : "None of the site's channels matches the lead's contact data.",
+      {
+        configured_channels: configured,
+        lead_has_email: reach.hasEmail,
+        lead_has_phone: reach.hasPhone,
+        ...(unsubscribed ? { refused_channels: refused } : {}),
+      },
+    );
   }
+  const followUpType =
+    request.followUpType !== undefined && refused.some((item) => item.channel === request.followUpType) ? undefined : request.followUpType;
 
   return {
     site,
     lead,
     ...(user ? { user } : {}),
     agent,
-    ...(request.followUpType !== undefined ? { followUpType: request.followUpType } : {}),
+    ...(followUpType !== undefined ? { followUpType } : {}),
     channels,
   };
 }

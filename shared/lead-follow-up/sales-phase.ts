@@ -11,6 +11,7 @@ import type { GeneratedBy, LlmClient } from '../providers/llm/port';
 import type { SiteDirectory } from '../sites/directory';
 import { leadReach, type Channel } from './channels';
 import { checkLeadFollowUp, findActiveAgent, type CheckedLeadFollowUp } from './checks';
+import type { LeadStates } from './lead-state';
 import { writingContext, type WritingContext } from './context';
 import type { CopywriterRequest } from './copywriter-request';
 import type { FollowUpStore, StoredFollowUp } from './follow-up-store';
@@ -44,6 +45,8 @@ export interface SalesPhaseDependencies extends StartDependencies {
   followUps: FollowUpStore;
   /** What each tenant reported about its leads: the command's tenant's window of it joins the lead's interactions. */
   history: LeadHistory;
+  /** The tenant's stage of the lead and its unsubscribes (left-out channels), moved by its lead events. @default none read */
+  leadStates?: Pick<LeadStates, 'get'>;
   /** The model, resolved on first use (its key may come from Secrets Manager). */
   llm: () => Promise<LlmClient>;
   /** LEAD_FOLLOW_UP_OUTPUT: the `output` of a producer's job that names none. */
@@ -88,7 +91,11 @@ export async function runSalesPhase(
   let childId = command.child_ids?.[0];
   let kept = progress !== undefined;
   if (!progress) {
-    const checked = await checkLeadFollowUp(deps.sites, request);
+    const owner = { tenantId: command.tenant_id, siteId: request.siteId, leadId: request.leadId };
+    const state = deps.leadStates ? await deps.leadStates.get(owner) : undefined;
+    const checked = await checkLeadFollowUp(deps.sites, request, undefined, state);
+    // The stage the tenant's own lead events moved the lead to stands over the site's.
+    if (state?.lead_stage) checked.lead = { ...checked.lead, lead_stage: state.lead_stage };
     const history = await deps.history.window(
       { tenantId: command.tenant_id, siteId: checked.site.id, leadId: checked.lead.id },
       deps.clock.now(),

@@ -40,6 +40,7 @@ export type ErrorCode =
   | 'IDEMPOTENCY_CONFLICT'
   | 'INVALID_TRANSITION'
   | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
   | 'HEADERS_TOO_LARGE'
   | 'RATE_LIMITED';
 
@@ -54,6 +55,7 @@ export const HTTP_STATUS_OF: Readonly<Record<ErrorCode, number>> = Object.freeze
   IDEMPOTENCY_CONFLICT: 409,
   INVALID_TRANSITION: 409,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   HEADERS_TOO_LARGE: 431,
   RATE_LIMITED: 429,
 } as Record<ErrorCode, number>);

@@ -25,15 +25,12 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:Query'], 'table', ['SITE#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
+    [['dynamodb:Query'], 'table', ['LEADHISTORY#*']],
     [['sqs:SendMessage'], 'queue/sales'],
     ...TENANT_LIMITS,
   ],
   getCommandApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*', 'CMD#*']], ...TENANT_LIMITS],
-  listCommandsApi: [
-    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
-    [['dynamodb:Query'], 'index/gsi3', ['CMD#TENANT#*']],
-    ...TENANT_LIMITS,
-  ],
+  listCommandsApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*']], [['dynamodb:Query'], 'index/gsi3', ['CMD#TENANT#*']], ...TENANT_LIMITS],
   deleteCommandApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem'], 'table', ['CMD#*']],
@@ -171,6 +168,14 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   listFollowUpsApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem'], 'table', ['SITE#*']],
+    [['dynamodb:GetItem'], 'table', ['FOLLOWUP#*']],
+    [['dynamodb:Query'], 'index/gsi2', ['FOLLOWUP#LEAD#*']],
+    ...TENANT_LIMITS,
+  ],
+  pauseFollowUpsApi: [
+    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
+    [['dynamodb:GetItem'], 'table', ['SITE#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], 'table', ['FOLLOWUP#*']],
     [['dynamodb:Query'], 'index/gsi2', ['FOLLOWUP#LEAD#*']],
     ...TENANT_LIMITS,
   ],
@@ -189,8 +194,9 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   leadEventsApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem'], 'table', ['SITE#*']],
-    [['dynamodb:PutItem'], 'table', ['LEADHISTORY#*']],
+    [['dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['LEADHISTORY#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
+    [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['FOLLOWUP#*']],
     [['dynamodb:Query'], 'index/gsi2', ['FOLLOWUP#LEAD#*']],
     [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
@@ -198,6 +204,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
     [['sqs:SendMessage'], 'queue/crmsync'],
+    [['sqs:SendMessage'], 'queue/sales'],
     ...TENANT_LIMITS,
   ],
   followUpDispatcher: [
@@ -216,11 +223,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'queue/webhooks'],
     ...TENANT_LIMITS,
   ],
-  webhookTestApi: [
-    [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
-    [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
-    ...TENANT_LIMITS,
-  ],
+  webhookTestApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*']], [['dynamodb:Query'], 'table', ['WEBHOOK#*']], ...TENANT_LIMITS],
   crmConnectionApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],

@@ -46,6 +46,8 @@ import { hubspotSignatureV3 } from '../../shared/crm/webhook-signature';
 
 const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
+/** A lead with no sequence: a reply to it starts a lead follow-up without cancelling the steps the flow still uses. */
+const REPLYING_LEAD = 'e5f6a7b8-c9d0-4e1f-8a2b-4c5d6e7f8091';
 const API_KEY = `sbk_${'t'.repeat(32)}`;
 const LEAD_FOLLOW_UP = '/api/agents/sales/leadFollowUp';
 const RESEARCH = '/api/deepResearch/operation';
@@ -595,6 +597,42 @@ describe('the table access of every function, on its real paths', () => {
       expect((await call(downUrl, 'POST', path, { key: API_KEY, body: request })).status).toBe(500);
       await new Promise((resolve) => downGateway.close(resolve));
     }
+    // A reply when the sales queue is down: the lead follow-up it starts is marked, and the event answers 500 (a retry finishes it).
+    {
+      const api = functionById('leadEventsApi');
+      const unqueued = await compose(
+        api,
+        lambdaSettings(api, await recordingProxy('leadEventsApi'), {
+          [queueById('sales').urlEnvVar]: `${services.aws.sqsEndpoint}/000000000000/missing`,
+        }),
+      );
+      const downGateway = createGateway(
+        [
+          {
+            method: 'POST',
+            path: '/api/leads/{leadId}/events',
+            functionName: api.id,
+            timeoutSeconds: api.timeoutSeconds,
+            handler: unqueued as HttpHandler,
+          },
+        ],
+        { functionName: 'none', timeoutSeconds: 1, handler: handlers.get('notFoundApi') as HttpHandler },
+        { log: requestLogFromEnv({ LOG_LEVEL: 'SILENT' }) },
+      );
+      await new Promise<void>((resolve) => downGateway.listen(0, '127.0.0.1', resolve));
+      const downUrl = `http://127.0.0.1:${(downGateway.address() as AddressInfo).port}`;
+      const downReply = {
+        key: API_KEY,
+        body: { site_id: DEMO_SITE, type: 'replied' },
+        headers: { 'idempotency-key': 'access-down-reply' },
+      };
+      expect((await call(downUrl, 'POST', `/api/leads/${REPLYING_LEAD}/events`, downReply)).status).toBe(500);
+      await new Promise((resolve) => downGateway.close(resolve));
+      // Retried once the queue is back: the same lead follow-up (read back by its key) is queued, and the event answers.
+      expect((await call(url, 'POST', `/api/leads/${REPLYING_LEAD}/events`, downReply)).body.data).toMatchObject({
+        command_id: expect.any(String),
+      });
+    }
     // The HubSpot connection, forgotten (with its portal's entry) once its import ran.
     expect((await call(url, 'DELETE', '/api/integrations/hubspot', { key: API_KEY })).status).toBe(200);
 
@@ -712,6 +750,21 @@ describe('the table access of every function, on its real paths', () => {
         })
       ).status,
     ).toBe(200);
+    // A reply (then its replay): the lead's stage moves and a lead follow-up starts to draft the answer (once).
+    const replyCall = { key: API_KEY, body: { site_id: DEMO_SITE, type: 'replied' }, headers: { 'idempotency-key': 'access-reply' } };
+    const replied = await call(url, 'POST', `/api/leads/${REPLYING_LEAD}/events`, replyCall);
+    expect(replied.body.data).toMatchObject({ command_id: expect.any(String), lead_stage: 'engaged' });
+    expect((await call(url, 'POST', `/api/leads/${REPLYING_LEAD}/events`, replyCall)).body.data).toMatchObject({
+      command_id: replied.body.data?.command_id,
+    });
+    // Pausing the lead's sequence (twice: one pause), the list showing it, resuming it, and resuming again (nothing paused).
+    const pauseBody = { key: API_KEY, body: { site_id: DEMO_SITE } };
+    expect((await call(url, 'POST', `/api/leads/${DEMO_LEAD}/follow-ups/pause`, pauseBody)).body.data).toMatchObject({ paused: true });
+    expect((await call(url, 'POST', `/api/leads/${DEMO_LEAD}/follow-ups/pause`, pauseBody)).status).toBe(200);
+    const whilePaused = await call(url, 'GET', `/api/leads/${DEMO_LEAD}/follow-ups?site_id=${DEMO_SITE}&limit=1`, { key: API_KEY });
+    expect(whilePaused.body.data).toMatchObject({ paused: true });
+    expect((await call(url, 'POST', `/api/leads/${DEMO_LEAD}/follow-ups/resume`, pauseBody)).body.data).toMatchObject({ paused: false });
+    expect((await call(url, 'POST', `/api/leads/${DEMO_LEAD}/follow-ups/resume`, pauseBody)).status).toBe(409);
     // HubSpot's webhook: a signed reply of a contact linked to the lead (its open steps cancelled, the event in the tenant's
     // history, its re-import started), the same call retried (the re-import's Idempotency-Key replayed), and one whose
     // re-import cannot be queued (its command marked).

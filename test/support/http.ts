@@ -19,6 +19,9 @@ export async function call(
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers['x-api-key'] = options.key;
   let payload: string | undefined = options.rawBody;
+  // A raw body is sent as JSON (malformed or not) unless the test names its type: fetch would call it text/plain.
+  if (payload !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
+    headers['content-type'] = 'application/json';
   if (options.body !== undefined) {
     payload = JSON.stringify(options.body);
     headers['content-type'] = 'application/json';

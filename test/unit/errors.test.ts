@@ -12,6 +12,7 @@ describe('error table', () => {
     ['IDEMPOTENCY_CONFLICT', 409],
     ['INVALID_TRANSITION', 409],
     ['PAYLOAD_TOO_LARGE', 413],
+    ['UNSUPPORTED_MEDIA_TYPE', 415],
     ['HEADERS_TOO_LARGE', 431],
     ['RATE_LIMITED', 429],
     ['SALES_COMMAND_FAILED', 500],

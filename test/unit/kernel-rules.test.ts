@@ -79,6 +79,8 @@ describe('the service catalogue', () => {
     expect(accepting.map((fn) => fn.id).sort()).toEqual([
       'crmConnectionApi',
       'deepResearchApi',
+      // A reply starts the lead follow-up that drafts its answer.
+      'leadEventsApi',
       'leadFollowUpApi',
       'stakeholderCoordinationApi',
     ]);

@@ -33,6 +33,8 @@ export const ERROR_CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
   IDEMPOTENCY_CONFLICT: 'The `Idempotency-Key` was used within 24 hours with another body.',
   INVALID_TRANSITION: 'The item cannot move from its current state to the one asked for.',
   PAYLOAD_TOO_LARGE: 'The body is larger than 256 KiB.',
+  UNSUPPORTED_MEDIA_TYPE:
+    'The request has a body whose `Content-Type` is not `application/json` (a `charset` of UTF-8 and `application/*+json` are taken).',
   HEADERS_TOO_LARGE: 'The request headers are too large.',
   RATE_LIMITED: 'Too many requests; retry after a pause.',
   SALES_COMMAND_FAILED: 'The sales agent could not write the follow-ups (the model kept failing); retrying may succeed.',
@@ -62,6 +64,7 @@ const STATUS_NAMES: Readonly<Record<number, string>> = {
   405: 'MethodNotAllowedError',
   409: 'ConflictError',
   413: 'PayloadTooLargeError',
+  415: 'UnsupportedMediaTypeError',
   429: 'TooManyRequestsError',
   431: 'HeadersTooLargeError',
   500: 'ServerError',
@@ -90,6 +93,16 @@ export const noValidChannelsDetailsSchema = z
     configured_channels: z.array(z.string()).meta({ example: ['email'] }),
     lead_has_email: z.boolean(),
     lead_has_phone: z.boolean(),
+    refused_channels: z
+      .array(
+        z.object({
+          channel: z.string().meta({ example: 'email' }),
+          reason: z.literal('unsubscribed'),
+          at: z.string().meta({ description: 'When the lead unsubscribed (UTC).', example: '2026-11-24T09:12:00.000Z' }),
+        }),
+      )
+      .optional()
+      .meta({ description: "The channels that reach the lead but are closed to your tenant's follow-ups: the lead unsubscribed." }),
   })
   .meta({
     id: 'NoValidChannelsDetails',

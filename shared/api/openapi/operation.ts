@@ -212,7 +212,7 @@ function assemble(
 /** Codes every keyed route can answer: the key (first), and a fault of the service. */
 const KEYED_CODES: readonly ErrorCode[] = ['UNAUTHORIZED', 'SYSTEM_ERROR'];
 /** Codes every route with a JSON body can answer before its own checks. */
-const BODY_CODES: readonly ErrorCode[] = ['PAYLOAD_TOO_LARGE'];
+const BODY_CODES: readonly ErrorCode[] = ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 
 /**
  * A route under /api: the API key first (401 whether or not the route

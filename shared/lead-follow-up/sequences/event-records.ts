@@ -20,6 +20,8 @@ export interface AppliedChange {
 export interface EventOutcome {
   changes: AppliedChange[];
   interaction_recorded: boolean;
+  /** The lead follow-up a reply started to draft its answer. */
+  command_id?: string;
 }
 
 /**
@@ -90,6 +92,7 @@ const recordSchema: z.ZodType<LeadEventRecord> = z.object({
         }),
       ),
       interaction_recorded: z.boolean(),
+      command_id: z.string().optional(),
     })
     .optional(),
   created_at: iso,

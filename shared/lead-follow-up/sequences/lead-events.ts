@@ -5,6 +5,7 @@ import { DEMO_SITE_ID } from '../../api/examples';
 import { readIdempotencyKey } from '../../api/idempotency-key';
 import { NOTHING_STAGED, type EventPublisher } from '../../commands/events';
 import type { IdempotencyStore } from '../../commands/idempotency';
+import { startCommand, type StartDependencies } from '../../commands/start';
 import type { Clock } from '../../platform/clock';
 import { epochSeconds } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
@@ -16,8 +17,9 @@ import { cleanText } from '../../platform/text';
 import { describeFirstIssue, toIssueDetails } from '../../platform/validation';
 import type { SiteDirectory } from '../../sites/directory';
 import type { LeadHistory } from '../history';
+import { EVENT_STAGES, type LeadStates } from '../lead-state';
 import { MAX_HISTORY_SUMMARY_LENGTH } from '../writing-limits';
-import { FOLLOW_UP_TYPES } from '../schema';
+import { FOLLOW_UP_TYPES, parseLeadFollowUpRequest } from '../schema';
 import {
   CLICK_FOLLOW_UP_DELAY_MS,
   DEFAULT_BOUNCE_CHANNEL,
@@ -173,6 +175,10 @@ export interface LeadEventDependencies {
   clock: Clock;
   /** COMMAND_RETENTION_DAYS: how long the event's record is kept, and a rescheduled step after its new time. */
   commandRetentionMs: number;
+  /** The tenant's stage of the lead and its unsubscribes, which events move; without it they are not kept. */
+  leadStates?: Pick<LeadStates, 'moveStage' | 'unsubscribe'>;
+  /** Where a reply's answer is started (a lead follow-up command); without it a reply starts none. */
+  replies?: StartDependencies;
   logger?: Pick<Logger, 'info' | 'warn'>;
 }
 
@@ -244,6 +250,8 @@ export async function answerLeadEvent(deps: LeadEventDependencies, call: LeadEve
         event: record.event,
         changes: outcome.changes,
         interaction_recorded: outcome.interaction_recorded,
+        command_id: outcome.command_id ?? null,
+        lead_stage: stageOf(record.event.type),
       },
     },
     replayed ? { 'idempotent-replayed': 'true' } : {},
@@ -279,12 +287,63 @@ async function carryOut(deps: LeadEventDependencies, record: LeadEventRecord): P
     },
     record.expires_at,
   );
-  const outcome: EventOutcome = { changes, interaction_recorded: true };
+  const owner = { tenantId: record.tenant_id, siteId: record.site_id, leadId: record.lead_id };
+  const stage = stageOf(record.event.type);
+  if (stage && deps.leadStates) await deps.leadStates.moveStage(owner, stage, record.event.occurred_at);
+  if (record.event.type === 'unsubscribed' && deps.leadStates) {
+    await deps.leadStates.unsubscribe(owner, record.event.channel ?? 'all', record.event.occurred_at);
+  }
+  const commandId = await answerReply(deps, record);
+  const outcome: EventOutcome = { changes, interaction_recorded: true, ...(commandId ? { command_id: commandId } : {}) };
   // `sequence.adapted` commits with the outcome (the outbox): an event carried out once is announced once, crash or not.
   const staged = changes.length > 0 ? await deps.events.stage([sequenceAdaptedEvent(record, changes)]) : NOTHING_STAGED;
   if (await deps.records.keepOutcome(record.id, outcome, staged.items)) await staged.deliver();
   return outcome;
 }
+
+/**
+ * A reply is answered the way a rep would: a lead follow-up command is
+ * started for the lead with the reply in its interactions (and on the
+ * reply's channel, when known), so the sales agent drafts the answer. Its
+ * Idempotency-Key derives from the event's id, which a repeated event
+ * (same Idempotency-Key) shares: a retry or a repeat starts nothing more.
+ */
+async function answerReply(deps: LeadEventDependencies, record: LeadEventRecord): Promise<string | undefined> {
+  if (record.event.type !== 'replied' || !deps.replies) return undefined;
+  // Through the route's own parser, so the stored request has the one canonical shape every phase reads.
+  const request = parseLeadFollowUpRequest(
+    {
+      siteId: record.site_id,
+      leadId: record.lead_id,
+      ...(record.event.channel ? { followUpType: record.event.channel } : {}),
+      leadStage: REPLIED_STAGE,
+      previousInteractions: [
+        { date: record.event.occurred_at, type: 'reply', summary: record.event.summary ?? defaultSummary(record.event) },
+      ],
+      output: 'channel_messages',
+    },
+    'channel_messages',
+  );
+  const { command } = await startCommand(deps.replies, {
+    type: 'lead_follow_up',
+    tenantId: record.tenant_id,
+    siteId: record.site_id,
+    request,
+    idempotency: { key: `${REPLY_KEY_PREFIX}${record.id}`, bodyHash: sha256Hex(canonicalJson(request)) },
+  });
+  return command.id;
+}
+
+/** The stage of a lead that replied, as the answer to the reply is written for it. */
+const REPLIED_STAGE = EVENT_STAGES.replied;
+
+/** The stage an event moves the lead to (`replied` → engaged, `meeting_booked` → meeting_scheduled), if any. */
+function stageOf(type: LeadEvent['type']): string | null {
+  return type in EVENT_STAGES ? EVENT_STAGES[type as keyof typeof EVENT_STAGES] : null;
+}
+
+/** The Idempotency-Key of the lead follow-up a reply starts: this prefix and the event's id. */
+export const REPLY_KEY_PREFIX = 'lead-event-reply:';
 
 /**
  * One planned change, as a conditional write on the state it was planned

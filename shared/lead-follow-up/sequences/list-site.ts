@@ -7,6 +7,9 @@ import type { HttpResult } from '../../platform/http/types';
 import { describeFirstIssue, toIssueDetails } from '../../platform/validation';
 import { uuidOf } from './lead-access';
 import { decodeCursor, encodeCursor, listQuerySchema, siteParameter, type ListDependencies } from './list';
+
+/** What the site listing needs: the per-lead listing's ports but the pauses (a site's steps span many leads). */
+export type SiteListDependencies = Omit<ListDependencies, 'pauses'>;
 import { stepView } from './step';
 
 /** The query of `GET /api/follow-ups`: a lead's listing's, with `site_id` required (no alias). */
@@ -24,7 +27,7 @@ export type SiteListQuery = z.infer<typeof siteListQuerySchema>;
  * (INVALID_REQUEST), the site id (INVALID_INPUT), the site (SITE_NOT_FOUND / FORBIDDEN).
  */
 export async function answerListSiteFollowUps(
-  deps: ListDependencies,
+  deps: SiteListDependencies,
   principal: Principal,
   query: Readonly<Record<string, string | undefined>> | undefined,
 ): Promise<HttpResult> {

@@ -9,6 +9,8 @@ import { isUuid } from '../../platform/ids';
 import { describeFirstIssue, toIssueDetails } from '../../platform/validation';
 import type { SiteDirectory } from '../../sites/directory';
 import { leadForPrincipal, uuidOf } from './lead-access';
+import { sequenceStateView } from './pause';
+import type { PauseStore } from './pause-store';
 import { STEP_STATUSES, stepView } from './step';
 import type { StepCursor, StepStore } from './step-store';
 
@@ -53,13 +55,15 @@ export const listQuerySchema = z.strictObject({
 export interface ListDependencies {
   sites: SiteDirectory;
   steps: StepStore;
+  /** Whether the lead's sequence is paused (shown beside its steps). */
+  pauses: Pick<PauseStore, 'get'>;
   clock: Clock;
 }
 
 /**
  * Use case: `GET /api/leads/{leadId}/follow-ups?site_id=…[&limit=&cursor=&status=]`.
  * The lead's follow-ups that the caller's tenant made, in schedule order
- * (earliest first), at most `limit` (default 50, at most 100) a page, with
+ * (earliest first), whether the sequence is paused, at most `limit` (default 50, at most 100) a page, with
  * `next_cursor` for the next page (null on the last). Checks: the query
  * (INVALID_REQUEST), ids (INVALID_INPUT), site (SITE_NOT_FOUND / FORBIDDEN),
  * lead (LEAD_NOT_FOUND).
@@ -89,15 +93,20 @@ export async function answerListFollowUps(
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
 
   await leadForPrincipal(deps.sites, principal, site, leadId);
-  const page = await deps.steps.listForLead(
-    { tenantId: principal.tenantId, siteId: site, leadId },
-    { limit, now: deps.clock.now(), ...(after ? { after } : {}), ...(status ? { statuses: status } : {}) },
-  );
+  const owner = { tenantId: principal.tenantId, siteId: site, leadId };
+  const pause = await deps.pauses.get(owner);
+  const page = await deps.steps.listForLead(owner, {
+    limit,
+    now: deps.clock.now(),
+    ...(after ? { after } : {}),
+    ...(status ? { statuses: status } : {}),
+  });
   return jsonResponse(200, {
     success: true,
     data: {
       site_id: site,
       lead_id: leadId,
+      ...sequenceStateView(pause),
       follow_ups: page.steps.map(stepView),
       has_more: page.next !== undefined,
       next_cursor: page.next ? encodeCursor(page.next) : null,

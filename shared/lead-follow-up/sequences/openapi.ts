@@ -9,6 +9,7 @@ import type { AppliedChange } from './event-records';
 import { leadEventRequestSchema } from './lead-events';
 import { listQuerySchema, MAX_PAGE_SIZE, siteParameter } from './list';
 import { siteListQuerySchema } from './list-site';
+import { sequencePauseRequestSchema } from './pause';
 import { STEP_STATUSES, type StepView } from './step';
 
 /**
@@ -111,6 +112,10 @@ const followUpPageSchema = z
   .object({
     site_id: z.string(),
     lead_id: z.string(),
+    paused: z
+      .boolean()
+      .meta({ description: "True while the lead's sequence is paused (POST …/follow-ups/pause): its scheduled steps wait." }),
+    paused_at: instantField('When the pause began; null when not paused.').nullable(),
     follow_ups: z.array(followUpStepSchema).max(MAX_PAGE_SIZE).meta({ description: 'In schedule order, earliest first.' }),
     has_more: z.boolean(),
     next_cursor: z.string().nullable().meta({ description: 'Pass it as `cursor` for the next page; null on the last.' }),
@@ -169,10 +174,53 @@ const leadEventResultSchema = z
       description:
         "True: the event is in your tenant's history of the lead, which your later lead follow-ups read (another tenant's never do).",
     }),
+    lead_stage: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "The stage the event moved the lead to in your tenant's view (`replied` → `engaged`, `meeting_booked` → `meeting_scheduled`); " +
+          'your later lead follow-ups are written for it. Null for other events.',
+        example: 'engaged',
+      }),
+    command_id: commandIdField.nullable().meta({
+      description:
+        'For `replied`: the lead follow-up command started to draft the answer (the reply in its interactions, on its channel when given; ' +
+        'read it with GET /api/commands/{id}). The same on a replay: a repeated event starts nothing more. Null for other events.',
+    }),
   })
   .meta({ id: 'LeadEventResult' });
 
-/** The three routes of running a sequence. */
+// --- POST /api/leads/{leadId}/follow-ups/pause and /resume
+
+const pausedSchema = z
+  .object({
+    site_id: z.string(),
+    lead_id: z.string(),
+    paused: z.literal(true),
+    paused_at: instantField('When the pause began (the first pause, when asked again).'),
+    resumed_at: z.null(),
+    follow_ups_held: z.number().int().min(0).meta({ description: 'Scheduled steps this request held (0 when asked again).' }),
+  })
+  .meta({ id: 'SequencePaused' });
+
+const resumedSchema = z
+  .object({
+    site_id: z.string(),
+    lead_id: z.string(),
+    paused: z.literal(false),
+    paused_at: instantField('When the pause began.'),
+    resumed_at: instantField('When it ended.'),
+    shifted_by_seconds: z.number().int().min(0).meta({ description: "The pause's length: how far every held step moved." }),
+    follow_ups_moved: z.number().int().min(0).meta({ description: 'Steps put back on the schedule.' }),
+  })
+  .meta({ id: 'SequenceResumed' });
+
+const PAUSE_CHECKS =
+  'Checks, in this order: INVALID_REQUEST (no body, not JSON, `site_id` missing, an unknown field), INVALID_INPUT (`site_id` or `leadId` not a UUID), ' +
+  'SITE_NOT_FOUND / FORBIDDEN, LEAD_NOT_FOUND';
+
+/** The routes of running a sequence. */
 export const FOLLOW_UP_SEQUENCE_OPERATIONS: readonly DocumentedOperation[] = [
   apiOperation({
     method: 'GET',
@@ -199,6 +247,8 @@ export const FOLLOW_UP_SEQUENCE_OPERATIONS: readonly DocumentedOperation[] = [
           data: {
             site_id: DEMO_SITE_ID,
             lead_id: DEMO_LEAD_ID,
+            paused: false,
+            paused_at: null,
             follow_ups: [STEP_EXAMPLE],
             has_more: true,
             next_cursor: 'WyIyMDI2LTExLTI1VDE0OjAyOjExLjUxMloiXQ',
@@ -279,7 +329,9 @@ export const FOLLOW_UP_SEQUENCE_OPERATIONS: readonly DocumentedOperation[] = [
       "Records what the lead did (from your CRM, or your e-mail provider's webhook), adds it to the key's tenant's history of the lead (once; the tenant's later lead follow-ups " +
         "read its newest entries, no other tenant's ever do; kept `COMMAND_RETENTION_DAYS`), and adapts the lead's remaining steps of the key's tenant " +
         'by deterministic rules (see `type`); when something changed, publishes `sequence.adapted`. The changes are decided once and kept with the event, so a retry finishes exactly those. ' +
-        'A step that moved meanwhile (sent, edited) is left alone.',
+        'A step that moved meanwhile (sent, edited) is left alone. ' +
+        'An `unsubscribed` event (on its channel; without one, on every channel) leaves that channel out of your later lead follow-ups of the lead ' +
+        '(400 NO_VALID_CHANNELS_FOR_LEAD when none is left). A `replied` event also starts a lead follow-up command (`command_id`) with the reply in its interactions, so the sales agent drafts the answer.',
       '',
       'Checks, in this order: INVALID_REQUEST (body not JSON, a missing, malformed or unknown field, `site_id` not a string, `occurred_at` before 1970 or in the future), ' +
         'INVALID_INPUT (`site_id` or `leadId` not a UUID), ' +
@@ -338,8 +390,78 @@ export const FOLLOW_UP_SEQUENCE_OPERATIONS: readonly DocumentedOperation[] = [
                   },
                 ],
                 interaction_recorded: true,
+                lead_stage: 'engaged',
+                command_id: EXAMPLE_COMMAND_ID,
               },
             },
+          },
+        },
+      },
+    },
+  }),
+  apiOperation({
+    method: 'POST',
+    path: '/api/leads/{leadId}/follow-ups/pause',
+    operationId: 'pauseLeadFollowUps',
+    tag: TAG,
+    summary: "Pause a lead's sequence",
+    description: [
+      "Pauses the lead's follow-ups of the key's tenant: its `scheduled` steps stay `scheduled` but none falls due (no `follow_up.due`) until you resume; " +
+        'steps already `due` were announced and are yours to send or end. The list shows `paused: true`. Pausing a paused sequence is the same pause (200, its first `paused_at`). ' +
+        'Lead events and edits still apply to held steps; a sequence a later lead follow-up saves is not held.',
+      '',
+      `${PAUSE_CHECKS}, INVALID_TRANSITION (a resume of this sequence is under way).`,
+    ].join('\n'),
+    params: leadParams,
+    body: { schema: sequencePauseRequestSchema, example: { site_id: DEMO_SITE_ID } },
+    errors: ['INVALID_REQUEST', 'INVALID_INPUT', 'FORBIDDEN', 'SITE_NOT_FOUND', 'LEAD_NOT_FOUND', 'INVALID_TRANSITION'],
+    answers: {
+      200: {
+        description: 'Paused.',
+        schema: successEnvelope(pausedSchema),
+        example: {
+          success: true,
+          data: {
+            site_id: DEMO_SITE_ID,
+            lead_id: DEMO_LEAD_ID,
+            paused: true,
+            paused_at: '2026-11-24T09:00:00.000Z',
+            resumed_at: null,
+            follow_ups_held: 3,
+          },
+        },
+      },
+    },
+  }),
+  apiOperation({
+    method: 'POST',
+    path: '/api/leads/{leadId}/follow-ups/resume',
+    operationId: 'resumeLeadFollowUps',
+    tag: TAG,
+    summary: 'Resume a paused sequence',
+    description: [
+      "Ends the pause: every step it held goes back on the schedule moved forward by the pause's length, later steps too, so the sequence picks up where it stood " +
+        'with its spacing kept: a step whose time passed during the pause falls due as long after the resume as it stood after the pause, never in a burst.',
+      '',
+      `${PAUSE_CHECKS}, INVALID_TRANSITION (the sequence is not paused: nothing changes).`,
+    ].join('\n'),
+    params: leadParams,
+    body: { schema: sequencePauseRequestSchema, example: { site_id: DEMO_SITE_ID } },
+    errors: ['INVALID_REQUEST', 'INVALID_INPUT', 'FORBIDDEN', 'SITE_NOT_FOUND', 'LEAD_NOT_FOUND', 'INVALID_TRANSITION'],
+    answers: {
+      200: {
+        description: 'Resumed.',
+        schema: successEnvelope(resumedSchema),
+        example: {
+          success: true,
+          data: {
+            site_id: DEMO_SITE_ID,
+            lead_id: DEMO_LEAD_ID,
+            paused: false,
+            paused_at: '2026-11-24T09:00:00.000Z',
+            resumed_at: '2026-11-27T09:00:00.000Z',
+            shifted_by_seconds: 259200,
+            follow_ups_moved: 3,
           },
         },
       },

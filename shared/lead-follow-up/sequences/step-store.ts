@@ -86,6 +86,19 @@ export interface StepStore {
    * state).
    */
   change(id: string, change: StepChange, expected: StepExpectation): Promise<StoredStep | undefined>;
+  /**
+   * Holds a scheduled step of a paused sequence: it stays scheduled but leaves the due-time index, so no dispatcher
+   * makes it due. False when it is not scheduled, is another tenant's, or is held already.
+   */
+  hold(id: string, pause: { tenantId: string; pausedAt: string; at: string }): Promise<boolean>;
+  /**
+   * Puts a step held by the pause of `pausedAt` back on the schedule at `scheduledFor` (its index entries and retention move
+   * with it). False when it is no longer held by that pause (ended, or released already).
+   */
+  release(
+    id: string,
+    resume: { tenantId: string; pausedAt: string; at: string; scheduledFor: string; expiresAt: number },
+  ): Promise<boolean>;
   /** Erases the steps a command's sequence made (tenant's own only); returns their ids. */
   eraseForCommand(commandId: string, tenantId: string): Promise<string[]>;
 }
@@ -176,7 +189,8 @@ export function dynamoStepStore(db: DynamoDBDocumentClient, tableName: string): 
             TableName: tableName,
             Key: followUpKey(id),
             UpdateExpression: 'SET #status = :due, due_at = :at, updated_at = :at, #gpk = :announcing, #gsk = :sk',
-            ConditionExpression: '#status = :scheduled AND scheduled_for <= :at',
+            // A held step (its sequence paused) is never made due, even when the index was read before the pause.
+            ConditionExpression: '#status = :scheduled AND scheduled_for <= :at AND attribute_not_exists(paused_at)',
             ExpressionAttributeNames: { '#status': 'status', '#gpk': DUE_INDEX.partitionKey, '#gsk': DUE_INDEX.sortKey },
             ExpressionAttributeValues: {
               ':due': 'due',
@@ -229,6 +243,57 @@ export function dynamoStepStore(db: DynamoDBDocumentClient, tableName: string): 
       }
     },
 
+    async hold(id, pause) {
+      return conditional(() =>
+        db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: followUpKey(id),
+            UpdateExpression: 'SET paused_at = :paused, updated_at = :at REMOVE #gpk',
+            ConditionExpression: 'tenant_id = :tenant AND #status = :scheduled AND attribute_not_exists(paused_at)',
+            ExpressionAttributeNames: { '#status': 'status', '#gpk': DUE_INDEX.partitionKey },
+            ExpressionAttributeValues: { ':paused': pause.pausedAt, ':at': pause.at, ':tenant': pause.tenantId, ':scheduled': 'scheduled' },
+          }),
+        ),
+      );
+    },
+
+    async release(id, resume) {
+      return conditional(() =>
+        db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: followUpKey(id),
+            UpdateExpression:
+              'SET scheduled_for = :when, #gpk = :scheduledPartition, #gsk = :dueKey, #lsk = :leadKey, #ssk = :leadKey, ' +
+              '#expires = :expires, updated_at = :at ' +
+              'REMOVE paused_at',
+            ConditionExpression: 'tenant_id = :tenant AND #status = :scheduled AND paused_at = :paused',
+            ExpressionAttributeNames: {
+              '#status': 'status',
+              '#gpk': DUE_INDEX.partitionKey,
+              '#gsk': DUE_INDEX.sortKey,
+              '#lsk': LEAD_INDEX.sortKey,
+              // The site's listing orders by the same key as the lead's.
+              '#ssk': SITE_INDEX.sortKey,
+              '#expires': TABLE.ttlAttribute,
+            },
+            ExpressionAttributeValues: {
+              ':when': resume.scheduledFor,
+              ':scheduledPartition': SCHEDULED_PARTITION,
+              ':dueKey': `${resume.scheduledFor}#${id}`,
+              ':leadKey': leadSortKey({ id, scheduled_for: resume.scheduledFor }),
+              ':expires': resume.expiresAt,
+              ':at': resume.at,
+              ':tenant': resume.tenantId,
+              ':scheduled': 'scheduled',
+              ':paused': resume.pausedAt,
+            },
+          }),
+        ),
+      );
+    },
+
     async eraseForCommand(commandId, tenantId) {
       const erased: string[] = [];
       // A sequence's ids derive from its command and their positions: no index is needed to find them.
@@ -252,6 +317,17 @@ export function dynamoStepStore(db: DynamoDBDocumentClient, tableName: string): 
       return erased;
     },
   };
+}
+
+/** Runs a conditional write: true when it was made, false when its condition failed. */
+async function conditional(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return false;
+    throw error;
+  }
 }
 
 /** The cursor of a page's last evaluated key (the index's sort key and the step's id). */

@@ -85,6 +85,8 @@ export const storedStepSchema = z.object({
   status_reason: z.string().optional(),
   edited_at: isoString.optional(),
   adapted_by: z.object({ event_id: z.string(), event_type: z.string(), at: isoString }).optional(),
+  /** When its sequence was paused: it stays scheduled, out of the dispatcher's index, until the sequence resumes. */
+  paused_at: isoString.optional(),
   /** Its time before a lead event moved it. */
   previous_scheduled_for: isoString.optional(),
   /** Epoch seconds after which the table deletes it (TTL): its schedule plus COMMAND_RETENTION_DAYS. */

@@ -45,8 +45,56 @@ export function bodySizeLimit(maxBytes: number): MiddlewareObj<HttpEvent, HttpRe
   };
 }
 
+/** A media type whose body is JSON: `application/json`, or a structured suffix such as `application/merge-patch+json`. */
+const JSON_MEDIA_TYPE = /^application\/(?:json|[a-z0-9!#$&^_.-]+\+json)$/;
+
+/** The charsets a JSON body may declare: JSON exchanged between systems is UTF-8 (RFC 8259, section 8.1). */
+const JSON_CHARSETS = new Set(['utf-8', 'utf8']);
+
+/** True when a `Content-Type` value names JSON (case-insensitive, parameters allowed; a charset must be UTF-8). */
+export function isJsonContentType(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const [mediaType = '', ...parameters] = value.split(';');
+  if (!JSON_MEDIA_TYPE.test(mediaType.trim().toLowerCase())) return false;
+  for (const parameter of parameters) {
+    const [name = '', ...rest] = parameter.split('=');
+    if (name.trim().toLowerCase() !== 'charset') continue;
+    const charset = rest
+      .join('=')
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
+    if (!JSON_CHARSETS.has(charset)) return false;
+  }
+  return true;
+}
+
 /**
- * Parses the JSON body (any content type is accepted as JSON), reporting a
+ * Refuses a request body that is not declared JSON with 415
+ * UNSUPPORTED_MEDIA_TYPE, before it is parsed: a form-encoded or plain-text
+ * body is never read as JSON. A request without a body needs no
+ * `Content-Type`. Attach it after the size limit (413 comes first).
+ */
+export function jsonContentType(): MiddlewareObj<HttpEvent, HttpResult> {
+  return {
+    before: async (request) => {
+      const { body, headers } = request.event;
+      if (body === undefined || body.trim() === '') return;
+      const contentType = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+      if (!isJsonContentType(contentType)) {
+        throw new AppError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          contentType === undefined
+            ? 'The request body has no Content-Type: send it as application/json.'
+            : 'The request body must be sent as application/json.',
+        );
+      }
+    },
+  };
+}
+
+/**
+ * Parses the JSON body (its content type is checked before, by {@link jsonContentType}), reporting a
  * missing, malformed or too deeply nested body with the route's own code.
  * Depth is checked before parsing, so nothing downstream (validation,
  * hashing, storage) can recurse until the stack overflows.

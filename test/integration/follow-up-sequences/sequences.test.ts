@@ -18,6 +18,7 @@ import { sequenceLeftovers } from '../../../shared/lead-follow-up/sequences/eras
 import { dynamoLeadEventRecords } from '../../../shared/lead-follow-up/sequences/event-records';
 import { answerLeadEvent } from '../../../shared/lead-follow-up/sequences/lead-events';
 import { answerListFollowUps } from '../../../shared/lead-follow-up/sequences/list';
+import { dynamoPauseStore } from '../../../shared/lead-follow-up/sequences/pause-store';
 import { dynamoStepStore, type StepStore } from '../../../shared/lead-follow-up/sequences/step-store';
 import type { StoredCommand } from '../../../shared/commands/record';
 import { AppError } from '../../../shared/platform/errors';
@@ -107,7 +108,12 @@ async function refusal(run: () => Promise<unknown>): Promise<AppError> {
 
 const sites = () => dynamoSiteDirectory(services.db, services.aws.tableName);
 const list = (principal: Principal, query: Record<string, string>, leadId = LEAD) =>
-  answerListFollowUps({ sites: sites(), steps, clock }, principal, leadId, query);
+  answerListFollowUps(
+    { sites: sites(), steps, pauses: dynamoPauseStore(services.db, services.aws.tableName), clock },
+    principal,
+    leadId,
+    query,
+  );
 const edit = (principal: Principal, id: string, patch: unknown) =>
   answerEditFollowUp({ steps, clock, commandRetentionMs: RETENTION_MS }, principal, id, patch);
 

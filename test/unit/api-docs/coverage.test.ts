@@ -361,7 +361,7 @@ describe("follow-up sequences: the routes' own checks", () => {
       {},
     ]) {
       await expect(
-        answerListFollowUps({ sites: untouched, steps: untouched, clock: { now: () => now } }, principal, lead, query),
+        answerListFollowUps({ sites: untouched, steps: untouched, pauses: untouched, clock: { now: () => now } }, principal, lead, query),
       ).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     }
     expect(shape.limit.safeParse(MAX_PAGE_SIZE + 1).success).toBe(false);
