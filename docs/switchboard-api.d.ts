@@ -2735,6 +2735,12 @@ export interface components {
         PreferenceApplied: string;
         /** @description On 405 METHOD_NOT_ALLOWED: the methods the path offers. */
         Allow: string;
+        /** @description On 429 RATE_LIMITED: seconds until the tenant may send again. */
+        RetryAfter: number;
+        /** @description The tenant's request rate (IETF RateLimit fields), on every answer to a tenant held to one: `q` requests at once, refilled in `w` s. */
+        RateLimitPolicy: string;
+        /** @description What is left of it: `r` more requests at once now, the bucket full again in `t` s. */
+        RateLimit: string;
     };
     pathItems: never;
 }
@@ -2884,9 +2890,12 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3043,9 +3052,12 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3185,9 +3197,12 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3348,9 +3363,12 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3523,9 +3541,12 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3672,9 +3693,12 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3822,9 +3846,12 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3984,9 +4011,12 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4076,9 +4106,12 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4164,9 +4197,12 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4312,9 +4348,12 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4411,9 +4450,12 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4539,9 +4581,12 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4629,9 +4674,12 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4764,9 +4812,12 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4851,9 +4902,12 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4956,9 +5010,12 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5059,9 +5116,12 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5204,9 +5264,12 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5330,9 +5393,12 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5446,9 +5512,12 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5546,9 +5615,12 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5683,9 +5755,12 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5779,9 +5854,12 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5990,9 +6068,12 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6092,9 +6173,12 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6208,9 +6292,12 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6316,9 +6403,12 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6409,9 +6499,12 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6514,9 +6607,12 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6573,9 +6669,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6613,9 +6712,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6660,9 +6762,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6702,9 +6807,12 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6744,9 +6852,12 @@ export interface operations {
                     "text/javascript": string;
                 };
             };
-            /** @description The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope. */
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -18,6 +18,9 @@ export const HEADER = {
   locationIfCommand: componentRef('headers', 'LocationOfFailedCommand'),
   preferenceApplied: componentRef('headers', 'PreferenceApplied'),
   allow: componentRef('headers', 'Allow'),
+  retryAfter: componentRef('headers', 'RetryAfter'),
+  rateLimitPolicy: componentRef('headers', 'RateLimitPolicy'),
+  rateLimit: componentRef('headers', 'RateLimit'),
 } as const;
 
 /** Request header parameters shared by routes. */
@@ -72,6 +75,20 @@ export function registerComponents(registry: OpenAPIRegistry): z.ZodType[] {
   registry.registerComponent('headers', 'Allow', {
     description: 'On 405 METHOD_NOT_ALLOWED: the methods the path offers.',
     schema: { type: 'string', example: 'GET, HEAD' },
+  });
+
+  registry.registerComponent('headers', 'RetryAfter', {
+    description: 'On 429 RATE_LIMITED: seconds until the tenant may send again.',
+    schema: { type: 'integer', minimum: 1, example: 1 },
+  });
+  registry.registerComponent('headers', 'RateLimitPolicy', {
+    description:
+      "The tenant's request rate (IETF RateLimit fields), on every answer to a tenant held to one: `q` requests at once, refilled in `w` s.",
+    schema: { type: 'string', example: '"requests";q=10;w=2' },
+  });
+  registry.registerComponent('headers', 'RateLimit', {
+    description: 'What is left of it: `r` more requests at once now, the bucket full again in `t` s.',
+    schema: { type: 'string', example: '"requests";r=7;t=1' },
   });
 
   registry.registerComponent('parameters', 'IdempotencyKey', {

@@ -129,11 +129,13 @@ export function errorResponses(codes: ErrorCodes): Record<string, ResponseConfig
   return responses;
 }
 
-/** API Gateway's throttle, in front of every route. */
+/** The tenant's request rate, after its key; API Gateway's throttle, in front of every route. */
 const TOO_MANY_REQUESTS: ResponseConfig = {
   description:
-    "The route's request rate is over its limit (API Gateway's throttle, per route and environment). Retry after a pause, with back-off. " +
-    'The gateway answers this before any function runs, with its own body `{"message": "Too Many Requests"}`; the service itself answers `RATE_LIMITED` in the envelope.',
+    "`RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when " +
+    "to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route " +
+    'and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off.',
+  headers: { 'Retry-After': HEADER.retryAfter, 'RateLimit-Policy': HEADER.rateLimitPolicy, RateLimit: HEADER.rateLimit },
   content: {
     'application/json': {
       schema: {
