@@ -110,7 +110,14 @@ describe("a lead's reported history", () => {
 
   it("keeps each tenant's reports to that tenant: never in another's answer or prompt", async () => {
     const secret = 'A-PRIVATE: the buyer said their budget is frozen until March.';
-    expect((await report(KEY_A, OTHER_LEAD, { type: 'replied', channel: 'email', summary: secret })).status).toBe(200);
+    const replied = await report(KEY_A, OTHER_LEAD, { type: 'replied', channel: 'email', summary: secret });
+    expect(replied.status).toBe(200);
+    // A's reply starts A's own answer to it (with the reply in its prompt): let it end, so the prompts below are B's alone.
+    const answering = String(replied.body.data?.command_id);
+    const answered = await call(runtime.url, 'GET', `/api/commands/${answering}`, { key: KEY_A, headers: { prefer: 'wait=20' } });
+    expect(answered.body.data?.status).toBe('completed');
+    expect(JSON.stringify(answered.body)).toContain('A-PRIVATE');
+    expect((await call(runtime.url, 'GET', `/api/commands/${answering}`, { key: KEY_B })).status).toBe(404);
     expect((await report(KEY_B, OTHER_LEAD, { type: 'clicked', summary: 'B-OWN: clicked the pricing page.' })).status).toBe(200);
 
     const theirs = await followUp(KEY_B, OTHER_LEAD);

@@ -41,7 +41,15 @@ describe('the relay socket', () => {
     expect(second).toMatch(/channel analysis/i);
     expect(caller.received.filter((message) => message.type === 'text' && message.last)).toHaveLength(2);
 
-    const stored = await command(call.commandId);
+    // The turn's one write comes after its reply's last word.
+    const stored = await eventually(
+      async () => {
+        const current = await command(call.commandId);
+        return (current.transcript?.length ?? 0) >= 5 ? current : undefined;
+      },
+      15_000,
+      'the second turn to be kept',
+    );
     expect(stored.transcript?.map((entry) => [entry.role, entry.content])).toEqual([
       ['assistant', expect.stringContaining('Hello, this is')],
       ['user', 'Yes, this is a good time.'],
