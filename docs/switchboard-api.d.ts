@@ -6885,6 +6885,12 @@ export interface operations {
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>` (one `v1` per secret while a rotated one still signs, newest first): check it against the body exactly as received, and the age of `t` (five minutes at most), before trusting the body. */
                 "Switchboard-Signature": string;
+                /** @description Standard Webhooks: the payload's `id` (the same on every delivery of the event). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the unix seconds it was signed at. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the secret's part after `whsec_` decodes to; one `v1,…` per signing secret, space-separated. The `standardwebhooks` and `svix` libraries verify it with the endpoint's secret as is. */
+                "webhook-signature": string;
                 /** @description The payload's `id`. */
                 "Switchboard-Event-Id": string;
                 /** @description The payload's `type`. */
@@ -6935,6 +6941,12 @@ export interface operations {
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>` (one `v1` per secret while a rotated one still signs, newest first): check it against the body exactly as received, and the age of `t` (five minutes at most), before trusting the body. */
                 "Switchboard-Signature": string;
+                /** @description Standard Webhooks: the payload's `id` (the same on every delivery of the event). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the unix seconds it was signed at. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the secret's part after `whsec_` decodes to; one `v1,…` per signing secret, space-separated. The `standardwebhooks` and `svix` libraries verify it with the endpoint's secret as is. */
+                "webhook-signature": string;
                 /** @description The payload's `id`. */
                 "Switchboard-Event-Id": string;
                 /** @description The payload's `type`. */
@@ -6985,6 +6997,12 @@ export interface operations {
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>` (one `v1` per secret while a rotated one still signs, newest first): check it against the body exactly as received, and the age of `t` (five minutes at most), before trusting the body. */
                 "Switchboard-Signature": string;
+                /** @description Standard Webhooks: the payload's `id` (the same on every delivery of the event). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the unix seconds it was signed at. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the secret's part after `whsec_` decodes to; one `v1,…` per signing secret, space-separated. The `standardwebhooks` and `svix` libraries verify it with the endpoint's secret as is. */
+                "webhook-signature": string;
                 /** @description The payload's `id`. */
                 "Switchboard-Event-Id": string;
                 /** @description The payload's `type`. */
@@ -7041,6 +7059,12 @@ export interface operations {
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>` (one `v1` per secret while a rotated one still signs, newest first): check it against the body exactly as received, and the age of `t` (five minutes at most), before trusting the body. */
                 "Switchboard-Signature": string;
+                /** @description Standard Webhooks: the payload's `id` (the same on every delivery of the event). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the unix seconds it was signed at. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the secret's part after `whsec_` decodes to; one `v1,…` per signing secret, space-separated. The `standardwebhooks` and `svix` libraries verify it with the endpoint's secret as is. */
+                "webhook-signature": string;
                 /** @description The payload's `id`. */
                 "Switchboard-Event-Id": string;
                 /** @description The payload's `type`. */
@@ -7091,6 +7115,12 @@ export interface operations {
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>` (one `v1` per secret while a rotated one still signs, newest first): check it against the body exactly as received, and the age of `t` (five minutes at most), before trusting the body. */
                 "Switchboard-Signature": string;
+                /** @description Standard Webhooks: the payload's `id` (the same on every delivery of the event). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the unix seconds it was signed at. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the secret's part after `whsec_` decodes to; one `v1,…` per signing secret, space-separated. The `standardwebhooks` and `svix` libraries verify it with the endpoint's secret as is. */
+                "webhook-signature": string;
                 /** @description The payload's `id`. */
                 "Switchboard-Event-Id": string;
                 /** @description The payload's `type`. */
@@ -7215,6 +7245,12 @@ export interface operations {
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>` (one `v1` per secret while a rotated one still signs, newest first): check it against the body exactly as received, and the age of `t` (five minutes at most), before trusting the body. */
                 "Switchboard-Signature": string;
+                /** @description Standard Webhooks: the payload's `id` (the same on every delivery of the event). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the unix seconds it was signed at. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the secret's part after `whsec_` decodes to; one `v1,…` per signing secret, space-separated. The `standardwebhooks` and `svix` libraries verify it with the endpoint's secret as is. */
+                "webhook-signature": string;
                 /** @description The payload's `id`. */
                 "Switchboard-Event-Id": string;
                 /** @description The payload's `type`. */
@@ -7273,6 +7309,12 @@ export interface operations {
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret>` (one `v1` per secret while a rotated one still signs, newest first): check it against the body exactly as received, and the age of `t` (five minutes at most), before trusting the body. */
                 "Switchboard-Signature": string;
+                /** @description Standard Webhooks: the payload's `id` (the same on every delivery of the event). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the unix seconds it was signed at. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the secret's part after `whsec_` decodes to; one `v1,…` per signing secret, space-separated. The `standardwebhooks` and `svix` libraries verify it with the endpoint's secret as is. */
+                "webhook-signature": string;
                 /** @description The payload's `id`. */
                 "Switchboard-Event-Id": string;
                 /** @description The payload's `type`. */

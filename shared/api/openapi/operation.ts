@@ -333,7 +333,9 @@ export interface DocumentedEvent {
 /** The section of the reference that lists the events. */
 export const WEBHOOK_EVENTS_TAG: Tag = {
   name: 'Webhook events',
-  description: "What the service POSTs to a tenant's webhook endpoints, signed with `Switchboard-Signature`.",
+  description:
+    "What the service POSTs to a tenant's webhook endpoints, signed with `Switchboard-Signature` (Stripe's scheme) and the Standard " +
+    'Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`), from the same secret.',
 };
 
 /**
@@ -369,6 +371,20 @@ export function webhookEvent(doc: { type: string; summary: string; description: 
               '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint\'s secret>` (one `v1` per secret while a rotated one still signs, newest first): ' +
               'check it against the body exactly as received, and the age of `t` (five minutes at most), before trusting the body.',
             example: 't=1763906531,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
+          }),
+          'webhook-id': z.string().meta({
+            description: "Standard Webhooks: the payload's `id` (the same on every delivery of the event).",
+            example: 'evt_01a2089c61b9762880f6bfab1a2ceaa4',
+          }),
+          'webhook-timestamp': z
+            .string()
+            .meta({ description: 'Standard Webhooks: the unix seconds it was signed at.', example: '1763906531' }),
+          'webhook-signature': z.string().meta({
+            description:
+              'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the ' +
+              "secret's part after `whsec_` decodes to; one `v1,…` per signing secret, space-separated. The `standardwebhooks` and " +
+              "`svix` libraries verify it with the endpoint's secret as is.",
+            example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
           }),
           'Switchboard-Event-Id': z.string().meta({ description: "The payload's `id`.", example: 'evt_01a2089c61b9762880f6bfab1a2ceaa4' }),
           'Switchboard-Event-Type': z.literal(doc.type).meta({ description: "The payload's `type`." }),
