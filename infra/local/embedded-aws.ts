@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import dynalite from 'dynalite';
@@ -72,6 +72,13 @@ export async function startEmbeddedAws(options: EmbeddedAwsOptions = {}): Promis
   });
   const dynamodbEndpoint = endpointOf(dynamo.address() as AddressInfo);
   const direct = addTransactions(dynamo, [TABLE.partitionKey, TABLE.sortKey]);
+  // Requests being answered: a stop waits for them, since dynalite closes its database when the server closes and a write
+  // still under way would then throw outside any request (and end the process).
+  let answering = 0;
+  dynamo.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+    answering += 1;
+    response.once('close', () => (answering -= 1));
+  });
 
   const sqsServer = await createSqsServer({ port: 0, hostname: EMBEDDED_HOST, emulateQueueCreationLifecycle: false });
   const sqsEndpoint = endpointOf(sqsServer.address() as AddressInfo);
@@ -111,7 +118,7 @@ export async function startEmbeddedAws(options: EmbeddedAwsOptions = {}): Promis
     async stop() {
       sqs.destroy();
       await closeServer(sqsServer);
-      await closeServer(dynamo);
+      await closeServer(dynamo, () => answering === 0);
     },
   };
 }
@@ -168,9 +175,18 @@ async function queueArn(sqs: SQSClient, url: string): Promise<string> {
   return Attributes.QueueArn;
 }
 
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.closeAllConnections?.();
-    server.close(() => resolve());
-  });
+/** Longest a stop waits for the requests being answered (each is milliseconds of work). */
+const STOP_DRAIN_MS = 2_000;
+
+/**
+ * Closes a server: no new connection, idle ones closed, and, when `idle` says so, the requests being answered finished
+ * (for at most STOP_DRAIN_MS), before every connection left is cut.
+ */
+async function closeServer(server: Server, idle: () => boolean = () => true): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections?.();
+  const deadline = Date.now() + STOP_DRAIN_MS;
+  while (!idle() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  server.closeAllConnections?.();
+  await closed;
 }
