@@ -15,6 +15,9 @@ import { markdownTable, median } from './table';
  * A third, diagnostic floor makes the same three calls with the service's
  * own items (the command record with its in-progress index entry, the job
  * envelope): what the accept path costs beyond it is code, not data.
+ * `acceptLimited` is the same accept path for a tenant held to a request
+ * rate (high enough never to refuse): what the rate check (one conditional
+ * write per request) adds is its ratio to `accept`.
  */
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -23,6 +26,8 @@ const GOAL = 1.1;
 const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** A tenant held to a request rate it never reaches here (so every request takes from its bucket, none is refused). */
+const LIMITED_KEY = `sbk_${'l'.repeat(32)}`;
 
 process.env.LOG_LEVEL = 'ERROR';
 const runtime = await startLocalRuntime({
@@ -32,6 +37,7 @@ const runtime = await startLocalRuntime({
   workers: false,
   scheduleEveryMs: 0,
   settings: { LOG_LEVEL: 'ERROR', OPENAI_API_KEY: undefined },
+  apiKeys: { [LIMITED_KEY]: { sites: [DEMO_SITE], limits: { requests_per_second: 1_000, burst: 10_000 } } },
 });
 const db = createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1', credentials });
 // The floors use the service's own client set-up (retries, timeouts), so only the work differs.
@@ -45,13 +51,14 @@ const targets = {
   getPutSend: { url: floor.getPutSendUrl, headers: json },
   sameItems: { url: floor.sameItemsUrl, headers: json },
   accept: { url: `${runtime.url}/api/agents/sales/leadFollowUp`, headers: { ...json, 'x-api-key': runtime.apiKey } },
+  acceptLimited: { url: `${runtime.url}/api/agents/sales/leadFollowUp`, headers: { ...json, 'x-api-key': LIMITED_KEY } },
 };
 type TargetName = keyof typeof targets;
 /**
  * BENCH_TARGETS (comma-separated) picks targets, e.g. `accept` alone under a profiler; the ratios need the Put+Send and Get+Put+Send
  * floors.
  */
-const ORDER = (process.env.BENCH_TARGETS?.split(',') ?? ['putSend', 'getPutSend', 'sameItems', 'accept']).filter(
+const ORDER = (process.env.BENCH_TARGETS?.split(',') ?? ['putSend', 'getPutSend', 'sameItems', 'accept', 'acceptLimited']).filter(
   (name): name is TargetName => name in targets,
 );
 const LABELS: Record<TargetName, string> = {
@@ -59,6 +66,7 @@ const LABELS: Record<TargetName, string> = {
   getPutSend: 'floor: GetItem + PutItem + SendMessage',
   sameItems: 'diagnostic: same calls, service items',
   accept: 'accept path (POST → 202)',
+  acceptLimited: 'accept path, tenant with a request rate',
 };
 
 /** Node 20 will not start a worker from a .ts file, so the worker boots through tsx's API. */
@@ -108,10 +116,11 @@ const summary = (results: Measured[]): Summary => ({
 
 const latencyRows: string[][] = [];
 const ratioRows: string[][] = [];
+const limitRows: string[][] = [];
 const verdicts: boolean[] = [];
 for (const concurrency of CONCURRENCIES) {
   for (const name of ORDER) await load(name, 200, concurrency);
-  const rounds: Record<TargetName, Measured[]> = { putSend: [], getPutSend: [], sameItems: [], accept: [] };
+  const rounds: Record<TargetName, Measured[]> = { putSend: [], getPutSend: [], sameItems: [], accept: [], acceptLimited: [] };
   // Alternating rounds (the starting target rotates), so a noisy moment hits all three; medians are reported.
   for (let round = 0; round < ROUNDS; round++) {
     for (let step = 0; step < ORDER.length; step++) {
@@ -139,6 +148,12 @@ for (const concurrency of CONCURRENCIES) {
     return { median: median(perRound), min: Math.min(...perRound), max: Math.max(...perRound) };
   };
   const sameWork = ratio('getPutSend', 50);
+  if (s.acceptLimited) {
+    const perRound = rounds.acceptLimited.map(
+      (result, round) => percentile(result.latenciesMs, 50) / percentile(rounds.accept[round]!.latenciesMs, 50),
+    );
+    limitRows.push([String(concurrency), median(perRound).toFixed(2), (s.acceptLimited.cpuUs - s.accept.cpuUs).toFixed(0)]);
+  }
   verdicts.push(sameWork.median <= GOAL);
   ratioRows.push([
     String(concurrency),
@@ -170,6 +185,14 @@ process.stdout.write(
       ratioRows,
     ),
     '',
+    ...(limitRows.length > 0
+      ? [
+          'Request-rate limits on and off (the same accept path; on: the tenant has a rate it never reaches, so each request takes from its bucket):',
+          '',
+          markdownTable(['conc', 'p50 limits on ÷ off (median over rounds)', 'CPU µs/req added'], limitRows),
+          '',
+        ]
+      : []),
     verdicts.length === CONCURRENCIES.length
       ? `Accept path goal (p50 ≤ ${GOAL.toFixed(2)}× the same-work floor at concurrency 1 and 64): ${verdicts.every(Boolean) ? 'met' : 'NOT met'}.`
       : 'Some targets were left out (BENCH_TARGETS): no ratios.',
