@@ -13,14 +13,27 @@ const SPACE_BEFORE_PUNCTUATION = / ([,.;:!?])/g;
  * fits (else at a word). Idempotent.
  */
 export function plainSpeech(text: string, max: number): string {
-  const plain = cleanText(text)
+  // Dropping a mark can uncover another (`-> x` leaves the bullet `- x`): passes until nothing changes, a few at most.
+  let plain = cleanText(text);
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const next = withoutMarkup(plain);
+    if (next === plain) break;
+    plain = next;
+  }
+  return cutAt(plain, max);
+}
+
+/** Most passes plainSpeech makes: each can only uncover marks at the start of what is left. */
+const MAX_PASSES = 8;
+
+function withoutMarkup(text: string): string {
+  return text
     .replace(LINK, '$1')
     .replace(HEADING_OR_BULLET, ' ')
     .replace(MARKS, ' ')
     .replace(SPACES, ' ')
     .replace(SPACE_BEFORE_PUNCTUATION, '$1')
     .trim();
-  return cutAt(plain, max);
 }
 
 /** `text` cut to at most `max` characters: after its last full sentence that fits, else at its last word that fits. */

@@ -76,6 +76,16 @@ describe('the offline writer of the assistant', () => {
   });
 });
 
+describe('plain speech', () => {
+  it('is the same when made plain again, even where dropping a mark uncovers another', () => {
+    for (const text of ['-> is i x', '#> heading', '>- > * item', '[a](x) -> b']) {
+      const once = plainSpeech(text, 600);
+      expect([text, plainSpeech(once, 600)]).toEqual([text, once]);
+    }
+    expect(plainSpeech('-> is i x', 600)).toBe('is i x');
+  });
+});
+
 describe('the offline writer answering what the caller asks', () => {
   const BACK = 'Back to performance metrics review: what is your view?';
   let brief: { preCallPrompt: string; meeting: typeof MEETING };
