@@ -1,9 +1,13 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailed } from '../../platform/dynamodb-errors';
+import { ExpiringLru } from '../../platform/expiring-lru';
 import { allowedAt, decide, intervalMs, type RateDecision, type RequestRateStore } from './request-rate';
 
 /** How long an idle bucket's item outlives its last request (DynamoDB's TTL then deletes it). */
 const IDLE_SECONDS = 3_600;
+
+/** Most tenants' buckets one instance remembers (least recently used forgotten first). */
+const REMEMBERED_BUCKETS = 1_000;
 
 /** Most conditional writes one check makes: each failed one tells what the bucket holds, so a third only follows a race. */
 const MAX_WRITES = 3;
@@ -17,7 +21,8 @@ const MAX_WRITES = 3;
  * writes nothing.
  */
 export function dynamoRequestRateStore(db: DynamoDBDocumentClient, tableName: string): RequestRateStore {
-  const lastSeen = new Map<string, number>();
+  // A bucket is remembered until its arrival time: after it, it is idle, which is what an unknown bucket is taken for.
+  const lastSeen = new ExpiringLru<string, number>(REMEMBERED_BUCKETS);
   const Key = (tenantId: string) => ({ pk: `RATE#${tenantId}`, sk: 'BUCKET' });
 
   /**
@@ -38,7 +43,7 @@ export function dynamoRequestRateStore(db: DynamoDBDocumentClient, tableName: st
   return {
     async take(tenantId, rate, now): Promise<RateDecision> {
       const interval = intervalMs(rate);
-      let known = lastSeen.get(tenantId);
+      let known = lastSeen.get(tenantId, now);
       for (let write = 0; write < MAX_WRITES; write++) {
         const decision = decide(rate, known, now);
         if (!decision.allowed) return decision;
@@ -73,13 +78,12 @@ export function dynamoRequestRateStore(db: DynamoDBDocumentClient, tableName: st
               }),
             );
         if ('written' in outcome) {
-          lastSeen.set(tenantId, outcome.written);
+          lastSeen.set(tenantId, outcome.written, outcome.written);
           return allowedAt(rate, outcome.written, now);
         }
         // The bucket is not as this instance last saw it (another instance took from it): decide again on what it holds.
         known = outcome.held;
-        if (known === undefined) lastSeen.delete(tenantId);
-        else lastSeen.set(tenantId, known);
+        if (known !== undefined) lastSeen.set(tenantId, known, known);
       }
       // Contended past MAX_WRITES: answer as a full bucket would (refused), never as a free pass.
       return { allowed: false, remaining: 0, resetMs: Math.ceil(interval) };
