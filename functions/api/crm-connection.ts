@@ -4,6 +4,7 @@ import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
 import {
+  admissionOf,
   authenticatorOf,
   documentClientOf,
   jobQueueOf,
@@ -48,6 +49,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
     commands: dynamoCommandStore(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),
+    admission: admissionOf(db, tableName, settings),
     queue: jobQueueOf('crmConnectionApi', settings, tracing),
     metrics: metricsOf('crmConnectionApi', settings),
     maxWaitSeconds: maxWaitSecondsOf('crmConnectionApi'),

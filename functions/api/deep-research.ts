@@ -4,6 +4,7 @@ import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import {
+  admissionOf,
   authenticatorOf,
   documentClientOf,
   jobQueueOf,
@@ -31,6 +32,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
     authenticate: authenticatorOf(db, tableName, settings),
     commands: dynamoCommandStore(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),
+    admission: admissionOf(db, tableName, settings),
     queue: jobQueueOf('deepResearchApi', settings, tracing),
     clock,
     metrics: metricsOf('deepResearchApi', settings),

@@ -4,6 +4,7 @@ import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import {
+  admissionOf,
   authenticatorOf,
   documentClientOf,
   jobQueueOf,
@@ -35,6 +36,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
     authenticate: authenticatorOf(db, tableName, settings),
     commands: dynamoCommandStore(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),
+    admission: admissionOf(db, tableName, settings),
     queue: jobQueueOf('leadFollowUpApi', settings, tracing),
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
     leadStates: dynamoLeadStates(db, tableName),

@@ -1,6 +1,7 @@
 import { liveFieldsOf } from '../catalogue/features';
 import type { NoLiveFields, StoredCommand } from '../commands/record';
 import type { CommandStore } from '../commands/store';
+import { usageView, type UsageCounters } from '../usage/usage';
 import { errorResponse, jsonResponse } from '../platform/http/responses';
 import type { HttpResult } from '../platform/http/types';
 import { honourWaitPreference } from './wait-preference';
@@ -56,9 +57,13 @@ export async function respondWithCommand(
  * The body of `GET /api/commands/{id}`. A command type's live fields (its
  * feature's catalogue lists them, read here through liveFieldsOf) are shown
  * as its type's view makes them, as they are now: they override any
- * snapshot of them in `result`.
+ * snapshot of them in `result`. With `usage` (its counters), the command
+ * shows what it used (shared/usage/usage.ts `usageView`).
  */
-export function commandView<Live extends object = NoLiveFields>(command: StoredCommand<Live>): Record<string, unknown> {
+export function commandView<Live extends object = NoLiveFields>(
+  command: StoredCommand<Live>,
+  usage?: UsageCounters,
+): Record<string, unknown> {
   return {
     success: true,
     data: {
@@ -74,6 +79,7 @@ export function commandView<Live extends object = NoLiveFields>(command: StoredC
       ...(liveFieldsOf(command.type)?.view?.(command) ?? {}),
       ...(command.warnings?.length ? { warnings: command.warnings } : {}),
       ...(command.error ? { error: command.error } : {}),
+      ...(usage ? { usage: usageView(usage) } : {}),
     },
   };
 }

@@ -33,7 +33,7 @@ export async function readCommandFor(
  * Use case: `GET /api/commands/{id}`. Always 200 with the command's view for
  * a command the caller may see; with `Prefer: wait=N` it answers as soon as
  * the command ends (then with `Preference-Applied`), or after N seconds with
- * its state then.
+ * its state then. Its `usage` is what it (with its phases) has used so far.
  */
 export async function answerGetCommand(
   commands: CommandStore,
@@ -44,5 +44,5 @@ export async function answerGetCommand(
 ): Promise<HttpResult> {
   const command = await readCommandFor(commands, principal, id);
   const waited = await honourWaitPreference(commands, command, preferHeader, maxWaitSeconds);
-  return jsonResponse(200, commandView(waited.command), waited.headers);
+  return jsonResponse(200, commandView(waited.command, await commands.usageOf(command.id)), waited.headers);
 }

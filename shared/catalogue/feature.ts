@@ -23,6 +23,11 @@ export interface JobTypeSpec<Queue extends string = string, Command extends stri
   startsCommand: boolean;
   /** True when event producers may put this job on its queue directly (without a command). */
   fromProducers: boolean;
+  /**
+   * What a command this job starts spends that its tenant's monthly caps limit (`monthly_tokens`, `monthly_searches`):
+   * a tenant past a cap starts none. @default ['model_tokens']
+   */
+  spends?: readonly ('model_tokens' | 'searches')[];
   queue: QueueSpec<Queue>;
   worker: FunctionSpec<string, Queue> & { kind: 'worker' };
 }

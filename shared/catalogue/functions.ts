@@ -66,14 +66,49 @@ function withTenantLimits(definition: FunctionDefinition): FunctionDefinition {
   };
 }
 
+/**
+ * What a function that writes commands also writes: usage counted with a command's writes (its tenant's daily and monthly
+ * totals, its in-progress place given back), shared/usage/dynamo-ledger.ts.
+ */
+export const USAGE_LEDGER_GRANTS: readonly TableGrant[] = [{ actions: ['UpdateItem'], keyPrefixes: ['USAGE#'] }];
+
+/**
+ * What a function that starts commands (claims Idempotency-Keys) also needs to hold them to their tenant's limits
+ * (shared/access/limits/admission.ts): its limits, its month's totals, and the key given back when a limit refuses.
+ */
+export const COMMAND_ADMISSION_GRANTS: readonly TableGrant[] = [
+  { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
+  { actions: ['Query'], keyPrefixes: ['USAGE#'] },
+  { actions: ['DeleteItem'], keyPrefixes: ['IDEM#'] },
+];
+
+const grants = (definition: FunctionDefinition, prefix: 'CMD#' | 'IDEM#', action: 'PutItem' | 'UpdateItem') =>
+  definition.access.table.some((grant) => !grant.index && grant.keyPrefixes.includes(prefix) && grant.actions.includes(action));
+
+/** A function that writes commands with the ledger's grants; one that starts them with admission's, and the TENANT_* settings. */
+function withUsageAndLimits(definition: FunctionDefinition): FunctionDefinition {
+  const writesCommands = grants(definition, 'CMD#', 'PutItem') || grants(definition, 'CMD#', 'UpdateItem');
+  const startsCommands = grants(definition, 'CMD#', 'PutItem') && grants(definition, 'IDEM#', 'PutItem');
+  if (!writesCommands) return definition;
+  const settings = new Set([...(definition.settings ?? []), ...(startsCommands ? Object.values(TENANT_LIMIT_SETTINGS) : [])]);
+  return {
+    ...definition,
+    access: {
+      ...definition.access,
+      table: [...definition.access.table, ...USAGE_LEDGER_GRANTS, ...(startsCommands ? COMMAND_ADMISSION_GRANTS : [])],
+    },
+    ...(settings.size > 0 ? { settings: [...settings] } : {}),
+  };
+}
+
 /** Every deployed function: each feature's functions behind routes or on a timer (features.ts order), then one worker per job type. */
 export const FUNCTIONS: readonly FunctionDefinition[] = [
   ...FEATURES.flatMap((feature): readonly DeclaredFunction[] => feature.functions)
     .map(withStartingQueues)
     .map(withErasedItems)
     .map(withTenantLimits),
-  ...JOB_TYPES.map((job) => job.worker),
-];
+  ...JOB_TYPES.map((job): FunctionDefinition => job.worker),
+].map(withUsageAndLimits);
 
 export function functionById(id: FunctionId): FunctionDefinition {
   const found = FUNCTIONS.find((fn) => fn.id === id);

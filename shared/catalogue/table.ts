@@ -116,6 +116,12 @@ export const TABLE = {
      * a request rate (shared/access/limits/dynamo-request-rate.ts).
      */
     'RATE#',
+    /**
+     * `USAGE#<tenant id>`: the tenant's usage totals, per day, command type and site (`sk` `DAY#<day>#<type>#<site>#<shard>`) and
+     * per month (`MONTH#<month>#<shard>`), and its commands in progress (`IN_PROGRESS`), added to with the writes that make
+     * usage final (shared/usage/dynamo-ledger.ts). A command's own usage is `CMD#<id>` / `USAGE`.
+     */
+    'USAGE#',
   ],
   indexes: [
     /**

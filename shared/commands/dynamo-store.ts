@@ -1,11 +1,14 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLE } from '../catalogue/table';
-import { queryShardsBefore, type TransactionItem } from '../platform/dynamodb';
+import { queryShardsBefore, sendTransaction, type TransactionItem } from '../platform/dynamodb';
 import { cancellationReasons, isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { epochSeconds } from '../platform/clock';
+import { currentUsageMeter, type UsageMeter } from '../usage/meter';
+import { commandUsageKey, giveBackInProgressPlace, takeInProgressPlace, usageItems } from '../usage/dynamo-ledger';
+import { countersOf, isEmptyUsage, NO_USAGE, type UsageCounters } from '../usage/usage';
 import { tenantListingKeys } from './listing';
 import type { NoLiveFields, StoredCommand } from './record';
-import { CommandGoneError, commandKey, type CommandStore } from './store';
+import { CommandGoneError, commandKey, InProgressLimitError, type CommandStore, type EndingCommand } from './store';
 
 /*
  * The CommandStore port on the single DynamoDB table. The port (store.ts)
@@ -75,15 +78,53 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
   };
   const leaveIndex = { [IN_PROGRESS_INDEX.partitionKey]: undefined, [IN_PROGRESS_INDEX.sortKey]: undefined };
 
+  /**
+   * The usage the running job's meter holds for command `id`, taken to be written with a write to it
+   * (given back by {@link giveBack} when that write does not land).
+   */
+  const pendingUsageOf = (id: string): { meter?: UsageMeter; usage: UsageCounters } => {
+    const meter = currentUsageMeter();
+    if (!meter || meter.target.commandId !== id) return { usage: NO_USAGE };
+    return { meter, usage: meter.take() };
+  };
+  const giveBack = (pending: { meter?: UsageMeter; usage: UsageCounters }) => pending.meter?.giveBack(pending.usage);
+
+  /**
+   * Updates a command still in progress, with `also` in the same transaction, and the usage the running job's meter
+   * holds for it (and, with `ending`, the tenant's count of ended commands and its in-progress place given back).
+   */
   const updateInProgress = async (
     id: string,
     sets: Record<string, unknown>,
-    extraCondition?: string,
-    extraValues: Record<string, unknown> = {},
     also: readonly TransactionItem[] = [],
+    ending?: EndingCommand,
   ): Promise<boolean> => {
+    const pending = pendingUsageOf(id);
+    const now = Date.now();
+    const counted: TransactionItem[] = [];
+    if (ending || !isEmptyUsage(pending.usage)) {
+      const target = pending.meter?.target;
+      const root = ending ? ending.parent_id === undefined : false;
+      if (target || ending) {
+        counted.push(
+          ...usageItems(tableName, {
+            target: target ?? {
+              commandId: ending!.id,
+              tenantId: ending!.tenant_id,
+              type: ending!.type,
+              ...(ending!.site_id === undefined ? {} : { siteId: ending!.site_id }),
+              ...(ending!.expires_at === undefined ? {} : { expiresAt: ending!.expires_at }),
+            },
+            usage: pending.usage,
+            at: now,
+            ended: root,
+          }),
+        );
+      }
+      if (ending?.in_progress_place) counted.push(giveBackInProgressPlace(tableName, ending.tenant_id));
+    }
     const names: Record<string, string> = { '#status': 'status' };
-    const values: Record<string, unknown> = { ':in_progress': 'in_progress', ...extraValues };
+    const values: Record<string, unknown> = { ':in_progress': 'in_progress' };
     const assignments: string[] = [];
     const removals: string[] = [];
     for (const [field, value] of Object.entries(sets)) {
@@ -101,15 +142,17 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
       TableName: tableName,
       Key: commandKey(id),
       UpdateExpression: expression,
-      ConditionExpression: `attribute_exists(pk) AND #status = :in_progress${extraCondition ? ` AND ${extraCondition}` : ''}`,
+      ConditionExpression: 'attribute_exists(pk) AND #status = :in_progress',
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     };
+    const others = [...also, ...counted];
     try {
-      if (also.length === 0) await db.send(new UpdateCommand(update));
-      else await db.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...also] }));
+      if (others.length === 0) await db.send(new UpdateCommand(update));
+      else await sendTransaction(db, [{ Update: update }, ...others]);
       return true;
     } catch (error) {
+      giveBack(pending);
       if (isConditionalCheckFailed(error) || cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
       throw error;
     }
@@ -118,7 +161,7 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
   const iso = (ms: number) => new Date(ms).toISOString();
 
   const store: CommandStore = {
-    async create(command) {
+    async create(command, options = {}) {
       const put = {
         TableName: tableName,
         Item: {
@@ -130,19 +173,33 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       };
+      // A phase's command is created with its parent's usage so far (the parent's job hands off with it).
+      const pending = command.parent_id ? pendingUsageOf(command.parent_id) : { usage: NO_USAGE };
+      const items: TransactionItem[] = [{ Put: put }];
+      const parentAt = items.length;
+      if (command.parent_id) {
+        items.push({
+          ConditionCheck: { TableName: tableName, Key: commandKey(command.parent_id), ConditionExpression: 'attribute_exists(pk)' },
+        });
+      }
+      const placeAt = items.length;
+      if (command.in_progress_place) items.push(takeInProgressPlace(tableName, command.tenant_id, options.inProgressCap));
+      if (pending.meter && !isEmptyUsage(pending.usage)) {
+        items.push(...usageItems(tableName, { target: pending.meter.target, usage: pending.usage, at: Date.now() }));
+      }
       try {
-        if (!command.parent_id) {
-          await db.send(new PutCommand(put));
-          return true;
-        }
-        const parentExists = { TableName: tableName, Key: commandKey(command.parent_id), ConditionExpression: 'attribute_exists(pk)' };
-        await db.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, { ConditionCheck: parentExists }] }));
+        if (items.length === 1) await db.send(new PutCommand(put));
+        else await sendTransaction(db, items);
         return true;
       } catch (error) {
+        giveBack(pending);
         if (isConditionalCheckFailed(error)) return false;
         const reasons = cancellationReasons(error);
         if (reasons?.[0] === 'ConditionalCheckFailed') return false;
-        if (reasons?.[1] === 'ConditionalCheckFailed') throw new CommandGoneError(command.parent_id!);
+        if (command.parent_id && reasons?.[parentAt] === 'ConditionalCheckFailed') throw new CommandGoneError(command.parent_id);
+        if (command.in_progress_place && reasons?.[placeAt] === 'ConditionalCheckFailed') {
+          throw new InProgressLimitError(command.tenant_id, options.inProgressCap ?? 0);
+        }
         throw error;
       }
     },
@@ -157,6 +214,11 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
     async get<Live extends object = NoLiveFields>(id: string) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: commandKey(id), ConsistentRead: true }));
       return toRecord<Live>(Item);
+    },
+
+    async usageOf(id) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: commandUsageKey(id), ConsistentRead: true }));
+      return Item ? countersOf(Item) : NO_USAGE;
     },
 
     async claim(id, expected, now, leaseUntil) {
@@ -207,19 +269,18 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
       return updateInProgress(id, { ...patch, updated_at: iso(now) });
     },
 
-    async complete(id, result, now, patch = {}, also = []) {
+    async complete(command, result, now, patch = {}, also = []) {
       return updateInProgress(
-        id,
+        command.id,
         { ...patch, status: 'completed', finished_at: iso(now), result, updated_at: iso(now), lease_until: undefined, ...leaveIndex },
-        undefined,
-        {},
         also,
+        command,
       );
     },
 
-    async fail(id, error, now, patch = {}, also = []) {
+    async fail(command, error, now, patch = {}, also = []) {
       return updateInProgress(
-        id,
+        command.id,
         {
           ...patch,
           status: 'failed',
@@ -230,9 +291,8 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
           lease_until: undefined,
           ...leaveIndex,
         },
-        undefined,
-        {},
         also,
+        command,
       );
     },
 
@@ -244,12 +304,15 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
         .filter((command) => command.status === 'in_progress');
     },
 
-    async erase(id, tenantId, unchangedSince) {
+    async erase(id, tenantId, unchangedSince, holdsInProgressPlace = false) {
       const now = Date.now();
       try {
         await db.send(
           new TransactWriteCommand({
             TransactItems: [
+              // Its usage goes with it; what it used stays in its tenant's totals.
+              { Delete: { TableName: tableName, Key: commandUsageKey(id) } },
+              ...(holdsInProgressPlace && unchangedSince !== undefined ? [giveBackInProgressPlace(tableName, tenantId)] : []),
               {
                 Delete: {
                   TableName: tableName,
@@ -281,7 +344,7 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
         );
         return true;
       } catch (error) {
-        if (cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
+        if (cancellationReasons(error)?.includes('ConditionalCheckFailed')) return false;
         throw error;
       }
     },

@@ -10,8 +10,14 @@ export type CommandEnding =
   | { status: 'completed'; result: Record<string, unknown>; patch?: CommandPatch }
   | { status: 'failed'; error: ErrorInfo; patch?: CommandPatch };
 
-/** The command a finish names: what identifies it and its place among phases. */
-export type FinishingCommand = Pick<StoredCommand, 'id' | 'type' | 'tenant_id' | 'parent_id'>;
+/**
+ * The command a finish names: what identifies it, its place among phases, its
+ * site, expiry and in-progress place (what its terminal write counts and gives back).
+ */
+export type FinishingCommand = Pick<
+  StoredCommand,
+  'id' | 'type' | 'tenant_id' | 'parent_id' | 'site_id' | 'expires_at' | 'in_progress_place'
+>;
 
 /**
  * Stages the events a command's ending announces (the completion webhooks'
@@ -63,8 +69,8 @@ export async function finishCommand(deps: FinishDependencies, command: Finishing
     : NOTHING_STAGED;
   const moved =
     ending.status === 'completed'
-      ? await deps.commands.complete(command.id, ending.result, now, ending.patch, staged.items)
-      : await deps.commands.fail(command.id, ending.error, now, ending.patch, staged.items);
+      ? await deps.commands.complete(command, ending.result, now, ending.patch, staged.items)
+      : await deps.commands.fail(command, ending.error, now, ending.patch, staged.items);
   if (!moved) return false;
   (deps.metrics ?? noMetrics).count(ending.status === 'completed' ? 'CommandCompleted' : 'CommandFailed', command.type);
   await staged.deliver();

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { epochSeconds } from '../platform/clock';
 import { AppError } from '../platform/errors';
@@ -30,6 +30,11 @@ export type IdempotencyOutcome = { kind: 'first' } | { kind: 'replay'; commandId
  */
 export interface IdempotencyStore {
   claim(claim: IdempotencyClaim): Promise<IdempotencyOutcome>;
+  /**
+   * Gives a claim back when its command was refused before anything was written (a limit): the key may then be
+   * used again, with any body. Only the claim naming `commandId` is removed.
+   */
+  release(claim: Pick<IdempotencyClaim, 'tenantId' | 'scope' | 'key' | 'commandId'>): Promise<void>;
 }
 
 /**
@@ -94,6 +99,21 @@ export function dynamoIdempotencyStore(db: DynamoDBDocumentClient, tableName: st
         );
       }
       return { kind: 'replay', commandId: String(Item.command_id) };
+    },
+
+    async release(claim) {
+      try {
+        await db.send(
+          new DeleteCommand({
+            TableName: tableName,
+            Key: keyOf(claim),
+            ConditionExpression: 'command_id = :command',
+            ExpressionAttributeValues: { ':command': claim.commandId },
+          }),
+        );
+      } catch (error) {
+        if (!isConditionalCheckFailed(error)) throw error;
+      }
     },
   };
 }

@@ -67,7 +67,10 @@ export async function sweepCommands(deps: JanitorDependencies, policy: JanitorPo
     // An unclaimed command counts from its acceptance (re-queuing touches updated_at), a claimed one from its last change.
     const idleMs = now - Date.parse(command.attempts === 0 ? command.created_at : command.updated_at);
     if (idleMs > policy.failStaleAfterMs) {
-      const failed = await finishCommand(deps, command, {
+      // Read whole: the index holds only what the sweep reads, and the terminal write gives back what the command holds.
+      const whole = await deps.commands.get(command.id);
+      if (!whole || whole.status !== 'in_progress') continue;
+      const failed = await finishCommand(deps, whole, {
         status: 'failed',
         error: {
           code: 'SYSTEM_ERROR',

@@ -53,6 +53,11 @@ export interface CommandRecord<Request = unknown, Progress = unknown> {
   /** When the janitor last queued its job again. */
   requeued_at?: string;
   /**
+   * Set on a command its tenant started (not a phase): it holds one of the tenant's in-progress places
+   * (the `in_progress` limit) until its terminal write gives it back.
+   */
+  in_progress_place?: true;
+  /**
    * Epoch seconds after which the table deletes the command (its TTL
    * attribute, `TABLE.ttlAttribute`): its creation plus the retention
    * (COMMAND_RETENTION_DAYS). Until then an expired command reads as missing.

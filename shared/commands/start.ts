@@ -10,7 +10,8 @@ import { jobNaming, type JobEnvelope } from './job';
 import type { JobQueue } from './queue';
 import { DEFAULT_COMMAND_RETENTION_MS } from './retention';
 import type { CommandType, NoLiveFields, StoredCommand } from './record';
-import type { CommandStore } from './store';
+import { InProgressLimitError, type CommandStore } from './store';
+import type { CommandAdmission } from '../access/limits/admission';
 
 /** Longer than any API function may run: a command older than this without a job will never get one from its first request. */
 const FIRST_SEND_DEADLINE_MS = (MAX_WAIT_SECONDS + 10) * 1000;
@@ -25,6 +26,8 @@ export interface StartDependencies extends FinishDependencies {
   metrics?: OperationMetrics;
   /** How long a new command is kept (COMMAND_RETENTION_DAYS, see retention.ts). @default 90 days */
   commandRetentionMs?: number;
+  /** Holds the commands a tenant starts (not their phases) to its in-progress and monthly limits. @default no limits */
+  admission?: CommandAdmission;
 }
 
 /** One validated request to turn into a command. */
@@ -73,6 +76,9 @@ export async function startCommand<Request, Live extends object = NoLiveFields>(
   dispatch: Dispatch = 'queue',
 ): Promise<StartOutcome> {
   let commandId = input.id ?? newId();
+  // A tenant past a monthly cap is refused before anything is written; its in-progress limit holds the write itself.
+  const admission = input.parentId === undefined && deps.admission ? await deps.admission.admit(input.tenantId, spendsOf(input.type)) : {};
+  let claimedKey = false;
   if (input.idempotency) {
     const outcome = await deps.idempotency.claim({
       tenantId: input.tenantId,
@@ -90,11 +96,26 @@ export async function startCommand<Request, Live extends object = NoLiveFields>(
       }
       // The first start died between claiming the key and writing the command: finish its work.
       commandId = outcome.commandId;
+    } else {
+      claimedKey = true;
     }
   }
 
   const command = newCommandRecord(deps.clock.now(), commandId, input, deps.commandRetentionMs ?? DEFAULT_COMMAND_RETENTION_MS);
-  if (!(await deps.commands.create(command))) {
+  if (admission.inProgressCap !== undefined) command.in_progress_place = true;
+  let created: boolean;
+  try {
+    created = await deps.commands.create(command, admission);
+  } catch (error) {
+    if (!(error instanceof InProgressLimitError) || !deps.admission) throw error;
+    // Refused before anything was written: the caller's Idempotency-Key stays free for its retry, with any body.
+    if (input.idempotency && claimedKey) {
+      await deps.idempotency.release({ tenantId: input.tenantId, scope: input.type, key: input.idempotency.key, commandId });
+    }
+    deps.metrics?.count('CommandRefusedByLimit', input.type);
+    throw deps.admission.inProgressRefusal(error.cap);
+  }
+  if (!created) {
     const existing = await deps.commands.get(commandId);
     if (existing) {
       // Only a retried start reaches here; its job may not have been sent the first time.
@@ -113,6 +134,11 @@ export async function startCommand<Request, Live extends object = NoLiveFields>(
   }
   deps.metrics?.count('CommandAccepted', command.type);
   return { command, replayed: false };
+}
+
+/** What a command of this type spends against its tenant's monthly caps (its starting job type's `spends`). */
+function spendsOf(type: CommandType): readonly ('model_tokens' | 'searches')[] {
+  return startingJobOf(type)?.spends ?? ['model_tokens'];
 }
 
 /** The record of a new command, in progress, expiring `retentionMs` after now. */

@@ -1,5 +1,6 @@
 import type { TransactionItem } from '../platform/dynamodb';
 import type { ErrorInfo } from '../platform/errors';
+import type { UsageCounters } from '../usage/usage';
 import type { CommandType, NoLiveFields, StoredCommand } from './record';
 
 /** What happened when a worker tried to take a command up. */
@@ -26,6 +27,29 @@ export class CommandGoneError extends Error {
   }
 }
 
+/**
+ * A new command its tenant started found all of the tenant's in-progress
+ * places taken (its `in_progress` limit): nothing was written.
+ */
+export class InProgressLimitError extends Error {
+  constructor(
+    readonly tenantId: string,
+    readonly cap: number,
+  ) {
+    super(`Tenant ${tenantId} has ${cap} commands in progress, its limit`);
+    this.name = 'InProgressLimitError';
+  }
+}
+
+/** A command as its terminal write needs it: which it is, whose, and whether it holds an in-progress place. */
+export type EndingCommand = Pick<StoredCommand, 'id' | 'type' | 'tenant_id' | 'site_id' | 'parent_id' | 'expires_at' | 'in_progress_place'>;
+
+/** How a new command is written. */
+export interface CreateOptions {
+  /** Most commands its tenant may have in progress (its `in_progress` limit), for a command holding a place. @default no limit */
+  inProgressCap?: number;
+}
+
 /** What a job knows of the command it names; a claim succeeds only when both match. */
 export interface ClaimExpectation {
   tenantId: string;
@@ -42,12 +66,16 @@ export interface CommandStore {
    * Writes a new command; returns false when one with that id already exists.
    * A child phase (`parent_id`) is written only while its parent exists (one
    * transaction), so no child outlives an erased parent: CommandGoneError then.
+   * A command holding an in-progress place (`in_progress_place`) takes it in
+   * the same transaction: InProgressLimitError when none is left.
    */
-  create<Live extends object = NoLiveFields>(command: StoredCommand<Live>): Promise<boolean>;
+  create<Live extends object = NoLiveFields>(command: StoredCommand<Live>, options?: CreateOptions): Promise<boolean>;
   /** True when the command was erased (within the marker's retention, {@link ERASED_MARKER_RETENTION_MS}). */
   wasErased(id: string): Promise<boolean>;
   /** The command with its feature's live fields (`Live`, as its feature wrote them: the store passes them through). */
   get<Live extends object = NoLiveFields>(id: string): Promise<StoredCommand<Live> | undefined>;
+  /** What the command (with its phases) has used so far: the counters of shared/usage/usage.ts, none when nothing. */
+  usageOf(id: string): Promise<UsageCounters>;
   /** Takes the command for one attempt, holding it until `leaseUntil` (epoch ms), if its tenant and type are the expected ones. */
   claim(id: string, expected: ClaimExpectation, now: number, leaseUntil: number): Promise<ClaimOutcome>;
   /** Gives the lease back early so a redelivery need not wait for it to run out. */
@@ -56,17 +84,18 @@ export interface CommandStore {
   recordProgress<Live extends object = NoLiveFields>(id: string, patch: CommandPatch<Live>, now: number): Promise<boolean>;
   /**
    * Moves in_progress → completed; false when it was not in progress. `also`
-   * are writes that commit with the move or not at all (its events: the outbox).
+   * are writes that commit with the move or not at all (its events: the outbox),
+   * as do its tenant's count of ended commands and its in-progress place given back.
    */
   complete(
-    id: string,
+    command: EndingCommand,
     result: Record<string, unknown>,
     now: number,
     patch?: CommandPatch,
     also?: readonly TransactionItem[],
   ): Promise<boolean>;
   /** Moves in_progress → failed; false when it was not in progress. `also` as for `complete`. */
-  fail(id: string, error: ErrorInfo, now: number, patch?: CommandPatch, also?: readonly TransactionItem[]): Promise<boolean>;
+  fail(command: EndingCommand, error: ErrorInfo, now: number, patch?: CommandPatch, also?: readonly TransactionItem[]): Promise<boolean>;
   /** Commands still in progress that were created before `createdBefore` (ISO), oldest first, up to `limit`. */
   listInProgress(createdBefore: string, limit: number): Promise<StoredCommand[]>;
   /**
@@ -74,9 +103,11 @@ export interface CommandStore {
    * `unchangedSince`, if its `updated_at` is still that one); false otherwise.
    * Leaves a small marker (tenant and time only) so a job that comes for it
    * later knows it was erased. Later writes to it (a worker still running it)
-   * fail their conditions and change nothing.
+   * fail their conditions and change nothing. Its usage goes with it (its
+   * tenant's totals keep what it used). With `unchangedSince`, a command the
+   * caller read in progress holding a place (`holdsInProgressPlace`) gives it back.
    */
-  erase(id: string, tenantId: string, unchangedSince?: string): Promise<boolean>;
+  erase(id: string, tenantId: string, unchangedSince?: string, holdsInProgressPlace?: boolean): Promise<boolean>;
 }
 
 /** Fields a phase may set on an in-progress command: the kernel's, and its feature's live fields. */

@@ -5,7 +5,7 @@ import { tenantMayActOn, type TenantStore } from '../access/tenants';
 import { jobTypeByName, type JobType, type JobTypeDefinition } from '../catalogue/job-types';
 import { MAX_JSON_DEPTH } from '../catalogue/limits';
 import type { Clock } from '../platform/clock';
-import { isItemTooLarge } from '../platform/dynamodb-errors';
+import { isItemTooLarge, itemTooLargeMessage } from '../platform/dynamodb-errors';
 import { AppError, GENERIC_SYSTEM_ERROR, type ErrorInfo } from '../platform/errors';
 import { canonicalJson, sha256Hex } from '../platform/hashing';
 import { JsonDocumentError, parseJsonDocument } from '../platform/json';
@@ -20,6 +20,9 @@ import { ATTEMPT_ATTRIBUTE, type JobQueue } from './queue';
 import type { CommandWith, NoLiveFields, StoredCommand } from './record';
 import { startCommand } from './start';
 import { CommandGoneError, type CommandStore } from './store';
+import type { CommandAdmission } from '../access/limits/admission';
+import { RateLimitedError } from '../access/limits/rate-limited-error';
+import { UsageMeter, usageTargetOf, withUsageMeter } from '../usage/meter';
 
 /** What a phase hands back to the runner. */
 export type PhaseOutcome =
@@ -79,10 +82,15 @@ export interface WorkerDependencies {
   onFinished?: readonly FinishHook[];
   /** Each job runs in a subsegment annotated with its command id. @default none */
   tracing?: Tracing;
+  /** Holds the commands producers' jobs start to their tenants' limits; a job over one waits on its queue. @default no limits */
+  admission?: CommandAdmission;
 }
 
 /** How one record ended, for the job log line. */
-type RecordOutcome = 'completed' | 'failed' | 'handed_off' | 'dead_lettered' | 'duplicate' | 'busy' | 'retried' | 'erased';
+type RecordOutcome = 'completed' | 'failed' | 'handed_off' | 'dead_lettered' | 'duplicate' | 'busy' | 'retried' | 'erased' | 'delayed';
+
+/** Longest SQS delay: a producer's job over a limit that resets later waits this long, again and again. */
+const MAX_DELAY_SECONDS = 900;
 
 /**
  * Builds the SQS batch handler of a worker: each record is processed on its
@@ -165,7 +173,8 @@ export function poisonReasonOf(error: unknown): string | undefined {
   return undefined;
 }
 
-const tooLargeReason = (error: Error) => `A write was refused as too large for DynamoDB's 400 KB item limit (${error.message})`;
+const tooLargeReason = (error: Error) =>
+  `A write was refused as too large for DynamoDB's 400 KB item limit (${itemTooLargeMessage(error)})`;
 
 /** How a command whose output cannot be stored ends (a 500 code: a narrower request may well succeed). */
 const OUTPUT_TOO_LARGE_ERROR: ErrorInfo = Object.freeze({
@@ -212,7 +221,17 @@ async function runRecord<Request, Progress, Live extends object>(
   context: RecordContext,
 ): Promise<{ kind: RecordOutcome; extra?: Record<string, unknown> }> {
   const job = decodeJob(definition, record.body);
-  const commandId = job.command_id ?? (await startProducerCommand(definition, deps, job, record.messageId));
+  let commandId: string;
+  try {
+    commandId = job.command_id ?? (await startProducerCommand(definition, deps, job, record.messageId));
+  } catch (error) {
+    if (!(error instanceof RateLimitedError)) throw error;
+    // Over its tenant's limit: the job waits on its queue (a new message, its attempt unspent), never dead-lettered.
+    const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.max(1, error.retryAfterSeconds));
+    await deps.queue.sendAgain(queueOf(definition), record.body, delaySeconds, attempt);
+    metricsOf(deps).count('JobDelayedByLimit', definition.kind.type);
+    return { kind: 'delayed', extra: { limit: error.limit, retryInSeconds: delaySeconds } };
+  }
   context.commandId = commandId;
   context.retryBody = namingJob(job, commandId);
   return (deps.tracing ?? noTracing).span(`## ${definition.type}`, { commandId }, () =>
@@ -253,7 +272,21 @@ async function claimAndRun<Request, Progress, Live extends object>(
     case 'claimed':
       break;
   }
+  // What the phase's providers use is counted against the command, written with its next write (shared/usage/meter.ts).
+  const meter = new UsageMeter(usageTargetOf(claim.command));
+  return withUsageMeter(meter, () => runClaimed(definition, deps, job, claim.command, attempt, context));
+}
 
+async function runClaimed<Request, Progress, Live extends object>(
+  definition: JobDefinition<Request, Progress, Live>,
+  deps: WorkerDependencies,
+  job: JobEnvelope,
+  claimed: StoredCommand,
+  attempt: number,
+  context: RecordContext,
+): Promise<{ kind: RecordOutcome; extra?: Record<string, unknown> }> {
+  const claim = { command: claimed };
+  const commandId = claimed.id;
   if (attempt > deps.maxReceiveCount) {
     // Its attempts were all used by workers that died mid-job (the local runtime queues a job again at a restart,
     // carrying its count): a job that kills its process would otherwise run again at every start, forever.
@@ -411,6 +444,7 @@ async function startProducerCommand<Request, Progress, Live extends object>(
     );
     return command.id;
   } catch (error) {
+    if (error instanceof RateLimitedError) throw error;
     if (error instanceof AppError) throw new PoisonJobError(`${error.code}: ${error.message}`);
     throw error;
   }

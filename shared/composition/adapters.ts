@@ -6,6 +6,8 @@ import { dynamoApiKeyStore } from '../access/dynamo-api-keys';
 import { dynamoTenantStore } from '../access/dynamo-tenants';
 import { dynamoRequestRateStore } from '../access/limits/dynamo-request-rate';
 import { createRequestLimiter } from '../access/limits/request-limiter';
+import { createCommandAdmission, type CommandAdmission } from '../access/limits/admission';
+import { dynamoUsageTotals } from '../usage/dynamo-usage-totals';
 import { defaultLimitsOf } from '../access/limits/tenant-limits';
 import { functionById, type FunctionId } from '../catalogue/functions';
 import { QUEUES } from '../catalogue/job-types';
@@ -99,6 +101,20 @@ export function authenticatorOf(db: DynamoDBDocumentClient, tableName: string, s
   return createAuthenticator(dynamoApiKeyStore(db, tableName), {
     tenantLimits: async (tenantId) => (await tenants.get(tenantId))?.limits,
     limiter: createRequestLimiter(dynamoRequestRateStore(db, tableName), defaultLimitsOf(settings), systemClock),
+  });
+}
+
+/**
+ * Holds the commands a tenant starts to its in-progress and monthly limits
+ * (its record's, else the TENANT_* settings'), from the table's counters.
+ */
+export function admissionOf(db: DynamoDBDocumentClient, tableName: string, settings: Settings): CommandAdmission {
+  const tenants = dynamoTenantStore(db, tableName);
+  return createCommandAdmission({
+    tenantLimits: async (tenantId) => (await tenants.get(tenantId))?.limits,
+    totals: dynamoUsageTotals(db, tableName),
+    defaults: defaultLimitsOf(settings),
+    clock: systemClock,
   });
 }
 

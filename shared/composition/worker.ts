@@ -14,7 +14,7 @@ import { cachedSiteDirectory } from '../sites/cached-directory';
 import { dynamoSiteDirectory } from '../sites/dynamo-directory';
 import type { Tracing } from '../platform/tracing';
 import type { LlmPolicy } from '../providers/llm/from-settings';
-import { documentClientOf, jobQueueOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from './adapters';
+import { admissionOf, documentClientOf, jobQueueOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from './adapters';
 import { commandAnnouncerOf, eventPublisherOf } from './events';
 import { clockOf, type HostPorts } from './host';
 import type { Settings } from './settings';
@@ -92,6 +92,8 @@ export function workerComposition(functionId: FunctionId, settings: Settings, ho
       tracing,
     },
     events: eventPublisherOf(functionId, publishing),
+    // A producer's job starts its command here: held to its tenant's limits like a request.
+    ...optional('admission', jobType.fromProducers ? admissionOf(db, tableName, settings) : undefined),
     ...optional('announce', commandAnnouncerOf(functionId, publishing)),
     leaseMs: leaseSeconds * 1000,
     maxReceiveCount: jobType.queue.maxReceiveCount,

@@ -17,6 +17,8 @@ export const CRM_CATALOGUE = {
       commandType: 'crm_import',
       startsCommand: true,
       fromProducers: false,
+      // An import reads the CRM and writes leads: no model, no search.
+      spends: [],
       // Two imports at once at most: each client keeps to half of HubSpot's rate (shared/providers/crm/policy.ts), and the
       // write-backs share the rest.
       queue: { ...workQueue('crm', 'CRM'), batchSize: 1, maxConcurrency: 2 },

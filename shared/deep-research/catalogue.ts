@@ -18,6 +18,7 @@ export const DEEP_RESEARCH_CATALOGUE = {
       startsCommand: true,
       // A producer's research job concerns no site: its tenant only has to exist (tenantMayActOn).
       fromProducers: true,
+      spends: ['model_tokens', 'searches'],
       // Five records at once (Powertools runs a batch's records in parallel), each reading up to 4 pages at once: measured with the
       // worst pages the reader accepts (BENCH_PARTS=memory npm run bench), a batch of 5 peaks at 308-348 MiB RSS, one of 10 at 389.
       queue: { ...workQueue('research', 'RESEARCH'), batchSize: 5 },

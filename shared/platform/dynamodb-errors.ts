@@ -39,3 +39,11 @@ export function isItemTooLarge(error: unknown): error is Error {
 }
 
 const ITEM_TOO_LARGE = /item size (to update )?has exceeded the maximum allowed size/i;
+
+/** What DynamoDB said of an item too large: the exception's message, or the refusing item's reason in a transaction. */
+export function itemTooLargeMessage(error: Error): string {
+  if (error.name !== 'TransactionCanceledException') return error.message;
+  const reasons = (error as Error & { CancellationReasons?: { Code?: string; Message?: string }[] }).CancellationReasons ?? [];
+  const refused = reasons.find((reason) => reason.Code === 'ValidationError' && ITEM_TOO_LARGE.test(reason.Message ?? ''));
+  return refused?.Message ?? error.message;
+}

@@ -1,9 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { AWS_MAX_ATTEMPTS, AWS_REQUEST_TIMEOUTS, type AwsClientOptions } from './aws-clients';
+import { cancellationReasons } from './dynamodb-errors';
 import {
   BatchWriteCommand,
   DynamoDBDocumentClient,
   QueryCommand,
+  TransactWriteCommand,
   type QueryCommandInput,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -36,6 +38,30 @@ export function createDocumentClient(
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     unmarshallOptions: { wrapNumbers: false },
   });
+}
+
+/** Times a transaction that met another one on the same item is tried again, after a short random wait. */
+export const TRANSACTION_CONFLICT_RETRIES = 4;
+
+/**
+ * Sends a TransactWriteItems. One cancelled only because another transaction
+ * held one of its items at that moment (`TransactionConflict`: a tenant's
+ * shared counters under load) is sent again, up to
+ * {@link TRANSACTION_CONFLICT_RETRIES} times after a growing random wait;
+ * any other cancellation (a condition) is the caller's to read.
+ */
+export async function sendTransaction(db: DynamoDBDocumentClient, items: TransactionItem[]): Promise<void> {
+  for (let retry = 0; ; retry++) {
+    try {
+      await db.send(new TransactWriteCommand({ TransactItems: items }));
+      return;
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      const conflictOnly = reasons?.includes('TransactionConflict') && !reasons.includes('ConditionalCheckFailed');
+      if (!conflictOnly || retry >= TRANSACTION_CONFLICT_RETRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, (10 + Math.random() * 40) * 2 ** retry));
+    }
+  }
 }
 
 /** Runs a Query page after page until `limit` items are read or there are no more. */

@@ -16,7 +16,11 @@ export type OperationMetric =
    */
   | 'WebhookDelivered'
   | 'WebhookAttemptFailed'
-  | 'WebhookDeliveryFailed';
+  | 'WebhookDeliveryFailed'
+  /** A command refused because its tenant was at a limit (in progress, monthly tokens or searches). */
+  | 'CommandRefusedByLimit'
+  /** A producer's job put back on its queue, delayed, because its tenant was at a limit. */
+  | 'JobDelayedByLimit';
 
 /** Port: counts operational events. */
 export interface OperationMetrics {

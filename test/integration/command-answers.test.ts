@@ -40,7 +40,7 @@ describe('respondWithCommand', () => {
   it('sends Preference-Applied with the 200 a wait produced', async () => {
     const command = await recorded();
     const answer = respondWithCommand(store, command, 'wait=5', presenter, 25);
-    await store.complete(command.id, { messages: {} }, Date.now());
+    await store.complete(command, { messages: {} }, Date.now());
     const result = await answer;
     expect(result.statusCode).toBe(200);
     expect(result.headers).toMatchObject({ location: `/api/commands/${command.id}`, 'preference-applied': 'wait=5' });
@@ -49,7 +49,7 @@ describe('respondWithCommand', () => {
   it('sends Preference-Applied with the error a wait produced', async () => {
     const command = await recorded();
     const answer = respondWithCommand(store, command, 'wait=5', presenter, 25);
-    await store.fail(command.id, { code: 'SALES_COMMAND_FAILED', message: 'no model' }, Date.now());
+    await store.fail(command, { code: 'SALES_COMMAND_FAILED', message: 'no model' }, Date.now());
     const result = await answer;
     expect(result.statusCode).toBe(500);
     expect(JSON.parse(result.body)).toMatchObject({ success: false, error: { code: 'SALES_COMMAND_FAILED' } });
@@ -66,7 +66,7 @@ describe('respondWithCommand', () => {
 
   it('sends no Preference-Applied when no wait was asked for, even for a finished command', async () => {
     const command = await recorded();
-    await store.complete(command.id, { messages: {} }, Date.now());
+    await store.complete(command, { messages: {} }, Date.now());
     const result = await respondWithCommand(store, (await store.get(command.id))!, undefined, presenter, 25);
     expect(result.statusCode).toBe(200);
     expect(result.headers['preference-applied']).toBeUndefined();
@@ -77,7 +77,7 @@ describe('answerGetCommand', () => {
   it('answers 200 with Preference-Applied when the wait saw the command end', async () => {
     const command = await recorded();
     const answer = answerGetCommand(store, principal, command.id, 'wait=5', 25);
-    await store.complete(command.id, { messages: {} }, Date.now());
+    await store.complete(command, { messages: {} }, Date.now());
     const result = await answer;
     expect(result.statusCode).toBe(200);
     expect(JSON.parse(result.body).data).toMatchObject({ command_id: command.id, status: 'completed' });

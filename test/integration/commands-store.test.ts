@@ -38,9 +38,9 @@ describe('dynamoCommandStore', () => {
   it('moves in_progress → completed once, and a completed command never changes again', async () => {
     const command = newCommand();
     await store.create(command);
-    expect(await store.complete(command.id, { answer: 1 }, Date.now())).toBe(true);
-    expect(await store.complete(command.id, { answer: 2 }, Date.now())).toBe(false);
-    expect(await store.fail(command.id, { code: 'SYSTEM_ERROR', message: 'x' }, Date.now())).toBe(false);
+    expect(await store.complete(command, { answer: 1 }, Date.now())).toBe(true);
+    expect(await store.complete(command, { answer: 2 }, Date.now())).toBe(false);
+    expect(await store.fail(command, { code: 'SYSTEM_ERROR', message: 'x' }, Date.now())).toBe(false);
     expect(await store.recordProgress(command.id, { progress: { late: true } }, Date.now())).toBe(false);
     const stored = await store.get(command.id);
     expect(stored).toMatchObject({ status: 'completed', result: { answer: 1 } });
@@ -51,8 +51,8 @@ describe('dynamoCommandStore', () => {
   it('moves in_progress → failed once, and a failed command cannot complete', async () => {
     const command = newCommand();
     await store.create(command);
-    expect(await store.fail(command.id, { code: 'SALES_COMMAND_FAILED', message: 'provider down' }, Date.now())).toBe(true);
-    expect(await store.complete(command.id, { late: true }, Date.now())).toBe(false);
+    expect(await store.fail(command, { code: 'SALES_COMMAND_FAILED', message: 'provider down' }, Date.now())).toBe(true);
+    expect(await store.complete(command, { late: true }, Date.now())).toBe(false);
     expect(await store.get(command.id)).toMatchObject({ status: 'failed', error: { code: 'SALES_COMMAND_FAILED' } });
   });
 
@@ -71,7 +71,7 @@ describe('dynamoCommandStore', () => {
   it('reports a terminal command and a missing one to a claiming worker', async () => {
     const command = newCommand();
     await store.create(command);
-    await store.complete(command.id, {}, Date.now());
+    await store.complete(command, {}, Date.now());
     expect((await store.claim(command.id, expected, Date.now(), Date.now() + 1000)).kind).toBe('terminal');
     expect((await store.claim(newId(), expected, Date.now(), Date.now() + 1000)).kind).toBe('missing');
   });
@@ -96,8 +96,8 @@ describe('dynamoCommandStore', () => {
     expect(await store.erase(command.id, 'tenant-a')).toBe(true);
 
     expect(await store.recordProgress(command.id, { progress: { step: 1 } }, now)).toBe(false);
-    expect(await store.complete(command.id, { answer: 1 }, now)).toBe(false);
-    expect(await store.fail(command.id, { code: 'SYSTEM_ERROR', message: 'x' }, now)).toBe(false);
+    expect(await store.complete(command, { answer: 1 }, now)).toBe(false);
+    expect(await store.fail(command, { code: 'SYSTEM_ERROR', message: 'x' }, now)).toBe(false);
     expect(await store.get(command.id)).toBeUndefined();
     expect(await store.erase(command.id, 'tenant-a')).toBe(false);
   });

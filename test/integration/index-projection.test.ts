@@ -141,7 +141,7 @@ describe('the index as deployed', () => {
       message: 'The search failed.',
       details: [{ code: 'x', message: 'y'.repeat(500), path: [] }],
     };
-    expect(await commands.fail(failed.id, error, T0 + 12 * MINUTE)).toBe(true);
+    expect(await commands.fail(failed, error, T0 + 12 * MINUTE)).toBe(true);
     const page = await dynamoCommandListing(db, TABLE_NAME).listForTenant({
       tenantId: 'tenant-list',
       limit: 10,

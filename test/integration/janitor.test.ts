@@ -57,7 +57,7 @@ describe('sweepCommands', () => {
     const stranded = await command({ createdAt: T0 });
     const young = await command({ createdAt: T0 + 55 * MINUTE });
     const done = await command({ createdAt: T0 });
-    await commands.complete(done.id, {}, T0 + MINUTE);
+    await commands.complete(done, {}, T0 + MINUTE);
     const copywriter = await command({ createdAt: T0, type: 'copywriter' });
 
     const first = janitorAt(T0 + 15 * MINUTE);

@@ -90,8 +90,8 @@ beforeAll(async () => {
     const record = command(index, TENANT_A.tenantId);
     await store.create(record);
     const finishedAt = Date.parse(record.created_at) + 5_000;
-    if (index % 5 === 1) await store.complete(record.id, { done: true }, finishedAt);
-    if (index % 5 === 2) await store.fail(record.id, { code: 'SEARCH_FAILED', message: 'The provider failed.' }, finishedAt);
+    if (index % 5 === 1) await store.complete(record, { done: true }, finishedAt);
+    if (index % 5 === 2) await store.fail(record, { code: 'SEARCH_FAILED', message: 'The provider failed.' }, finishedAt);
     created.push({ ...record, status: index % 5 === 1 ? 'completed' : index % 5 === 2 ? 'failed' : 'in_progress' });
     // A child phase of some: never listed.
     if (index % 10 === 0) {

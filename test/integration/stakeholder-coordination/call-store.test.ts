@@ -177,7 +177,7 @@ describe('dynamoCallStore', () => {
     const command = await commandWithCall();
     const requestedAt = (await calls.markRequested(command.id, command.call!.id, 'twilio', NOW + 1)) as string;
     await calls.recordPlaced(command.id, command.call!.id, requestedAt, placed, NOW + 2);
-    expect(await commands.complete(command.id, { done: true }, NOW + 3)).toBe(true);
+    expect(await commands.complete(command, { done: true }, NOW + 3)).toBe(true);
     expect(
       await calls.applyStatus(
         command.id,

@@ -161,7 +161,7 @@ describe('the post-call summary', () => {
     const published: PublishedEvent[] = [];
     const deps: WorkerDependencies = {
       commands: voice.stakeholder.commands,
-      idempotency: { claim: async () => ({ kind: 'first' }) },
+      idempotency: { claim: async () => ({ kind: 'first' }), release: async () => undefined },
       tenants: inMemoryTenants({ 'tenant-a': [DEMO_SITE] }),
       queue: { send: async () => undefined, sendAgain: async () => undefined, sendToDeadLetter: async () => undefined },
       clock: systemClock,

@@ -195,7 +195,7 @@ describe('publishing a command event, at least once', () => {
       status: 'completed',
       result: { answer: 7 },
     }));
-    expect(await commands.complete(command.id, { answer: 7 }, Date.now(), {}, staged.items)).toBe(true);
+    expect(await commands.complete(command, { answer: 7 }, Date.now(), {}, staged.items)).toBe(true);
 
     expect(await sweep()).toMatchObject({ handedOn: 1 });
     const queued = await drain(services.aws.queues.webhooks.url);
@@ -206,13 +206,13 @@ describe('publishing a command event, at least once', () => {
 
   it('records no event for an ending that was not written (the command had already ended)', async () => {
     const command = await newCommand();
-    expect(await commands.fail(command.id, { code: 'SYSTEM_ERROR', message: 'x' }, Date.now())).toBe(true);
+    expect(await commands.fail(command, { code: 'SYSTEM_ERROR', message: 'x' }, Date.now())).toBe(true);
     const staged = await commandEventAnnouncer(publisher)(command, { status: 'completed', result: {} }, async () => ({
       ...command,
       status: 'completed',
       result: {},
     }));
-    expect(await commands.complete(command.id, {}, Date.now(), {}, staged.items)).toBe(false);
+    expect(await commands.complete(command, {}, Date.now(), {}, staged.items)).toBe(false);
     expect(await dynamoEventStore(services.db, services.aws.tableName).get(eventKey(TENANT, `${command.id}:completed`))).toBeUndefined();
   });
 

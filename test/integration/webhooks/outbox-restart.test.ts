@@ -77,7 +77,7 @@ describe('an event whose hand-on died with the process', () => {
     }));
     expect(staged.items).toHaveLength(1);
     // Written, never handed on: the process "dies" here.
-    expect(await commands.complete(command.id, { answer: 1 }, Date.now(), {}, staged.items)).toBe(true);
+    expect(await commands.complete(command, { answer: 1 }, Date.now(), {}, staged.items)).toBe(true);
     db.destroy();
     await runtime.stop();
 

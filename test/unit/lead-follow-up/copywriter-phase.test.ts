@@ -85,9 +85,9 @@ describe('copywriter phase', () => {
     const { harness, parentId, childId, copywriterJob } = await handedOff([{ offline: true }]);
     const complete = harness.commands.complete;
     let crashes = 1;
-    harness.commands.complete = async (id, ...rest) => {
-      if (id === parentId && crashes-- > 0) throw new Error('connection reset');
-      return complete(id, ...rest);
+    harness.commands.complete = async (command, ...rest) => {
+      if (command.id === parentId && crashes-- > 0) throw new Error('connection reset');
+      return complete(command, ...rest);
     };
 
     await harness.deliverCopywriter(copywriterJob);

@@ -101,10 +101,13 @@ export function inMemoryCommands(): CommandStore & { records: Map<string, Comman
     async recordProgress(id, patch, now) {
       return update(id, { ...patch, updated_at: iso(now) });
     },
-    async complete(id, result, now, patch = {}) {
+    async usageOf() {
+      return {};
+    },
+    async complete({ id }, result, now, patch = {}) {
       return update(id, { ...patch, status: 'completed', result, updated_at: iso(now), lease_until: undefined });
     },
-    async fail(id, error, now, patch = {}) {
+    async fail({ id }, error, now, patch = {}) {
       return update(id, { ...patch, status: 'failed', error, updated_at: iso(now), lease_until: undefined });
     },
     async listInProgress(createdBefore, limit) {
@@ -271,6 +274,10 @@ export function inMemoryIdempotency(): IdempotencyStore {
       }
       if (existing.bodyHash !== claim.bodyHash) throw new Error('IDEMPOTENCY_CONFLICT');
       return { kind: 'replay', commandId: existing.commandId };
+    },
+    async release(claim) {
+      const key = `${claim.tenantId}#${claim.scope}#${claim.key}`;
+      if (claims.get(key)?.commandId === claim.commandId) claims.delete(key);
     },
   };
 }
