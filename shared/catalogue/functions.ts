@@ -85,6 +85,18 @@ export const COMMAND_ADMISSION_GRANTS: readonly TableGrant[] = [
 const grants = (definition: FunctionDefinition, prefix: 'CMD#' | 'IDEM#', action: 'PutItem' | 'UpdateItem') =>
   definition.access.table.some((grant) => !grant.index && grant.keyPrefixes.includes(prefix) && grant.actions.includes(action));
 
+/** True when the function already holds every action of `grant` on each of its prefixes. */
+function alreadyGranted(definition: FunctionDefinition, grant: TableGrant): boolean {
+  return grant.actions.every((action) =>
+    grant.keyPrefixes.every((prefix) =>
+      definition.access.table.some(
+        (held) =>
+          !held.index && (held.keyPrefixes as readonly string[]).includes(prefix) && (held.actions as readonly string[]).includes(action),
+      ),
+    ),
+  );
+}
+
 /** A function that writes commands with the ledger's grants; one that starts them with admission's, and the TENANT_* settings. */
 function withUsageAndLimits(definition: FunctionDefinition): FunctionDefinition {
   const writesCommands = grants(definition, 'CMD#', 'PutItem') || grants(definition, 'CMD#', 'UpdateItem');
@@ -95,7 +107,12 @@ function withUsageAndLimits(definition: FunctionDefinition): FunctionDefinition 
     ...definition,
     access: {
       ...definition.access,
-      table: [...definition.access.table, ...USAGE_LEDGER_GRANTS, ...(startsCommands ? COMMAND_ADMISSION_GRANTS : [])],
+      table: [
+        ...definition.access.table,
+        ...[...USAGE_LEDGER_GRANTS, ...(startsCommands ? COMMAND_ADMISSION_GRANTS : [])].filter(
+          (grant) => !alreadyGranted(definition, grant),
+        ),
+      ],
     },
     ...(settings.size > 0 ? { settings: [...settings] } : {}),
   };

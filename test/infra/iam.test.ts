@@ -19,6 +19,18 @@ const TENANT_LIMITS: readonly Grant[] = [
   [['dynamodb:UpdateItem'], 'table', ['RATE#*']],
 ];
 
+/** What every function that writes commands adds to: usage counted with a command's writes (the tenant's totals, its in-progress places). */
+const USAGE_LEDGER: readonly Grant[] = [[['dynamodb:UpdateItem'], 'table', ['USAGE#*']]];
+
+/**
+ * What every function that starts commands reads to hold them to their tenant's limits (its month's totals; the tenant's
+ * record it reads already), and the Idempotency-Key it gives back on a refusal.
+ */
+const ADMISSION: readonly Grant[] = [
+  [['dynamodb:Query'], 'table', ['USAGE#*']],
+  [['dynamodb:DeleteItem'], 'table', ['IDEM#*']],
+];
+
 const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   leadFollowUpApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -28,6 +40,8 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:Query'], 'table', ['LEADHISTORY#*']],
     [['sqs:SendMessage'], 'queue/sales'],
     ...TENANT_LIMITS,
+    ...USAGE_LEDGER,
+    ...ADMISSION,
   ],
   getCommandApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*', 'CMD#*']], ...TENANT_LIMITS],
   listCommandsApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*']], [['dynamodb:Query'], 'index/gsi3', ['CMD#TENANT#*']], ...TENANT_LIMITS],
@@ -37,6 +51,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:DeleteItem'], 'table', ['FOLLOWUP#*']],
     [['dynamodb:Query', 'dynamodb:DeleteItem'], 'table', ['SITEWORK#*']],
     ...TENANT_LIMITS,
+    ...USAGE_LEDGER,
   ],
   healthApi: [],
   apiDocsApi: [],
@@ -56,6 +71,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['EVENT#*']],
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
+    ...USAGE_LEDGER,
   ],
   salesWorker: [
     [['dynamodb:GetItem'], 'table', ['TENANT#*']],
@@ -74,6 +90,8 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
     [['sqs:SendMessage'], 'queue/crmsync'],
+    ...USAGE_LEDGER,
+    ...ADMISSION,
   ],
   copywriterWorker: [
     [['dynamodb:GetItem'], 'table', ['SITE#*']],
@@ -87,6 +105,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
     [['sqs:SendMessage'], 'queue/crmsync'],
+    ...USAGE_LEDGER,
   ],
   deepResearchApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -94,6 +113,8 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
     [['sqs:SendMessage'], 'queue/research'],
     ...TENANT_LIMITS,
+    ...USAGE_LEDGER,
+    ...ADMISSION,
   ],
   researchWorker: [
     [['dynamodb:GetItem'], 'table', ['TENANT#*']],
@@ -110,6 +131,8 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['EVENT#*']],
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
+    ...USAGE_LEDGER,
+    ...ADMISSION,
   ],
   stakeholderCoordinationApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -120,6 +143,8 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
     [['sqs:SendMessage'], 'queue/call'],
     ...TENANT_LIMITS,
+    ...USAGE_LEDGER,
+    ...ADMISSION,
   ],
   twilioCallStatusWebhook: [
     [['dynamodb:UpdateItem'], 'table', ['CMD#*']],
@@ -131,6 +156,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'queue/webhooks'],
     [['dynamodb:PutItem', 'dynamodb:ConditionCheckItem'], 'table', ['CMD#*']],
     [['sqs:SendMessage'], 'queue/summary'],
+    ...USAGE_LEDGER,
   ],
   postCallSummaryWorker: [
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
@@ -144,6 +170,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
     [['sqs:SendMessage'], 'queue/crmsync'],
+    ...USAGE_LEDGER,
   ],
   conversationRelayWebhook: [
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'], 'table', ['CMD#*']],
@@ -152,6 +179,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['secretsmanager:GetSecretValue'], 'secret/twilio'],
     [['secretsmanager:GetSecretValue'], 'secret/openai'],
     [['execute-api:ManageConnections'], 'connections'],
+    ...USAGE_LEDGER,
   ],
   callWorker: [
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
@@ -164,6 +192,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['EVENT#*']],
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
+    ...USAGE_LEDGER,
   ],
   listFollowUpsApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -206,6 +235,8 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'queue/crmsync'],
     [['sqs:SendMessage'], 'queue/sales'],
     ...TENANT_LIMITS,
+    ...USAGE_LEDGER,
+    ...ADMISSION,
   ],
   followUpDispatcher: [
     [['dynamodb:Query'], 'index/gsi1', ['FOLLOWUP#scheduled*', 'FOLLOWUP#announcing*']],
@@ -234,6 +265,8 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'queue/crm'],
     [['secretsmanager:GetSecretValue'], 'secret/crm'],
     ...TENANT_LIMITS,
+    ...USAGE_LEDGER,
+    ...ADMISSION,
   ],
   hubspotWebhook: [
     [['dynamodb:Query'], 'table', ['CRMPORTAL#*']],
@@ -252,6 +285,8 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'queue/crm'],
     [['sqs:SendMessage'], 'queue/webhooks'],
     [['secretsmanager:GetSecretValue'], 'secret/crm'],
+    ...USAGE_LEDGER,
+    ...ADMISSION,
   ],
   crmImportWorker: [
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
@@ -266,6 +301,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['EVENT#*']],
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/webhooks'],
+    ...USAGE_LEDGER,
   ],
   crmSyncsApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*']], [['dynamodb:Query'], 'table', ['CRMSYNC#*']], ...TENANT_LIMITS],
   crmSyncWorker: [
