@@ -19,7 +19,7 @@ const TENANT_LIMITS: readonly Grant[] = [
   [['dynamodb:UpdateItem'], 'table', ['RATE#*']],
 ];
 
-/** What every function that writes commands adds to: usage counted with a command's writes (the tenant's totals, its in-progress places). */
+/** What every function that writes commands adds to: usage counted with its writes (the tenant's totals, its in-progress places). */
 const USAGE_LEDGER: readonly Grant[] = [[['dynamodb:UpdateItem'], 'table', ['USAGE#*']]];
 
 /**

@@ -151,7 +151,7 @@ describe('usage written with the command', () => {
 
     await processJobRecord(definition, deps, job);
     expect(resent.at(-1)).toMatchObject({ attempt: 2 });
-    await processJobRecord(definition, deps, { ...job, messageAttributes: { attempt: { stringValue: '2', dataType: 'Number' } } } as never);
+    await processJobRecord(definition, deps, { ...job, messageAttributes: { attempt: { stringValue: '2', dataType: 'Number' } } });
 
     expect((await commands.get(id))?.status).toBe('completed');
     expect(runs.get(id)).toBe(2);
