@@ -1,6 +1,25 @@
 import type { TableGrant } from './table';
 
 /**
+ * What a function that ends commands (or writes usage with their writes) also writes: the usage counted with a command's
+ * writes, its tenant's daily and monthly totals and in-progress places (shared/usage/dynamo-ledger.ts). Every worker gets it;
+ * other functions name it where they end commands or count usage.
+ */
+export const USAGE_LEDGER_GRANTS = [{ actions: ['UpdateItem'], keyPrefixes: ['USAGE#'] }] as const satisfies readonly TableGrant[];
+
+/**
+ * What holding a tenant's commands to its in-progress limit adds where they start (shared/access/limits/admission.ts; the
+ * tenant's record is read already): its Idempotency-Key given back when the limit refuses the command.
+ */
+export const COMMAND_ADMISSION_GRANTS = [{ actions: ['DeleteItem'], keyPrefixes: ['IDEM#'] }] as const satisfies readonly TableGrant[];
+
+/**
+ * What a function that starts commands spending model tokens or searches adds to hold them to their tenant's monthly caps:
+ * the month's totals (`USAGE#`, one Query).
+ */
+export const MONTHLY_CAP_GRANTS = [{ actions: ['Query'], keyPrefixes: ['USAGE#'] }] as const satisfies readonly TableGrant[];
+
+/**
  * What an API function needs to accept a command (shared/commands/start.ts
  * behind its route): authenticate the caller's key, claim the request's
  * Idempotency-Key, write the command and answer with it (waiting for it
@@ -16,6 +35,9 @@ export const COMMAND_ACCEPT_TABLE_GRANTS = [
   { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
   // The Idempotency-Key: claimed once (a conditional PutItem), read back by a repeat of the request.
   { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+  ...COMMAND_ADMISSION_GRANTS,
+  // The command's in-progress place, taken with it (and given back when it is closed unqueued).
+  ...USAGE_LEDGER_GRANTS,
 ] as const satisfies readonly TableGrant[];
 
 /**
@@ -28,4 +50,5 @@ export const COMMAND_ACCEPT_TABLE_GRANTS = [
 export const PRODUCER_JOB_TABLE_GRANTS = [
   { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
   { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+  ...COMMAND_ADMISSION_GRANTS,
 ] as const satisfies readonly TableGrant[];

@@ -1,4 +1,5 @@
 import { TENANT_LIMIT_SETTINGS } from '../access/limits/tenant-limits';
+import { USAGE_LEDGER_GRANTS } from './command-start';
 import { ERASER_FUNCTION, type FeatureCatalogue } from './feature';
 import { FEATURES } from './features';
 import type { TableGrant } from './table';
@@ -66,25 +67,6 @@ function withTenantLimits(definition: FunctionDefinition): FunctionDefinition {
   };
 }
 
-/**
- * What a function that writes commands also writes: usage counted with a command's writes (its tenant's daily and monthly
- * totals, its in-progress place given back), shared/usage/dynamo-ledger.ts.
- */
-export const USAGE_LEDGER_GRANTS: readonly TableGrant[] = [{ actions: ['UpdateItem'], keyPrefixes: ['USAGE#'] }];
-
-/**
- * What a function that starts commands (claims Idempotency-Keys) also needs to hold them to their tenant's limits
- * (shared/access/limits/admission.ts): its limits, its month's totals, and the key given back when a limit refuses.
- */
-export const COMMAND_ADMISSION_GRANTS: readonly TableGrant[] = [
-  { actions: ['GetItem'], keyPrefixes: ['TENANT#'] },
-  { actions: ['Query'], keyPrefixes: ['USAGE#'] },
-  { actions: ['DeleteItem'], keyPrefixes: ['IDEM#'] },
-];
-
-const grants = (definition: FunctionDefinition, prefix: 'CMD#' | 'IDEM#', action: 'PutItem' | 'UpdateItem') =>
-  definition.access.table.some((grant) => !grant.index && grant.keyPrefixes.includes(prefix) && grant.actions.includes(action));
-
 /** True when the function already holds every action of `grant` on each of its prefixes. */
 function alreadyGranted(definition: FunctionDefinition, grant: TableGrant): boolean {
   return grant.actions.every((action) =>
@@ -97,22 +79,22 @@ function alreadyGranted(definition: FunctionDefinition, grant: TableGrant): bool
   );
 }
 
-/** A function that writes commands with the ledger's grants; one that starts them with admission's, and the TENANT_* settings. */
+const holds = (definition: FunctionDefinition, grant: TableGrant) => alreadyGranted(definition, grant);
+
+/**
+ * A worker (every one ends commands) with the ledger's grants; one that holds the commands it starts to their tenant's limits
+ * (COMMAND_ADMISSION_GRANTS in its catalogue entry) with the TENANT_* settings of their defaults.
+ */
 function withUsageAndLimits(definition: FunctionDefinition): FunctionDefinition {
-  const writesCommands = grants(definition, 'CMD#', 'PutItem') || grants(definition, 'CMD#', 'UpdateItem');
-  const startsCommands = grants(definition, 'CMD#', 'PutItem') && grants(definition, 'IDEM#', 'PutItem');
-  if (!writesCommands) return definition;
-  const settings = new Set([...(definition.settings ?? []), ...(startsCommands ? Object.values(TENANT_LIMIT_SETTINGS) : [])]);
+  const writesCommands = definition.kind === 'worker' && holds(definition, { actions: ['UpdateItem'], keyPrefixes: ['CMD#'] });
+  const admits = holds(definition, { actions: ['DeleteItem'], keyPrefixes: ['IDEM#'] });
+  if (!writesCommands && !admits) return definition;
+  const settings = new Set([...(definition.settings ?? []), ...(admits ? Object.values(TENANT_LIMIT_SETTINGS) : [])]);
   return {
     ...definition,
     access: {
       ...definition.access,
-      table: [
-        ...definition.access.table,
-        ...[...USAGE_LEDGER_GRANTS, ...(startsCommands ? COMMAND_ADMISSION_GRANTS : [])].filter(
-          (grant) => !alreadyGranted(definition, grant),
-        ),
-      ],
+      table: [...definition.access.table, ...(writesCommands ? USAGE_LEDGER_GRANTS.filter((grant) => !holds(definition, grant)) : [])],
     },
     ...(settings.size > 0 ? { settings: [...settings] } : {}),
   };

@@ -1,3 +1,4 @@
+import { USAGE_LEDGER_GRANTS } from './command-start';
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from './event-publishing';
 import type { FeatureCatalogue } from './feature';
 
@@ -62,6 +63,8 @@ export const KERNEL_CATALOGUE = {
           // The command and its child phases, erased only for the tenant that owns them, each deleted
           // with a small marker left in its place (one transaction) so later jobs for it know it was erased.
           { actions: ['GetItem', 'DeleteItem', 'PutItem'], keyPrefixes: ['CMD#'] },
+          // A command erased in progress gives its tenant's in-progress place back (its usage stays in the tenant's totals).
+          ...USAGE_LEDGER_GRANTS,
           // What a feature keeps with its commands is erased with them: each feature grants its own items (`erasedWithCommand`).
         ],
         sendsTo: [],
@@ -106,6 +109,8 @@ export const KERNEL_CATALOGUE = {
           // A command it fails is told to the tenant's webhooks (command.failed): the event carries the command as GET shows it.
           { actions: ['GetItem'], keyPrefixes: ['CMD#'] },
           ...EVENT_PUBLISHER_TABLE_GRANTS,
+          // A command it fails gives back its in-progress place and counts as ended in its tenant's totals.
+          ...USAGE_LEDGER_GRANTS,
         ],
         // The queues of the job types that start a command (added by functions.ts; the kernel names no feature's queue), and the delivery
         // queue.

@@ -1,4 +1,4 @@
-import { COMMAND_ACCEPT_TABLE_GRANTS, PRODUCER_JOB_TABLE_GRANTS } from '../catalogue/command-start';
+import { COMMAND_ACCEPT_TABLE_GRANTS, PRODUCER_JOB_TABLE_GRANTS, MONTHLY_CAP_GRANTS } from '../catalogue/command-start';
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
 import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
@@ -49,6 +49,7 @@ export const DEEP_RESEARCH_CATALOGUE = {
           table: [
             // Producer jobs: the tenant must exist, then the job's Idempotency-Key (command-start.ts).
             ...PRODUCER_JOB_TABLE_GRANTS,
+            ...MONTHLY_CAP_GRANTS,
             // Its command (a producer's job starts one).
             { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
             // Google's daily query counter, shared by every worker (an atomic conditional update).
@@ -86,7 +87,7 @@ export const DEEP_RESEARCH_CATALOGUE = {
       memoryMb: 512,
       access: {
         // The key, the Idempotency-Key and the command (command-start.ts); a research request names no site.
-        table: [...COMMAND_ACCEPT_TABLE_GRANTS],
+        table: [...COMMAND_ACCEPT_TABLE_GRANTS, ...MONTHLY_CAP_GRANTS],
         sendsTo: ['research'],
         sendsToDeadLetterOf: [],
         secrets: [],

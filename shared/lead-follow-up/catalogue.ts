@@ -1,4 +1,4 @@
-import { COMMAND_ACCEPT_TABLE_GRANTS, PRODUCER_JOB_TABLE_GRANTS } from '../catalogue/command-start';
+import { COMMAND_ACCEPT_TABLE_GRANTS, PRODUCER_JOB_TABLE_GRANTS, MONTHLY_CAP_GRANTS } from '../catalogue/command-start';
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
 import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
@@ -31,6 +31,7 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
           table: [
             // Producer jobs: the tenant's sites, then the job's Idempotency-Key (command-start.ts).
             ...PRODUCER_JOB_TABLE_GRANTS,
+            ...MONTHLY_CAP_GRANTS,
             { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
             // The command's tenant's window of the lead's history (one Query, Limit bounded), and its state of the lead.
             { actions: ['Query'], keyPrefixes: ['LEADHISTORY#'] },
@@ -95,6 +96,7 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
         table: [
           // The key, the Idempotency-Key and the command (command-start.ts).
           ...COMMAND_ACCEPT_TABLE_GRANTS,
+          ...MONTHLY_CAP_GRANTS,
           // The site the request names, its lead and user, and its agents (listed to find an active sales agent).
           { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
           // The tenant's state of the lead (its unsubscribes), one key read by Query beside the lead's history.

@@ -1,4 +1,4 @@
-import { COMMAND_ACCEPT_TABLE_GRANTS } from '../catalogue/command-start';
+import { COMMAND_ACCEPT_TABLE_GRANTS, USAGE_LEDGER_GRANTS, MONTHLY_CAP_GRANTS } from '../catalogue/command-start';
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
 import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
@@ -58,6 +58,7 @@ export const STAKEHOLDER_COORDINATION_CATALOGUE = {
         table: [
           // The key, the Idempotency-Key and the command (command-start.ts).
           ...COMMAND_ACCEPT_TABLE_GRANTS,
+          ...MONTHLY_CAP_GRANTS,
           // The site, its lead, visitor, user and agents, and the bounded lists of its context summary.
           { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
           // A conversation named by the request, or the new one it starts.
@@ -88,6 +89,8 @@ export const STAKEHOLDER_COORDINATION_CATALOGUE = {
           { actions: ['UpdateItem'], keyPrefixes: ['CMD#'] },
           // Then the command is read, to tell the tenant's webhooks (call.status_changed).
           { actions: ['GetItem'], keyPrefixes: ['CMD#'] },
+          // Call seconds (the final callback) counted on the command and its tenant's totals.
+          ...USAGE_LEDGER_GRANTS,
           ...EVENT_PUBLISHER_TABLE_GRANTS,
           // A completed call requests its post-call summary (the backstop of the relay's $disconnect): the
           // command's meeting_summary (a conditional UpdateItem, above) and the post_call_summary child it starts

@@ -22,14 +22,11 @@ const TENANT_LIMITS: readonly Grant[] = [
 /** What every function that writes commands adds to: usage counted with its writes (the tenant's totals, its in-progress places). */
 const USAGE_LEDGER: readonly Grant[] = [[['dynamodb:UpdateItem'], 'table', ['USAGE#*']]];
 
-/**
- * What every function that starts commands reads to hold them to their tenant's limits (its month's totals; the tenant's
- * record it reads already), and the Idempotency-Key it gives back on a refusal.
- */
-const ADMISSION: readonly Grant[] = [
-  [['dynamodb:Query'], 'table', ['USAGE#*']],
-  [['dynamodb:DeleteItem'], 'table', ['IDEM#*']],
-];
+/** What a function that holds the commands it starts to their tenant's in-progress limit gives back on a refusal: the key. */
+const ADMISSION: readonly Grant[] = [[['dynamodb:DeleteItem'], 'table', ['IDEM#*']]];
+
+/** What a function that starts commands spending tokens or searches reads for its tenant's monthly caps: the month's totals. */
+const MONTHLY_CAPS: readonly Grant[] = [[['dynamodb:Query'], 'table', ['USAGE#*']]];
 
 const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   leadFollowUpApi: [
@@ -42,6 +39,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     ...TENANT_LIMITS,
     ...USAGE_LEDGER,
     ...ADMISSION,
+    ...MONTHLY_CAPS,
   ],
   getCommandApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*', 'CMD#*']], ...TENANT_LIMITS],
   listCommandsApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*']], [['dynamodb:Query'], 'index/gsi3', ['CMD#TENANT#*']], ...TENANT_LIMITS],
@@ -92,6 +90,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'queue/crmsync'],
     ...USAGE_LEDGER,
     ...ADMISSION,
+    ...MONTHLY_CAPS,
   ],
   copywriterWorker: [
     [['dynamodb:GetItem'], 'table', ['SITE#*']],
@@ -115,6 +114,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     ...TENANT_LIMITS,
     ...USAGE_LEDGER,
     ...ADMISSION,
+    ...MONTHLY_CAPS,
   ],
   researchWorker: [
     [['dynamodb:GetItem'], 'table', ['TENANT#*']],
@@ -133,6 +133,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'queue/webhooks'],
     ...USAGE_LEDGER,
     ...ADMISSION,
+    ...MONTHLY_CAPS,
   ],
   stakeholderCoordinationApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
@@ -145,6 +146,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     ...TENANT_LIMITS,
     ...USAGE_LEDGER,
     ...ADMISSION,
+    ...MONTHLY_CAPS,
   ],
   twilioCallStatusWebhook: [
     [['dynamodb:UpdateItem'], 'table', ['CMD#*']],
@@ -235,8 +237,6 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'queue/crmsync'],
     [['sqs:SendMessage'], 'queue/sales'],
     ...TENANT_LIMITS,
-    ...USAGE_LEDGER,
-    ...ADMISSION,
   ],
   followUpDispatcher: [
     [['dynamodb:Query'], 'index/gsi1', ['FOLLOWUP#scheduled*', 'FOLLOWUP#announcing*']],
@@ -285,8 +285,6 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'queue/crm'],
     [['sqs:SendMessage'], 'queue/webhooks'],
     [['secretsmanager:GetSecretValue'], 'secret/crm'],
-    ...USAGE_LEDGER,
-    ...ADMISSION,
   ],
   crmImportWorker: [
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],

@@ -49,6 +49,10 @@ const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 /** A lead with no sequence: a reply to it starts a lead follow-up without cancelling the steps the flow still uses. */
 const REPLYING_LEAD = 'e5f6a7b8-c9d0-4e1f-8a2b-4c5d6e7f8091';
 const API_KEY = `sbk_${'t'.repeat(32)}`;
+/** A second tenant with room for one command in progress: the paths a limit refuses. */
+const CAPPED_KEY = `sbk_${'l'.repeat(32)}`;
+/** Limits high enough never to refuse, so every start reads its month (USAGE#) and takes an in-progress place. */
+const ROOMY_LIMITS = { in_progress: 1_000, monthly_tokens: 1_000_000_000, monthly_searches: 1_000_000 };
 const LEAD_FOLLOW_UP = '/api/agents/sales/leadFollowUp';
 const RESEARCH = '/api/deepResearch/operation';
 const STAKEHOLDER = '/api/agents/cmo/stakeholder-coordination';
@@ -212,6 +216,20 @@ async function drain(queue: JobQueueId): Promise<void> {
   throw new Error(`The ${queue} queue did not drain`);
 }
 
+/** Hands what is on a queue now to its worker once (a job it delays comes back later, unseen here). */
+async function drainOnce(queue: JobQueueId): Promise<void> {
+  const { url: queueUrl } = services.aws.queues[queue];
+  const worker = QUEUES.find((candidate) => candidate.id === queue)!.workerFunction;
+  const { Messages = [] } = await services.aws.sqs.send(
+    new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, AttributeNames: ['All'], MessageAttributeNames: ['All'] }),
+  );
+  expect(Messages.length).toBeGreaterThan(0);
+  const answer = (await invoke(worker, sqsEvent(Messages))) as SQSBatchResponse;
+  expect(answer.batchItemFailures).toEqual([]);
+  for (const message of Messages)
+    await services.aws.sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! }));
+}
+
 function sqsEvent(messages: Message[]): SQSEvent {
   return sqsEventOf(messages, { queueArn: 'arn:aws:sqs:us-east-1:000000000000:local', region: 'us-east-1' });
 }
@@ -236,7 +254,10 @@ beforeAll(async () => {
   prod = synthesize('prod');
   services = await startEmbeddedServices();
   const { siteIds } = await importFile(services.db, services.aws.tableName, DEMO_DATA_FILE);
-  await registerKeys(services.db, services.aws.tableName, [{ key: API_KEY, siteIds, tenantId: 'local', label: 'table-access' }]);
+  await registerKeys(services.db, services.aws.tableName, [
+    { key: API_KEY, siteIds, tenantId: 'local', label: 'table-access', limits: ROOMY_LIMITS },
+    { key: CAPPED_KEY, siteIds: [DEMO_SITE], tenantId: 'capped', label: 'table-access', limits: { ...ROOMY_LIMITS, in_progress: 1 } },
+  ]);
   google = await startFakeGoogle();
   hubspot = await startHubSpotFake();
   receiver = await startWebhookReceiver();
@@ -864,6 +885,30 @@ describe('the table access of every function, on its real paths', () => {
     expect((await call(url, 'DELETE', `/api/commands/${live.id}`, { key: API_KEY })).body.data).toMatchObject({
       deleted_task_ids: [`${live.id}-task-01`],
     });
+
+    // A tenant at its in-progress limit: every start is refused and gives its Idempotency-Key back; producers' jobs wait.
+    const cappedConnection = { access_token: hubspot.token, client_secret: 'table-access-capped-secret' };
+    expect((await call(url, 'PUT', '/api/integrations/hubspot', { key: CAPPED_KEY, body: cappedConnection })).status).toBe(200);
+    const holder = await call(url, 'POST', LEAD_FOLLOW_UP, { key: CAPPED_KEY, body });
+    expect(holder.status).toBe(202);
+    for (const [path, request] of [
+      [LEAD_FOLLOW_UP, body],
+      [STAKEHOLDER, meeting],
+      [RESEARCH, research],
+      ['/api/integrations/hubspot/import', { site_id: DEMO_SITE }],
+    ] as const) {
+      const refused = await call(url, 'POST', path, {
+        key: CAPPED_KEY,
+        body: request,
+        headers: { 'idempotency-key': `access-capped-${path}` },
+      });
+      expect(refused.status).toBe(429);
+    }
+    await produce({ version: 1, type: 'lead_follow_up', tenant_id: 'capped', request: { site_id: DEMO_SITE, lead_id: DEMO_LEAD } });
+    await produce({ version: 1, type: 'deep_research', tenant_id: 'capped', request: { operation_type: 'llm_news' } }, 'research');
+    await Promise.all([drainOnce('sales'), drainOnce('research')]);
+    // Erasing the command in progress gives its place back.
+    expect((await call(url, 'DELETE', `/api/commands/${String(holder.body.data?.command_id)}`, { key: CAPPED_KEY })).status).toBe(200);
   }, 120_000);
 
   it.each(FUNCTIONS.map((fn) => [fn.id] as const))('%s: every request is allowed by its prod policy', (id) => {
