@@ -58,8 +58,8 @@ export async function answerDeleteCommand(
     };
     await eraseLeftoversOnce();
     const children = new Set(await eraseChildren(commands, principal.tenantId, command, MAX_PHASE_DEPTH));
-    const holdsPlace = command.status === 'in_progress' && command.in_progress_place === true;
-    if (!(await commands.erase(command.id, principal.tenantId, command.updated_at, holdsPlace))) continue;
+    const place = command.status === 'in_progress' ? command.in_progress_place : undefined;
+    if (!(await commands.erase(command.id, principal.tenantId, command.updated_at, place))) continue;
     await eraseLeftoversOnce();
     for (const child of await eraseChildren(commands, principal.tenantId, command, MAX_PHASE_DEPTH)) children.add(child);
     return jsonResponse(200, {

@@ -4,7 +4,7 @@ import { queryShardsBefore, sendTransaction, type TransactionItem } from '../pla
 import { cancellationReasons, isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { epochSeconds } from '../platform/clock';
 import { currentUsageMeter, type UsageMeter } from '../usage/meter';
-import { commandUsageKey, giveBackInProgressPlace, takeInProgressPlace, usageItems } from '../usage/dynamo-ledger';
+import { commandUsageKey, giveBackInProgressPlace, inProgressShardsOf, takeInProgressPlace, usageItems } from '../usage/dynamo-ledger';
 import { countersOf, isEmptyUsage, NO_USAGE, type UsageCounters } from '../usage/usage';
 import { tenantListingKeys } from './listing';
 import type { NoLiveFields, StoredCommand } from './record';
@@ -57,6 +57,12 @@ function inProgressIndexKeys(command: Pick<StoredCommand, 'id' | 'created_at'>):
     [IN_PROGRESS_INDEX.partitionKey]: `CMD#IN_PROGRESS#${shard}`,
     [IN_PROGRESS_INDEX.sortKey]: `${command.created_at}#${command.id}`,
   };
+}
+
+/** The items from a random one onwards, wrapping round: where each new command starts looking for room. */
+function rotated<T>(items: readonly T[]): T[] {
+  const start = Math.floor(Math.random() * items.length);
+  return [...items.slice(start), ...items.slice(0, start)];
 }
 
 /** CommandStore on the single DynamoDB table. */
@@ -121,7 +127,8 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
           }),
         );
       }
-      if (ending?.in_progress_place) counted.push(giveBackInProgressPlace(tableName, ending.tenant_id));
+      if (ending?.in_progress_place !== undefined)
+        counted.push(giveBackInProgressPlace(tableName, ending.tenant_id, ending.in_progress_place));
     }
     const names: Record<string, string> = { '#status': 'status' };
     const values: Record<string, unknown> = { ':in_progress': 'in_progress' };
@@ -162,44 +169,56 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
 
   const store: CommandStore = {
     async create(command, options = {}) {
-      const put = {
-        TableName: tableName,
-        Item: {
-          ...commandKey(command.id),
-          ...command,
-          ...(command.status === 'in_progress' ? inProgressIndexKeys(command) : {}),
-          ...tenantListingKeys(command),
-          ...(command.error ? { [ERROR_CODE]: command.error.code } : {}),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      };
       // A phase's command is created with its parent's usage so far (the parent's job hands off with it).
       const pending = command.parent_id ? pendingUsageOf(command.parent_id) : { usage: NO_USAGE };
-      const items: TransactionItem[] = [{ Put: put }];
-      const parentAt = items.length;
+      const common: TransactionItem[] = [];
       if (command.parent_id) {
-        items.push({
+        common.push({
           ConditionCheck: { TableName: tableName, Key: commandKey(command.parent_id), ConditionExpression: 'attribute_exists(pk)' },
         });
       }
-      const placeAt = items.length;
-      if (command.in_progress_place) items.push(takeInProgressPlace(tableName, command.tenant_id, options.inProgressCap));
       if (pending.meter && !isEmptyUsage(pending.usage)) {
-        items.push(...usageItems(tableName, { target: pending.meter.target, usage: pending.usage, at: Date.now() }));
+        common.push(...usageItems(tableName, { target: pending.meter.target, usage: pending.usage, at: Date.now() }));
       }
+      // Without an in-progress limit one attempt; with one, each of the limit's shards in turn from a random one, until one has room.
+      const cap = options.inProgressCap;
+      const shards = cap === undefined ? [undefined] : rotated(inProgressShardsOf(cap));
       try {
-        if (items.length === 1) await db.send(new PutCommand(put));
-        else await sendTransaction(db, items);
-        return true;
+        for (const place of shards) {
+          const item = place ? { ...command, in_progress_place: place.shard } : command;
+          const put = {
+            TableName: tableName,
+            Item: {
+              ...commandKey(command.id),
+              ...item,
+              ...(command.status === 'in_progress' ? inProgressIndexKeys(command) : {}),
+              ...tenantListingKeys(command),
+              ...(command.error ? { [ERROR_CODE]: command.error.code } : {}),
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          };
+          const items: TransactionItem[] = [
+            { Put: put },
+            ...common,
+            ...(place ? [takeInProgressPlace(tableName, command.tenant_id, place.shard, place.places)] : []),
+          ];
+          try {
+            if (items.length === 1) await db.send(new PutCommand(put));
+            else await sendTransaction(db, items);
+            if (place) command.in_progress_place = place.shard;
+            return true;
+          } catch (error) {
+            if (isConditionalCheckFailed(error)) return false;
+            const reasons = cancellationReasons(error);
+            if (reasons?.[0] === 'ConditionalCheckFailed') return false;
+            if (command.parent_id && reasons?.[1] === 'ConditionalCheckFailed') throw new CommandGoneError(command.parent_id);
+            if (place && reasons?.at(-1) === 'ConditionalCheckFailed') continue;
+            throw error;
+          }
+        }
+        throw new InProgressLimitError(command.tenant_id, cap ?? 0);
       } catch (error) {
         giveBack(pending);
-        if (isConditionalCheckFailed(error)) return false;
-        const reasons = cancellationReasons(error);
-        if (reasons?.[0] === 'ConditionalCheckFailed') return false;
-        if (command.parent_id && reasons?.[parentAt] === 'ConditionalCheckFailed') throw new CommandGoneError(command.parent_id);
-        if (command.in_progress_place && reasons?.[placeAt] === 'ConditionalCheckFailed') {
-          throw new InProgressLimitError(command.tenant_id, options.inProgressCap ?? 0);
-        }
         throw error;
       }
     },
@@ -304,7 +323,7 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
         .filter((command) => command.status === 'in_progress');
     },
 
-    async erase(id, tenantId, unchangedSince, holdsInProgressPlace = false) {
+    async erase(id, tenantId, unchangedSince, inProgressPlace) {
       const now = Date.now();
       try {
         await db.send(
@@ -312,7 +331,9 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
             TransactItems: [
               // Its usage goes with it; what it used stays in its tenant's totals.
               { Delete: { TableName: tableName, Key: commandUsageKey(id) } },
-              ...(holdsInProgressPlace && unchangedSince !== undefined ? [giveBackInProgressPlace(tableName, tenantId)] : []),
+              ...(inProgressPlace !== undefined && unchangedSince !== undefined
+                ? [giveBackInProgressPlace(tableName, tenantId, inProgressPlace)]
+                : []),
               {
                 Delete: {
                   TableName: tableName,

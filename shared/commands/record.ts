@@ -53,10 +53,10 @@ export interface CommandRecord<Request = unknown, Progress = unknown> {
   /** When the janitor last queued its job again. */
   requeued_at?: string;
   /**
-   * Set on a command its tenant started (not a phase): it holds one of the tenant's in-progress places
-   * (the `in_progress` limit) until its terminal write gives it back.
+   * Set on a command its tenant started (not a phase) while the tenant has an `in_progress` limit: the shard of the
+   * in-progress place it holds until its terminal write (or its erasure) gives it back (shared/usage/dynamo-ledger.ts).
    */
-  in_progress_place?: true;
+  in_progress_place?: number;
   /**
    * Epoch seconds after which the table deletes the command (its TTL
    * attribute, `TABLE.ttlAttribute`): its creation plus the retention

@@ -102,7 +102,6 @@ export async function startCommand<Request, Live extends object = NoLiveFields>(
   }
 
   const command = newCommandRecord(deps.clock.now(), commandId, input, deps.commandRetentionMs ?? DEFAULT_COMMAND_RETENTION_MS);
-  if (admission.inProgressCap !== undefined) command.in_progress_place = true;
   let created: boolean;
   try {
     created = await deps.commands.create(command, admission);

@@ -66,8 +66,9 @@ export interface CommandStore {
    * Writes a new command; returns false when one with that id already exists.
    * A child phase (`parent_id`) is written only while its parent exists (one
    * transaction), so no child outlives an erased parent: CommandGoneError then.
-   * A command holding an in-progress place (`in_progress_place`) takes it in
-   * the same transaction: InProgressLimitError when none is left.
+   * With `inProgressCap`, the command takes one of its tenant's in-progress
+   * places in the same transaction (and records which, `in_progress_place`):
+   * InProgressLimitError when none is left.
    */
   create<Live extends object = NoLiveFields>(command: StoredCommand<Live>, options?: CreateOptions): Promise<boolean>;
   /** True when the command was erased (within the marker's retention, {@link ERASED_MARKER_RETENTION_MS}). */
@@ -105,9 +106,9 @@ export interface CommandStore {
    * later knows it was erased. Later writes to it (a worker still running it)
    * fail their conditions and change nothing. Its usage goes with it (its
    * tenant's totals keep what it used). With `unchangedSince`, a command the
-   * caller read in progress holding a place (`holdsInProgressPlace`) gives it back.
+   * caller read in progress holding a place (`inProgressPlace`, its shard) gives it back.
    */
-  erase(id: string, tenantId: string, unchangedSince?: string, holdsInProgressPlace?: boolean): Promise<boolean>;
+  erase(id: string, tenantId: string, unchangedSince?: string, inProgressPlace?: number): Promise<boolean>;
 }
 
 /** Fields a phase may set on an in-progress command: the kernel's, and its feature's live fields. */

@@ -16,11 +16,15 @@ import { addUsage, ONE_COMMAND, type UsageCounters } from './usage';
  *   tenant's daily totals per command type and site, for GET /api/usage.
  * - `USAGE#<tenant>` / `MONTH#<yyyy-mm>#<shard>`: the tenant's monthly
  *   totals, for its monthly caps.
- * - `USAGE#<tenant>` / `IN_PROGRESS`: the tenant's commands not yet ended.
+ * - `USAGE#<tenant>` / `IN_PROGRESS#<shard>`: the tenant's commands not yet
+ *   ended, its in-progress limit split over the shards.
  *
  * Totals are spread over USAGE_SHARDS items by command, so a tenant's many
  * commands ending at once do not all write (and conflict on) one item;
- * readers add the shards up.
+ * readers add the shards up. In-progress places are spread the same way: a
+ * new command tries a shard picked at random and, when that one is full,
+ * the others in turn, so the limit stays exact and a burst of one tenant's
+ * requests does not queue on one item.
  */
 
 /** Items each of a tenant's daily and monthly totals is spread over. */
@@ -41,9 +45,24 @@ export function tenantUsagePartition(tenantId: string): string {
   return `USAGE#${tenantId}`;
 }
 
-/** The tenant's in-progress counter. */
-export function inProgressKey(tenantId: string): { pk: string; sk: string } {
-  return { pk: tenantUsagePartition(tenantId), sk: 'IN_PROGRESS' };
+/** Most items a tenant's in-progress places are spread over. */
+export const IN_PROGRESS_SHARDS = 4;
+
+/** One of the tenant's in-progress counters. */
+export function inProgressKey(tenantId: string, shard: number): { pk: string; sk: string } {
+  return { pk: tenantUsagePartition(tenantId), sk: `IN_PROGRESS#${shard}` };
+}
+
+/**
+ * How an in-progress limit is split: up to IN_PROGRESS_SHARDS shards (never more than the limit), whose places add up to it
+ * exactly. Each entry is a shard's number and its places.
+ */
+export function inProgressShardsOf(cap: number): { shard: number; places: number }[] {
+  const shards = Math.max(1, Math.min(IN_PROGRESS_SHARDS, cap));
+  return Array.from({ length: shards }, (_, shard) => ({
+    shard,
+    places: Math.floor(cap / shards) + (shard < cap % shards ? 1 : 0),
+  }));
 }
 
 /** The attribute of the in-progress counter. */
@@ -152,29 +171,28 @@ function counting(
 }
 
 /**
- * The item that takes one of a tenant's in-progress places with a new
- * command: refused (the transaction with it) when `cap` are taken.
+ * The item that takes one of a shard's in-progress places with a new
+ * command: refused (the transaction with it) when its `places` are taken.
  */
-export function takeInProgressPlace(tableName: string, tenantId: string, cap: number | undefined): TransactionItem {
+export function takeInProgressPlace(tableName: string, tenantId: string, shard: number, places: number): TransactionItem {
   return {
     Update: {
       TableName: tableName,
-      Key: inProgressKey(tenantId),
+      Key: inProgressKey(tenantId, shard),
       UpdateExpression: 'ADD #n :one',
-      ...(cap === undefined ? {} : { ConditionExpression: 'attribute_not_exists(#n) OR #n < :cap' }),
+      ConditionExpression: 'attribute_not_exists(#n) OR #n < :places',
       ExpressionAttributeNames: { '#n': IN_PROGRESS_ATTRIBUTE },
-      ExpressionAttributeValues: { ':one': 1, ...(cap === undefined ? {} : { ':cap': cap }) },
-      ...(cap === undefined ? {} : { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const }),
+      ExpressionAttributeValues: { ':one': 1, ':places': places },
     },
   };
 }
 
-/** The item that gives a command's in-progress place back, with its terminal write (or its erasure). */
-export function giveBackInProgressPlace(tableName: string, tenantId: string): TransactionItem {
+/** The item that gives a command's in-progress place back to its shard, with its terminal write (or its erasure). */
+export function giveBackInProgressPlace(tableName: string, tenantId: string, shard: number): TransactionItem {
   return {
     Update: {
       TableName: tableName,
-      Key: inProgressKey(tenantId),
+      Key: inProgressKey(tenantId, shard),
       UpdateExpression: 'ADD #n :minus',
       ExpressionAttributeNames: { '#n': IN_PROGRESS_ATTRIBUTE },
       ExpressionAttributeValues: { ':minus': -1 },

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { queryUpTo } from '../platform/dynamodb';
-import { USAGE_SHARDS, tenantUsagePartition } from './dynamo-ledger';
+import { IN_PROGRESS_ATTRIBUTE, IN_PROGRESS_SHARDS, USAGE_SHARDS, tenantUsagePartition } from './dynamo-ledger';
 import { addUsage, countersOf, NO_USAGE, type UsageCounters } from './usage';
 
 /** One daily total: a command type's usage on one site (or none) on one UTC day. */
@@ -20,6 +20,8 @@ export interface UsageTotals {
   month(tenantId: string, month: string): Promise<UsageCounters>;
   /** The tenant's daily totals from `fromDay` to `toDay` (YYYY-MM-DD, both included), shards added up per day, type and site. */
   days(tenantId: string, fromDay: string, toDay: string): Promise<DailyUsage[]>;
+  /** The tenant's commands holding in-progress places now (its shards added up). */
+  inProgress(tenantId: string): Promise<number>;
 }
 
 /** UsageTotals on the single table: one Query per read (a month is USAGE_SHARDS items; days are a sort-key range). */
@@ -66,6 +68,20 @@ export function dynamoUsageTotals(db: DynamoDBDocumentClient, tableName: string)
         });
       }
       return [...merged.values()];
+    },
+
+    async inProgress(tenantId) {
+      const items = await queryUpTo(
+        db,
+        {
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': tenantUsagePartition(tenantId), ':prefix': 'IN_PROGRESS#' },
+          ConsistentRead: true,
+        },
+        IN_PROGRESS_SHARDS,
+      );
+      return items.reduce((sum, item) => sum + (typeof item[IN_PROGRESS_ATTRIBUTE] === 'number' ? item[IN_PROGRESS_ATTRIBUTE] : 0), 0);
     },
   };
 }

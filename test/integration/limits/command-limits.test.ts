@@ -1,7 +1,8 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey } from '../../../shared/access/api-keys';
 import { createDocumentClient } from '../../../shared/platform/dynamodb';
-import { inProgressKey, usageItems } from '../../../shared/usage/dynamo-ledger';
+import { usageItems } from '../../../shared/usage/dynamo-ledger';
+import { dynamoUsageTotals } from '../../../shared/usage/dynamo-usage-totals';
 import { modelTokens, searchRequests } from '../../../shared/usage/usage';
 import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
 import { call } from '../../support/http';
@@ -45,9 +46,7 @@ const research = (key: string) =>
   call(runtime.url, 'POST', '/api/deepResearch/operation', { key, body: { operation_type: 'general_news', query: 'crm pricing' } });
 const listed = async (key: string) =>
   ((await call(runtime.url, 'GET', '/api/commands', { key })).body.data as { commands: unknown[] }).commands.length;
-const inProgress = async (key: string) =>
-  (await db.send(new GetCommand({ TableName: runtime.tableName, Key: inProgressKey(tenantOf(key)), ConsistentRead: true }))).Item
-    ?.in_progress;
+const inProgress = (key: string) => dynamoUsageTotals(db, runtime.tableName).inProgress(tenantOf(key));
 
 /** Spends this month's usage for the tenant of `key`, as finished commands would have. */
 async function spend(key: string, usage: Record<string, number>): Promise<void> {

@@ -1,5 +1,4 @@
 import { Logger } from '@aws-lambda-powertools/logger';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { z } from 'zod';
 import { createCommandAdmission } from '../../../shared/access/limits/admission';
@@ -14,7 +13,7 @@ import { processJobRecord, type JobDefinition, type WorkerDependencies } from '.
 import { systemClock } from '../../../shared/platform/clock';
 import { AppError } from '../../../shared/platform/errors';
 import { newId } from '../../../shared/platform/ids';
-import { inProgressKey, usageDay, usageMonth } from '../../../shared/usage/dynamo-ledger';
+import { usageDay, usageMonth } from '../../../shared/usage/dynamo-ledger';
 import { dynamoUsageTotals } from '../../../shared/usage/dynamo-usage-totals';
 import { recordUsage } from '../../../shared/usage/meter';
 import { modelTokens, usageView } from '../../../shared/usage/usage';
@@ -35,7 +34,7 @@ const progressSchema = z.object({ step: z.number() }).partial();
 let services: EmbeddedServices;
 let commands: CommandStore;
 let deps: WorkerDependencies;
-const limits: Record<string, TenantLimits> = { 'tenant-p': { in_progress: 1 } };
+const limits: Record<string, TenantLimits> = { 'tenant-p': { in_progress: 1 }, 'tenant-burst': { in_progress: 6 } };
 const resent: { body: string; delaySeconds: number | undefined; attempt: number | undefined }[] = [];
 const counted: string[] = [];
 const runs = new Map<string, number>();
@@ -116,9 +115,7 @@ async function newCommand(request: TestRequest): Promise<string> {
   return command.id;
 }
 
-const inProgressOf = async (tenantId: string) =>
-  (await services.db.send(new GetCommand({ TableName: services.aws.tableName, Key: inProgressKey(tenantId), ConsistentRead: true }))).Item
-    ?.in_progress;
+const inProgressOf = (tenantId: string) => dynamoUsageTotals(services.db, services.aws.tableName).inProgress(tenantId);
 
 describe('usage written with the command', () => {
   it('counts what a phase recorded once, on the command and its tenant, even when the job is delivered again', async () => {
@@ -188,5 +185,26 @@ describe('a producer job over its tenant limit', () => {
     expect(resent).toHaveLength(1);
     expect(await inProgressOf('tenant-p')).toBe(0);
     expect(counted.filter((line) => line === 'CommandCompleted:lead_follow_up').length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('an in-progress limit spread over shards', () => {
+  it('takes exactly the limit from a burst of concurrent starts, and refuses the rest', async () => {
+    const starts = await Promise.allSettled(
+      Array.from({ length: 15 }, () =>
+        startCommand(
+          { ...deps, queue: { send: async () => undefined } },
+          { type: 'lead_follow_up', tenantId: 'tenant-burst', siteId: 'site-9', request: { site_id: 'site-9' } },
+        ),
+      ),
+    );
+    const accepted = starts.filter((start) => start.status === 'fulfilled');
+    const refused = starts.filter((start) => start.status === 'rejected').map((start) => (start).reason);
+    expect(accepted).toHaveLength(6);
+    expect(refused).toHaveLength(9);
+    for (const reason of refused) expect(reason).toMatchObject({ code: 'RATE_LIMITED', limit: 'in_progress' });
+    expect(await inProgressOf('tenant-burst')).toBe(6);
+    const places = accepted.map((start) => (start as PromiseFulfilledResult<{ command: { in_progress_place?: number } }>).value.command);
+    expect(new Set(places.map((command) => command.in_progress_place))).toEqual(new Set([0, 1, 2, 3]));
   });
 });
