@@ -15,9 +15,11 @@ import { markdownTable, median } from './table';
  * A third, diagnostic floor makes the same three calls with the service's
  * own items (the command record with its in-progress index entry, the job
  * envelope): what the accept path costs beyond it is code, not data.
- * `acceptLimited` is the same accept path for a tenant held to a request
- * rate (high enough never to refuse): what the rate check (one conditional
- * write per request) adds is its ratio to `accept`.
+ * `acceptLimited` is the same accept path for a tenant held to every limit
+ * (each high enough never to refuse): a request rate (one conditional write
+ * per request), an in-progress limit (the command's write becomes a
+ * transaction taking a place) and monthly caps (the month's totals, read at
+ * most every 5 s): what they add is its ratio to `accept`.
  */
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -26,7 +28,7 @@ const GOAL = 1.1;
 const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
-/** A tenant held to a request rate it never reaches here (so every request takes from its bucket, none is refused). */
+/** A tenant held to limits it never reaches here (every request takes from its bucket and a place; none is refused). */
 const LIMITED_KEY = `sbk_${'l'.repeat(32)}`;
 
 process.env.LOG_LEVEL = 'ERROR';
@@ -37,7 +39,12 @@ const runtime = await startLocalRuntime({
   workers: false,
   scheduleEveryMs: 0,
   settings: { LOG_LEVEL: 'ERROR', OPENAI_API_KEY: undefined },
-  apiKeys: { [LIMITED_KEY]: { sites: [DEMO_SITE], limits: { requests_per_second: 1_000, burst: 10_000 } } },
+  apiKeys: {
+    [LIMITED_KEY]: {
+      sites: [DEMO_SITE],
+      limits: { requests_per_second: 1_000, burst: 10_000, in_progress: 100_000, monthly_tokens: 1e12, monthly_searches: 1e9 },
+    },
+  },
 });
 const db = createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1', credentials });
 // The floors use the service's own client set-up (retries, timeouts), so only the work differs.
@@ -66,7 +73,7 @@ const LABELS: Record<TargetName, string> = {
   getPutSend: 'floor: GetItem + PutItem + SendMessage',
   sameItems: 'diagnostic: same calls, service items',
   accept: 'accept path (POST → 202)',
-  acceptLimited: 'accept path, tenant with a request rate',
+  acceptLimited: 'accept path, tenant with every limit',
 };
 
 /** Node 20 will not start a worker from a .ts file, so the worker boots through tsx's API. */
@@ -187,7 +194,7 @@ process.stdout.write(
     '',
     ...(limitRows.length > 0
       ? [
-          'Request-rate limits on and off (the same accept path; on: the tenant has a rate it never reaches, so each request takes from its bucket):',
+          'Limits on and off (the same accept path; on: the tenant has a request rate, an in-progress limit and monthly caps it never reaches):',
           '',
           markdownTable(['conc', 'p50 limits on ÷ off (median over rounds)', 'CPU µs/req added'], limitRows),
           '',
