@@ -2890,7 +2890,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -3052,7 +3052,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -3197,7 +3197,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -3363,7 +3363,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -3541,7 +3541,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -3693,7 +3693,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -3846,7 +3846,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -4011,7 +4011,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -4106,7 +4106,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -4197,7 +4197,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -4348,7 +4348,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -4450,7 +4450,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -4581,7 +4581,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -4674,7 +4674,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -4812,7 +4812,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -4902,7 +4902,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -5010,7 +5010,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -5116,7 +5116,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -5264,7 +5264,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -5393,7 +5393,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -5512,7 +5512,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -5615,7 +5615,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -5755,7 +5755,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -5854,7 +5854,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6068,7 +6068,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6173,7 +6173,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6292,7 +6292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6403,7 +6403,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6499,7 +6499,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6607,7 +6607,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6669,7 +6669,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6712,7 +6712,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6762,7 +6762,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6807,7 +6807,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6852,7 +6852,7 @@ export interface operations {
                     "text/javascript": string;
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

@@ -132,8 +132,10 @@ export function errorResponses(codes: ErrorCodes): Record<string, ResponseConfig
 /** The tenant's request rate, after its key; API Gateway's throttle, in front of every route. */
 const TOO_MANY_REQUESTS: ResponseConfig = {
   description:
-    "`RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when " +
-    "to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route " +
+    "`RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), " +
+    "its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); " +
+    'nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when ' +
+    "to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route " +
     'and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off.',
   headers: { 'Retry-After': HEADER.retryAfter, 'RateLimit-Policy': HEADER.rateLimitPolicy, RateLimit: HEADER.rateLimit },
   content: {
