@@ -200,7 +200,7 @@ describe('definitions the infrastructure relies on', () => {
   });
 
   it('sets each plain provider setting only on the functions that declare it', () => {
-    // Every function that authenticates API keys reads the tenants' default limits; the others none of them.
+    // Every function that authenticates API keys, or starts producers' commands held to limits, reads the tenants' default limits.
     const limitSettings = [
       'TENANT_REQUESTS_PER_SECOND',
       'TENANT_BURST',
@@ -210,11 +210,18 @@ describe('definitions the infrastructure relies on', () => {
     ];
     for (const fn of FUNCTIONS) {
       const authenticates = fn.access.table.some((grant) => !grant.index && grant.keyPrefixes.includes('APIKEY#'));
+      const admits = fn.access.table.some(
+        (grant) => !grant.index && grant.keyPrefixes.includes('IDEM#') && grant.actions.includes('DeleteItem'),
+      );
       expect([fn.id, (fn.settings ?? []).filter((name) => name.startsWith('TENANT_'))]).toEqual([
         fn.id,
-        authenticates ? limitSettings : [],
+        authenticates || admits ? limitSettings : [],
       ]);
     }
+    expect(FUNCTIONS.filter((fn) => fn.kind === 'worker' && fn.settings?.includes('TENANT_MAX_IN_PROGRESS')).map((fn) => fn.id)).toEqual([
+      'salesWorker',
+      'researchWorker',
+    ]);
     const declared = FUNCTIONS.map((fn) => [fn.id, (fn.settings ?? []).filter((name) => !name.startsWith('TENANT_'))] as const).filter(
       ([, settings]) => settings.length > 0,
     );
