@@ -12,6 +12,7 @@ import { DEFAULT_COMMAND_RETENTION_MS } from './retention';
 import type { CommandType, NoLiveFields, StoredCommand } from './record';
 import { InProgressLimitError, type CommandStore } from './store';
 import type { CommandAdmission } from '../access/limits/admission';
+import type { TenantLimits } from '../access/limits/tenant-limits';
 
 /** Longer than any API function may run: a command older than this without a job will never get one from its first request. */
 const FIRST_SEND_DEADLINE_MS = (MAX_WAIT_SECONDS + 10) * 1000;
@@ -48,6 +49,8 @@ export interface StartInput<Request, Live extends object = NoLiveFields> {
   initial?: Partial<Live>;
   /** How long its first job waits on the queue before a worker may take it (whole seconds, at most 900). @default 0 */
   firstJobDelaySeconds?: number;
+  /** The tenant's own limits when the caller has them (its API key brought them; null: none), so admission reads no record. */
+  tenantLimits?: TenantLimits | null;
 }
 
 /**
@@ -77,7 +80,7 @@ export async function startCommand<Request, Live extends object = NoLiveFields>(
 ): Promise<StartOutcome> {
   let commandId = input.id ?? newId();
   // A tenant past a monthly cap is refused before anything is written; its in-progress limit holds the write itself.
-  const admission = input.parentId === undefined && deps.admission ? await deps.admission.admit(input.tenantId, spendsOf(input.type)) : {};
+  const admission = input.parentId === undefined && deps.admission ? await deps.admission.admit(input.tenantId, spendsOf(input.type), input.tenantLimits) : {};
   let claimedKey = false;
   if (input.idempotency) {
     const outcome = await deps.idempotency.claim({

@@ -439,6 +439,8 @@ async function startProducerCommand<Request, Progress, Live extends object>(
         ...(siteId === undefined ? {} : { siteId }),
         request,
         idempotency: { key: job.idempotency_key ?? `sqs-message:${messageId}`, bodyHash: sha256Hex(canonicalJson(job.request)) },
+        // The tenant's record, just read, brings its own limits.
+        tenantLimits: tenant.limits ?? null,
       },
       'in_hand',
     );

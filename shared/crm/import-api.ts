@@ -39,6 +39,8 @@ export async function startCrmImport(
   const { command } = await startCommand(deps, {
     type: 'crm_import',
     tenantId: call.principal.tenantId,
+    // Its key brought the tenant's own limits: admission reads no record.
+    tenantLimits: call.principal.limits ?? null,
     siteId: request.site_id,
     request,
     ...(idempotencyKey ? { idempotency: { key: idempotencyKey, bodyHash: sha256Hex(canonicalJson(call.body)) } } : {}),

@@ -34,6 +34,8 @@ export async function acceptDeepResearch(deps: DeepResearchApiDependencies, call
   const { command } = await startCommand(deps, {
     type: 'deep_research',
     tenantId: call.principal.tenantId,
+    // Its key brought the tenant's own limits: admission reads no record.
+    tenantLimits: call.principal.limits ?? null,
     request,
     ...(idempotencyKey ? { idempotency: { key: idempotencyKey, bodyHash: sha256Hex(canonicalJson(call.body)) } } : {}),
   });

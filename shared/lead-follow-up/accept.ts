@@ -42,6 +42,8 @@ export async function acceptLeadFollowUp(deps: LeadFollowUpApiDependencies, call
   const { command } = await startCommand(deps, {
     type: 'lead_follow_up',
     tenantId: call.principal.tenantId,
+    // Its key brought the tenant's own limits: admission reads no record.
+    tenantLimits: call.principal.limits ?? null,
     siteId: request.siteId,
     request,
     ...(idempotencyKey ? { idempotency: { key: idempotencyKey, bodyHash: sha256Hex(canonicalJson(call.body)) } } : {}),

@@ -78,6 +78,8 @@ export async function acceptStakeholderCoordination(deps: StakeholderApiDependen
     type: 'stakeholder_coordination',
     id: commandId,
     tenantId: call.principal.tenantId,
+    // Its key brought the tenant's own limits: admission reads no record.
+    tenantLimits: call.principal.limits ?? null,
     siteId: request.site_id,
     request,
     ...(idempotencyKey ? { idempotency: { key: idempotencyKey, bodyHash: sha256Hex(canonicalJson(call.body)) } } : {}),

@@ -20,7 +20,11 @@ export interface Admission {
  * command spends; answers the in-progress limit its creation is held to.
  */
 export interface CommandAdmission {
-  admit(tenantId: string, spends: readonly CappedSpend[]): Promise<Admission>;
+  /**
+   * `own`: the tenant's own limits when the caller has them already (an API request's key brings them), so they are not
+   * read again; `undefined` reads them.
+   */
+  admit(tenantId: string, spends: readonly CappedSpend[], own?: TenantLimits | null): Promise<Admission>;
   /** The refusal of a command whose creation found the tenant's `cap` in-progress places taken. */
   inProgressRefusal(cap: number): RateLimitedError;
 }
@@ -41,9 +45,9 @@ export interface AdmissionDependencies {
 
 /**
  * Use case: admits commands against a tenant's in-progress and monthly
- * limits. A tenant's limits and month are read at most every
- * {@link ADMISSION_CACHE_MS} per process (one read each, and none for a
- * month when the tenant has no monthly cap).
+ * limits. A tenant's limits (unless the caller has them) and month are read
+ * at most every {@link ADMISSION_CACHE_MS} per process (one read each, and
+ * none for a month when the tenant has no cap on what the command spends).
  */
 export function createCommandAdmission(deps: AdmissionDependencies): CommandAdmission {
   const limitsCache = new ExpiringLru<string, Promise<TenantLimits | undefined>>(1_000);
@@ -59,8 +63,9 @@ export function createCommandAdmission(deps: AdmissionDependencies): CommandAdmi
   };
 
   return {
-    async admit(tenantId, spends) {
-      const limits = effectiveLimits(await cached(limitsCache, tenantId, () => deps.tenantLimits(tenantId)), deps.defaults);
+    async admit(tenantId, spends, own) {
+      const ownLimits = own === undefined ? await cached(limitsCache, tenantId, () => deps.tenantLimits(tenantId)) : (own ?? undefined);
+      const limits = effectiveLimits(ownLimits, deps.defaults);
       const now = deps.clock.now();
       const capped = spends.filter((spend) => capOf(limits, spend) !== undefined);
       if (capped.length > 0) {

@@ -81,7 +81,7 @@ beforeAll(async () => {
   deps = {
     commands,
     idempotency: dynamoIdempotencyStore(db, tableName),
-    tenants: inMemoryTenants({ 'tenant-a': ['site-1'], 'tenant-p': ['site-9'] }),
+    tenants: inMemoryTenants({ 'tenant-a': ['site-1'], 'tenant-p': ['site-9'] }, limits),
     queue,
     clock: systemClock,
     logger: new Logger({ serviceName: 'test', logLevel: 'SILENT' }),

@@ -1,3 +1,4 @@
+import type { TenantLimits } from '../../../shared/access/limits/tenant-limits';
 import { readFileSync } from 'node:fs';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSRecord } from 'aws-lambda';
@@ -130,12 +131,22 @@ export function inMemoryCommands(): CommandStore & { records: Map<string, Comman
 }
 
 /** A tenant directory from tenant id → site ids. */
-export function inMemoryTenants(grants: Record<string, string[]>): WorkerDependencies['tenants'] {
+export function inMemoryTenants(
+  grants: Record<string, string[]>,
+  limits: Record<string, TenantLimits> = {},
+): WorkerDependencies['tenants'] {
   return {
     async get(tenantId) {
       const siteIds = grants[tenantId];
+      const own = limits[tenantId];
       return siteIds
-        ? { tenant_id: tenantId, site_ids: siteIds, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' }
+        ? {
+            tenant_id: tenantId,
+            site_ids: siteIds,
+            ...(own ? { limits: own } : {}),
+            created_at: '2026-01-01T00:00:00.000Z',
+            updated_at: '2026-01-01T00:00:00.000Z',
+          }
         : undefined;
     },
   };

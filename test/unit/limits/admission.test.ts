@@ -55,4 +55,17 @@ describe('command admission', () => {
     expect(await uncapped.admission.admit('t2', ['model_tokens', 'searches'])).toEqual({});
     expect(uncapped.reads).toEqual([]);
   });
+
+  it("reads no tenant record when the caller brings the tenant's own limits", async () => {
+    const admission = createCommandAdmission({
+      tenantLimits: async () => {
+        throw new Error('the record must not be read');
+      },
+      totals: { month: async () => modelTokens('m', 5, 0) },
+      defaults: { in_progress: 3 },
+      clock: { now: () => DECEMBER_NIGHT },
+    });
+    expect(await admission.admit('t4', ['model_tokens'], null)).toEqual({ inProgressCap: 3 });
+    await expect(admission.admit('t5', ['model_tokens'], { monthly_tokens: 5 })).rejects.toMatchObject({ limit: 'monthly_tokens' });
+  });
 });
