@@ -80,7 +80,10 @@ export async function startCommand<Request, Live extends object = NoLiveFields>(
 ): Promise<StartOutcome> {
   let commandId = input.id ?? newId();
   // A tenant past a monthly cap is refused before anything is written; its in-progress limit holds the write itself.
-  const admission = input.parentId === undefined && deps.admission ? await deps.admission.admit(input.tenantId, spendsOf(input.type), input.tenantLimits) : {};
+  const admission =
+    input.parentId === undefined && deps.admission
+      ? await deps.admission.admit(input.tenantId, spendsOf(input.type), input.tenantLimits)
+      : {};
   let claimedKey = false;
   if (input.idempotency) {
     const outcome = await deps.idempotency.claim({
