@@ -20,14 +20,12 @@ export const COMMAND_ADMISSION_GRANTS = [{ actions: ['DeleteItem'], keyPrefixes:
 export const MONTHLY_CAP_GRANTS = [{ actions: ['Query'], keyPrefixes: ['USAGE#'] }] as const satisfies readonly TableGrant[];
 
 /**
- * What an API function needs to accept a command (shared/commands/start.ts
- * behind its route): authenticate the caller's key, claim the request's
- * Idempotency-Key, write the command and answer with it (waiting for it
- * under `Prefer: wait`), or close it when its first job cannot be queued.
- * A feature's accept function spreads these and adds only what its own
- * request reads (a site, a conversation).
+ * What starting a command takes (shared/commands/start.ts): authenticate the
+ * caller's key, claim the request's Idempotency-Key, write the command and
+ * read it back (on a replay, and while the caller waits), or mark or close it
+ * when its first job cannot be queued.
  */
-export const COMMAND_ACCEPT_TABLE_GRANTS = [
+export const COMMAND_START_TABLE_GRANTS = [
   // The caller's API key: its tenant and the sites it covers.
   { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
   // The command: written once (a conditional PutItem), read back on a replay and while the caller waits, and marked
@@ -35,6 +33,18 @@ export const COMMAND_ACCEPT_TABLE_GRANTS = [
   { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
   // The Idempotency-Key: claimed once (a conditional PutItem), read back by a repeat of the request.
   { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
+] as const satisfies readonly TableGrant[];
+
+/**
+ * What an API function needs to accept a command (shared/commands/start.ts
+ * behind its route): starting it, held to its tenant's in-progress limit
+ * (the place it takes, and the Idempotency-Key given back when refused). A
+ * feature's accept function spreads these and adds only what its own request
+ * reads (a site, a conversation), and MONTHLY_CAP_GRANTS when its command
+ * spends model tokens or searches.
+ */
+export const COMMAND_ACCEPT_TABLE_GRANTS = [
+  ...COMMAND_START_TABLE_GRANTS,
   ...COMMAND_ADMISSION_GRANTS,
   // The command's in-progress place, taken with it (and given back when it is closed unqueued).
   ...USAGE_LEDGER_GRANTS,

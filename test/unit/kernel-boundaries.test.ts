@@ -21,8 +21,8 @@ const SHARED_BY_FEATURES = ['calls'];
 const KERNEL = ['commands', 'api', 'platform'];
 /** The service catalogue: feature-free declarations, the kernel's entries, and the gathering of every feature's (features.ts). */
 const CATALOGUE = 'catalogue';
-/** Below the features, importable by all: API keys and tenants, the sites directory, provider adapters. */
-const FOUNDATION = ['access', 'sites', 'providers'];
+/** Below the features, importable by all: API keys, tenants and their limits, the sites directory, provider adapters, usage counters. */
+const FOUNDATION = ['access', 'sites', 'providers', 'usage'];
 /** Wiring: builds each function from the kernel, the features and the adapters; it may import anything in shared/. */
 const WIRING = ['composition'];
 
@@ -161,7 +161,7 @@ describe('kernel boundaries', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('the foundation (access/, sites/, providers/) imports no feature, nor the kernel above it', () => {
+  it('the foundation (access/, sites/, providers/, usage/) imports no feature, nor the kernel above it', () => {
     const offenders = offending(
       (_, from, to) => FOUNDATION.includes(from) && [...FEATURES_FOLDERS, ...SHARED_BY_FEATURES, 'commands', 'api', ...WIRING].includes(to),
     );

@@ -114,7 +114,7 @@ describe('finish hooks', () => {
   it('that throw fail the finishing after the terminal write (the caller retries; the write is not repeated)', async () => {
     const items = new Map([['c-root', command({})]]);
     const commands = {
-      complete: async (id: string, result: Record<string, unknown>) => {
+      complete: async ({ id }: { id: string }, result: Record<string, unknown>) => {
         const current = items.get(id)!;
         if (current.status !== 'in_progress') return false;
         items.set(id, { ...current, status: 'completed', result });
