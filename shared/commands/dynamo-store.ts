@@ -235,6 +235,19 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
       return toRecord<Live>(Item);
     },
 
+    async statusOf(id) {
+      const { Item } = await db.send(
+        new GetCommand({
+          TableName: tableName,
+          Key: commandKey(id),
+          ConsistentRead: true,
+          ProjectionExpression: '#status',
+          ExpressionAttributeNames: { '#status': 'status' },
+        }),
+      );
+      return Item?.status as StoredCommand['status'] | undefined;
+    },
+
     async usageOf(id) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: commandUsageKey(id), ConsistentRead: true }));
       return Item ? countersOf(Item) : NO_USAGE;

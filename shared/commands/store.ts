@@ -1,7 +1,7 @@
 import type { TransactionItem } from '../platform/dynamodb';
 import type { ErrorInfo } from '../platform/errors';
 import type { UsageCounters } from '../usage/usage';
-import type { CommandType, NoLiveFields, StoredCommand } from './record';
+import type { CommandStatus, CommandType, NoLiveFields, StoredCommand } from './record';
 
 /** What happened when a worker tried to take a command up. */
 export type ClaimOutcome =
@@ -75,6 +75,8 @@ export interface CommandStore {
   wasErased(id: string): Promise<boolean>;
   /** The command with its feature's live fields (`Live`, as its feature wrote them: the store passes them through). */
   get<Live extends object = NoLiveFields>(id: string): Promise<StoredCommand<Live> | undefined>;
+  /** The command's status alone (a small read, whatever the command's size); undefined when there is no such command. */
+  statusOf(id: string): Promise<CommandStatus | undefined>;
   /** What the command (with its phases) has used so far: the counters of shared/usage/usage.ts, none when nothing. */
   usageOf(id: string): Promise<UsageCounters>;
   /** Takes the command for one attempt, holding it until `leaseUntil` (epoch ms), if its tenant and type are the expected ones. */

@@ -105,6 +105,9 @@ export function inMemoryCommands(): CommandStore & { records: Map<string, Comman
     async usageOf() {
       return {};
     },
+    async statusOf(id) {
+      return records.get(id)?.status;
+    },
     async complete({ id }, result, now, patch = {}) {
       return update(id, { ...patch, status: 'completed', result, updated_at: iso(now), lease_until: undefined });
     },
