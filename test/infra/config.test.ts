@@ -154,6 +154,7 @@ describe('API throttles and concurrency caps', () => {
       'GET /api/commands',
       'GET /api/commands/{id}',
       'DELETE /api/commands/{id}',
+      'GET /api/usage',
       'GET /health',
       'HEAD /health',
       'GET /openapi.json',
