@@ -7,7 +7,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
 import { generateApiKey, hashApiKey, type Principal } from '../../../shared/access/api-keys';
+import { USAGE_OPERATIONS } from '../../../shared/api/openapi/usage';
 import { answerUsage, MAX_USAGE_DAYS } from '../../../shared/api/usage';
+import type * as z from 'zod';
 import { createDocumentClient, sendTransaction } from '../../../shared/platform/dynamodb';
 import { AppError } from '../../../shared/platform/errors';
 import { newId } from '../../../shared/platform/ids';
@@ -66,8 +68,16 @@ const zero = { commands: 0, call_seconds: 0, webhook_deliveries: 0, crm_writes: 
 const noTokens = { input: 0, output: 0, by_model: {} };
 const noSearches = { requests: 0, cache_hits: 0, by_provider: {} };
 
+/** The schema the API reference gives for a 200 answer. */
+const documented = (USAGE_OPERATIONS[0]!.route.responses['200'] as { content: { 'application/json': { schema: z.ZodType } } }).content[
+  'application/json'
+].schema;
+
+/** GET /api/usage with a key; every 200 answer must fit the reference. */
 async function usage(query: string, key = runtime.apiKey) {
-  return call(runtime.url, 'GET', `/api/usage${query}`, { key });
+  const answer = await call(runtime.url, 'GET', `/api/usage${query}`, { key });
+  if (answer.status === 200) expect(documented.safeParse(answer.body).error?.issues).toBeUndefined();
+  return answer;
 }
 
 beforeAll(async () => {
