@@ -55,7 +55,8 @@ export async function answerUsage(
   const to = parsed.data.to ?? new Date(deps.clock.now()).toISOString().slice(0, 10);
   const from = parsed.data.from ?? `${to.slice(0, 7)}-01`;
   const span = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
-  if (span < 1) throw refusal('to', `to (${to}) is before from (${from})`);
+  // The parameter the caller gave is the one to fix (`from` after today, when `to` was left to its default).
+  if (span < 1) throw refusal(parsed.data.to === undefined ? 'from' : 'to', `to (${to}) is before from (${from})`);
   if (span > MAX_USAGE_DAYS) throw refusal('from', `from ${from} to ${to} is ${span} days; at most ${MAX_USAGE_DAYS} are read at once`);
   const days = await deps.totals.days(principal.tenantId, from, to);
   return jsonResponse(200, { success: true, data: usageReport(days, from, to, parsed.data.group_by) });

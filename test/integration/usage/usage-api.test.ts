@@ -262,6 +262,11 @@ describe('GET /api/usage defaults and bounds (its use case, on a fixed clock)', 
     expect(await answerAt('2026-10-01T00:00:01.000Z', {})).toMatchObject({ from: '2026-10-01', to: '2026-10-01', totals: { commands: 0 } });
   });
 
+  it('names `from` when it is after today and `to` was left out', async () => {
+    const refused = await answerAt('2026-10-05T10:00:00.000Z', { from: '2026-10-06' }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: ['from'] }] });
+  });
+
   it('with `to` only, reads from the first day of its month', async () => {
     const data = await answerAt('2026-11-20T10:00:00.000Z', { to: '2026-09-30' });
     expect([data.from, data.to, data.totals.crm_writes]).toEqual(['2026-09-01', '2026-09-30', 7]);
