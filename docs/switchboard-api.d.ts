@@ -562,6 +562,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read usage
+         * @description What the key's tenant used over a range of UTC days (both included; default: this month so far), from the totals kept as commands end and providers answer: a job delivered twice counts once. Usage counts on the day it was made final (a command ending, a delivery accepted), not the day its command started.
+         *
+         *     At most 366 days at once; a malformed day, `to` before `from`, an unknown `group_by` or parameter: 400 VALIDATION_ERROR naming the parameter.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -2716,6 +2738,115 @@ export interface components {
                 /** @example SEARCH_FAILED */
                 code: string;
             } | null;
+        };
+        UsageReport: {
+            /**
+             * @description The first day counted (UTC).
+             * @example 2026-11-01
+             */
+            from: string;
+            /**
+             * @description The last day counted, included (UTC).
+             * @example 2026-11-23
+             */
+            to: string;
+            /**
+             * @description As asked.
+             * @enum {string}
+             */
+            group_by?: "day" | "type" | "site";
+            totals: components["schemas"]["UsageTotal"];
+            /** @description With `group_by` only: days ascending, types by name, sites by id (`site_id: null` last). A group with no usage is left out. */
+            groups?: components["schemas"]["UsageGroup"][];
+        };
+        /** @description What was used; a counter nothing added to is 0. */
+        UsageTotal: {
+            /** @description Commands that ended (completed or failed) in the range; their phases are not counted apart. */
+            commands: number;
+            /** @description Model tokens, as the model provider's own usage numbers report them. */
+            model_tokens: {
+                /** @description Prompt tokens, every model together. */
+                input: number;
+                /** @description Completion tokens, every model together. */
+                output: number;
+                /** @description Per model, as the provider names it; the offline writer shows as `offline`, always 0. */
+                by_model: {
+                    [key: string]: {
+                        /** @description Prompt tokens. */
+                        input: number;
+                        /** @description Completion tokens. */
+                        output: number;
+                    };
+                };
+            };
+            searches: {
+                /** @description Requests sent to search providers (a page of results is one). */
+                requests: number;
+                /** @description Searches answered from the cache: no provider request. */
+                cache_hits: number;
+                /** @description Requests per provider. */
+                by_provider: {
+                    [key: string]: number;
+                };
+            };
+            /** @description Seconds of phone calls, as the telephony provider's final status reports them. */
+            call_seconds: number;
+            /** @description Webhook deliveries an endpoint accepted. */
+            webhook_deliveries: number;
+            /** @description Writes a CRM accepted (a note, a contact property). */
+            crm_writes: number;
+        };
+        /** @description The totals of one group: its key (the one `group_by` names), then what it used. */
+        UsageGroup: {
+            /** @description Commands that ended (completed or failed) in the range; their phases are not counted apart. */
+            commands: number;
+            /** @description Model tokens, as the model provider's own usage numbers report them. */
+            model_tokens: {
+                /** @description Prompt tokens, every model together. */
+                input: number;
+                /** @description Completion tokens, every model together. */
+                output: number;
+                /** @description Per model, as the provider names it; the offline writer shows as `offline`, always 0. */
+                by_model: {
+                    [key: string]: {
+                        /** @description Prompt tokens. */
+                        input: number;
+                        /** @description Completion tokens. */
+                        output: number;
+                    };
+                };
+            };
+            searches: {
+                /** @description Requests sent to search providers (a page of results is one). */
+                requests: number;
+                /** @description Searches answered from the cache: no provider request. */
+                cache_hits: number;
+                /** @description Requests per provider. */
+                by_provider: {
+                    [key: string]: number;
+                };
+            };
+            /** @description Seconds of phone calls, as the telephony provider's final status reports them. */
+            call_seconds: number;
+            /** @description Webhook deliveries an endpoint accepted. */
+            webhook_deliveries: number;
+            /** @description Writes a CRM accepted (a note, a contact property). */
+            crm_writes: number;
+            /**
+             * @description With `group_by=day`: the UTC day.
+             * @example 2026-11-23
+             */
+            day?: string;
+            /**
+             * @description With `group_by=type`: the command type.
+             * @example lead_follow_up
+             */
+            type?: string;
+            /**
+             * Format: uuid
+             * @description With `group_by=site`: the site; null for commands without one (deep research).
+             */
+            site_id?: string | null;
         };
     };
     responses: never;
@@ -6608,6 +6739,148 @@ export interface operations {
                 };
             };
             /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description The first day counted; default: the first day of the month of `to` (UTC day, YYYY-MM-DD). */
+                from?: string;
+                /** @description The last day counted, included; default: today (UTC day, YYYY-MM-DD). */
+                to?: string;
+                /** @description Also split the totals into `groups`: per `day`, per command `type`, or per `site`. */
+                group_by?: "day" | "type" | "site";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The totals, and the groups when `group_by` was given. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "from": "2026-11-01",
+                     *         "to": "2026-11-23",
+                     *         "group_by": "site",
+                     *         "totals": {
+                     *           "commands": 3,
+                     *           "model_tokens": {
+                     *             "input": 2140,
+                     *             "output": 512,
+                     *             "by_model": {
+                     *               "gpt-4o-mini": {
+                     *                 "input": 2140,
+                     *                 "output": 512
+                     *               }
+                     *             }
+                     *           },
+                     *           "searches": {
+                     *             "requests": 4,
+                     *             "cache_hits": 1,
+                     *             "by_provider": {
+                     *               "google": 4
+                     *             }
+                     *           },
+                     *           "call_seconds": 95,
+                     *           "webhook_deliveries": 3,
+                     *           "crm_writes": 1
+                     *         },
+                     *         "groups": [
+                     *           {
+                     *             "site_id": "5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c",
+                     *             "commands": 3,
+                     *             "model_tokens": {
+                     *               "input": 2140,
+                     *               "output": 512,
+                     *               "by_model": {
+                     *                 "gpt-4o-mini": {
+                     *                   "input": 2140,
+                     *                   "output": 512
+                     *                 }
+                     *               }
+                     *             },
+                     *             "searches": {
+                     *               "requests": 4,
+                     *               "cache_hits": 1,
+                     *               "by_provider": {
+                     *                 "google": 4
+                     *               }
+                     *             },
+                     *             "call_seconds": 95,
+                     *             "webhook_deliveries": 3,
+                     *             "crm_writes": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["UsageReport"];
+                    };
+                };
+            };
+            /** @description - `VALIDATION_ERROR`: A deep research request is malformed (its body not JSON included); `details` lists every problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

@@ -8,6 +8,7 @@ import { LEAD_FOLLOW_UP_OPERATIONS } from '../../shared/lead-follow-up/openapi';
 import { FOLLOW_UP_SEQUENCE_EVENTS, FOLLOW_UP_SEQUENCE_OPERATIONS } from '../../shared/lead-follow-up/sequences/openapi';
 import { STAKEHOLDER_COORDINATION_EVENTS, STAKEHOLDER_COORDINATION_OPERATIONS } from '../../shared/stakeholder-coordination/openapi';
 import { VOICE_ASSISTANT_EVENTS } from '../../shared/voice-assistant/openapi';
+import { USAGE_OPERATIONS } from '../../shared/api/openapi/usage';
 import { WEBHOOK_EVENTS, WEBHOOK_OPERATIONS } from '../../shared/webhooks/openapi';
 
 /**
@@ -26,6 +27,7 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
   ...CRM_OPERATIONS,
   ...CRM_SYNC_OPERATIONS,
   ...COMMAND_OPERATIONS,
+  ...USAGE_OPERATIONS,
   ...SERVICE_OPERATIONS,
 ];
 

@@ -4,8 +4,8 @@ import type { FeatureCatalogue } from './feature';
 
 /**
  * The kernel's own entries in the service catalogue: reading and erasing a
- * command, health, the API reference, the answer to unmatched routes and the
- * janitor. They sit here, beside the gathering, rather than in
+ * command, the tenant's usage, health, the API reference, the answer to
+ * unmatched routes and the janitor. They sit here, beside the gathering, rather than in
  * shared/commands/ or shared/api/: they span both, and the catalogue imports
  * neither (the kernel reads the catalogue, not the other way round).
  * It has no job types: every job type belongs to a feature.
@@ -42,6 +42,26 @@ export const KERNEL_CATALOGUE = {
           { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
           // The tenant's own listing partition (its key names the tenant: the code reads no other).
           { index: 'gsi3', actions: ['Query'], keyPrefixes: ['CMD#TENANT#'] },
+        ],
+        sendsTo: [],
+        sendsToDeadLetterOf: [],
+        secrets: [],
+      },
+    },
+    {
+      id: 'usageApi',
+      kind: 'api',
+      entry: 'functions/api/usage.ts',
+      description: "GET /api/usage: the caller's tenant's usage totals over a range of days, optionally per day, command type or site",
+      // It never waits: a key read and one Query of the tenant's daily totals (a few pages at most for a year), each bounded by
+      // the SDK's 3 s request timeout; 8 s leaves room for a slow page, and keeps its cap small.
+      timeoutSeconds: 8,
+      memoryMb: 256,
+      access: {
+        table: [
+          { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
+          // The tenant's own totals partition (its key names the tenant: the code reads no other).
+          { actions: ['Query'], keyPrefixes: ['USAGE#'] },
         ],
         sendsTo: [],
         sendsToDeadLetterOf: [],
@@ -140,6 +160,7 @@ export const KERNEL_CATALOGUE = {
     { method: 'GET', path: '/api/commands', function: 'listCommandsApi' },
     { method: 'GET', path: '/api/commands/{id}', function: 'getCommandApi' },
     { method: 'DELETE', path: '/api/commands/{id}', function: 'deleteCommandApi' },
+    { method: 'GET', path: '/api/usage', function: 'usageApi' },
     { method: 'GET', path: '/health', function: 'healthApi' },
     { method: 'HEAD', path: '/health', function: 'healthApi' },
     // The API reference, without a key like /health: the OpenAPI document, and the page that renders it (shared/api/reference.ts).

@@ -189,6 +189,7 @@ describe('definitions the infrastructure relies on', () => {
         'pauseFollowUpsApi',
         'twilioCallStatusWebhook',
         'updateFollowUpApi',
+        'usageApi',
         'webhooksApi',
       ].sort(),
     );

@@ -43,6 +43,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
   ],
   getCommandApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*', 'CMD#*']], ...TENANT_LIMITS],
   listCommandsApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*']], [['dynamodb:Query'], 'index/gsi3', ['CMD#TENANT#*']], ...TENANT_LIMITS],
+  usageApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*']], [['dynamodb:Query'], 'table', ['USAGE#*']], ...TENANT_LIMITS],
   deleteCommandApi: [
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem'], 'table', ['CMD#*']],

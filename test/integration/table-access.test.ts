@@ -748,6 +748,9 @@ describe('the table access of every function, on its real paths', () => {
     expect((siteListed.body.data?.follow_ups as { id: string }[]).map((step) => step.id)).toEqual(steps.map((step) => step.id));
     const commandsListed = await call(url, 'GET', '/api/commands?type=lead_follow_up&limit=2', { key: API_KEY });
     expect(commandsListed.body.data?.commands).toHaveLength(2);
+    // The tenant's usage this month: one Query of its own totals (the commands above ended today).
+    const used = await call(url, 'GET', '/api/usage?group_by=type', { key: API_KEY });
+    expect((used.body.data?.totals as { commands: number }).commands).toBeGreaterThan(0);
     expect(
       (await call(url, 'PATCH', `/api/follow-ups/${steps[0]!.id}`, { key: API_KEY, body: { content: 'Hi Jordan, a shorter note.' } }))
         .status,
@@ -975,6 +978,10 @@ describe('the table access of every function, on its real paths', () => {
     expect(allowed(prod, 'listCommandsApi', { action: 'Query', resource: 'index/gsi3', leadingKeys: ['FOLLOWUP#SITE#a'] })).toBe(false);
     expect(allowed(prod, 'listCommandsApi', { action: 'GetItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
     expect(allowed(prod, 'listCommandsApi', { action: 'Query', resource: 'index/gsi1', leadingKeys: ['CMD#IN_PROGRESS#0'] })).toBe(false);
+    // Usage is read, never written, by the route; and only through the totals' partition.
+    expect(allowed(prod, 'usageApi', { action: 'UpdateItem', resource: 'table', leadingKeys: ['USAGE#local'] })).toBe(false);
+    expect(allowed(prod, 'usageApi', { action: 'Query', resource: 'index/gsi3', leadingKeys: ['CMD#TENANT#local'] })).toBe(false);
+    expect(allowed(prod, 'usageApi', { action: 'GetItem', resource: 'table', leadingKeys: ['CMD#abc'] })).toBe(false);
     expect(allowed(prod, 'updateFollowUpApi', { action: 'UpdateItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
     expect(allowed(prod, 'updateFollowUpApi', { action: 'DeleteItem', resource: 'table', leadingKeys: ['FOLLOWUP#abc'] })).toBe(false);
     expect(allowed(prod, 'leadEventsApi', { action: 'PutItem', resource: 'table', leadingKeys: ['SITE#abc'] })).toBe(false);
