@@ -864,6 +864,7 @@ export interface components {
                 /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
                 details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
             };
+            usage?: components["schemas"]["CommandUsage"];
         } & {
             [key: string]: unknown;
         };
@@ -979,6 +980,41 @@ export interface components {
                  */
                 at: string;
             }[];
+        };
+        /** @description What the command used so far, its phases included: model tokens per model, search requests per provider and cache hits, call seconds, webhook deliveries, CRM writes. It may go on growing after the command ends (its completion event's deliveries, a call's seconds). */
+        CommandUsage: {
+            /** @description Model tokens, as the model provider's own usage numbers report them. */
+            model_tokens: {
+                /** @description Prompt tokens, every model together. */
+                input: number;
+                /** @description Completion tokens, every model together. */
+                output: number;
+                /** @description Per model, as the provider names it; the offline writer shows as `offline`, always 0. */
+                by_model: {
+                    [key: string]: {
+                        /** @description Prompt tokens. */
+                        input: number;
+                        /** @description Completion tokens. */
+                        output: number;
+                    };
+                };
+            };
+            searches: {
+                /** @description Requests sent to search providers (a page of results is one). */
+                requests: number;
+                /** @description Searches answered from the cache: no provider request. */
+                cache_hits: number;
+                /** @description Requests per provider. */
+                by_provider: {
+                    [key: string]: number;
+                };
+            };
+            /** @description Seconds of phone calls, as the telephony provider's final status reports them. */
+            call_seconds: number;
+            /** @description Webhook deliveries an endpoint accepted. */
+            webhook_deliveries: number;
+            /** @description Writes a CRM accepted (a note, a contact property). */
+            crm_writes: number;
         };
         /** @description A step of a follow-up sequence, as the tenant whose command made it sees it (listed, edited, and in `follow_up.due`). */
         FollowUpStep: {
@@ -6880,7 +6916,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description `RATE_LIMITED`: the tenant is over its request rate (its own limits, else the deployment's); nothing was done. `Retry-After` says when to send again, `details` which limit was hit, what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

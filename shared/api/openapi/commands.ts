@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { commandUsageSchema } from './usage';
 import { commandTypesRun, type CommandType } from '../../catalogue/job-types';
 import type { CommandStatus } from '../../commands/record';
 import type { CallRecord, CallStatus } from '../../calls/record';
@@ -87,6 +88,7 @@ export const commandViewSchema = z
       .optional()
       .meta({ description: 'What went wrong without failing it (a copywriter phase that failed: the sales copy stands).' }),
     error: errorInfoSchema.optional().meta({ description: 'Why it failed, once `failed`.' }),
+    usage: commandUsageSchema.optional(),
   })
   .catchall(z.unknown())
   .meta({

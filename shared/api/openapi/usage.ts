@@ -35,6 +35,14 @@ const usageTotalSchema = z
   })
   .meta({ id: 'UsageTotal', description: 'What was used; a counter nothing added to is 0.' });
 
+/** What one command used, with its phases (`usage` of GET /api/commands/{id}). */
+export const commandUsageSchema = usageTotalSchema.omit({ commands: true }).meta({
+  id: 'CommandUsage',
+  description:
+    'What the command used so far, its phases included: model tokens per model, search requests per provider and cache hits, call ' +
+    "seconds, webhook deliveries, CRM writes. It may go on growing after the command ends (its completion event's deliveries, a call's seconds).",
+});
+
 const usageGroupSchema = usageTotalSchema
   .extend({
     day: z.string().optional().meta({ description: 'With `group_by=day`: the UTC day.', example: '2026-11-23' }),
