@@ -118,7 +118,7 @@ export async function startOpenAiFake(): Promise<OpenAiFake> {
         'stream' in reply ? reply.stream : { text: typeof reply.content === 'string' ? reply.content : JSON.stringify(reply.content) };
       const timing: StreamTiming = {};
       streams.push(timing);
-      streamAnswer(res, id, body.model, planned, timing);
+      streamAnswer(res, id, body.model, planned, timing, includesUsage(body));
       return;
     }
     if ('refusal' in reply) {
@@ -180,7 +180,7 @@ export function piecesOf(text: string, count?: number): string[] {
   return pieces;
 }
 
-function streamAnswer(res: ServerResponse, id: string, model: string, planned: FakeStream, timing: StreamTiming) {
+function streamAnswer(res: ServerResponse, id: string, model: string, planned: FakeStream, timing: StreamTiming, withUsage: boolean) {
   const pieces = typeof planned.text === 'string' ? piecesOf(planned.text, planned.chunks) : [...planned.text];
   const created = Math.floor(Date.now() / 1000);
   const chunk = (delta: object, finishReason: string | null = null) =>
@@ -203,6 +203,11 @@ function streamAnswer(res: ServerResponse, id: string, model: string, planned: F
       res.write(chunk({ tool_calls: [{ index, function: { arguments: '{}' } }] }));
     });
     res.write(chunk({}, (planned.toolCalls ?? []).length > 0 ? 'tool_calls' : 'stop'));
+    // With `stream_options.include_usage`, one more chunk: no choices, the whole request's usage (a token per piece here).
+    if (withUsage) {
+      const usage = { prompt_tokens: 42, completion_tokens: pieces.length, total_tokens: 42 + pieces.length };
+      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\n`);
+    }
     res.end('data: [DONE]\n\n');
     timing.doneAt = performance.now();
   });
@@ -216,6 +221,10 @@ function streamAnswer(res: ServerResponse, id: string, model: string, planned: F
   let timer: NodeJS.Timeout | undefined;
   res.on('close', () => clearTimeout(timer));
   step();
+}
+
+function includesUsage(body: object): boolean {
+  return (body as { stream_options?: { include_usage?: unknown } }).stream_options?.include_usage === true;
 }
 
 function isStreamed(body: object): boolean {

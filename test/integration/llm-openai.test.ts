@@ -9,6 +9,9 @@ import {
   type JsonCompletionRequest,
 } from '../../shared/providers/llm/port';
 import { startOpenAiFake, type FakeReply, type OpenAiFake } from '../fakes/openai';
+import { createOfflineLlm } from '../../shared/providers/llm/offline';
+import { UsageMeter, withUsageMeter } from '../../shared/usage/meter';
+import { usageView } from '../../shared/usage/usage';
 
 const apiKey = 'sk-test-secret-key-0123456789';
 const prompt = 'Write a follow-up for Jane Roe at Acme Corp';
@@ -109,6 +112,33 @@ describe('createOpenAiLlm against the loopback fake', () => {
         },
       },
     });
+  });
+
+  it('counts the tokens each answer reports, streamed or not, on the meter of the job it runs for', async () => {
+    const meter = new UsageMeter({ commandId: 'c-usage', tenantId: 't', type: 'lead_follow_up' });
+    fake.enqueue({ content: answer }, { content: 'Not JSON at all' }, { stream: { text: 'Hello there, how are you', chunks: 3 } });
+    await withUsageMeter(meter, async () => {
+      await llm().completeJson(request);
+      // An answer of no use was still paid for.
+      await expect(llm().completeJson(request)).rejects.toBeInstanceOf(LlmOutputError);
+      for await (const _part of llm().streamText({ messages: request.messages, offline: () => ({ text: 'x', toolCalls: [] }) }));
+    });
+    expect(fake.requests[2]!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    // The fake reports 42 prompt and 17 completion tokens per answer, and a token per streamed piece.
+    expect(usageView(meter.take()).model_tokens).toEqual({
+      input: 126,
+      output: 37,
+      by_model: { 'gpt-4o-mini': { input: 126, output: 37 } },
+    });
+    // Outside a job, nothing is counted anywhere (and nothing fails).
+    fake.enqueue({ content: answer });
+    await llm().completeJson(request);
+  });
+
+  it("labels the offline writer's answers as model `offline`, zero tokens", async () => {
+    const meter = new UsageMeter({ commandId: 'c-offline', tenantId: 't', type: 'lead_follow_up' });
+    await withUsageMeter(meter, () => createOfflineLlm().completeJson(request));
+    expect(usageView(meter.take()).model_tokens.by_model).toEqual({ offline: { input: 0, output: 0 } });
   });
 
   it('reports a refusal as LlmRefusalError', async () => {

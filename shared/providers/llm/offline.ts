@@ -6,6 +6,8 @@ import {
   type TextStreamPart,
   type TextStreamRequest,
 } from './port';
+import { recordUsage } from '../../usage/meter';
+import { modelTokens, OFFLINE_MODEL } from '../../usage/usage';
 
 const offlineModel = 'offline-writer-v1';
 
@@ -22,6 +24,8 @@ export function createOfflineLlm(): StreamingLlmClient {
     generatedBy: 'offline',
     model: offlineModel,
     async completeJson<T>(request: JsonCompletionRequest<T>): Promise<JsonCompletion<T>> {
+      // No tokens, but labelled: the job's usage shows the offline writer answered.
+      recordUsage(OFFLINE_TOKENS);
       const written = request.offline();
       const parsed = request.schema.safeParse(written);
       if (!parsed.success) {
@@ -35,12 +39,16 @@ export function createOfflineLlm(): StreamingLlmClient {
     },
 
     async *streamText(request: TextStreamRequest): AsyncIterable<TextStreamPart> {
+      recordUsage(OFFLINE_TOKENS);
       const written = request.offline();
       for (const sentence of written.text.match(SENTENCES) ?? []) if (sentence) yield { type: 'text', text: sentence };
       for (const name of written.toolCalls) yield { type: 'tool_call', name };
     },
   };
 }
+
+/** What an offline answer costs: zero tokens, under the model name `offline`. */
+const OFFLINE_TOKENS = modelTokens(OFFLINE_MODEL, 0, 0);
 
 /** A sentence with the spaces after it (the pieces join back to the whole text). */
 const SENTENCES = /[^.!?]*(?:[.!?]+|$)\s*/g;

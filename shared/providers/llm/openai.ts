@@ -1,5 +1,8 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { CompletionUsage } from 'openai/resources/completions';
+import { recordUsage } from '../../usage/meter';
+import { modelTokens } from '../../usage/usage';
 import type { z } from 'zod';
 import { guardedFetch, type AttemptLog } from './openai-fetch';
 import { llmCallDeadlineMs, resolveLlmRetryPolicy, type LlmRetryPolicy } from './policy';
@@ -71,6 +74,8 @@ export function createOpenAiLlm(settings: OpenAiLlmSettings, policy: Partial<Llm
       } catch (error) {
         throw unavailable(error, log, resolved.timeoutMs, deadline.aborted);
       }
+      // Counted before the answer is read: the tokens were spent even when the answer is of no use.
+      recordTokensOf(completion, settings.model);
       return { value: readAnswer(completion, request.schema), generatedBy: 'openai', model: settings.model };
     },
 
@@ -87,6 +92,8 @@ export function createOpenAiLlm(settings: OpenAiLlmSettings, policy: Partial<Llm
             model: settings.model,
             messages: request.messages,
             stream: true,
+            // The last chunk then carries the whole request's token usage (its `choices` empty).
+            stream_options: { include_usage: true },
             ...(tools.length > 0 ? { tools, tool_choice: 'auto' as const } : {}),
             ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
           },
@@ -99,6 +106,7 @@ export function createOpenAiLlm(settings: OpenAiLlmSettings, policy: Partial<Llm
       const called = new Map<number, string>();
       try {
         for await (const chunk of stream) {
+          recordTokensOf(chunk, settings.model);
           const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
           if (!choice) continue;
           if (choice.delta?.refusal) throw new LlmRefusalError('OpenAI declined to answer (refusal)');
@@ -114,6 +122,17 @@ export function createOpenAiLlm(settings: OpenAiLlmSettings, policy: Partial<Llm
       for (const name of called.values()) yield { type: 'tool_call', name };
     },
   };
+}
+
+/**
+ * Adds the tokens an answer (or a stream's last chunk) reports to the usage of the job it runs for, under the model the
+ * answer names (else the one asked for). Chunks without usage add nothing.
+ */
+function recordTokensOf(answer: { usage?: CompletionUsage | null; model?: string } | null | undefined, asked: string): void {
+  const usage = answer?.usage;
+  if (!usage) return;
+  const model = typeof answer.model === 'string' && answer.model ? answer.model : asked;
+  recordUsage(modelTokens(model, Number(usage.prompt_tokens) || 0, Number(usage.completion_tokens) || 0));
 }
 
 /** A tool without arguments (strict: the model may send none). */
