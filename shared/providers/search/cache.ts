@@ -4,6 +4,8 @@ import { isConditionalCheckFailed } from '../../platform/dynamodb-errors';
 import { epochSeconds } from '../../platform/clock';
 import { canonicalJson, sha256Hex } from '../../platform/hashing';
 import type { SearchHit, SearchQuery } from './port';
+import { recordUsage } from '../../usage/meter';
+import { searchCacheHits } from '../../usage/usage';
 
 /** A chain's answer as kept in the cache. */
 export interface CachedSearch {
@@ -73,6 +75,8 @@ export function dynamoSearchCache(
       if (Item === undefined) return undefined;
       const stored = storedSchema.safeParse(Item);
       if (!stored.success || stored.data.expires_at <= epochSeconds(now())) return undefined;
+      // A search the cache served: no provider request, counted on the job it ran for.
+      recordUsage(searchCacheHits(1));
       return { provider: stored.data.provider, hits: stored.data.hits };
     },
 

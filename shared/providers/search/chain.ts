@@ -1,5 +1,7 @@
 import { SEARCH_RETRY } from './policy';
 import { SearchProviderError, type SearchHit, type SearchProvider, type SearchQuery } from './port';
+import { recordUsage } from '../../usage/meter';
+import { searchRequests } from '../../usage/usage';
 
 /** Why one provider of the chain was passed over. */
 export interface ProviderFailure {
@@ -64,10 +66,13 @@ export async function searchThroughChain(
       try {
         const page = await provider.search(query);
         providerRequests += page.requests;
+        recordUsage(searchRequests(provider.name, page.requests));
         return { provider: provider.name, hits: page.hits, providerRequests, passedOver };
       } catch (error) {
         if (!(error instanceof SearchProviderError)) throw error;
         providerRequests += error.requests;
+        // A failed request may still have been paid for.
+        if (error.requests > 0) recordUsage(searchRequests(provider.name, error.requests));
         failures.push(error);
         if (error.kind !== 'transient') break;
       }

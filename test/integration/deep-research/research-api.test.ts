@@ -191,6 +191,10 @@ describe('POST /api/deepResearch/operation', () => {
     expect([second.google, second.brave, second.perplexity]).toEqual([0, 0, 0]);
     expect(second.answer.body).toMatchObject({ provider: 'google', provider_requests: 0, cached: true, total_results: 12 });
     expect(second.answer.body.results).toEqual(first.answer.body.results);
+    // Each command's usage: the provider requests it paid for, or the cache hit that spared them.
+    const usageOf = async (answer: JsonAnswer) => (await read(String(answer.body.command_id))).body.data?.usage as Record<string, unknown>;
+    expect((await usageOf(first.answer)).searches).toEqual({ requests: 2, cache_hits: 0, by_provider: { google: 2 } });
+    expect((await usageOf(second.answer)).searches).toEqual({ requests: 0, cache_hits: 1, by_provider: {} });
   });
 
   it('passes Google answering 500 over to Brave', async () => {
@@ -204,6 +208,9 @@ describe('POST /api/deepResearch/operation', () => {
     expect(googleRequests).toBe(2);
     expect(braveRequests).toBe(2);
     expect(answer.body.provider_requests).toBe(4);
+    // Google's failed requests count too: they were sent.
+    const usage = (await read(String(answer.body.command_id))).body.data?.usage as { searches: unknown };
+    expect(usage.searches).toEqual({ requests: 4, cache_hits: 0, by_provider: { google: 2, brave: 2 } });
   });
 
   it('falls back to Perplexity when Google and Brave are down', async () => {
