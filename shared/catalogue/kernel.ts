@@ -22,7 +22,8 @@ export const KERNEL_CATALOGUE = {
       timeoutSeconds: 29,
       memoryMb: 256,
       access: {
-        table: [{ actions: ['GetItem'], keyPrefixes: ['APIKEY#', 'CMD#'] }],
+        // The command, and what it used (USAGE#CMD#<id>).
+        table: [{ actions: ['GetItem'], keyPrefixes: ['APIKEY#', 'CMD#', 'USAGE#'] }],
         sendsTo: [],
         sendsToDeadLetterOf: [],
         secrets: [],
@@ -83,8 +84,9 @@ export const KERNEL_CATALOGUE = {
           // The command and its child phases, erased only for the tenant that owns them, each deleted
           // with a small marker left in its place (one transaction) so later jobs for it know it was erased.
           { actions: ['GetItem', 'DeleteItem', 'PutItem'], keyPrefixes: ['CMD#'] },
-          // A command erased in progress gives its tenant's in-progress place back (its usage stays in the tenant's totals).
-          ...USAGE_LEDGER_GRANTS,
+          // A command erased in progress gives its tenant's in-progress place back; its own usage item goes with it (what it
+          // used stays in its tenant's totals).
+          { actions: ['UpdateItem', 'DeleteItem'], keyPrefixes: ['USAGE#'] },
           // What a feature keeps with its commands is erased with them: each feature grants its own items (`erasedWithCommand`).
         ],
         sendsTo: [],

@@ -10,8 +10,11 @@ import { addUsage, ONE_COMMAND, type UsageCounters } from './usage';
  * state, a delivery's success): the write's own condition then decides,
  * once, whether the usage counts.
  *
- * - `CMD#<id>` / `USAGE`: one command's usage (a command's includes its
- *   phases'), shown by GET /api/commands/{id}, expiring with the command.
+ * - `USAGE#CMD#<id>` / `USAGE`: one command's usage (a command's includes
+ *   its phases'), shown by GET /api/commands/{id}, expiring with the
+ *   command, labelled with its tenant, type and site (so usage made final
+ *   outside its jobs, a delivery of its events, finds them). Tenant ids are
+ *   lower-case and never `CMD#…`, so it never meets a tenant's partition.
  * - `USAGE#<tenant>` / `DAY#<yyyy-mm-dd>#<type>#<site or ->#<shard>`: the
  *   tenant's daily totals per command type and site, for GET /api/usage.
  * - `USAGE#<tenant>` / `MONTH#<yyyy-mm>#<shard>`: the tenant's monthly
@@ -37,7 +40,7 @@ const DAY_MS = 86_400_000;
 
 /** A command's usage item. */
 export function commandUsageKey(commandId: string): { pk: string; sk: string } {
-  return { pk: `CMD#${commandId}`, sk: 'USAGE' };
+  return { pk: `USAGE#CMD#${commandId}`, sk: 'USAGE' };
 }
 
 /** The partition of a tenant's totals. */
@@ -110,8 +113,10 @@ export function usageItems(tableName: string, entry: UsageEntry): TransactionIte
   const items: TransactionItem[] = [];
   const commandExpiresAt = target.expiresAt ?? epochSeconds(at + 90 * DAY_MS);
   if (Object.keys(entry.usage).length > 0) {
-    items.push(counting(tableName, commandUsageKey(target.commandId), entry.usage, { tenant_id: target.tenantId }, commandExpiresAt));
+    const labels = { tenant_id: target.tenantId, type: target.type, site_id: target.siteId ?? null };
+    items.push(counting(tableName, commandUsageKey(target.commandId), entry.usage, labels, commandExpiresAt));
     if (target.parentId) {
+      // The parent's own labels are its own: only its counters grow here.
       items.push(counting(tableName, commandUsageKey(target.parentId), entry.usage, { tenant_id: target.tenantId }, commandExpiresAt));
     }
   }

@@ -34,6 +34,9 @@ export const WEBHOOKS_CATALOGUE = {
             { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['EVENT#'] },
             // The delivery: read, leased for one attempt, then the attempt recorded (conditional updates); a notice's deliveries created.
             { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['DELIVERY#'] },
+            // A delivery an endpoint accepted counts on the usage of the command its event is about (read for its tenant, type and
+            // site) and on its tenant's totals, with the attempt's record.
+            { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['USAGE#'] },
           ],
           // Its own queue: the next attempt (delayed), and waits longer than SQS's 900 s in hops.
           sendsTo: ['webhooks'],

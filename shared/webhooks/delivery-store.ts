@@ -1,6 +1,10 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sendTransaction } from '../platform/dynamodb';
+import { usageItems } from '../usage/dynamo-ledger';
+import { usageTargetOfCommand } from '../usage/dynamo-usage-targets';
+import { webhookDeliveries } from '../usage/usage';
 import * as z from 'zod';
-import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
+import { cancellationReasons, isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { epochSeconds } from '../platform/clock';
 import { lazy } from '../platform/memo';
 import { EVENT_RETENTION_MS } from './event-store';
@@ -84,6 +88,8 @@ export interface DeliveryStore {
     attempts: DeliveryAttempt[],
     outcome: AttemptRecord,
     now: number,
+    /** The command the event is about: a `delivered` outcome counts one webhook delivery on its usage, in the same write. */
+    countsFor?: string,
   ): Promise<boolean>;
   /** Makes the delivery pending again, due now, with a fresh retry schedule; undefined when its count moved or an attempt is in flight. */
   requestRedelivery(endpointId: string, eventId: string, expectedCount: number, now: number): Promise<StoredDelivery | undefined>;
@@ -209,7 +215,7 @@ export function dynamoDeliveryStore(db: DynamoDBDocumentClient, tableName: strin
       });
     },
 
-    async recordAttempt(endpointId, eventId, claim, attempts, outcome, now) {
+    async recordAttempt(endpointId, eventId, claim, attempts, outcome, now, countsFor) {
       const sets = ['attempt_count = :next', 'attempts = :attempts', '#status = :status', 'updated_at = :at', 'expires_at = :expires'];
       const removals = ['lease_until', 'redelivery_requested_at'];
       const values: Record<string, unknown> = {
@@ -228,14 +234,35 @@ export function dynamoDeliveryStore(db: DynamoDBDocumentClient, tableName: strin
         removals.push('next_attempt_at');
       }
       if (outcome.status === 'delivered') sets.push('delivered_at = :at');
-      const recorded = await update(endpointId, eventId, {
+      const input = {
         set: sets.join(', '),
         remove: removals.join(', '),
         condition: 'attempt_count = :count AND lease_until = :lease',
         names: { '#status': 'status' },
         values,
-      });
-      return recorded !== undefined;
+      };
+      const target = outcome.status === 'delivered' && countsFor ? await usageTargetOfCommand(db, tableName, countsFor) : undefined;
+      if (!target) return (await update(endpointId, eventId, input)) !== undefined;
+      // The record's own condition (its claim) decides once whether the delivery counts.
+      try {
+        await sendTransaction(db, [
+          {
+            Update: {
+              TableName: tableName,
+              Key: keyOf(endpointId, eventId),
+              UpdateExpression: `SET ${input.set} REMOVE ${input.remove}`,
+              ConditionExpression: `attribute_exists(pk) AND ${input.condition}`,
+              ExpressionAttributeNames: input.names,
+              ExpressionAttributeValues: input.values,
+            },
+          },
+          ...usageItems(tableName, { target, usage: webhookDeliveries(1), at: now }),
+        ]);
+        return true;
+      } catch (error) {
+        if (cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
+        throw error;
+      }
     },
 
     requestRedelivery(endpointId, eventId, expectedCount, now) {

@@ -148,6 +148,7 @@ export async function runDeliveryAttempt(
         ? { status: 'failed' }
         : { status: 'pending', nextAttemptAt: ended + waitSeconds * 1000 },
     ended,
+    event ? commandIdOf(event) : undefined,
   );
   if (!recorded) {
     // The lease ran out before the attempt was written down (a very slow store): the next holder repeats it.
@@ -270,6 +271,13 @@ export async function sendEvent(
       'switchboard-delivery-attempt': String(number),
     },
   });
+}
+
+/** The command an event is about (`data.command.command_id`, else `data.command_id`), whose usage its deliveries count on. */
+function commandIdOf(event: Pick<StoredEvent, 'data'>): string | undefined {
+  const command = event.data.command as { command_id?: unknown } | undefined;
+  const id = command?.command_id ?? event.data.command_id;
+  return typeof id === 'string' ? id : undefined;
 }
 
 /** The payload every delivery of an event sends: `{id, type, created_at, data}`. */

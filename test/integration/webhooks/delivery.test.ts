@@ -142,6 +142,8 @@ describe('a command that completes', () => {
     const { usage: _usage, ...readWithoutUsage } = read.body.data!;
     expect(event.body.data.command).toEqual(readWithoutUsage);
     expect(read.body.data).toMatchObject({ status: 'completed', type: 'lead_follow_up' });
+    // The delivery counts once on the command's usage (the queue is idle: nothing more will add to it).
+    expect((read.body.data!.usage as { webhook_deliveries: number }).webhook_deliveries).toBe(1);
     expect(event.headers).toMatchObject({
       'content-type': 'application/json; charset=utf-8',
       'switchboard-event-id': event.body.id,
