@@ -1,8 +1,12 @@
-import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallStatus, RelayGrant } from '../calls/record';
 import { commandKey } from '../commands/store';
 import { type TransactionItem } from '../platform/dynamodb';
 import { cancellationReasons, isConditionalCheckFailed } from '../platform/dynamodb-errors';
+import { usageItems } from '../usage/dynamo-ledger';
+import { usageTargetOfCommand } from '../usage/dynamo-usage-targets';
+import { usageTargetOf, type UsageTarget } from '../usage/meter';
+import { callSeconds } from '../usage/usage';
 
 /** What placing the call gave back. */
 export interface PlacedCallRecord {
@@ -62,7 +66,8 @@ export interface CallStore {
    * before the worker has recorded the call's id (the first `initiated`
    * races the create's answer): a requested call without an id yet takes
    * the callback's CallSid, since its command's callback URL was given to
-   * Twilio for that one call only.
+   * Twilio for that one call only. A final callback's duration counts as
+   * the command's call seconds in the same write.
    */
   applyStatus(commandId: string, update: CallStatusUpdate, now: number, also?: readonly TransactionItem[]): Promise<boolean>;
 }
@@ -115,6 +120,22 @@ export function dynamoCallStore(db: DynamoDBDocumentClient, tableName: string): 
   };
   const iso = (ms: number) => new Date(ms).toISOString();
   const PENDING = { ':pending': 'pending' };
+  /** Whose usage a call's seconds count on: its command's usage labels, else (nothing used yet) the command's own fields. */
+  const callUsageTarget = async (commandId: string): Promise<UsageTarget | undefined> => {
+    const labelled = await usageTargetOfCommand(db, tableName, commandId);
+    if (labelled) return labelled;
+    const { Item } = await db.send(
+      new GetCommand({
+        TableName: tableName,
+        Key: commandKey(commandId),
+        ProjectionExpression: 'tenant_id, #type, site_id, expires_at',
+        ExpressionAttributeNames: { '#type': 'type' },
+      }),
+    );
+    return Item
+      ? usageTargetOf({ ...(Item as { tenant_id: string; type: string; site_id?: string; expires_at?: number }), id: commandId })
+      : undefined;
+  };
 
   return {
     async markRequested(commandId, callId, provider, now, relayTokenHash) {
@@ -164,7 +185,10 @@ export function dynamoCallStore(db: DynamoDBDocumentClient, tableName: string): 
       );
     },
 
-    applyStatus(commandId, status, now, also = []) {
+    async applyStatus(commandId, status, now, also = []) {
+      // A final callback's CallDuration counts on the command's usage with the write that applies it (so once).
+      const target = status.durationSeconds ? await callUsageTarget(commandId) : undefined;
+      const counted = target ? usageItems(tableName, { target, usage: callSeconds(status.durationSeconds!), at: now }) : [];
       return update(
         commandId,
         {
@@ -180,7 +204,7 @@ export function dynamoCallStore(db: DynamoDBDocumentClient, tableName: string): 
         '(#call.provider_call_id = :sid OR (attribute_exists(#call.requested_at) AND attribute_not_exists(#call.provider_call_id))) ' +
           'AND #call.last_sequence < :sequence AND NOT (#call.#status IN (:completed, :failed))',
         { ':sid': status.providerCallId, ':sequence': status.sequence, ':completed': 'completed', ':failed': 'failed' },
-        also,
+        [...also, ...counted],
       );
     },
   };

@@ -1,4 +1,4 @@
-import { COMMAND_ACCEPT_TABLE_GRANTS, USAGE_LEDGER_GRANTS, MONTHLY_CAP_GRANTS } from '../catalogue/command-start';
+import { COMMAND_ACCEPT_TABLE_GRANTS, MONTHLY_CAP_GRANTS } from '../catalogue/command-start';
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
 import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
@@ -89,8 +89,9 @@ export const STAKEHOLDER_COORDINATION_CATALOGUE = {
           { actions: ['UpdateItem'], keyPrefixes: ['CMD#'] },
           // Then the command is read, to tell the tenant's webhooks (call.status_changed).
           { actions: ['GetItem'], keyPrefixes: ['CMD#'] },
-          // Call seconds (the final callback) counted on the command and its tenant's totals.
-          ...USAGE_LEDGER_GRANTS,
+          // Call seconds (the final callback) counted on the command (its usage item read for its tenant, type and site) and its
+          // tenant's totals.
+          { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['USAGE#'] },
           ...EVENT_PUBLISHER_TABLE_GRANTS,
           // A completed call requests its post-call summary (the backstop of the relay's $disconnect): the
           // command's meeting_summary (a conditional UpdateItem, above) and the post_call_summary child it starts

@@ -217,6 +217,9 @@ describe('the call and its status webhook', () => {
 
   it('records the final state with duration and answered_by, and keeps it against later events', async () => {
     expect((await callback({ CallStatus: 'completed', SequenceNumber: '3', CallDuration: '184', AnsweredBy: 'human' })).status).toBe(204);
+    // Twilio retries a callback it thinks failed: the repeat changes nothing and counts nothing.
+    expect((await callback({ CallStatus: 'completed', SequenceNumber: '3', CallDuration: '184', AnsweredBy: 'human' })).status).toBe(204);
+    expect(((await read(commandId)).body.data?.usage as { call_seconds: number }).call_seconds).toBe(184);
     expect((await callback({ CallStatus: 'failed', SequenceNumber: '4' })).status).toBe(204);
     expect((await callback({ CallStatus: 'in-progress', SequenceNumber: '5' })).status).toBe(204);
     expect(await callNow()).toMatchObject({
