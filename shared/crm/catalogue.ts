@@ -79,6 +79,8 @@ export const CRM_CATALOGUE = {
             { actions: ['GetItem'], keyPrefixes: ['CRMLINK#'] },
             // The delivery record: claimed, completed, released or failed (conditional updates).
             { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CRMSYNC#'] },
+            // A write about a command counts on its usage (its usage item read for its tenant, type and site) and its tenant's totals.
+            { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['USAGE#'] },
           ],
           // Its own queue: the next attempt after a fault (delayed).
           sendsTo: ['crmsync'],

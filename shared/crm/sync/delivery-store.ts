@@ -55,7 +55,11 @@ export interface CrmDeliveryStore {
   /** Claims the write for `leaseMs` (conditional write); what it found says whether to write. A new record expires at `expiresAt`. */
   claim(key: DeliveryKey, contactId: string, now: number, leaseMs: number, expiresAt: number): Promise<Claim>;
   /** Marks it done with what the CRM answered. */
-  complete(key: DeliveryKey, outcome: { crmRecordId?: string; leadStatus?: string }, now: number): Promise<void>;
+  /**
+   * Marks the delivery done. With `countsFor` (the command it writes about), one CRM write counts on that command's usage in
+   * the same write, once: a delivery already done counts nothing more.
+   */
+  complete(key: DeliveryKey, outcome: { crmRecordId?: string; leadStatus?: string }, now: number, countsFor?: string): Promise<void>;
   /** Gives the lease up after a failure whose outcome is unknown, so the next attempt checks the CRM at once. */
   release(key: DeliveryKey, now: number): Promise<void>;
   /** Marks it refused for good, with the reason. */

@@ -1,6 +1,11 @@
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailed } from '../../platform/dynamodb-errors';
 import type { Claim, CrmDelivery, CrmDeliveryStore, DeliveryKey } from './delivery-store';
+import { sendTransaction } from '../../platform/dynamodb';
+import { cancellationReasons } from '../../platform/dynamodb-errors';
+import { usageItems } from '../../usage/dynamo-ledger';
+import { usageTargetOfCommand } from '../../usage/dynamo-usage-targets';
+import { crmWrites } from '../../usage/usage';
 
 /** `CRMSYNC#<tenant id>#<site id>#<lead id>`: a lead's writes to its tenant's CRM, `sk` `<source>#<source id>#<kind>`. */
 const SYNC_PARTITION = 'CRMSYNC#';
@@ -72,26 +77,38 @@ export function dynamoCrmDeliveryStore(db: DynamoDBDocumentClient, tableName: st
       }
     },
 
-    async complete(key, outcome, now) {
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: keyOf(key),
-          ConditionExpression: 'attribute_exists(pk)',
-          UpdateExpression:
-            'SET #status = :done, updated_at = :at' +
-            (outcome.crmRecordId ? ', crm_record_id = :record' : '') +
-            (outcome.leadStatus ? ', lead_status = :leadStatus' : '') +
-            ' REMOVE lease_until, #error',
-          ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-          ExpressionAttributeValues: {
-            ':done': 'done',
-            ':at': iso(now),
-            ...(outcome.crmRecordId ? { ':record': outcome.crmRecordId } : {}),
-            ...(outcome.leadStatus ? { ':leadStatus': outcome.leadStatus } : {}),
-          },
-        }),
-      );
+    async complete(key, outcome, now, countsFor) {
+      const update = {
+        TableName: tableName,
+        Key: keyOf(key),
+        ConditionExpression: 'attribute_exists(pk)',
+        UpdateExpression:
+          'SET #status = :done, updated_at = :at' +
+          (outcome.crmRecordId ? ', crm_record_id = :record' : '') +
+          (outcome.leadStatus ? ', lead_status = :leadStatus' : '') +
+          ' REMOVE lease_until, #error',
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: {
+          ':done': 'done',
+          ':at': iso(now),
+          ...(outcome.crmRecordId ? { ':record': outcome.crmRecordId } : {}),
+          ...(outcome.leadStatus ? { ':leadStatus': outcome.leadStatus } : {}),
+        },
+      };
+      const target = countsFor ? await usageTargetOfCommand(db, tableName, countsFor) : undefined;
+      if (!target || target.tenantId !== key.tenantId) {
+        await db.send(new UpdateCommand(update));
+        return;
+      }
+      try {
+        // Done once: the write counts with the move to done, never again.
+        await sendTransaction(db, [
+          { Update: { ...update, ConditionExpression: 'attribute_exists(pk) AND #status <> :done' } },
+          ...usageItems(tableName, { target, usage: crmWrites(1), at: now }),
+        ]);
+      } catch (error) {
+        if (cancellationReasons(error)?.[0] !== 'ConditionalCheckFailed') throw error;
+      }
     },
 
     async release(key, now) {

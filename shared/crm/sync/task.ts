@@ -96,7 +96,7 @@ export function crmSyncTask(deps: CrmSyncDependencies): TaskDefinition<CrmSyncRe
             return { outcome: 'lead_status_kept', extra: { trigger: input.write.trigger } };
           }
           await client.setLeadStatus(contact, status);
-          await deps.deliveries.complete(key, { leadStatus: status }, deps.clock.now());
+          await deps.deliveries.complete(key, { leadStatus: status }, deps.clock.now(), commandOf(input));
           await record();
           return { outcome: 'lead_status_set', extra: { trigger: input.write.trigger } };
         }
@@ -109,7 +109,7 @@ export function crmSyncTask(deps: CrmSyncDependencies): TaskDefinition<CrmSyncRe
         if (claim.state === 'unknown') {
           const found = await client.findEngagement(contact, engagement, marker);
           if (found) {
-            await deps.deliveries.complete(key, { crmRecordId: found }, deps.clock.now());
+            await deps.deliveries.complete(key, { crmRecordId: found }, deps.clock.now(), commandOf(input));
             await record();
             return { outcome: 'found_written', extra: { engagement } };
           }
@@ -122,7 +122,7 @@ export function crmSyncTask(deps: CrmSyncDependencies): TaskDefinition<CrmSyncRe
           ...(subject ? { subject } : {}),
           ...(duration_seconds === undefined ? {} : { durationSeconds: duration_seconds }),
         });
-        await deps.deliveries.complete(key, { crmRecordId: created.id }, deps.clock.now());
+        await deps.deliveries.complete(key, { crmRecordId: created.id }, deps.clock.now(), commandOf(input));
         await record();
         return { outcome: 'engagement_written', extra: { engagement } };
       } catch (error) {
@@ -144,4 +144,9 @@ export function crmSyncTask(deps: CrmSyncDependencies): TaskDefinition<CrmSyncRe
       }
     },
   };
+}
+
+/** The command a write is about, when its source names one (a lead follow-up's messages): its usage counts the write. */
+function commandOf(input: { source: string; source_id: string }): string | undefined {
+  return input.source === 'follow_up' ? input.source_id : undefined;
 }

@@ -160,7 +160,15 @@ describe('crm_sync through the local runtime', () => {
     expect(body).toMatch(/^Follow-up messages prepared<br>/);
     for (const item of Object.values(messages))
       expect(body).toContain(item.title.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
-    const log = await dynamoCrmDeliveryStore(db(), runtime.tableName).listForLead(tenantId, SITE, lead, 20);
+    // The delivery is marked done (with the write counted) just after the CRM answered.
+    const log = await eventually(
+      async () => {
+        const listed = await dynamoCrmDeliveryStore(db(), runtime.tableName).listForLead(tenantId, SITE, lead, 20);
+        return listed.every((delivery) => delivery.status === 'done') ? listed : undefined;
+      },
+      10_000,
+      'the delivery marked done',
+    );
     expect(log).toEqual([
       expect.objectContaining({
         source: 'follow_up',
@@ -170,5 +178,8 @@ describe('crm_sync through the local runtime', () => {
       }),
     ]);
     expect(notes()).toHaveLength(1);
+    // The note counts once on the follow-up's usage.
+    const read = await call(runtime.url, 'GET', `/api/commands/${String(created.body.data?.command_id)}`, { key: runtime.apiKey });
+    expect((read.body.data?.usage as { crm_writes: number }).crm_writes).toBe(1);
   }, 60_000);
 });
