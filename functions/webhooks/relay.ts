@@ -19,6 +19,7 @@ import { dynamoMeetingSummaryStore } from '../../shared/voice-assistant/summary-
 import { readTranscriptGrace } from '../../shared/voice-assistant/transcript-grace';
 import { dynamoTranscriptStore } from '../../shared/voice-assistant/transcript-store';
 import { voiceLlm } from '../../shared/voice-assistant/voice-llm';
+import { dynamoCommandUsageRecorder } from '../../shared/usage/dynamo-command-usage';
 
 /** What a runtime other than Lambda gives the socket function: its own sockets (the local socket server). */
 export interface RelayTransport {
@@ -56,6 +57,7 @@ export function build(settings: Settings, transport: RelayTransport = {}) {
     sessions: dynamoRelaySessions(db, tableName),
     relayTokens: dynamoRelayTokens(db, tableName),
     transcripts: dynamoTranscriptStore(db, tableName),
+    usage: dynamoCommandUsageRecorder(db, tableName),
     summaries: dynamoMeetingSummaryStore(db, tableName),
     llm: voiceLlm(secrets, settings, { allowOffline: settings.ALLOW_OFFLINE_PROVIDERS === 'true', logger }),
     authToken: twilioAuthToken({ secrets }),

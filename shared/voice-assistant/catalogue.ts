@@ -1,4 +1,3 @@
-import { USAGE_LEDGER_GRANTS } from '../catalogue/command-start';
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
 import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
@@ -66,8 +65,8 @@ export const VOICE_ASSISTANT_CATALOGUE = {
           // The stakeholder command: its call and prompts (read), its transcript and meeting_summary (conditional appends), and the
           // post-call child it starts.
           { actions: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], keyPrefixes: ['CMD#'] },
-          // The model tokens of the call's turns, counted on the command and its tenant's totals.
-          ...USAGE_LEDGER_GRANTS,
+          // The model tokens of the call's turns, counted on the command (its usage labels read) and its tenant's totals.
+          { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['USAGE#'] },
           // One session item per socket: which command and call it carries.
           { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['RELAY#'] },
         ],

@@ -22,6 +22,8 @@ import { cutAt, startsWithWords } from './speech';
 import { valueSize } from '../platform/item-size';
 import type { OpenTranscript, TranscriptStore } from './transcript-store';
 import { speakTurn } from './voice-turn';
+import type { CommandUsageRecorder } from '../usage/dynamo-command-usage';
+import { UsageMeter, withUsageMeter } from '../usage/meter';
 
 /** What the ConversationRelay socket works with. */
 export interface RelayDependencies extends EndOfCallDependencies {
@@ -40,6 +42,8 @@ export interface RelayDependencies extends EndOfCallDependencies {
    */
   publicBaseUrl?: string;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** Counts each turn's model tokens on the call's command. @default not counted */
+  usage?: CommandUsageRecorder;
 }
 
 const OK: SocketResult = { statusCode: 200 };
@@ -257,7 +261,11 @@ async function prompt(deps: RelayDependencies, session: RelaySession, voicePromp
         : undefined;
   const speak = (token: string, last: boolean) => send(deps, session, textMessage(token, last));
   // A limit's goodbye asks no model.
-  const turn = await speakTurn(limit ? createOfflineLlm() : await deps.llm(), brief, transcript, speak, limit);
+  // What the turn's model call used counts on the call's command (a socket message is never redelivered: counted once).
+  const meter = new UsageMeter({ commandId: session.command_id, tenantId: session.tenant_id, type: 'stakeholder_coordination' });
+  const llm = limit ? createOfflineLlm() : await deps.llm();
+  const turn = await withUsageMeter(meter, () => speakTurn(llm, brief, transcript, speak, limit));
+  await countTurn(deps, meter);
   if (turn.fallbackReason)
     deps.logger.warn('Turn not answered by the model alone', { commandId: session.command_id, reason: turn.fallbackReason });
 
@@ -270,6 +278,15 @@ async function prompt(deps: RelayDependencies, session: RelaySession, voicePromp
     deps.logger.warn('Turn not kept in the transcript', { commandId: session.command_id, outcome: kept, delivered: turn.delivered });
   if (!turn.delivered) return;
   if (turn.endCall) await finish(deps, session, limit ? 'limit_reached' : 'conversation_ended');
+}
+
+/** Writes what a turn used; a failure to count never fails the call (it is logged). */
+async function countTurn(deps: RelayDependencies, meter: UsageMeter): Promise<void> {
+  try {
+    await deps.usage?.(meter.target, meter.take(), deps.clock.now());
+  } catch (error) {
+    deps.logger.warn('Turn usage not counted', { commandId: meter.target.commandId, error: describeError(error) });
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { CallCommand } from '../../../shared/calls/record';
 import { startOpenAiFake, type OpenAiFake } from '../../fakes/openai';
+import { usageView } from '../../../shared/usage/usage';
 import { eventually } from '../../support/embedded';
 import { voiceHarness, type VoiceHarness } from './harness';
 
@@ -20,6 +21,9 @@ afterAll(async () => {
 });
 
 const command = (id: string): Promise<CallCommand> => voice.stakeholder.command(id);
+/** The model tokens counted on a command so far (the voice model's). */
+const tokensOf = async (id: string) =>
+  usageView(await voice.stakeholder.commands.usageOf(id)).model_tokens.by_model['gpt-voice-test'] ?? { input: 0, output: 0 };
 /** The command once the turn's one write, which comes after the reply's last word, has kept the reply. */
 const replyKept = (id: string): Promise<CallCommand> =>
   eventually(
@@ -37,6 +41,7 @@ describe('turns written by the model', () => {
     const call = await voice.placedCall();
     const before = openai.requests.length;
     const caller = await voice.answered(call);
+    const tokensBefore = await tokensOf(call.commandId);
     const reply = await caller.say('Yes, go ahead.');
     expect(reply).toBe('Great news. Let us look at the figures now.');
 
@@ -62,6 +67,17 @@ describe('turns written by the model', () => {
       generated_by: 'openai',
       model: 'gpt-voice-test',
     });
+    // The turn's tokens (the stream's last chunk: 42 in, one a piece out) count on the call's command.
+    const counted = await eventually(
+      async () => {
+        const after = await tokensOf(call.commandId);
+        return after.input > tokensBefore.input ? after : undefined;
+      },
+      10_000,
+      'the turn counted',
+    );
+    expect(counted.input - tokensBefore.input).toBe(42);
+    expect(counted.output).toBeGreaterThan(tokensBefore.output);
     caller.close();
     await caller.closed;
   });
