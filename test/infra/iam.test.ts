@@ -41,7 +41,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     ...ADMISSION,
     ...MONTHLY_CAPS,
   ],
-  getCommandApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*', 'CMD#*']], ...TENANT_LIMITS],
+  getCommandApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*', 'CMD#*', 'USAGE#*']], ...TENANT_LIMITS],
   listCommandsApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*']], [['dynamodb:Query'], 'index/gsi3', ['CMD#TENANT#*']], ...TENANT_LIMITS],
   usageApi: [[['dynamodb:GetItem'], 'table', ['APIKEY#*']], [['dynamodb:Query'], 'table', ['USAGE#*']], ...TENANT_LIMITS],
   deleteCommandApi: [
@@ -50,7 +50,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:DeleteItem'], 'table', ['FOLLOWUP#*']],
     [['dynamodb:Query', 'dynamodb:DeleteItem'], 'table', ['SITEWORK#*']],
     ...TENANT_LIMITS,
-    ...USAGE_LEDGER,
+    [['dynamodb:UpdateItem', 'dynamodb:DeleteItem'], 'table', ['USAGE#*']],
   ],
   healthApi: [],
   apiDocsApi: [],
@@ -159,7 +159,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'queue/webhooks'],
     [['dynamodb:PutItem', 'dynamodb:ConditionCheckItem'], 'table', ['CMD#*']],
     [['sqs:SendMessage'], 'queue/summary'],
-    ...USAGE_LEDGER,
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['USAGE#*']],
   ],
   postCallSummaryWorker: [
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
@@ -182,7 +182,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['secretsmanager:GetSecretValue'], 'secret/twilio'],
     [['secretsmanager:GetSecretValue'], 'secret/openai'],
     [['execute-api:ManageConnections'], 'connections'],
-    ...USAGE_LEDGER,
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['USAGE#*']],
   ],
   callWorker: [
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
@@ -311,6 +311,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'dlq/crmsync'],
     [SQS_CONSUME, 'queue/crmsync'],
     [['secretsmanager:GetSecretValue'], 'secret/crm'],
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['USAGE#*']],
   ],
   webhookDeliveryWorker: [
     [['dynamodb:Query', 'dynamodb:UpdateItem'], 'table', ['WEBHOOK#*']],
@@ -319,6 +320,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['sqs:SendMessage'], 'queue/webhooks'],
     [['sqs:SendMessage'], 'dlq/webhooks'],
     [SQS_CONSUME, 'queue/webhooks'],
+    [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['USAGE#*']],
   ],
 };
 
