@@ -112,10 +112,12 @@ export function usageItems(tableName: string, entry: UsageEntry): TransactionIte
   if (Object.keys(totals).length === 0) return [];
   const items: TransactionItem[] = [];
   const commandExpiresAt = target.expiresAt ?? epochSeconds(at + 90 * DAY_MS);
-  if (Object.keys(entry.usage).length > 0) {
+  // A command's terminal write labels its usage item even when it used nothing: what counts on it later (its events'
+  // deliveries, its call's seconds) finds its tenant, type and site there.
+  if (Object.keys(entry.usage).length > 0 || entry.ended) {
     const labels = { tenant_id: target.tenantId, type: target.type, site_id: target.siteId ?? null };
     items.push(counting(tableName, commandUsageKey(target.commandId), entry.usage, labels, commandExpiresAt));
-    if (target.parentId) {
+    if (target.parentId && Object.keys(entry.usage).length > 0) {
       // The parent's own labels are its own: only its counters grow here.
       items.push(counting(tableName, commandUsageKey(target.parentId), entry.usage, { tenant_id: target.tenantId }, commandExpiresAt));
     }
