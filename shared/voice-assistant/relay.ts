@@ -282,8 +282,11 @@ async function prompt(deps: RelayDependencies, session: RelaySession, voicePromp
 
 /** Writes what a turn used; a failure to count never fails the call (it is logged). */
 async function countTurn(deps: RelayDependencies, meter: UsageMeter): Promise<void> {
+  const used = meter.take();
+  // The offline writer's turns cost nothing: no write for them (the call's command shows the offline label from its phases).
+  if (Object.values(used).every((amount) => amount === 0)) return;
   try {
-    await deps.usage?.(meter.target, meter.take(), deps.clock.now());
+    await deps.usage?.(meter.target, used, deps.clock.now());
   } catch (error) {
     deps.logger.warn('Turn usage not counted', { commandId: meter.target.commandId, error: describeError(error) });
   }

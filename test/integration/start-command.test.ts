@@ -65,7 +65,14 @@ describe('startCommand', () => {
         ExpressionAttributeValues: { ':t': 'no-key-tenant' },
       }),
     );
-    expect(Items).toEqual([expect.objectContaining({ status: 'failed', error: expect.objectContaining({ code: 'SYSTEM_ERROR' }) })]);
+    // The closed command, and its (empty) usage item, labelled by its terminal write.
+    expect(Items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ status: 'failed', error: expect.objectContaining({ code: 'SYSTEM_ERROR' }) }),
+        expect.objectContaining({ sk: 'USAGE', type: 'lead_follow_up' }),
+      ]),
+    );
+    expect(Items).toHaveLength(2);
     const next = await startCommand(deps, { ...input, tenantId: 'no-key-tenant' });
     expect(next.replayed).toBe(false);
     expect(queue.sent).toHaveLength(1);

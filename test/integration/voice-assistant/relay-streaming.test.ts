@@ -83,7 +83,7 @@ describe('a streamed reply', () => {
     await caller.closed;
   });
 
-  it('takes one table write per turn (the caller’s words and the reply together), and two reads', async () => {
+  it('takes one table write per turn for the transcript (the caller’s words and the reply together), one for its tokens', async () => {
     const call = await voice.placedCall();
     const caller = await voice.answered(call);
     // The setup is done once its greeting is kept.
@@ -98,10 +98,12 @@ describe('a streamed reply', () => {
       (total, operation) => total + (counts[operation] ?? 0),
       0,
     );
-    expect({ writes, counts }).toEqual({ writes: 1, counts: expect.any(Object) });
+    expect({ writes, counts }).toEqual({ writes: 2, counts: expect.any(Object) });
     expect(counts.UpdateItem).toBe(1);
-    // The socket's session, then the transcript alone.
-    expect(counts.GetItem).toBe(2);
+    // After the reply is spoken, the model's tokens count on the command and its tenant's totals (one transaction).
+    expect(counts.TransactWriteItems).toBe(1);
+    // The socket's session, then the transcript alone; then the command's usage labels.
+    expect(counts.GetItem).toBe(3);
     expect((await command(call.commandId)).transcript?.slice(-2).map((entry) => entry.content)).toEqual([
       'The budget stays at twelve thousand.',
       'Noted. What else should I write down?',
