@@ -208,9 +208,12 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
             if (place) command.in_progress_place = place.shard;
             return true;
           } catch (error) {
-            if (isConditionalCheckFailed(error)) return false;
             const reasons = cancellationReasons(error);
-            if (reasons?.[0] === 'ConditionalCheckFailed') return false;
+            if (isConditionalCheckFailed(error) || reasons?.[0] === 'ConditionalCheckFailed') {
+              // It exists already: the usage that was to go with it goes with the job's next write instead.
+              giveBack(pending);
+              return false;
+            }
             if (command.parent_id && reasons?.[1] === 'ConditionalCheckFailed') throw new CommandGoneError(command.parent_id);
             if (place && reasons?.at(-1) === 'ConditionalCheckFailed') continue;
             throw error;
