@@ -199,7 +199,7 @@ describe('an in-progress limit spread over shards', () => {
       ),
     );
     const accepted = starts.filter((start) => start.status === 'fulfilled');
-    const refused = starts.filter((start) => start.status === 'rejected').map((start) => (start).reason);
+    const refused = starts.filter((start) => start.status === 'rejected').map((start) => start.reason);
     expect(accepted).toHaveLength(6);
     expect(refused).toHaveLength(9);
     for (const reason of refused) expect(reason).toMatchObject({ code: 'RATE_LIMITED', limit: 'in_progress' });
