@@ -1,8 +1,7 @@
 import { dynamoApiKeyStore } from '../../shared/access/dynamo-api-keys';
 import { dynamoTenantStore } from '../../shared/access/dynamo-tenants';
-import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { KEYS_USAGE, runKeysCommand } from './keys-command';
-import { cliTableName, ensureLocalCredentials, fail } from './table';
+import { fail, withCliTable } from './table';
 
 /** `npm run keys -- create | list | revoke`: see KEYS_USAGE (keys-command.ts). */
 const args = process.argv.slice(2);
@@ -11,20 +10,10 @@ if (args.includes('--help') || args.includes('-h')) {
   process.stdout.write(`${KEYS_USAGE}\n`);
   process.exit(0);
 }
-ensureLocalCredentials();
-let tableName: string;
-try {
-  tableName = cliTableName();
-} catch (error) {
-  fail(error instanceof Error ? error.message : String(error));
-}
-const db = createDocumentClient();
-try {
-  process.exitCode = await runKeysCommand(
+process.exitCode = await withCliTable((db, tableName) =>
+  runKeysCommand(
     args,
     { keys: dynamoApiKeyStore(db, tableName), tenants: dynamoTenantStore(db, tableName), now: Date.now },
     { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) },
-  );
-} finally {
-  db.destroy();
-}
+  ),
+);

@@ -1,4 +1,6 @@
 import { assertValidTenantId } from '../../shared/access/tenants';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { LOCAL_TABLE_NAME } from '../local/embedded-aws';
 
 /**
@@ -17,6 +19,26 @@ export function ensureLocalCredentials(env: NodeJS.ProcessEnv = process.env): vo
   env.AWS_REGION ??= 'us-east-1';
   env.AWS_ACCESS_KEY_ID ??= 'local';
   env.AWS_SECRET_ACCESS_KEY ??= 'local';
+}
+
+/**
+ * Runs a CLI's work against its table (cliTableName, local credentials when local) with a document client closed after it;
+ * a missing table setting exits 2 with what to set.
+ */
+export async function withCliTable<T>(work: (db: DynamoDBDocumentClient, tableName: string) => Promise<T>): Promise<T> {
+  ensureLocalCredentials();
+  let tableName: string;
+  try {
+    tableName = cliTableName();
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  const db = createDocumentClient();
+  try {
+    return await work(db, tableName);
+  } finally {
+    db.destroy();
+  }
 }
 
 /** Prints the message and exits with status 2 (usage or input problem). */
