@@ -33,6 +33,7 @@ import { newId } from '../../shared/platform/ids';
 import { newRelayToken } from '../../shared/calls/relay-token';
 import { canonical, logicalId, synthesize, type SynthesizedEnvironment } from '../infra/synthesize';
 import { startFakeGoogle, type GoogleFake } from '../fakes/google';
+import { startOpenAiFake, type OpenAiFake } from '../fakes/openai';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
@@ -78,6 +79,8 @@ let gateway: Server;
 let url: string;
 let prod: SynthesizedEnvironment;
 let google: GoogleFake;
+/** The model of the relay's turns, so a turn spends tokens and counts them (the offline writer's turns write nothing). */
+let openai: OpenAiFake;
 let hubspot: HubSpotFake;
 let receiver: WebhookReceiver;
 const proxies: Server[] = [];
@@ -246,6 +249,7 @@ function providerSettings(id: FunctionId): Settings {
   // The HubSpot connection: the loopback HubSpot, and the sealing key its `crm` secret holds in AWS.
   if (id === 'crmConnectionApi' || id === 'crmImportWorker' || id === 'hubspotWebhook' || id === 'crmSyncWorker')
     return { HUBSPOT_API_BASE_URL: hubspot.baseUrl, CRM_ENCRYPTION_KEY: 'table-access-crm-sealing-key-0123456789' };
+  if (id === 'conversationRelayWebhook') return { OPENAI_API_KEY: 'table-access-openai-key', OPENAI_BASE_URL: openai.baseUrl };
   if (id !== 'researchWorker') return {};
   return { GOOGLE_CSE_API_KEY: google.apiKey, GOOGLE_CSE_ID: google.engineId, GOOGLE_CSE_BASE_URL: google.baseUrl };
 }
@@ -259,6 +263,8 @@ beforeAll(async () => {
     { key: CAPPED_KEY, siteIds: [DEMO_SITE], tenantId: 'capped', label: 'table-access', limits: { ...ROOMY_LIMITS, in_progress: 1 } },
   ]);
   google = await startFakeGoogle();
+  openai = await startOpenAiFake();
+  openai.respondWith(() => ({ content: 'Noted, thank you.' }));
   hubspot = await startHubSpotFake();
   receiver = await startWebhookReceiver();
   for (const definition of FUNCTIONS) {
@@ -288,6 +294,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await google?.close();
+  await openai?.close();
   await hubspot?.close();
   await receiver?.close();
   await new Promise((resolve) => gateway.close(resolve));

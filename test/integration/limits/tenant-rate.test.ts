@@ -104,24 +104,25 @@ describe('request rate per tenant', () => {
       }
     })();
     // Alone and beside the flood in turns, so the machine's own load weighs on both alike.
-    const alone: number[] = [];
-    const beside: number[] = [];
+    const ratios: number[] = [];
     const besideStatuses: number[] = [];
     for (let round = 0; round < 8; round++) {
       flooding = false;
-      alone.push(...(await paced(STEADY, 4, 150)).times);
+      const alone = (await paced(STEADY, 4, 150)).times;
       flooding = true;
       await pause(100);
       const during = await paced(STEADY, 4, 150);
-      beside.push(...during.times);
       besideStatuses.push(...during.statuses);
+      // Each round's p50 beside the flood against its own p50 alone (a millisecond allowed for the timer's grain), so the
+      // machine's load drifting between rounds weighs on both sides of a ratio alike.
+      ratios.push(Math.max(0, median(during.times) - 1) / median(alone));
     }
     done = true;
     await flood;
 
     expect(besideStatuses).toEqual(Array.from({ length: 32 }, () => 202));
     expect(floodStatuses.filter((status) => status === 429).length).toBeGreaterThan(floodStatuses.length / 2);
-    // Within 20% of alone, with a millisecond for the timer's grain.
-    expect(median(beside)).toBeLessThanOrEqual(median(alone) * 1.2 + 1);
+    // Within 20% of alone: the median over the rounds of each round's p50 ratio.
+    expect(median(ratios)).toBeLessThanOrEqual(1.2);
   }, 30_000);
 });
