@@ -68,7 +68,7 @@ function withTenantLimits(definition: FunctionDefinition): FunctionDefinition {
 }
 
 /** True when the function already holds every action of `grant` on each of its prefixes. */
-function alreadyGranted(definition: FunctionDefinition, grant: TableGrant): boolean {
+function holds(definition: FunctionDefinition, grant: TableGrant): boolean {
   return grant.actions.every((action) =>
     grant.keyPrefixes.every((prefix) =>
       definition.access.table.some(
@@ -78,8 +78,6 @@ function alreadyGranted(definition: FunctionDefinition, grant: TableGrant): bool
     ),
   );
 }
-
-const holds = (definition: FunctionDefinition, grant: TableGrant) => alreadyGranted(definition, grant);
 
 /**
  * A worker (every one ends commands) with the ledger's grants; one that holds the commands it starts to their tenant's limits

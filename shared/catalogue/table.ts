@@ -148,21 +148,7 @@ export const TABLE = {
         /** The outbox sweep reads only the pending event's key (always projected), then the event itself. */
         eventsPending: [],
         /** A due follow-up as the sales phase saved it (`listDueFollowUps`); the dispatcher reads only its id. */
-        followUpsDue: [
-          'id',
-          'type',
-          'subject',
-          'content',
-          'scheduled_for',
-          'status',
-          'site_id',
-          'lead_id',
-          'user_id',
-          'metadata',
-          'tenant_id',
-          'command_id',
-          'created_at',
-        ],
+        followUpsDue: STEP_ATTRIBUTES.slice(0, STEP_ATTRIBUTES.indexOf('created_at') + 1),
       },
     },
     /**
