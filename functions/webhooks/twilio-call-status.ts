@@ -1,6 +1,5 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import * as z from 'zod';
 import { MAX_BODY_BYTES } from '../../shared/catalogue/limits';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
@@ -10,7 +9,7 @@ import { eventPublisherOf } from '../../shared/composition/events';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { systemClock } from '../../shared/platform/clock';
-import { readConfig } from '../../shared/platform/config';
+import { optionalUrl, readConfig } from '../../shared/platform/config';
 import { bodySizeLimit, errorEnvelope } from '../../shared/platform/http/middleware';
 import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
 import { twilioAuthToken } from '../../shared/providers/telephony/auth-token';
@@ -42,7 +41,7 @@ export function build(settings: Settings) {
   const db = documentClientOf(settings, tracing);
   const logger = loggerOf('twilioCallStatusWebhook', settings);
   // Optional like every telephony setting: without it no signature can be checked, so every callback is refused.
-  const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: z.url().optional() }, settings);
+  const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: optionalUrl() }, settings);
   const tableName = tableNameOf(settings);
   const queue = jobQueueOf('twilioCallStatusWebhook', settings, tracing);
   const commands = dynamoCommandStore(db, tableName);

@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { AppError } from '../platform/errors';
 import { canonicalId } from '../platform/ids';
 import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
@@ -11,8 +11,8 @@ const tenantKey = (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'TENANT
 /** The stored item; `site_ids` is a DynamoDB string set, absent while empty. */
 const storedTenant = z.object({
   tenant_id: z.string(),
-  site_ids: z.set(z.string()).optional(),
-  limits: tenantLimitsSchema.optional(),
+  site_ids: z.optional(z.set(z.string())),
+  limits: z.optional(tenantLimitsSchema),
   created_at: z.string(),
   updated_at: z.string(),
 });

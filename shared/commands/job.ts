@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import { TENANT_ID_PATTERN } from '../access/tenant-id';
 import { isUuid } from '../platform/ids';
 import { lazy } from '../platform/memo';
@@ -15,24 +16,26 @@ export const JOB_ENVELOPE_VERSION = 1;
  */
 export const jobEnvelopeSchema = lazy(() =>
   z
-    .object({
+    .strictObject({
       version: z.literal(JOB_ENVELOPE_VERSION),
-      type: z.string().min(1).max(64),
-      idempotency_key: z.string().min(1).max(255).optional(),
+      type: z.string().check(z.minLength(1), z.maxLength(64)),
+      idempotency_key: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
       // Tenant ids: lower-case letters, digits, '-' and '_' (no separators that could forge a storage key).
-      tenant_id: z.string().max(63).regex(TENANT_ID_PATTERN, 'must be 1–63 lower-case letters, digits, "-" or "_"'),
-      command_id: z
-        .string()
-        .refine(isUuid, 'must be a UUID')
-        .transform((id) => id.toLowerCase())
-        .optional(),
-      request: z.record(z.string(), z.unknown()).optional(),
+      tenant_id: z.string().check(z.maxLength(63), z.regex(TENANT_ID_PATTERN, 'must be 1–63 lower-case letters, digits, "-" or "_"')),
+      command_id: z.optional(
+        z.pipe(
+          z.string().check(z.refine(isUuid, 'must be a UUID')),
+          z.transform((id: string) => id.toLowerCase()),
+        ),
+      ),
+      request: z.optional(z.record(z.string(), z.unknown())),
     })
-    .strict()
-    .refine((job) => job.command_id !== undefined || job.request !== undefined, {
-      message: 'a job needs a request (or a command_id)',
-      path: ['request'],
-    }),
+    .check(
+      z.refine((job) => job.command_id !== undefined || job.request !== undefined, {
+        message: 'a job needs a request (or a command_id)',
+        path: ['request'],
+      }),
+    ),
 );
 
 /** A validated job envelope. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { readConfig } from '../platform/config';
 
 /** How long a command (children included) is kept when COMMAND_RETENTION_DAYS is not set. */
@@ -22,7 +22,9 @@ export interface CommandRetention {
  */
 export function readCommandRetention(settings: Record<string, string | undefined>): CommandRetention {
   const { COMMAND_RETENTION_DAYS } = readConfig(
-    { COMMAND_RETENTION_DAYS: z.coerce.number().int('must be a whole number of days').min(1).max(3650).optional() },
+    {
+      COMMAND_RETENTION_DAYS: z.optional(z.coerce.number().check(z.int('must be a whole number of days'), z.minimum(1), z.maximum(3650))),
+    },
     settings,
   );
   return { commandRetentionMs: (COMMAND_RETENTION_DAYS ?? DEFAULT_COMMAND_RETENTION_DAYS) * DAY_MS };

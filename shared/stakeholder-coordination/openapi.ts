@@ -11,6 +11,7 @@ import {
   type DocumentedEvent,
   type DocumentedOperation,
 } from '../api/openapi/operation';
+import { classicOf } from '../api/openapi/classic';
 import { statusCallbackParams } from '../providers/telephony/call-status';
 import { CALL_STATUS_PATH, RELAY_ENDED_PATH } from './call-status-path';
 import { STAKEHOLDER_SUPERVISORS, STAKEHOLDER_TASK } from './command-object';
@@ -83,7 +84,7 @@ export const stakeholderResultSchema = z
   });
 
 /** Twilio's status callback form (docs/voice-calls.md "The status webhook"): the fields the webhook reads, as it reads them. */
-const statusCallbackSchema = statusCallbackParams
+const statusCallbackSchema = (classicOf(statusCallbackParams) as z.ZodObject)
   .catchall(z.string())
   .meta({ id: 'TwilioStatusCallback', description: 'A Twilio status callback (form fields; Twilio sends more, all signed).' });
 

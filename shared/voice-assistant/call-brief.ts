@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { CallCommand, TranscriptEntry } from '../calls/record';
 import { lazy } from '../platform/memo';
 
@@ -23,11 +23,11 @@ const briefSchemas = lazy(() => {
     role: z.enum(['assistant', 'user']),
     content: z.string(),
     at: z.string(),
-    generated_by: z.enum(['openai', 'offline']).optional(),
-    model: z.string().optional(),
-    source: z.literal('welcome_greeting').optional(),
-    interrupted: z.boolean().optional(),
-    dtmf: z.string().optional(),
+    generated_by: z.optional(z.enum(['openai', 'offline'])),
+    model: z.optional(z.string()),
+    source: z.optional(z.literal('welcome_greeting')),
+    interrupted: z.optional(z.boolean()),
+    dtmf: z.optional(z.string()),
   });
   return { targets, transcript: z.array(transcriptEntry) };
 });

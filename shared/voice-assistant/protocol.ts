@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazy } from '../platform/memo';
 import { RELAY_LIMITS } from './limits';
 
@@ -13,29 +13,35 @@ import { RELAY_LIMITS } from './limits';
 const inboundSchema = lazy(() => {
   const setupSchema = z.looseObject({
     type: z.literal('setup'),
-    callSid: z.string().max(64),
-    sessionId: z.string().max(64).optional(),
-    customParameters: z.record(z.string(), z.string().max(256)).optional(),
+    callSid: z.string().check(z.maxLength(64)),
+    sessionId: z.optional(z.string().check(z.maxLength(64))),
+    customParameters: z.optional(z.record(z.string(), z.string().check(z.maxLength(256)))),
   });
 
   const promptSchema = z.looseObject({
     type: z.literal('prompt'),
-    voicePrompt: z.string().max(RELAY_LIMITS.maxMessageBytes),
-    lang: z.string().max(35).optional(),
+    voicePrompt: z.string().check(z.maxLength(RELAY_LIMITS.maxMessageBytes)),
+    lang: z.optional(z.string().check(z.maxLength(35))),
     /** False for partial transcripts (partialPrompts on); only the last one is answered. */
-    last: z.boolean().optional(),
+    last: z.optional(z.boolean()),
   });
 
   const interruptSchema = z.looseObject({
     type: z.literal('interrupt'),
     /** What Twilio had spoken of the assistant's reply when the caller spoke over it. */
-    utteranceUntilInterrupt: z.string().max(RELAY_LIMITS.maxMessageBytes).optional(),
-    durationUntilInterruptMs: z.union([z.number(), z.string()]).optional(),
+    utteranceUntilInterrupt: z.optional(z.string().check(z.maxLength(RELAY_LIMITS.maxMessageBytes))),
+    durationUntilInterruptMs: z.optional(z.union([z.number(), z.string()])),
   });
 
-  const dtmfSchema = z.looseObject({ type: z.literal('dtmf'), digit: z.string().regex(/^[0-9*#A-Dw]$/, 'must be one keypad key') });
+  const dtmfSchema = z.looseObject({
+    type: z.literal('dtmf'),
+    digit: z.string().check(z.regex(/^[0-9*#A-Dw]$/, 'must be one keypad key')),
+  });
 
-  const errorSchema = z.looseObject({ type: z.literal('error'), description: z.string().max(RELAY_LIMITS.maxMessageBytes).optional() });
+  const errorSchema = z.looseObject({
+    type: z.literal('error'),
+    description: z.optional(z.string().check(z.maxLength(RELAY_LIMITS.maxMessageBytes))),
+  });
 
   return z.discriminatedUnion('type', [setupSchema, promptSchema, interruptSchema, dtmfSchema, errorSchema]);
 });

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { commandKey } from '../commands/store';
 import { epochSeconds } from '../platform/clock';
 import { isConditionalCheckFailed } from '../platform/dynamodb-errors';

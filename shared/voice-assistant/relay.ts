@@ -1,5 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isFinalCallStatus, type CallCommandFields, type CallStatus, type TranscriptEntry } from '../calls/record';
 import { describeError } from '../platform/logger';
 import { isUuid } from '../platform/ids';
@@ -225,7 +225,7 @@ async function spendRelayToken(
 }
 
 /** The call's relay grant as stored (written by the call phase), read by shape. */
-const grantSchema = z.object({ token_hash: z.string(), spent_at: z.string().optional() });
+const grantSchema = z.object({ token_hash: z.string(), spent_at: z.optional(z.string()) });
 
 /**
  * A final `prompt`: one turn of the conversation, at one write. The turn

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { epochSeconds } from '../platform/clock';
 import { RELAY_LIMITS } from './limits';
@@ -40,8 +40,8 @@ const sessionSchema = z.object({
   tenant_id: z.string(),
   call_sid: z.string(),
   started_at: z.string(),
-  ended_at: z.string().optional(),
-  brief: z.object({ pre_call_prompt: z.string(), meeting: z.object({ title: z.string(), objective: z.string() }) }).optional(),
+  ended_at: z.optional(z.string()),
+  brief: z.optional(z.object({ pre_call_prompt: z.string(), meeting: z.object({ title: z.string(), objective: z.string() }) })),
 });
 
 /** Port: where socket sessions live. Each write is conditional: a session starts once, and ends once. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { readConfig } from '../platform/config';
 
 /** How long a call's transcript stays open after the end of the call is reported, as the end of a call takes it. */
@@ -16,7 +16,11 @@ export interface TranscriptGrace {
  */
 export function readTranscriptGrace(settings: Record<string, string | undefined>): TranscriptGrace {
   const { TRANSCRIPT_GRACE_SECONDS } = readConfig(
-    { TRANSCRIPT_GRACE_SECONDS: z.coerce.number().int('must be a whole number of seconds').min(0).max(900).optional() },
+    {
+      TRANSCRIPT_GRACE_SECONDS: z.optional(
+        z.coerce.number().check(z.int('must be a whole number of seconds'), z.minimum(0), z.maximum(900)),
+      ),
+    },
     settings,
   );
   return { transcriptGraceMs: (TRANSCRIPT_GRACE_SECONDS ?? 0) * 1000 };

@@ -3,7 +3,7 @@ import type { TranscriptEntry } from '../calls/record';
 import { commandKey } from '../commands/store';
 import { systemClock, type Clock } from '../platform/clock';
 import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { valueSize } from '../platform/item-size';
 import { transcriptSchema } from './call-brief';
 import { RELAY_LIMITS } from './limits';

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import { JOB_ENVELOPE_VERSION, type JobEnvelope } from '../commands/job';
 import { lazy } from '../platform/memo';
 import { ENDPOINT_ID_PATTERN, EVENT_ID_PATTERN } from './ids';
@@ -14,13 +15,11 @@ export const DELIVERY_JOB_TYPE = 'webhook_delivery' as const;
  * functions that publish events import this module but never parse one.
  */
 export const deliveryJobRequestSchema = lazy(() =>
-  z
-    .object({
-      endpoint_id: z.string().regex(ENDPOINT_ID_PATTERN),
-      event_id: z.string().regex(EVENT_ID_PATTERN),
-      attempt: z.number().int().min(1).max(10_000),
-    })
-    .strict(),
+  z.strictObject({
+    endpoint_id: z.string().check(z.regex(ENDPOINT_ID_PATTERN)),
+    event_id: z.string().check(z.regex(EVENT_ID_PATTERN)),
+    attempt: z.int().check(z.minimum(1), z.maximum(10_000)),
+  }),
 );
 
 export type DeliveryJobRequest = z.infer<ReturnType<typeof deliveryJobRequestSchema>>;

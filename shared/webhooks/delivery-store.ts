@@ -3,7 +3,7 @@ import { sendTransaction } from '../platform/dynamodb';
 import { usageItems } from '../usage/dynamo-ledger';
 import { usageTargetOfCommand } from '../usage/dynamo-usage-targets';
 import { webhookDeliveries } from '../usage/usage';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { cancellationReasons, isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { epochSeconds } from '../platform/clock';
 import { lazy } from '../platform/memo';
@@ -102,10 +102,10 @@ const storedDelivery = lazy(() => {
     number: z.number(),
     at: z.string(),
     trigger: z.enum(['automatic', 'redelivery']),
-    status_code: z.number().optional(),
+    status_code: z.optional(z.number()),
     duration_ms: z.number(),
-    error: z.string().optional(),
-    response_excerpt: z.string().optional(),
+    error: z.optional(z.string()),
+    response_excerpt: z.optional(z.string()),
   });
   return z.object({
     endpoint_id: z.string(),
@@ -114,15 +114,15 @@ const storedDelivery = lazy(() => {
     event_type: z.string(),
     event_key: z.string(),
     status: z.enum(['pending', 'delivered', 'failed']),
-    attempt_count: z.number().int(),
-    round_start: z.number().int(),
+    attempt_count: z.int(),
+    round_start: z.int(),
     attempts: z.array(attemptSchema),
-    next_attempt_at: z.string().optional(),
-    lease_until: z.number().optional(),
-    redelivery_requested_at: z.string().optional(),
+    next_attempt_at: z.optional(z.string()),
+    lease_until: z.optional(z.number()),
+    redelivery_requested_at: z.optional(z.string()),
     created_at: z.string(),
     updated_at: z.string(),
-    delivered_at: z.string().optional(),
+    delivered_at: z.optional(z.string()),
   });
 });
 

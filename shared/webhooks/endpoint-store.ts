@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { lazy } from '../platform/memo';
 
@@ -111,15 +111,15 @@ const storedEndpoint = lazy(() =>
     tenant_id: z.string(),
     url: z.string(),
     events: z.array(z.string()),
-    description: z.string().optional(),
+    description: z.optional(z.string()),
     secret: z.string(),
-    previous_secret: z.string().optional(),
-    previous_secret_expires_at: z.string().optional(),
-    disabled: z.boolean().optional(),
-    disabled_reason: z.enum(['requested', 'failing']).optional(),
-    disabled_at: z.string().optional(),
-    failing_since: z.string().optional(),
-    enabled_at: z.string().optional(),
+    previous_secret: z.optional(z.string()),
+    previous_secret_expires_at: z.optional(z.string()),
+    disabled: z.optional(z.boolean()),
+    disabled_reason: z.optional(z.enum(['requested', 'failing'])),
+    disabled_at: z.optional(z.string()),
+    failing_since: z.optional(z.string()),
+    enabled_at: z.optional(z.string()),
     created_at: z.string(),
     updated_at: z.string(),
   }),

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { TABLE } from '../catalogue/table';
 import { queryShardsBefore, type TransactionItem } from '../platform/dynamodb';
 import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
@@ -102,7 +102,7 @@ const storedEvent = lazy(() =>
     created_at: z.string(),
     data: z.record(z.string(), z.unknown()),
     idempotency_key: z.string(),
-    fanned_out_at: z.string().optional(),
+    fanned_out_at: z.optional(z.string()),
   }),
 );
 

@@ -1,25 +1,23 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../../platform/zod-messages';
 
 /**
  * A tenant's limits, kept in its record (`npm run keys -- limits`); a limit
  * left out takes the deployment's default (TENANT_* settings), and a limit
  * with neither is not enforced.
  */
-export const tenantLimitsSchema = z
-  .object({
-    /** Requests per second, sustained (a token bucket refilled at this rate). */
-    requests_per_second: z.number().positive().max(1_000),
-    /** Requests a tenant may send at once after a pause (the bucket's size). */
-    burst: z.number().int().min(1).max(10_000),
-    /** Commands started and not yet finished. */
-    in_progress: z.number().int().min(1).max(100_000),
-    /** Model tokens (in and out) per calendar month (UTC). */
-    monthly_tokens: z.number().int().min(1),
-    /** Search requests per calendar month (UTC). */
-    monthly_searches: z.number().int().min(1),
-  })
-  .partial()
-  .strict();
+export const tenantLimitsSchema = z.strictObject({
+  /** Requests per second, sustained (a token bucket refilled at this rate). */
+  requests_per_second: z.optional(z.number().check(z.positive(), z.maximum(1_000))),
+  /** Requests a tenant may send at once after a pause (the bucket's size). */
+  burst: z.optional(z.int().check(z.minimum(1), z.maximum(10_000))),
+  /** Commands started and not yet finished. */
+  in_progress: z.optional(z.int().check(z.minimum(1), z.maximum(100_000))),
+  /** Model tokens (in and out) per calendar month (UTC). */
+  monthly_tokens: z.optional(z.int().check(z.minimum(1))),
+  /** Search requests per calendar month (UTC). */
+  monthly_searches: z.optional(z.int().check(z.minimum(1))),
+});
 
 /** A tenant's limits; each one optional. */
 export type TenantLimits = z.infer<typeof tenantLimitsSchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { optionalUrl } from '../../platform/config';
 
 /**
@@ -7,13 +7,13 @@ import { optionalUrl } from '../../platform/config';
  * them without loading the OpenAI client.
  */
 export const llmSettingsSchema = {
-  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_API_KEY: z.optional(z.string().check(z.minLength(1))),
   OPENAI_BASE_URL: optionalUrl(),
-  OPENAI_MODEL: z.string().min(1).optional(),
+  OPENAI_MODEL: z.optional(z.string().check(z.minLength(1))),
 };
 
 /** The LLM settings as read by `readConfig(llmSettingsSchema)`. */
-export type LlmSettings = z.infer<z.ZodObject<typeof llmSettingsSchema>>;
+export type LlmSettings = z.infer<z.ZodMiniObject<typeof llmSettingsSchema>>;
 
 /** How long a resolved model is kept before its key is read again (a secret filled after deploy is picked up by then). */
 export const LLM_REFRESH_MS = 5 * 60 * 1000;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -12,7 +12,7 @@ const schemaKeywords = ['items', 'not', 'additionalItems', 'contains'] as const;
  * others, and `$schema` is dropped. Schemas with optional fields are not
  * supported (strict mode has no optional properties); use nullable fields.
  */
-export function toStrictJsonSchema(schema: z.ZodType): JsonSchema {
+export function toStrictJsonSchema(schema: z.core.$ZodType): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema) as JsonSchema;
   return strictNode(rest);
 }

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../../platform/zod-messages';
 
 /** Our state of a call (docs/voice-calls.md "Call states"). */
 export type CallState = 'pending' | 'in_progress' | 'completed' | 'failed';
@@ -79,41 +80,40 @@ export class StatusCallbackError extends Error {
 }
 
 const digits = (max: number) =>
-  z
-    .string()
-    .regex(new RegExp(`^\\d{1,${max}}$`), 'must be a whole number ≥ 0')
-    .transform(Number);
+  z.pipe(z.string().check(z.regex(new RegExp(`^\\d{1,${max}}$`), 'must be a whole number ≥ 0')), z.transform(Number));
 
 /**
  * A status callback's form parameters as they are read (others are
- * ignored); the API reference describes Twilio's callback with it.
+ * ignored); the API reference describes Twilio's callback with it. In
+ * `zod/mini`, so the status webhook's cold start does not load zod's
+ * chainable API.
  */
 export const statusCallbackParams = z.object({
   CallSid: z
     .string()
-    .regex(/^CA[0-9a-f]{32}$/, 'must be CA followed by 32 hex digits')
-    .meta({ description: "Twilio's call id: `CA` and 32 hex digits.", example: 'CA0123456789abcdef0123456789abcdef' }),
+    .check(
+      z.regex(/^CA[0-9a-f]{32}$/, 'must be CA followed by 32 hex digits'),
+      z.meta({ description: "Twilio's call id: `CA` and 32 hex digits.", example: 'CA0123456789abcdef0123456789abcdef' }),
+    ),
   CallStatus: z.enum(TWILIO_CALL_STATUSES as [TwilioCallStatus, ...TwilioCallStatus[]]),
-  SequenceNumber: digits(9)
-    .optional()
-    .meta({ description: "Order of the event within its call; without it, the status's own order is used.", example: '1' }),
-  Timestamp: z
-    .string()
-    .max(64)
-    .transform((text, ctx) => {
-      const time = Date.parse(text);
-      if (Number.isNaN(time)) {
-        ctx.addIssue({ code: 'custom', message: 'must be a date' });
-        return z.NEVER;
-      }
-      return new Date(time).toISOString();
-    })
-    .optional(),
-  CallDuration: digits(9).optional().meta({ description: 'Seconds, with the final status.' }),
-  AnsweredBy: z
-    .string()
-    .regex(/^[a-z_]{1,40}$/, 'must be a Twilio AnsweredBy word')
-    .optional(),
+  SequenceNumber: z
+    .optional(digits(9))
+    .check(z.meta({ description: "Order of the event within its call; without it, the status's own order is used.", example: '1' })),
+  Timestamp: z.optional(
+    z.pipe(
+      z.string().check(z.maxLength(64)),
+      z.transform((text: string, ctx) => {
+        const time = Date.parse(text);
+        if (Number.isNaN(time)) {
+          ctx.issues.push({ code: 'custom', message: 'must be a date', input: text });
+          return z.NEVER;
+        }
+        return new Date(time).toISOString();
+      }),
+    ),
+  ),
+  CallDuration: z.optional(digits(9)).check(z.meta({ description: 'Seconds, with the final status.' })),
+  AnsweredBy: z.optional(z.string().check(z.regex(/^[a-z_]{1,40}$/, 'must be a Twilio AnsweredBy word'))),
 });
 
 /**

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ConfigError, readConfig } from '../../platform/config';
 
 /** What may interrupt the assistant's speech (Twilio's `interruptible` and `welcomeGreetingInterruptible`). */
@@ -35,23 +35,19 @@ export const DEFAULT_RELAY_VOICE: RelayVoiceSettings = { language: 'en-US', inte
 
 /** A provider's voice or model name: letters, digits, `.`, `_`, `-` (`en-US-Journey-O`, `Joanna-Neural`, `nova-3-general`). */
 const providerName = () =>
-  z
-    .string()
-    .regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a provider name: letters, digits, ".", "_" or "-", at most 100')
-    .optional();
+  z.optional(
+    z.string().check(z.regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a provider name: letters, digits, ".", "_" or "-", at most 100')),
+  );
 
 /** The relay settings, as a shape for `readConfig`: all optional, each malformed value failing the cold start by name. */
 export const relaySettingsSchema = {
-  RELAY_LANGUAGE: z
-    .string()
-    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a BCP 47 language tag like en-US')
-    .optional(),
-  RELAY_TTS_PROVIDER: z.enum(RELAY_TTS_PROVIDERS).optional(),
+  RELAY_LANGUAGE: z.optional(z.string().check(z.regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a BCP 47 language tag like en-US'))),
+  RELAY_TTS_PROVIDER: z.optional(z.enum(RELAY_TTS_PROVIDERS)),
   RELAY_VOICE: providerName(),
-  RELAY_TRANSCRIPTION_PROVIDER: z.enum(RELAY_TRANSCRIPTION_PROVIDERS).optional(),
+  RELAY_TRANSCRIPTION_PROVIDER: z.optional(z.enum(RELAY_TRANSCRIPTION_PROVIDERS)),
   RELAY_SPEECH_MODEL: providerName(),
-  RELAY_INTERRUPTIBLE: z.enum(RELAY_INTERRUPTIONS).optional(),
-  RELAY_WELCOME_GREETING_INTERRUPTIBLE: z.enum(RELAY_INTERRUPTIONS).optional(),
+  RELAY_INTERRUPTIBLE: z.optional(z.enum(RELAY_INTERRUPTIONS)),
+  RELAY_WELCOME_GREETING_INTERRUPTIBLE: z.optional(z.enum(RELAY_INTERRUPTIONS)),
 };
 
 /** The names of the relay settings (the catalogue declares them on the function that reads them). */
