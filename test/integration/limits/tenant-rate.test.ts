@@ -12,6 +12,7 @@ const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 const NOISY = `sbk_${'n'.repeat(32)}`;
 const STEADY = `sbk_${'s'.repeat(32)}`;
 const UNLIMITED = `sbk_${'u'.repeat(32)}`;
+const CALM = `sbk_${'c'.repeat(32)}`;
 
 let runtime: LocalRuntime;
 beforeAll(async () => {
@@ -23,6 +24,7 @@ beforeAll(async () => {
       [NOISY]: { sites: [DEMO_SITE], limits: { requests_per_second: 2, burst: 2 } },
       [STEADY]: { sites: [DEMO_SITE], limits: { requests_per_second: 5, burst: 5 } },
       [UNLIMITED]: [DEMO_SITE],
+      [CALM]: { sites: [DEMO_SITE], limits: { requests_per_second: 20, burst: 20 } },
     },
   });
 });
@@ -34,17 +36,11 @@ const accept = (key: string, headers: Record<string, string> = {}) =>
   call(runtime.url, 'POST', '/api/agents/sales/leadFollowUp', { key, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD }, headers });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Sends `count` accepts `gapMs` apart and answers their statuses and times (ms). */
-async function paced(key: string, count: number, gapMs: number): Promise<{ statuses: number[]; times: number[] }> {
-  const statuses: number[] = [];
-  const times: number[] = [];
-  for (let sent = 0; sent < count; sent++) {
-    const started = performance.now();
-    statuses.push((await accept(key)).status);
-    times.push(performance.now() - started);
-    await pause(gapMs);
-  }
-  return { statuses, times };
+/** One accept's status and time (ms). */
+async function timed(key: string): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  const { status } = await accept(key);
+  return { status, ms: performance.now() - started };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -103,26 +99,27 @@ describe('request rate per tenant', () => {
         await pause(flooding ? 40 : 20);
       }
     })();
-    // Alone and beside the flood in turns, so the machine's own load weighs on both alike.
-    const ratios: number[] = [];
+    // Alone and beside the flood in turns, one accept each, so the machine's own load (another test file runs beside this one)
+    // weighs on both sides alike; the tenant stays within its own rate (about 7 requests a second against its 20).
+    const alone: number[] = [];
+    const beside: number[] = [];
     const besideStatuses: number[] = [];
-    for (let round = 0; round < 8; round++) {
+    for (let pair = 0; pair < 25; pair++) {
       flooding = false;
-      const alone = (await paced(STEADY, 4, 150)).times;
+      await pause(60);
+      alone.push((await timed(CALM)).ms);
       flooding = true;
-      await pause(100);
-      const during = await paced(STEADY, 4, 150);
-      besideStatuses.push(...during.statuses);
-      // Each round's p50 beside the flood against its own p50 alone (a millisecond allowed for the timer's grain), so the
-      // machine's load drifting between rounds weighs on both sides of a ratio alike.
-      ratios.push(Math.max(0, median(during.times) - 1) / median(alone));
+      await pause(60);
+      const during = await timed(CALM);
+      beside.push(during.ms);
+      besideStatuses.push(during.status);
     }
     done = true;
     await flood;
 
-    expect(besideStatuses).toEqual(Array.from({ length: 32 }, () => 202));
+    expect(besideStatuses).toEqual(Array.from({ length: 25 }, () => 202));
     expect(floodStatuses.filter((status) => status === 429).length).toBeGreaterThan(floodStatuses.length / 2);
-    // Within 20% of alone: the median over the rounds of each round's p50 ratio.
-    expect(median(ratios)).toBeLessThanOrEqual(1.2);
+    // Within 20% of alone (a millisecond allowed for the timer's grain).
+    expect((median(beside) - 1) / median(alone)).toBeLessThanOrEqual(1.2);
   }, 30_000);
 });
