@@ -14,7 +14,7 @@ import { TABLE, type TableGrant } from '../../shared/catalogue/table';
 import { queueById, type JobQueueId, type QueueDefinition } from '../../shared/catalogue/job-types';
 import type { BundledFile, FunctionDefinition, WorkerBundle } from '../../shared/catalogue/functions';
 import type { SecretDefinition, SecretId } from '../../shared/catalogue/secrets';
-import { BUNDLE_TARGET, MAIN_FIELDS, REQUIRE_BANNER } from './bundle-options';
+import { BUNDLE_TARGET, bundleDefines, MAIN_FIELDS, REQUIRE_BANNER } from './bundle-options';
 
 /** The repository root, against which `FunctionDefinition.entry` paths resolve. */
 export const REPOSITORY_ROOT = resolve(import.meta.dirname, '..', '..');
@@ -75,6 +75,31 @@ export function workerBundleCommands(bundles: readonly WorkerBundle[], inputDir:
       `--outfile="${outputDir}/${worker.bundle}"`,
     ].join(' '),
   );
+}
+
+/**
+ * The command that rebuilds a function with `lazyChunks` into its bundle,
+ * code split (run after esbuild, by the NodejsFunction's `afterBundling`
+ * hook, with the same esbuild and settings): index.mjs replaced by an entry
+ * that loads, at cold start, only what it reaches through static imports;
+ * each `import()` target is a chunk under `chunks/`, read on first use.
+ */
+export function lazyChunksCommand(
+  entry: string,
+  define: Readonly<Record<string, string>>,
+  inputDir: string,
+  outputDir: string,
+  sourceMaps = false,
+): string {
+  return [
+    `cd "${inputDir}" && npx --no-install esbuild "${entry}"`,
+    '--bundle --splitting --platform=node --format=esm',
+    `--target=${BUNDLE_TARGET} --main-fields=${MAIN_FIELDS.join(',')}`,
+    `--minify ${sourceMaps ? '--sourcemap --sources-content=false ' : ''}--log-level=warning`,
+    `--banner:js="${REQUIRE_BANNER}"`,
+    ...Object.entries(define).map(([name, value]) => `'--define:${name}=${value}'`),
+    `--outdir="${outputDir}" --entry-names=index --chunk-names=chunks/[name]-[hash] --out-extension:.js=.mjs`,
+  ].join(' ');
 }
 
 /**
@@ -223,12 +248,16 @@ export class SwitchboardFunction extends Construct {
         // and a bundled, tree-shaken SDK starts faster than the runtime's copy (npm run bench, "Init").
         externalModules: [],
         banner: REQUIRE_BANNER,
-        ...(bundledFiles.length + workerBundles.length > 0
+        define: bundleDefines(definition.deployedSettings),
+        ...(bundledFiles.length + workerBundles.length > 0 || definition.lazyChunks
           ? {
               commandHooks: {
                 beforeBundling: () => [],
                 beforeInstall: () => [],
                 afterBundling: (inputDir: string, outputDir: string) => [
+                  ...(definition.lazyChunks
+                    ? [lazyChunksCommand(definition.entry, bundleDefines(definition.deployedSettings), inputDir, outputDir, sourceMaps)]
+                    : []),
                   ...bundledFileCommands(bundledFiles, inputDir, outputDir),
                   ...workerBundleCommands(workerBundles, inputDir, outputDir, sourceMaps),
                 ],

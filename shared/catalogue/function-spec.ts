@@ -74,6 +74,14 @@ export interface FunctionSpec<Id extends string = string, Queue extends string =
   bundledFiles?: readonly BundledFile[];
   /** Worker-thread scripts the function starts, each bundled on its own beside its index.mjs. @default none */
   workerBundles?: readonly WorkerBundle[];
+  /**
+   * Bundled with code splitting: what it reaches only through `import()` is
+   * a chunk of its own beside index.mjs (`chunks/`), read and compiled on
+   * first use rather than at every cold start. For a function whose cold
+   * start a caller hears and which imports a large library only on some
+   * requests (the relay socket's OpenAI client). @default false
+   */
+  lazyChunks?: boolean;
 }
 
 /** A data file a function reads at run time: copied into its Lambda bundle at the same relative path. */

@@ -2,9 +2,13 @@
  * The Powertools Tracer is loaded only where it can trace (in Lambda, with
  * tracing on): the X-Ray SDK under it installs async hooks when imported,
  * which tax every promise of the process. Tests and `npm start` never load it.
+ * A function deployed with tracing off is bundled with the setting as a
+ * constant (infra/constructs/bundle-options.ts, `bundleDefines`), so this
+ * test folds to false and the tracer is not even in its bundle: keep the
+ * setting first.
  */
 const Tracer =
-  process.env.AWS_LAMBDA_FUNCTION_NAME && process.env.POWERTOOLS_TRACE_ENABLED !== 'false'
+  process.env.POWERTOOLS_TRACE_ENABLED !== 'false' && process.env.AWS_LAMBDA_FUNCTION_NAME
     ? (await import('@aws-lambda-powertools/tracer')).Tracer
     : undefined;
 

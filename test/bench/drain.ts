@@ -1,10 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
-import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime';
+import { startLocalRuntime } from '../../infra/local/runtime';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import type { StoredCommand } from '../../shared/commands/record';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { createSqsClient } from '../../shared/platform/sqs';
+import { enqueueLeadFollowUps, mapInLanes, untilQueuesEmpty, type Output } from './backlog';
 import { markdownTable } from './table';
 
 /**
@@ -19,8 +20,6 @@ const SAMPLE = Number(process.env.BENCH_DRAIN_SAMPLE ?? 100);
 const WORKER_CONCURRENCY = process.env.BENCH_WORKER_CONCURRENCY ? Number(process.env.BENCH_WORKER_CONCURRENCY) : undefined;
 const GOAL_PER_SECOND = 50;
 const DEADLINE_MS = 15 * 60_000;
-const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
-const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 /** The bench's own calls carry this header and are left out of the counts. */
 const BENCH_HEADER = 'x-switchboard-bench';
 const OPERATIONS = [
@@ -29,11 +28,11 @@ const OPERATIONS = [
   'UpdateItem',
   'Query',
   'BatchWriteItem',
+  'TransactWriteItems',
   'SendMessage',
   'ReceiveMessage',
   'DeleteMessageBatch',
 ] as const;
-type Output = 'channel_messages' | 'follow_up_sequence';
 
 /** Calls to the embedded services by operation, and writes to each command record (parents and children apart). */
 class CallCounter {
@@ -49,13 +48,20 @@ class CallCounter {
   observe = (service: 'dynamodb' | 'sqs', operation: string, request: IncomingMessage): void => {
     if (request.headers[BENCH_HEADER]) return;
     this.calls.set(operation, (this.calls.get(operation) ?? 0) + 1);
-    if (!this.readBodies || service !== 'dynamodb' || (operation !== 'PutItem' && operation !== 'UpdateItem')) return;
+    if (!this.readBodies || service !== 'dynamodb' || !['PutItem', 'UpdateItem', 'TransactWriteItems'].includes(operation)) return;
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => this.recordWrite(operation, JSON.parse(Buffer.concat(chunks).toString('utf8')) as WriteBody));
   };
 
   private recordWrite(operation: string, body: WriteBody): void {
+    if (operation === 'TransactWriteItems') {
+      for (const action of body.TransactItems ?? []) {
+        if (action.Put) this.recordWrite('PutItem', { Item: action.Put.Item });
+        if (action.Update) this.recordWrite('UpdateItem', { Key: action.Update.Key });
+      }
+      return;
+    }
     const pk = operation === 'PutItem' ? body.Item?.pk?.S : body.Key?.pk?.S;
     if (!pk?.startsWith('CMD#')) return;
     const id = pk.slice('CMD#'.length);
@@ -78,6 +84,7 @@ function tagged<Args extends { request: unknown }>(args: Args): Args {
 interface WriteBody {
   Item?: { pk?: { S?: string }; parent_id?: unknown };
   Key?: { pk?: { S?: string } };
+  TransactItems?: { Put?: { Item: WriteBody['Item'] }; Update?: { Key: WriteBody['Key'] } }[];
 }
 
 interface DrainResult {
@@ -112,13 +119,13 @@ async function drain(outputs: Output[], counter: CallCounter): Promise<DrainResu
   db.middlewareStack.add((next) => (args) => next(tagged(args)), { step: 'build', name: 'benchTag' });
   sqs.middlewareStack.add((next) => (args) => next(tagged(args)), { step: 'build', name: 'benchTag' });
   try {
-    const ids = await enqueue(runtime, outputs);
+    const ids = await enqueueLeadFollowUps(runtime, outputs);
     counter.resetCalls();
     const started = performance.now();
     const cpu = process.cpuUsage();
     const loop = performance.eventLoopUtilization();
     await runtime.startWorkers();
-    await untilQueuesEmpty(runtime, sqs, started);
+    await untilQueuesEmpty(runtime, sqs, started, DEADLINE_MS);
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
     const utilisation = performance.eventLoopUtilization(loop).utilization;
@@ -156,64 +163,6 @@ async function drain(outputs: Output[], counter: CallCounter): Promise<DrainResu
     db.destroy();
     sqs.destroy();
     await runtime.stop();
-  }
-}
-
-/** POSTs the backlog, a few at a time, and returns the command ids. */
-async function enqueue(runtime: LocalRuntime, outputs: Output[]): Promise<string[]> {
-  const ids: string[] = [];
-  let next = 0;
-  const lane = async () => {
-    while (next < outputs.length) {
-      const output = outputs[next++]!;
-      const response = await fetch(`${runtime.url}/api/agents/sales/leadFollowUp`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': runtime.apiKey },
-        body: JSON.stringify({
-          siteId: DEMO_SITE,
-          leadId: DEMO_LEAD,
-          followUpType: 'email',
-          productInterest: ['booking calendar'],
-          output,
-        }),
-      });
-      const body = (await response.json()) as { data?: { command_id?: string } };
-      if (response.status !== 202 || !body.data?.command_id)
-        throw new Error(`Enqueueing answered ${response.status}: ${JSON.stringify(body)}`);
-      ids.push(body.data.command_id);
-    }
-  };
-  await Promise.all(Array.from({ length: 16 }, lane));
-  return ids;
-}
-
-/** Maps a few at a time (a burst of thousands of reads would wait for sockets past the client's connection timeout). */
-async function mapInLanes<T, R>(items: readonly T[], map: (item: T) => Promise<R>, lanes = 16): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: lanes }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        results[index] = await map(items[index]!);
-      }
-    }),
-  );
-  return results;
-}
-
-/** Every job is deleted from its queue once its command moved on, so empty queues (visible and in flight) mean all is done. */
-async function untilQueuesEmpty(runtime: LocalRuntime, sqs: ReturnType<typeof createSqsClient>, started: number): Promise<void> {
-  const attributes = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] as const;
-  for (;;) {
-    if (performance.now() - started > DEADLINE_MS) throw new Error('The backlog was not drained in time');
-    let left = 0;
-    for (const queue of Object.values(runtime.queues)) {
-      const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: [...attributes] }));
-      for (const name of attributes) left += Number(Attributes?.[name] ?? 0);
-    }
-    if (left === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 

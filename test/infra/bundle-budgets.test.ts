@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { BUNDLE_TARGET, MAIN_FIELDS, REQUIRE_BANNER } from '../../infra/constructs/bundle-options';
+import { BUNDLE_TARGET, bundleDefines, MAIN_FIELDS, REQUIRE_BANNER } from '../../infra/constructs/bundle-options';
 import { FUNCTIONS, type FunctionId } from '../../shared/catalogue/functions';
 
 /**
@@ -39,6 +39,7 @@ const BUDGETS_KIB: Readonly<Record<FunctionId, number>> = {
   crmSyncWorker: 1_630, // 1484
   leadEventsApi: 750, // 688 (with the write-back's queueing)
   // The status callback and the relay check Twilio signatures without the twilio library (4.6 MB with it).
+  // Neither carries the tracer (deployed with tracing off: bundleDefines).
   twilioCallStatusWebhook: 720, // 653 (zod/mini: 694 with zod's chainable API)
   conversationRelayWebhook: 890, // 813 (the OpenAI client is in it, reached only by import())
   postCallSummaryWorker: 900, // 836
@@ -71,8 +72,22 @@ interface Measured {
   filesLoadedAtImport: Set<string>;
 }
 
-/** Every entry in one esbuild run (parsed once; without code splitting each output is the whole bundle of its entry). */
-async function measureAll(entries: { name: string; source: string; budget: number }[]): Promise<Measured[]> {
+interface Entry {
+  name: string;
+  source: string;
+  budget: number;
+  /** Its deployed settings' constants (bundleDefines). */
+  define: Record<string, string>;
+}
+
+/** Every entry, one esbuild run per set of constants (parsed once; without code splitting each output is the whole bundle of its entry). */
+async function measureAll(entries: Entry[]): Promise<Measured[]> {
+  const groups = new Map<string, Entry[]>();
+  for (const entry of entries) groups.set(JSON.stringify(entry.define), [...(groups.get(JSON.stringify(entry.define)) ?? []), entry]);
+  return (await Promise.all([...groups.values()].map(measureBuild))).flat();
+}
+
+async function measureBuild(entries: Entry[]): Promise<Measured[]> {
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: entries.map((entry, index) => ({ in: entry.source, out: `b${index}` })),
@@ -85,6 +100,7 @@ async function measureAll(entries: { name: string; source: string; budget: numbe
     mainFields: MAIN_FIELDS,
     minify: true,
     banner: { js: REQUIRE_BANNER },
+    define: entries[0]!.define,
     metafile: true,
     logLevel: 'error',
   });
@@ -137,8 +153,8 @@ function heaviestPackages(output: Metafile['outputs'][string]): string {
 let measured: Measured[];
 beforeAll(async () => {
   measured = await measureAll([
-    ...FUNCTIONS.map((fn) => ({ name: fn.id, source: fn.entry, budget: BUDGETS_KIB[fn.id] })),
-    ...Object.entries(WORKER_BUDGETS_KIB).map(([source, budget]) => ({ name: source, source, budget })),
+    ...FUNCTIONS.map((fn) => ({ name: fn.id, source: fn.entry, budget: BUDGETS_KIB[fn.id], define: bundleDefines(fn.deployedSettings) })),
+    ...Object.entries(WORKER_BUDGETS_KIB).map(([source, budget]) => ({ name: source, source, budget, define: {} })),
   ]);
 }, 120_000);
 
@@ -170,6 +186,17 @@ describe('bundle-size budgets', () => {
     expect(relay.packages).toContain('openai');
     expect(relay.loadedAtImport).not.toContain('openai');
     expect(relay.loadedAtImport).toContain('zod');
+  });
+
+  it('leaves the X-Ray tracer out of the bundles of functions deployed with tracing off, and in the others', () => {
+    const traced = (name: string) => measured.find((bundle) => bundle.name === name)!.packages.has('@aws-lambda-powertools/tracer');
+    const off = (fn: (typeof FUNCTIONS)[number]) => fn.deployedSettings?.POWERTOOLS_TRACE_ENABLED === 'false';
+    expect(FUNCTIONS.filter(off).map((fn) => fn.id)).toEqual(
+      expect.arrayContaining(['twilioCallStatusWebhook', 'conversationRelayWebhook']),
+    );
+    expect(FUNCTIONS.filter((fn) => off(fn) && traced(fn.id)).map((fn) => fn.id)).toEqual([]);
+    // The health check alone has no client to trace.
+    expect(FUNCTIONS.filter((fn) => !off(fn) && !traced(fn.id)).map((fn) => fn.id)).toEqual(['healthApi']);
   });
 
   it("keeps zod's chainable API out of the cold starts a phone caller waits on (their schemas are zod/mini)", () => {

@@ -228,6 +228,51 @@ describe('SwitchboardFunction', () => {
     }
   }, 90_000);
 
+  it("code-splits the relay socket: its cold start reads no OpenAI client, and every chunk loads as Lambda's node would", async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'switchboard-bundle-'));
+    try {
+      const relay = functionById('conversationRelayWebhook');
+      expect(relay.lazyChunks).toBe(true);
+      const app = testApp({ outdir });
+      const scope = new Stack(app, 'Split');
+      const fn = new SwitchboardFunction(scope, 'Relay', { definition: { ...relay, access: { ...relay.access, table: [] } } });
+      const asset = assetOf(scope, fn, app.synth().directory);
+      const chunks = readdirSync(join(asset, 'chunks'));
+      const index = readFileSync(join(asset, 'index.mjs'), 'utf8');
+      // The OpenAI adapter and its library are in a chunk the entry only names in an import().
+      expect(index).not.toContain('api.openai.com');
+      const openAiChunk = chunks.find((chunk) => readFileSync(join(asset, 'chunks', chunk), 'utf8').includes('api.openai.com'));
+      expect(openAiChunk).toBeDefined();
+      expect(index).not.toMatch(new RegExp(`^import[^;]*${openAiChunk!.replace(/\./g, '\\.')}`, 'm'));
+      // Built with its deployed settings' constants: no tracer anywhere in it.
+      expect([index, ...chunks.map((chunk) => readFileSync(join(asset, 'chunks', chunk), 'utf8'))].join('\n')).not.toContain(
+        'aws-xray-sdk',
+      );
+
+      const settings = {
+        TABLE_NAME: 't',
+        SUMMARY_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/summary',
+        AWS_REGION: 'us-east-1',
+      };
+      const script = `
+        const { handler } = await import(${JSON.stringify(pathToFileURL(join(asset, 'index.mjs')).href)});
+        for (const chunk of ${JSON.stringify(chunks)}) await import(${JSON.stringify(pathToFileURL(join(asset, 'chunks')).href)} + '/' + chunk);
+        process.stdout.write(typeof handler);`;
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+        timeout: 30_000,
+        env: {
+          PATH: process.env.PATH ?? '',
+          AWS_LAMBDA_FUNCTION_NAME: 'conversationRelayWebhook',
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+          ...settings,
+        },
+      });
+      expect(stdout).toBe('function');
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it('gives the research worker the page parse worker, since its page reader parses in worker threads', () => {
     expect(functionById('researchWorker').workerBundles).toEqual([PAGE_PARSE_WORKER]);
     expect(readFileSync(join(REPOSITORY_ROOT, 'functions/workers/research.ts'), 'utf8')).toContain('createPageReader(');
