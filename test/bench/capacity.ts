@@ -2,7 +2,17 @@ import type { IncomingMessage } from 'node:http';
 import { TABLE } from '../../shared/catalogue/table';
 
 /** An attribute value as DynamoDB's wire protocol carries it. */
-type WireValue = { S?: string; N?: string; B?: string; BOOL?: boolean; NULL?: boolean; SS?: string[]; NS?: string[]; L?: WireValue[]; M?: WireItem };
+interface WireValue {
+  S?: string;
+  N?: string;
+  B?: string;
+  BOOL?: boolean;
+  NULL?: boolean;
+  SS?: string[];
+  NS?: string[];
+  L?: WireValue[];
+  M?: WireItem;
+}
 /** An item as DynamoDB's wire protocol carries it. */
 export type WireItem = Record<string, WireValue>;
 
@@ -26,7 +36,9 @@ function valueSize(value: WireValue): number {
   if (value.SS) return value.SS.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
   if (value.NS) return value.NS.reduce((sum, text) => sum + valueSize({ N: text }), 0);
   if (value.L) return 3 + value.L.reduce((sum, element) => sum + 1 + valueSize(element), 0);
-  if (value.M) return 3 + Object.entries(value.M).reduce((sum, [name, element]) => sum + 1 + Buffer.byteLength(name) + valueSize(element), 0);
+  if (value.M) {
+    return 3 + Object.entries(value.M).reduce((sum, [name, element]) => sum + 1 + Buffer.byteLength(name) + valueSize(element), 0);
+  }
   return 1;
 }
 
