@@ -75,4 +75,3 @@ export async function untilQueuesEmpty(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
-

@@ -118,7 +118,8 @@ function loadedBytes(metafile: Metafile, file: string): number {
     const output = outputs.get(path);
     if (!output) continue;
     bytes += output.bytes;
-    for (const imported of output.imports) if (imported.kind === 'import-statement' && !imported.external) pending.push(resolve(imported.path));
+    for (const imported of output.imports)
+      if (imported.kind === 'import-statement' && !imported.external) pending.push(resolve(imported.path));
   }
   return bytes;
 }
