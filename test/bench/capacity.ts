@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { TABLE } from '../../shared/catalogue/table';
+import { tapBody } from './tap-body';
 
 /** An attribute value as DynamoDB's wire protocol carries it. */
 interface WireValue {
@@ -63,6 +64,8 @@ interface Read {
 export interface CapacityUnits {
   writeUnits: number;
   readUnits: number;
+  /** Write units by the kind of item written (its partition key's prefix, `CMD#`, `USAGE#`, …). */
+  writeUnitsByKind: Map<string, number>;
 }
 
 /**
@@ -84,11 +87,9 @@ export class CapacityMeter {
 
   observe = (service: 'dynamodb' | 'sqs', operation: string, request: IncomingMessage): void => {
     if (service !== 'dynamodb' || this.ignore(request)) return;
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
     const done = new Promise<void>((resolve) =>
-      request.on('end', () => {
-        this.record(operation, JSON.parse(Buffer.concat(chunks).toString('utf8')) as Body);
+      tapBody(request, (body) => {
+        this.record(operation, JSON.parse(body) as Body);
         resolve();
       }),
     );
@@ -96,21 +97,36 @@ export class CapacityMeter {
     void done.then(() => this.pending.delete(done));
   };
 
+  /**
+   * Each item's size when it was first written whole (a Put), by `pk|sk`: billing every later write at it gives a lower
+   * bound, as the items here only grow.
+   */
+  async firstWrittenSizes(): Promise<Map<string, number>> {
+    await Promise.all(this.pending);
+    const sizes = new Map<string, number>();
+    for (const write of this.writes) if (write.item && !sizes.has(write.key)) sizes.set(write.key, itemSize(write.item));
+    return sizes;
+  }
+
   /** The units of every call seen, with `sizeOf` the table's items as they are now (by `pk|sk`). */
   async units(sizeOf: (key: string) => number | undefined): Promise<CapacityUnits> {
     await Promise.all(this.pending);
     let writeUnits = 0;
+    const writeUnitsByKind = new Map<string, number>();
     for (const write of this.writes) {
       const size = write.item ? itemSize(write.item) : (sizeOf(write.key) ?? 1);
       const indexes = INDEX_KEYS.filter((key) => write.namesIndexKey.has(key) || (write.item ?? {})[key] !== undefined).length;
-      writeUnits += (write.transactional ? 2 : 1) * Math.ceil(size / 1024) + indexes;
+      const units = (write.transactional ? 2 : 1) * Math.ceil(size / 1024) + indexes;
+      writeUnits += units;
+      const kind = /^[A-Z]+#/.exec(write.key)?.[0] ?? write.key;
+      writeUnitsByKind.set(kind, (writeUnitsByKind.get(kind) ?? 0) + units);
     }
     let readUnits = 0;
     for (const read of this.reads) {
       const size = read.key ? (sizeOf(read.key) ?? 1) : 1;
       readUnits += Math.ceil(size / 4096) * (read.transactional ? 2 : read.consistent ? 1 : 0.5);
     }
-    return { writeUnits, readUnits };
+    return { writeUnits, readUnits, writeUnitsByKind };
   }
 
   private record(operation: string, body: Body): void {

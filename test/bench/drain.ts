@@ -5,8 +5,9 @@ import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import type { StoredCommand } from '../../shared/commands/record';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { createSqsClient } from '../../shared/platform/sqs';
-import { enqueueLeadFollowUps, mapInLanes, untilQueuesEmpty, type Output } from './backlog';
+import { BENCH_HEADER, enqueueLeadFollowUps, mapInLanes, tagged, untilQueuesEmpty, type Output } from './backlog';
 import { markdownTable } from './table';
+import { tapBody } from './tap-body';
 
 /**
  * Bench part `drain`: how fast the local runtime's workers (offline writer,
@@ -20,8 +21,6 @@ const SAMPLE = Number(process.env.BENCH_DRAIN_SAMPLE ?? 100);
 const WORKER_CONCURRENCY = process.env.BENCH_WORKER_CONCURRENCY ? Number(process.env.BENCH_WORKER_CONCURRENCY) : undefined;
 const GOAL_PER_SECOND = 50;
 const DEADLINE_MS = 15 * 60_000;
-/** The bench's own calls carry this header and are left out of the counts. */
-const BENCH_HEADER = 'x-switchboard-bench';
 const OPERATIONS = [
   'GetItem',
   'PutItem',
@@ -49,9 +48,7 @@ class CallCounter {
     if (request.headers[BENCH_HEADER]) return;
     this.calls.set(operation, (this.calls.get(operation) ?? 0) + 1);
     if (!this.readBodies || service !== 'dynamodb' || !['PutItem', 'UpdateItem', 'TransactWriteItems'].includes(operation)) return;
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => this.recordWrite(operation, JSON.parse(Buffer.concat(chunks).toString('utf8')) as WriteBody));
+    tapBody(request, (body) => this.recordWrite(operation, JSON.parse(body) as WriteBody));
   };
 
   private recordWrite(operation: string, body: WriteBody): void {
@@ -73,12 +70,6 @@ class CallCounter {
   resetCalls(): void {
     this.calls.clear();
   }
-}
-
-/** Marks a call of the bench's own, so the counter leaves it out. */
-function tagged<Args extends { request: unknown }>(args: Args): Args {
-  (args.request as { headers: Record<string, string> }).headers[BENCH_HEADER] = '1';
-  return args;
 }
 
 interface WriteBody {

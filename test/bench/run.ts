@@ -19,6 +19,8 @@ import { resolve } from 'node:path';
  * - `relay`: streamed replies on the local relay socket, prompt → first text
  *   token and → `last: true`, with a model fake streaming 30 chunks 20 ms
  *   apart (BENCH_RELAY_TURNS)
+ * - `cost`: dollars per million lead follow-ups in AWS from the calls,
+ *   capacity units, CPU and stated waits of a counted backlog (BENCH_COST_COMMANDS)
  */
 const PARTS = {
   accept: 'accept-path.ts',
@@ -28,6 +30,7 @@ const PARTS = {
   parse: 'parse.ts',
   memory: 'research-memory.ts',
   relay: 'relay.ts',
+  cost: 'cost.ts',
 } as const;
 const requested = (process.env.BENCH_PARTS ?? Object.keys(PARTS).join(',')).split(',').map((part) => part.trim());
 const unknown = requested.filter((part) => !(part in PARTS));

@@ -1,0 +1,351 @@
+import type { IncomingMessage } from 'node:http';
+import { DynamoDBClient, ScanCommand, type ScanCommandOutput } from '@aws-sdk/client-dynamodb';
+import { startLocalRuntime } from '../../infra/local/runtime';
+import { functionById } from '../../shared/catalogue/functions';
+import { QUEUES } from '../../shared/catalogue/job-types';
+import { createSqsClient } from '../../shared/platform/sqs';
+import { BENCH_HEADER, enqueueLeadFollowUps, tagged, untilQueuesEmpty, type Output } from './backlog';
+import { CapacityMeter, itemSize, keyOf, type WireItem } from './capacity';
+import { markdownTable } from './table';
+import { tapBody } from './tap-body';
+
+/**
+ * Bench part `cost`: what a million lead follow-ups cost in AWS, LLM fees
+ * excluded. A backlog of each kind (channel messages, with their copywriter
+ * phase; a follow-up sequence) is accepted through the HTTP API and worked
+ * off by the local workers; every call to the embedded DynamoDB and SQS is
+ * counted (the accept path's too), and the capacity DynamoDB on-demand
+ * would bill for it is reckoned from the items' sizes, read back from the
+ * table (test/bench/capacity.ts). Lambda time is the process's CPU time
+ * scaled to each function's memory share of a vCPU, plus the stated time
+ * each storage call and each model call keeps a function waiting.
+ * BENCH_COST_COMMANDS sets the backlog (100 of each kind).
+ */
+const COMMANDS = Number(process.env.BENCH_COST_COMMANDS ?? 100);
+const GOAL_PER_MILLION = 50;
+const DEADLINE_MS = 10 * 60_000;
+
+/** us-east-1 list prices (USD), November 2026; Lambda on arm64, as deployed. */
+const PRICE = {
+  httpApiRequest: 1.0 / 1e6,
+  lambdaRequest: 0.2 / 1e6,
+  lambdaGbSecond: 0.0000133334,
+  dynamoWriteUnit: 0.625 / 1e6,
+  dynamoReadUnit: 0.125 / 1e6,
+  dynamoGbMonth: 0.25,
+  sqsRequest: 0.4 / 1e6,
+  logsGb: 0.5,
+  xrayTrace: 5.0 / 1e6,
+};
+
+/** The stated latencies and assumptions every figure rests on. */
+const ASSUMED = {
+  dynamodbCallMs: 5,
+  sqsCallMs: 10,
+  /** One model call per job: the sales writer's messages or plan, the copywriter's pass (about 500 output tokens each). */
+  modelCallMs: { sales: 6_000, copywriter: 4_000 } as Readonly<Record<string, number>>,
+  /** Lambda gives a function a full vCPU at 1,769 MB, a share below. */
+  fullCpuMb: 1_769,
+  /** Log bytes per invocation: START/END/REPORT and a few INFO lines. */
+  logBytesPerInvocation: 1_200,
+  /** X-Ray's default sampling keeps about 5% of invocations once past 1 a second. */
+  tracedShare: 0.05,
+  /** Items are kept for COMMAND_RETENTION_DAYS (90): three months of storage; DynamoDB adds 100 bytes per item. */
+  storageMonths: 3,
+  itemOverheadBytes: 100,
+  /** How long after its POST a lead follow-up finishes, for `Prefer: wait`: its model calls and a queue hop each. */
+  queueHopMs: 100,
+};
+
+interface Counted {
+  leadFollowUps: number;
+  /** Calls by `service:operation`, accept path and workers apart. */
+  acceptCalls: Map<string, number>;
+  workerCalls: Map<string, number>;
+  /** Jobs sent, by queue name. */
+  jobsByQueue: Map<string, number>;
+  acceptCpuMs: number;
+  workerCpuMs: number;
+  writeUnits: number;
+  /** Write units with every write billed at the item's size when first written (a lower bound). */
+  writeUnitsAtLeast: number;
+  readUnits: number;
+  writeUnitsByKind: Map<string, number>;
+  storedBytes: number;
+}
+
+/** Counts calls and jobs, apart for the accept path and the workers. */
+class CallTally {
+  phase: 'accept' | 'workers' = 'accept';
+  readonly acceptCalls = new Map<string, number>();
+  readonly workerCalls = new Map<string, number>();
+  readonly jobsByQueue = new Map<string, number>();
+
+  observe = (service: 'dynamodb' | 'sqs', operation: string, request: IncomingMessage): void => {
+    if (request.headers[BENCH_HEADER]) return;
+    const calls = this.phase === 'accept' ? this.acceptCalls : this.workerCalls;
+    calls.set(`${service}:${operation}`, (calls.get(`${service}:${operation}`) ?? 0) + 1);
+    if (service !== 'sqs' || (operation !== 'SendMessage' && operation !== 'SendMessageBatch')) return;
+    tapBody(request, (text) => {
+      const body = JSON.parse(text) as { QueueUrl: string; Entries?: unknown[] };
+      const queue = body.QueueUrl.split('/').pop()!;
+      this.jobsByQueue.set(queue, (this.jobsByQueue.get(queue) ?? 0) + (body.Entries?.length ?? 1));
+    });
+  };
+}
+
+const isBench = (request: IncomingMessage) => Boolean(request.headers[BENCH_HEADER]);
+
+async function count(output: Output): Promise<Counted> {
+  const tally = new CallTally();
+  const meter = new CapacityMeter(isBench);
+  const runtime = await startLocalRuntime({
+    compose: 'start',
+    port: 0,
+    workers: false,
+    scheduleEveryMs: 0,
+    onAwsRequest: (service, operation, request) => {
+      tally.observe(service, operation, request);
+      meter.observe(service, operation, request);
+    },
+    settings: { LOG_LEVEL: 'ERROR', OPENAI_API_KEY: undefined },
+  });
+  const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+  // A client per scan: one left idle through the drain would send on a socket the embedded server has closed.
+  const scanClient = () => {
+    const client = new DynamoDBClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1', credentials });
+    client.middlewareStack.add((next) => (args) => next(tagged(args)), { step: 'build', name: 'benchTag' });
+    return client;
+  };
+  const sqs = createSqsClient({ endpoint: runtime.sqsEndpoint, region: 'us-east-1', credentials });
+  sqs.middlewareStack.add((next) => (args) => next(tagged(args)), { step: 'build', name: 'benchTag' });
+  try {
+    const before = await tableSizes(scanClient(), runtime.tableName);
+    let cpu = process.cpuUsage();
+    await enqueueLeadFollowUps(
+      runtime,
+      Array.from({ length: COMMANDS }, () => output),
+    );
+    const acceptCpu = process.cpuUsage(cpu);
+    tally.phase = 'workers';
+    cpu = process.cpuUsage();
+    const started = performance.now();
+    await runtime.startWorkers();
+    await untilQueuesEmpty(runtime, sqs, started, DEADLINE_MS);
+    const workerCpu = process.cpuUsage(cpu);
+    const after = await tableSizes(scanClient(), runtime.tableName);
+    const { writeUnits, readUnits, writeUnitsByKind } = await meter.units((key) => after.get(key));
+    const firstWritten = await meter.firstWrittenSizes();
+    const { writeUnits: writeUnitsAtLeast } = await meter.units((key) => firstWritten.get(key) ?? after.get(key));
+    let storedBytes = 0;
+    for (const [key, size] of after) if (!before.has(key)) storedBytes += size + ASSUMED.itemOverheadBytes;
+    return {
+      leadFollowUps: COMMANDS,
+      acceptCalls: tally.acceptCalls,
+      workerCalls: tally.workerCalls,
+      jobsByQueue: tally.jobsByQueue,
+      acceptCpuMs: (acceptCpu.user + acceptCpu.system) / 1000,
+      workerCpuMs: (workerCpu.user + workerCpu.system) / 1000,
+      writeUnits,
+      writeUnitsAtLeast,
+      readUnits,
+      writeUnitsByKind,
+      storedBytes,
+    };
+  } finally {
+    sqs.destroy();
+    await runtime.stop();
+  }
+}
+
+/** Every item's size, by `pk|sk` (and the client closed). */
+async function tableSizes(db: DynamoDBClient, tableName: string): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  let start: ScanCommandOutput['LastEvaluatedKey'];
+  try {
+    do {
+      const page = await db.send(new ScanCommand({ TableName: tableName, ...(start ? { ExclusiveStartKey: start } : {}) }));
+      for (const item of page.Items ?? []) sizes.set(keyOf(item as WireItem), itemSize(item as WireItem));
+      start = page.LastEvaluatedKey;
+    } while (start);
+  } finally {
+    db.destroy();
+  }
+  return sizes;
+}
+
+const sum = (calls: Map<string, number>, service: string) =>
+  [...calls].filter(([name]) => name.startsWith(`${service}:`)).reduce((total, [, value]) => total + value, 0);
+
+/** Seconds of Lambda billed for `cpuMs` of work on a full core plus `waitMs` of waiting, at `memoryMb`. */
+function gbSeconds(memoryMb: number, cpuMs: number, waitMs: number): number {
+  const cpuShare = Math.min(1, memoryMb / ASSUMED.fullCpuMb);
+  return (memoryMb / 1024) * ((cpuMs / cpuShare + waitMs) / 1000);
+}
+
+interface Scenario {
+  name: string;
+  /** Jobs per worker invocation (their waits overlap: Powertools runs a batch's records in parallel). */
+  batch: 'full' | 1;
+  preferWait: boolean;
+}
+
+/** Dollars per million lead follow-ups, by line, for one scenario. */
+function costOf(counted: Counted, scenario: Scenario): Record<string, number> {
+  const per = (value: number) => value / counted.leadFollowUps;
+  const accept = functionById('leadFollowUpApi');
+  const jobs = [...counted.jobsByQueue].map(([name, sent]) => {
+    const queue = QUEUES.find((candidate) => candidate.localName === name);
+    if (!queue) throw new Error(`No queue named ${name}`);
+    const batch = scenario.batch === 'full' ? queue.batchSize : 1;
+    return { queue, perLead: per(sent), batch, memoryMb: functionById(queue.workerFunction).memoryMb };
+  });
+  const allJobs = jobs.reduce((total, job) => total + job.perLead, 0);
+  const workerInvocations = jobs.reduce((total, job) => total + job.perLead / job.batch, 0);
+
+  // The accept path: its CPU, and each storage call waited for.
+  const acceptWaitMs =
+    per(sum(counted.acceptCalls, 'dynamodb')) * ASSUMED.dynamodbCallMs + per(sum(counted.acceptCalls, 'sqs')) * ASSUMED.sqsCallMs;
+  // Workers: the model call of each job (overlapping within a batch), the storage calls and the CPU shared out over all jobs.
+  const workerStorageMs =
+    per(sum(counted.workerCalls, 'dynamodb')) * ASSUMED.dynamodbCallMs + per(sum(counted.workerCalls, 'sqs')) * ASSUMED.sqsCallMs;
+  let workerGbSeconds = 0;
+  let modelMs = 0;
+  for (const job of jobs) {
+    const share = job.perLead / allJobs;
+    const model = ASSUMED.modelCallMs[job.queue.id] ?? 0;
+    modelMs += model * job.perLead;
+    workerGbSeconds +=
+      job.perLead *
+      gbSeconds(
+        job.memoryMb,
+        per(counted.workerCpuMs) * (share / job.perLead),
+        model / job.batch + (workerStorageMs * share) / job.perLead,
+      );
+  }
+  // Prefer: wait keeps the accept function until the command ends: its model calls, a queue hop per job, and its polls.
+  const waitMs = scenario.preferWait ? modelMs + allJobs * ASSUMED.queueHopMs : 0;
+  const polls = scenario.preferWait ? pollsWithin(waitMs) : 0;
+  const acceptGbSeconds = gbSeconds(accept.memoryMb, per(counted.acceptCpuMs), acceptWaitMs + waitMs + polls * ASSUMED.dynamodbCallMs);
+
+  const invocations = 1 + workerInvocations;
+  const sqsRequests =
+    per(
+      sum(counted.acceptCalls, 'sqs') +
+        (counted.workerCalls.get('sqs:SendMessage') ?? 0) +
+        (counted.workerCalls.get('sqs:SendMessageBatch') ?? 0),
+    ) +
+    2 * workerInvocations;
+  const million = 1e6;
+  return {
+    'API Gateway': million * PRICE.httpApiRequest,
+    'Lambda requests': million * invocations * PRICE.lambdaRequest,
+    'Lambda time (accept)': million * acceptGbSeconds * PRICE.lambdaGbSecond,
+    'Lambda time (workers)': million * workerGbSeconds * PRICE.lambdaGbSecond,
+    'DynamoDB writes': million * per(counted.writeUnits) * PRICE.dynamoWriteUnit,
+    'DynamoDB reads': million * (per(counted.readUnits) + polls) * PRICE.dynamoReadUnit,
+    'DynamoDB storage': ((million * per(counted.storedBytes)) / 1024 ** 3) * ASSUMED.storageMonths * PRICE.dynamoGbMonth,
+    SQS: million * sqsRequests * PRICE.sqsRequest,
+    'CloudWatch Logs': ((million * invocations * ASSUMED.logBytesPerInvocation) / 1024 ** 3) * PRICE.logsGb,
+    'X-Ray': million * invocations * ASSUMED.tracedShare * PRICE.xrayTrace,
+  };
+}
+
+/**
+ * The status reads of a `Prefer: wait` that lasts `ms` (shared/commands/wait.ts: 25 ms doubling to 250, then an eighth of
+ * the wait, at most 1 s).
+ */
+function pollsWithin(ms: number): number {
+  let waited = 0;
+  let pause = 25;
+  let polls = 1;
+  while (waited < ms) {
+    waited += pause;
+    pause = Math.min(Math.max(pause * 2 > 250 ? 250 : pause * 2, Math.floor(waited / 8)), 1_000);
+    polls += 1;
+  }
+  return polls + 1;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'full batches', batch: 'full', preferWait: false },
+  { name: 'one job per invocation', batch: 1, preferWait: false },
+  { name: 'Prefer: wait, full batches', batch: 'full', preferWait: true },
+];
+
+process.env.LOG_LEVEL = 'ERROR';
+const counts: [Output, Counted][] = [];
+for (const output of ['channel_messages', 'follow_up_sequence'] as const) counts.push([output, await count(output)]);
+
+const lines = Object.keys(costOf(counts[0]![1], SCENARIOS[0]!));
+const columns = counts.flatMap(([output]) => SCENARIOS.map((scenario) => `${output}, ${scenario.name}`));
+const costs = counts.flatMap(([, counted]) => SCENARIOS.map((scenario) => costOf(counted, scenario)));
+const totals = costs.map((cost) => Object.values(cost).reduce((total, value) => total + value, 0));
+const perLead = (counted: Counted, value: number) => (value / counted.leadFollowUps).toFixed(2);
+const messagesWithoutWait = totals[0]!;
+process.stdout.write(
+  [
+    `## Cost per million lead follow-ups (us-east-1 list prices, arm64; LLM fees excluded; ${COMMANDS} of each kind counted)`,
+    '',
+    'Counted per lead follow-up, accept path included (capacity units from the items as written, test/bench/capacity.ts):',
+    '',
+    markdownTable(
+      ['kind', 'DynamoDB calls', 'SQS calls', 'jobs', 'write units (at least)', 'read units', 'KiB stored', 'CPU ms (accept + workers)'],
+      counts.map(([output, counted]) => [
+        output,
+        perLead(counted, sum(counted.acceptCalls, 'dynamodb') + sum(counted.workerCalls, 'dynamodb')),
+        perLead(counted, sum(counted.acceptCalls, 'sqs') + sum(counted.workerCalls, 'sqs')),
+        perLead(
+          counted,
+          [...counted.jobsByQueue.values()].reduce((total, value) => total + value, 0),
+        ),
+        `${perLead(counted, counted.writeUnits)} (${perLead(counted, counted.writeUnitsAtLeast)})`,
+        perLead(counted, counted.readUnits),
+        (counted.storedBytes / counted.leadFollowUps / 1024).toFixed(2),
+        `${perLead(counted, counted.acceptCpuMs)} + ${perLead(counted, counted.workerCpuMs)}`,
+      ]),
+    ),
+    '',
+    ...counts.map(
+      ([output, counted]) =>
+        `Write units of a ${output} lead follow-up by item kind: ${[...counted.writeUnitsByKind]
+          .sort((a, b) => b[1] - a[1])
+          .map(([kind, units]) => `${kind} ${perLead(counted, units)}`)
+          .join(', ')}.`,
+    ),
+    '',
+    `Assumed: DynamoDB ${ASSUMED.dynamodbCallMs} ms and SQS ${ASSUMED.sqsCallMs} ms a call; a model call ${Object.entries(
+      ASSUMED.modelCallMs,
+    )
+      .map(([queue, ms]) => `${ms / 1000} s (${queue})`)
+      .join(', ')}; ${ASSUMED.logBytesPerInvocation} log bytes an invocation; ${ASSUMED.tracedShare * 100}% of invocations traced; ` +
+      `${ASSUMED.storageMonths} months stored; CPU measured on this machine's full core (embedded DynamoDB and SQS included, an overstatement) ` +
+      `scaled to each function's share of a vCPU (${ASSUMED.fullCpuMb} MB = 1).`,
+    '',
+    markdownTable(
+      ['$ per million', ...columns],
+      [
+        ...lines.map((line) => [line, ...costs.map((cost) => cost[line]!.toFixed(2))]),
+        ['**total**', ...totals.map((total) => `**${total.toFixed(2)}**`)],
+      ],
+    ),
+    '',
+    `Write units are billed at each item's size after all writes (an upper bound: items only grow); billed at the size ` +
+      `each item had when first written instead (a lower bound), the totals without waiting, full batches, are ${counts
+        .map(([output, counted]) => {
+          const upper = costOf(counted, SCENARIOS[0]!);
+          const lower = Object.values({
+            ...upper,
+            'DynamoDB writes': (1e6 * counted.writeUnitsAtLeast * PRICE.dynamoWriteUnit) / counted.leadFollowUps,
+          });
+          return `$${lower.reduce((total, value) => total + value, 0).toFixed(2)} (${output})`;
+        })
+        .join(' and ')}.`,
+    '',
+    `Cost goal (≤ $${GOAL_PER_MILLION} per million lead follow-ups with channel messages, without waiting, full batches): ${
+      messagesWithoutWait <= GOAL_PER_MILLION ? 'met' : 'NOT met'
+    } ($${messagesWithoutWait.toFixed(2)}).`,
+    '',
+    '',
+  ].join('\n'),
+);
