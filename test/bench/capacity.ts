@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { TABLE } from '../../shared/catalogue/table';
+import { itemSize as sizeOfItem } from '../../shared/platform/item-size';
 import { tapBody } from './tap-body';
 
 /** An attribute value as DynamoDB's wire protocol carries it. */
@@ -11,36 +12,32 @@ interface WireValue {
   NULL?: boolean;
   SS?: string[];
   NS?: string[];
+  BS?: string[];
   L?: WireValue[];
   M?: WireItem;
 }
 /** An item as DynamoDB's wire protocol carries it. */
 export type WireItem = Record<string, WireValue>;
 
-/**
- * An item's size as DynamoDB bills it: attribute names in UTF-8 plus their
- * values (strings in UTF-8, numbers about a byte per two digits plus one,
- * one byte for booleans and nulls, three bytes plus a byte per element for
- * lists and maps). Close to AWS's rules, not byte-exact for numbers.
- */
+/** An item's size as DynamoDB bills it (shared/platform/item-size.ts, on the item read off the wire; a set counted as a list). */
 export function itemSize(item: WireItem): number {
-  let size = 0;
-  for (const [name, value] of Object.entries(item)) size += Buffer.byteLength(name) + valueSize(value);
-  return size;
+  return sizeOfItem(plainItem(item));
 }
 
-function valueSize(value: WireValue): number {
-  if (value.S !== undefined) return Buffer.byteLength(value.S);
-  if (value.N !== undefined) return Math.ceil(value.N.replace(/^-|\.|e.*$/gi, '').length / 2) + 1;
-  if (value.B !== undefined) return Buffer.from(value.B, 'base64').length;
-  if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
-  if (value.SS) return value.SS.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
-  if (value.NS) return value.NS.reduce((sum, text) => sum + valueSize({ N: text }), 0);
-  if (value.L) return 3 + value.L.reduce((sum, element) => sum + 1 + valueSize(element), 0);
-  if (value.M) {
-    return 3 + Object.entries(value.M).reduce((sum, [name, element]) => sum + 1 + Buffer.byteLength(name) + valueSize(element), 0);
-  }
-  return 1;
+function plainItem(item: WireItem): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(item).map(([name, value]) => [name, plainValue(value)]));
+}
+
+function plainValue(value: WireValue): unknown {
+  if (value.N !== undefined) return Number(value.N);
+  if (value.B !== undefined) return 'x'.repeat(Buffer.from(value.B, 'base64').length);
+  if (value.BOOL !== undefined) return value.BOOL;
+  if (value.NULL !== undefined) return null;
+  if (value.SS ?? value.BS) return value.SS ?? value.BS;
+  if (value.NS) return value.NS.map(Number);
+  if (value.L) return value.L.map(plainValue);
+  if (value.M) return plainItem(value.M);
+  return value.S ?? '';
 }
 
 /** The index partition-key attributes (a write touching an item indexed by one also writes the index). */

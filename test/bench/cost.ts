@@ -1,11 +1,13 @@
 import type { IncomingMessage } from 'node:http';
-import { DynamoDBClient, ScanCommand, type ScanCommandOutput } from '@aws-sdk/client-dynamodb';
+import { ScanCommand, type DynamoDBDocumentClient, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime } from '../../infra/local/runtime';
 import { functionById } from '../../shared/catalogue/functions';
 import { QUEUES } from '../../shared/catalogue/job-types';
 import { createSqsClient } from '../../shared/platform/sqs';
 import { BENCH_HEADER, enqueueLeadFollowUps, tagged, untilQueuesEmpty, type Output } from './backlog';
-import { CapacityMeter, itemSize, keyOf, type WireItem } from './capacity';
+import { itemSize } from '../../shared/platform/item-size';
+import { createDocumentClient } from '../../shared/platform/dynamodb';
+import { CapacityMeter } from './capacity';
 import { markdownTable } from './table';
 import { tapBody } from './tap-body';
 
@@ -113,7 +115,7 @@ async function count(output: Output): Promise<Counted> {
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   // A client per scan: one left idle through the drain would send on a socket the embedded server has closed.
   const scanClient = () => {
-    const client = new DynamoDBClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1', credentials });
+    const client = createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1', credentials });
     client.middlewareStack.add((next) => (args) => next(tagged(args)), { step: 'build', name: 'benchTag' });
     return client;
   };
@@ -159,13 +161,13 @@ async function count(output: Output): Promise<Counted> {
 }
 
 /** Every item's size, by `pk|sk` (and the client closed). */
-async function tableSizes(db: DynamoDBClient, tableName: string): Promise<Map<string, number>> {
+async function tableSizes(db: DynamoDBDocumentClient, tableName: string): Promise<Map<string, number>> {
   const sizes = new Map<string, number>();
   let start: ScanCommandOutput['LastEvaluatedKey'];
   try {
     do {
       const page = await db.send(new ScanCommand({ TableName: tableName, ...(start ? { ExclusiveStartKey: start } : {}) }));
-      for (const item of page.Items ?? []) sizes.set(keyOf(item as WireItem), itemSize(item as WireItem));
+      for (const item of page.Items ?? []) sizes.set(`${String(item.pk)}|${String(item.sk)}`, itemSize(item));
       start = page.LastEvaluatedKey;
     } while (start);
   } finally {
