@@ -3,6 +3,8 @@
  * active tracing still records each invocation (its cold start included),
  * without the AWS SDK and provider subsegments. For functions on a phone
  * caller's path, where the X-Ray SDK's import (about a third of a bare
- * function's cold start) is heard as silence.
+ * function's cold start) is heard as silence. Such a function is bundled
+ * without the tracer at all (infra/constructs/bundle-options.ts,
+ * `bundleDefines`): tracing it in-process again takes a deploy.
  */
 export const IN_PROCESS_TRACING_OFF: Readonly<Record<string, string>> = { POWERTOOLS_TRACE_ENABLED: 'false' };
