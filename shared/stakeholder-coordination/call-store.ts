@@ -1,11 +1,11 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallStatus, RelayGrant } from '../calls/record';
 import { commandKey } from '../commands/store';
 import { type TransactionItem } from '../platform/dynamodb';
 import { cancellationReasons, isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { usageItems } from '../usage/dynamo-ledger';
-import { usageTargetOfCommand } from '../usage/dynamo-usage-targets';
-import { usageTargetOf, type UsageTarget } from '../usage/meter';
+import { usageTargetAt, usageTargetOfCommand } from '../usage/dynamo-usage-targets';
+import type { UsageTarget } from '../usage/meter';
 import { callSeconds } from '../usage/usage';
 
 /** What placing the call gave back. */
@@ -121,21 +121,8 @@ export function dynamoCallStore(db: DynamoDBDocumentClient, tableName: string): 
   const iso = (ms: number) => new Date(ms).toISOString();
   const PENDING = { ':pending': 'pending' };
   /** Whose usage a call's seconds count on: its command's usage labels, else (nothing used yet) the command's own fields. */
-  const callUsageTarget = async (commandId: string): Promise<UsageTarget | undefined> => {
-    const labelled = await usageTargetOfCommand(db, tableName, commandId);
-    if (labelled) return labelled;
-    const { Item } = await db.send(
-      new GetCommand({
-        TableName: tableName,
-        Key: commandKey(commandId),
-        ProjectionExpression: 'tenant_id, #type, site_id, expires_at',
-        ExpressionAttributeNames: { '#type': 'type' },
-      }),
-    );
-    return Item
-      ? usageTargetOf({ ...(Item as { tenant_id: string; type: string; site_id?: string; expires_at?: number }), id: commandId })
-      : undefined;
-  };
+  const callUsageTarget = async (commandId: string): Promise<UsageTarget | undefined> =>
+    (await usageTargetOfCommand(db, tableName, commandId)) ?? (await usageTargetAt(db, tableName, commandKey(commandId), commandId));
 
   return {
     async markRequested(commandId, callId, provider, now, relayTokenHash) {

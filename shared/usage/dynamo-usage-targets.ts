@@ -13,10 +13,24 @@ export async function usageTargetOfCommand(
   tableName: string,
   commandId: string,
 ): Promise<UsageTarget | undefined> {
+  return usageTargetAt(db, tableName, commandUsageKey(commandId), commandId);
+}
+
+/**
+ * The usage target labelled on the item at `key` (a command's usage item, or
+ * the command itself: both carry `tenant_id`, `type`, `site_id` and
+ * `expires_at`). Undefined when the item is missing or has no labels.
+ */
+export async function usageTargetAt(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  key: Record<string, string>,
+  commandId: string,
+): Promise<UsageTarget | undefined> {
   const { Item } = await db.send(
     new GetCommand({
       TableName: tableName,
-      Key: commandUsageKey(commandId),
+      Key: key,
       ProjectionExpression: 'tenant_id, #type, site_id, expires_at',
       ExpressionAttributeNames: { '#type': 'type' },
     }),
