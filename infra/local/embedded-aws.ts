@@ -7,6 +7,7 @@ import { createSqsServer } from 'local-aws-sqs';
 import { QUEUES, visibilityTimeoutSeconds, type JobQueueId } from '../../shared/catalogue/job-types';
 import { projectedAttributes, TABLE } from '../../shared/catalogue/table';
 import { addTransactions, recoverTransactions } from './dynalite-transactions';
+import type { QueueActivity } from './sqs-poller';
 
 /** The table's name on the embedded DynamoDB. */
 export const LOCAL_TABLE_NAME = 'switchboard';
@@ -32,8 +33,24 @@ export interface EmbeddedAws {
   tableName: string;
   queues: Record<JobQueueId, LocalQueue>;
   sqs: SQSClient;
+  /**
+   * News that messages may have become visible on some queue: every
+   * SendMessage(Batch), ChangeMessageVisibility(Batch) and message move task
+   * the embedded SQS has answered, from any client. Pollers idle on it
+   * instead of polling every queue many times a second.
+   */
+  activity: QueueActivity;
   stop(): Promise<void>;
 }
+
+/** SQS actions after which a message may be visible that was not before. */
+const ARRIVALS = new Set([
+  'SendMessage',
+  'SendMessageBatch',
+  'ChangeMessageVisibility',
+  'ChangeMessageVisibilityBatch',
+  'StartMessageMoveTask',
+]);
 
 /**
  * Sees a request to an embedded service as it arrives, before the service
@@ -82,9 +99,20 @@ export async function startEmbeddedAws(options: EmbeddedAwsOptions = {}): Promis
 
   const sqsServer = await createSqsServer({ port: 0, hostname: EMBEDDED_HOST, emulateQueueCreationLifecycle: false });
   const sqsEndpoint = endpointOf(sqsServer.address() as AddressInfo);
+  const operationOf = (request: IncomingMessage) => String(request.headers['x-amz-target'] ?? '').replace(/^.*\./, '');
+  const activityListeners = new Set<() => void>();
+  sqsServer.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (!ARRIVALS.has(operationOf(request))) return;
+    response.once('finish', () => {
+      for (const listener of [...activityListeners]) listener();
+    });
+  });
+  const activity: QueueActivity = (listener) => {
+    activityListeners.add(listener);
+    return () => activityListeners.delete(listener);
+  };
   if (options.onRequest) {
     const observe = options.onRequest;
-    const operationOf = (request: IncomingMessage) => String(request.headers['x-amz-target'] ?? '').replace(/^.*\./, '');
     dynamo.prependListener('request', (request: IncomingMessage) => observe('dynamodb', operationOf(request), request));
     sqsServer.prependListener('request', (request: IncomingMessage) => observe('sqs', operationOf(request), request));
   }
@@ -115,6 +143,7 @@ export async function startEmbeddedAws(options: EmbeddedAwsOptions = {}): Promis
     tableName: LOCAL_TABLE_NAME,
     queues,
     sqs,
+    activity,
     async stop() {
       sqs.destroy();
       await closeServer(sqsServer);

@@ -325,6 +325,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
           concurrency: options.workerConcurrency ?? 2,
           handler: invoker<SQSEvent, SQSBatchResponse | void>(fn.id, fn.timeoutSeconds),
           onError,
+          activity: aws.activity,
         }),
       );
     }

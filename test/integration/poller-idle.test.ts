@@ -1,0 +1,81 @@
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { startEmbeddedAws, type EmbeddedAws } from '../../infra/local/embedded-aws';
+import { IDLE_PAUSE_MS, startPoller, type SqsHandler } from '../../infra/local/sqs-poller';
+import { eventually } from '../support/eventually';
+
+/**
+ * An idle local poller is quiet: told by the embedded SQS when a message may
+ * have arrived, it receives at once then, and otherwise polls only every
+ * `IDLE_PAUSE_MS.quiet` (for visibility timeouts and delays running out).
+ */
+let aws: EmbeddedAws;
+const receives: number[] = [];
+
+beforeAll(async () => {
+  aws = await startEmbeddedAws({
+    visibilityTimeoutSeconds: 30,
+    onRequest: (service, operation) => {
+      if (service === 'sqs' && operation === 'ReceiveMessage') receives.push(performance.now());
+    },
+  });
+});
+afterAll(() => aws.stop());
+
+/** A poller of `queueUrl`, told of arrivals unless `announced` is false. */
+const pollerFor = (queueUrl: string, handler: SqsHandler, announced = true) =>
+  startPoller({
+    sqs: aws.sqs,
+    queueUrl,
+    queueArn: 'arn:aws:sqs:us-east-1:000000000000:switchboard-sales',
+    region: 'us-east-1',
+    functionName: 'salesWorker',
+    timeoutSeconds: 60,
+    batchSize: 5,
+    concurrency: 2,
+    handler,
+    ...(announced ? { activity: aws.activity } : {}),
+  });
+
+/** Receives made in the `ms` after the poller has had `settleMs` to reach its longest pause. */
+async function receivesWhileIdle(settleMs: number, ms: number): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
+  const from = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return receives.filter((at) => at >= from && at < from + ms).length;
+}
+
+describe('an idle local poller', () => {
+  it('receives about once a second a loop when arrivals are announced, five times a second when not', async () => {
+    const quiet = pollerFor(aws.queues.sales.url, async () => ({ batchItemFailures: [] }));
+    const quietReceives = await receivesWhileIdle(1_500, 2_000);
+    await quiet.stop();
+
+    const polling = pollerFor(aws.queues.sales.url, async () => ({ batchItemFailures: [] }), false);
+    const pollingReceives = await receivesWhileIdle(500, 1_000);
+    await polling.stop();
+
+    // Two loops: at most 2 receives each in 2 s at the quiet pause; at the 200 ms pause (+40 ms the server holds a receive) 8 in 1 s.
+    expect(quietReceives).toBeLessThanOrEqual(2 * (2_000 / IDLE_PAUSE_MS.quiet + 1));
+    expect(pollingReceives).toBeGreaterThanOrEqual(2 * (1_000 / (IDLE_PAUSE_MS.max + 40)) - 2);
+  });
+
+  it('hands a message sent while it idles to the worker at once, and stops at once while it idles', async () => {
+    const url = aws.queues.copywriter.url;
+    let handedAt: number | undefined;
+    const poller = pollerFor(url, async () => {
+      handedAt = performance.now();
+      return { batchItemFailures: [] };
+    });
+    await receivesWhileIdle(1_500, 0);
+    const sentAt = performance.now();
+    await aws.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'wake up' }));
+    await eventually(async () => handedAt, 5_000, 'the message to reach the worker');
+    expect(handedAt! - sentAt).toBeLessThan(IDLE_PAUSE_MS.quiet / 2);
+
+    await receivesWhileIdle(1_500, 0);
+    const stopping = performance.now();
+    expect(await poller.stop()).toEqual({ abandoned: 0 });
+    // A receive under way is answered within the 40 ms the embedded SQS holds it; the pause itself is cut short.
+    expect(performance.now() - stopping).toBeLessThan(IDLE_PAUSE_MS.quiet / 2);
+  });
+});
