@@ -9,7 +9,7 @@
  * worker processes). `npm test` runs all four.
  */
 const shared = {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/support/node-environment.mjs',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': [

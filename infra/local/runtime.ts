@@ -38,6 +38,7 @@ import { requeueUnfinishedCommands } from './recover';
 import { handOnPendingEvents, requeuePendingDeliveries } from './recover-deliveries';
 import { startSchedule, type LocalSchedule } from './scheduler';
 import { startPoller, type Poller } from './sqs-poller';
+import { importFunctionModule } from './function-modules';
 import { attachRelaySocket, type LocalRelay } from './relay-server';
 import { localTelephonyControl } from './relay-control';
 import { relayUrlOf } from '../../shared/providers/telephony/public-urls';
@@ -414,7 +415,7 @@ function usesLocalCrm(settings: Settings): boolean {
  * per process; each runtime composes its own instances.
  */
 async function composeFunction(fn: FunctionDefinition, settings: Settings, host: HostPorts & RelayTransport): Promise<unknown> {
-  const module = (await import(new URL(`../../${fn.entry}`, import.meta.url).href)) as {
+  const module = (await importFunctionModule(fn.entry)) as {
     build?: (settings: Settings, host: HostPorts & RelayTransport) => unknown;
   };
   if (typeof module.build !== 'function') throw new Error(`${fn.entry} does not export build(settings)`);

@@ -1,0 +1,21 @@
+/** Types of local-build.mjs (plain JavaScript, so `npm start` needs no TypeScript loader). */
+export interface LocalBuildOptions {
+  /** The repository (or a project laid out like it). */
+  root: string;
+  /** Where builds are kept. */
+  cacheDir: string;
+  /** The entry, relative to `root`. */
+  main: string;
+  /** Where the function entries are, relative to `root`. */
+  functionsDir: string;
+  /** The module that imports a function entry by name (replaced in the build), relative to `root`. */
+  functionModules: string;
+  /** Called when a build is about to be made. */
+  onBuild?: () => void;
+}
+
+/** Packages left to Node rather than bundled. */
+export declare const EXTERNAL: readonly string[];
+
+/** The current build's main file, built first if there is none or it is stale; `built` says whether it was. */
+export declare function ensureLocalBuild(options: LocalBuildOptions): Promise<{ mainFile: string; built: boolean }>;
