@@ -1,10 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver';
 import { eventually } from '../support/embedded';
 import { call } from '../support/http';
 import { npmStart, type NpmStart } from '../support/npm-start';
+import { tempDir } from '../support/temp-dir';
 
 /**
  * Events survive a crash: `npm start` with DATA_DIR and a webhook endpoint
@@ -28,7 +27,7 @@ let running: NpmStart | undefined;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  dataDir = await mkdtemp(join(tmpdir(), 'switchboard-crash-'));
+  dataDir = tempDir('crash');
 });
 afterAll(async () => {
   running?.kill();

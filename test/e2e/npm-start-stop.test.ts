@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startOpenAiFake, type OpenAiFake } from '../fakes/openai';
 import { eventually } from '../support/embedded';
 import { call } from '../support/http';
 import { npmStart, settlesWithin, type NpmStart } from '../support/npm-start';
+import { tempDir } from '../support/temp-dir';
 
 /**
  * How `npm start` ends: SIGTERM to the npm process alone, Ctrl-C with a job
@@ -53,7 +53,7 @@ async function startWithStuckJob(): Promise<NpmStart> {
 
 describe('npm start, stopping', () => {
   it('stops serving when SIGTERM reaches the npm process alone, and a restart with DATA_DIR reuses its key', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'switchboard-npm-'));
+    const dataDir = tempDir('npm');
     const first = await start({ DATA_DIR: dataDir });
     const key = keyIn(first.output());
     expect(key).toBeDefined();

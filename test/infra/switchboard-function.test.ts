@@ -1,7 +1,6 @@
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -16,6 +15,7 @@ import { functionById, type FunctionDefinition } from '../../shared/catalogue/fu
 import type { TableGrant } from '../../shared/catalogue/table';
 import { PAGE_PARSE_WORKER } from '../../shared/providers/web/parse-worker-bundle';
 import { testApp } from './test-app';
+import { tempDir } from '../support/temp-dir';
 
 const definition = (overrides: Partial<FunctionDefinition['access']>): FunctionDefinition => ({
   id: 'getCommandApi',
@@ -154,7 +154,7 @@ describe('SwitchboardFunction', () => {
   });
 
   it('copies the files a function reads into its bundle, and tells it where they are in Lambda', () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'switchboard-bundle-'));
+    const outdir = tempDir('bundle');
     try {
       const app = testApp({ outdir });
       const scope = new Stack(app, 'Bundled');
@@ -189,7 +189,7 @@ describe('SwitchboardFunction', () => {
   });
 
   it('bundles each worker-thread script beside index.mjs, where the bundled page parser starts it (a plain node runs both, maps on)', async () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'switchboard-bundle-'));
+    const outdir = tempDir('bundle');
     try {
       const app = testApp({ outdir });
       const scope = new Stack(app, 'Bundled');
@@ -229,7 +229,7 @@ describe('SwitchboardFunction', () => {
   }, 90_000);
 
   it("code-splits the relay socket: its cold start reads no OpenAI client, and every chunk loads as Lambda's node would", async () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'switchboard-bundle-'));
+    const outdir = tempDir('bundle');
     try {
       const relay = functionById('conversationRelayWebhook');
       expect(relay.lazyChunks).toBe(true);

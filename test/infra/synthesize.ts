@@ -7,20 +7,25 @@
  * templates are kept on disk under a key made of everything that shapes
  * them (infra/, shared/, functions/, cdk.json, package-lock.json, the
  * context): the first file to ask synthesizes, the others read the JSON.
- * The construct tree (for logical ids) is built only
+ * An environment as configured (no extra context) is synthesized as
+ * `cdk synth` does it, validation plugins and CDK's CloudFormation rules
+ * included, and what they found is kept with the templates
+ * (`validation`, which synth.test.ts checks): one synth per environment
+ * serves every file. The construct tree (for logical ids) is built only
  * when a test asks for `stage`.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type CfnElement } from 'aws-cdk-lib';
+import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import type { EnvironmentName } from '../../infra/config';
 import { addSwitchboardStage } from '../../infra/stages/switchboard-app';
 import type { SwitchboardStage } from '../../infra/stages/switchboard-stage';
 import { testApp } from './test-app';
+import { tempDir } from '../support/temp-dir';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const CDK_JSON = JSON.parse(readFileSync(resolve(ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
@@ -36,6 +41,24 @@ export interface SynthesizedEnvironment {
   readonly edge?: Template;
   /** The raw templates, by stack. */
   readonly json: { readonly stateful: TemplateJson; readonly service: TemplateJson; readonly edge?: TemplateJson };
+  /** What `cdk synth`'s checks found, for an environment synthesized as configured (no extra context). */
+  readonly validation?: ValidationRecord;
+}
+
+/** What a synth as `cdk synth` runs it reported. */
+export interface ValidationRecord {
+  /** The validation plugins registered on the app. */
+  plugins: string[];
+  /** `plugin severity rule` of every violation any plugin reported (errors stop the synth before this). */
+  findings: string[];
+  /** The stage's stacks: where each deploys, and its CDK error and warning annotations. */
+  stacks: { name: string; account: string; region: string; annotations: string[] }[];
+}
+
+/** What is kept on disk per environment and context. */
+interface Cached {
+  json: Templates;
+  validation?: ValidationRecord;
 }
 
 export interface TemplateJson {
@@ -54,19 +77,16 @@ type Templates = SynthesizedEnvironment['json'];
  */
 export function synthesize(name: EnvironmentName, context: Record<string, unknown> = {}): SynthesizedEnvironment {
   const appContext = { ...CDK_JSON.context, env: name, 'aws:cdk:bundling-stacks': [], allowPlaceholders: true, ...context };
+  const asConfigured = Object.keys(context).length === 0;
   let stage: SwitchboardStage | undefined;
   const build = () => (stage ??= addSwitchboardStage(testApp({ context: appContext })));
   const file = join(cacheDir(), `${name}-${hash(JSON.stringify(appContext))}.json`);
-  let json = readCached(file);
-  if (!json) {
-    const built = build();
-    json = {
-      stateful: Template.fromStack(built.stateful).toJSON() as TemplateJson,
-      service: Template.fromStack(built.service).toJSON() as TemplateJson,
-      ...(built.edge ? { edge: Template.fromStack(built.edge).toJSON() as TemplateJson } : {}),
-    };
-    writeAtomically(file, JSON.stringify(json));
+  let cached = readCached(file);
+  if (!cached) {
+    cached = asConfigured ? synthesizeValidated(name, appContext) : { json: templatesOf(build()) };
+    writeAtomically(file, JSON.stringify(cached));
   }
+  const { json, validation } = cached;
   return {
     get stage() {
       return build();
@@ -75,6 +95,57 @@ export function synthesize(name: EnvironmentName, context: Record<string, unknow
     service: Template.fromJSON(json.service),
     ...(json.edge ? { edge: Template.fromJSON(json.edge) } : {}),
     json,
+    ...(validation ? { validation } : {}),
+  };
+}
+
+function templatesOf(stage: SwitchboardStage): Templates {
+  return {
+    stateful: Template.fromStack(stage.stateful).toJSON() as TemplateJson,
+    service: Template.fromStack(stage.service).toJSON() as TemplateJson,
+    ...(stage.edge ? { edge: Template.fromStack(stage.edge).toJSON() as TemplateJson } : {}),
+  };
+}
+
+/** What CDK writes beside the assembly: one report per plugin that found anything (warnings included). */
+interface ValidationReport {
+  pluginReports: {
+    summary?: { pluginName?: string };
+    violations: { ruleName: string; severity?: string }[];
+  }[];
+}
+
+/** The synth `cdk synth -c env=NAME` runs (bundling aside): a plain App, its validation plugins and CDK's CloudFormation rules. */
+function synthesizeValidated(name: EnvironmentName, context: Record<string, unknown>): Cached {
+  const app = new App({ outdir: tempDir(`synth-${name}`), context });
+  const stage = addSwitchboardStage(app);
+  const plugins = app._validationPlugins.map((plugin) => plugin.name);
+  // Throws on any error a plugin reports.
+  const assembly = app.synth();
+  const report = JSON.parse(readFileSync(join(assembly.directory, 'validation-report.json'), 'utf8')) as ValidationReport;
+  const nested = assembly.getNestedAssembly(`assembly-${stage.stageName}`);
+  const template = (stack: { artifactId: string }) => nested.getStackArtifact(stack.artifactId).template as TemplateJson;
+  const stacks = nested.stacks.map((stack) => ({
+    name: stack.stackName,
+    account: stack.environment.account,
+    region: stack.environment.region,
+    annotations: stack.messages
+      .filter((message) => message.level === 'error' || message.level === 'warning')
+      .map((message) => `${message.level} at ${message.id}: ${String(message.entry.data)}`),
+  }));
+  return {
+    json: {
+      stateful: template(stage.stateful),
+      service: template(stage.service),
+      ...(stage.edge ? { edge: template(stage.edge) } : {}),
+    },
+    validation: {
+      plugins,
+      findings: report.pluginReports.flatMap((plugin) =>
+        plugin.violations.map((violation) => `${plugin.summary?.pluginName ?? '?'} ${violation.severity ?? ''} ${violation.ruleName}`),
+      ),
+      stacks,
+    },
   };
 }
 
@@ -84,7 +155,8 @@ function cacheDir(): string {
   if (dir) return dir;
   const digest = createHash('sha256');
   for (const source of SOURCES) hashTree(digest, source);
-  dir = join(tmpdir(), `switchboard-synth-${digest.digest('hex').slice(0, 16)}`);
+  // v2: templates and what validation found (see Cached).
+  dir = join(tmpdir(), `switchboard-synth-v2-${digest.digest('hex').slice(0, 16)}`);
   mkdirSync(dir, { recursive: true });
   return dir;
 }
@@ -105,9 +177,9 @@ function hash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
-function readCached(file: string): Templates | undefined {
+function readCached(file: string): Cached | undefined {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Templates;
+    return JSON.parse(readFileSync(file, 'utf8')) as Cached;
   } catch {
     return undefined;
   }

@@ -1,12 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TRANSACTION_JOURNAL_TABLE } from '../../infra/local/dynalite-transactions';
 import { startEmbeddedAws } from '../../infra/local/embedded-aws';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
+import { tempDir } from '../support/temp-dir';
 
 describe('TransactWriteItems on the embedded DynamoDB', () => {
   let services: EmbeddedServices;
@@ -152,7 +151,7 @@ describe('TransactWriteItems on the embedded DynamoDB', () => {
   });
 
   it('rolls back, at the next start, a transaction its process died in the middle of (DATA_DIR)', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'switchboard-tx-'));
+    const dataDir = tempDir('tx');
     try {
       const first = await startEmbeddedAws({ dataDir });
       const db = createDocumentClient({ endpoint: first.dynamodbEndpoint, region: first.region });

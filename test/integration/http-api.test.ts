@@ -1,11 +1,11 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime';
 import { generateApiKey } from '../../shared/access/api-keys';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { call } from '../support/http';
+import { tempDir } from '../support/temp-dir';
 
 /**
  * The foundation's HTTP contract, end to end through the local runtime:
@@ -21,7 +21,7 @@ const secondTenantKey = generateApiKey();
 const otherSiteKey = generateApiKey();
 
 beforeAll(async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'switchboard-http-'));
+  const dir = tempDir('http');
   const dataFile = join(dir, 'data.json');
   await writeFile(dataFile, JSON.stringify({ sites: [{ id: OTHER_SITE, name: 'Other Co' }] }));
   runtime = await startLocalRuntime({

@@ -1,8 +1,8 @@
-import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureLocalBuild } from '../../infra/local/local-build.mjs';
+import { tempDir } from '../support/temp-dir';
 
 /**
  * The build `npm start` runs (infra/local/local-build.mjs), on a project in
@@ -24,7 +24,7 @@ const options = () => ({
 const run = async (mainFile: string) => (await import(pathToFileURL(mainFile).href)) as { greeting: string; sourceDir: string };
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'switchboard-local-build-'));
+  root = tempDir('local-build');
   await cp(FIXTURE, root, { recursive: true });
 });
 afterAll(() => rm(root, { recursive: true, force: true }));

@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LOCAL_CRM_TOKEN_FILE, startLocalCrm } from '../../infra/local/local-crm';
 import { startLocalRuntime } from '../../infra/local/runtime';
 import { hubspotCrm } from '../../shared/providers/crm/hubspot';
+import { tempDir } from '../support/temp-dir';
 
 /**
  * The local CRM's token: new at each start in memory; with DATA_DIR kept
@@ -21,7 +21,7 @@ describe('the local CRM token', () => {
   });
 
   it('is kept in DATA_DIR (owner only) by npm start, and the next start accepts it', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'switchboard-local-crm-'));
+    const dataDir = tempDir('local-crm');
     const settings = { LOG_LEVEL: 'SILENT', HUBSPOT_API_BASE_URL: undefined };
     const runtime = await startLocalRuntime({ port: 0, workers: false, scheduleEveryMs: 0, dataDir, settings });
     const token = runtime.localCrm!.token;
@@ -42,7 +42,7 @@ describe('the local CRM token', () => {
   }, 60_000);
 
   it('replaces a kept file that holds no local CRM token', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'switchboard-local-crm-'));
+    const dataDir = tempDir('local-crm');
     await writeFile(join(dataDir, LOCAL_CRM_TOKEN_FILE), 'not-a-token\n');
     const crm = await startLocalCrm({ dataDir });
     try {

@@ -1,12 +1,10 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startLocalRuntime } from '../../infra/local/runtime';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { newId } from '../../shared/platform/ids';
 import { eventually } from '../support/embedded';
 import { call } from '../support/http';
+import { tempDir } from '../support/temp-dir';
 
 const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
@@ -14,7 +12,7 @@ const API_KEY = 'sbk_local-runtime-test-key-0001';
 
 describe('local runtime with DATA_DIR', () => {
   it('keeps data and commands across a restart and finishes a command accepted before it', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'switchboard-data-'));
+    const dataDir = tempDir('data');
     const settings = { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: undefined };
 
     const first = await startLocalRuntime({ port: 0, dataDir, apiKey: API_KEY, workers: false, settings });

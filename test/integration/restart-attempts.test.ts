@@ -1,6 +1,3 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import { z } from 'zod';
@@ -18,6 +15,7 @@ import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { newId } from '../../shared/platform/ids';
 import { eventually } from '../support/embedded';
 import { inMemoryTenants } from '../unit/lead-follow-up/fixtures';
+import { tempDir } from '../support/temp-dir';
 
 /**
  * The local runtime with DATA_DIR keeps commands across a restart but not
@@ -47,7 +45,7 @@ let dataDir: string;
 let runtime: LocalRuntime | undefined;
 
 beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'switchboard-restart-'));
+  dataDir = tempDir('restart');
   runtime = await start();
 });
 afterEach(async () => {

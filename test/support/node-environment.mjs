@@ -1,5 +1,6 @@
 /**
- * jest's node environment, plus: when a test file ends, the
+ * jest's node environment, plus, when a test file ends: the folders
+ * test/support/temp-dir.ts made for it are removed, and the
  * `AsyncLocalStorage` instances it used are disabled.
  *
  * jest evaluates every module again for each test file, so each file makes
@@ -10,6 +11,7 @@
  * file it had run before. An instance used again enables itself again.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { appendFile, rm } from 'node:fs/promises';
 import NodeEnvironment from 'jest-environment-node';
 
 /** Instances used since the current test file began (one test file runs at a time in a worker). */
@@ -30,9 +32,23 @@ if (!AsyncLocalStorage.prototype[TRACKED]) {
 }
 
 export default class SwitchboardNodeEnvironment extends NodeEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    this.testPath = context.testPath;
+    this.cpuAtStart = process.cpuUsage();
+    this.tempDirs = [];
+    this.global.__switchboardTempDirs = this.tempDirs;
+  }
+
   async teardown() {
+    await Promise.all(this.tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
     for (const storage of used) storage.disable();
     used.clear();
+    // TEST_CPU_LOG=FILE: one line per test file, the CPU its worker spent on it (ms; processes it started not included).
+    if (process.env.TEST_CPU_LOG) {
+      const { user, system } = process.cpuUsage(this.cpuAtStart);
+      await appendFile(process.env.TEST_CPU_LOG, `${Math.round((user + system) / 1000)}\t${this.testPath}\n`);
+    }
     await super.teardown();
   }
 }

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateSample } from '../../shared/providers/search/corpus/generate-sample';
 import { CorpusFileError, createLocalCorpusProvider, DEFAULT_CORPUS_FILE, parseCorpus } from '../../shared/providers/search/local-corpus';
 import type { SearchQuery } from '../../shared/providers/search/port';
+import { tempDir } from '../support/temp-dir';
 
 function query(overrides: Partial<SearchQuery> = {}): SearchQuery {
   return { text: '', terms: '', keywords: [], sources: [], maxResults: 30, ...overrides };
@@ -138,7 +138,7 @@ describe('createLocalCorpusProvider over a given file', () => {
   };
 
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'local-corpus-'));
+    dir = tempDir('local-corpus');
   });
 
   afterAll(() => {

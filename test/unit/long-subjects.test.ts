@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { longCommitSubjects } from '../../infra/cli/long-subjects';
+import { tempDir } from '../support/temp-dir';
 
 describe('longCommitSubjects', () => {
   let repo: string;
@@ -11,7 +10,7 @@ describe('longCommitSubjects', () => {
   const commit = (message: string) => git('commit', '-q', '--allow-empty', '-m', message);
 
   beforeAll(() => {
-    repo = mkdtempSync(join(tmpdir(), 'subjects-'));
+    repo = tempDir('subjects');
     git('init', '-q');
     commit('x'.repeat(100)); // before the range: never reported
     git('tag', 'base');

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { buildOpenApiDocument, serializeDocument } from '../../../infra/api-docs/document';
 import { CLIENT_TYPES, OPENAPI_JSON, generatedFiles, staleFiles, type GeneratedFile } from '../../../infra/api-docs/generate';
+import { tempDir } from '../../support/temp-dir';
 
 /**
  * The committed reference is what the sources give (`npm run docs` writes
@@ -56,7 +56,7 @@ describe('the generated reference', () => {
   });
 
   it('lint fails on a document with a dangling reference', async () => {
-    const dir = await mkdtemp(resolve(tmpdir(), 'switchboard-openapi-'));
+    const dir = tempDir('openapi');
     const broken = {
       ...buildOpenApiDocument(),
       paths: {

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
 import { call } from '../../support/http';
+import { tempDir } from '../../support/temp-dir';
 
 /**
  * Advanced analysis through the whole research flow, served offline by the
@@ -36,7 +36,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve));
   const { port } = trap.address() as AddressInfo;
-  dir = await mkdtemp(join(tmpdir(), 'switchboard-corpus-'));
+  dir = tempDir('corpus');
   const corpus = join(dir, 'corpus.jsonl');
   await writeFile(
     corpus,

@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
@@ -10,6 +9,7 @@ import { goodAnswer, routeLeadFollowUp as route, schemaOf } from '../../fakes/le
 import { startOpenAiFake, type FakeReply, type OpenAiFake } from '../../fakes/openai';
 import { eventually } from '../../support/embedded';
 import { call, type JsonAnswer } from '../../support/http';
+import { tempDir } from '../../support/temp-dir';
 
 /**
  * Lead follow-up end to end through the local runtime (HTTP gateway, embedded
@@ -35,7 +35,7 @@ let sqs: SQSClient;
 
 beforeAll(async () => {
   fake = await startOpenAiFake();
-  const dir = await mkdtemp(join(tmpdir(), 'switchboard-lfu-'));
+  const dir = tempDir('lfu');
   const dataFile = join(dir, 'solo.json');
   await writeFile(
     dataFile,

@@ -7,6 +7,7 @@ import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from
 import { movableClock } from '../../support/clock';
 import { eventually } from '../../support/embedded';
 import { call } from '../../support/http';
+import { tempDir } from '../../support/temp-dir';
 
 /**
  * Completion webhooks end to end under the local runtime: a command that
@@ -328,10 +329,7 @@ describe('a stakeholder call', () => {
 
 describe('a restart with DATA_DIR', () => {
   it('keeps a pending delivery and makes its next attempt after the restart, when it is due', async () => {
-    const { mkdtemp } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const dataDir = await mkdtemp(join(tmpdir(), 'switchboard-webhooks-'));
+    const dataDir = tempDir('webhooks');
     const settings = {
       LOG_LEVEL: 'SILENT',
       OPENAI_API_KEY: undefined,

@@ -1,6 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
 import type { StoredCommand } from '../../../shared/commands/record';
 import { dynamoCommandStore } from '../../../shared/commands/dynamo-store';
@@ -13,6 +11,7 @@ import { dynamoDeliveryStore } from '../../../shared/webhooks/delivery-store';
 import { startWebhookReceiver, type WebhookReceiver } from '../../fakes/webhook-receiver';
 import { eventually } from '../../support/embedded';
 import { call } from '../../support/http';
+import { tempDir } from '../../support/temp-dir';
 
 /**
  * The outbox across a restart of the local runtime (DATA_DIR): a command
@@ -36,7 +35,7 @@ const start = (options: { workers?: boolean } = {}) =>
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  dataDir = await mkdtemp(join(tmpdir(), 'switchboard-outbox-'));
+  dataDir = tempDir('outbox');
 });
 afterAll(async () => {
   await runtime?.stop();

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { API_REFERENCE_PATHS, referenceAnswers, serveReference } from '../../../shared/api/reference';
+import { tempDir } from '../../support/temp-dir';
 
 /** The reference routes' use case: the page, its Content-Security-Policy, caching, and file reads. */
 const files = { document: JSON.stringify({ openapi: '3.1.0', info: { title: 'Switchboard <API>' } }), script: 'export function init() {}' };
@@ -42,7 +42,7 @@ describe('the reference page', () => {
 
 describe('serveReference', () => {
   it('reads the files on first use, and again after a failed read', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'switchboard-reference-'));
+    const dir = tempDir('reference');
     const paths = { document: join(dir, 'openapi.json'), script: join(dir, 'redoc.js') };
     const serve = serveReference(paths);
     await expect(serve(API_REFERENCE_PATHS.document, {})).rejects.toThrow(/ENOENT/);

@@ -1,11 +1,11 @@
-import { chmod, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CRM_KEY_FILE, localCrmKey } from '../../../infra/local/crm-key';
+import { tempDir } from '../../support/temp-dir';
 
 describe('localCrmKey', () => {
   it('makes a key on the first start with DATA_DIR, keeps it readable by its owner only, and returns it on the next', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'switchboard-crm-key-'));
+    const dir = tempDir('crm-key');
     const first = await localCrmKey(dir);
     expect(first).toMatch(/^[\w-]{43}$/);
     const file = join(dir, CRM_KEY_FILE);
@@ -16,7 +16,7 @@ describe('localCrmKey', () => {
 
   it('makes a new key per start without DATA_DIR, and replaces a kept key too short to seal with', async () => {
     expect(await localCrmKey(undefined)).not.toBe(await localCrmKey(undefined));
-    const dir = await mkdtemp(join(tmpdir(), 'switchboard-crm-key-'));
+    const dir = tempDir('crm-key');
     await writeFile(join(dir, CRM_KEY_FILE), 'short\n');
     await chmod(join(dir, CRM_KEY_FILE), 0o644);
     const key = await localCrmKey(dir);
