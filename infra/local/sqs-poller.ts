@@ -29,6 +29,8 @@ export interface PollerOptions {
    * it the poller polls every {@link IDLE_PAUSE_MS}`.max` when idle.
    */
   activity?: QueueActivity;
+  /** The longest idle pause when arrivals are announced. @default IDLE_PAUSE_MS.quiet */
+  quietPauseMs?: number;
 }
 
 /** Subscribes to news that a queue may have messages; returns the unsubscribe. */
@@ -73,7 +75,7 @@ export function startPoller(options: PollerOptions): Poller {
   let stopping = false;
   let abandoned = false;
   const inHand = new Set<Message[]>();
-  const idle = idleWait(options.activity ? IDLE_PAUSE_MS.quiet : IDLE_PAUSE_MS.max);
+  const idle = idleWait(options.activity ? (options.quietPauseMs ?? IDLE_PAUSE_MS.quiet) : IDLE_PAUSE_MS.max);
   const unsubscribe = options.activity?.(idle.wake);
   const loops = Array.from({ length: options.concurrency }, () => pollLoop());
   const jobsInHand = () => [...inHand].reduce((sum, batch) => sum + batch.length, 0);

@@ -15,7 +15,7 @@
  * when a test asks for `stage`.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { App, type CfnElement } from 'aws-cdk-lib';
@@ -81,10 +81,14 @@ export function synthesize(name: EnvironmentName, context: Record<string, unknow
   let stage: SwitchboardStage | undefined;
   const build = () => (stage ??= addSwitchboardStage(testApp({ context: appContext })));
   const file = join(cacheDir(), `${name}-${hash(JSON.stringify(appContext))}.json`);
-  let cached = readCached(file);
+  let cached = readCached(file) ?? afterOthersSynth(file);
   if (!cached) {
-    cached = asConfigured ? synthesizeValidated(name, appContext) : { json: templatesOf(build()) };
-    writeAtomically(file, JSON.stringify(cached));
+    try {
+      cached = asConfigured ? synthesizeValidated(name, appContext) : { json: templatesOf(build()) };
+      writeAtomically(file, JSON.stringify(cached));
+    } finally {
+      rmSync(`${file}.lock`, { recursive: true, force: true });
+    }
   }
   const { json, validation } = cached;
   return {
@@ -175,6 +179,36 @@ function hashTree(digest: ReturnType<typeof createHash>, relative: string): void
 
 function hash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/** How long a synth lock may be held before it is taken as left by a worker that died. */
+const LOCK_STALE_MS = 180_000;
+
+/**
+ * Takes the lock on `file`'s synth (a directory, made atomically; the caller
+ * releases it) and returns nothing, or, while another jest worker holds it,
+ * waits for that worker's synth and returns it: two workers asking for one environment at the start
+ * of a run would otherwise both spend the seconds of a synth on it.
+ */
+function afterOthersSynth(file: string): Cached | undefined {
+  const lock = `${file}.lock`;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      const madeMeanwhile = readCached(file);
+      if (madeMeanwhile) rmSync(lock, { recursive: true, force: true });
+      return madeMeanwhile;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const held = statSync(lock, { throwIfNoEntry: false });
+    if (held && Date.now() - held.mtimeMs > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
+    // synthesize() is synchronous (tests call it in beforeAll), so it waits by blocking: nothing else runs in this worker meanwhile.
+    else Atomics.wait(pause, 0, 0, 200);
+    const made = readCached(file);
+    if (made) return made;
+  }
 }
 
 function readCached(file: string): Cached | undefined {
