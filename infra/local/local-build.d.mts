@@ -6,10 +6,10 @@ export interface LocalBuildOptions {
   cacheDir: string;
   /** The entry, relative to `root`. */
   main: string;
-  /** Where the function entries are, relative to `root`. */
-  functionsDir: string;
+  /** Where the function entries are, relative to `root` (a build without entries when absent). */
+  functionsDir?: string;
   /** The module that imports a function entry by name (replaced in the build), relative to `root`. */
-  functionModules: string;
+  functionModules?: string;
   /** Called when a build is about to be made. */
   onBuild?: () => void;
 }

@@ -16,8 +16,8 @@
  *   unchanged.
  * - Each build is written to a directory of its own and then named current
  *   (a file written whole, then renamed), so starts at the same moment never
- *   run half a build; the newest few are kept for runtimes still running
- *   from them (they import some chunks later).
+ *   run half a build; the one before is kept for a runtime still running
+ *   from it (it imports some chunks later).
  * - `import.meta.url`, `.dirname` and `.filename` are each source file's own,
  *   so files found next to a source (demo data, the search corpus, the page
  *   parser's worker) are found there.
@@ -34,10 +34,15 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, version as esbuildVersion } from 'esbuild';
 
-/** Packages left to Node: the embedded servers (native LevelDB under dynalite), tsx (the page parser's worker) and esbuild. */
-export const EXTERNAL = ['dynalite', 'local-aws-sqs', 'tsx', 'esbuild'];
-/** Builds kept besides the current one. */
-const KEEP = 3;
+/**
+ * Packages left to Node: the embedded servers (native LevelDB under
+ * dynalite), tsx (the page parser's worker), esbuild, and the CDK, whose
+ * thousands of modules Node loads only as they are used (bundled, every
+ * tool that reads the environments' settings parsed all of them).
+ */
+export const EXTERNAL = ['dynalite', 'local-aws-sqs', 'tsx', 'esbuild', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs', 'cdk-nag', '@aws-cdk/*'];
+/** Builds kept besides the current one (a runtime started from it may still import chunks). */
+const KEEP = 1;
 const SELF = fileURLToPath(import.meta.url);
 /** CommonJS packages bundled into ESM still call `require`. */
 const REQUIRE_BANNER =
@@ -48,8 +53,8 @@ const REQUIRE_BANNER =
  * @property {string} root The repository (or a project laid out like it).
  * @property {string} cacheDir Where builds are kept.
  * @property {string} main The entry, relative to `root`.
- * @property {string} functionsDir Where the function entries are, relative to `root`.
- * @property {string} functionModules The module that imports a function entry by name (replaced in the build), relative to `root`.
+ * @property {string} [functionsDir] Where the function entries are, relative to `root` (a build without entries when absent).
+ * @property {string} [functionModules] The module that imports a function entry by name (replaced in the build), relative to `root`.
  * @property {() => void} [onBuild] Called when a build is about to be made.
  */
 
@@ -121,6 +126,7 @@ function mainFileOf(record, options) {
 
 /** Every function entry: the TypeScript files under `functionsDir`, relative to the root. @param {LocalBuildOptions} options */
 function functionEntries(options) {
+  if (!options.functionsDir) return [];
   /** @param {string} dir @returns {string[]} */
   const walk = (dir) =>
     readdirSync(join(options.root, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -179,7 +185,10 @@ async function rebuild(entries, options) {
     minifyWhitespace: true,
     metafile: true,
     logLevel: 'error',
-    plugins: [functionModules(entries, resolve(options.root, options.functionModules), options.root), ownImportMeta(options.root)],
+    plugins: [
+      ...(options.functionModules ? [functionModules(entries, resolve(options.root, options.functionModules), options.root)] : []),
+      ownImportMeta(options.root),
+    ],
   });
   /** @type {BuildRecord} */
   const record = {

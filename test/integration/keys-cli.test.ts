@@ -153,7 +153,7 @@ describe('npm run keys', () => {
   });
 
   it('runs as `npm run keys` against the embedded DynamoDB', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'infra/cli/keys.ts', 'create', '--sites', SITE, '--tenant', 'cli-process'], {
+    const child = spawn(process.execPath, ['infra/cli/run.mjs', 'infra/cli/keys.ts', 'create', '--sites', SITE, '--tenant', 'cli-process'], {
       env: {
         ...process.env,
         AWS_ENDPOINT_URL_DYNAMODB: services.aws.dynamodbEndpoint,

@@ -21,7 +21,7 @@ const bannerOf = (runtime: LocalRuntime, env: Record<string, string | undefined>
 
 /** Runs `npm run crm:local -- ARGS` as a process. */
 function crmLocal(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/cli/crm-local.ts', ...args], {
+  const child = spawn(process.execPath, ['infra/cli/run.mjs', 'infra/cli/crm-local.ts', ...args], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_OPTIONS: '' },
   });
   const output = { stdout: '', stderr: '' };

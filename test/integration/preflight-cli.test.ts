@@ -40,7 +40,7 @@ afterAll(() => Promise.all([aws.close(), secrets.close(), twilio.close()]));
 
 /** Runs `npm run preflight -- ARGS` as a process, its AWS endpoints and Twilio root on the fakes, credentials from the environment. */
 async function preflight(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/cli/preflight.ts', ...args], {
+  const child = spawn(process.execPath, ['infra/cli/run.mjs', 'infra/cli/preflight.ts', ...args], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

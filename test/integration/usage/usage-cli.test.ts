@@ -121,7 +121,7 @@ describe('npm run usage', () => {
 
   it('runs as `npm run usage` does, against the table of TABLE_NAME', async () => {
     const run = async (...args: string[]) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'infra/cli/usage.ts', ...args], {
+      const child = spawn(process.execPath, ['infra/cli/run.mjs', 'infra/cli/usage.ts', ...args], {
         env: {
           ...process.env,
           AWS_ENDPOINT_URL_DYNAMODB: services.aws.dynamodbEndpoint,
