@@ -40,7 +40,17 @@ import { build, version as esbuildVersion } from 'esbuild';
  * thousands of modules Node loads only as they are used (bundled, every
  * tool that reads the environments' settings parsed all of them).
  */
-export const EXTERNAL = ['dynalite', 'local-aws-sqs', 'tsx', 'esbuild', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs', 'cdk-nag', '@aws-cdk/*'];
+export const EXTERNAL = [
+  'dynalite',
+  'local-aws-sqs',
+  'tsx',
+  'esbuild',
+  'aws-cdk-lib',
+  'aws-cdk-lib/*',
+  'constructs',
+  'cdk-nag',
+  '@aws-cdk/*',
+];
 /** Builds kept besides the current one (a runtime started from it may still import chunks). */
 const KEEP = 1;
 const SELF = fileURLToPath(import.meta.url);

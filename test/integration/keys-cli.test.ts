@@ -153,14 +153,18 @@ describe('npm run keys', () => {
   });
 
   it('runs as `npm run keys` against the embedded DynamoDB', async () => {
-    const child = spawn(process.execPath, ['infra/cli/run.mjs', 'infra/cli/keys.ts', 'create', '--sites', SITE, '--tenant', 'cli-process'], {
-      env: {
-        ...process.env,
-        AWS_ENDPOINT_URL_DYNAMODB: services.aws.dynamodbEndpoint,
-        TABLE_NAME: services.aws.tableName,
-        NODE_OPTIONS: '',
+    const child = spawn(
+      process.execPath,
+      ['infra/cli/run.mjs', 'infra/cli/keys.ts', 'create', '--sites', SITE, '--tenant', 'cli-process'],
+      {
+        env: {
+          ...process.env,
+          AWS_ENDPOINT_URL_DYNAMODB: services.aws.dynamodbEndpoint,
+          TABLE_NAME: services.aws.tableName,
+          NODE_OPTIONS: '',
+        },
       },
-    });
+    );
     const output = { stdout: '', stderr: '' };
     child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
