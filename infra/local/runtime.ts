@@ -127,6 +127,8 @@ export interface LocalRuntime {
   runScheduled(functionId: ScheduledFunctionId): Promise<void>;
   /** Stops taking requests and jobs, gives jobs in hand a grace to finish (then abandons them), then stops the embedded services. */
   stop(options?: StopOptions): Promise<void>;
+  /** Resolves once the jobs a stop abandoned have ended too (their handlers run on after it, as in a process that is not exiting). */
+  abandonedJobsEnded(): Promise<void>;
 }
 
 /**
@@ -365,6 +367,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       const schedule = schedules.get(functionId);
       if (!schedule) throw new Error(`${functionId} is not a scheduled function`);
       await schedule.runNow();
+    },
+    async abandonedJobsEnded() {
+      await Promise.all(pollers.map((poller) => poller.settled()));
     },
     async stop(stopOptions) {
       if (stopped) return;

@@ -42,6 +42,12 @@ export interface Poller {
   /** Jobs (messages) in the batches being handled now. */
   inHand(): number;
   /**
+   * Resolves once every loop has ended, the handlers of abandoned batches
+   * included (a process exits without waiting for them; a test waits, so
+   * nothing of its file runs on after it).
+   */
+  settled(): Promise<void>;
+  /**
    * Stops receiving, then waits for the batches in hand to finish, at most
    * `graceMs`. Jobs still in hand then are abandoned: their messages stay on
    * the queue (back after the visibility timeout), and whatever their
@@ -138,6 +144,7 @@ export function startPoller(options: PollerOptions): Poller {
   return {
     name: options.name ?? options.functionName,
     inHand: jobsInHand,
+    settled: () => Promise.all(loops).then(() => undefined),
     async stop(stopOptions = {}) {
       stopping = true;
       unsubscribe?.();

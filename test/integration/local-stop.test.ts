@@ -1,5 +1,5 @@
 import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { startLocalRuntime } from '../../infra/local/runtime';
+import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime';
 import { startPoller, type SqsHandler } from '../../infra/local/sqs-poller';
 import { eventually, startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
 import { call } from '../support/http';
@@ -79,14 +79,19 @@ describe('local SQS poller stop', () => {
 
 describe('local runtime stop', () => {
   let openai: OpenAiFake;
+  let runtime: LocalRuntime | undefined;
   beforeAll(async () => {
     openai = await startOpenAiFake();
     openai.respondWith(() => ({ hangMs: 600_000 }));
   });
-  afterAll(() => openai.close());
+  afterAll(async () => {
+    // Closing the provider ends the abandoned job's call; what the job does then ends before this file does.
+    await openai.close();
+    await runtime?.abandonedJobsEnded();
+  });
 
   it('says what it waits for and gives up on a job stuck in a provider call after the grace', async () => {
-    const runtime = await startLocalRuntime({
+    runtime = await startLocalRuntime({
       port: 0,
       scheduleEveryMs: 0,
       settings: { LOG_LEVEL: 'SILENT', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.baseUrl },
