@@ -2,7 +2,8 @@ import { DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand,
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSEvent } from 'aws-lambda';
 import { z } from 'zod';
-import { startPoller, type Poller } from '../../infra/local/sqs-poller';
+import type { Poller } from '../../infra/local/sqs-poller';
+import { startSalesPoller } from '../support/sales-poller';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { DEAD_LETTER_REASON_ATTRIBUTE } from '../../shared/commands/queue';
 import { sqsJobQueue } from '../../shared/commands/sqs-queue';
@@ -110,17 +111,7 @@ afterAll(() => services.stop());
 
 function startWorker(): void {
   const worker = createJobWorker(definition, deps);
-  poller = startPoller({
-    sqs: services.aws.sqs,
-    queueUrl,
-    queueArn: 'arn:aws:sqs:us-east-1:000000000000:switchboard-sales',
-    region: 'us-east-1',
-    functionName: 'salesWorker',
-    timeoutSeconds: 60,
-    batchSize: 5,
-    concurrency: 1,
-    handler: worker,
-  });
+  poller = startSalesPoller(services.aws.sqs, queueUrl, worker, { concurrency: 1 });
 }
 
 async function newCommand(request: Record<string, unknown>, tenantId = 'tenant-a'): Promise<CommandRecord> {
@@ -222,17 +213,7 @@ describe('job worker lifecycle', () => {
       ...definition,
       run: async (input) => ({ status: 'completed', result: { done_by_attempt: input.command.attempts } }),
     };
-    poller = startPoller({
-      sqs: services.aws.sqs,
-      queueUrl,
-      queueArn: 'arn',
-      region: 'us-east-1',
-      functionName: 'salesWorker',
-      timeoutSeconds: 60,
-      batchSize: 5,
-      concurrency: 1,
-      handler: createJobWorker(healthy, { ...deps, clock: later }),
-    });
+    poller = startSalesPoller(services.aws.sqs, queueUrl, createJobWorker(healthy, { ...deps, clock: later }), { concurrency: 1 });
     expect(await terminal(command.id)).toMatchObject({ status: 'completed', result: { done_by_attempt: 2 } });
 
     // The dead worker's late write (if it ever came back) cannot produce a second result.

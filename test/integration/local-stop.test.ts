@@ -1,6 +1,7 @@
 import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime';
-import { startPoller, type SqsHandler } from '../../infra/local/sqs-poller';
+import type { SqsHandler } from '../../infra/local/sqs-poller';
+import { startSalesPoller } from '../support/sales-poller';
 import { eventually, startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
 import { call } from '../support/http';
 import { startOpenAiFake, type OpenAiFake } from '../fakes/openai';
@@ -17,19 +18,7 @@ describe('local SQS poller stop', () => {
   afterAll(() => services.stop());
 
   const pollerFor = (queueUrl: string, handler: SqsHandler, onError: (error: unknown) => void = () => undefined) =>
-    startPoller({
-      name: 'sales',
-      sqs: services.aws.sqs,
-      queueUrl,
-      queueArn: 'arn:aws:sqs:us-east-1:000000000000:switchboard-sales',
-      region: 'us-east-1',
-      functionName: 'salesWorker',
-      timeoutSeconds: 60,
-      batchSize: 5,
-      concurrency: 2,
-      handler,
-      onError,
-    });
+    startSalesPoller(services.aws.sqs, queueUrl, handler, { name: 'sales', onError });
 
   it('waits for a batch that finishes within the grace, and deletes its message', async () => {
     const url = services.aws.queues.copywriter.url;

@@ -1,6 +1,7 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { startEmbeddedAws, type EmbeddedAws } from '../../infra/local/embedded-aws';
-import { IDLE_PAUSE_MS, startPoller, type SqsHandler } from '../../infra/local/sqs-poller';
+import { IDLE_PAUSE_MS, type SqsHandler } from '../../infra/local/sqs-poller';
+import { startSalesPoller } from '../support/sales-poller';
 import { eventually } from '../support/eventually';
 
 /**
@@ -25,18 +26,7 @@ afterAll(() => aws.stop());
 
 /** A poller of `queueUrl`, told of arrivals unless `announced` is false. */
 const pollerFor = (queueUrl: string, handler: SqsHandler, announced = true) =>
-  startPoller({
-    sqs: aws.sqs,
-    queueUrl,
-    queueArn: 'arn:aws:sqs:us-east-1:000000000000:switchboard-sales',
-    region: 'us-east-1',
-    functionName: 'salesWorker',
-    timeoutSeconds: 60,
-    batchSize: 5,
-    concurrency: 2,
-    handler,
-    ...(announced ? { activity: aws.activity, quietPauseMs: QUIET_MS } : {}),
-  });
+  startSalesPoller(aws.sqs, queueUrl, handler, announced ? { activity: aws.activity, quietPauseMs: QUIET_MS } : {});
 
 /** Receives made in the `ms` after the poller has had `settleMs` to reach its longest pause. */
 async function receivesWhileIdle(settleMs: number, ms: number): Promise<number> {
