@@ -9,9 +9,9 @@
  *
  *   node infra/cli/run.mjs infra/cli/keys.ts create --sites …
  */
-import { join, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ensureLocalBuild } from '../local/local-build.mjs';
+import { buildCacheDir, ensureLocalBuild } from '../local/local-build.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const [entry, ...args] = process.argv.slice(2);
@@ -23,7 +23,7 @@ const source = resolve(root, entry);
 const main = relative(root, source);
 const { mainFile } = await ensureLocalBuild({
   root,
-  cacheDir: join(root, 'node_modules', '.cache', 'switchboard', `cli-${main.replace(/\.ts$/, '').replaceAll('/', '-')}`),
+  cacheDir: buildCacheDir(root, `cli-${main.replace(/\.ts$/, '').replaceAll('/', '-')}`),
   main,
 });
 process.argv = [process.argv[0], source, ...args];

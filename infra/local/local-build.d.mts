@@ -19,3 +19,6 @@ export declare const EXTERNAL: readonly string[];
 
 /** The current build's main file, built first if there is none or it is stale; `built` says whether it was. */
 export declare function ensureLocalBuild(options: LocalBuildOptions): Promise<{ mainFile: string; built: boolean }>;
+
+/** Where the builds named `name` are kept (under node_modules/.cache). */
+export declare function buildCacheDir(root: string, name: string): string;

@@ -51,6 +51,15 @@ export const EXTERNAL = [
   'cdk-nag',
   '@aws-cdk/*',
 ];
+/**
+ * Where the builds named `name` are kept: under node_modules/.cache, which a
+ * clean install empties and git ignores.
+ * @param {string} root @param {string} name
+ */
+export function buildCacheDir(root, name) {
+  return join(root, 'node_modules', '.cache', 'switchboard', name);
+}
+
 /** Builds kept besides the current one (a runtime started from it may still import chunks). */
 const KEEP = 1;
 const SELF = fileURLToPath(import.meta.url);
