@@ -41,7 +41,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const { hubspotBaseUrl, local } = readCrmSettings(settings);
   const deps = {
     logger: loggerOf('crmConnectionApi', settings),
-    authenticate: authenticatorOf(db, tableName, settings),
+    authenticate: authenticatorOf(db, tableName, settings, clockOf(host)),
     connections: dynamoConnectionStore(db, tableName, crmSecretBoxOf(secretsOf('crmConnectionApi', settings))),
     crm: hubspotCrm({ ...(hubspotBaseUrl ? { baseUrl: hubspotBaseUrl } : {}), policy: CONNECT_POLICY }),
     clock: clockOf(host),
@@ -49,7 +49,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
     commands: dynamoCommandStore(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),
-    admission: admissionOf(db, tableName, settings),
+    admission: admissionOf(db, tableName, settings, clockOf(host)),
     queue: jobQueueOf('crmConnectionApi', settings, tracing),
     metrics: metricsOf('crmConnectionApi', settings),
     maxWaitSeconds: maxWaitSecondsOf('crmConnectionApi'),

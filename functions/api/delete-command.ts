@@ -3,6 +3,7 @@ import type { StoredCommand } from '../../shared/commands/record';
 import { apiRoute } from '../../shared/api/route';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { authenticatorOf, documentClientOf, loggerOf, tableNameOf } from '../../shared/composition/adapters';
+import { clockOf, type HostPorts } from '../../shared/composition/host';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { sequenceLeftovers } from '../../shared/lead-follow-up/sequences/erase';
@@ -17,7 +18,8 @@ import { callWorkLeftovers } from '../../shared/voice-assistant/summary-erase';
  * and deletes commands, follow-ups and call-made work, and reads keys: no
  * queue, secrets or idempotency.
  */
-export function build(settings: Settings) {
+export function build(settings: Settings, host: HostPorts = {}) {
+  const clock = clockOf(host);
   const db = documentClientOf(settings);
   const tableName = tableNameOf(settings);
   const commands = dynamoCommandStore(db, tableName);
@@ -27,9 +29,9 @@ export function build(settings: Settings) {
     follow_up_ids: await eraseFollowUps(command),
     ...(await eraseCallWork(command)),
   });
-  const deps = { logger: loggerOf('deleteCommandApi', settings), authenticate: authenticatorOf(db, tableName, settings) };
+  const deps = { logger: loggerOf('deleteCommandApi', settings), authenticate: authenticatorOf(db, tableName, settings, clock) };
   return apiRoute(deps, {}, ({ event, principal }) =>
-    answerDeleteCommand(commands, principal, event.pathParameters?.id, Date.now(), eraseLeftovers),
+    answerDeleteCommand(commands, principal, event.pathParameters?.id, clock.now(), eraseLeftovers),
   );
 }
 

@@ -3,6 +3,7 @@ import { apiRoute } from '../../shared/api/route';
 import { maxWaitSecondsOf } from '../../shared/catalogue/limits';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { authenticatorOf, documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { clockOf, type HostPorts } from '../../shared/composition/host';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 
@@ -12,13 +13,13 @@ import type { Settings } from '../../shared/composition/settings';
  * or after N seconds (capped below the function's timeout) with its state
  * then (always 200). It reads the table only: no queue, secrets or idempotency.
  */
-export function build(settings: Settings) {
+export function build(settings: Settings, host: HostPorts = {}) {
   const tracing = tracingOf('getCommandApi', settings);
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
   const commands = dynamoCommandStore(db, tableName);
   const maxWaitSeconds = maxWaitSecondsOf('getCommandApi');
-  const deps = { logger: loggerOf('getCommandApi', settings), authenticate: authenticatorOf(db, tableName, settings) };
+  const deps = { logger: loggerOf('getCommandApi', settings), authenticate: authenticatorOf(db, tableName, settings, clockOf(host)) };
   return apiRoute(deps, {}, ({ event, principal, headers }) =>
     answerGetCommand(commands, principal, event.pathParameters?.id, headers.prefer, maxWaitSeconds),
   );

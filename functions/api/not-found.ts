@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import { apiRoute } from '../../shared/api/route';
 import { answerUnmatched } from '../../shared/api/unmatched';
 import { authenticatorOf, documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { clockOf, type HostPorts } from '../../shared/composition/host';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { errorEnvelope } from '../../shared/platform/http/middleware';
@@ -10,10 +11,13 @@ import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
 const unmatched = async (event: HttpEvent): Promise<HttpResult> => answerUnmatched(event.requestContext.http.method, event.rawPath);
 
 /** The `$default` route: every request no other route matches (404, or 405 for a known path). It reads API keys only. */
-export function build(settings: Settings) {
+export function build(settings: Settings, host: HostPorts = {}) {
   const tracing = tracingOf('notFoundApi', settings);
   const db = documentClientOf(settings, tracing);
-  const deps = { logger: loggerOf('notFoundApi', settings), authenticate: authenticatorOf(db, tableNameOf(settings), settings) };
+  const deps = {
+    logger: loggerOf('notFoundApi', settings),
+    authenticate: authenticatorOf(db, tableNameOf(settings), settings, clockOf(host)),
+  };
   /** Under /api, the key is checked first: a caller without one learns nothing about which routes exist. */
   const apiNotFound = apiRoute(deps, {}, async ({ event }) => unmatched(event));
   const publicNotFound = middy<HttpEvent, HttpResult>(unmatched).use(errorEnvelope({ logger: deps.logger }));

@@ -13,7 +13,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const tableName = tableNameOf(settings);
   const deps = {
     logger: loggerOf('usageApi', settings),
-    authenticate: authenticatorOf(db, tableName, settings),
+    authenticate: authenticatorOf(db, tableName, settings, clockOf(host)),
     totals: dynamoUsageTotals(db, tableName),
     clock: clockOf(host),
   };

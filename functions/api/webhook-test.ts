@@ -21,7 +21,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const { allowLoopback, reservedPorts } = readWebhookSettings(settings);
   const deps = {
     logger: loggerOf('webhookTestApi', settings),
-    authenticate: authenticatorOf(db, tableName, settings),
+    authenticate: authenticatorOf(db, tableName, settings, clockOf(host)),
     endpoints: dynamoEndpointStore(db, tableName),
     clock: clockOf(host),
     post: pinnedPost,

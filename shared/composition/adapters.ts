@@ -17,7 +17,7 @@ import { type JobQueue, type QueueUrls } from '../commands/queue';
 import { sqsJobQueue } from '../commands/sqs-queue';
 import { ConfigError, readConfig, requiredString } from '../platform/config';
 import type { AwsClientOptions } from '../platform/aws-clients';
-import { systemClock } from '../platform/clock';
+import type { Clock } from '../platform/clock';
 import { createDocumentClient } from '../platform/dynamodb';
 import { createLogger } from '../platform/logger';
 import { embeddedMetrics, type OperationMetrics } from '../platform/metrics';
@@ -94,27 +94,28 @@ export function metricsOf(functionId: FunctionId, settings: Settings): Operation
 /**
  * Authenticates API keys against the table (a key lookup, with its tenant's
  * limits, is cached briefly), then holds each request to its tenant's request
- * rate: its own limits, else the TENANT_* settings' defaults.
+ * rate: its own limits, else the TENANT_* settings' defaults, its bucket
+ * refilling by `clock` (the host's: shared/composition/host.ts).
  */
-export function authenticatorOf(db: DynamoDBDocumentClient, tableName: string, settings: Settings): Authenticator {
+export function authenticatorOf(db: DynamoDBDocumentClient, tableName: string, settings: Settings, clock: Clock): Authenticator {
   const tenants = dynamoTenantStore(db, tableName);
   return createAuthenticator(dynamoApiKeyStore(db, tableName), {
     tenantLimits: async (tenantId) => (await tenants.get(tenantId))?.limits,
-    limiter: createRequestLimiter(dynamoRequestRateStore(db, tableName), defaultLimitsOf(settings), systemClock),
+    limiter: createRequestLimiter(dynamoRequestRateStore(db, tableName), defaultLimitsOf(settings), clock),
   });
 }
 
 /**
  * Holds the commands a tenant starts to its in-progress and monthly limits
- * (its record's, else the TENANT_* settings'), from the table's counters.
+ * (its record's, else the TENANT_* settings'), from the table's counters; the month is `clock`'s.
  */
-export function admissionOf(db: DynamoDBDocumentClient, tableName: string, settings: Settings): CommandAdmission {
+export function admissionOf(db: DynamoDBDocumentClient, tableName: string, settings: Settings, clock: Clock): CommandAdmission {
   const tenants = dynamoTenantStore(db, tableName);
   return createCommandAdmission({
     tenantLimits: async (tenantId) => (await tenants.get(tenantId))?.limits,
     totals: dynamoUsageTotals(db, tableName),
     defaults: defaultLimitsOf(settings),
-    clock: systemClock,
+    clock,
   });
 }
 
