@@ -14,6 +14,7 @@ import { createLocalCorpusProvider } from '../../shared/providers/search/local-c
 import type { SearchProvider } from '../../shared/providers/search/port';
 import { readSearchSettings } from '../../shared/providers/search/settings';
 import { createPageReader } from '../../shared/providers/web/page-reader';
+import { sleepOn } from '../../shared/platform/clock';
 
 /**
  * Composes the SQS handler of the `research` queue (deep research) from its
@@ -39,7 +40,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
     ...(deps.llmPolicy.onNotConfigured ? { onNotConfigured: deps.llmPolicy.onNotConfigured } : {}),
     chain: (providers, query) =>
       deps.tracing.span('## search', { providers: providers.map((provider) => provider.name).join(',') }, () =>
-        searchThroughChain(providers, query),
+        searchThroughChain(providers, query, { sleep: (ms) => sleepOn(deps.clock, ms) }),
       ),
     cache: dynamoSearchCache(deps.db, deps.tableName, search.SEARCH_CACHE_TTL),
     analyze: async ({ deadlineAt, ...input }) =>

@@ -41,6 +41,8 @@ export class SearchFailedError extends Error {
 export interface ChainOptions {
   /** @default SEARCH_RETRY.retryDelayMs (policy.ts) */
   retryDelayMs?: number;
+  /** How a wait of `ms` is waited: the worker's clock's (shared/platform/clock.ts `sleepOn`). @default a timer */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /**
@@ -57,12 +59,13 @@ export async function searchThroughChain(
   options: ChainOptions = {},
 ): Promise<ChainResult> {
   const retryDelayMs = options.retryDelayMs ?? SEARCH_RETRY.retryDelayMs;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const passedOver: ProviderFailure[] = [];
   let providerRequests = 0;
   for (const provider of providers) {
     const failures: SearchProviderError[] = [];
     for (let attempt = 0; attempt <= SEARCH_RETRY.transientRetries; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+      if (attempt > 0) await sleep(retryDelayMs);
       try {
         const page = await provider.search(query);
         providerRequests += page.requests;

@@ -1,5 +1,6 @@
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
+import { movableClock } from '../../support/clock';
 import { startFakeBrave, type BraveFake } from '../../fakes/brave';
 import { startFakeGoogle, type GoogleFake } from '../../fakes/google';
 import { startOpenAiFake, type FakeReply, type OpenAiFake } from '../../fakes/openai';
@@ -66,6 +67,8 @@ beforeAll(async () => {
     startLocalRuntime({
       port: 0,
       scheduleEveryMs: 0,
+      // A search retry's back-off moves this clock on instead of taking a second.
+      clock: movableClock(),
       apiKeys: { [SITELESS_KEY]: [], [OTHER_TENANT_KEY]: [] },
       settings: {
         LOG_LEVEL: 'DEBUG',

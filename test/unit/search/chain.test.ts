@@ -102,6 +102,14 @@ describe('searchThroughChain', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(110);
   });
 
+  it('waits the retry delay the way it is told (the worker waits on its clock)', async () => {
+    const google = scripted('google', { fail: 'transient' }, served('https://g.example/'));
+    const waits: number[] = [];
+    const result = await searchThroughChain([google], query, { sleep: async (ms) => void waits.push(ms) });
+    expect(waits).toEqual([1_000]);
+    expect(result.provider).toBe('google');
+  });
+
   it('throws SearchFailedError with every reason and every request when all fail', async () => {
     const google = scripted('google', { fail: 'transient', requests: 1 });
     const brave = scripted('brave', { fail: 'quota', requests: 0 });
