@@ -11,6 +11,7 @@
  * file it had run before. An instance used again enables itself again.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { readFileSync } from 'node:fs';
 import { appendFile, rm } from 'node:fs/promises';
 import NodeEnvironment from 'jest-environment-node';
 
@@ -36,6 +37,8 @@ export default class SwitchboardNodeEnvironment extends NodeEnvironment {
     super(config, context);
     this.testPath = context.testPath;
     this.cpuAtStart = process.cpuUsage();
+    this.childCpuAtStart = childCpuMs();
+    this.startedAt = Date.now();
     this.tempDirs = [];
     this.global.__switchboardTempDirs = this.tempDirs;
   }
@@ -44,11 +47,26 @@ export default class SwitchboardNodeEnvironment extends NodeEnvironment {
     await Promise.all(this.tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
     for (const storage of used) storage.disable();
     used.clear();
-    // TEST_CPU_LOG=FILE: one line per test file, the CPU its worker spent on it (ms; processes it started not included).
+    // TEST_CPU_LOG=FILE: one line per test file: the CPU its worker spent on it, the CPU of the processes it started and that
+    // have ended (Linux only, else 0), and its wall time, in ms. Wall minus both is what the file waited (or waited for a core).
     if (process.env.TEST_CPU_LOG) {
       const { user, system } = process.cpuUsage(this.cpuAtStart);
-      await appendFile(process.env.TEST_CPU_LOG, `${Math.round((user + system) / 1000)}\t${this.testPath}\n`);
+      const line = [Math.round((user + system) / 1000), childCpuMs() - this.childCpuAtStart, Date.now() - this.startedAt, this.testPath];
+      await appendFile(process.env.TEST_CPU_LOG, `${line.join('\t')}\n`);
     }
     await super.teardown();
+  }
+}
+
+/** CPU (ms) of this process's children that have ended and been waited for, with theirs: /proc/self/stat's cutime and cstime. */
+function childCpuMs() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
+    // After the command name: state is field 3, cutime 16 and cstime 17 (1-based), in clock ticks of 10 ms.
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return 0;
   }
 }
