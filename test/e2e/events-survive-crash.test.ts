@@ -8,7 +8,7 @@ import { tempDir } from '../support/temp-dir';
 /**
  * Events survive a crash: `npm start` with DATA_DIR and a webhook endpoint
  * registered is killed (SIGKILL, the whole process group) twice while
- * it works through lead follow-ups (20 a round), and started again each
+ * it works through lead follow-ups (10 a round), and started again each
  * time. Every command it accepted ends, and its `command.completed` /
  * `command.failed` reaches the receiver at least once; a repeat carries the
  * same event id. Each kill comes as soon as the round's first event has
@@ -18,7 +18,7 @@ import { tempDir } from '../support/temp-dir';
 const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 const KEY = `sbk_${'k'.repeat(32)}`;
-const PER_ROUND = 20;
+const PER_ROUND = 10;
 const ROUNDS = 2;
 
 let receiver: WebhookReceiver;
