@@ -6,6 +6,11 @@ export interface LocalBuildOptions {
   cacheDir: string;
   /** The entry, relative to `root`. */
   main: string;
+  /**
+   * Entries built beside `main` in the same build, relative to `root`, so one build serves each of them (the command-line tools
+   * share one); `main` is built whether or not it is listed.
+   */
+  mains?: string[];
   /** Where the function entries are, relative to `root` (a build without entries when absent). */
   functionsDir?: string;
   /** The module that imports a function entry by name (replaced in the build), relative to `root`. */

@@ -72,6 +72,8 @@ const REQUIRE_BANNER =
  * @property {string} root The repository (or a project laid out like it).
  * @property {string} cacheDir Where builds are kept.
  * @property {string} main The entry, relative to `root`.
+ * @property {string[]} [mains] Entries built beside `main` in the same build, relative to `root`, so one build serves each of
+ *   them (the command-line tools share one); `main` is built whether or not it is listed.
  * @property {string} [functionsDir] Where the function entries are, relative to `root` (a build without entries when absent).
  * @property {string} [functionModules] The module that imports a function entry by name (replaced in the build), relative to `root`.
  * @property {() => void} [onBuild] Called when a build is about to be made.
@@ -83,6 +85,7 @@ const REQUIRE_BANNER =
  * @property {string} esbuild
  * @property {string} builder
  * @property {string[]} entries
+ * @property {string[]} mains
  * @property {Record<string, string>} inputs
  */
 
@@ -143,6 +146,11 @@ function mainFileOf(record, options) {
   return join(options.cacheDir, record.dir, options.main.replace(/\.ts$/, '.js'));
 }
 
+/** What the build has as entry points: `main` and `mains`, once each, sorted. @param {LocalBuildOptions} options */
+function mainsOf(options) {
+  return [...new Set([options.main, ...(options.mains ?? [])])].sort();
+}
+
 /** Every function entry: the TypeScript files under `functionsDir`, relative to the root. @param {LocalBuildOptions} options */
 function functionEntries(options) {
   if (!options.functionsDir) return [];
@@ -179,6 +187,7 @@ function stamp(path) {
 function isFresh(built, entries, options) {
   if (built.esbuild !== esbuildVersion || built.builder !== stamp(SELF)) return false;
   if (built.entries.join('\n') !== entries.join('\n')) return false;
+  if ((built.mains ?? []).join('\n') !== mainsOf(options).join('\n')) return false;
   if (stamp(mainFileOf(built, options)) === 'missing') return false;
   return Object.entries(built.inputs).every(([path, was]) => stamp(resolve(options.root, path)) === was);
 }
@@ -189,7 +198,7 @@ async function rebuild(entries, options) {
   const outdir = join(options.cacheDir, dir);
   const result = await build({
     absWorkingDir: options.root,
-    entryPoints: [options.main],
+    entryPoints: mainsOf(options),
     outdir,
     outbase: '.',
     bundle: true,
@@ -215,6 +224,7 @@ async function rebuild(entries, options) {
     esbuild: esbuildVersion,
     builder: stamp(SELF),
     entries,
+    mains: mainsOf(options),
     inputs: Object.fromEntries(
       Object.keys(result.metafile.inputs)
         .filter((input) => !input.includes(':'))

@@ -1,5 +1,5 @@
 import { cp, readdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureLocalBuild } from '../../infra/local/local-build.mjs';
 import { tempDir } from '../support/temp-dir';
@@ -44,6 +44,18 @@ describe('the local build', () => {
     const before = await ensureLocalBuild(options());
     const again = await ensureLocalBuild(options());
     expect(again).toEqual({ mainFile: before.mainFile, built: false });
+  });
+
+  it('serves each entry it was built with from one build, and is made again when the list changes', async () => {
+    const tools = { ...options(), mains: ['infra/cli/shout.ts', 'infra/local/main.ts'], cacheDir: join(root, 'tools-cache') };
+    const main = await ensureLocalBuild(tools);
+    const tool = await ensureLocalBuild({ ...tools, main: 'infra/cli/shout.ts' });
+    expect([main.built, tool.built]).toEqual([true, false]);
+    const buildOf = (file: string) => relative(tools.cacheDir, file).split('/')[0];
+    expect(buildOf(tool.mainFile)).toBe(buildOf(main.mainFile));
+    expect(((await import(pathToFileURL(tool.mainFile).href)) as { shouted: string }).shouted).toBe('WORLD');
+    expect((await run(main.mainFile)).greeting).toBe('hello, world');
+    expect((await ensureLocalBuild({ ...tools, mains: ['infra/local/main.ts'] })).built).toBe(true);
   });
 
   it('is made again when a source changes, or a function entry is added', async () => {
