@@ -36,12 +36,21 @@ export default {
    */
   workerIdleMemoryLimit: '512MB',
   workerGracefulExitTimeout: 3000,
+  // jest's order, with the files that read synthesized templates after the first few (see the file).
+  testSequencer: '<rootDir>/test/support/test-sequencer.mjs',
   // Jest reads the test timeout from the run, not the project.
   testTimeout: 30000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     { ...shared, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },
-    { ...shared, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
+    {
+      ...shared,
+      displayName: 'infra',
+      testMatch: ['<rootDir>/test/infra/**/*.test.ts'],
+      // Every environment synthesized once, in the background, from the start of a run that includes this project.
+      globalSetup: '<rootDir>/test/support/synth-cache-setup.mjs',
+      globalTeardown: '<rootDir>/test/support/synth-cache-teardown.mjs',
+    },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
   ],
   collectCoverageFrom: ['shared/**/*.ts', 'functions/**/*.ts', 'infra/**/*.ts', '!**/*.d.ts'],
