@@ -48,10 +48,17 @@ export default class SwitchboardNodeEnvironment extends NodeEnvironment {
     for (const storage of used) storage.disable();
     used.clear();
     // TEST_CPU_LOG=FILE: one line per test file: the CPU its worker spent on it, the CPU of the processes it started and that
-    // have ended (Linux only, else 0), and its wall time, in ms. Wall minus both is what the file waited (or waited for a core).
+    // have ended (Linux only, else 0), and its wall time, in ms, then the file and the worker's pid. Wall minus both is what the
+    // file waited (or waited for a core).
     if (process.env.TEST_CPU_LOG) {
       const { user, system } = process.cpuUsage(this.cpuAtStart);
-      const line = [Math.round((user + system) / 1000), childCpuMs() - this.childCpuAtStart, Date.now() - this.startedAt, this.testPath];
+      const line = [
+        Math.round((user + system) / 1000),
+        childCpuMs() - this.childCpuAtStart,
+        Date.now() - this.startedAt,
+        this.testPath,
+        process.pid,
+      ];
       await appendFile(process.env.TEST_CPU_LOG, `${line.join('\t')}\n`);
     }
     await super.teardown();
