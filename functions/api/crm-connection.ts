@@ -35,21 +35,22 @@ const SITE_CACHE_TTL_MS = 30_000;
  * token and client secret.
  */
 export function build(settings: Settings, host: HostPorts = {}) {
+  const clock = clockOf(host);
   const tracing = tracingOf('crmConnectionApi', settings);
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
   const { hubspotBaseUrl, local } = readCrmSettings(settings);
   const deps = {
     logger: loggerOf('crmConnectionApi', settings),
-    authenticate: authenticatorOf(db, tableName, settings, clockOf(host)),
+    authenticate: authenticatorOf(db, tableName, settings, clock),
     connections: dynamoConnectionStore(db, tableName, crmSecretBoxOf(secretsOf('crmConnectionApi', settings))),
     crm: hubspotCrm({ ...(hubspotBaseUrl ? { baseUrl: hubspotBaseUrl } : {}), policy: CONNECT_POLICY }),
-    clock: clockOf(host),
+    clock,
     local,
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
     commands: dynamoCommandStore(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),
-    admission: admissionOf(db, tableName, settings, clockOf(host)),
+    admission: admissionOf(db, tableName, settings, clock),
     queue: jobQueueOf('crmConnectionApi', settings, tracing),
     metrics: metricsOf('crmConnectionApi', settings),
     maxWaitSeconds: maxWaitSecondsOf('crmConnectionApi'),

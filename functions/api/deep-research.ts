@@ -29,10 +29,10 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const tableName = tableNameOf(settings);
   const deps = {
     logger: loggerOf('deepResearchApi', settings),
-    authenticate: authenticatorOf(db, tableName, settings, clockOf(host)),
+    authenticate: authenticatorOf(db, tableName, settings, clock),
     commands: dynamoCommandStore(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),
-    admission: admissionOf(db, tableName, settings, clockOf(host)),
+    admission: admissionOf(db, tableName, settings, clock),
     queue: jobQueueOf('deepResearchApi', settings, tracing),
     clock,
     metrics: metricsOf('deepResearchApi', settings),

@@ -35,7 +35,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const retention = readCommandRetention(settings);
   const deps = {
     logger,
-    authenticate: authenticatorOf(db, tableName, settings, clockOf(host)),
+    authenticate: authenticatorOf(db, tableName, settings, clock),
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
     steps: dynamoStepStore(db, tableName),
     records: dynamoLeadEventRecords(db, tableName),

@@ -14,7 +14,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const tableName = tableNameOf(settings);
   const deps = {
     logger: loggerOf('listCommandsApi', settings),
-    authenticate: authenticatorOf(db, tableName, settings, clockOf(host)),
+    authenticate: authenticatorOf(db, tableName, settings, clock),
     listing: dynamoCommandListing(db, tableName),
     clock,
   };

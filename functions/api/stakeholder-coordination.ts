@@ -33,10 +33,10 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const tableName = tableNameOf(settings);
   const deps = {
     logger: loggerOf('stakeholderCoordinationApi', settings),
-    authenticate: authenticatorOf(db, tableName, settings, clockOf(host)),
+    authenticate: authenticatorOf(db, tableName, settings, clock),
     commands: dynamoCommandStore(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),
-    admission: admissionOf(db, tableName, settings, clockOf(host)),
+    admission: admissionOf(db, tableName, settings, clock),
     queue: jobQueueOf('stakeholderCoordinationApi', settings, tracing),
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),
     conversations: dynamoConversationStore(db, tableName),

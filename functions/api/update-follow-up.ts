@@ -21,7 +21,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const crm = crmSyncProducerOf('updateFollowUpApi', jobQueueOf('updateFollowUpApi', settings, tracing), logger);
   const deps = {
     logger,
-    authenticate: authenticatorOf(db, tableName, settings, clockOf(host)),
+    authenticate: authenticatorOf(db, tableName, settings, clock),
     // A step reported sent queues its write-back to the tenant's CRM (crm_sync), after the write and without waiting on the CRM.
     steps: stepsWithCrmSync(dynamoStepStore(db, tableName), crm),
     clock,

@@ -8,14 +8,15 @@ import { dynamoUsageTotals } from '../../shared/usage/dynamo-usage-totals';
 
 /** GET /api/usage: the caller's tenant's usage totals over a range of days, from its daily totals. */
 export function build(settings: Settings, host: HostPorts = {}) {
+  const clock = clockOf(host);
   const tracing = tracingOf('usageApi', settings);
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
   const deps = {
     logger: loggerOf('usageApi', settings),
-    authenticate: authenticatorOf(db, tableName, settings, clockOf(host)),
+    authenticate: authenticatorOf(db, tableName, settings, clock),
     totals: dynamoUsageTotals(db, tableName),
-    clock: clockOf(host),
+    clock,
   };
   return apiRoute(deps, {}, ({ principal, event }) => answerUsage(deps, principal, event.queryStringParameters));
 }

@@ -15,15 +15,16 @@ import { sendTestEvent } from '../../shared/webhooks/test-event';
  * WEBHOOK_ALLOW_LOOPBACK and WEBHOOK_RESERVED_PORTS, as for a delivery.
  */
 export function build(settings: Settings, host: HostPorts = {}) {
+  const clock = clockOf(host);
   const tracing = tracingOf('webhookTestApi', settings);
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
   const { allowLoopback, reservedPorts } = readWebhookSettings(settings);
   const deps = {
     logger: loggerOf('webhookTestApi', settings),
-    authenticate: authenticatorOf(db, tableName, settings, clockOf(host)),
+    authenticate: authenticatorOf(db, tableName, settings, clock),
     endpoints: dynamoEndpointStore(db, tableName),
-    clock: clockOf(host),
+    clock,
     post: pinnedPost,
     urlPolicy: { allowLoopback, reservedPorts },
   };

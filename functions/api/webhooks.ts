@@ -23,7 +23,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const { allowLoopback, reservedPorts } = readWebhookSettings(settings);
   const deps = {
     logger: loggerOf('webhooksApi', settings),
-    authenticate: authenticatorOf(db, tableName, settings, clockOf(host)),
+    authenticate: authenticatorOf(db, tableName, settings, clock),
     endpoints: dynamoEndpointStore(db, tableName),
     deliveries: dynamoDeliveryStore(db, tableName),
     events: dynamoEventStore(db, tableName),

@@ -7,8 +7,8 @@ export interface LocalBuildOptions {
   /** The entry, relative to `root`. */
   main: string;
   /**
-   * Entries built beside `main` in the same build, relative to `root`, so one build serves each of them (the command-line tools
-   * share one); `main` is built whether or not it is listed.
+   * Entries built beside `main` in the same build, relative to `root`, so one build serves each of them (npm start's runtime and
+   * the command-line tools share one); `main` is built whether or not it is listed.
    */
   mains?: string[];
   /** Where the function entries are, relative to `root` (a build without entries when absent). */

@@ -73,7 +73,7 @@ const REQUIRE_BANNER =
  * @property {string} cacheDir Where builds are kept.
  * @property {string} main The entry, relative to `root`.
  * @property {string[]} [mains] Entries built beside `main` in the same build, relative to `root`, so one build serves each of
- *   them (the command-line tools share one); `main` is built whether or not it is listed.
+ *   them (npm start's runtime and the command-line tools share one); `main` is built whether or not it is listed.
  * @property {string} [functionsDir] Where the function entries are, relative to `root` (a build without entries when absent).
  * @property {string} [functionModules] The module that imports a function entry by name (replaced in the build), relative to `root`.
  * @property {() => void} [onBuild] Called when a build is about to be made.

@@ -93,7 +93,7 @@ export function workerComposition(functionId: FunctionId, settings: Settings, ho
     },
     events: eventPublisherOf(functionId, publishing),
     // A producer's job starts its command here: held to its tenant's limits like a request.
-    ...optional('admission', jobType.fromProducers ? admissionOf(db, tableName, settings, clockOf(host)) : undefined),
+    ...optional('admission', jobType.fromProducers ? admissionOf(db, tableName, settings, clock) : undefined),
     ...optional('announce', commandAnnouncerOf(functionId, publishing)),
     leaseMs: leaseSeconds * 1000,
     maxReceiveCount: jobType.queue.maxReceiveCount,

@@ -1,3 +1,4 @@
+import { sleepOn, systemClock } from '../../platform/clock';
 import { SEARCH_RETRY } from './policy';
 import { SearchProviderError, type SearchHit, type SearchProvider, type SearchQuery } from './port';
 import { recordUsage } from '../../usage/meter';
@@ -59,7 +60,7 @@ export async function searchThroughChain(
   options: ChainOptions = {},
 ): Promise<ChainResult> {
   const retryDelayMs = options.retryDelayMs ?? SEARCH_RETRY.retryDelayMs;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? ((ms: number) => sleepOn(systemClock, ms));
   const passedOver: ProviderFailure[] = [];
   let providerRequests = 0;
   for (const provider of providers) {
