@@ -18,10 +18,15 @@ import { Readable } from 'node:stream';
  * {@link recoverTransactions} puts the items back as they were, which is
  * right, since no caller was ever told the transaction succeeded.
  *
+ * Without a journal (an in-memory table, which a killed process loses
+ * whole) the prior images come back from the writes themselves
+ * (ReturnValues ALL_OLD) instead of being read and journaled first.
+ *
  * What the real service does and this does not: the ClientRequestToken's
  * ten-minute idempotency window, and the doubled write-capacity accounting.
  */
-export function addTransactions(server: Server, keyAttributes: readonly string[]): DirectDynamo {
+export function addTransactions(server: Server, keyAttributes: readonly string[], options: { journal?: boolean } = {}): DirectDynamo {
+  const journaled = options.journal ?? true;
   const [dynalite] = server.listeners('request') as Handler[];
   if (!dynalite) throw new Error('The embedded DynamoDB has no request handler to wrap');
   server.removeAllListeners('request');
@@ -67,8 +72,8 @@ export function addTransactions(server: Server, keyAttributes: readonly string[]
     if (String(request.headers['x-amz-target'] ?? '').endsWith('.TransactWriteItems')) {
       void readBody(request)
         .then(async (body) => {
-          await journalReady();
-          return runExclusive(() => transactWrite(direct, body, keyAttributes));
+          if (journaled) await journalReady();
+          return runExclusive(() => transactWrite(direct, body, keyAttributes, journaled));
         })
         .then(({ status, body }) => send(response, status, body))
         .catch((error: unknown) => send(response, 500, { __type: `${ERROR_PREFIX}InternalServerError`, message: String(error) }));
@@ -175,6 +180,8 @@ interface Prior {
   table: string;
   key: AttributeMap;
   prior?: AttributeMap;
+  /** Its condition refused it: it wrote nothing to put back. */
+  refused?: boolean;
 }
 
 const MAX_TRANSACTION_ITEMS = 100;
@@ -184,7 +191,8 @@ async function transactWrite(
   call: DirectDynamo,
   raw: string,
   keyAttributes: readonly string[],
-): Promise<{ status: number; body: unknown }> {
+  journal: boolean,
+): Promise<TransactionAnswer> {
   const items = (JSON.parse(raw) as { TransactItems?: WireItem[] }).TransactItems;
   const invalid = (message: string) => ({ status: 400, body: { __type: `${ERROR_PREFIX}ValidationException`, message } });
   if (!Array.isArray(items) || items.length === 0 || items.length > MAX_TRANSACTION_ITEMS) {
@@ -202,42 +210,117 @@ async function transactWrite(
     seen.add(id);
   }
 
+  return journal ? journaledWrite(call, items, targets as Target[]) : directWrite(call, items, targets as Target[]);
+}
+
+/**
+ * Applies a transaction's items after journaling their prior images, so a
+ * process killed half way can be rolled back at the next start (DATA_DIR).
+ */
+async function journaledWrite(call: DirectDynamo, items: WireItem[], targets: Target[]): Promise<TransactionAnswer> {
   const priors: Prior[] = [];
   for (const target of targets) {
-    const { body } = await call('GetItem', { TableName: target!.table, Key: target!.key, ConsistentRead: true });
-    priors.push({ ...target!, ...(body.Item ? { prior: body.Item as AttributeMap } : {}) });
+    const { body } = await call('GetItem', { TableName: target.table, Key: target.key, ConsistentRead: true });
+    priors.push({ ...target, ...(body.Item ? { prior: body.Item as AttributeMap } : {}) });
   }
   const journalId = { S: crypto.randomUUID() };
   await call('PutItem', { TableName: TRANSACTION_JOURNAL_TABLE, Item: { id: journalId, priors: { S: JSON.stringify(priors) } } });
+  const dropJournal = () => call('DeleteItem', { TableName: TRANSACTION_JOURNAL_TABLE, Key: { id: journalId } });
 
   const reasons: CancellationReason[] = [];
   for (const [index, item] of items.entries()) {
     const { prior } = priors[index]!;
     const { operation, request, condition } = operationOf(item, prior, targets[index]!.key);
     const answer = await call(operation, request);
-    if (answer.status === 200) {
-      reasons.push({ Code: 'None' });
-      continue;
-    }
-    const type = String(answer.body.__type ?? '');
-    if (type.endsWith('#ConditionalCheckFailedException')) {
-      reasons.push({
-        Code: 'ConditionalCheckFailed',
-        Message: 'The conditional request failed',
-        ...(condition?.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && prior ? { Item: prior } : {}),
-      });
-    } else if (type.endsWith('#ValidationException')) {
-      reasons.push({ Code: 'ValidationError', Message: String(answer.body.message ?? 'Validation error') });
-    } else {
+    const reason = reasonOf(answer, condition, prior);
+    if (!reason) {
       await restore(call, priors);
-      await call('DeleteItem', { TableName: TRANSACTION_JOURNAL_TABLE, Key: { id: journalId } });
-      throw new Error(`The embedded DynamoDB answered ${operation} with ${answer.status} ${type}`);
+      await dropJournal();
+      throw new Error(`The embedded DynamoDB answered ${operation} with ${answer.status} ${String(answer.body.__type ?? '')}`);
     }
+    reasons.push(reason);
   }
   const succeeded = reasons.every((reason) => reason.Code === 'None');
-  if (!succeeded) await restore(call, priors);
-  await call('DeleteItem', { TableName: TRANSACTION_JOURNAL_TABLE, Key: { id: journalId } });
-  if (succeeded) return { status: 200, body: {} };
+  await (succeeded ? clearChecked(call, items, priors) : restore(call, priors));
+  await dropJournal();
+  return answerOf(reasons);
+}
+
+/**
+ * Applies a transaction's items with nothing journaled (an in-memory table
+ * dies with its process, transactions half done included): each write
+ * returns its item's prior image (ReturnValues ALL_OLD), so only condition
+ * checks read first. About half the calls of a journaled transaction.
+ */
+async function directWrite(call: DirectDynamo, items: WireItem[], targets: Target[]): Promise<TransactionAnswer> {
+  const applied: Prior[] = [];
+  const reasons: CancellationReason[] = [];
+  for (const [index, item] of items.entries()) {
+    const target = targets[index]!;
+    let prior: AttributeMap | undefined;
+    if (item.ConditionCheck) {
+      const { body } = await call('GetItem', { TableName: target.table, Key: target.key, ConsistentRead: true });
+      prior = body.Item as AttributeMap | undefined;
+    }
+    const { operation, request, condition } = operationOf(item, prior, target.key);
+    const answer = await call(operation, item.ConditionCheck ? request : { ...(request as object), ReturnValues: 'ALL_OLD' });
+    if (answer.status === 200 && !item.ConditionCheck) prior = answer.body.Attributes as AttributeMap | undefined;
+    const failedWithOld = answer.status !== 200 && condition?.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && !item.ConditionCheck;
+    if (failedWithOld) {
+      const { body } = await call('GetItem', { TableName: target.table, Key: target.key, ConsistentRead: true });
+      prior = body.Item as AttributeMap | undefined;
+    }
+    const reason = reasonOf(answer, condition, prior);
+    if (!reason) {
+      await restore(call, applied);
+      throw new Error(`The embedded DynamoDB answered ${operation} with ${answer.status} ${String(answer.body.__type ?? '')}`);
+    }
+    reasons.push(reason);
+    // Every item is tried, so each refusal is named (as DynamoDB names them); a refused one wrote nothing.
+    applied.push({ ...target, ...(prior ? { prior } : {}), ...(reason.Code === 'None' ? {} : { refused: true }) });
+  }
+  const succeeded = reasons.every((reason) => reason.Code === 'None');
+  await (succeeded
+    ? clearChecked(call, items, applied)
+    : restore(
+        call,
+        applied.filter((entry) => !entry.refused),
+      ));
+  return answerOf(reasons);
+}
+
+type Target = { table: string; key: AttributeMap };
+type TransactionAnswer = { status: number; body: unknown };
+
+/** What one item's answer makes of it: a cancellation reason (`None` when applied), or undefined for a fault. */
+function reasonOf(
+  answer: { status: number; body: Record<string, unknown> },
+  condition: ConditionParts | undefined,
+  prior: AttributeMap | undefined,
+): CancellationReason | undefined {
+  if (answer.status === 200) return { Code: 'None' };
+  const type = String(answer.body.__type ?? '');
+  if (type.endsWith('#ConditionalCheckFailedException')) {
+    return {
+      Code: 'ConditionalCheckFailed',
+      Message: 'The conditional request failed',
+      ...(condition?.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && prior ? { Item: prior } : {}),
+    };
+  }
+  if (type.endsWith('#ValidationException')) return { Code: 'ValidationError', Message: String(answer.body.message ?? 'Validation error') };
+  return undefined;
+}
+
+/** Removes the bare keys that condition checks of absent items wrote (a check writes nothing in DynamoDB). */
+async function clearChecked(call: DirectDynamo, items: WireItem[], priors: readonly Prior[]): Promise<void> {
+  for (const [index, item] of items.entries()) {
+    const { table, key, prior } = priors[index]!;
+    if (item.ConditionCheck && !prior) await call('DeleteItem', { TableName: table, Key: key });
+  }
+}
+
+function answerOf(reasons: CancellationReason[]): TransactionAnswer {
+  if (reasons.every((reason) => reason.Code === 'None')) return { status: 200, body: {} };
   return {
     status: 400,
     body: {

@@ -7,7 +7,7 @@ import { createSqsServer } from 'local-aws-sqs';
 import { QUEUES, visibilityTimeoutSeconds, type JobQueueId } from '../../shared/catalogue/job-types';
 import { projectedAttributes, TABLE } from '../../shared/catalogue/table';
 import { addTransactions, recoverTransactions } from './dynalite-transactions';
-import type { QueueActivity } from './sqs-poller';
+import { queueNews, type QueueActivity } from './queue-news';
 
 /** The table's name on the embedded DynamoDB. */
 export const LOCAL_TABLE_NAME = 'switchboard';
@@ -34,23 +34,14 @@ export interface EmbeddedAws {
   queues: Record<JobQueueId, LocalQueue>;
   sqs: SQSClient;
   /**
-   * News that messages may have become visible on some queue: every
-   * SendMessage(Batch), ChangeMessageVisibility(Batch) and message move task
-   * the embedded SQS has answered, from any client. Pollers idle on it
-   * instead of polling every queue many times a second.
+   * News that messages may have become visible on a queue: every
+   * SendMessage(Batch) and ChangeMessageVisibility(Batch) naming it, and
+   * every message move task, the embedded SQS has answered, from any client.
+   * Pollers idle on it instead of polling every queue many times a second.
    */
   activity: QueueActivity;
   stop(): Promise<void>;
 }
-
-/** SQS actions after which a message may be visible that was not before. */
-const ARRIVALS = new Set([
-  'SendMessage',
-  'SendMessageBatch',
-  'ChangeMessageVisibility',
-  'ChangeMessageVisibilityBatch',
-  'StartMessageMoveTask',
-]);
 
 /**
  * Sees a request to an embedded service as it arrives, before the service
@@ -88,7 +79,8 @@ export async function startEmbeddedAws(options: EmbeddedAwsOptions = {}): Promis
     dynamo.listen(0, EMBEDDED_HOST, () => resolve());
   });
   const dynamodbEndpoint = endpointOf(dynamo.address() as AddressInfo);
-  const direct = addTransactions(dynamo, [TABLE.partitionKey, TABLE.sortKey]);
+  // A journal only where the data outlives the process (DATA_DIR): an in-memory table dies whole with it.
+  const direct = addTransactions(dynamo, [TABLE.partitionKey, TABLE.sortKey], { journal: Boolean(options.dataDir) });
   // Requests being answered: a stop waits for them, since dynalite closes its database when the server closes and a write
   // still under way would then throw outside any request (and end the process).
   let answering = 0;
@@ -100,17 +92,11 @@ export async function startEmbeddedAws(options: EmbeddedAwsOptions = {}): Promis
   const sqsServer = await createSqsServer({ port: 0, hostname: EMBEDDED_HOST, emulateQueueCreationLifecycle: false });
   const sqsEndpoint = endpointOf(sqsServer.address() as AddressInfo);
   const operationOf = (request: IncomingMessage) => String(request.headers['x-amz-target'] ?? '').replace(/^.*\./, '');
-  const activityListeners = new Set<() => void>();
-  sqsServer.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
-    if (!ARRIVALS.has(operationOf(request))) return;
-    response.once('finish', () => {
-      for (const listener of [...activityListeners]) listener();
-    });
-  });
-  const activity: QueueActivity = (listener) => {
-    activityListeners.add(listener);
-    return () => activityListeners.delete(listener);
-  };
+  const news = queueNews();
+  sqsServer.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
+    news.observe(operationOf(request), request, response),
+  );
+  const activity: QueueActivity = news.activity;
   if (options.onRequest) {
     const observe = options.onRequest;
     dynamo.prependListener('request', (request: IncomingMessage) => observe('dynamodb', operationOf(request), request));

@@ -1,6 +1,7 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { lambdaContext } from './lambda-context';
+import type { QueueActivity } from './queue-news';
 
 /** A worker module's `handler`, as Lambda's SQS event source invokes it. */
 export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
@@ -33,8 +34,7 @@ export interface PollerOptions {
   quietPauseMs?: number;
 }
 
-/** Subscribes to news that a queue may have messages; returns the unsubscribe. */
-export type QueueActivity = (listener: () => void) => () => void;
+export type { QueueActivity };
 
 /** A running poller. */
 export interface Poller {
@@ -82,7 +82,7 @@ export function startPoller(options: PollerOptions): Poller {
   let abandoned = false;
   const inHand = new Set<Message[]>();
   const idle = idleWait(options.activity ? (options.quietPauseMs ?? IDLE_PAUSE_MS.quiet) : IDLE_PAUSE_MS.max);
-  const unsubscribe = options.activity?.(idle.wake);
+  const unsubscribe = options.activity?.(options.queueUrl, idle.wake);
   const loops = Array.from({ length: options.concurrency }, () => pollLoop());
   const jobsInHand = () => [...inHand].reduce((sum, batch) => sum + batch.length, 0);
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { TABLE } from '../../shared/catalogue/table';
 import { itemSize as sizeOfItem } from '../../shared/platform/item-size';
-import { tapBody } from './tap-body';
+import { tapBody } from '../../infra/local/tap-body';
 
 /** An attribute value as DynamoDB's wire protocol carries it. */
 interface WireValue {

@@ -9,7 +9,7 @@ import { itemSize } from '../../shared/platform/item-size';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { CapacityMeter } from './capacity';
 import { markdownTable } from './table';
-import { tapBody } from './tap-body';
+import { tapBody } from '../../infra/local/tap-body';
 
 /**
  * Bench part `cost`: what a million lead follow-ups cost in AWS, LLM fees

@@ -7,7 +7,7 @@ import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { createSqsClient } from '../../shared/platform/sqs';
 import { BENCH_HEADER, enqueueLeadFollowUps, mapInLanes, tagged, untilQueuesEmpty, type Output } from './backlog';
 import { markdownTable } from './table';
-import { tapBody } from './tap-body';
+import { tapBody } from '../../infra/local/tap-body';
 
 /**
  * Bench part `drain`: how fast the local runtime's workers (offline writer,

@@ -7,9 +7,14 @@ import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
 import { tempDir } from '../support/temp-dir';
 
-describe('TransactWriteItems on the embedded DynamoDB', () => {
+/** In memory (no journal: prior images come back from the writes) and under DATA_DIR (journaled first): the same behaviour. */
+describe.each([
+  ['in memory', false],
+  ['kept in DATA_DIR', true],
+])('TransactWriteItems on the embedded DynamoDB, %s', (_mode, kept) => {
   let services: EmbeddedServices;
   let table: string;
+  let dataDir: string | undefined;
   const key = (id: string) => ({ pk: `TX#${id}`, sk: 'ITEM' });
   const read = async (id: string) =>
     (await services.db.send(new GetCommand({ TableName: table, Key: key(id), ConsistentRead: true }))).Item;
@@ -23,10 +28,14 @@ describe('TransactWriteItems on the embedded DynamoDB', () => {
   };
 
   beforeAll(async () => {
-    services = await startEmbeddedServices();
+    dataDir = kept ? tempDir('tx-kept') : undefined;
+    services = await startEmbeddedServices(dataDir ? { dataDir } : {});
     table = services.aws.tableName;
   });
-  afterAll(() => services.stop());
+  afterAll(async () => {
+    await services.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
 
   it('applies every item when every condition holds', async () => {
     await services.db.send(new PutCommand({ TableName: table, Item: { ...key('a1'), n: 1 } }));
@@ -89,6 +98,49 @@ describe('TransactWriteItems on the embedded DynamoDB', () => {
     expect(await read('c1')).toBeUndefined();
   });
 
+  it('passes a condition check of a missing item without writing it, and names every refused item', async () => {
+    await services.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { ConditionCheck: { TableName: table, Key: key('h0'), ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: table, Item: { ...key('h1'), made: true } } },
+        ],
+      }),
+    );
+    expect(await read('h0')).toBeUndefined();
+    expect(await read('h1')).toMatchObject({ made: true });
+
+    await services.db.send(new PutCommand({ TableName: table, Item: { ...key('h2'), n: 3 } }));
+    const error = await services.db
+      .send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: table, Item: { ...key('h1'), made: false }, ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: table, Item: { ...key('h3'), made: true } } },
+            {
+              Update: {
+                TableName: table,
+                Key: key('h2'),
+                UpdateExpression: 'SET n = :zero',
+                ConditionExpression: 'n = :zero',
+                ExpressionAttributeValues: { ':zero': 0 },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            },
+          ],
+        }),
+      )
+      .then(
+        () => undefined,
+        (caught: unknown) => caught as TransactionCanceledException,
+      );
+    expect(error?.CancellationReasons?.map((reason) => reason.Code)).toEqual(['ConditionalCheckFailed', 'None', 'ConditionalCheckFailed']);
+    expect(error?.CancellationReasons?.[2]?.Item).toMatchObject({ n: { N: '3' } });
+    expect(await read('h1')).toMatchObject({ made: true });
+    expect(await read('h3')).toBeUndefined();
+    expect(await read('h2')).toMatchObject({ n: 3 });
+  });
+
   it('refuses an item over 400 KB with a ValidationError reason and keeps the others unapplied', async () => {
     const reasons = await cancellation(
       services.db.send(
@@ -149,6 +201,10 @@ describe('TransactWriteItems on the embedded DynamoDB', () => {
     expect(await read('f1')).toMatchObject({ n: 60 });
     expect(await read('f2')).toMatchObject({ n: 50 });
   });
+});
+
+describe('the transaction journal of the embedded DynamoDB', () => {
+  const key = (id: string) => ({ pk: `TX#${id}`, sk: 'ITEM' });
 
   it('rolls back, at the next start, a transaction its process died in the middle of (DATA_DIR)', async () => {
     const dataDir = tempDir('tx');

@@ -1,4 +1,4 @@
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { startEmbeddedAws, type EmbeddedAws } from '../../infra/local/embedded-aws';
 import { IDLE_PAUSE_MS, type SqsHandler } from '../../infra/local/sqs-poller';
 import { startSalesPoller } from '../support/sales-poller';
@@ -69,5 +69,20 @@ describe('an idle local poller', () => {
     expect(await poller.stop()).toEqual({ abandoned: 0 });
     // A receive under way is answered within the 40 ms the embedded SQS holds it; the pause itself is cut short.
     expect(performance.now() - stopping).toBeLessThan(QUIET_MS / 2);
+  });
+
+  it('is woken only by news of its own queue: a send to another queue, or a read, wakes no one', async () => {
+    const woken: string[] = [];
+    const unsubscribe = [
+      aws.activity(aws.queues.sales.url, () => woken.push('sales')),
+      // The same queue by another host name: a queue is known by its name.
+      aws.activity(aws.queues.copywriter.url.replace('127.0.0.1', 'localhost'), () => woken.push('copywriter')),
+    ];
+    await aws.sqs.send(new SendMessageCommand({ QueueUrl: aws.queues.copywriter.url, MessageBody: 'for the copywriter' }));
+    await aws.sqs.send(new ReceiveMessageCommand({ QueueUrl: aws.queues.sales.url, WaitTimeSeconds: 0 }));
+    await aws.sqs.send(new SendMessageBatchCommand({ QueueUrl: aws.queues.sales.url, Entries: [{ Id: '1', MessageBody: 'for sales' }] }));
+    unsubscribe.forEach((stop) => stop());
+    await aws.sqs.send(new SendMessageCommand({ QueueUrl: aws.queues.sales.url, MessageBody: 'after' }));
+    expect(woken).toEqual(['copywriter', 'sales']);
   });
 });

@@ -9,7 +9,9 @@ export interface EmbeddedServices {
 }
 
 /** Starts the embedded DynamoDB and SQS with the table and queues of the service catalogue (shared/catalogue/). */
-export async function startEmbeddedServices(options: { visibilityTimeoutSeconds?: number } = {}): Promise<EmbeddedServices> {
+export async function startEmbeddedServices(
+  options: { visibilityTimeoutSeconds?: number; dataDir?: string } = {},
+): Promise<EmbeddedServices> {
   process.env.AWS_ACCESS_KEY_ID ??= 'local';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
   process.env.AWS_REGION ??= 'us-east-1';
