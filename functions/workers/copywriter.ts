@@ -12,7 +12,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const deps = workerComposition('copywriterWorker', settings, host);
   // The lead follow-up this worker completes with its messages is noted on the lead's CRM contact.
   const crm = crmSyncProducerOf('copywriterWorker', deps.queue, deps.logger);
-  const finishing = { ...deps, onFinished: [leadFollowUpFinishHook(deps.commands, crm)] };
+  const finishing = { ...deps, onFinished: [leadFollowUpFinishHook(crm, deps.clock)] };
   return createJobWorker(copywriterJob({ ...finishing, llm: lazyLlm(deps.secrets, settings, deps.llmPolicy) }), finishing);
 }
 

@@ -16,7 +16,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const deps = workerComposition('salesWorker', settings, host);
   // A lead follow-up this worker completes with channel messages is noted on the lead's CRM contact.
   const crm = crmSyncProducerOf('salesWorker', deps.queue, deps.logger);
-  const finishing = { ...deps, onFinished: [leadFollowUpFinishHook(deps.commands, crm)] };
+  const finishing = { ...deps, onFinished: [leadFollowUpFinishHook(crm, deps.clock)] };
   const definition = salesJob({
     ...finishing,
     followUps: dynamoFollowUpStore(deps.db, deps.tableName),

@@ -16,7 +16,7 @@ export type CommandEnding =
  */
 export type FinishingCommand = Pick<
   StoredCommand,
-  'id' | 'type' | 'tenant_id' | 'parent_id' | 'site_id' | 'expires_at' | 'in_progress_place'
+  'id' | 'type' | 'tenant_id' | 'parent_id' | 'site_id' | 'expires_at' | 'in_progress_place' | 'request'
 >;
 
 /**
@@ -103,7 +103,7 @@ export function endingOf(command: Pick<StoredCommand, 'status' | 'result' | 'err
  */
 export async function replayFinishHooks(
   deps: Pick<FinishDependencies, 'onFinished'>,
-  command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id' | 'parent_id' | 'status' | 'result' | 'error'>,
+  command: Pick<StoredCommand, 'id' | 'type' | 'tenant_id' | 'parent_id' | 'request' | 'status' | 'result' | 'error'>,
 ): Promise<boolean> {
   const ending = endingOf(command);
   if (!ending) return false;

@@ -9,6 +9,7 @@ import type { LeadStatusTrigger } from '../crm/lead-status';
 import type { LeadHistory } from '../lead-follow-up/history';
 import type { StoredStep } from '../lead-follow-up/sequences/step';
 import type { StepStore } from '../lead-follow-up/sequences/step-store';
+import { systemClock, type Clock } from '../platform/clock';
 import { describeError } from '../platform/logger';
 
 /** The queue of `crm_sync` jobs (shared/crm/catalogue.ts). */
@@ -126,13 +127,13 @@ function messagesNote(messages: Record<string, { title?: string; message?: strin
  * completed with channel messages becomes a note on the lead's contact. A
  * hook may run again for one ending: the delivery record keeps it to one note.
  */
-export function leadFollowUpFinishHook(commands: Pick<CommandStore, 'get'>, crm: CrmSyncProducer): FinishHook {
+export function leadFollowUpFinishHook(crm: CrmSyncProducer, clock: Pick<Clock, 'now'> = systemClock): FinishHook {
   return async (command, ending) => {
     if (command.type !== 'lead_follow_up' || ending.status !== 'completed') return;
     const messages = ending.result.messages;
     if (!messages || typeof messages !== 'object' || Object.keys(messages).length === 0) return;
-    const stored = await commands.get(command.id);
-    const request = (stored?.request ?? {}) as { siteId?: unknown; leadId?: unknown };
+    // The command's own request (every finish hands it over): no read of the command.
+    const request = (command.request ?? {}) as { siteId?: unknown; leadId?: unknown };
     if (typeof request.siteId !== 'string' || typeof request.leadId !== 'string') return;
     await crm.queueOrThrow(command.tenant_id, [
       {
@@ -144,7 +145,7 @@ export function leadFollowUpFinishHook(commands: Pick<CommandStore, 'get'>, crm:
           kind: 'engagement',
           engagement: 'note',
           body: messagesNote(messages as Record<string, { title?: string; message?: string }>).slice(0, MAX_SYNC_BODY),
-          at: stored?.updated_at ?? new Date().toISOString(),
+          at: new Date(clock.now()).toISOString(),
         },
       },
     ]);

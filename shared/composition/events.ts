@@ -8,6 +8,7 @@ import type { JobQueue } from '../commands/queue';
 import type { Clock } from '../platform/clock';
 import { commandEventAnnouncer } from '../webhooks/command-events';
 import { dynamoDeliveryStore } from '../webhooks/delivery-store';
+import { cachedEndpointLists } from '../webhooks/endpoint-cache';
 import { dynamoEndpointStore } from '../webhooks/endpoint-store';
 import { dynamoEventStore } from '../webhooks/event-store';
 import { webhookEventPublisher } from '../webhooks/publisher';
@@ -47,7 +48,8 @@ export function eventPublisherOf(functionId: FunctionId, ports: EventPublishingP
 /** The completion webhooks' publisher on the table and queue given (also the outbox sweep's hand-on). */
 export function webhookPublisherOf(ports: EventPublishingPorts) {
   return webhookEventPublisher({
-    endpoints: dynamoEndpointStore(ports.db, ports.tableName),
+    // Which endpoints an event goes to, read at most every few seconds: nearly every tenant has none.
+    endpoints: cachedEndpointLists(dynamoEndpointStore(ports.db, ports.tableName), ports.clock),
     events: dynamoEventStore(ports.db, ports.tableName),
     deliveries: dynamoDeliveryStore(ports.db, ports.tableName),
     queue: ports.queue,

@@ -1,3 +1,4 @@
+import { endpointsChanged } from './endpoint-cache';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
@@ -180,7 +181,7 @@ export function dynamoEndpointStore(db: DynamoDBDocumentClient, tableName: strin
     }
   };
 
-  return {
+  const store: EndpointStore = {
     async list(tenantId) {
       return (await listSlots(tenantId)).map(withoutSlot);
     },
@@ -323,5 +324,24 @@ export function dynamoEndpointStore(db: DynamoDBDocumentClient, tableName: strin
         values: { ':true': true, ':failing': 'failing', ':at': at, ':since': failingSince },
       });
     },
+  };
+  // What decides which endpoints an event goes to (enabled, events, existence) tells this process's cached lists.
+  return {
+    ...store,
+    create: announcingChange(store.create),
+    remove: announcingChange(store.remove),
+    update: announcingChange(store.update),
+    disableFailing: announcingChange(store.disableFailing),
+  };
+}
+
+/** A change that, done or not, tells the endpoint caches of this process to read again. */
+function announcingChange<Args extends unknown[], Result>(change: (...args: Args) => Promise<Result>): (...args: Args) => Promise<Result> {
+  return async (...args) => {
+    try {
+      return await change(...args);
+    } finally {
+      endpointsChanged();
+    }
   };
 }

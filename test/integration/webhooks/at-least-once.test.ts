@@ -13,6 +13,7 @@ import { systemClock } from '../../../shared/platform/clock';
 import { newId } from '../../../shared/platform/ids';
 import { commandEventAnnouncer } from '../../../shared/webhooks/command-events';
 import { dynamoDeliveryStore } from '../../../shared/webhooks/delivery-store';
+import { cachedEndpointLists } from '../../../shared/webhooks/endpoint-cache';
 import { dynamoEndpointStore } from '../../../shared/webhooks/endpoint-store';
 import { dynamoEventStore, eventKey } from '../../../shared/webhooks/event-store';
 import { newEndpointId, newSigningSecret } from '../../../shared/webhooks/ids';
@@ -237,5 +238,38 @@ describe('publishing a command event, at least once', () => {
     expect((await commands.get(lonely.id))?.status).toBe('completed');
     expect(await drain(services.aws.queues.webhooks.url)).toEqual([]);
     expect(await dynamoEventStore(services.db, services.aws.tableName).get(eventKey('lonely', `${lonely.id}:completed`))).toBeUndefined();
+  });
+});
+
+describe('choosing the endpoints of an event', () => {
+  it('sees an endpoint registered or disabled in this process at once, though lists are cached', async () => {
+    const { db } = services;
+    const table = services.aws.tableName;
+    const cachedPublisher = webhookEventPublisher({
+      endpoints: cachedEndpointLists(dynamoEndpointStore(db, table), systemClock),
+      events: dynamoEventStore(db, table),
+      deliveries: dynamoDeliveryStore(db, table),
+      queue: sqsJobQueue(services.aws.sqs, { queues: { webhooks: services.aws.queues.webhooks.url }, deadLetterQueues: {} }),
+      clock: systemClock,
+    });
+    const event = (id: string) => ({ tenantId: 'newcomer', type: 'command.completed', idempotencyKey: id, data: { id } });
+    const staged = async (id: string) => (await cachedPublisher.stage([event(id)])).items.length;
+
+    expect(await staged('first')).toBe(0);
+    const id = newEndpointId();
+    const at = new Date().toISOString();
+    const store = dynamoEndpointStore(db, table);
+    await store.create({
+      id,
+      tenant_id: 'newcomer',
+      url: 'http://127.0.0.1:9/hooks',
+      events: ['*'],
+      secret: newSigningSecret(),
+      created_at: at,
+      updated_at: at,
+    });
+    expect(await staged('second')).toBe(1);
+    await store.update('newcomer', id, { disabled: true }, Date.now());
+    expect(await staged('third')).toBe(0);
   });
 });

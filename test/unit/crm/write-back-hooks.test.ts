@@ -123,11 +123,9 @@ describe('the write-back producers', () => {
 
   it("notes a lead follow-up's messages when it completes with them, and fails the hook when the send fails", async () => {
     const queue = recordingQueue();
-    const hook = leadFollowUpFinishHook(
-      commandsOf([{ id: 'command-1', request: { siteId: SITE, leadId: LEAD }, updated_at: AT }]),
-      crmSyncProducerOf('copywriterWorker', queue, quietLogger()),
-    );
-    const command = { id: 'command-1', type: 'lead_follow_up' as const, tenant_id: 'acme' };
+    const hook = leadFollowUpFinishHook(crmSyncProducerOf('copywriterWorker', queue, quietLogger()), { now: () => Date.parse(AT) });
+    // The finishing command carries its request: the hook reads nothing.
+    const command = { id: 'command-1', type: 'lead_follow_up' as const, tenant_id: 'acme', request: { siteId: SITE, leadId: LEAD } };
     const messages = { email: { title: 'Tuesday?', message: 'Hi Jordan, would Tuesday suit you?' } };
 
     await hook(command, { status: 'failed', error: { code: 'SYSTEM_ERROR', message: 'x' } });
@@ -178,6 +176,7 @@ describe('the write-back producers', () => {
       type: 'post_call_summary' as const,
       tenant_id: 'acme',
       parent_id: parent,
+      request: { parent_id: parent },
     });
 
     await hook(ofCall('call-2'), { status: 'completed', result: { meeting_summary: summary } });
