@@ -10,7 +10,7 @@ import { dynamoLeadLinks } from '../../shared/crm/dynamo-lead-links';
 import { crmSecretBoxOf, readCrmSettings } from '../../shared/crm/settings';
 import { dynamoCrmDeliveryStore } from '../../shared/crm/sync/dynamo-delivery-store';
 import { crmSyncTask } from '../../shared/crm/sync/task';
-import { hubspotCrm } from '../../shared/providers/crm/hubspot';
+import { deferredCrmProvider } from '../../shared/providers/crm/deferred';
 
 /**
  * Composes the SQS handler of the `crm` queue: one write back to a tenant's
@@ -24,7 +24,10 @@ export function build(settings: Settings, host: HostPorts = {}) {
     connections: dynamoConnectionStore(deps.db, deps.tableName, crmSecretBoxOf(secretsOf('crmSyncWorker', settings))),
     links: dynamoLeadLinks(deps.db, deps.tableName, 'hubspot'),
     deliveries: dynamoCrmDeliveryStore(deps.db, deps.tableName),
-    crm: hubspotCrm(hubspotBaseUrl ? { baseUrl: hubspotBaseUrl } : {}),
+    // Loaded by the first job of a connected tenant: the others end without a HubSpot client.
+    crm: deferredCrmProvider('hubspot', async () =>
+      (await import('../../shared/providers/crm/hubspot')).hubspotCrm(hubspotBaseUrl ? { baseUrl: hubspotBaseUrl } : {}),
+    ),
     clock: deps.clock,
     leaseMs: deps.leaseMs,
     retentionMs: readCommandRetention(settings).commandRetentionMs,
