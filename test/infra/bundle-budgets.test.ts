@@ -188,6 +188,13 @@ describe('bundle-size budgets', () => {
     expect(relay.loadedAtImport).toContain('zod');
   });
 
+  it("leaves the HubSpot client out of the CRM sync worker's cold start: only a connected tenant's first write imports it", () => {
+    const sync = measured.find((bundle) => bundle.name === 'crmSyncWorker')!;
+    expect(sync.packages).toContain('@hubspot/api-client');
+    expect(sync.loadedAtImport).not.toContain('@hubspot/api-client');
+    expect(FUNCTIONS.find((fn) => fn.id === 'crmSyncWorker')!.lazyChunks).toBe(true);
+  });
+
   it('leaves the X-Ray tracer out of the bundles of functions deployed with tracing off, and in the others', () => {
     const traced = (name: string) => measured.find((bundle) => bundle.name === name)!.packages.has('@aws-lambda-powertools/tracer');
     const off = (fn: (typeof FUNCTIONS)[number]) => fn.deployedSettings?.POWERTOOLS_TRACE_ENABLED === 'false';
