@@ -4,6 +4,7 @@ import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
 import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { crmSyncProducerOf, historyWithCrmSync } from '../../shared/composition/crm-sync';
+import { dynamoConnectedCheck } from '../../shared/crm/connected-check';
 import { eventPublisherOf } from '../../shared/composition/events';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import { clockOf, type HostPorts } from '../../shared/composition/host';
@@ -40,7 +41,10 @@ export function build(settings: Settings, host: HostPorts = {}) {
     steps: dynamoStepStore(db, tableName),
     records: dynamoLeadEventRecords(db, tableName),
     // An event that moves a lead status queues it for the tenant's CRM (crm_sync) once recorded, without waiting on the CRM.
-    history: historyWithCrmSync(dynamoLeadHistory(db, tableName), crmSyncProducerOf('leadEventsApi', queue, logger)),
+    history: historyWithCrmSync(
+      dynamoLeadHistory(db, tableName),
+      crmSyncProducerOf('leadEventsApi', queue, logger, dynamoConnectedCheck(db, tableName, clock)),
+    ),
     idempotency,
     leadStates: dynamoLeadStates(db, tableName),
     // A reply starts a lead follow-up command that drafts the answer (its sales job queued like the leadFollowUp route's).

@@ -2,6 +2,7 @@ import { apiRoute } from '../../shared/api/route';
 import { readCommandRetention } from '../../shared/commands/retention';
 import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { crmSyncProducerOf, stepsWithCrmSync } from '../../shared/composition/crm-sync';
+import { dynamoConnectedCheck } from '../../shared/crm/connected-check';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import { clockOf, type HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
@@ -18,7 +19,12 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
   const logger = loggerOf('updateFollowUpApi', settings);
-  const crm = crmSyncProducerOf('updateFollowUpApi', jobQueueOf('updateFollowUpApi', settings, tracing), logger);
+  const crm = crmSyncProducerOf(
+    'updateFollowUpApi',
+    jobQueueOf('updateFollowUpApi', settings, tracing),
+    logger,
+    dynamoConnectedCheck(db, tableName, clock),
+  );
   const deps = {
     logger,
     authenticate: authenticatorOf(db, tableName, settings, clock),

@@ -1,4 +1,5 @@
 import { crmSyncProducerOf, meetingSummaryFinishHook } from '../../shared/composition/crm-sync';
+import { dynamoConnectedCheck } from '../../shared/crm/connected-check';
 import { createJobWorker } from '../../shared/commands/worker';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { HostPorts } from '../../shared/composition/host';
@@ -21,7 +22,12 @@ export function build(settings: Settings, host: HostPorts = {}) {
     events: deps.events,
   });
   // The summary of a call about a lead is logged on the lead's CRM contact (a crm_sync job), once per call.
-  const crm = crmSyncProducerOf('postCallSummaryWorker', deps.queue, deps.logger);
+  const crm = crmSyncProducerOf(
+    'postCallSummaryWorker',
+    deps.queue,
+    deps.logger,
+    dynamoConnectedCheck(deps.db, deps.tableName, deps.clock),
+  );
   // The summary is an internal phase started after its stakeholder command ended: that command's
   // `command.completed` was told by the call worker that finished it, and this phase's ending is told as
   // `meeting_summary.created` only, never as a late `command.completed` of its parent.

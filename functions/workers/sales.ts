@@ -3,6 +3,7 @@ import { lambdaEntry } from '../../shared/composition/lambda';
 import type { HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
 import { crmSyncProducerOf, leadFollowUpFinishHook } from '../../shared/composition/crm-sync';
+import { dynamoConnectedCheck } from '../../shared/crm/connected-check';
 import { createJobWorker } from '../../shared/commands/worker';
 import { dynamoFollowUpStore } from '../../shared/lead-follow-up/follow-up-store';
 import { dynamoLeadHistory } from '../../shared/lead-follow-up/history';
@@ -15,7 +16,7 @@ import { lazyLlm } from '../../shared/providers/llm/from-settings';
 export function build(settings: Settings, host: HostPorts = {}) {
   const deps = workerComposition('salesWorker', settings, host);
   // A lead follow-up this worker completes with channel messages is noted on the lead's CRM contact.
-  const crm = crmSyncProducerOf('salesWorker', deps.queue, deps.logger);
+  const crm = crmSyncProducerOf('salesWorker', deps.queue, deps.logger, dynamoConnectedCheck(deps.db, deps.tableName, deps.clock));
   const finishing = { ...deps, onFinished: [leadFollowUpFinishHook(crm, deps.clock)] };
   const definition = salesJob({
     ...finishing,

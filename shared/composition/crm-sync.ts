@@ -4,6 +4,7 @@ import type { FinishHook } from '../commands/finish';
 import type { JobQueue } from '../commands/queue';
 import type { CommandStore } from '../commands/store';
 import type { MeetingActionItem, MeetingSummaryRecord } from '../calls/record';
+import type { ConnectedCheck } from '../crm/connected-check';
 import { crmSyncJob, MAX_SYNC_BODY, type CrmSyncRequest } from '../crm/sync/job';
 import type { LeadStatusTrigger } from '../crm/lead-status';
 import type { LeadHistory } from '../lead-follow-up/history';
@@ -28,23 +29,42 @@ export const noCrmSync: CrmSyncProducer = { queue: async () => {}, queueOrThrow:
 
 /**
  * The function's producer of `crm_sync` jobs when its catalogue entry sends
- * to the `crm` queue, `noCrmSync` otherwise. Every job is queued whether
- * or not the tenant has a connection: the worker counts those it skips, and
- * the moment it follows (a command, a PATCH) never waits on the CRM.
+ * to the `crm` queue, `noCrmSync` otherwise. A job is queued only for a
+ * tenant with a CRM connection (`connected`, a cached read of the
+ * connection's item: no job, no worker run, for the many tenants without
+ * one); the moment it follows (a command, a PATCH) never waits on the CRM.
  */
-export function crmSyncProducerOf(functionId: FunctionId, queue: Pick<JobQueue, 'send'>, logger: Pick<Logger, 'warn'>): CrmSyncProducer {
+export function crmSyncProducerOf(
+  functionId: FunctionId,
+  queue: Pick<JobQueue, 'send'>,
+  logger: Pick<Logger, 'warn'>,
+  connected: ConnectedCheck,
+): CrmSyncProducer {
   if (!(functionById(functionId).access.sendsTo as readonly string[]).includes(CRM_SYNC_QUEUE)) return noCrmSync;
   return {
     async queueOrThrow(tenantId, requests) {
+      if (requests.length === 0 || !(await connected(tenantId))) return;
       for (const request of requests) await queue.send(CRM_SYNC_QUEUE, crmSyncJob(tenantId, request));
     },
     async queue(tenantId, requests) {
+      // The moment already happened; losing its write-back is told, never turned into its failure.
+      const warn = (sources: string[], error: unknown) =>
+        logger.warn('A CRM write-back could not be queued', { source: sources.join(', '), error: describeError(error) });
+      if (requests.length === 0) return;
+      try {
+        if (!(await connected(tenantId))) return;
+      } catch (error) {
+        warn(
+          requests.map((request) => request.source),
+          error,
+        );
+        return;
+      }
       for (const request of requests) {
         try {
           await queue.send(CRM_SYNC_QUEUE, crmSyncJob(tenantId, request));
         } catch (error) {
-          // The moment already happened; losing its write-back is told, never turned into its failure.
-          logger.warn('A CRM write-back could not be queued', { source: request.source, error: describeError(error) });
+          warn([request.source], error);
         }
       }
     },

@@ -5,6 +5,7 @@ import { cancellationReasons, isConditionalCheckFailed } from '../platform/dynam
 import { lazy } from '../platform/memo';
 import type { SecretBox } from '../platform/secret-box';
 import type { CrmProviderName } from '../providers/crm/port';
+import { connectionsChanged } from './connection-changes';
 import { LEAD_STATUS_TRIGGERS } from './lead-status';
 import { ConnectionChangedError, type ConnectionStore, type CrmConnection, type CrmConnectionSecrets } from './connection-store';
 
@@ -17,7 +18,8 @@ const CONNECTION_SORT = 'CONNECTION#';
 /** `CRMPORTAL#<provider>#<portal id>`: one item per tenant connected to the portal (`sk` the tenant id). */
 const PORTAL_PARTITION = 'CRMPORTAL#';
 
-const connectionKey = (tenantId: string, provider: CrmProviderName) => ({
+/** The item of a tenant's connection to a provider. */
+export const connectionKey = (tenantId: string, provider: CrmProviderName) => ({
   pk: `${CONNECTION_PARTITION}${tenantId}`,
   sk: `${CONNECTION_SORT}${provider}`,
 });
@@ -78,7 +80,7 @@ export function dynamoConnectionStore(db: DynamoDBDocumentClient, tableName: str
     return Item ? parseItem(Item) : undefined;
   };
 
-  return {
+  const store: ConnectionStore = {
     async get(tenantId, provider) {
       const stored = await read(tenantId, provider);
       return stored ? connectionOf(stored) : undefined;
@@ -214,5 +216,11 @@ export function dynamoConnectionStore(db: DynamoDBDocumentClient, tableName: str
         throw error;
       }
     },
+  };
+  // A connection made or removed is seen at once by this process's cached checks (connected-check.ts).
+  return {
+    ...store,
+    save: (connection, secrets, previous) => store.save(connection, secrets, previous).finally(connectionsChanged),
+    remove: (tenantId, provider) => store.remove(tenantId, provider).finally(connectionsChanged),
   };
 }

@@ -1,4 +1,5 @@
 import { COMMAND_ACCEPT_TABLE_GRANTS, PRODUCER_JOB_TABLE_GRANTS, MONTHLY_CAP_GRANTS } from '../catalogue/command-start';
+import { CRM_SYNC_PRODUCER_TABLE_GRANTS } from '../catalogue/crm-sync-producing';
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
 import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
@@ -29,6 +30,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
         memoryMb: 256,
         access: {
           table: [
+            // Whether the tenant has a CRM connection: a write-back is queued only then.
+            ...CRM_SYNC_PRODUCER_TABLE_GRANTS,
             // Producer jobs: the tenant's sites, then the job's Idempotency-Key (command-start.ts).
             ...PRODUCER_JOB_TABLE_GRANTS,
             ...MONTHLY_CAP_GRANTS,
@@ -69,6 +72,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
         memoryMb: 256,
         access: {
           table: [
+            // Whether the tenant has a CRM connection: a write-back is queued only then.
+            ...CRM_SYNC_PRODUCER_TABLE_GRANTS,
             { actions: ['GetItem'], keyPrefixes: ['SITE#'] },
             // Its command and the parent lead follow-up it finishes.
             { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
@@ -162,6 +167,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
       memoryMb: 256,
       access: {
         table: [
+          // Whether the tenant has a CRM connection: a write-back is queued only then.
+          ...CRM_SYNC_PRODUCER_TABLE_GRANTS,
           { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
           { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['FOLLOWUP#'] },
         ],
@@ -182,6 +189,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
       memoryMb: 256,
       access: {
         table: [
+          // Whether the tenant has a CRM connection: a write-back is queued only then.
+          ...CRM_SYNC_PRODUCER_TABLE_GRANTS,
           { actions: ['GetItem'], keyPrefixes: ['APIKEY#'] },
           // The site and its lead, read only.
           { actions: ['GetItem'], keyPrefixes: ['SITE#'] },

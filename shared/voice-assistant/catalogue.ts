@@ -1,3 +1,4 @@
+import { CRM_SYNC_PRODUCER_TABLE_GRANTS } from '../catalogue/crm-sync-producing';
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
 import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
@@ -30,6 +31,8 @@ export const VOICE_ASSISTANT_CATALOGUE = {
         memoryMb: 256,
         access: {
           table: [
+            // Whether the tenant has a CRM connection: a write-back is queued only then.
+            ...CRM_SYNC_PRODUCER_TABLE_GRANTS,
             // Its command, and the stakeholder command whose transcript it reads and whose meeting_summary it writes.
             { actions: ['GetItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
             // The call's action items and requirements, as the tenant's tasks and requirements of the site: put only if absent,

@@ -73,6 +73,8 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     ...USAGE_LEDGER,
   ],
   salesWorker: [
+    // Whether the tenant has a CRM connection: a write-back is queued only then.
+    [['dynamodb:GetItem'], 'table', ['CRM#*']],
     [['dynamodb:GetItem'], 'table', ['TENANT#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
     [['dynamodb:GetItem', 'dynamodb:Query'], 'table', ['SITE#*']],
@@ -94,6 +96,8 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     ...MONTHLY_CAPS,
   ],
   copywriterWorker: [
+    // Whether the tenant has a CRM connection: a write-back is queued only then.
+    [['dynamodb:GetItem'], 'table', ['CRM#*']],
     [['dynamodb:GetItem'], 'table', ['SITE#*']],
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['sqs:SendMessage'], 'queue/copywriter'],
@@ -162,6 +166,8 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['USAGE#*']],
   ],
   postCallSummaryWorker: [
+    // Whether the tenant has a CRM connection: a write-back is queued only then.
+    [['dynamodb:GetItem'], 'table', ['CRM#*']],
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['dynamodb:PutItem'], 'table', ['SITEWORK#*']],
     [['sqs:SendMessage'], 'queue/summary'],
@@ -218,12 +224,16 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     ...TENANT_LIMITS,
   ],
   updateFollowUpApi: [
+    // Whether the tenant has a CRM connection: a write-back is queued only then.
+    [['dynamodb:GetItem'], 'table', ['CRM#*']],
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'table', ['FOLLOWUP#*']],
     [['sqs:SendMessage'], 'queue/crmsync'],
     ...TENANT_LIMITS,
   ],
   leadEventsApi: [
+    // Whether the tenant has a CRM connection: a write-back is queued only then.
+    [['dynamodb:GetItem'], 'table', ['CRM#*']],
     [['dynamodb:GetItem'], 'table', ['APIKEY#*']],
     [['dynamodb:GetItem'], 'table', ['SITE#*']],
     [['dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['LEADHISTORY#*']],

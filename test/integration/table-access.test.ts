@@ -803,6 +803,11 @@ describe('the table access of every function, on its real paths', () => {
     // Write-backs to HubSpot: the tenant is connected and its lead linked to a contact (above), a step is reported sent; its
     // crm_sync jobs (with the ones the lead follow-ups and call summaries above queued, still waiting) run, one twice.
     expect((await call(url, 'PATCH', `/api/follow-ups/${steps[0]!.id}`, { key: API_KEY, body: { status: 'sent' } })).status).toBe(200);
+    // A lead follow-up completed while connected: its messages become a note, which counts on its usage.
+    const noted = await call(url, 'POST', LEAD_FOLLOW_UP, { key: API_KEY, body: { siteId: DEMO_SITE, leadId: DEMO_LEAD } });
+    expect(noted.status).toBe(202);
+    await drain('sales');
+    await drain('copywriter');
     await drain('crmsync');
     const writeBack = crmSyncJob('local', {
       site_id: DEMO_SITE,

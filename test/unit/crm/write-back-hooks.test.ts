@@ -37,6 +37,9 @@ const quietLogger = () => {
   return { warned, warn: (...args: unknown[]) => void warned.push(args) };
 };
 
+/** The tenants connected to a CRM here: acme is, globex is not. */
+const connectedTenants = async (tenantId: string) => tenantId === 'acme';
+
 const commandsOf = (commands: Partial<StoredCommand>[]) => ({
   get: async (id: string) => commands.find((command) => command.id === id) as StoredCommand | undefined,
 });
@@ -61,15 +64,40 @@ const step: StoredStep = {
 describe('the write-back producers', () => {
   it('queues nothing from a function whose catalogue entry does not send to the crm queue', async () => {
     const queue = recordingQueue();
-    await crmSyncProducerOf('listFollowUpsApi', queue, quietLogger()).queue('acme', [
+    await crmSyncProducerOf('listFollowUpsApi', queue, quietLogger(), connectedTenants).queue('acme', [
       { site_id: SITE, lead_id: LEAD, source: 'lead_event', source_id: 'e1', write: { kind: 'lead_status', trigger: 'replied' } },
     ]);
     expect(queue.sent).toEqual([]);
   });
 
+  it('queues nothing for a tenant without a CRM connection, and a failed check is told, never thrown', async () => {
+    const queue = recordingQueue();
+    const request: CrmSyncRequest = {
+      site_id: SITE,
+      lead_id: LEAD,
+      source: 'lead_event',
+      source_id: 'e1',
+      write: { kind: 'lead_status', trigger: 'replied' },
+    };
+    await crmSyncProducerOf('leadEventsApi', queue, quietLogger(), connectedTenants).queue('globex', [request]);
+    await crmSyncProducerOf('copywriterWorker', queue, quietLogger(), connectedTenants).queueOrThrow('globex', [request]);
+    expect(queue.sent).toEqual([]);
+
+    const logger = quietLogger();
+    const failing = async () => {
+      throw new Error('DynamoDB is unavailable');
+    };
+    await crmSyncProducerOf('leadEventsApi', queue, logger, failing).queue('acme', [request]);
+    expect(logger.warned).toHaveLength(1);
+    await expect(crmSyncProducerOf('copywriterWorker', queue, logger, failing).queueOrThrow('acme', [request])).rejects.toThrow(
+      'DynamoDB is unavailable',
+    );
+    expect(queue.sent).toEqual([]);
+  });
+
   it('queues a step reported sent as its copy and the first-step lead status; other changes queue nothing', async () => {
     const queue = recordingQueue();
-    const crm = crmSyncProducerOf('updateFollowUpApi', queue, quietLogger());
+    const crm = crmSyncProducerOf('updateFollowUpApi', queue, quietLogger(), connectedTenants);
     let current = step;
     const steps = stepsWithCrmSync({ change: async () => current } as unknown as StepStore, crm);
 
@@ -98,7 +126,7 @@ describe('the write-back producers', () => {
     const logger = quietLogger();
     const steps = stepsWithCrmSync(
       { change: async () => step } as unknown as StepStore,
-      crmSyncProducerOf('updateFollowUpApi', queue, logger),
+      crmSyncProducerOf('updateFollowUpApi', queue, logger, connectedTenants),
     );
 
     await expect(steps.change(step.id, { at: AT, status: 'sent' }, { tenantId: 'acme', statuses: ['due'] })).resolves.toEqual(step);
@@ -109,7 +137,7 @@ describe('the write-back producers', () => {
     const queue = recordingQueue();
     const history = historyWithCrmSync(
       { record: async () => 'recorded' } as unknown as LeadHistory,
-      crmSyncProducerOf('leadEventsApi', queue, quietLogger()),
+      crmSyncProducerOf('leadEventsApi', queue, quietLogger(), connectedTenants),
     );
     const owner = { tenantId: 'acme', siteId: SITE, leadId: LEAD };
     for (const type of ['opened', 'clicked', 'bounced', 'replied'])
@@ -123,7 +151,9 @@ describe('the write-back producers', () => {
 
   it("notes a lead follow-up's messages when it completes with them, and fails the hook when the send fails", async () => {
     const queue = recordingQueue();
-    const hook = leadFollowUpFinishHook(crmSyncProducerOf('copywriterWorker', queue, quietLogger()), { now: () => Date.parse(AT) });
+    const hook = leadFollowUpFinishHook(crmSyncProducerOf('copywriterWorker', queue, quietLogger(), connectedTenants), {
+      now: () => Date.parse(AT),
+    });
     // The finishing command carries its request: the hook reads nothing.
     const command = { id: 'command-1', type: 'lead_follow_up' as const, tenant_id: 'acme', request: { siteId: SITE, leadId: LEAD } };
     const messages = { email: { title: 'Tuesday?', message: 'Hi Jordan, would Tuesday suit you?' } };
@@ -159,7 +189,7 @@ describe('the write-back producers', () => {
         { id: 'call-1', site_id: SITE, request: { site_id: SITE, lead_id: LEAD }, updated_at: AT },
         { id: 'call-2', site_id: SITE, request: { site_id: SITE }, updated_at: AT },
       ]),
-      crmSyncProducerOf('postCallSummaryWorker', queue, quietLogger()),
+      crmSyncProducerOf('postCallSummaryWorker', queue, quietLogger(), connectedTenants),
     );
     const summary = {
       status: 'completed',
