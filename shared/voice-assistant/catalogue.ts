@@ -29,6 +29,8 @@ export const VOICE_ASSISTANT_CATALOGUE = {
         // with its event and the site's new tasks and requirements).
         timeoutSeconds: 120,
         memoryMb: 256,
+        // The OpenAI client is a chunk of its own, read by the first job that calls the model (shared/providers/llm/select.ts).
+        lazyChunks: true,
         access: {
           table: [
             // Whether the tenant has a CRM connection: a write-back is queued only then.

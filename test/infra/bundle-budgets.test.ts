@@ -195,6 +195,15 @@ describe('bundle-size budgets', () => {
     expect(FUNCTIONS.find((fn) => fn.id === 'crmSyncWorker')!.lazyChunks).toBe(true);
   });
 
+  it('leaves the OpenAI client out of the cold start of the workers that write with the model: their first model call imports it', () => {
+    for (const name of ['salesWorker', 'copywriterWorker', 'postCallSummaryWorker']) {
+      const worker = measured.find((bundle) => bundle.name === name)!;
+      expect(worker.packages).toContain('openai');
+      expect(worker.loadedAtImport).not.toContain('openai');
+      expect(FUNCTIONS.find((fn) => fn.id === name)!.lazyChunks).toBe(true);
+    }
+  });
+
   it('leaves the X-Ray tracer out of the bundles of functions deployed with tracing off, and in the others', () => {
     const traced = (name: string) => measured.find((bundle) => bundle.name === name)!.packages.has('@aws-lambda-powertools/tracer');
     const off = (fn: (typeof FUNCTIONS)[number]) => fn.deployedSettings?.POWERTOOLS_TRACE_ENABLED === 'false';

@@ -54,16 +54,16 @@ describe('createOfflineLlm', () => {
 });
 
 describe('selectLlm', () => {
-  it('picks the offline writer when no key is set', () => {
-    expect(selectLlm({}).generatedBy).toBe('offline');
-    expect(selectLlm({ OPENAI_API_KEY: '  ' }).generatedBy).toBe('offline');
+  it('picks the offline writer when no key is set', async () => {
+    expect((await selectLlm({})).generatedBy).toBe('offline');
+    expect((await selectLlm({ OPENAI_API_KEY: '  ' })).generatedBy).toBe('offline');
   });
 
-  it('picks OpenAI with gpt-4o-mini by default when a key is set', () => {
-    expect(selectLlm({ OPENAI_API_KEY: 'sk-test' })).toMatchObject({ generatedBy: 'openai', model: 'gpt-4o-mini' });
+  it('picks OpenAI with gpt-4o-mini by default when a key is set', async () => {
+    expect(await selectLlm({ OPENAI_API_KEY: 'sk-test' })).toMatchObject({ generatedBy: 'openai', model: 'gpt-4o-mini' });
   });
 
-  it('uses OPENAI_MODEL when set', () => {
-    expect(selectLlm({ OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'llama3.1' }).model).toBe('llama3.1');
+  it('uses OPENAI_MODEL when set', async () => {
+    expect((await selectLlm({ OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'llama3.1' })).model).toBe('llama3.1');
   });
 });

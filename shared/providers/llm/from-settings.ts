@@ -55,7 +55,7 @@ export function lazyLlm(
       policy.onNotConfigured?.(error);
       throw error;
     }
-    return observed(selectLlm({ OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL }), policy);
+    return observed(await selectLlm({ OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL }), policy);
   };
   return refreshingLazy(resolve, LLM_REFRESH_MS, now);
 }
