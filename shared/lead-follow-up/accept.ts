@@ -37,7 +37,10 @@ export interface LeadFollowUpCall {
 export async function acceptLeadFollowUp(deps: LeadFollowUpApiDependencies, call: LeadFollowUpCall): Promise<HttpResult> {
   const request = parseLeadFollowUpRequest(call.body, deps.defaultOutput);
   const owner = { tenantId: call.principal.tenantId, siteId: request.siteId, leadId: request.leadId };
-  await checkLeadFollowUp(deps.sites, request, call.principal, deps.leadStates ? await deps.leadStates.get(owner) : undefined);
+  // The tenant's state of the lead is read beside the site and the lead (checks await it last), not before them.
+  const state = deps.leadStates?.get(owner);
+  state?.catch(() => undefined);
+  await checkLeadFollowUp(deps.sites, request, call.principal, state);
   const idempotencyKey = readIdempotencyKey(call.headers, 'INVALID_REQUEST');
   const { command } = await startCommand(deps, {
     type: 'lead_follow_up',

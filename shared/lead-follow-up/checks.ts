@@ -31,7 +31,8 @@ export interface CheckedLeadFollowUp {
  * (NO_CHANNELS_CONFIGURED, NO_VALID_CHANNELS_FOR_LEAD). A channel the lead
  * unsubscribed from (the tenant's `state`) is left out; when none that
  * reaches the lead is left, NO_VALID_CHANNELS_FOR_LEAD names the
- * unsubscribes in `details.refused_channels`. The API runs them
+ * unsubscribes in `details.refused_channels`. `state` may still be on its
+ * way (read beside the site and the lead: one round trip less). The API runs them
  * with the caller's principal; the sales worker runs them again against the
  * stored data without one (a producer's job is trusted by IAM).
  */
@@ -39,7 +40,7 @@ export async function checkLeadFollowUp(
   sites: SiteDirectory,
   request: LeadFollowUpRequest,
   principal?: Principal,
-  state?: LeadState,
+  pendingState?: LeadState | Promise<LeadState>,
 ): Promise<CheckedLeadFollowUp> {
   const site = await findSite(sites, request.siteId, principal);
 
@@ -71,6 +72,7 @@ export async function checkLeadFollowUp(
   }
   const reach = leadReach(lead, request.phone_number);
   const reachable = availableChannels(configured, reach);
+  const state = await pendingState;
   const refused = state
     ? reachable
         .filter((channel) => channel === 'email' || channel === 'messaging_app')

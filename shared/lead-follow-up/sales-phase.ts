@@ -92,8 +92,11 @@ export async function runSalesPhase(
   let kept = progress !== undefined;
   if (!progress) {
     const owner = { tenantId: command.tenant_id, siteId: request.siteId, leadId: request.leadId };
-    const state = deps.leadStates ? await deps.leadStates.get(owner) : undefined;
-    const checked = await checkLeadFollowUp(deps.sites, request, undefined, state);
+    // Read beside the site and the lead (the checks await it last).
+    const pendingState = deps.leadStates?.get(owner);
+    pendingState?.catch(() => undefined);
+    const checked = await checkLeadFollowUp(deps.sites, request, undefined, pendingState);
+    const state = await pendingState;
     // The stage the tenant's own lead events moved the lead to stands over the site's.
     if (state?.lead_stage) checked.lead = { ...checked.lead, lead_stage: state.lead_stage };
     const history = await deps.history.window(

@@ -10,9 +10,10 @@ import { markdownTable, median } from './table';
  * Bench part `accept`: the accept path of the local runtime (POST → 202) at
  * concurrency 1 and 64, beside two floors measured in the same run on the
  * same embedded services: a bare HTTP server doing PutItem + SendMessage,
- * and one doing the accept path's storage work, GetItem (the lead) +
- * PutItem + SendMessage. Goal: p50 ≤ 1.10× the same-work floor at both.
- * A third, diagnostic floor makes the same three calls with the service's
+ * and one doing the accept path's storage work, GetItem (the lead) beside a
+ * Query (the tenant's state of it), then PutItem + SendMessage. Goal: p50
+ * ≤ 1.10× the same-work floor at both.
+ * A third, diagnostic floor makes the same four calls with the service's
  * own items (the command record with its in-progress index entry, the job
  * envelope): what the accept path costs beyond it is code, not data.
  * `acceptLimited` is the same accept path for a tenant held to every limit
@@ -70,7 +71,7 @@ const ORDER = (process.env.BENCH_TARGETS?.split(',') ?? ['putSend', 'getPutSend'
 );
 const LABELS: Record<TargetName, string> = {
   putSend: 'floor: PutItem + SendMessage',
-  getPutSend: 'floor: GetItem + PutItem + SendMessage',
+  getPutSend: 'floor: GetItem ‖ Query + PutItem + SendMessage',
   sameItems: 'diagnostic: same calls, service items',
   accept: 'accept path (POST → 202)',
   acceptLimited: 'accept path, tenant with every limit',

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CreateQueueCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { StoredCommand } from '../../shared/commands/record';
 import { jobFor } from '../../shared/commands/start';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
+import { historyPartition } from '../../shared/lead-follow-up/history';
 import { newId } from '../../shared/platform/ids';
 import { itemKey } from '../../shared/sites/dynamo-directory';
 
@@ -13,10 +14,13 @@ import { itemKey } from '../../shared/sites/dynamo-directory';
 export interface FloorServer {
   /** PutItem + SendMessage: the least any accept path does. */
   putSendUrl: string;
-  /** GetItem of the lead + PutItem + SendMessage: the storage work of the lead follow-up accept path. */
+  /**
+   * GetItem of the lead beside a Query of the tenant's state of it, then PutItem + SendMessage: the storage work of the lead
+   * follow-up accept path.
+   */
   getPutSendUrl: string;
   /**
-   * Diagnostic: the same three calls with the service's payloads: a command
+   * Diagnostic: the same four calls with the service's payloads: a command
    * record with its in-progress index keys, and the job envelope. What the
    * accept path costs beyond this is its code, not its data.
    */
@@ -29,7 +33,9 @@ export interface FloorServer {
  * accept path must make, against the same embedded services. `/put-send`
  * writes and queues; `/get-put-send` first reads a real lead item exactly as
  * the site directory does (same key, eventually consistent, as
- * `dynamoSiteDirectory.getItem` reads it) and answers 404 if it is absent.
+ * `dynamoSiteDirectory.getItem` reads it), beside the Query of one key the
+ * tenant's state of the lead is read with (shared/lead-follow-up/lead-state.ts),
+ * and answers 404 if the lead is absent.
  */
 export async function startFloorServer(
   db: DynamoDBDocumentClient,
@@ -51,7 +57,10 @@ export async function startFloorServer(
         return;
       }
       if (req.url === '/get-put-send') {
-        const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: itemKey(lead.siteId, 'leads', lead.leadId) }));
+        const [{ Item }] = await Promise.all([
+          db.send(new GetCommand({ TableName: tableName, Key: itemKey(lead.siteId, 'leads', lead.leadId) })),
+          readLeadState(db, tableName, lead),
+        ]);
         if (!Item) {
           res.writeHead(404, { 'content-type': 'application/json' });
           res.end('{"success":false}');
@@ -99,7 +108,10 @@ async function sameItems(
   lead: { siteId: string; leadId: string },
   request: Record<string, unknown>,
 ): Promise<void> {
-  await db.send(new GetCommand({ TableName: tableName, Key: itemKey(lead.siteId, 'leads', lead.leadId) }));
+  await Promise.all([
+    db.send(new GetCommand({ TableName: tableName, Key: itemKey(lead.siteId, 'leads', lead.leadId) })),
+    readLeadState(db, tableName, lead),
+  ]);
   const id = newId();
   const now = new Date().toISOString();
   const command: StoredCommand = {
@@ -115,4 +127,16 @@ async function sameItems(
   };
   await dynamoCommandStore(db, tableName).create(command);
   await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(jobFor(command)) }));
+}
+
+/** The read of the tenant's state of the lead as the accept path makes it: a Query of its one key. */
+function readLeadState(db: DynamoDBDocumentClient, tableName: string, lead: { siteId: string; leadId: string }) {
+  return db.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: '#pk = :pk AND #sk = :sk',
+      ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
+      ExpressionAttributeValues: { ':pk': historyPartition(lead.siteId, lead.leadId), ':sk': '~STATE#local' },
+    }),
+  );
 }
