@@ -1,5 +1,6 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../platform/clock';
+import { keyedCache } from '../platform/keyed-cache';
 import type { CrmProviderName } from '../providers/crm/port';
 import { connectionGeneration } from './connection-changes';
 import { connectionKey } from './dynamo-connection-store';
@@ -23,15 +24,9 @@ export function dynamoConnectedCheck(
   provider: CrmProviderName = 'hubspot',
   ttlMs: number = CONNECTED_CHECK_TTL_MS,
 ): ConnectedCheck {
-  const cache = new Map<string, { until: number; generation: number; value: Promise<boolean> }>();
-  return (tenantId) => {
-    const hit = cache.get(tenantId);
-    if (hit && hit.generation === connectionGeneration() && hit.until > clock.now()) return hit.value;
-    const value = db
+  const connected = (tenantId: string) =>
+    db
       .send(new GetCommand({ TableName: tableName, Key: connectionKey(tenantId, provider), ProjectionExpression: 'pk' }))
       .then(({ Item }) => Item !== undefined);
-    cache.set(tenantId, { until: clock.now() + ttlMs, generation: connectionGeneration(), value });
-    value.catch(() => cache.delete(tenantId));
-    return value;
-  };
+  return keyedCache(connected, { ttlMs, clock, generation: connectionGeneration });
 }

@@ -1,5 +1,6 @@
 import type { Clock } from '../platform/clock';
-import type { EndpointStore, WebhookEndpoint } from './endpoint-store';
+import { keyedCache } from '../platform/keyed-cache';
+import type { EndpointStore } from './endpoint-store';
 
 /**
  * How long a function keeps a tenant's endpoint list to decide which endpoints an event goes to. Every ending of a command asks,
@@ -27,15 +28,5 @@ export function cachedEndpointLists(
   clock: Pick<Clock, 'now'>,
   ttlMs: number = ENDPOINT_LIST_TTL_MS,
 ): Pick<EndpointStore, 'list'> {
-  const cache = new Map<string, { until: number; generation: number; value: Promise<WebhookEndpoint[]> }>();
-  return {
-    list(tenantId) {
-      const hit = cache.get(tenantId);
-      if (hit && hit.generation === generation && hit.until > clock.now()) return hit.value;
-      const value = store.list(tenantId);
-      cache.set(tenantId, { until: clock.now() + ttlMs, generation, value });
-      value.catch(() => cache.delete(tenantId));
-      return value;
-    },
-  };
+  return { list: keyedCache((tenantId) => store.list(tenantId), { ttlMs, clock, generation: () => generation }) };
 }
