@@ -125,17 +125,28 @@ export function attachRelaySocket(
     },
   };
 
+  /** Resolves once no event is being handled, those that started while it waited included. */
+  const settled = async (): Promise<void> => {
+    for (;;) {
+      const pending = [...queues.values(), ...beside];
+      await Promise.all(pending);
+      if ([...queues.values(), ...beside].every((promise) => pending.includes(promise))) return;
+    }
+  };
+
   return {
     connections,
     open: () => sockets.size,
-    async settled() {
-      await Promise.all([...queues.values(), ...beside]);
-    },
+    settled,
     async close(graceMs) {
       for (const ws of sockets.values()) ws.close(1001, 'the service is stopping');
-      const pending = Promise.all([...queues.values(), ...beside]);
+      // A socket hands its $disconnect over when its close completes: wait for those, and what runs, within the grace.
+      const closed = (async () => {
+        while (sockets.size > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+        await settled();
+      })();
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([pending, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);
       for (const ws of sockets.values()) ws.terminate();
       wss.close();

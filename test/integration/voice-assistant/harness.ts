@@ -191,6 +191,8 @@ export async function voiceHarness(extraSettings: Settings = {}, options: { even
     },
     async stop() {
       await relay.close(1_000);
+      // Every socket event still being handled ends before the services it writes to stop (nothing runs on after the file).
+      await relay.settled();
       await new Promise((resolve) => server.close(resolve));
       await stakeholder.stop();
     },
