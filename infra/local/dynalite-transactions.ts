@@ -180,8 +180,8 @@ interface Prior {
   table: string;
   key: AttributeMap;
   prior?: AttributeMap;
-  /** Its condition refused it: it wrote nothing to put back. */
-  refused?: boolean;
+  /** A condition check (written back as it was, or as a bare key when absent). */
+  check?: boolean;
 }
 
 const MAX_TRANSACTION_ITEMS = 100;
@@ -223,6 +223,9 @@ async function journaledWrite(call: DirectDynamo, items: WireItem[], targets: Ta
     const { body } = await call('GetItem', { TableName: target.table, Key: target.key, ConsistentRead: true });
     priors.push({ ...target, ...(body.Item ? { prior: body.Item as AttributeMap } : {}) });
   }
+  items.forEach((item, index) => {
+    if (item.ConditionCheck) priors[index]!.check = true;
+  });
   const journalId = { S: crypto.randomUUID() };
   await call('PutItem', { TableName: TRANSACTION_JOURNAL_TABLE, Item: { id: journalId, priors: { S: JSON.stringify(priors) } } });
   const dropJournal = () => call('DeleteItem', { TableName: TRANSACTION_JOURNAL_TABLE, Key: { id: journalId } });
@@ -241,7 +244,7 @@ async function journaledWrite(call: DirectDynamo, items: WireItem[], targets: Ta
     reasons.push(reason);
   }
   const succeeded = reasons.every((reason) => reason.Code === 'None');
-  await (succeeded ? clearChecked(call, items, priors) : restore(call, priors));
+  await (succeeded ? clearChecked(call, priors) : restore(call, priors));
   await dropJournal();
   return answerOf(reasons);
 }
@@ -253,20 +256,21 @@ async function journaledWrite(call: DirectDynamo, items: WireItem[], targets: Ta
  * checks read first. About half the calls of a journaled transaction.
  */
 async function directWrite(call: DirectDynamo, items: WireItem[], targets: Target[]): Promise<TransactionAnswer> {
+  // What was written, with what each item was before: what a rollback puts back. A refused item wrote nothing.
   const applied: Prior[] = [];
   const reasons: CancellationReason[] = [];
   for (const [index, item] of items.entries()) {
     const target = targets[index]!;
+    const check = item.ConditionCheck !== undefined;
     let prior: AttributeMap | undefined;
-    if (item.ConditionCheck) {
+    if (check) {
       const { body } = await call('GetItem', { TableName: target.table, Key: target.key, ConsistentRead: true });
       prior = body.Item as AttributeMap | undefined;
     }
     const { operation, request, condition } = operationOf(item, prior, target.key);
-    const answer = await call(operation, item.ConditionCheck ? request : { ...(request as object), ReturnValues: 'ALL_OLD' });
-    if (answer.status === 200 && !item.ConditionCheck) prior = answer.body.Attributes as AttributeMap | undefined;
-    const failedWithOld = answer.status !== 200 && condition?.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && !item.ConditionCheck;
-    if (failedWithOld) {
+    const answer = await call(operation, check ? request : { ...(request as object), ReturnValues: 'ALL_OLD' });
+    if (answer.status === 200 && !check) prior = answer.body.Attributes as AttributeMap | undefined;
+    if (answer.status !== 200 && !check && condition?.ReturnValuesOnConditionCheckFailure === 'ALL_OLD') {
       const { body } = await call('GetItem', { TableName: target.table, Key: target.key, ConsistentRead: true });
       prior = body.Item as AttributeMap | undefined;
     }
@@ -275,17 +279,12 @@ async function directWrite(call: DirectDynamo, items: WireItem[], targets: Targe
       await restore(call, applied);
       throw new Error(`The embedded DynamoDB answered ${operation} with ${answer.status} ${String(answer.body.__type ?? '')}`);
     }
+    // Every item is tried, so each refusal is named (as DynamoDB names them).
     reasons.push(reason);
-    // Every item is tried, so each refusal is named (as DynamoDB names them); a refused one wrote nothing.
-    applied.push({ ...target, ...(prior ? { prior } : {}), ...(reason.Code === 'None' ? {} : { refused: true }) });
+    if (reason.Code === 'None') applied.push({ ...target, ...(prior ? { prior } : {}), ...(check ? { check } : {}) });
   }
   const succeeded = reasons.every((reason) => reason.Code === 'None');
-  await (succeeded
-    ? clearChecked(call, items, applied)
-    : restore(
-        call,
-        applied.filter((entry) => !entry.refused),
-      ));
+  await (succeeded ? clearChecked(call, applied) : restore(call, applied));
   return answerOf(reasons);
 }
 
@@ -312,11 +311,8 @@ function reasonOf(
 }
 
 /** Removes the bare keys that condition checks of absent items wrote (a check writes nothing in DynamoDB). */
-async function clearChecked(call: DirectDynamo, items: WireItem[], priors: readonly Prior[]): Promise<void> {
-  for (const [index, item] of items.entries()) {
-    const { table, key, prior } = priors[index]!;
-    if (item.ConditionCheck && !prior) await call('DeleteItem', { TableName: table, Key: key });
-  }
+async function clearChecked(call: DirectDynamo, written: readonly Prior[]): Promise<void> {
+  for (const { table, key, prior, check } of written) if (check && !prior) await call('DeleteItem', { TableName: table, Key: key });
 }
 
 function answerOf(reasons: CancellationReason[]): TransactionAnswer {
