@@ -24,7 +24,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
     connections: dynamoConnectionStore(deps.db, deps.tableName, crmSecretBoxOf(secretsOf('crmSyncWorker', settings))),
     links: dynamoLeadLinks(deps.db, deps.tableName, 'hubspot'),
     deliveries: dynamoCrmDeliveryStore(deps.db, deps.tableName),
-    // Loaded by the first job of a connected tenant: the others end without a HubSpot client.
+    // Loaded by the first job that calls HubSpot, not at cold start (a lead with no linked contact needs no client).
     crm: deferredCrmProvider('hubspot', async () =>
       (await import('../../shared/providers/crm/hubspot')).hubspotCrm(hubspotBaseUrl ? { baseUrl: hubspotBaseUrl } : {}),
     ),

@@ -23,7 +23,7 @@ const queueNameOf = (queueUrl: string): string => queueUrl.slice(queueUrl.lastIn
  * The queue an SQS request (JSON protocol) acts on, or undefined when it
  * names none (a message move task names its source by ARN: news for all).
  */
-export function requestQueueName(body: string): string | undefined {
+function requestQueueName(body: string): string | undefined {
   try {
     const { QueueUrl } = JSON.parse(body) as { QueueUrl?: unknown };
     return typeof QueueUrl === 'string' ? queueNameOf(QueueUrl) : undefined;

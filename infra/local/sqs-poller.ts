@@ -34,8 +34,6 @@ export interface PollerOptions {
   quietPauseMs?: number;
 }
 
-export type { QueueActivity };
-
 /** A running poller. */
 export interface Poller {
   readonly name: string;

@@ -71,8 +71,8 @@ export const CRM_CATALOGUE = {
         // most 53 s under DEFAULT_CRM_POLICY (crmCallWorstCaseMs), plus a few table calls; the claim's lease is this long too.
         timeoutSeconds: 180,
         memoryMb: 256,
-        // Most jobs are for tenants with no connection: the HubSpot client (about 900 KiB) is a chunk of its own, read by the first
-        // job of a connected tenant (functions/workers/crm-sync.ts), not at every cold start.
+        // The HubSpot client (about 1 MiB) is a chunk of its own, read by the first job that calls HubSpot
+        // (functions/workers/crm-sync.ts), not at every cold start.
         lazyChunks: true,
         access: {
           table: [

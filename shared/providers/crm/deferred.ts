@@ -2,9 +2,10 @@ import type { CrmClient, CrmProvider, CrmProviderName } from './port';
 
 /**
  * A CRM provider whose adapter is loaded on the first call a client makes,
- * not when the function starts: most `crm_sync` jobs are for tenants with
- * no connection and end without one (and the HubSpot client is a large
- * module graph). A load that fails is tried again on the next call.
+ * not when the function starts: the HubSpot client is a large module graph
+ * that a cold start would otherwise read, and a job whose lead has no linked
+ * contact (or whose tenant disconnected) ends without a call. A load that
+ * fails is tried again by the next client.
  */
 export function deferredCrmProvider(name: CrmProviderName, load: () => Promise<CrmProvider>): CrmProvider {
   let loading: Promise<CrmProvider> | undefined;
