@@ -43,13 +43,24 @@ export interface EmbeddedAws {
   stop(): Promise<void>;
 }
 
+/** What an observer gets of a call besides its request. */
+export interface ObservedCall {
+  /** The answer being made: the service calls its `end` once it has done the call. */
+  response: ServerResponse;
+  /**
+   * Reads an item of the table (wire format) in-process, never queued behind
+   * another call, so it answers even while an observer holds a call back.
+   */
+  readItem(key: Record<string, { S: string }>): Promise<Record<string, unknown> | undefined>;
+}
+
 /**
  * Sees a request to an embedded service as it arrives, before the service
  * reads it. `operation` is the action named in `X-Amz-Target` (`PutItem`,
  * `SendMessage`, ...). To read the body, attach `data` listeners at once,
  * in this call; never consume it any other way.
  */
-export type AwsRequestObserver = (service: 'dynamodb' | 'sqs', operation: string, request: IncomingMessage) => void;
+export type AwsRequestObserver = (service: 'dynamodb' | 'sqs', operation: string, request: IncomingMessage, call: ObservedCall) => void;
 
 /** How to start the embedded services. */
 export interface EmbeddedAwsOptions {
@@ -99,8 +110,16 @@ export async function startEmbeddedAws(options: EmbeddedAwsOptions = {}): Promis
   const activity: QueueActivity = news.activity;
   if (options.onRequest) {
     const observe = options.onRequest;
-    dynamo.prependListener('request', (request: IncomingMessage) => observe('dynamodb', operationOf(request), request));
-    sqsServer.prependListener('request', (request: IncomingMessage) => observe('sqs', operationOf(request), request));
+    const readItem: ObservedCall['readItem'] = async (key) => {
+      const { body } = await direct('GetItem', { TableName: LOCAL_TABLE_NAME, Key: key, ConsistentRead: true });
+      return body.Item as Record<string, unknown> | undefined;
+    };
+    dynamo.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
+      observe('dynamodb', operationOf(request), request, { response, readItem }),
+    );
+    sqsServer.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
+      observe('sqs', operationOf(request), request, { response, readItem }),
+    );
   }
 
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TABLE } from '../../shared/catalogue/table';
 import { itemSize as sizeOfItem } from '../../shared/platform/item-size';
 import { tapBody } from '../../infra/local/tap-body';
@@ -43,16 +43,26 @@ function plainValue(value: WireValue): unknown {
 /** The index partition-key attributes (a write touching an item indexed by one also writes the index). */
 const INDEX_KEYS = TABLE.indexes.map((index) => index.partitionKey);
 
+/** How a write reaches its item. */
+type WriteKind = 'put' | 'update' | 'delete' | 'check';
+
 interface Write {
   key: string;
-  /** The item written whole (PutItem), else undefined: its size is read from the table afterwards. */
+  keyItem: WireItem;
+  kind: WriteKind;
+  /** The item written whole (a Put). */
   item?: WireItem;
   /** Whether the request names an index key (SET or REMOVE of it). */
   namesIndexKey: Set<string>;
   transactional: boolean;
+  /** The item's size before the call and after it (bytes, 0: no item), filled in once the call is answered. */
+  before?: number;
+  after?: number;
 }
 interface Read {
   key?: string;
+  /** The item's size when read (bytes). */
+  size: number;
   consistent: boolean;
   transactional: boolean;
 }
@@ -66,114 +76,189 @@ export interface CapacityUnits {
 }
 
 /**
- * Counts the capacity DynamoDB on-demand would bill for the calls an
- * embedded server sees (an `onAwsRequest` observer): writes at a unit per
- * KiB of the item (its size after all writes when the request does not
- * carry it whole, an upper bound as items only grow here), twice inside a
- * transaction (condition checks included), plus one unit per index the
- * write reaches (the projections are under 1 KiB); reads at a unit per
- * 4 KiB, half when eventually consistent, twice inside a transaction;
- * a Query at one unit (its pages here are a few small items).
+ * What the meter needs of a call besides its request: the answer's status and its `end`, called once the service has
+ * done the call, and an in-process read of an item that no held call can block.
+ */
+export interface MeteredCall {
+  response: Pick<ServerResponse, 'statusCode' | 'end'>;
+  readItem(key: WireItem): Promise<Record<string, unknown> | undefined>;
+}
+
+/**
+ * Counts the capacity DynamoDB on-demand bills for the calls an embedded
+ * server sees (an `onAwsRequest` observer), as DynamoDB reckons it: a write
+ * at a unit per KiB of the larger of its item before and after the call
+ * (a Put of a new item: the item; a Delete: the item removed; a condition
+ * check, or a write whose condition failed: the item as it is), at least
+ * one, twice inside a transaction, plus one unit per index the write
+ * reaches (the projections are under 1 KiB); reads at a unit per 4 KiB of
+ * the item read, half when eventually consistent, twice inside a
+ * transaction; a Query at one unit (its pages here are a few small items).
+ *
+ * Sizes are followed item by item: a Put's from its body, an Update's read
+ * back (in-process) once the service has done the call and before its
+ * answer leaves (held back meanwhile), in the order the calls to that item
+ * were done. A read back can only see a later write if another caller's
+ * write of the same item came in between (a tenant's shared counters),
+ * which the meter notices and counts ({@link CapacityMeter.raced}).
  */
 export class CapacityMeter {
   private readonly writes: Write[] = [];
   private readonly reads: Read[] = [];
   private readonly pending = new Set<Promise<void>>();
+  /** Each item's size as the calls answered so far left it. */
+  private readonly sizes = new Map<string, number>();
+  /** Per item, the end of the chain of its answered writes still being sized. */
+  private readonly chains = new Map<string, Promise<void>>();
+  /** Per item, how many writes of it have come in. */
+  private readonly arrivals = new Map<string, number>();
+  private readonly racedReads = new Map<string, number>();
 
   constructor(private readonly ignore: (request: IncomingMessage) => boolean = () => false) {}
 
-  observe = (service: 'dynamodb' | 'sqs', operation: string, request: IncomingMessage): void => {
+  /**
+   * Read backs that a later write of the same item may have overtaken, by kind of item (none for an exact count; the
+   * tenant's shared counters are written by many commands at once, but stay far under a unit).
+   */
+  get raced(): ReadonlyMap<string, number> {
+    return this.racedReads;
+  }
+
+  observe = (service: 'dynamodb' | 'sqs', operation: string, request: IncomingMessage, call: MeteredCall): void => {
+    const answer = call.response;
     if (service !== 'dynamodb' || this.ignore(request)) return;
-    const done = new Promise<void>((resolve) =>
+    let writes: Write[] = [];
+    const parsed = new Promise<void>((resolve) =>
       tapBody(request, (body) => {
-        this.record(operation, JSON.parse(body) as Body);
+        writes = this.record(operation, JSON.parse(body) as Body);
+        for (const write of writes) this.arrivals.set(write.key, (this.arrivals.get(write.key) ?? 0) + 1);
         resolve();
       }),
     );
-    this.pending.add(done);
-    void done.then(() => this.pending.delete(done));
+    this.track(parsed);
+    // The answer waits until the items written are sized, so its caller cannot write them again before they are read back.
+    const end = answer.end.bind(answer) as (...args: unknown[]) => void;
+    answer.end = ((...args: unknown[]) => {
+      const succeeded = answer.statusCode === 200;
+      const sized = parsed.then(() => Promise.all(writes.map((write) => this.size(write, succeeded, call)))).then(() => end(...args));
+      this.track(sized);
+      return answer;
+    }) as typeof answer.end;
   };
 
-  /**
-   * Each item's size when it was first written whole (a Put), by `pk|sk`: billing every later write at it gives a lower
-   * bound, as the items here only grow.
-   */
-  async firstWrittenSizes(): Promise<Map<string, number>> {
-    await Promise.all(this.pending);
-    const sizes = new Map<string, number>();
-    for (const write of this.writes) if (write.item && !sizes.has(write.key)) sizes.set(write.key, itemSize(write.item));
-    return sizes;
-  }
-
-  /** The units of every call seen, with `sizeOf` the table's items as they are now (by `pk|sk`). */
-  async units(sizeOf: (key: string) => number | undefined): Promise<CapacityUnits> {
-    await Promise.all(this.pending);
+  /** The units of every call seen. */
+  async units(): Promise<CapacityUnits> {
+    while (this.pending.size > 0) await Promise.all(this.pending);
     let writeUnits = 0;
     const writeUnitsByKind = new Map<string, number>();
     for (const write of this.writes) {
-      const size = write.item ? itemSize(write.item) : (sizeOf(write.key) ?? 1);
+      const size = Math.max(write.before ?? 0, write.after ?? 0);
       const indexes = INDEX_KEYS.filter((key) => write.namesIndexKey.has(key) || (write.item ?? {})[key] !== undefined).length;
-      const units = (write.transactional ? 2 : 1) * Math.ceil(size / 1024) + indexes;
+      const units = (write.transactional ? 2 : 1) * Math.max(1, Math.ceil(size / 1024)) + indexes;
       writeUnits += units;
-      const kind = /^[A-Z]+#/.exec(write.key)?.[0] ?? write.key;
+      const kind = kindOf(write.key);
       writeUnitsByKind.set(kind, (writeUnitsByKind.get(kind) ?? 0) + units);
     }
     let readUnits = 0;
-    for (const read of this.reads) {
-      const size = read.key ? (sizeOf(read.key) ?? 1) : 1;
-      readUnits += Math.ceil(size / 4096) * (read.transactional ? 2 : read.consistent ? 1 : 0.5);
-    }
+    for (const read of this.reads)
+      readUnits += Math.max(1, Math.ceil(read.size / 4096)) * (read.transactional ? 2 : read.consistent ? 1 : 0.5);
     return { writeUnits, readUnits, writeUnitsByKind };
   }
 
-  private record(operation: string, body: Body): void {
+  private track(done: Promise<void>): void {
+    this.pending.add(done);
+    void done.then(() => this.pending.delete(done));
+  }
+
+  /** Fills in `write`'s sizes before and after, after those of the writes of its item answered earlier. */
+  private size(write: Write, succeeded: boolean, call: MeteredCall): Promise<void> {
+    const arrivedSoFar = this.arrivals.get(write.key);
+    const previous = this.chains.get(write.key) ?? Promise.resolve();
+    const sized = previous.then(async () => {
+      const before = this.sizes.get(write.key) ?? 0;
+      let after = before;
+      if (succeeded && write.kind === 'put') after = itemSize(write.item!);
+      else if (succeeded && write.kind === 'delete') after = 0;
+      else if (succeeded && write.kind === 'update') {
+        const item = await call.readItem(write.keyItem);
+        after = item ? itemSize(item as WireItem) : 0;
+        if (this.arrivals.get(write.key) !== arrivedSoFar)
+          this.racedReads.set(kindOf(write.key), (this.racedReads.get(kindOf(write.key)) ?? 0) + 1);
+      }
+      write.before = before;
+      write.after = after;
+      this.sizes.set(write.key, after);
+    });
+    this.chains.set(write.key, sized);
+    return sized;
+  }
+
+  private record(operation: string, body: Body): Write[] {
+    const writes: Write[] = [];
     switch (operation) {
       case 'PutItem':
-        this.writes.push(this.writeOf(body.Item!, body, false, body.Item));
+        writes.push(this.writeOf('put', body.Item!, body, false, body.Item));
         break;
       case 'UpdateItem':
+        writes.push(this.writeOf('update', body.Key!, body, false));
+        break;
       case 'DeleteItem':
-        this.writes.push(this.writeOf(body.Key!, body, false));
+        writes.push(this.writeOf('delete', body.Key!, body, false));
         break;
       case 'BatchWriteItem':
         for (const requests of Object.values(body.RequestItems ?? {}))
           for (const request of requests as { PutRequest?: { Item: WireItem }; DeleteRequest?: { Key: WireItem } }[]) {
-            if (request.PutRequest) this.writes.push(this.writeOf(request.PutRequest.Item, {}, false, request.PutRequest.Item));
-            if (request.DeleteRequest) this.writes.push(this.writeOf(request.DeleteRequest.Key, {}, false));
+            if (request.PutRequest) writes.push(this.writeOf('put', request.PutRequest.Item, {}, false, request.PutRequest.Item));
+            if (request.DeleteRequest) writes.push(this.writeOf('delete', request.DeleteRequest.Key, {}, false));
           }
         break;
       case 'TransactWriteItems':
         for (const action of body.TransactItems ?? []) {
-          if (action.Put) this.writes.push(this.writeOf(action.Put.Item, action.Put, true, action.Put.Item));
-          for (const part of [action.Update, action.Delete, action.ConditionCheck])
-            if (part) this.writes.push(this.writeOf(part.Key, part, true));
+          if (action.Put) writes.push(this.writeOf('put', action.Put.Item, action.Put, true, action.Put.Item));
+          if (action.Update) writes.push(this.writeOf('update', action.Update.Key, action.Update, true));
+          if (action.Delete) writes.push(this.writeOf('delete', action.Delete.Key, action.Delete, true));
+          if (action.ConditionCheck) writes.push(this.writeOf('check', action.ConditionCheck.Key, action.ConditionCheck, true));
         }
         break;
       case 'GetItem':
-        this.reads.push({ key: keyOf(body.Key!), consistent: body.ConsistentRead === true, transactional: false });
+        this.reads.push({ ...this.sizeRead(body.Key!), consistent: body.ConsistentRead === true, transactional: false });
         break;
       case 'TransactGetItems':
         for (const action of body.TransactItems ?? [])
-          if (action.Get) this.reads.push({ key: keyOf(action.Get.Key), consistent: true, transactional: true });
+          if (action.Get) this.reads.push({ ...this.sizeRead(action.Get.Key), consistent: true, transactional: true });
         break;
       case 'Query':
       case 'Scan':
-        this.reads.push({ consistent: body.ConsistentRead === true, transactional: false });
+        this.reads.push({ size: 0, consistent: body.ConsistentRead === true, transactional: false });
         break;
       default:
         break;
     }
+    this.writes.push(...writes);
+    return writes;
   }
 
-  private writeOf(key: WireItem, request: Body, transactional: boolean, item?: WireItem): Write {
+  private sizeRead(key: WireItem): { key: string; size: number } {
+    const at = keyOf(key);
+    return { key: at, size: this.sizes.get(at) ?? 0 };
+  }
+
+  private writeOf(kind: WriteKind, key: WireItem, request: Body, transactional: boolean, item?: WireItem): Write {
     const expression = `${request.UpdateExpression ?? ''} ${JSON.stringify(request.ExpressionAttributeNames ?? {})}`;
     return {
       key: keyOf(key),
+      keyItem: { pk: key.pk!, sk: key.sk! },
+      kind,
       ...(item ? { item } : {}),
       namesIndexKey: new Set(INDEX_KEYS.filter((name) => expression.includes(name))),
       transactional,
     };
   }
+}
+
+/** The kind of the item at `pk|sk`: its partition key's prefix (`CMD#`, `USAGE#`, …). */
+function kindOf(key: string): string {
+  return /^[A-Z]+#/.exec(key)?.[0] ?? key;
 }
 
 /** The `pk|sk` of an item or key. */
