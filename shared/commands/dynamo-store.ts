@@ -83,6 +83,8 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
     return rest as unknown as StoredCommand<Live>;
   };
   const leaveIndex = { [IN_PROGRESS_INDEX.partitionKey]: undefined, [IN_PROGRESS_INDEX.sortKey]: undefined };
+  // A terminal write removes the command's progress: no phase runs again to need it (see CommandRecord.progress).
+  const dropProgress = { progress: undefined };
 
   /**
    * The usage the running job's meter holds for command `id`, taken to be written with a write to it
@@ -307,7 +309,16 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
     async complete(command, result, now, patch = {}, also = []) {
       return updateInProgress(
         command.id,
-        { ...patch, status: 'completed', finished_at: iso(now), result, updated_at: iso(now), lease_until: undefined, ...leaveIndex },
+        {
+          ...patch,
+          ...dropProgress,
+          status: 'completed',
+          finished_at: iso(now),
+          result,
+          updated_at: iso(now),
+          lease_until: undefined,
+          ...leaveIndex,
+        },
         also,
         command,
       );
@@ -318,6 +329,7 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
         command.id,
         {
           ...patch,
+          ...dropProgress,
           status: 'failed',
           finished_at: iso(now),
           error,

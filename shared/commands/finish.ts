@@ -83,7 +83,8 @@ export function endedCommand(current: StoredCommand | undefined, ending: Command
   if (!current) return undefined;
   const { lease_until: _lease, ...rest } = current;
   const outcome = ending.status === 'completed' ? { result: ending.result } : { error: ending.error };
-  return { ...rest, ...ending.patch, status: ending.status, ...outcome, updated_at: new Date(now).toISOString() };
+  const { progress: _progress, ...ended } = { ...rest, ...ending.patch };
+  return { ...ended, status: ending.status, ...outcome, updated_at: new Date(now).toISOString() };
 }
 
 /** The ending a terminal command was stored with; undefined while it is in progress. */

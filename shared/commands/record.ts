@@ -35,7 +35,10 @@ export interface CommandRecord<Request = unknown, Progress = unknown> {
   error?: ErrorInfo;
   parent_id?: string;
   child_ids?: string[];
-  /** Intermediate output of earlier phases, kept so a retried phase never re-runs an earlier one. */
+  /**
+   * Intermediate output of earlier phases, kept so a retried phase never re-runs an earlier one; removed by the
+   * terminal write (no phase runs again), so a finished command holds its result once, not its drafts as well.
+   */
   progress?: Progress;
   /** Notes on things that went wrong without failing the command (e.g. an optional phase). */
   warnings?: ErrorInfo[];

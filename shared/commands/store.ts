@@ -89,6 +89,7 @@ export interface CommandStore {
    * Moves in_progress → completed; false when it was not in progress. `also`
    * are writes that commit with the move or not at all (its events: the outbox),
    * as do its tenant's count of ended commands and its in-progress place given back.
+   * The command's `progress` goes with the move (a `progress` in `patch` too): no phase of it runs again.
    */
   complete(
     command: EndingCommand,
@@ -97,7 +98,7 @@ export interface CommandStore {
     patch?: CommandPatch,
     also?: readonly TransactionItem[],
   ): Promise<boolean>;
-  /** Moves in_progress → failed; false when it was not in progress. `also` as for `complete`. */
+  /** Moves in_progress → failed; false when it was not in progress. `also` and `progress` as for `complete`. */
   fail(command: EndingCommand, error: ErrorInfo, now: number, patch?: CommandPatch, also?: readonly TransactionItem[]): Promise<boolean>;
   /** Commands still in progress that were created before `createdBefore` (ISO), oldest first, up to `limit`. */
   listInProgress(createdBefore: string, limit: number): Promise<StoredCommand[]>;

@@ -344,18 +344,12 @@ const finish = (deps: WorkerDependencies, command: StoredCommand, ending: Comman
 /**
  * A write of the job was refused as too large: no attempt could do better,
  * so the command fails at once (without the output that did not fit) and
- * the job is dead-lettered with the reason. Should even the failure not
- * fit (an item already at the limit), it is written again without the
- * command's intermediate progress, which a failed command no longer needs.
+ * the job is dead-lettered with the reason. The failure fits even an item
+ * already at the limit: like every terminal write it removes the command's
+ * intermediate progress.
  */
 async function failTooLarge(deps: WorkerDependencies, command: StoredCommand, error: Error): Promise<never> {
-  const ending: CommandEnding = { status: 'failed', error: { ...OUTPUT_TOO_LARGE_ERROR } };
-  try {
-    await finish(deps, command, ending);
-  } catch (failure) {
-    if (!isItemTooLarge(failure)) throw failure;
-    await finish(deps, command, { ...ending, patch: { progress: undefined } });
-  }
+  await finish(deps, command, { status: 'failed', error: { ...OUTPUT_TOO_LARGE_ERROR } });
   throw new PoisonJobError(tooLargeReason(error), { cause: error });
 }
 

@@ -156,7 +156,6 @@ export async function runImportPhase(
       return {
         status: 'completed',
         result: { ...tally, limit_reached: tally.limit_reached || (more && full) },
-        patch: { progress: undefined },
       };
     }
     progress = { ...progress, tally, after: page.next, pages: progress.pages + 1 };

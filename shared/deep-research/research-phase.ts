@@ -139,8 +139,8 @@ export async function runResearchPhase(
     provider_requests: search.provider_requests,
     cached: search.cached,
   };
-  // The kept search is not needed once the result holds it: the item stays small.
-  return { status: 'completed', result, patch: { progress: undefined, ...(warnings.length > 0 ? { warnings } : {}) } };
+  // The kept search goes with the terminal write (the kernel removes progress), so the item holds the results once.
+  return { status: 'completed', result, ...(warnings.length > 0 ? { patch: { warnings } } : {}) };
 }
 
 /** The search, from the cache or the providers; or the SEARCH_FAILED error when none could serve. */

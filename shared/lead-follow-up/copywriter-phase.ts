@@ -65,12 +65,8 @@ export async function runCopywriterPhase(
 ): Promise<PhaseOutcome> {
   const { command: child, request } = input;
   const parent = await loadParent(deps, child, request);
-  const sales = parent.progress?.sales;
-  if (sales?.output !== 'channel_messages') {
-    throw new AppError('SALES_COMMAND_FAILED', 'The sales phase left no messages to refine.');
-  }
-
   let outcome = child.progress?.copywriter;
+  // A finished parent no longer holds the sales output (its terminal write removed its progress): only this command is left to end.
   if (parent.status !== 'in_progress') {
     return childOutcome(
       outcome ?? {
@@ -80,6 +76,11 @@ export async function runCopywriterPhase(
       parent,
     );
   }
+  const sales = parent.progress?.sales;
+  if (sales?.output !== 'channel_messages') {
+    throw new AppError('SALES_COMMAND_FAILED', 'The sales phase left no messages to refine.');
+  }
+
   if (!outcome) {
     outcome = await refine(deps, sales, request, input.attempt);
     const recorded = await deps.commands.recordProgress(

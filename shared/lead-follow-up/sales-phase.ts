@@ -89,7 +89,6 @@ export async function runSalesPhase(
   const firstAttempt = command.attempts <= 1 && command.progress?.sales === undefined;
   let progress = command.progress?.sales;
   let childId = command.child_ids?.[0];
-  let kept = progress !== undefined;
   if (!progress) {
     const owner = { tenantId: command.tenant_id, siteId: request.siteId, leadId: request.leadId };
     // Read beside the site and the lead (the checks await it last).
@@ -111,14 +110,9 @@ export async function runSalesPhase(
         : await writeMessages(deps, llm, context, checked.site.id);
     if (progress.output === 'channel_messages' && progress.copywriter_agent_id) childId = newId();
     // Kept before any further step that could fail, so a redelivery never calls the model again;
-    // messages that complete the command at once are kept by the completion itself.
-    if (progress.output === 'follow_up_sequence' || childId) {
-      await keepProgress(deps, command, progress, childId);
-      kept = true;
-    }
+    // messages that complete the command at once need no keeping: the completion holds them in its result.
+    if (progress.output === 'follow_up_sequence' || childId) await keepProgress(deps, command, progress, childId);
   }
-  const keepAlong = kept ? {} : { patch: { progress: { ...command.progress, sales: progress } } };
-
   if (progress.output === 'follow_up_sequence') {
     await deps.followUps.saveSequence(
       progress.follow_ups.map((item) => stored(item, command, deps.commandRetentionMs ?? DEFAULT_COMMAND_RETENTION_MS)),
@@ -141,7 +135,6 @@ export async function runSalesPhase(
   return {
     status: 'completed',
     result: { ...channelMessagesResult(progress.context, progress.messages, progress, { sales: command.id, copywriter: null }) },
-    ...keepAlong,
   };
 }
 

@@ -56,6 +56,24 @@ describe('dynamoCommandStore', () => {
     expect(await store.get(command.id)).toMatchObject({ status: 'failed', error: { code: 'SALES_COMMAND_FAILED' } });
   });
 
+  it('removes a command’s progress with its terminal write, completed or failed, a progress in the patch too', async () => {
+    const completed = newCommand();
+    const failed = newCommand();
+    for (const command of [completed, failed]) {
+      await store.create(command);
+      expect(await store.recordProgress(command.id, { progress: { draft: 'x'.repeat(2000) } }, Date.now())).toBe(true);
+      expect((await store.get(command.id))?.progress).toEqual({ draft: 'x'.repeat(2000) });
+    }
+    const patch = { progress: { draft: 'again' }, warnings: [{ code: 'SYSTEM_ERROR' as const, message: 'noted' }] };
+    expect(await store.complete(completed, { answer: 1 }, Date.now(), patch)).toBe(true);
+    expect(await store.fail(failed, { code: 'SYSTEM_ERROR', message: 'x' }, Date.now(), patch)).toBe(true);
+    for (const command of [completed, failed]) {
+      const stored = await store.get(command.id);
+      expect(stored).not.toHaveProperty('progress');
+      expect(stored?.warnings).toEqual(patch.warnings);
+    }
+  });
+
   it('lets one worker hold a command at a time, and another take it once the lease runs out', async () => {
     const command = newCommand();
     await store.create(command);

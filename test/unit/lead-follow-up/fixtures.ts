@@ -109,10 +109,10 @@ export function inMemoryCommands(): CommandStore & { records: Map<string, Comman
       return records.get(id)?.status;
     },
     async complete({ id }, result, now, patch = {}) {
-      return update(id, { ...patch, status: 'completed', result, updated_at: iso(now), lease_until: undefined });
+      return update(id, { ...patch, progress: undefined, status: 'completed', result, updated_at: iso(now), lease_until: undefined });
     },
     async fail({ id }, error, now, patch = {}) {
-      return update(id, { ...patch, status: 'failed', error, updated_at: iso(now), lease_until: undefined });
+      return update(id, { ...patch, progress: undefined, status: 'failed', error, updated_at: iso(now), lease_until: undefined });
     },
     async listInProgress(createdBefore, limit) {
       return [...records.values()]
