@@ -132,6 +132,23 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
       if (ending?.in_progress_place !== undefined)
         counted.push(giveBackInProgressPlace(tableName, ending.tenant_id, ending.in_progress_place));
     }
+    const update = inProgressUpdate(id, sets);
+    const others = [...also, ...counted];
+    try {
+      if (others.length === 0) await db.send(new UpdateCommand(update));
+      else await sendTransaction(db, [{ Update: update }, ...others]);
+      return true;
+    } catch (error) {
+      giveBack(pending);
+      if (isConditionalCheckFailed(error) || cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
+      throw error;
+    }
+  };
+
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  /** The Update that sets `sets` on command `id` (an undefined value removes the field) while it is in progress. */
+  const inProgressUpdate = (id: string, sets: Record<string, unknown>) => {
     const names: Record<string, string> = { '#status': 'status' };
     const values: Record<string, unknown> = { ':in_progress': 'in_progress' };
     const assignments: string[] = [];
@@ -147,7 +164,7 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
       assignments.push(`${name} = :v_${field}`);
     }
     const expression = [`SET ${assignments.join(', ')}`, removals.length ? `REMOVE ${removals.join(', ')}` : ''].filter(Boolean).join(' ');
-    const update = {
+    return {
       TableName: tableName,
       Key: commandKey(id),
       UpdateExpression: expression,
@@ -155,26 +172,18 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     };
-    const others = [...also, ...counted];
-    try {
-      if (others.length === 0) await db.send(new UpdateCommand(update));
-      else await sendTransaction(db, [{ Update: update }, ...others]);
-      return true;
-    } catch (error) {
-      giveBack(pending);
-      if (isConditionalCheckFailed(error) || cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
-      throw error;
-    }
   };
-
-  const iso = (ms: number) => new Date(ms).toISOString();
 
   const store: CommandStore = {
     async create(command, options = {}) {
       // A phase's command is created with its parent's usage so far (the parent's job hands off with it).
       const pending = command.parent_id ? pendingUsageOf(command.parent_id) : { usage: NO_USAGE };
       const common: TransactionItem[] = [];
-      if (command.parent_id) {
+      if (command.parent_id && options.parentPatch) {
+        // The parent's hand-off rides on the child's write, and its condition (in progress) stands for the check.
+        const sets = { ...options.parentPatch, updated_at: command.created_at };
+        common.push({ Update: inProgressUpdate(command.parent_id, sets) });
+      } else if (command.parent_id) {
         common.push({
           ConditionCheck: { TableName: tableName, Key: commandKey(command.parent_id), ConditionExpression: 'attribute_exists(pk)' },
         });

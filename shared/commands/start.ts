@@ -10,7 +10,7 @@ import { jobNaming, type JobEnvelope } from './job';
 import type { JobQueue } from './queue';
 import { DEFAULT_COMMAND_RETENTION_MS } from './retention';
 import type { CommandType, NoLiveFields, StoredCommand } from './record';
-import { InProgressLimitError, type CommandStore } from './store';
+import { InProgressLimitError, type CommandPatch, type CommandStore } from './store';
 import type { CommandAdmission } from '../access/limits/admission';
 import type { TenantLimits } from '../access/limits/tenant-limits';
 
@@ -45,6 +45,8 @@ export interface StartInput<Request, Live extends object = NoLiveFields> {
   id?: string;
   /** The command whose phase this one is. */
   parentId?: string;
+  /** What the parent's record takes in the same write as this phase (see CreateOptions.parentPatch). */
+  parentPatch?: CommandPatch;
   /** Its feature's live fields known before any worker runs (e.g. the call it will place), stored with the command. */
   initial?: Partial<Live>;
   /** How long its first job waits on the queue before a worker may take it (whole seconds, at most 900). @default 0 */
@@ -110,7 +112,7 @@ export async function startCommand<Request, Live extends object = NoLiveFields>(
   const command = newCommandRecord(deps.clock.now(), commandId, input, deps.commandRetentionMs ?? DEFAULT_COMMAND_RETENTION_MS);
   let created: boolean;
   try {
-    created = await deps.commands.create(command, admission);
+    created = await deps.commands.create(command, input.parentPatch ? { ...admission, parentPatch: input.parentPatch } : admission);
   } catch (error) {
     if (!(error instanceof InProgressLimitError) || !deps.admission) throw error;
     // Refused before anything was written: the caller's Idempotency-Key stays free for its retry, with any body.

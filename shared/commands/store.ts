@@ -48,6 +48,12 @@ export type EndingCommand = Pick<StoredCommand, 'id' | 'type' | 'tenant_id' | 's
 export interface CreateOptions {
   /** Most commands its tenant may have in progress (its `in_progress` limit), for a command holding a place. @default no limit */
   inProgressCap?: number;
+  /**
+   * For a child phase: what its parent's record takes with the hand-off (its progress so far, the child's id), written
+   * in the same transaction, which then needs the parent in progress rather than only present. One write where a
+   * recorded progress and then the child would be two, each paying for the parent's whole item.
+   */
+  parentPatch?: CommandPatch;
 }
 
 /** What a job knows of the command it names; a claim succeeds only when both match. */
@@ -65,7 +71,8 @@ export interface CommandStore {
   /**
    * Writes a new command; returns false when one with that id already exists.
    * A child phase (`parent_id`) is written only while its parent exists (one
-   * transaction), so no child outlives an erased parent: CommandGoneError then.
+   * transaction), so no child outlives an erased parent: CommandGoneError then
+   * (with `parentPatch`, also when the parent is no longer in progress).
    * With `inProgressCap`, the command takes one of its tenant's in-progress
    * places in the same transaction (and records which, `in_progress_place`):
    * InProgressLimitError when none is left.

@@ -4,6 +4,7 @@ import type { CommandRecord } from '../commands/record';
 import { DEFAULT_COMMAND_RETENTION_MS } from '../commands/retention';
 import { startCommand, type StartDependencies } from '../commands/start';
 import type { JobDefinition, PhaseInput, PhaseOutcome } from '../commands/worker';
+import type { CommandPatch } from '../commands/store';
 import { epochSeconds } from '../platform/clock';
 import { newId } from '../platform/ids';
 import { memoize } from '../platform/memo';
@@ -89,6 +90,8 @@ export async function runSalesPhase(
   const firstAttempt = command.attempts <= 1 && command.progress?.sales === undefined;
   let progress = command.progress?.sales;
   let childId = command.child_ids?.[0];
+  // What this command's record takes with the hand-off, when it has not kept its sales output yet.
+  let handOff: CommandPatch | undefined;
   if (!progress) {
     const owner = { tenantId: command.tenant_id, siteId: request.siteId, leadId: request.leadId };
     // Read beside the site and the lead (the checks await it last).
@@ -109,9 +112,11 @@ export async function runSalesPhase(
         ? await writeSequence(deps, llm, command, request, checked, context)
         : await writeMessages(deps, llm, context, checked.site.id);
     if (progress.output === 'channel_messages' && progress.copywriter_agent_id) childId = newId();
-    // Kept before any further step that could fail, so a redelivery never calls the model again;
-    // messages that complete the command at once need no keeping: the completion holds them in its result.
-    if (progress.output === 'follow_up_sequence' || childId) await keepProgress(deps, command, progress, childId);
+    // Kept so a redelivery never calls the model again: a sequence before it is saved; messages handed to the copywriter
+    // in the same write as its command (one write of this command's item, not two); messages that complete the command
+    // at once need no keeping, as the completion holds them in its result.
+    if (progress.output === 'follow_up_sequence') await keepProgress(deps, command, progress);
+    else if (childId) handOff = { progress: { ...command.progress, sales: progress }, child_ids: [childId] };
   }
   if (progress.output === 'follow_up_sequence') {
     await deps.followUps.saveSequence(
@@ -124,12 +129,8 @@ export async function runSalesPhase(
     };
   }
   if (progress.copywriter_agent_id && childId) {
-    await handOffToCopywriter(deps, command, childId, {
-      parentId: command.id,
-      siteId: request.siteId,
-      leadId: request.leadId,
-      agentId: progress.copywriter_agent_id,
-    });
+    const childRequest = { parentId: command.id, siteId: request.siteId, leadId: request.leadId, agentId: progress.copywriter_agent_id };
+    await handOffToCopywriter(deps, command, childId, childRequest, handOff);
     return { status: 'handed_off' };
   }
   return {
@@ -138,17 +139,8 @@ export async function runSalesPhase(
   };
 }
 
-async function keepProgress(
-  deps: SalesPhaseDependencies,
-  command: LeadFollowUpCommand,
-  sales: SalesProgress,
-  childId: string | undefined,
-): Promise<void> {
-  const recorded = await deps.commands.recordProgress(
-    command.id,
-    { progress: { ...command.progress, sales }, ...(childId ? { child_ids: [childId] } : {}) },
-    deps.clock.now(),
-  );
+async function keepProgress(deps: SalesPhaseDependencies, command: LeadFollowUpCommand, sales: SalesProgress): Promise<void> {
+  const recorded = await deps.commands.recordProgress(command.id, { progress: { ...command.progress, sales } }, deps.clock.now());
   if (!recorded) throw new Error(`Command ${command.id} is no longer in progress; its sales output was not kept`);
 }
 
@@ -228,16 +220,19 @@ async function writeSequence(
 }
 
 /**
- * Phase 2 starts: the child command, whose id the parent already keeps in
- * `child_ids`, is started once (a second start finds it and queues its job
- * only if no worker has taken it up). The copywriter runs the child's stored
- * request, never a job's.
+ * Phase 2 starts: the child command is started once, in one transaction with
+ * `parentPatch` (the parent's sales output and the child's id in
+ * `child_ids`) when the parent has not kept them yet; a second start (a
+ * redelivery, the parent already keeping them) finds the child and queues
+ * its job only if no worker has taken it up. The copywriter runs the
+ * child's stored request, never a job's.
  */
 async function handOffToCopywriter(
   deps: SalesPhaseDependencies,
   parent: LeadFollowUpCommand,
   childId: string,
   request: CopywriterRequest,
+  parentPatch: CommandPatch | undefined,
 ): Promise<void> {
   await startCommand(deps, {
     type: 'copywriter',
@@ -246,6 +241,7 @@ async function handOffToCopywriter(
     tenantId: parent.tenant_id,
     ...(parent.site_id === undefined ? {} : { siteId: parent.site_id }),
     request,
+    ...(parentPatch ? { parentPatch } : {}),
   });
   deps.logger?.info('Lead follow-up handed to the copywriter', { commandId: parent.id, childId });
 }

@@ -154,4 +154,21 @@ describe('dynamoCommandStore', () => {
     await expect(store.create(orphan)).rejects.toBeInstanceOf(CommandGoneError);
     expect(await store.get(orphan.id)).toBeUndefined();
   });
+
+  it('writes a child phase with its parent’s hand-off in one transaction, only while the parent is in progress', async () => {
+    const parent = newCommand();
+    await store.create(parent);
+    const child = { ...newCommand(), type: 'copywriter' as const, parent_id: parent.id };
+    const parentPatch = { progress: { sales: 'drafts' }, child_ids: [child.id] };
+    expect(await store.create(child, { parentPatch })).toBe(true);
+    expect(await store.get(parent.id)).toMatchObject({ status: 'in_progress', ...parentPatch, updated_at: child.created_at });
+    expect(await store.get(child.id)).toMatchObject({ status: 'in_progress', parent_id: parent.id });
+
+    // A parent that ended meanwhile takes no hand-off, and the child is not written.
+    await store.fail(parent, { code: 'SYSTEM_ERROR', message: 'x' }, Date.now());
+    const late = { ...newCommand(), type: 'copywriter' as const, parent_id: parent.id };
+    await expect(store.create(late, { parentPatch: { child_ids: [child.id, late.id] } })).rejects.toBeInstanceOf(CommandGoneError);
+    expect(await store.get(late.id)).toBeUndefined();
+    expect((await store.get(parent.id))?.child_ids).toEqual([child.id]);
+  });
 });

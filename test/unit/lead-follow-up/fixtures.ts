@@ -76,9 +76,15 @@ export function inMemoryCommands(): CommandStore & { records: Map<string, Comman
   };
   return {
     records,
-    async create(command) {
+    async create(command, options = {}) {
       if (records.has(command.id)) return false;
       if (command.parent_id && !records.has(command.parent_id)) throw new CommandGoneError(command.parent_id);
+      if (
+        command.parent_id &&
+        options.parentPatch &&
+        !update(command.parent_id, { ...options.parentPatch, updated_at: command.created_at })
+      )
+        throw new CommandGoneError(command.parent_id);
       records.set(command.id, structuredClone(command));
       return true;
     },
