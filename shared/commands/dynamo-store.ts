@@ -3,8 +3,16 @@ import { TABLE } from '../catalogue/table';
 import { queryShardsBefore, sendTransaction, type TransactionItem } from '../platform/dynamodb';
 import { cancellationReasons, isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { epochSeconds } from '../platform/clock';
-import { currentUsageMeter, type UsageMeter } from '../usage/meter';
-import { commandUsageKey, giveBackInProgressPlace, inProgressShardsOf, takeInProgressPlace, usageItems } from '../usage/dynamo-ledger';
+import { currentUsageMeter, usageTargetOf, type UsageMeter } from '../usage/meter';
+import {
+  commandUsageKey,
+  giveBackInProgressPlace,
+  inProgressShardsOf,
+  takeInProgressPlace,
+  usageItems,
+  usageItemsOf,
+  type UsageEntry,
+} from '../usage/dynamo-ledger';
 import { countersOf, isEmptyUsage, NO_USAGE, type UsageCounters } from '../usage/usage';
 import { tenantListingKeys } from './listing';
 import type { NoLiveFields, StoredCommand } from './record';
@@ -87,19 +95,21 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
   const dropProgress = { progress: undefined };
 
   /**
-   * The usage the running job's meter holds for command `id`, taken to be written with a write to it
-   * (given back by {@link giveBack} when that write does not land).
+   * The usage the running job's meter holds for command `id` (with `phases`, also for a phase of it: the job of a
+   * phase ending its parent), taken to be written with a write to it (given back by {@link giveBack} when that write
+   * does not land).
    */
-  const pendingUsageOf = (id: string): { meter?: UsageMeter; usage: UsageCounters } => {
+  const pendingUsageOf = (id: string, phases = false): { meter?: UsageMeter; usage: UsageCounters } => {
     const meter = currentUsageMeter();
-    if (!meter || meter.target.commandId !== id) return { usage: NO_USAGE };
+    if (!meter || (meter.target.commandId !== id && !(phases && meter.target.parentId === id))) return { usage: NO_USAGE };
     return { meter, usage: meter.take() };
   };
   const giveBack = (pending: { meter?: UsageMeter; usage: UsageCounters }) => pending.meter?.giveBack(pending.usage);
 
   /**
    * Updates a command still in progress, with `also` in the same transaction, and the usage the running job's meter
-   * holds for it (and, with `ending`, the tenant's count of ended commands and its in-progress place given back).
+   * holds for it (and, with `ending`, the tenant's count of ended commands and its in-progress place given back; a
+   * phase's job ending its parent brings the phase's usage along, so one write counts it and ends the parent).
    */
   const updateInProgress = async (
     id: string,
@@ -107,31 +117,26 @@ export function dynamoCommandStore(db: DynamoDBDocumentClient, tableName: string
     also: readonly TransactionItem[] = [],
     ending?: EndingCommand,
   ): Promise<boolean> => {
-    const pending = pendingUsageOf(id);
+    const pending = pendingUsageOf(id, ending !== undefined);
     const now = Date.now();
     const counted: TransactionItem[] = [];
-    if (ending || !isEmptyUsage(pending.usage)) {
-      const target = pending.meter?.target;
-      const root = ending ? ending.parent_id === undefined : false;
-      if (target || ending) {
-        counted.push(
-          ...usageItems(tableName, {
-            target: target ?? {
-              commandId: ending!.id,
-              tenantId: ending!.tenant_id,
-              type: ending!.type,
-              ...(ending!.site_id === undefined ? {} : { siteId: ending!.site_id }),
-              ...(ending!.expires_at === undefined ? {} : { expiresAt: ending!.expires_at }),
-            },
-            usage: pending.usage,
-            at: now,
-            ended: root,
-          }),
-        );
-      }
-      if (ending?.in_progress_place !== undefined)
-        counted.push(giveBackInProgressPlace(tableName, ending.tenant_id, ending.in_progress_place));
+    const target = pending.meter?.target;
+    const entries: UsageEntry[] = [];
+    if (ending) {
+      const own = target?.commandId === id;
+      entries.push({
+        target: own ? target : usageTargetOf(ending),
+        usage: own ? pending.usage : NO_USAGE,
+        at: now,
+        ended: ending.parent_id === undefined,
+      });
+      if (!own && target && !isEmptyUsage(pending.usage)) entries.push({ target, usage: pending.usage, at: now });
+    } else if (target && !isEmptyUsage(pending.usage)) {
+      entries.push({ target, usage: pending.usage, at: now });
     }
+    counted.push(...usageItemsOf(tableName, entries));
+    if (ending?.in_progress_place !== undefined)
+      counted.push(giveBackInProgressPlace(tableName, ending.tenant_id, ending.in_progress_place));
     const update = inProgressUpdate(id, sets);
     const others = [...also, ...counted];
     try {

@@ -19,7 +19,13 @@ import { checkChannelMessages, type ChannelMessages } from './message-checks';
 import { offlineRefinement } from './offline-writer';
 import { channelMessagesResult } from './presenter';
 import { copywriterKind, leadFollowUpKind } from './kinds';
-import type { CopywriterCommandProgress, CopywriterProgress, LeadFollowUpProgress, SalesProgress } from './progress';
+import {
+  copywriterOutcomeSchema,
+  type CopywriterCommandProgress,
+  type CopywriterProgress,
+  type LeadFollowUpProgress,
+  type SalesProgress,
+} from './progress';
 import type { LeadFollowUpRequest } from './schema';
 import { copywriterPrompt } from './prompts';
 
@@ -52,12 +58,15 @@ export function copywriterJob(deps: CopywriterPhaseDependencies): JobDefinition<
 
 /**
  * Use case: phase 2 of a lead follow-up. Refines the sales messages (one
- * call, one repair, same checks), keeps the outcome on its own command,
- * completes the parent with the final messages, then finishes itself. When
- * refinement fails, the sales content stands: the parent completes with
- * `copywriter: null` and the reason in its warnings, and this command fails
- * with that reason. Every run looks at the parent first, so a job
- * redelivered after a crash between the two completions finishes both.
+ * call, one repair, same checks) and completes the parent with the final
+ * messages, in one write that also counts what the refinement used; then
+ * finishes itself with the same outcome. When refinement fails, the sales
+ * content stands: the parent completes with `copywriter: null` and the
+ * reason in its warnings, and this command fails with that reason. Every
+ * run looks at the parent first: a job redelivered after a crash between
+ * the two completions reads its outcome off the finished parent (a crash
+ * before the parent's completion runs the refinement again, as nothing of
+ * it was written).
  */
 export async function runCopywriterPhase(
   deps: CopywriterPhaseDependencies,
@@ -65,38 +74,43 @@ export async function runCopywriterPhase(
 ): Promise<PhaseOutcome> {
   const { command: child, request } = input;
   const parent = await loadParent(deps, child, request);
+  // An outcome kept by an earlier version of this phase, which recorded it before completing the parent.
   let outcome = child.progress?.copywriter;
-  // A finished parent no longer holds the sales output (its terminal write removed its progress): only this command is left to end.
-  if (parent.status !== 'in_progress') {
-    return childOutcome(
-      outcome ?? {
-        ok: false,
-        error: { code: 'SALES_COMMAND_FAILED', message: 'The lead follow-up finished before the copywriter phase ran.' },
-      },
-      parent,
-    );
-  }
+  if (parent.status !== 'in_progress') return childOutcome(outcome ?? outcomeHeldBy(parent, child.id), parent);
   const sales = parent.progress?.sales;
   if (sales?.output !== 'channel_messages') {
     throw new AppError('SALES_COMMAND_FAILED', 'The sales phase left no messages to refine.');
   }
 
-  if (!outcome) {
-    outcome = await refine(deps, sales, request, input.attempt);
-    const recorded = await deps.commands.recordProgress(
-      child.id,
-      { progress: { ...child.progress, copywriter: outcome } },
-      deps.clock.now(),
-    );
-    if (!recorded) throw new Error(`Copywriter command ${child.id} is no longer in progress`);
-  }
-
+  outcome ??= await refine(deps, sales, request, input.attempt);
   const final = outcome.ok
     ? channelMessagesResult(sales.context, outcome.messages, outcome, { sales: parent.id, copywriter: child.id })
     : channelMessagesResult(sales.context, sales.messages, sales, { sales: parent.id, copywriter: null });
   const warnings = outcome.ok ? undefined : [...(parent.warnings ?? []), outcome.error];
   await finishCommand(deps, parent, { status: 'completed', result: { ...final }, ...(warnings ? { patch: { warnings } } : {}) });
   return childOutcome(outcome, parent);
+}
+
+/**
+ * This phase's outcome as its finished parent holds it: the copy the parent completed with when it names this
+ * command, the reason it completed with the sales content instead (its last warning), or, for a parent that ended
+ * some other way, that the lead follow-up finished before this phase ran.
+ */
+function outcomeHeldBy(parent: LeadFollowUpCommand, childId: string): CopywriterProgress {
+  const result = parent.status === 'completed' ? parent.result : undefined;
+  const ids = result?.command_ids as { copywriter?: unknown } | undefined;
+  if (ids?.copywriter === childId) {
+    const copy = copywriterOutcomeSchema.safeParse({
+      ok: true,
+      messages: result?.messages,
+      generated_by: result?.generated_by,
+      model: result?.model,
+    });
+    if (copy.success) return copy.data;
+  }
+  const reason = parent.warnings?.at(-1);
+  if (ids?.copywriter === null && reason) return { ok: false, error: reason };
+  return { ok: false, error: { code: 'SALES_COMMAND_FAILED', message: 'The lead follow-up finished before the copywriter phase ran.' } };
 }
 
 async function loadParent(

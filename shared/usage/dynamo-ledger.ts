@@ -107,51 +107,75 @@ export interface UsageEntry {
  * to count.
  */
 export function usageItems(tableName: string, entry: UsageEntry): TransactionItem[] {
+  return usageItemsOf(tableName, [entry]);
+}
+
+/**
+ * The transaction items that count several usage entries in one write (a
+ * phase's usage riding on its parent's terminal write): entries that reach
+ * the same item (the parent's usage, a month shard) are added up into one
+ * update, as a transaction may name an item only once.
+ */
+export function usageItemsOf(tableName: string, entries: readonly UsageEntry[]): TransactionItem[] {
+  const counts = new Map<string, Count>();
+  const add = (count: Count) => {
+    const id = `${count.key.pk}|${count.key.sk}`;
+    const earlier = counts.get(id);
+    if (!earlier) counts.set(id, count);
+    else
+      counts.set(id, { ...earlier, counters: addUsage(earlier.counters, count.counters), labels: { ...earlier.labels, ...count.labels } });
+  };
+  for (const entry of entries) countsOf(entry).forEach(add);
+  return [...counts.values()].map((count) => counting(tableName, count));
+}
+
+/** What one write adds to one item: its counters, the labels it sets, and the expiry it gets if it has none. */
+interface Count {
+  key: { pk: string; sk: string };
+  counters: UsageCounters;
+  labels: Record<string, unknown>;
+  expiresAt: number;
+}
+
+function countsOf(entry: UsageEntry): Count[] {
   const { target, at } = entry;
   const totals = entry.ended ? addUsage(entry.usage, ONE_COMMAND) : entry.usage;
   if (Object.keys(totals).length === 0) return [];
-  const items: TransactionItem[] = [];
+  const counts: Count[] = [];
   const commandExpiresAt = target.expiresAt ?? epochSeconds(at + 90 * DAY_MS);
   // A command's terminal write labels its usage item even when it used nothing: what counts on it later (its events'
   // deliveries, its call's seconds) finds its tenant, type and site there.
   if (Object.keys(entry.usage).length > 0 || entry.ended) {
     const labels = { tenant_id: target.tenantId, type: target.type, site_id: target.siteId ?? null };
-    items.push(counting(tableName, commandUsageKey(target.commandId), entry.usage, labels, commandExpiresAt));
+    counts.push({ key: commandUsageKey(target.commandId), counters: entry.usage, labels, expiresAt: commandExpiresAt });
     if (target.parentId && Object.keys(entry.usage).length > 0) {
       // The parent's own labels are its own: only its counters grow here.
-      items.push(counting(tableName, commandUsageKey(target.parentId), entry.usage, { tenant_id: target.tenantId }, commandExpiresAt));
+      const parent = { tenant_id: target.tenantId };
+      counts.push({ key: commandUsageKey(target.parentId), counters: entry.usage, labels: parent, expiresAt: commandExpiresAt });
     }
   }
   const shard = usageShardOf(target.commandId);
   const totalsExpireAt = epochSeconds(at + USAGE_RETENTION_DAYS * DAY_MS);
   const day = usageDay(at);
-  items.push(
-    counting(
-      tableName,
-      { pk: tenantUsagePartition(target.tenantId), sk: dayTotalSortKey(day, target.type, target.siteId, shard) },
-      totals,
-      { day, type: target.type, site_id: target.siteId ?? null },
-      totalsExpireAt,
-    ),
-    counting(
-      tableName,
-      { pk: tenantUsagePartition(target.tenantId), sk: monthTotalSortKey(usageMonth(at), shard) },
-      totals,
-      { month: usageMonth(at) },
-      totalsExpireAt,
-    ),
+  counts.push(
+    {
+      key: { pk: tenantUsagePartition(target.tenantId), sk: dayTotalSortKey(day, target.type, target.siteId, shard) },
+      counters: totals,
+      labels: { day, type: target.type, site_id: target.siteId ?? null },
+      expiresAt: totalsExpireAt,
+    },
+    {
+      key: { pk: tenantUsagePartition(target.tenantId), sk: monthTotalSortKey(usageMonth(at), shard) },
+      counters: totals,
+      labels: { month: usageMonth(at) },
+      expiresAt: totalsExpireAt,
+    },
   );
-  return items;
+  return counts;
 }
 
-/** An Update that adds `counters` to an item, setting `labels` and (once) its expiry. */
-function counting(
-  tableName: string,
-  key: { pk: string; sk: string },
-  counters: UsageCounters,
-  labels: Record<string, unknown>,
-  expiresAt: number,
-): TransactionItem {
+/** An Update that adds a count's counters to its item, setting its labels and (once) its expiry. */
+function counting(tableName: string, { key, counters, labels, expiresAt }: Count): TransactionItem {
   const names: Record<string, string> = { '#expires': 'expires_at' };
   const values: Record<string, unknown> = { ':expires': expiresAt };
   const adds: string[] = [];

@@ -1,7 +1,10 @@
 import { CommandGoneError, type CommandStore } from '../../shared/commands/store';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import type { CommandRecord } from '../../shared/commands/record';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { newId } from '../../shared/platform/ids';
+import { recordUsage, UsageMeter, usageTargetOf, withUsageMeter } from '../../shared/usage/meter';
+import { addUsage, commandsCounted, countersOf, isEmptyUsage, modelTokens, totalTokens } from '../../shared/usage/usage';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
 
 let services: EmbeddedServices;
@@ -170,5 +173,35 @@ describe('dynamoCommandStore', () => {
     await expect(store.create(late, { parentPatch: { child_ids: [child.id, late.id] } })).rejects.toBeInstanceOf(CommandGoneError);
     expect(await store.get(late.id)).toBeUndefined();
     expect((await store.get(parent.id))?.child_ids).toEqual([child.id]);
+  });
+
+  it('counts a phase’s usage with its parent’s terminal write, once, beside the parent’s own count of one command', async () => {
+    const tenant = `tenant-${newId().slice(-8)}`;
+    const parent = { ...newCommand(), tenant_id: tenant };
+    await store.create(parent);
+    const child = { ...newCommand(), tenant_id: tenant, type: 'copywriter' as const, parent_id: parent.id };
+    await store.create(child);
+    const meter = new UsageMeter(usageTargetOf(child));
+    const completed = await withUsageMeter(meter, async () => {
+      recordUsage(modelTokens('gpt-test', 30, 7));
+      return store.complete(parent, { answer: 1 }, Date.now());
+    });
+    expect(completed).toBe(true);
+    expect(isEmptyUsage(meter.take())).toBe(true);
+    expect(totalTokens(await store.usageOf(child.id))).toBe(37);
+    expect(totalTokens(await store.usageOf(parent.id))).toBe(37);
+    // The tenant's totals: the tokens under the phase's type, the ended command under the parent's, all in the month.
+    const { Items = [] } = await services.db.send(
+      new QueryCommand({
+        TableName: services.aws.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `USAGE#${tenant}` },
+      }),
+    );
+    const sumOf = (prefix: string) => addUsage(...Items.filter((item) => String(item.sk).startsWith(prefix)).map(countersOf));
+    expect(totalTokens(sumOf(`DAY#${new Date().toISOString().slice(0, 10)}#copywriter#`))).toBe(37);
+    expect(commandsCounted(sumOf(`DAY#${new Date().toISOString().slice(0, 10)}#lead_follow_up#`))).toBe(1);
+    expect(totalTokens(sumOf('MONTH#'))).toBe(37);
+    expect(commandsCounted(sumOf('MONTH#'))).toBe(1);
   });
 });

@@ -81,8 +81,8 @@ describe('copywriter phase', () => {
     expect(harness.commands.records.get(childId)).toMatchObject({ status: 'failed', error: { code: 'NO_CONTENT_GENERATED' } });
   });
 
-  it('finishes both commands when redelivered after a crash before the parent was completed', async () => {
-    const { harness, parentId, childId, copywriterJob } = await handedOff([{ offline: true }]);
+  it('finishes both commands when redelivered after a crash before the parent was completed, refining again', async () => {
+    const { harness, parentId, childId, copywriterJob } = await handedOff([{ offline: true }, { offline: true }]);
     const complete = harness.commands.complete;
     let crashes = 1;
     harness.commands.complete = async (command, ...rest) => {
@@ -94,13 +94,34 @@ describe('copywriter phase', () => {
     // The fault is the infrastructure's: the job is queued again, after its back-off, as attempt 2.
     expect(harness.queue.resent).toEqual([{ queue: 'copywriter', body: JSON.stringify(copywriterJob), delaySeconds: 0, attempt: 2 }]);
     expect(harness.commands.records.get(parentId)!.status).toBe('in_progress');
-    expect((harness.commands.records.get(childId)!.progress as { copywriter: unknown }).copywriter).toMatchObject({ ok: true });
+    // Nothing of the refinement was written: the parent's completion is its one write.
+    expect(harness.commands.records.get(childId)!.progress).toBeUndefined();
 
     await harness.deliverCopywriter(copywriterJob, 2);
 
-    expect(harness.llmRequests).toHaveLength(2); // one sales call, one copywriter call: the retry reused the kept refinement
+    expect(harness.llmRequests).toHaveLength(3); // one sales call, and the copywriter's again on the retry
     expect(harness.commands.records.get(parentId)).toMatchObject({ status: 'completed', result: { command_ids: { copywriter: childId } } });
     expect(harness.commands.records.get(childId)!.status).toBe('completed');
+  });
+
+  it('finishes a child whose refinement an earlier version kept in its progress without refining again', async () => {
+    const { harness, parentId, childId, copywriterJob } = await handedOff([{ offline: true }]);
+    const kept = {
+      ok: true,
+      messages: { email: { title: 'Kept', message: 'Kept copy.', strategy: 'kept' } },
+      generated_by: 'offline',
+      model: 'offline',
+    };
+    await harness.commands.recordProgress(childId, { progress: { copywriter: kept } }, harness.clock.now());
+
+    await harness.deliverCopywriter(copywriterJob);
+
+    expect(harness.llmRequests).toHaveLength(1); // the sales call only
+    expect(harness.commands.records.get(parentId)).toMatchObject({
+      status: 'completed',
+      result: { messages: kept.messages, command_ids: { copywriter: childId } },
+    });
+    expect(harness.commands.records.get(childId)).toMatchObject({ status: 'completed', result: { messages: kept.messages } });
   });
 
   it('finishes the child when redelivered after a crash between the parent completion and its own', async () => {
@@ -124,7 +145,12 @@ describe('copywriter phase', () => {
 
     await harness.deliverCopywriter(copywriterJob, 2);
 
-    expect(harness.commands.records.get(childId)).toMatchObject({ status: 'completed', result: { parent_id: parentId } });
+    // Its outcome is read off the parent: the same copy, not a second refinement.
+    const parentResult = harness.commands.records.get(parentId)!.result!;
+    expect(harness.commands.records.get(childId)).toMatchObject({
+      status: 'completed',
+      result: { parent_id: parentId, messages: parentResult.messages, generated_by: parentResult.generated_by },
+    });
     expect(harness.llmRequests).toHaveLength(2);
   });
 
@@ -151,6 +177,29 @@ describe('copywriter phase', () => {
     expect(local.commands.records.get(parentId)).toMatchObject({ status: 'completed', warnings: [{ code: 'AGENT_NOT_FOUND' }] });
     expect(local.commands.records.get(childId)).toMatchObject({ status: 'failed', error: { code: 'AGENT_NOT_FOUND' } });
     expect(local.llmRequests).toHaveLength(0);
+  });
+
+  it('fails the child with the reason its finished parent holds when redelivered after a crash between the completions', async () => {
+    const { harness, parentId, childId, copywriterJob } = await handedOff([]);
+    const site = demoSite();
+    site.agents = site.agents!.filter((agent) => agent.id !== DEMO.copywriterId);
+    const local = leadFollowUpHarness({ sites: [site] });
+    for (const [id, record] of harness.commands.records) local.commands.records.set(id, record);
+    const child = (await local.commands.claim(
+      childId,
+      { tenantId: 'tenant-a', type: 'copywriter' },
+      local.clock.now(),
+      local.clock.now() + 1000,
+    )) as { command: CommandRecord };
+    const typed = readCommand(copywriterKind, child.command);
+    await runCopywriterPhase(local.copywriterDeps, { command: typed, request: typed.request, job: copywriterJob, attempt: 1 });
+    await local.commands.release(childId);
+    expect(local.commands.records.get(childId)!.status).toBe('in_progress');
+
+    await local.deliverCopywriter(copywriterJob, 2);
+
+    expect(local.commands.records.get(parentId)).toMatchObject({ status: 'completed', result: { command_ids: { copywriter: null } } });
+    expect(local.commands.records.get(childId)).toMatchObject({ status: 'failed', error: { code: 'AGENT_NOT_FOUND' } });
   });
 
   it('refuses a copywriter job its parent does not list', async () => {
