@@ -4,7 +4,8 @@ import { startLocalRuntime } from '../../infra/local/runtime';
 import { functionById } from '../../shared/catalogue/functions';
 import { QUEUES } from '../../shared/catalogue/job-types';
 import { createSqsClient } from '../../shared/platform/sqs';
-import { BENCH_HEADER, enqueueLeadFollowUps, tagged, untilQueuesEmpty, type Output } from './backlog';
+import { BENCH_HEADER, tagged, untilQueuesEmpty } from './backlog';
+import { deepResearchBacklog, leadFollowUpBacklog, type Backlog, type ProviderRequests } from './cost-backlogs';
 import { itemSize } from '../../shared/platform/item-size';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { CapacityMeter } from './capacity';
@@ -12,16 +13,18 @@ import { markdownTable } from './table';
 import { tapBody } from '../../infra/local/tap-body';
 
 /**
- * Bench part `cost`: what a million lead follow-ups cost in AWS, LLM fees
- * excluded. A backlog of each kind (channel messages, with their copywriter
- * phase; a follow-up sequence) is accepted through the HTTP API and worked
- * off by the local workers; every call to the embedded DynamoDB and SQS is
- * counted (the accept path's too), and the capacity DynamoDB on-demand
- * would bill for it is reckoned from the items' sizes, read back from the
- * table (test/bench/capacity.ts). Lambda time is the process's CPU time
- * scaled to each function's memory share of a vCPU, plus the stated time
- * each storage call and each model call keeps a function waiting.
- * BENCH_COST_COMMANDS sets the backlog (100 of each kind).
+ * Bench part `cost`: what a million commands of each kind cost in AWS,
+ * provider fees (model, search) excluded. A backlog of each kind (lead
+ * follow-ups with channel messages, with their copywriter phase; with a
+ * follow-up sequence; deep research with content analysis: cost-backlogs.ts)
+ * is accepted through the HTTP API and worked off by the local workers;
+ * every call to the embedded DynamoDB and SQS is counted (the accept path's
+ * too), and the capacity DynamoDB on-demand bills for it is reckoned from
+ * each item's size before and after each write (test/bench/capacity.ts).
+ * Lambda time is the process's CPU time scaled to each function's memory
+ * share of a vCPU, plus the stated time each storage call and each provider
+ * call keeps a function waiting. BENCH_COST_COMMANDS sets the backlog (100
+ * of each kind).
  */
 const COMMANDS = Number(process.env.BENCH_COST_COMMANDS ?? 100);
 const GOAL_PER_MILLION = 50;
@@ -44,8 +47,6 @@ const PRICE = {
 const ASSUMED = {
   dynamodbCallMs: 5,
   sqsCallMs: 10,
-  /** One model call per job: the sales writer's messages or plan, the copywriter's pass (about 500 output tokens each). */
-  modelCallMs: { sales: 6_000, copywriter: 4_000 } as Readonly<Record<string, number>>,
   /** Lambda gives a function a full vCPU at 1,769 MB, a share below. */
   fullCpuMb: 1_769,
   /** Log bytes per invocation: START/END/REPORT and a few INFO lines. */
@@ -55,12 +56,14 @@ const ASSUMED = {
   /** Items are kept for COMMAND_RETENTION_DAYS (90): three months of storage; DynamoDB adds 100 bytes per item. */
   storageMonths: 3,
   itemOverheadBytes: 100,
-  /** How long after its POST a lead follow-up finishes, for `Prefer: wait`: its model calls and a queue hop each. */
+  /** How long after its POST a command finishes, for `Prefer: wait`: its provider waits and a queue hop a job. */
   queueHopMs: 100,
 };
 
 interface Counted {
-  leadFollowUps: number;
+  commands: number;
+  /** Requests the providers' fakes received, by provider. */
+  providerRequests: ProviderRequests;
   /** Calls by `service:operation`, accept path and workers apart. */
   acceptCalls: Map<string, number>;
   workerCalls: Map<string, number>;
@@ -104,10 +107,10 @@ class CallTally {
 
 const isBench = (request: IncomingMessage) => Boolean(request.headers[BENCH_HEADER]);
 
-/** Both passes over a backlog of `output` lead follow-ups, each on a runtime of its own. */
-async function count(output: Output): Promise<Counted> {
-  const calls = await countPass(output, 'calls');
-  const capacity = await countPass(output, 'capacity');
+/** Both passes over a backlog, each on a runtime of its own. */
+async function count(backlog: Backlog): Promise<Counted> {
+  const calls = await countPass(backlog, 'calls');
+  const capacity = await countPass(backlog, 'capacity');
   return {
     ...calls,
     writeUnits: capacity.writeUnits,
@@ -117,7 +120,7 @@ async function count(output: Output): Promise<Counted> {
   };
 }
 
-async function countPass(output: Output, pass: Pass): Promise<Counted> {
+async function countPass(backlog: Backlog, pass: Pass): Promise<Counted> {
   const tally = new CallTally();
   const meter = new CapacityMeter(isBench);
   const runtime = await startLocalRuntime({
@@ -127,7 +130,7 @@ async function countPass(output: Output, pass: Pass): Promise<Counted> {
     scheduleEveryMs: 0,
     onAwsRequest: (service, operation, request, call) =>
       pass === 'calls' ? tally.observe(service, operation, request) : meter.observe(service, operation, request, call),
-    settings: { LOG_LEVEL: 'ERROR', OPENAI_API_KEY: undefined },
+    settings: { LOG_LEVEL: 'ERROR', ...backlog.settings() },
   });
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   // A client per scan: one left idle through the drain would send on a socket the embedded server has closed.
@@ -140,11 +143,9 @@ async function countPass(output: Output, pass: Pass): Promise<Counted> {
   sqs.middlewareStack.add((next) => (args) => next(tagged(args)), { step: 'build', name: 'benchTag' });
   try {
     const before = await tableSizes(scanClient(), runtime.tableName);
+    const providersBefore = backlog.providerRequests();
     let cpu = process.cpuUsage();
-    await enqueueLeadFollowUps(
-      runtime,
-      Array.from({ length: COMMANDS }, () => output),
-    );
+    await backlog.enqueue(runtime, COMMANDS);
     const acceptCpu = process.cpuUsage(cpu);
     tally.phase = 'workers';
     cpu = process.cpuUsage();
@@ -156,8 +157,12 @@ async function countPass(output: Output, pass: Pass): Promise<Counted> {
     const { writeUnits, readUnits, writeUnitsByKind } = await meter.units();
     let storedBytes = 0;
     for (const [key, size] of after) if (!before.has(key)) storedBytes += size + ASSUMED.itemOverheadBytes;
+    const providersAfter = backlog.providerRequests();
     return {
-      leadFollowUps: COMMANDS,
+      commands: COMMANDS,
+      providerRequests: Object.fromEntries(
+        Object.entries(providersAfter).map(([provider, requests]) => [provider, requests - (providersBefore[provider] ?? 0)]),
+      ),
       acceptCalls: tally.acceptCalls,
       workerCalls: tally.workerCalls,
       jobsByQueue: tally.jobsByQueue,
@@ -207,10 +212,10 @@ interface Scenario {
   preferWait: boolean;
 }
 
-/** Dollars per million lead follow-ups, by line, for one scenario. */
-function costOf(counted: Counted, scenario: Scenario): Record<string, number> {
-  const per = (value: number) => value / counted.leadFollowUps;
-  const accept = functionById('leadFollowUpApi');
+/** Dollars per million commands of a backlog, by line, for one scenario. */
+function costOf(backlog: Backlog, counted: Counted, scenario: Scenario): Record<string, number> {
+  const per = (value: number) => value / counted.commands;
+  const accept = functionById(backlog.acceptFunction);
   const jobs = [...counted.jobsByQueue].map(([name, sent]) => {
     const queue = QUEUES.find((candidate) => candidate.localName === name);
     if (!queue) throw new Error(`No queue named ${name}`);
@@ -223,15 +228,19 @@ function costOf(counted: Counted, scenario: Scenario): Record<string, number> {
   // The accept path: its CPU, and each storage call waited for.
   const acceptWaitMs =
     per(sum(counted.acceptCalls, 'dynamodb')) * ASSUMED.dynamodbCallMs + per(sum(counted.acceptCalls, 'sqs')) * ASSUMED.sqsCallMs;
-  // Workers: the model call of each job (overlapping within a batch), the storage calls and the CPU shared out over all jobs.
+  // Workers: the provider waits of each job (overlapping within a batch), the storage calls and the CPU shared out over all jobs.
   const workerStorageMs =
     per(sum(counted.workerCalls, 'dynamodb')) * ASSUMED.dynamodbCallMs + per(sum(counted.workerCalls, 'sqs')) * ASSUMED.sqsCallMs;
   let workerGbSeconds = 0;
-  let modelMs = 0;
+  let providerMs = 0;
   for (const job of jobs) {
     const share = job.perLead / allJobs;
-    const model = ASSUMED.modelCallMs[job.queue.id] ?? 0;
-    modelMs += model * job.perLead;
+    // Provider requests are counted per command: spread over the jobs of the queue whose worker makes them.
+    const perJob = Object.fromEntries(
+      Object.entries(counted.providerRequests).map(([name, requests]) => [name, per(requests) / job.perLead]),
+    );
+    const model = backlog.providerWaitMs(job.queue.id, perJob);
+    providerMs += model * job.perLead;
     workerGbSeconds +=
       job.perLead *
       gbSeconds(
@@ -240,8 +249,8 @@ function costOf(counted: Counted, scenario: Scenario): Record<string, number> {
         model / job.batch + (workerStorageMs * share) / job.perLead,
       );
   }
-  // Prefer: wait keeps the accept function until the command ends: its model calls, a queue hop per job, and its polls.
-  const waitMs = scenario.preferWait ? modelMs + allJobs * ASSUMED.queueHopMs : 0;
+  // Prefer: wait keeps the accept function until the command ends: its provider waits, a queue hop per job, and its polls.
+  const waitMs = scenario.preferWait ? providerMs + allJobs * ASSUMED.queueHopMs : 0;
   const polls = scenario.preferWait ? pollsWithin(waitMs) : 0;
   const acceptGbSeconds = gbSeconds(accept.memoryMb, per(counted.acceptCpuMs), acceptWaitMs + waitMs + polls * ASSUMED.dynamodbCallMs);
 
@@ -291,57 +300,77 @@ const SCENARIOS: Scenario[] = [
 ];
 
 process.env.LOG_LEVEL = 'ERROR';
-const counts: [Output, Counted][] = [];
-for (const output of ['channel_messages', 'follow_up_sequence'] as const) counts.push([output, await count(output)]);
+const backlogs: Backlog[] = [
+  leadFollowUpBacklog('channel_messages'),
+  leadFollowUpBacklog('follow_up_sequence'),
+  await deepResearchBacklog(),
+];
+const counts: [Backlog, Counted][] = [];
+try {
+  for (const backlog of backlogs) counts.push([backlog, await count(backlog)]);
+} finally {
+  await Promise.all(backlogs.map((backlog) => backlog.close()));
+}
 
-const lines = Object.keys(costOf(counts[0]![1], SCENARIOS[0]!));
-const columns = counts.flatMap(([output]) => SCENARIOS.map((scenario) => `${output}, ${scenario.name}`));
-const costs = counts.flatMap(([, counted]) => SCENARIOS.map((scenario) => costOf(counted, scenario)));
+const lines = Object.keys(costOf(...counts[0]!, SCENARIOS[0]!));
+const columns = counts.flatMap(([backlog]) => SCENARIOS.map((scenario) => `${backlog.name}, ${scenario.name}`));
+const costs = counts.flatMap(([backlog, counted]) => SCENARIOS.map((scenario) => costOf(backlog, counted, scenario)));
 const totals = costs.map((cost) => Object.values(cost).reduce((total, value) => total + value, 0));
-const perLead = (counted: Counted, value: number) => (value / counted.leadFollowUps).toFixed(2);
+const perCommand = (counted: Counted, value: number) => (value / counted.commands).toFixed(2);
 const messagesWithoutWait = totals[0]!;
 process.stdout.write(
   [
-    `## Cost per million lead follow-ups (us-east-1 list prices, arm64; LLM fees excluded; ${COMMANDS} of each kind counted)`,
+    `## Cost per million commands (us-east-1 list prices, arm64; model and search fees excluded; ${COMMANDS} of each kind counted)`,
     '',
-    "Counted per lead follow-up, accept path included (capacity units from each item's size before and after each write, test/bench/capacity.ts):",
+    "Counted per command, accept path and phases included (capacity units from each item's size before and after each write, test/bench/capacity.ts):",
     '',
     markdownTable(
-      ['kind', 'DynamoDB calls', 'SQS calls', 'jobs', 'write units', 'read units', 'KiB stored', 'CPU ms (accept + workers)'],
-      counts.map(([output, counted]) => [
-        output,
-        perLead(counted, sum(counted.acceptCalls, 'dynamodb') + sum(counted.workerCalls, 'dynamodb')),
-        perLead(counted, sum(counted.acceptCalls, 'sqs') + sum(counted.workerCalls, 'sqs')),
-        perLead(
+      [
+        'kind',
+        'DynamoDB calls',
+        'SQS calls',
+        'jobs',
+        'provider requests',
+        'write units',
+        'read units',
+        'KiB stored',
+        'CPU ms (accept + workers)',
+      ],
+      counts.map(([backlog, counted]) => [
+        backlog.name,
+        perCommand(counted, sum(counted.acceptCalls, 'dynamodb') + sum(counted.workerCalls, 'dynamodb')),
+        perCommand(counted, sum(counted.acceptCalls, 'sqs') + sum(counted.workerCalls, 'sqs')),
+        perCommand(
           counted,
           [...counted.jobsByQueue.values()].reduce((total, value) => total + value, 0),
         ),
-        perLead(counted, counted.writeUnits),
-        perLead(counted, counted.readUnits),
-        (counted.storedBytes / counted.leadFollowUps / 1024).toFixed(2),
-        `${perLead(counted, counted.acceptCpuMs)} + ${perLead(counted, counted.workerCpuMs)}`,
+        Object.entries(counted.providerRequests)
+          .map(([provider, requests]) => `${provider} ${perCommand(counted, requests)}`)
+          .join(', ') || 'offline writer',
+        perCommand(counted, counted.writeUnits),
+        perCommand(counted, counted.readUnits),
+        (counted.storedBytes / counted.commands / 1024).toFixed(2),
+        `${perCommand(counted, counted.acceptCpuMs)} + ${perCommand(counted, counted.workerCpuMs)}`,
       ]),
     ),
     '',
     ...counts.map(
-      ([output, counted]) =>
-        `Sizes read back after a later write of the same item had come in (${output}): ${
+      ([backlog, counted]) =>
+        `Sizes read back after a later write of the same item had come in (${backlog.name}): ${
           counted.raced.size === 0 ? 'none' : [...counted.raced].map(([kind, reads]) => `${kind} ${reads}`).join(', ')
         } (the tenant's shared counters stay under a unit whichever size is read).`,
     ),
     ...counts.map(
-      ([output, counted]) =>
-        `Write units of a ${output} lead follow-up by item kind: ${[...counted.writeUnitsByKind]
+      ([backlog, counted]) =>
+        `Write units of a ${backlog.name} command by item kind: ${[...counted.writeUnitsByKind]
           .sort((a, b) => b[1] - a[1])
-          .map(([kind, units]) => `${kind} ${perLead(counted, units)}`)
+          .map(([kind, units]) => `${kind} ${perCommand(counted, units)}`)
           .join(', ')}.`,
     ),
     '',
-    `Assumed: DynamoDB ${ASSUMED.dynamodbCallMs} ms and SQS ${ASSUMED.sqsCallMs} ms a call; a model call ${Object.entries(
-      ASSUMED.modelCallMs,
-    )
-      .map(([queue, ms]) => `${ms / 1000} s (${queue})`)
-      .join(', ')}; ${ASSUMED.logBytesPerInvocation} log bytes an invocation; ${ASSUMED.tracedShare * 100}% of invocations traced; ` +
+    `Assumed: DynamoDB ${ASSUMED.dynamodbCallMs} ms and SQS ${ASSUMED.sqsCallMs} ms a call; ` +
+      `${counts.map(([backlog]) => `${backlog.name}: ${backlog.assumptions}`).join('; ')}; ` +
+      `${ASSUMED.logBytesPerInvocation} log bytes an invocation; ${ASSUMED.tracedShare * 100}% of invocations traced; ` +
       `${ASSUMED.storageMonths} months stored; CPU measured on this machine's full core (embedded DynamoDB and SQS included, an overstatement) ` +
       `scaled to each function's share of a vCPU (${ASSUMED.fullCpuMb} MB = 1).`,
     '',
