@@ -19,7 +19,7 @@ import { resolve } from 'node:path';
  * - `relay`: streamed replies on the local relay socket, prompt → first text
  *   token and → `last: true`, with a model fake streaming 30 chunks 20 ms
  *   apart (BENCH_RELAY_TURNS)
- * - `cost`: dollars per million lead follow-ups in AWS from the calls,
+ * - `cost`: dollars per million commands (lead follow-ups, deep research) in AWS from the calls,
  *   capacity units, CPU and stated waits of a counted backlog (BENCH_COST_COMMANDS)
  */
 const PARTS = {
