@@ -79,7 +79,8 @@ export interface FunctionSpec<Id extends string = string, Queue extends string =
    * a chunk of its own beside index.mjs (`chunks/`), read and compiled on
    * first use rather than at every cold start. For a function whose cold
    * start a caller hears and which imports a large library only on some
-   * requests (the relay socket's OpenAI client). @default false
+   * requests (the relay socket's OpenAI client). @default true for API
+   * and webhook functions (shared/catalogue/functions.ts), false for the rest
    */
   lazyChunks?: boolean;
 }

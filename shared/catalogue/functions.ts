@@ -98,12 +98,23 @@ function withUsageAndLimits(definition: FunctionDefinition): FunctionDefinition 
   };
 }
 
+/**
+ * A function whose cold start a caller waits on (an API route, a provider's webhook) code split, unless its entry says
+ * otherwise: what only some requests reach through `import()` (the SDK's other credential providers among them) stays
+ * out of its cold start (FunctionDefinition.lazyChunks).
+ */
+function withCallerFacingChunks(definition: FunctionDefinition): FunctionDefinition {
+  if (definition.lazyChunks !== undefined || (definition.kind !== 'api' && definition.kind !== 'webhook')) return definition;
+  return { ...definition, lazyChunks: true };
+}
+
 /** Every deployed function: each feature's functions behind routes or on a timer (features.ts order), then one worker per job type. */
 export const FUNCTIONS: readonly FunctionDefinition[] = [
   ...FEATURES.flatMap((feature): readonly DeclaredFunction[] => feature.functions)
     .map(withStartingQueues)
     .map(withErasedItems)
-    .map(withTenantLimits),
+    .map(withTenantLimits)
+    .map(withCallerFacingChunks),
   ...JOB_TYPES.map((job): FunctionDefinition => job.worker),
 ].map(withUsageAndLimits);
 

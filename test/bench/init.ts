@@ -25,7 +25,9 @@ import { markdownTable, median } from './table';
  * composes the function like a cold start; the time around `await import()`
  * is measured inside the child, median of BENCH_INIT_RUNS (10); BENCH_INIT_FUNCTIONS
  * picks functions. The floor is
- * a bundle that only creates the DynamoDB and SQS clients.
+ * a bundle that only creates the DynamoDB and SQS clients, bundled both ways
+ * a function is (whole, and code split as `lazyChunks` functions are): each
+ * function's ratio is to the floor bundled like it.
  */
 const RUNS = Number(process.env.BENCH_INIT_RUNS ?? 10);
 const SOURCE_MAPS = process.env.BENCH_SOURCE_MAPS === 'true';
@@ -35,14 +37,22 @@ const run = promisify(execFile);
 interface Target {
   name: string;
   entry: string;
+  /** Bundled with code splitting (a function's `lazyChunks`). */
+  split: boolean;
 }
 /** BENCH_INIT_FUNCTIONS (comma-separated function ids) measures only those, beside the floor. */
 const ONLY = process.env.BENCH_INIT_FUNCTIONS?.split(',').map((id) => id.trim());
 const unknownIds = ONLY?.filter((id) => !FUNCTIONS.some((fn) => fn.id === id)) ?? [];
 if (unknownIds.length > 0) throw new Error(`Unknown BENCH_INIT_FUNCTIONS ${unknownIds.join(', ')}`);
+const FLOOR_ENTRY = 'test/bench/init-floor.ts';
+/** The floor bundled each way a function is: each function is compared with the floor bundled like it. */
+const floors: Target[] = [
+  { name: 'floor (DynamoDB + SQS clients only)', entry: FLOOR_ENTRY, split: false },
+  { name: 'floor, code split (as `lazyChunks` functions)', entry: FLOOR_ENTRY, split: true },
+];
 const targets: Target[] = [
-  { name: 'floor (DynamoDB + SQS clients only)', entry: 'test/bench/init-floor.ts' },
-  ...FUNCTIONS.filter((fn) => !ONLY || ONLY.includes(fn.id)).map((fn) => ({ name: fn.id, entry: fn.entry })),
+  ...floors,
+  ...FUNCTIONS.filter((fn) => !ONLY || ONLY.includes(fn.id)).map((fn) => ({ name: fn.id, entry: fn.entry, split: fn.lazyChunks === true })),
 ];
 
 /** Every setting any function reads at cold start, with stand-in values (nothing is called during init). */
@@ -83,7 +93,7 @@ process.stdout.write(JSON.stringify({ ms }));
 async function bundle(target: Target, outdir: string, sdk: 'external' | 'bundled'): Promise<{ file: string; kib: number }> {
   const dir = join(outdir, sdk, target.name.replace(/\W+/g, '-'));
   const outfile = join(dir, 'index.mjs');
-  const lazyChunks = FUNCTIONS.find((fn) => fn.id === target.name)?.lazyChunks === true;
+  const lazyChunks = target.split;
   const result = await build({
     entryPoints: [join(ROOT, target.entry)],
     ...(lazyChunks
@@ -150,16 +160,22 @@ try {
     for (let index = 0; index < RUNS; index++) {
       for (const target of targets) times.get(target)!.push(await importTime(files.get(target)!, target.name));
     }
-    const floorMs = median(times.get(targets[0]!)!);
+    const floorMs = (split: boolean) => median(times.get(floors.find((floor) => floor.split === split)!)!);
     const rows: string[][] = [];
     for (const target of targets) {
       const ms = median(times.get(target)!);
-      rows.push([target.name, sizes.get(target)!.toFixed(0), ms.toFixed(0), (ms / floorMs).toFixed(2)]);
+      rows.push([
+        target.name,
+        target.split ? 'yes' : 'no',
+        sizes.get(target)!.toFixed(0),
+        ms.toFixed(0),
+        (ms / floorMs(target.split)).toFixed(2),
+      ]);
     }
     sections.push(
       `### @aws-sdk/* ${sdk === 'external' ? "external (the runtime's SDK, as deployed before)" : 'bundled in (as deployed: the pinned SDK)'}`,
       '',
-      markdownTable(['function', 'KiB read at cold start', 'init ms (median)', '× floor'], rows),
+      markdownTable(['function', 'code split', 'KiB read at cold start', 'init ms (median)', '× floor bundled alike'], rows),
       '',
     );
   }
