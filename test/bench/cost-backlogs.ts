@@ -4,6 +4,7 @@ import { ANALYSIS_LIMITS } from '../../shared/deep-research/analysis';
 import { startFakeGoogle, type GoogleFake } from '../fakes/google';
 import { startOpenAiFake, type OpenAiFake } from '../fakes/openai';
 import { enqueueLeadFollowUps, mapInLanes, type Output } from './backlog';
+import { answerAnalyses } from './analysis-answers';
 
 /**
  * The kinds of command the cost bench (cost.ts) prices: how a backlog of
@@ -74,22 +75,7 @@ export function leadFollowUpBacklog(output: Output): Backlog {
  */
 export async function deepResearchBacklog(): Promise<Backlog> {
   const [google, openai]: [GoogleFake, OpenAiFake] = await Promise.all([startFakeGoogle(), startOpenAiFake()]);
-  openai.respondWith((body) => {
-    const prompt = body.messages.map((message) => String(message.content)).join('\n');
-    const urls = [...new Set([...prompt.matchAll(/https?:\/\/[^\s"\\]+/g)].map((match) => match[0]))];
-    return {
-      content: {
-        analyses: urls.map((url, index) => ({
-          index,
-          url,
-          summary: `Summary ${index}.`,
-          key_points: ['A point'],
-          sentiment: 'neutral',
-          relevance_score: 5,
-        })),
-      },
-    };
-  });
+  answerAnalyses(openai);
   let run = 0;
   return {
     name: 'deep_research',

@@ -5,6 +5,7 @@ import { startOpenAiFake, type OpenAiFake } from '../fakes/openai';
 import { startFakePerplexity, type PerplexityFake } from '../fakes/perplexity';
 import { call } from '../support/http';
 import { markdownTable, median } from './table';
+import { answerAnalyses } from './analysis-answers';
 
 /**
  * Bench part `research`: end-to-end completion time of deep research
@@ -103,22 +104,7 @@ async function main(): Promise<void> {
     startFakePerplexity(),
     startOpenAiFake(),
   ]);
-  openai.respondWith((body) => {
-    const prompt = body.messages.map((message) => String(message.content)).join('\n');
-    const urls = [...new Set([...prompt.matchAll(/https?:\/\/[^\s"\\]+/g)].map((match) => match[0]))];
-    return {
-      content: {
-        analyses: urls.map((url, index) => ({
-          index,
-          url,
-          summary: `Summary ${index}.`,
-          key_points: ['A point'],
-          sentiment: 'neutral',
-          relevance_score: 5,
-        })),
-      },
-    };
-  });
+  answerAnalyses(openai);
   const fakes = { google, brave, perplexity, openai };
   const runtime = await startLocalRuntime({
     // Functions composed at start: the figures leave their init out.

@@ -15,6 +15,8 @@ const refined = (messages: ChannelMessages) =>
   );
 
 /** Runs the sales phase up to the hand-off; returns the parent, the child id and the copywriter job. */
+type Harness = ReturnType<typeof leadFollowUpHarness>;
+
 async function handedOff(script: ScriptedAnswer[]) {
   const harness = leadFollowUpHarness({ script: [{ offline: true }, ...script] });
   const { command, job } = await harness.accept({});
@@ -24,6 +26,22 @@ async function handedOff(script: ScriptedAnswer[]) {
   const copywriterJob = harness.queue.sent.find((sent) => sent.queue === 'copywriter')!.job;
   const salesMessages = (parent.progress as { sales: { messages: ChannelMessages } }).sales.messages;
   return { harness, parentId: command.id, childId, copywriterJob, salesMessages };
+}
+
+/**
+ * Runs the copywriter phase on its own, as a worker that dies after the phase (the parent completed) and before the
+ * child's terminal write: the child is left in progress, its lease given back.
+ */
+async function runWithoutFinishingChild(harness: Harness, childId: string, copywriterJob: Harness['queue']['sent'][number]['job']) {
+  const child = (await harness.commands.claim(
+    childId,
+    { tenantId: 'tenant-a', type: 'copywriter' },
+    harness.clock.now(),
+    harness.clock.now() + 1000,
+  )) as { command: CommandRecord };
+  const typed = readCommand(copywriterKind, child.command);
+  await runCopywriterPhase(harness.copywriterDeps, { command: typed, request: typed.request, job: copywriterJob, attempt: 1 });
+  await harness.commands.release(childId);
 }
 
 describe('copywriter phase', () => {
@@ -126,20 +144,7 @@ describe('copywriter phase', () => {
 
   it('finishes the child when redelivered after a crash between the parent completion and its own', async () => {
     const { harness, parentId, childId, copywriterJob } = await handedOff([{ offline: true }]);
-    const child = (await harness.commands.claim(
-      childId,
-      { tenantId: 'tenant-a', type: 'copywriter' },
-      harness.clock.now(),
-      harness.clock.now() + 1000,
-    )) as { command: CommandRecord };
-    const typed = readCommand(copywriterKind, child.command);
-    await runCopywriterPhase(harness.copywriterDeps, {
-      command: typed,
-      request: typed.request,
-      job: copywriterJob,
-      attempt: 1,
-    });
-    await harness.commands.release(childId);
+    await runWithoutFinishingChild(harness, childId, copywriterJob);
     expect(harness.commands.records.get(parentId)!.status).toBe('completed');
     expect(harness.commands.records.get(childId)!.status).toBe('in_progress');
 
@@ -185,15 +190,7 @@ describe('copywriter phase', () => {
     site.agents = site.agents!.filter((agent) => agent.id !== DEMO.copywriterId);
     const local = leadFollowUpHarness({ sites: [site] });
     for (const [id, record] of harness.commands.records) local.commands.records.set(id, record);
-    const child = (await local.commands.claim(
-      childId,
-      { tenantId: 'tenant-a', type: 'copywriter' },
-      local.clock.now(),
-      local.clock.now() + 1000,
-    )) as { command: CommandRecord };
-    const typed = readCommand(copywriterKind, child.command);
-    await runCopywriterPhase(local.copywriterDeps, { command: typed, request: typed.request, job: copywriterJob, attempt: 1 });
-    await local.commands.release(childId);
+    await runWithoutFinishingChild(local, childId, copywriterJob);
     expect(local.commands.records.get(childId)!.status).toBe('in_progress');
 
     await local.deliverCopywriter(copywriterJob, 2);
