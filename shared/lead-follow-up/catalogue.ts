@@ -40,8 +40,8 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
             { actions: ['GetItem', 'Query'], keyPrefixes: ['SITE#'] },
             // The command's tenant's window of the lead's history (one Query, Limit bounded), and its state of the lead.
             { actions: ['Query'], keyPrefixes: ['LEADHISTORY#'] },
-            // Its command, and the copywriter child it starts. The child and a sequence's follow-ups are written
-            // only while the command is still there (a ConditionCheck on it in the same transaction).
+            // Its command, and the copywriter child it starts: the child in one transaction with the command's update
+            // (its sales output), a sequence's follow-ups with a ConditionCheck on it, so neither outlives an erased command.
             { actions: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], keyPrefixes: ['CMD#'] },
             // A sequence's follow-ups: in one transaction on the first attempt, item by item (conditionally) after.
             { actions: ['PutItem'], keyPrefixes: ['FOLLOWUP#'] },
