@@ -20,7 +20,7 @@ import type { Settings } from '../../shared/composition/settings';
 import { dynamoConnectionStore } from '../../shared/crm/dynamo-connection-store';
 import { answerCrmRoute } from '../../shared/crm/routes';
 import { crmSecretBoxOf, readCrmSettings } from '../../shared/crm/settings';
-import { hubspotCrm } from '../../shared/providers/crm/hubspot';
+import { deferredCrmProvider } from '../../shared/providers/crm/deferred';
 import { CONNECT_POLICY } from '../../shared/providers/crm/policy';
 import { cachedSiteDirectory } from '../../shared/sites/cached-directory';
 import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
@@ -44,7 +44,13 @@ export function build(settings: Settings, host: HostPorts = {}) {
     logger: loggerOf('crmConnectionApi', settings),
     authenticate: authenticatorOf(db, tableName, settings, clock),
     connections: dynamoConnectionStore(db, tableName, crmSecretBoxOf(secretsOf('crmConnectionApi', settings))),
-    crm: hubspotCrm({ ...(hubspotBaseUrl ? { baseUrl: hubspotBaseUrl } : {}), policy: CONNECT_POLICY }),
+    // Loaded by the first connect (its token check), not at cold start: showing or removing a connection needs no client.
+    crm: deferredCrmProvider('hubspot', async () =>
+      (await import('../../shared/providers/crm/hubspot')).hubspotCrm({
+        ...(hubspotBaseUrl ? { baseUrl: hubspotBaseUrl } : {}),
+        policy: CONNECT_POLICY,
+      }),
+    ),
     clock,
     local,
     sites: cachedSiteDirectory(dynamoSiteDirectory(db, tableName), SITE_CACHE_TTL_MS),

@@ -195,6 +195,13 @@ describe('bundle-size budgets', () => {
     expect(FUNCTIONS.find((fn) => fn.id === 'crmSyncWorker')!.lazyChunks).toBe(true);
   });
 
+  it("leaves the HubSpot client out of the connection API's cold start: only a connect (its token check) imports it", () => {
+    const api = measured.find((bundle) => bundle.name === 'crmConnectionApi')!;
+    expect(api.packages).toContain('@hubspot/api-client');
+    expect(api.loadedAtImport).not.toContain('@hubspot/api-client');
+    expect(FUNCTIONS.find((fn) => fn.id === 'crmConnectionApi')!.lazyChunks).toBe(true);
+  });
+
   it('leaves the OpenAI client out of the cold start of the workers that write with the model: their first model call imports it', () => {
     for (const name of ['salesWorker', 'copywriterWorker', 'postCallSummaryWorker']) {
       const worker = measured.find((bundle) => bundle.name === name)!;
