@@ -46,7 +46,7 @@ const BUDGETS_KIB: Readonly<Record<FunctionId, number>> = {
   copywriterWorker: 920, // 844
   salesWorker: 940, // 864
   stakeholderCoordinationApi: 960, // 870
-  researchWorker: 1_500, // 1367
+  researchWorker: 1_030, // 930 (the HTML parser and Readability only in its parse worker; 1367 before)
   // The one function that places calls: the twilio REST client is its job.
   callWorker: 5_300, // 4782
 };

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { PageFetchError } from './errors';
 import { PAGE_PARSE_WORKER } from './parse-worker-bundle';
-import type { ReadablePage } from './readable-text';
+import type { ReadablePage } from './readable-page';
 
 /**
  * Port: an HTML page reduced to its readable text within `timeoutMs`.

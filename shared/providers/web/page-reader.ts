@@ -11,11 +11,11 @@ import { PageFetchError, PageRefusedError } from './errors';
 import { measureHtml, type HtmlShapeLimits } from './html-shape';
 import { createPageParser, type PageParser } from './page-parser';
 import { pinnedGet } from './pinned-request';
-import { readablePlainText, type ReadablePage } from './readable-text';
+import { readablePlainText, type ReadablePage } from './readable-page';
 
 export { PageFetchError, PageRefusedError } from './errors';
 export type { PageFetchFailure } from './errors';
-export type { ReadablePage } from './readable-text';
+export type { ReadablePage } from './readable-page';
 
 /**
  * Port: reads a web page as readable text. Throws PageRefusedError when the

@@ -1,12 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { cleanText } from '../../platform/text';
-
-/** A page reduced to what a reader (or a model) needs. */
-export interface ReadablePage {
-  title?: string;
-  text: string;
-}
+import { capText, collapseWhitespace, type ReadablePage } from './readable-page';
 
 /** Elements whose end starts a new line of text. */
 const BLOCKS =
@@ -35,11 +29,6 @@ export function readableHtml(html: string, maxChars: number): ReadablePage {
   const text = article?.text || bodyText(html);
   const title = article?.title || pageTitle;
   return { ...(title ? { title: capText(title, MAX_TITLE_CHARS) } : {}), text: capText(text, maxChars) };
-}
-
-/** A plain-text page, with whitespace collapsed and the length capped. */
-export function readablePlainText(text: string, maxChars: number): ReadablePage {
-  return { text: capText(collapseWhitespace(text), maxChars) };
 }
 
 /** The article Readability finds (it changes the document it reads). */
@@ -73,25 +62,4 @@ interface TextElement {
 function blockText(element: TextElement): string {
   for (const block of element.querySelectorAll(BLOCKS)) block.after('\n');
   return collapseWhitespace(element.textContent ?? '');
-}
-
-/**
- * Whitespace collapsed: spaces and tabs within a line become one space,
- * lines are trimmed, empty lines dropped; control and bidi characters removed.
- */
-export function collapseWhitespace(text: string): string {
-  return cleanText(text)
-    .replace(/\u00a0/g, ' ')
-    .split('\n')
-    .map((line) => line.replace(/\s+/g, ' ').trim())
-    .filter((line) => line.length > 0)
-    .join('\n');
-}
-
-/** The text cut to at most `maxChars`, at the last word boundary, with an ellipsis when cut. */
-export function capText(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const cut = text.slice(0, Math.max(0, maxChars - 1));
-  const boundary = cut.search(/\s\S*$/);
-  return `${(boundary > maxChars / 2 ? cut.slice(0, boundary) : cut).trimEnd()}…`;
 }
