@@ -44,6 +44,15 @@ async function runWithoutFinishingChild(harness: Harness, childId: string, copyw
   await harness.commands.release(childId);
 }
 
+/** A harness on the same commands whose site no longer has the copywriter agent (removed after the hand-off). */
+function withoutCopywriterAgent(harness: Harness): Harness {
+  const site = demoSite();
+  site.agents = site.agents!.filter((agent) => agent.id !== DEMO.copywriterId);
+  const local = leadFollowUpHarness({ sites: [site] });
+  for (const [id, record] of harness.commands.records) local.commands.records.set(id, record);
+  return local;
+}
+
 describe('copywriter phase', () => {
   it('refines every channel, keeps the strategies, completes the child and then the parent', async () => {
     let draft: ChannelMessages = {};
@@ -172,10 +181,7 @@ describe('copywriter phase', () => {
 
   it('lets the sales content stand when the copywriter agent is gone by the time the job runs', async () => {
     const { harness, parentId, childId, copywriterJob } = await handedOff([]);
-    const site = demoSite();
-    site.agents = site.agents!.filter((agent) => agent.id !== DEMO.copywriterId);
-    const local = leadFollowUpHarness({ sites: [site] });
-    for (const [id, record] of harness.commands.records) local.commands.records.set(id, record);
+    const local = withoutCopywriterAgent(harness);
 
     await local.deliverCopywriter(copywriterJob);
 
@@ -186,10 +192,7 @@ describe('copywriter phase', () => {
 
   it('fails the child with the reason its finished parent holds when redelivered after a crash between the completions', async () => {
     const { harness, parentId, childId, copywriterJob } = await handedOff([]);
-    const site = demoSite();
-    site.agents = site.agents!.filter((agent) => agent.id !== DEMO.copywriterId);
-    const local = leadFollowUpHarness({ sites: [site] });
-    for (const [id, record] of harness.commands.records) local.commands.records.set(id, record);
+    const local = withoutCopywriterAgent(harness);
     await runWithoutFinishingChild(local, childId, copywriterJob);
     expect(local.commands.records.get(childId)!.status).toBe('in_progress');
 
