@@ -37,6 +37,7 @@ import { testApp } from './test-app';
 import { tempDir } from '../support/temp-dir';
 
 export type { TemplateJson, ValidationRecord } from './synth-cache';
+export { canonical } from './template-json';
 
 export interface SynthesizedEnvironment {
   /** The construct tree, built on first read. */
@@ -141,49 +142,4 @@ export function logicalId(construct: IConstruct): string {
   const element = (construct.node.defaultChild ?? construct) as CfnElement;
   const stack = element.stack;
   return stack.resolve(element.logicalId) as string;
-}
-
-/**
- * A template value (a resource in an IAM statement, an environment
- * variable) as a comparable string: `Stateful:<id>.Arn`, `Service:<id>`,
- * `*`. Cross-stack reads (Fn::GetStackOutput, Fn::ImportValue) are
- * followed into the stateful template's outputs.
- */
-export function canonical(value: unknown, env: SynthesizedEnvironment, stack: 'Stateful' | 'Service' = 'Service'): string {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.map((item) => canonical(item, env, stack)).join(',');
-  if (value && typeof value === 'object') {
-    const [[fn, arg]] = Object.entries(value) as [[string, unknown]];
-    if (fn === 'Ref') return `${stack}:${String(arg)}`;
-    if (fn === 'Fn::GetAtt') {
-      const [id, attribute] = arg as [string, string];
-      return `${stack}:${id}.${attribute}`;
-    }
-    if (fn === 'Fn::Join') {
-      const [separator, parts] = arg as [string, unknown[]];
-      return parts.map((part) => canonical(part, env, stack)).join(separator);
-    }
-    if (fn === 'Fn::GetStackOutput' || fn === 'Fn::ImportValue') {
-      const outputName = fn === 'Fn::GetStackOutput' ? (arg as { OutputName: string }).OutputName : findExport(env, arg);
-      const output = env.json.stateful.Outputs?.[outputName];
-      if (!output) throw new Error(`No stateful output ${outputName}`);
-      return canonical(output.Value, env, 'Stateful');
-    }
-  }
-  throw new Error(`Cannot canonicalize ${JSON.stringify(value)}`);
-}
-
-function findExport(env: SynthesizedEnvironment, exportName: unknown): string {
-  const outputs = env.json.stateful.Outputs ?? {};
-  const name = typeof exportName === 'string' ? exportName : JSON.stringify(exportName);
-  const found = Object.entries(outputs).find(([, output]) => (output as { Export?: { Name?: string } }).Export?.Name === name);
-  if (!found) throw new Error(`No stateful export ${name}`);
-  return found[0];
-}
-
-/** The one resource of `type` in `template` whose logical id is `id`, with its properties. */
-export function resource(template: TemplateJson, id: string): { Type: string; Properties: Record<string, unknown> } {
-  const found = template.Resources[id];
-  if (!found) throw new Error(`No resource ${id}`);
-  return { Type: found.Type, Properties: found.Properties ?? {} };
 }

@@ -22,7 +22,7 @@ import { followUpId } from '../../shared/lead-follow-up/sequence';
 import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { newId } from '../../shared/platform/ids';
-import { synthesize } from '../infra/synthesize';
+import { synthesizedTemplates } from '../infra/template-json';
 
 const TABLE_NAME = 'projection-test';
 const T0 = Date.parse('2026-11-23T10:00:00Z');
@@ -34,8 +34,8 @@ let db: DynamoDBDocumentClient;
 let commands: CommandStore;
 
 /** CreateTable input from the template's AWS::DynamoDB::Table: keys, attributes and indexes as deployed. */
-function tableFromTemplate(): CreateTableCommandInput {
-  const { json } = synthesize('prod');
+async function tableFromTemplate(): Promise<CreateTableCommandInput> {
+  const { json } = await synthesizedTemplates('prod');
   const [table] = Object.values(json.stateful.Resources).filter((resource) => resource.Type === 'AWS::DynamoDB::Table');
   const properties = table!.Properties as Pick<CreateTableCommandInput, 'KeySchema' | 'AttributeDefinitions' | 'GlobalSecondaryIndexes'>;
   return {
@@ -48,7 +48,7 @@ function tableFromTemplate(): CreateTableCommandInput {
 }
 
 beforeAll(async () => {
-  const input = tableFromTemplate();
+  const input = await tableFromTemplate();
   expect(input.GlobalSecondaryIndexes?.[0]?.Projection?.ProjectionType).toBe('INCLUDE');
   server = dynalite({ createTableMs: 0 });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

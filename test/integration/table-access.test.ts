@@ -31,7 +31,7 @@ import { crmSyncJob } from '../../shared/crm/sync/job';
 import type { Settings } from '../../shared/composition/settings';
 import { newId } from '../../shared/platform/ids';
 import { newRelayToken } from '../../shared/calls/relay-token';
-import { canonical, logicalId, synthesize, type SynthesizedEnvironment } from '../infra/synthesize';
+import { canonical, logicalIdOf, synthesizedTemplates, type WithTemplates } from '../infra/template-json';
 import { startFakeGoogle, type GoogleFake } from '../fakes/google';
 import { startOpenAiFake, type OpenAiFake } from '../fakes/openai';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
@@ -77,7 +77,7 @@ type Handler = (event: unknown, context: Context) => Promise<unknown>;
 let services: EmbeddedServices;
 let gateway: Server;
 let url: string;
-let prod: SynthesizedEnvironment;
+let prod: WithTemplates;
 let google: GoogleFake;
 /** The model of the relay's turns, so a turn spends tokens and counts them (the offline writer's turns write nothing). */
 let openai: OpenAiFake;
@@ -255,7 +255,7 @@ function providerSettings(id: FunctionId): Settings {
 }
 
 beforeAll(async () => {
-  prod = synthesize('prod');
+  prod = await synthesizedTemplates('prod');
   services = await startEmbeddedServices();
   const { siteIds } = await importFile(services.db, services.aws.tableName, DEMO_DATA_FILE);
   await registerKeys(services.db, services.aws.tableName, [
@@ -1017,10 +1017,10 @@ describe('the table access of every function, on its real paths', () => {
 });
 
 /** Whether the function's synthesized policy allows the request, as IAM evaluates our statements. */
-function allowed(env: SynthesizedEnvironment, id: FunctionId, request: TableRequest): boolean {
-  const tableArn = `Stateful:${logicalId(env.stage.stateful.table)}.Arn`;
+function allowed(env: WithTemplates, id: FunctionId, request: TableRequest): boolean {
+  const tableArn = `Stateful:${logicalIdOf(env.json, 'stateful', 'AWS::DynamoDB::Table')}.Arn`;
   const resource = request.resource === 'table' ? tableArn : `${tableArn}/${request.resource}`;
-  const roleId = logicalId(env.stage.service.functions.get(id)!.role);
+  const roleId = logicalIdOf(env.json, 'service', 'AWS::IAM::Role', `${id}Role`);
   const statements = Object.values(env.json.service.Resources)
     .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties?.Roles) === JSON.stringify([{ Ref: roleId }]))
     .flatMap(
