@@ -11,7 +11,8 @@ import Sequencer from '@jest/test-sequencer';
 
 /** About the first 40 s of a run on 2 workers, whichever order jest chose. */
 export const DEFERRED_AFTER = 16;
-const READS_TEMPLATES = /\bsynthesize\(/;
+/** What a test file that reads synthesized templates calls (test/infra/synthesize.ts, test/infra/template-json.ts). */
+export const READS_TEMPLATES = /\bsynthesize(dTemplates)?\(/;
 
 export default class TemplatesLaterSequencer extends Sequencer {
   async sort(tests) {

@@ -1,4 +1,4 @@
-import { DEFERRED_AFTER, templatesLater } from '../support/test-sequencer.mjs';
+import { DEFERRED_AFTER, READS_TEMPLATES, templatesLater } from '../support/test-sequencer.mjs';
 
 describe("the test run's order", () => {
   const files = (count: number, prefix: string) => Array.from({ length: count }, (_, index) => `${prefix}${index}`);
@@ -14,5 +14,11 @@ describe("the test run's order", () => {
   it('keeps a run of fewer files whole: the others first, then those that read templates', () => {
     expect(templatesLater(['infra0', 'other0', 'infra1'], readsTemplates)).toEqual(['other0', 'infra0', 'infra1']);
     expect(templatesLater(['infra0', 'infra1'], readsTemplates)).toEqual(['infra0', 'infra1']);
+  });
+
+  it('knows a file that reads templates by either reader, the CDK synth or the cached JSON', () => {
+    expect(READS_TEMPLATES.test("  prod = synthesize('prod');")).toBe(true);
+    expect(READS_TEMPLATES.test("  prod = await synthesizedTemplates('prod');")).toBe(true);
+    expect(READS_TEMPLATES.test("import { synthesizedTemplates } from '../infra/template-json';")).toBe(false);
   });
 });
