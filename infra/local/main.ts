@@ -37,6 +37,8 @@ const apiKey = settings.API_KEY ?? stored?.key;
 const runtime = await startLocalRuntime({
   // Every function composed before the banner, so a malformed setting stops the start.
   compose: 'start',
+  // The storage servers answer on a thread of their own, beside the functions (as the real services run elsewhere).
+  embeddedThread: true,
   host: settings.HOST,
   port: settings.PORT,
   ...(settings.DATA_DIR ? { dataDir: settings.DATA_DIR } : {}),

@@ -32,23 +32,16 @@ function requestQueueName(body: string): string | undefined {
   }
 }
 
-/**
- * News of arrivals, queue by queue: an SQS server's answered sends and
- * visibility changes wake only the listeners of the queue they name (a
- * request whose queue cannot be read wakes all). Waking every idle poller
- * of every queue at each send made each lead follow-up cost about nine
- * empty receives in a drain.
- */
-export function queueNews(): {
+/** Listeners of arrival news, queue by queue, and the wake that tells them. */
+export interface ArrivalListeners {
   activity: QueueActivity;
-  /** Watches a request to the SQS server: attach it before the server reads the body. */
-  observe(operation: string, request: IncomingMessage, response: ServerResponse): void;
-} {
+  /** Wakes the listeners of queue `queue` (a queue's name), or every listener when `queue` is undefined. */
+  wake(queue: string | undefined): void;
+}
+
+/** Listeners of arrival news by queue name: a queue is known by its name, whichever host a client reached it by. */
+export function arrivalListeners(): ArrivalListeners {
   const listeners = new Map<string, Set<() => void>>();
-  const wake = (queue: string | undefined) => {
-    const woken = queue === undefined ? [...listeners.values()].flatMap((set) => [...set]) : [...(listeners.get(queue) ?? [])];
-    for (const listener of woken) listener();
-  };
   return {
     activity(queueUrl, listener) {
       const name = queueNameOf(queueUrl);
@@ -57,11 +50,31 @@ export function queueNews(): {
       set.add(listener);
       return () => set.delete(listener);
     },
-    observe(operation, request, response) {
-      if (!ARRIVALS.has(operation)) return;
-      let queue: string | undefined;
-      tapBody(request, (body) => (queue = operation === 'StartMessageMoveTask' ? undefined : requestQueueName(body)));
-      response.once('finish', () => wake(queue));
+    wake(queue) {
+      const woken = queue === undefined ? [...listeners.values()].flatMap((set) => [...set]) : [...(listeners.get(queue) ?? [])];
+      for (const listener of woken) listener();
     },
+  };
+}
+
+/**
+ * News of arrivals, queue by queue: an SQS server's answered sends and
+ * visibility changes wake only the listeners of the queue they name (a
+ * request whose queue cannot be read wakes all). Waking every idle poller
+ * of every queue at each send made each lead follow-up cost about nine
+ * empty receives in a drain.
+ *
+ * Returns what to call with each request to the server, before the server
+ * reads its body; `wake` is called with the queue's name once the answer to
+ * an arrival is sent.
+ */
+export function watchArrivals(
+  wake: ArrivalListeners['wake'],
+): (operation: string, request: IncomingMessage, response: ServerResponse) => void {
+  return (operation, request, response) => {
+    if (!ARRIVALS.has(operation)) return;
+    let queue: string | undefined;
+    tapBody(request, (body) => (queue = operation === 'StartMessageMoveTask' ? undefined : requestQueueName(body)));
+    response.once('finish', () => wake(queue));
   };
 }

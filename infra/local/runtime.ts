@@ -83,6 +83,12 @@ export interface LocalRuntimeOptions {
   onError?: (error: unknown) => void;
   /** Sees every request to the embedded DynamoDB and SQS as it arrives (the bench counts storage calls with it). */
   onAwsRequest?: AwsRequestObserver;
+  /**
+   * Run the embedded DynamoDB and SQS in a worker thread of their own, so the functions' event loop does not also answer every
+   * storage call (`npm start` does; not with `onAwsRequest`, which watches them in this thread).
+   * @default false
+   */
+  embeddedThread?: boolean;
   /** How long a call of the local telephony rings before it ends `no-answer`. @default 180_000 */
   localRingTimeoutMs?: number;
   /**
@@ -148,6 +154,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.visibilityTimeoutSeconds ? { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds } : {}),
     ...(options.onAwsRequest ? { onRequest: options.onAwsRequest } : {}),
+    ...(options.embeddedThread ? { thread: true } : {}),
   });
 
   const baseSettings: Settings = {

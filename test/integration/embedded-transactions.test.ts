@@ -7,11 +7,15 @@ import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';
 import { tempDir } from '../support/temp-dir';
 
-/** In memory (no journal: prior images come back from the writes) and under DATA_DIR (journaled first): the same behaviour. */
+/**
+ * In memory (no journal: prior images come back from the writes), under DATA_DIR (journaled first), and with the servers on
+ * a thread of their own, as `npm start` runs them: the same behaviour.
+ */
 describe.each([
-  ['in memory', false],
-  ['kept in DATA_DIR', true],
-])('TransactWriteItems on the embedded DynamoDB, %s', (_mode, kept) => {
+  ['in memory', false, false],
+  ['kept in DATA_DIR', true, false],
+  ['kept in DATA_DIR, on a thread of its own', true, true],
+])('TransactWriteItems on the embedded DynamoDB, %s', (_mode, kept, thread) => {
   let services: EmbeddedServices;
   let table: string;
   let dataDir: string | undefined;
@@ -29,7 +33,7 @@ describe.each([
 
   beforeAll(async () => {
     dataDir = kept ? tempDir('tx-kept') : undefined;
-    services = await startEmbeddedServices(dataDir ? { dataDir } : {});
+    services = await startEmbeddedServices({ ...(dataDir ? { dataDir } : {}), thread });
     table = services.aws.tableName;
   });
   afterAll(async () => {

@@ -8,9 +8,12 @@ export interface EmbeddedServices {
   stop(): Promise<void>;
 }
 
-/** Starts the embedded DynamoDB and SQS with the table and queues of the service catalogue (shared/catalogue/). */
+/**
+ * Starts the embedded DynamoDB and SQS with the table and queues of the service catalogue (shared/catalogue/), on this thread
+ * unless `thread`.
+ */
 export async function startEmbeddedServices(
-  options: { visibilityTimeoutSeconds?: number; dataDir?: string } = {},
+  options: { visibilityTimeoutSeconds?: number; dataDir?: string; thread?: boolean } = {},
 ): Promise<EmbeddedServices> {
   process.env.AWS_ACCESS_KEY_ID ??= 'local';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
