@@ -24,10 +24,8 @@ export function parseOverrides(context: (key: string) => unknown): ConfigOverrid
     throw new InvalidEnvironmentError(`-c apiGatewayAccountRole must be create or existing, got "${apiGatewayAccountRole}"`);
   }
   const allowPlaceholders = flag(context, 'allowPlaceholders');
-  const sourceMaps = read('sourceMaps');
-  if (sourceMaps !== undefined && sourceMaps !== 'true' && sourceMaps !== 'false') {
-    throw new InvalidEnvironmentError(`-c sourceMaps must be true or false, got "${sourceMaps}"`);
-  }
+  const sourceMaps = trueOrFalse(read('sourceMaps'), 'sourceMaps');
+  const apiTracing = trueOrFalse(read('apiTracing'), 'apiTracing');
   return {
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(account ? { account } : {}),
@@ -47,7 +45,16 @@ export function parseOverrides(context: (key: string) => unknown): ConfigOverrid
     ...(apiGatewayAccountRole ? { apiGatewayAccountRole } : {}),
     ...(allowPlaceholders ? { allowPlaceholders } : {}),
     ...(sourceMaps ? { sourceMaps: sourceMaps === 'true' } : {}),
+    ...(apiTracing ? { apiTracing: apiTracing === 'true' } : {}),
   };
+}
+
+/** A `-c key=true|false` setting that may be left out (then the environment's own value holds). */
+function trueOrFalse(value: string | undefined, key: string): 'true' | 'false' | undefined {
+  if (value !== undefined && value !== 'true' && value !== 'false') {
+    throw new InvalidEnvironmentError(`-c ${key} must be true or false, got "${value}"`);
+  }
+  return value;
 }
 
 /** A `-c key=true|false` switch (the CLI passes a string, a test may pass a boolean); unset is false. */

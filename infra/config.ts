@@ -205,6 +205,17 @@ export interface EnvironmentSettings {
    * @default false
    */
   readonly sourceMaps?: boolean;
+  /**
+   * In-process X-Ray tracing (the Powertools Tracer: a subsegment per
+   * DynamoDB, SQS and provider call) in the functions a caller waits on,
+   * API routes and webhooks. Off, they start without the X-Ray SDK (about
+   * a fifth of such a cold start) and Lambda's active tracing still records
+   * each invocation, cold start included; workers are traced either way,
+   * and the phone path (the relay socket, Twilio's status callback) never
+   * in-process. `-c apiTracing=true` overrides.
+   * @default false
+   */
+  readonly apiTracing?: boolean;
 }
 
 /** Where a resolved value came from: the table below, or a `-c` override. */
@@ -534,6 +545,8 @@ export interface ConfigOverrides {
   readonly allowPlaceholders?: boolean;
   /** `-c sourceMaps=true` (or `false`): the environment's `sourceMaps`. */
   readonly sourceMaps?: boolean;
+  /** `-c apiTracing=true` (or `false`): the environment's `apiTracing`. */
+  readonly apiTracing?: boolean;
 }
 
 /**
@@ -560,6 +573,7 @@ export function environmentConfig(
       ? { providerSettings: { ...settings.providerSettings, TWILIO_FROM_NUMBER: overrides.twilioFromNumber } }
       : {}),
     ...(overrides.sourceMaps === undefined ? {} : { sourceMaps: overrides.sourceMaps }),
+    ...(overrides.apiTracing === undefined ? {} : { apiTracing: overrides.apiTracing }),
     name,
     account: overrides.account ?? settings.account,
     accountSource: overrides.account === undefined ? 'config' : 'context',

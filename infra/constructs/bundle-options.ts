@@ -5,6 +5,9 @@
  * measure what Lambda runs. No CDK import: the budgets load this alone.
  */
 
+import type { FunctionDefinition } from '../../shared/catalogue/functions';
+import { IN_PROCESS_TRACING_OFF } from '../../shared/platform/tracing-settings';
+
 /** ESM bundles still meet CommonJS dependencies that call `require`. */
 export const REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
@@ -25,4 +28,18 @@ export const MAIN_FIELDS = ['module', 'main'];
  */
 export function bundleDefines(deployedSettings: Readonly<Record<string, string>> = {}): Record<string, string> {
   return deployedSettings.POWERTOOLS_TRACE_ENABLED === 'false' ? { 'process.env.POWERTOOLS_TRACE_ENABLED': JSON.stringify('false') } : {};
+}
+
+/**
+ * A catalogue function as an environment deploys it: a function a caller
+ * waits on (an API route, a webhook) gets `POWERTOOLS_TRACE_ENABLED=false`
+ * (shared/platform/tracing-settings.ts), and so a bundle without the X-Ray
+ * SDK, unless `apiTracing` is on (infra/config.ts) or its catalogue entry
+ * already decides (the phone path's functions are off whatever the
+ * environment says). Workers are left as they are: traced.
+ */
+export function asDeployed(definition: FunctionDefinition, options: { apiTracing?: boolean } = {}): FunctionDefinition {
+  const callerFacing = definition.kind === 'api' || definition.kind === 'webhook';
+  if (!callerFacing || options.apiTracing || definition.deployedSettings?.POWERTOOLS_TRACE_ENABLED !== undefined) return definition;
+  return { ...definition, deployedSettings: { ...definition.deployedSettings, ...IN_PROCESS_TRACING_OFF } };
 }

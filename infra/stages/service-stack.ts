@@ -7,6 +7,7 @@ import { RELAY_STAGE_NAME, RelaySocketApi } from '../constructs/relay-socket-api
 import { Schedules } from '../constructs/schedules';
 import { ServiceApi } from '../constructs/service-api';
 import { SwitchboardFunction, type FunctionResources } from '../constructs/switchboard-function';
+import { asDeployed } from '../constructs/bundle-options';
 import { FUNCTIONS, type FunctionDefinition, type FunctionId } from '../../shared/catalogue/functions';
 import { commandTypesRun, QUEUES } from '../../shared/catalogue/job-types';
 import type { StatefulStack } from './stateful-stack';
@@ -51,7 +52,8 @@ export class ServiceStack extends Stack {
     const resources: FunctionResources = stateful;
 
     const functions = new Map<FunctionId, SwitchboardFunction>();
-    for (const definition of FUNCTIONS) {
+    for (const cataloged of FUNCTIONS) {
+      const definition = asDeployed(cataloged, { apiTracing: config.apiTracing ?? false });
       const reservedConcurrency = config.reservedConcurrency[definition.id];
       const fn = new SwitchboardFunction(this, definition.id, {
         definition,

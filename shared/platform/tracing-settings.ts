@@ -1,10 +1,13 @@
 /**
  * A function's deployed settings that keep the tracer out of it: Lambda's
  * active tracing still records each invocation (its cold start included),
- * without the AWS SDK and provider subsegments. For functions on a phone
- * caller's path, where the X-Ray SDK's import (about a third of a bare
+ * without the AWS SDK and provider subsegments. Every function a caller
+ * waits on is deployed so unless the environment's `apiTracing` is on
+ * (infra/constructs/bundle-options.ts, `asDeployed`); the phone caller's
+ * path names it in its catalogue entries, so it stays off there whatever
+ * the environment says: the X-Ray SDK's import (about a third of a bare
  * function's cold start) is heard as silence. Such a function is bundled
- * without the tracer at all (infra/constructs/bundle-options.ts,
- * `bundleDefines`): tracing it in-process again takes a deploy.
+ * without the tracer at all (`bundleDefines`): tracing it in-process again
+ * takes a deploy.
  */
 export const IN_PROCESS_TRACING_OFF: Readonly<Record<string, string>> = { POWERTOOLS_TRACE_ENABLED: 'false' };

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
-import { BUNDLE_TARGET, bundleDefines, MAIN_FIELDS, REQUIRE_BANNER } from '../../infra/constructs/bundle-options';
+import { asDeployed, BUNDLE_TARGET, bundleDefines, MAIN_FIELDS, REQUIRE_BANNER } from '../../infra/constructs/bundle-options';
 import { FUNCTIONS } from '../../shared/catalogue/functions';
 import { QUEUES } from '../../shared/catalogue/job-types';
 import { SECRETS } from '../../shared/catalogue/secrets';
@@ -75,9 +75,10 @@ const settings: Record<string, string> = {
   ),
 };
 
-/** The settings the deployment sets on a function in every environment (none for the floor). */
+/** The settings the deployment sets on a function, as an environment deploys it by default (none for the floor). */
 function deployedSettingsOf(functionName: string): Readonly<Record<string, string>> {
-  return FUNCTIONS.find((fn) => fn.id === functionName)?.deployedSettings ?? {};
+  const definition = FUNCTIONS.find((fn) => fn.id === functionName);
+  return (definition && asDeployed(definition).deployedSettings) ?? {};
 }
 
 /** Imports one bundle in a fresh process and answers the milliseconds the import took, composition included. */

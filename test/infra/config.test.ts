@@ -294,7 +294,7 @@ describe('addSwitchboardStage', () => {
     for (const stack of [stage.stateful, stage.service]) expect(stack.environment).toBe('aws://222222222222/eu-west-1');
   });
 
-  it('reads -c account, -c region, -c alarmEmail and -c sourceMaps', () => {
+  it('reads -c account, -c region, -c alarmEmail, -c sourceMaps and -c apiTracing', () => {
     const app = testApp({
       context: {
         env: 'prod',
@@ -303,6 +303,7 @@ describe('addSwitchboardStage', () => {
         region: 'us-east-2',
         alarmEmail: 'a@example.org, b@example.org',
         sourceMaps: 'true',
+        apiTracing: 'true',
         'aws:cdk:bundling-stacks': [],
       },
     });
@@ -314,11 +315,24 @@ describe('addSwitchboardStage', () => {
     expect(stage.service.resolve((health.node.defaultChild as CfnFunction).environment)).toMatchObject({
       variables: { NODE_OPTIONS: '--enable-source-maps' },
     });
+    // API functions traced in-process (no setting turns it off); the phone path stays off whatever the environment says.
+    const variablesOf = (id: FunctionId) =>
+      (
+        stage.service.resolve((stage.service.functions.get(id)!.function.node.defaultChild as CfnFunction).environment) as {
+          variables: Record<string, string>;
+        }
+      ).variables;
+    expect(stage.config.apiTracing).toBe(true);
+    expect(variablesOf('getCommandApi')).not.toHaveProperty('POWERTOOLS_TRACE_ENABLED');
+    expect(variablesOf('conversationRelayWebhook')).toMatchObject({ POWERTOOLS_TRACE_ENABLED: 'false' });
   });
 
-  it('refuses a -c sourceMaps that is not true or false', () => {
+  it('refuses a -c sourceMaps or -c apiTracing that is not true or false', () => {
     expect(() => addSwitchboardStage(testApp({ context: { env: 'dev', sourceMaps: 'yes' } }))).toThrow(
       /-c sourceMaps must be true or false, got "yes"/,
+    );
+    expect(() => addSwitchboardStage(testApp({ context: { env: 'dev', apiTracing: 'on' } }))).toThrow(
+      /-c apiTracing must be true or false, got "on"/,
     );
   });
 });
