@@ -150,12 +150,19 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const onError =
     options.onError ??
     ((error: unknown) => process.stderr.write(`local runtime: ${error instanceof Error ? error.message : String(error)}\n`));
-  const aws = await startEmbeddedAws({
+  const starting = startEmbeddedAws({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.visibilityTimeoutSeconds ? { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds } : {}),
     ...(options.onAwsRequest ? { onRequest: options.onAwsRequest } : {}),
     ...(options.embeddedThread ? { thread: true } : {}),
   });
+  // Functions composed at start: their modules load meanwhile (one after another, as compositions do), so a servers' thread
+  // booting on another core costs the start nothing. Composing needs the servers' endpoints; loading does not.
+  const loaded =
+    options.compose === 'start'
+      ? FUNCTIONS.reduce<Promise<unknown>>((chain, fn) => chain.then(() => importFunctionModule(fn.entry)), Promise.resolve())
+      : undefined;
+  const [aws] = await Promise.all([starting, loaded]);
 
   const baseSettings: Settings = {
     ...process.env,
