@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, normalize, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HTTP_STATUS_OF } from '../../shared/platform/errors';
 import { sourceComments } from '../support/source-comments';
@@ -108,12 +108,20 @@ function checkPaths(text: string, from: string, where: (index: number) => string
   }
 }
 
-/** Sections named in quotes after a page: docs/configuration.md "Settings", docs/webhooks.md "Events" › "Payload". */
-function checkNamedSections(text: string, where: (index: number) => string, problems: Problem[]): void {
-  const pattern = /\b(README(?:\.md)?|docs\/[\w-]+\.md)(?:'s)?,?\s+((?:["“][^"”\n]+["”](?:\s*›\s*)?)+)/g;
-  for (const match of text.matchAll(pattern)) {
-    const page = match[1]!.startsWith('README') ? 'README.md' : match[1]!;
-    if (!existsSync(join(ROOT, page))) continue; // a missing page is reported by checkPaths
+/**
+ * Sections named in quotes after a page: docs/configuration.md "Settings", docs/webhooks.md "Events" › "Payload", and after
+ * a Markdown link to a page of `from` (a Markdown file): [Configuration](configuration.md), "Source maps".
+ */
+function checkNamedSections(text: string, where: (index: number) => string, problems: Problem[], from?: string): void {
+  const quoted = '((?:["“][^"”\\n]+["”](?:\\s*›\\s*)?)+)';
+  const named = new RegExp(`\\b(README(?:\\.md)?|docs\\/[\\w-]+\\.md)(?:'s)?,?\\s+${quoted}`, 'g');
+  const linked = new RegExp(`\\]\\(([\\w./-]+\\.md)\\),?\\s+${quoted}`, 'g');
+  const found = [...text.matchAll(named)].map((match) => ({ match, page: match[1]!.startsWith('README') ? 'README.md' : match[1]! }));
+  if (from?.endsWith('.md')) {
+    for (const match of text.matchAll(linked)) found.push({ match, page: normalize(join(dirname(from), match[1]!)) });
+  }
+  for (const { match, page } of found) {
+    if (!existsSync(join(ROOT, page))) continue; // a missing page is reported by checkPaths or the link check
     const { titles } = headingsOf(page);
     for (const [, name] of match[2]!.matchAll(/["“]([^"”\n]+)["”]/g)) {
       if (!titles.has(name!)) problems.push({ where: where(match.index), problem: `${page} has no section "${name}"` });
@@ -161,7 +169,7 @@ describe('documentation references', () => {
         checkTarget(file, target, where(match.index), problems);
       }
       checkPaths(prose, file, where, problems);
-      checkNamedSections(text, where, problems);
+      checkNamedSections(text, where, problems, file);
       checkOutsidePages(text, where, problems);
     }
     expect(problems).toEqual([]);
@@ -238,6 +246,12 @@ describe('documentation references', () => {
     const at = () => 'sample';
     checkPaths('see `shared/nowhere/x.ts` and docs/webhooks.md#no-such-section', 'README.md', at, problems);
     checkNamedSections('README "No such section"', at, problems);
+    checkNamedSections(
+      'see [Configuration](configuration.md), "Source maps" and [Performance](performance.md), "Nowhere"',
+      at,
+      problems,
+      'docs/api.md',
+    );
     checkOutsidePages(`see ${OUTSIDE_DIR}${OUTSIDE_PAGES[0]}`, at, problems);
     checkOutsidePages(`import { x } from '${OUTSIDE_DIR}platform/x';`, at, problems, false); // infra/ importing shared/: code, not a page
     checkOutsidePages(`const page = '${OUTSIDE_DIR}${OUTSIDE_PAGES[3]}';`, at, problems, false);
@@ -245,6 +259,7 @@ describe('documentation references', () => {
       'shared/nowhere/x.ts: no shared/nowhere/x.ts in the repository',
       'docs/webhooks.md#no-such-section: docs/webhooks.md has no section #no-such-section',
       'README.md has no section "No such section"',
+      'docs/performance.md has no section "Nowhere"',
       `names ${OUTSIDE_PAGES[0]}, which a clone does not have`,
       `names ${OUTSIDE_DIR}, which a clone does not have`,
       `names ${OUTSIDE_PAGES[3]}, which a clone does not have`,
