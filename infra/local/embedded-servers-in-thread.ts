@@ -19,7 +19,8 @@ export async function startEmbeddedServersInThread(options: EmbeddedServersOptio
   const listeners = arrivalListeners();
   /** Up: between the thread's `ready` and a stop, when its ending is a failure nobody asked for. */
   let up = false;
-  let stopping = false;
+  let exited = false;
+  let stopping: Promise<void> | undefined;
   let stopped: (() => void) | undefined;
   const endpoints = await new Promise<{ dynamodbEndpoint: string; sqsEndpoint: string }>((resolve, reject) => {
     worker.on('message', (message: ServersThreadMessage) => {
@@ -32,6 +33,8 @@ export async function startEmbeddedServersInThread(options: EmbeddedServersOptio
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {
+      exited = true;
+      stopped?.();
       const error = new Error(`The embedded servers' thread exited (code ${code})`);
       reject(error);
       if (up && !stopping)
@@ -43,13 +46,16 @@ export async function startEmbeddedServersInThread(options: EmbeddedServersOptio
   return {
     ...endpoints,
     activity: listeners.activity,
-    async stop() {
-      if (stopping) return;
-      stopping = true;
-      const done = new Promise<void>((resolve) => (stopped = resolve));
-      worker.postMessage('stop');
-      await done;
-      await worker.terminate();
+    stop() {
+      // Once, however often it is called; at once when the thread has already ended.
+      stopping ??= (async () => {
+        if (exited) return;
+        const done = new Promise<void>((resolve) => (stopped = resolve));
+        worker.postMessage('stop');
+        await done;
+        await worker.terminate();
+      })();
+      return stopping;
     },
   };
 }
