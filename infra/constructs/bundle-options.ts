@@ -1,7 +1,9 @@
 /**
- * The esbuild settings of every function bundle, shared by the CDK construct
- * (infra/constructs/switchboard-function.ts), the bundle-size budgets
- * (test/infra/bundle-budgets.test.ts) and the init bench, so all three
+ * The esbuild settings of every function bundle, and the settings a
+ * function is deployed with that shape it (`asDeployed`), shared by the CDK
+ * stacks and construct (infra/stages/service-stack.ts,
+ * infra/constructs/switchboard-function.ts), the bundle-size budgets
+ * (test/infra/bundle-budgets.test.ts) and the init bench, so all of them
  * measure what Lambda runs. No CDK import: the budgets load this alone.
  */
 
