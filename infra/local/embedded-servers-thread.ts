@@ -22,10 +22,14 @@ try {
   });
   port.once('message', (message: unknown) => {
     if (message !== 'stop') return;
-    void servers.stop().then(() => {
-      tell({ stopped: true });
-      port.close();
-    });
+    // Told even when closing a server failed: the parent's stop waits for it, then ends the thread.
+    void servers
+      .stop()
+      .catch(() => undefined)
+      .then(() => {
+        tell({ stopped: true });
+        port.close();
+      });
   });
   tell({ ready: { dynamodbEndpoint: servers.dynamodbEndpoint, sqsEndpoint: servers.sqsEndpoint } });
 } catch (error) {

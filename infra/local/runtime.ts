@@ -162,7 +162,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     options.compose === 'start'
       ? FUNCTIONS.reduce<Promise<unknown>>((chain, fn) => chain.then(() => importFunctionModule(fn.entry)), Promise.resolve())
       : undefined;
-  const [aws] = await Promise.all([starting, loaded]);
+  const [aws] = await Promise.all([starting, loaded]).catch(async (error: unknown) => {
+    // A module that failed to load stops the servers that did start (a thread of theirs would keep the process alive).
+    await starting.then((started) => started.stop()).catch(() => undefined);
+    throw error;
+  });
 
   const baseSettings: Settings = {
     ...process.env,
