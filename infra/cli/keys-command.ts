@@ -194,7 +194,7 @@ function limitsGiven(values: Record<string, string | boolean | undefined>): Tena
     if (text.trim() === '' || !Number.isFinite(value)) throw new KeysUsageError(`--${option}: "${text}" is not a number.`);
     given[limit] = value;
   }
-  const parsed = tenantLimitsSchema.safeParse(given);
+  const parsed = tenantLimitsSchema().safeParse(given);
   if (!parsed.success) {
     const [issue] = parsed.error.issues;
     const option = Object.entries(LIMIT_OPTIONS).find(([, limit]) => limit === issue?.path[0])?.[0] ?? 'limits';

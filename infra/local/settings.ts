@@ -4,7 +4,7 @@ import { tenantLimitsSchema } from '../../shared/access/limits/tenant-limits';
 /** One API_KEYS entry: the key's sites, or its sites and its tenant's limits. */
 const apiKeyEntry = z.union([
   z.array(z.string().min(1)),
-  z.object({ sites: z.array(z.string().min(1)), limits: z.optional(tenantLimitsSchema) }).strict(),
+  z.object({ sites: z.array(z.string().min(1)), limits: z.optional(tenantLimitsSchema()) }).strict(),
 ]);
 
 /** An API_KEYS entry as `npm start` registers it. */

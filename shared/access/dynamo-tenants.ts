@@ -12,7 +12,7 @@ const tenantKey = (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'TENANT
 const storedTenant = z.object({
   tenant_id: z.string(),
   site_ids: z.optional(z.set(z.string())),
-  limits: z.optional(tenantLimitsSchema),
+  limits: z.optional(z.lazy(tenantLimitsSchema)),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -57,7 +57,7 @@ export function dynamoTenantStore(db: DynamoDBDocumentClient, tableName: string)
     },
 
     async setLimits(tenantId, limits, now) {
-      const checked = tenantLimitsSchema.parse(limits);
+      const checked = tenantLimitsSchema().parse(limits);
       try {
         const { Attributes } = await db.send(
           new UpdateCommand({

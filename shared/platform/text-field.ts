@@ -13,10 +13,10 @@ export const RAW_SLACK = 1_024;
  */
 export function cleanedText(max: number) {
   const tooBig = { abort: true, message: `Too big: expected string to have <=${max} characters` };
-  return z
-    .string()
-    .max(max + RAW_SLACK, tooBig)
-    .overwrite(cleanText)
-    .trim()
-    .max(max, tooBig);
+  // One `check` of three, not four chained calls: each call clones the schema, and request schemas are built at cold start.
+  return z.string().check(
+    z.maxLength(max + RAW_SLACK, tooBig),
+    z.overwrite((value) => cleanText(value).trim()),
+    z.maxLength(max, tooBig),
+  );
 }

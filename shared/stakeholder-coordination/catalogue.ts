@@ -2,7 +2,7 @@ import { COMMAND_ACCEPT_TABLE_GRANTS, MONTHLY_CAP_GRANTS } from '../catalogue/co
 import { EVENT_DELIVERY_QUEUE, EVENT_PUBLISHER_TABLE_GRANTS } from '../catalogue/event-publishing';
 import type { FeatureCatalogue } from '../catalogue/feature';
 import { workQueue } from '../catalogue/work-queue';
-import { RELAY_SETTING_NAMES } from '../providers/telephony/relay-settings';
+import { RELAY_SETTING_NAMES } from '../providers/telephony/relay-setting-names';
 import { TRANSCRIPT_GRACE_SECONDS, TRANSCRIPT_GRACE_SETTING } from '../calls/transcript-grace';
 import { stakeholderCoordinationLive } from './live';
 import { IN_PROCESS_TRACING_OFF } from '../platform/tracing-settings';

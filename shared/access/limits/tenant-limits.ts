@@ -1,26 +1,30 @@
 import * as z from 'zod/mini';
 import '../../platform/zod-messages';
+import { lazy } from '../../platform/memo';
 
 /**
  * A tenant's limits, kept in its record (`npm run keys -- limits`); a limit
  * left out takes the deployment's default (TENANT_* settings), and a limit
- * with neither is not enforced.
+ * with neither is not enforced. Built on first use: most tenants have no
+ * limits, and every function that authenticates imports this module.
  */
-export const tenantLimitsSchema = z.strictObject({
-  /** Requests per second, sustained (a token bucket refilled at this rate). */
-  requests_per_second: z.optional(z.number().check(z.positive(), z.maximum(1_000))),
-  /** Requests a tenant may send at once after a pause (the bucket's size). */
-  burst: z.optional(z.int().check(z.minimum(1), z.maximum(10_000))),
-  /** Commands started and not yet finished. */
-  in_progress: z.optional(z.int().check(z.minimum(1), z.maximum(100_000))),
-  /** Model tokens (in and out) per calendar month (UTC). */
-  monthly_tokens: z.optional(z.int().check(z.minimum(1))),
-  /** Search requests per calendar month (UTC). */
-  monthly_searches: z.optional(z.int().check(z.minimum(1))),
-});
+export const tenantLimitsSchema = lazy(() =>
+  z.strictObject({
+    /** Requests per second, sustained (a token bucket refilled at this rate). */
+    requests_per_second: z.optional(z.number().check(z.positive(), z.maximum(1_000))),
+    /** Requests a tenant may send at once after a pause (the bucket's size). */
+    burst: z.optional(z.int().check(z.minimum(1), z.maximum(10_000))),
+    /** Commands started and not yet finished. */
+    in_progress: z.optional(z.int().check(z.minimum(1), z.maximum(100_000))),
+    /** Model tokens (in and out) per calendar month (UTC). */
+    monthly_tokens: z.optional(z.int().check(z.minimum(1))),
+    /** Search requests per calendar month (UTC). */
+    monthly_searches: z.optional(z.int().check(z.minimum(1))),
+  }),
+);
 
 /** A tenant's limits; each one optional. */
-export type TenantLimits = z.infer<typeof tenantLimitsSchema>;
+export type TenantLimits = z.infer<ReturnType<typeof tenantLimitsSchema>>;
 
 /** The settings that give every tenant's default limits, by limit. */
 export const TENANT_LIMIT_SETTINGS = {
@@ -43,7 +47,8 @@ export function defaultLimitsOf(settings: Readonly<Record<string, string | undef
     if (!text) continue;
     values[limit] = Number(text);
   }
-  const parsed = tenantLimitsSchema.safeParse(values);
+  if (Object.keys(values).length === 0) return {};
+  const parsed = tenantLimitsSchema().safeParse(values);
   if (!parsed.success) {
     const [issue] = parsed.error.issues;
     const limit = String(issue?.path[0]) as keyof TenantLimits;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ConfigError, readConfig } from '../../platform/config';
+import type { RelaySettingName } from './relay-setting-names';
 
 /** What may interrupt the assistant's speech (Twilio's `interruptible` and `welcomeGreetingInterruptible`). */
 export const RELAY_INTERRUPTIONS = ['none', 'dtmf', 'speech', 'any'] as const;
@@ -39,7 +40,11 @@ const providerName = () =>
     z.string().check(z.regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a provider name: letters, digits, ".", "_" or "-", at most 100')),
   );
 
-/** The relay settings, as a shape for `readConfig`: all optional, each malformed value failing the cold start by name. */
+/**
+ * The relay settings, as a shape for `readConfig`: all optional, each
+ * malformed value failing the cold start by name. Its keys are exactly
+ * RELAY_SETTING_NAMES: `satisfies` refuses a name missing or one too many.
+ */
 export const relaySettingsSchema = {
   RELAY_LANGUAGE: z.optional(z.string().check(z.regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a BCP 47 language tag like en-US'))),
   RELAY_TTS_PROVIDER: z.optional(z.enum(RELAY_TTS_PROVIDERS)),
@@ -48,10 +53,7 @@ export const relaySettingsSchema = {
   RELAY_SPEECH_MODEL: providerName(),
   RELAY_INTERRUPTIBLE: z.optional(z.enum(RELAY_INTERRUPTIONS)),
   RELAY_WELCOME_GREETING_INTERRUPTIBLE: z.optional(z.enum(RELAY_INTERRUPTIONS)),
-};
-
-/** The names of the relay settings (the catalogue declares them on the function that reads them). */
-export const RELAY_SETTING_NAMES = Object.keys(relaySettingsSchema) as (keyof typeof relaySettingsSchema)[];
+} satisfies Record<RelaySettingName, unknown>;
 
 /**
  * Reads the relay settings once, at cold start. A voice or speech model
