@@ -76,6 +76,9 @@ const REQUIRE_BANNER =
  *   them (npm start's runtime and the command-line tools share one); `main` is built whether or not it is listed.
  * @property {string} [functionsDir] Where the function entries are, relative to `root` (a build without entries when absent).
  * @property {string} [functionModules] The module that imports a function entry by name (replaced in the build), relative to `root`.
+ * @property {Record<string, string>} [builtEntries] Entries built beside the others whose built file the build's code may
+ *   start (a worker thread's script): each constant's name → its entry, relative to `root`. The name is a global constant in
+ *   the build (esbuild's `define`), the built file's absolute path; run from source, `typeof NAME` is `'undefined'`.
  * @property {() => void} [onBuild] Called when a build is about to be made.
  */
 
@@ -86,6 +89,7 @@ const REQUIRE_BANNER =
  * @property {string} builder
  * @property {string[]} entries
  * @property {string[]} mains
+ * @property {Record<string, string>} [builtEntries]
  * @property {Record<string, string>} inputs
  */
 
@@ -146,9 +150,19 @@ function mainFileOf(record, options) {
   return join(options.cacheDir, record.dir, options.main.replace(/\.ts$/, '.js'));
 }
 
-/** What the build has as entry points: `main` and `mains`, once each, sorted. @param {LocalBuildOptions} options */
+/** What the build has as entry points: `main`, `mains` and the built entries, once each, sorted. @param {LocalBuildOptions} options */
 function mainsOf(options) {
-  return [...new Set([options.main, ...(options.mains ?? [])])].sort();
+  return [...new Set([options.main, ...(options.mains ?? []), ...Object.values(options.builtEntries ?? {})])].sort();
+}
+
+/**
+ * The global constants naming the built entries' files in a build written to `outdir`.
+ * @param {LocalBuildOptions} options @param {string} outdir
+ */
+function builtEntryDefines(options, outdir) {
+  return Object.fromEntries(
+    Object.entries(options.builtEntries ?? {}).map(([name, entry]) => [name, JSON.stringify(join(outdir, entry.replace(/\.ts$/, '.js')))]),
+  );
 }
 
 /** Every function entry: the TypeScript files under `functionsDir`, relative to the root. @param {LocalBuildOptions} options */
@@ -188,6 +202,7 @@ function isFresh(built, entries, options) {
   if (built.esbuild !== esbuildVersion || built.builder !== stamp(SELF)) return false;
   if (built.entries.join('\n') !== entries.join('\n')) return false;
   if ((built.mains ?? []).join('\n') !== mainsOf(options).join('\n')) return false;
+  if (JSON.stringify(built.builtEntries ?? {}) !== JSON.stringify(options.builtEntries ?? {})) return false;
   if (stamp(mainFileOf(built, options)) === 'missing') return false;
   return Object.entries(built.inputs).every(([path, was]) => stamp(resolve(options.root, path)) === was);
 }
@@ -209,6 +224,7 @@ async function rebuild(entries, options) {
     external: EXTERNAL,
     mainFields: ['module', 'main'],
     banner: { js: REQUIRE_BANNER },
+    define: builtEntryDefines(options, outdir),
     sourcemap: 'linked',
     minifyWhitespace: true,
     metafile: true,
@@ -225,6 +241,7 @@ async function rebuild(entries, options) {
     builder: stamp(SELF),
     entries,
     mains: mainsOf(options),
+    builtEntries: options.builtEntries ?? {},
     inputs: Object.fromEntries(
       Object.keys(result.metafile.inputs)
         .filter((input) => !input.includes(':'))

@@ -26,6 +26,8 @@ export function projectBuildOptions(root, main) {
     mains: [LOCAL_RUNTIME, ...scriptedTools(root)],
     functionsDir: 'functions',
     functionModules: 'infra/local/function-modules.ts',
+    // The embedded servers' thread starts from its own built entry, not from source through tsx (embedded-servers-in-thread.ts).
+    builtEntries: { SWITCHBOARD_SERVERS_THREAD: 'infra/local/embedded-servers-thread.ts' },
   };
 }
 

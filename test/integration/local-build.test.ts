@@ -58,6 +58,21 @@ describe('the local build', () => {
     expect((await ensureLocalBuild({ ...tools, mains: ['infra/local/main.ts'] })).built).toBe(true);
   });
 
+  it('names each built entry’s file to the build as a constant, and is made again when they change', async () => {
+    const withHelper = { ...options(), cacheDir: join(root, 'helper-cache'), builtEntries: { FIXTURE_HELPER: 'infra/local/helper.ts' } };
+    const built = await ensureLocalBuild(withHelper);
+    const { helperFile } = (await run(built.mainFile)) as unknown as { helperFile?: string };
+    expect(helperFile).toBe(join(dirname(built.mainFile), '..', '..', 'infra', 'local', 'helper.js'));
+    expect(((await import(pathToFileURL(helperFile!).href)) as { helped: string }).helped).toBe('helped');
+    expect((await ensureLocalBuild(withHelper)).built).toBe(false);
+    expect((await ensureLocalBuild({ ...withHelper, builtEntries: { OTHER_NAME: 'infra/local/helper.ts' } })).built).toBe(true);
+    // Without it, the constant is not defined: the code runs as from source.
+    const plain = (await run((await ensureLocalBuild({ ...options(), cacheDir: join(root, 'plain-cache') })).mainFile)) as unknown as {
+      helperFile?: string;
+    };
+    expect(plain.helperFile).toBeUndefined();
+  });
+
   it('is made again when a source changes, or a function entry is added', async () => {
     const before = await ensureLocalBuild(options());
     await writeFile(join(root, 'functions', 'greet.ts'), 'export const greet = (name: string): string => `hi, ${name}`;\n');
