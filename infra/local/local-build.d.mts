@@ -15,6 +15,12 @@ export interface LocalBuildOptions {
   functionsDir?: string;
   /** The module that imports a function entry by name (replaced in the build), relative to `root`. */
   functionModules?: string;
+  /**
+   * Entries built beside the others whose built file the build's code may start (a worker thread's script): each constant's
+   * name → its entry, relative to `root`. The name is a global constant in the build, the built file's absolute path; run from
+   * source, `typeof NAME` is `'undefined'`.
+   */
+  builtEntries?: Record<string, string>;
   /** Called when a build is about to be made. */
   onBuild?: () => void;
 }
