@@ -1,13 +1,20 @@
 import type { Clock } from '../platform/clock';
+import type { TransactionItem } from '../platform/dynamodb';
 import { NOTHING_STAGED, type StagedEvents } from './events';
 import type { ErrorInfo } from '../platform/errors';
 import { noMetrics, type OperationMetrics } from '../platform/metrics';
 import type { StoredCommand } from './record';
 import type { CommandPatch, CommandStore } from './store';
 
-/** How a command ends: completed with its result, or failed with its error. */
+/**
+ * How a command ends: completed with its result, or failed with its error.
+ * A completion's `also` are table writes of what the result stores beside
+ * the command (a sequence's follow-ups), committed in the same transaction
+ * as the terminal write, under its condition: they are written if and only
+ * if this ending is, with no check of their own.
+ */
 export type CommandEnding =
-  | { status: 'completed'; result: Record<string, unknown>; patch?: CommandPatch }
+  | { status: 'completed'; result: Record<string, unknown>; patch?: CommandPatch; also?: readonly TransactionItem[] }
   | { status: 'failed'; error: ErrorInfo; patch?: CommandPatch };
 
 /**
@@ -69,7 +76,7 @@ export async function finishCommand(deps: FinishDependencies, command: Finishing
     : NOTHING_STAGED;
   const moved =
     ending.status === 'completed'
-      ? await deps.commands.complete(command, ending.result, now, ending.patch, staged.items)
+      ? await deps.commands.complete(command, ending.result, now, ending.patch, [...staged.items, ...(ending.also ?? [])])
       : await deps.commands.fail(command, ending.error, now, ending.patch, staged.items);
   if (!moved) return false;
   (deps.metrics ?? noMetrics).count(ending.status === 'completed' ? 'CommandCompleted' : 'CommandFailed', command.type);

@@ -43,7 +43,7 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
             // Its command, and the copywriter child it starts: the child in one transaction with the command's update
             // (its sales output), a sequence's follow-ups with a ConditionCheck on it, so neither outlives an erased command.
             { actions: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], keyPrefixes: ['CMD#'] },
-            // A sequence's follow-ups: in one transaction on the first attempt, item by item (conditionally) after.
+            // A sequence's follow-ups: in its command's completion on the first attempt, item by item (conditionally) after.
             { actions: ['PutItem'], keyPrefixes: ['FOLLOWUP#'] },
             // command.completed / command.failed for the tenant's webhooks (event-publishing.ts).
             ...EVENT_PUBLISHER_TABLE_GRANTS,

@@ -2,7 +2,7 @@ import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-
 import { TABLE } from '../catalogue/table';
 import { CommandGoneError } from '../commands/store';
 import { commandInProgressCheck } from '../commands/dynamo-store';
-import { queryUpTo } from '../platform/dynamodb';
+import { queryUpTo, type TransactionItem } from '../platform/dynamodb';
 import { cancellationReasons } from '../platform/dynamodb-errors';
 import type { FollowUpItem } from './sequence';
 
@@ -33,6 +33,13 @@ export interface FollowUpStore {
    * (a sequence has at most five).
    */
   saveSequence(items: readonly StoredFollowUp[], options?: { firstSave?: boolean }): Promise<{ created: number; existing: number }>;
+  /**
+   * A first save (see `firstSave`) as table writes for the caller's own
+   * transaction, the completion of their command: its condition that the
+   * command is in progress stands for the check `saveSequence` adds, so the
+   * items cost one transaction's puts and no read of the command.
+   */
+  firstSaveItems(items: readonly StoredFollowUp[]): TransactionItem[];
   /** Scheduled follow-ups due at or before `before` (ISO 8601 UTC, as `toISOString` writes it), earliest first. */
   listDueFollowUps(before: string, limit: number): Promise<StoredFollowUp[]>;
 }
@@ -83,6 +90,17 @@ export function leadSortKey(item: Pick<FollowUpItem, 'id' | 'scheduled_for'>): s
   return `${item.scheduled_for}#${item.id}`;
 }
 
+/** A follow-up's put with its index entries; `onlyNew` refuses it when the follow-up exists. */
+function put(tableName: string, item: StoredFollowUp, onlyNew: boolean): TransactionItem {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: { ...followUpKey(item.id), ...dueIndexKey(item), ...leadIndexKey(item), ...siteIndexKey(item), ...item },
+      ...(onlyNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
+    },
+  };
+}
+
 /**
  * FollowUpStore on the single table; the due-time query uses `gsi1`, a lead's follow-ups are listed through `gsi2`, a site's
  * through `gsi3`.
@@ -93,16 +111,9 @@ export function dynamoFollowUpStore(db: DynamoDBDocumentClient, tableName: strin
       const commandId = items[0]?.command_id;
       if (commandId === undefined) return { created: 0, existing: 0 };
       if (items.some((item) => item.command_id !== commandId)) throw new Error('A sequence is saved for one command at a time');
-      const put = (item: StoredFollowUp, onlyNew: boolean) => ({
-        Put: {
-          TableName: tableName,
-          Item: { ...followUpKey(item.id), ...dueIndexKey(item), ...leadIndexKey(item), ...siteIndexKey(item), ...item },
-          ...(onlyNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
-        },
-      });
       const commandCheck = commandInProgressCheck(tableName, commandId);
       /** Writes `writes` with the command's check last; false when the first write's own condition failed (it exists). */
-      const transact = async (writes: ReturnType<typeof put>[]): Promise<boolean> => {
+      const transact = async (writes: TransactionItem[]): Promise<boolean> => {
         try {
           await db.send(new TransactWriteCommand({ TransactItems: [...writes, commandCheck] }));
           return true;
@@ -114,12 +125,16 @@ export function dynamoFollowUpStore(db: DynamoDBDocumentClient, tableName: strin
         }
       };
       if (options.firstSave) {
-        await transact(items.map((item) => put(item, false)));
+        await transact(items.map((item) => put(tableName, item, false)));
         return { created: items.length, existing: 0 };
       }
       let created = 0;
-      for (const item of items) if (await transact([put(item, true)])) created += 1;
+      for (const item of items) if (await transact([put(tableName, item, true)])) created += 1;
       return { created, existing: items.length - created };
+    },
+
+    firstSaveItems(items) {
+      return items.map((item) => put(tableName, item, false));
     },
 
     async listDueFollowUps(before, limit) {

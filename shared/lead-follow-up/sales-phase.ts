@@ -119,14 +119,13 @@ export async function runSalesPhase(
     else if (childId) handOff = { progress: { ...command.progress, sales: progress }, child_ids: [childId] };
   }
   if (progress.output === 'follow_up_sequence') {
-    await deps.followUps.saveSequence(
-      progress.follow_ups.map((item) => stored(item, command, deps.commandRetentionMs ?? DEFAULT_COMMAND_RETENTION_MS)),
-      { firstSave: firstAttempt },
-    );
-    return {
-      status: 'completed',
-      result: { ...followUpSequenceResult(request.siteId, request.leadId, progress.follow_ups, progress) },
-    };
+    const items = progress.follow_ups.map((item) => stored(item, command, deps.commandRetentionMs ?? DEFAULT_COMMAND_RETENTION_MS));
+    const result = { ...followUpSequenceResult(request.siteId, request.leadId, progress.follow_ups, progress) };
+    // The first attempt writes the follow-ups with the completion (one transaction, under its condition on the command);
+    // an attempt after one that may have saved some saves them item by item, each only if absent, then completes.
+    if (firstAttempt) return { status: 'completed', result, also: deps.followUps.firstSaveItems(items) };
+    await deps.followUps.saveSequence(items);
+    return { status: 'completed', result };
   }
   if (progress.copywriter_agent_id && childId) {
     const childRequest = { parentId: command.id, siteId: request.siteId, leadId: request.leadId, agentId: progress.copywriter_agent_id };

@@ -9,6 +9,7 @@ import type { Principal } from '../../../shared/access/api-keys';
 import type { EventPublisher } from '../../../shared/commands/events';
 import { dynamoIdempotencyStore } from '../../../shared/commands/idempotency';
 import { dynamoCommandStore } from '../../../shared/commands/dynamo-store';
+import { finishCommand } from '../../../shared/commands/finish';
 import { dynamoFollowUpStore, type StoredFollowUp } from '../../../shared/lead-follow-up/follow-up-store';
 import { dynamoLeadHistory, historyPartition } from '../../../shared/lead-follow-up/history';
 import { followUpId } from '../../../shared/lead-follow-up/sequence';
@@ -49,11 +50,17 @@ const logger = new Logger({ serviceName: 'test', logLevel: 'SILENT' });
 
 const recorder = recordingPublisher;
 
+type SequenceOptions = { count?: number; start?: number; leadId?: string; types?: StoredFollowUp['type'][] };
+
 /** A sequence of `count` email steps saved as the sales phase saves it, one day apart from `start`. */
-async function saveSequence(
-  tenantId: string,
-  options: { count?: number; start?: number; leadId?: string; types?: StoredFollowUp['type'][] } = {},
-) {
+async function saveSequence(tenantId: string, options: SequenceOptions = {}) {
+  const { commandId, items } = await sequenceInProgress(tenantId, options);
+  await dynamoFollowUpStore(services.db, services.aws.tableName).saveSequence(items, { firstSave: true });
+  return { commandId, ids: items.map((item) => item.id), items };
+}
+
+/** A sequence's command, stored in progress, and its steps, not saved yet. */
+async function sequenceInProgress(tenantId: string, options: SequenceOptions = {}) {
   const commandId = newId();
   const { count = 3, start = T0, leadId = LEAD } = options;
   const items: StoredFollowUp[] = Array.from({ length: count }, (_, index) => ({
@@ -75,7 +82,7 @@ async function saveSequence(
   }));
   // Steps are saved while their command is in progress, as the sales phase saves them.
   const at = new Date(start).toISOString();
-  await dynamoCommandStore(services.db, services.aws.tableName).create({
+  const command: StoredCommand = {
     id: commandId,
     type: 'lead_follow_up',
     status: 'in_progress',
@@ -85,9 +92,9 @@ async function saveSequence(
     created_at: at,
     updated_at: at,
     attempts: 1,
-  });
-  await dynamoFollowUpStore(services.db, services.aws.tableName).saveSequence(items, { firstSave: true });
-  return { commandId, ids: items.map((item) => item.id), items };
+  };
+  await dynamoCommandStore(services.db, services.aws.tableName).create(command);
+  return { commandId, command, items };
 }
 
 const body = (result: HttpResult) =>
@@ -144,6 +151,32 @@ afterAll(async () => {
 
 beforeEach(() => {
   now = T0;
+});
+
+describe("a sequence's first save, with its command's completion", () => {
+  const finishWith = (command: StoredCommand, items: StoredFollowUp[]) =>
+    finishCommand({ commands: dynamoCommandStore(services.db, services.aws.tableName), clock }, command, {
+      status: 'completed',
+      result: { saved_to_database: true },
+      also: dynamoFollowUpStore(services.db, services.aws.tableName).firstSaveItems(items),
+    });
+
+  it('writes the steps in the transaction that completes the command', async () => {
+    const { command, items } = await sequenceInProgress('first-save-a');
+    expect(await finishWith(command, items)).toBe(true);
+    const stored = await dynamoCommandStore(services.db, services.aws.tableName).get(command.id);
+    expect(stored?.status).toBe('completed');
+    for (const item of items) expect(await steps.get(item.id)).toMatchObject({ status: 'scheduled', command_id: command.id });
+  });
+
+  it('writes none when the command is no longer in progress (failed, or erased meanwhile)', async () => {
+    const { command, items } = await sequenceInProgress('first-save-b');
+    const commands = dynamoCommandStore(services.db, services.aws.tableName);
+    expect(await commands.fail(command, { code: 'SYSTEM_ERROR', message: 'stopped' }, now)).toBe(true);
+    expect(await finishWith(command, items)).toBe(false);
+    expect((await commands.get(command.id))?.status).toBe('failed');
+    for (const item of items) expect(await steps.get(item.id)).toBeUndefined();
+  });
 });
 
 describe("GET a lead's follow-ups", () => {

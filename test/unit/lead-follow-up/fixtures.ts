@@ -201,6 +201,13 @@ export function inMemoryFollowUps(): FollowUpStore & { items: Map<string, Stored
       }
       return { created, existing: sequence.length - created };
     },
+    firstSaveItems(sequence) {
+      // In memory there is no completion transaction to join: the items are kept at once, as that transaction would keep them.
+      saves.push({ firstSave: true });
+      if (sequence.some((item) => items.has(item.id))) throw new Error('A first save found items already saved');
+      for (const item of sequence) items.set(item.id, structuredClone(item));
+      return [];
+    },
     async listDueFollowUps(before, limit) {
       return [...items.values()]
         .filter((item) => item.status === 'scheduled' && item.scheduled_for <= before)
