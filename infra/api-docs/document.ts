@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { MAX_BODY_BYTES, MAX_WAIT_SECONDS } from '../../shared/catalogue/limits';
 import { registerComponents } from '../../shared/api/openapi/components';
+import { readableByGenerator } from '../../shared/api/openapi/mini-schemas';
 import { codesOfStatus, errorStatuses } from '../../shared/api/openapi/errors';
 import type { DocumentedEvent, DocumentedOperation, Tag } from '../../shared/api/openapi/operation';
 import { EVENTS, OPERATIONS } from './operations';
@@ -67,6 +68,7 @@ export function buildOpenApiDocument(
   operations: readonly DocumentedOperation[] = OPERATIONS,
   events: readonly DocumentedEvent[] = EVENTS,
 ): OpenApiDocument {
+  readableByGenerator();
   const registry = new OpenAPIRegistry();
   const schemas = registerComponents(registry);
   for (const operation of operations) registry.registerPath(operation.route);

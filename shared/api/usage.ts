@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import type { Principal } from '../access/api-keys';
 import type { Clock } from '../platform/clock';
 import { AppError, type IssueDetail } from '../platform/errors';
@@ -14,19 +15,15 @@ export const MAX_USAGE_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 const utcDay = (description: string, example: string) =>
-  z.iso
-    .date()
-    .optional()
-    .meta({ description: `${description} (UTC day, YYYY-MM-DD).`, example });
+  z.optional(z.iso.date()).register(z.globalRegistry, { description: `${description} (UTC day, YYYY-MM-DD).`, example });
 
 /** The query of `GET /api/usage`; unknown parameters are refused, as GET /api/commands refuses them. */
 export const usageQuerySchema = z.strictObject({
   from: utcDay('The first day counted; default: the first day of the month of `to`', '2026-11-01'),
   to: utcDay('The last day counted, included; default: today', '2026-11-23'),
-  group_by: z
-    .enum(USAGE_GROUPINGS)
-    .optional()
-    .meta({ description: 'Also split the totals into `groups`: per `day`, per command `type`, or per `site`.' }),
+  group_by: z.optional(z.enum(USAGE_GROUPINGS)).register(z.globalRegistry, {
+    description: 'Also split the totals into `groups`: per `day`, per command `type`, or per `site`.',
+  }),
 });
 
 export interface UsageDependencies {

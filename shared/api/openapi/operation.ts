@@ -43,11 +43,19 @@ export interface OperationBasics {
   /** Markdown. */
   description: string;
   /** The path parameters, one field each. */
-  params?: z.ZodObject;
-  query?: z.ZodObject;
+  params?: DocumentedObject;
+  /** The query's schema, as the function parses it (`zod` or `zod/mini`). */
+  query?: DocumentedObject;
   /** Extra headers the route reads. */
-  headers?: z.ZodObject;
+  headers?: DocumentedObject;
 }
+
+/**
+ * An object schema of either flavour of zod. The generator reads both (see
+ * mini-schemas.ts, which infra/api-docs applies first); its types name the
+ * chainable one only.
+ */
+export type DocumentedObject = z.ZodObject | z.core.$ZodObject;
 
 /** A JSON request body. */
 export interface JsonBody {
@@ -171,9 +179,9 @@ function assemble(
   },
 ): DocumentedOperation {
   const request: NonNullable<RouteConfig['request']> = {
-    ...(basics.params ? { params: basics.params } : {}),
-    ...(basics.query ? { query: basics.query } : {}),
-    ...(basics.headers ? { headers: basics.headers } : {}),
+    ...(basics.params ? { params: basics.params as z.ZodObject } : {}),
+    ...(basics.query ? { query: basics.query as z.ZodObject } : {}),
+    ...(basics.headers ? { headers: basics.headers as z.ZodObject } : {}),
     ...(parts.body
       ? {
           body: {
