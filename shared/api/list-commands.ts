@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import type { Principal } from '../access/api-keys';
 import { commandTypesRun, type CommandType } from '../catalogue/job-types';
 import type { CommandListing, CommandSummary } from '../commands/listing';
@@ -24,59 +25,79 @@ export const LISTED_COMMAND_STATUSES = ['in_progress', 'completed', 'failed'] as
 /** Fails to compile when a command status is added (commands/record.ts) but not here. */
 const _everyStatus: [Exclude<CommandStatus, (typeof LISTED_COMMAND_STATUSES)[number]>] extends [never] ? true : false = true;
 
+/** Described for the reference: the schema registered with its metadata (each call builds a new one, so none is shared). */
+const described = <T extends z.ZodMiniType>(schema: T, meta: z.core.GlobalMeta): T => {
+  z.globalRegistry.add(schema, meta);
+  return schema;
+};
+
 /** A comma-separated list of `options`, each at most once. */
-function listOf<T extends string>(options: readonly [T, ...T[]], what: string) {
-  return z
-    .string()
-    .max(500)
-    .transform((value) => [
+function listOf<T extends string>(options: readonly [T, ...T[]], what: string, example: string) {
+  const parts = z.pipe(
+    z.string().check(z.maxLength(500)),
+    z.transform((value) => [
       ...new Set(
         value
           .split(',')
           .map((part) => part.trim())
           .filter(Boolean),
       ),
-    ])
-    .pipe(z.array(z.enum(options)).min(1).max(options.length))
-    .optional()
-    .meta({ description: `Only ${what}, comma-separated: ${options.map((option) => `\`${option}\``).join(', ')}.` });
+    ]),
+  );
+  return described(z.optional(z.pipe(parts, z.array(z.enum(options)).check(z.minLength(1), z.maxLength(options.length)))), {
+    description: `Only ${what}, comma-separated: ${options.map((option) => `\`${option}\``).join(', ')}.`,
+    example,
+  });
 }
 
 /** An ISO 8601 instant with its offset, read as the same instant in UTC. */
-const instant = z.iso
-  .datetime({ offset: true })
-  .transform((value) => new Date(value).toISOString())
-  .optional();
+const instant = (meta: { description: string; example?: string }) =>
+  described(
+    z.optional(
+      z.pipe(
+        z.iso.datetime({ offset: true }),
+        z.transform((value) => new Date(value).toISOString()),
+      ),
+    ),
+    meta,
+  );
 
 /** The query of `GET /api/commands`. */
 export const listCommandsQuerySchema = z
   .strictObject({
-    type: listOf(LISTED_COMMAND_TYPES, 'commands of these types').meta({ example: 'stakeholder_coordination' }),
-    status: listOf(LISTED_COMMAND_STATUSES, 'commands in these states').meta({ example: 'failed' }),
-    site_id: z
-      .string()
-      .max(100)
-      .refine((value) => isUuid(value.toLowerCase()), 'Invalid UUID')
-      .optional()
-      .meta({ format: 'uuid', description: 'Only commands on this site.' }),
-    created_after: instant.meta({
+    type: listOf(LISTED_COMMAND_TYPES, 'commands of these types', 'stakeholder_coordination'),
+    status: listOf(LISTED_COMMAND_STATUSES, 'commands in these states', 'failed'),
+    site_id: described(
+      z.optional(
+        z.string().check(
+          z.maxLength(100),
+          z.refine((value) => isUuid(value.toLowerCase()), 'Invalid UUID'),
+        ),
+      ),
+      {
+        format: 'uuid',
+        description: 'Only commands on this site.',
+      },
+    ),
+    created_after: instant({
       description: 'Only commands created at or after this instant (ISO 8601).',
       example: '2026-11-01T00:00:00Z',
     }),
-    created_before: instant.meta({ description: 'Only commands created before this instant (ISO 8601).' }),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_COMMAND_PAGE_SIZE)
-      .default(DEFAULT_COMMAND_PAGE_SIZE)
-      .meta({ description: 'Commands in a page.' }),
-    cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional().meta({ description: 'The `next_cursor` of the previous page (opaque).' }),
+    created_before: instant({ description: 'Only commands created before this instant (ISO 8601).' }),
+    limit: described(
+      z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MAX_COMMAND_PAGE_SIZE)), DEFAULT_COMMAND_PAGE_SIZE),
+      { description: 'Commands in a page.' },
+    ),
+    cursor: described(z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_CURSOR_LENGTH))), {
+      description: 'The `next_cursor` of the previous page (opaque).',
+    }),
   })
-  .refine((query) => !query.created_after || !query.created_before || query.created_after < query.created_before, {
-    message: 'created_after must be before created_before',
-    path: ['created_after'],
-  });
+  .check(
+    z.refine((query) => !query.created_after || !query.created_before || query.created_after < query.created_before, {
+      message: 'created_after must be before created_before',
+      path: ['created_after'],
+    }),
+  );
 
 export interface ListCommandsDependencies {
   listing: CommandListing;

@@ -41,7 +41,7 @@ function bagOf(schema: z.ZodMiniType): { format?: string; minimum?: number; maxi
   const bag: { format?: string; minimum?: number; maximum?: number } = typeof def.format === 'string' ? { format: def.format } : {};
   for (const check of def.checks ?? []) {
     const { check: kind, format, minimum, maximum } = check._zod.def;
-    if (kind === 'string_format' && format !== undefined) bag.format ??= format;
+    if (kind.endsWith('_format') && format !== undefined) bag.format ??= format;
     if (kind === 'min_length' && minimum !== undefined) bag.minimum = Math.max(bag.minimum ?? minimum, minimum);
     if (kind === 'max_length' && maximum !== undefined) bag.maximum = Math.min(bag.maximum ?? maximum, maximum);
   }
