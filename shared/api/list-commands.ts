@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { described } from '../platform/described';
 import '../platform/zod-messages';
 import type { Principal } from '../access/api-keys';
 import { commandTypesRun, type CommandType } from '../catalogue/job-types';
@@ -24,12 +25,6 @@ export const LISTED_COMMAND_TYPES = commandTypesRun() as [CommandType, ...Comman
 export const LISTED_COMMAND_STATUSES = ['in_progress', 'completed', 'failed'] as const satisfies readonly CommandStatus[];
 /** Fails to compile when a command status is added (commands/record.ts) but not here. */
 const _everyStatus: [Exclude<CommandStatus, (typeof LISTED_COMMAND_STATUSES)[number]>] extends [never] ? true : false = true;
-
-/** Described for the reference: the schema registered with its metadata (each call builds a new one, so none is shared). */
-const described = <T extends z.ZodMiniType>(schema: T, meta: z.core.GlobalMeta): T => {
-  z.globalRegistry.add(schema, meta);
-  return schema;
-};
 
 /** A comma-separated list of `options`, each at most once. */
 function listOf<T extends string>(options: readonly [T, ...T[]], what: string, example: string) {

@@ -1,4 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../platform/described';
+import '../platform/zod-messages';
 import { AppError } from '../platform/errors';
 import { cleanText } from '../platform/text';
 import { cleanedText } from '../platform/text-field';
@@ -32,24 +34,24 @@ const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a
 
 /** A publication day, trimmed; checked as a real calendar day (2025-02-30 is refused). */
 const day = (description: string, example: string) =>
-  z
-    .string()
-    .trim()
-    .refine(isCalendarDate, { params: { format: 'date' } })
-    .optional()
-    .meta({ format: 'date', description, example });
+  described(z.optional(z.string().check(z.trim(), z.refine(isCalendarDate, { params: { format: 'date' } }))), {
+    format: 'date',
+    description,
+    example,
+  });
 
-const host = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .overwrite((value) => value.replace(/\.$/, ''))
-  .refine((value) => HOSTNAME.test(value), { params: { format: 'hostname' } });
+const host = z.string().check(
+  z.trim(),
+  z.toLowerCase(),
+  z.overwrite((value) => value.replace(/\.$/, '')),
+  z.refine((value) => HOSTNAME.test(value), { params: { format: 'hostname' } }),
+);
 
 // Quotes would break the phrase the keyword becomes in the query.
-const keyword = cleanedText(MAX_KEYWORD_LENGTH)
-  .overwrite((value) => value.replaceAll('"', '').replace(/\s+/g, ' ').trim())
-  .min(1);
+const keyword = cleanedText(MAX_KEYWORD_LENGTH).check(
+  z.overwrite((value) => value.replaceAll('"', '').replace(/\s+/g, ' ').trim()),
+  z.minLength(1),
+);
 
 const distinct = (values: string[]) => [...new Set(values)];
 
@@ -58,57 +60,53 @@ const distinct = (values: string[]) => [...new Set(values)];
  * schema the API checks, the command stores and the reference describes.
  * `null` counts as absent (parseDeepResearchRequest drops it first).
  */
-export const deepResearchRequestSchema = z
-  .strictObject({
-    operation_type: z.enum(OPERATION_TYPES).meta({
-      description:
-        '`llm_news`: news about large language models from curated sources (or `sources`); `general_news`: news about `query`; `custom_search`: the web for `query`. ' +
-        'Missing or not a string: 400 VALIDATION_ERROR; another string: 400 INVALID_OPERATION.',
-    }),
-    query: cleanedText(MAX_QUERY_LENGTH).optional().meta({
-      description:
-        'What to search for: required (not blank) for `general_news` and `custom_search` (else 400 MISSING_QUERY), optional for `llm_news`.',
-      example: 'AI agents in B2B sales',
-    }),
-    date_from: day('First publication day (YYYY-MM-DD, inclusive); not after `date_to`.', '2026-11-01'),
-    date_to: day('Last publication day (YYYY-MM-DD, inclusive).', '2026-11-23'),
-    sources: z
-      .array(host)
-      .max(MAX_SOURCES)
-      .overwrite(distinct)
-      .optional()
-      .meta({
+export const deepResearchRequestSchema = described(
+  z
+    .strictObject({
+      operation_type: described(z.enum(OPERATION_TYPES), {
+        description:
+          '`llm_news`: news about large language models from curated sources (or `sources`); `general_news`: news about `query`; `custom_search`: the web for `query`. ' +
+          'Missing or not a string: 400 VALIDATION_ERROR; another string: 400 INVALID_OPERATION.',
+      }),
+      query: described(z.optional(cleanedText(MAX_QUERY_LENGTH)), {
+        description:
+          'What to search for: required (not blank) for `general_news` and `custom_search` (else 400 MISSING_QUERY), optional for `llm_news`.',
+        example: 'AI agents in B2B sales',
+      }),
+      date_from: day('First publication day (YYYY-MM-DD, inclusive); not after `date_to`.', '2026-11-01'),
+      date_to: day('Last publication day (YYYY-MM-DD, inclusive).', '2026-11-23'),
+      sources: described(z.optional(z.array(host).check(z.maxLength(MAX_SOURCES), z.overwrite(distinct))), {
         description: 'Hostnames the results must come from (no scheme, path or port); for `llm_news` they replace the curated list.',
         example: ['techcrunch.com'],
       }),
-    keywords: z
-      .array(keyword)
-      .max(MAX_KEYWORDS)
-      .overwrite(distinct)
-      .optional()
-      .meta({ description: 'Words or phrases every result must contain.', example: ['pricing'] }),
-    max_results: z.number().int().min(1).max(MAX_RESULTS_LIMIT).default(DEFAULT_MAX_RESULTS).meta({
-      description:
-        'Most results returned; the best-ranked are kept when results of unusual length would pass what a command keeps (160 KiB of results, 288 KiB with their analyses).',
-    }),
-    include_content_analysis: z
-      .boolean()
-      .default(false)
-      .meta({ description: 'Analyse each result (summary, key points, sentiment, relevance) with the model.' }),
-    analysis_depth: z.enum(ANALYSIS_DEPTHS).default('basic').meta({
-      description:
-        '`basic`: from the title and snippet, ten results per model call; `advanced`: from the page itself (public addresses only), one call per result.',
-    }),
-  })
-  .refine((request) => !(request.date_from && request.date_to && request.date_from > request.date_to), {
-    path: ['date_from'],
-    // Also beside other fields' problems, so every problem is answered at once.
-    when: (payload) => datesOf(payload.value) !== undefined,
-  })
-  .meta({
+      keywords: described(z.optional(z.array(keyword).check(z.maxLength(MAX_KEYWORDS), z.overwrite(distinct))), {
+        description: 'Words or phrases every result must contain.',
+        example: ['pricing'],
+      }),
+      max_results: described(z._default(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_RESULTS_LIMIT)), DEFAULT_MAX_RESULTS), {
+        description:
+          'Most results returned; the best-ranked are kept when results of unusual length would pass what a command keeps (160 KiB of results, 288 KiB with their analyses).',
+      }),
+      include_content_analysis: described(z._default(z.boolean(), false), {
+        description: 'Analyse each result (summary, key points, sentiment, relevance) with the model.',
+      }),
+      analysis_depth: described(z._default(z.enum(ANALYSIS_DEPTHS), 'basic'), {
+        description:
+          '`basic`: from the title and snippet, ten results per model call; `advanced`: from the page itself (public addresses only), one call per result.',
+      }),
+    })
+    .check(
+      z.refine((request) => !(request.date_from && request.date_to && request.date_from > request.date_to), {
+        path: ['date_from'],
+        // Also beside other fields' problems, so every problem is answered at once.
+        when: (payload) => datesOf(payload.value) !== undefined,
+      }),
+    ),
+  {
     id: 'DeepResearchRequest',
     description: 'A research operation. `null` counts as absent; an unknown field is refused (VALIDATION_ERROR).',
-  });
+  },
+);
 
 /** Both days of a body when both are real calendar days. */
 function datesOf(value: unknown): { from: string; to: string } | undefined {

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import * as zm from 'zod/mini';
+import { described } from '../platform/described';
 import { errorInfoSchema } from '../api/openapi/errors';
 import { DEMO_LEAD_ID, DEMO_SITE_ID } from '../api/examples';
 import { commandIdField, EXAMPLE_COMMAND_ID, generatedByField, instantField, uuidField } from '../api/openapi/fields';
@@ -20,23 +22,24 @@ const TAG = { name: 'Lead follow-up', description: 'A sales agent writes follow-
 
 const field = structureSchema.shape;
 
-export const leadFollowUpRequestSchema = structureSchema
-  .extend({
+export const leadFollowUpRequestSchema = described(
+  zm.extend(structureSchema, {
     ...idsSchema.shape,
     followUpType: z
       .enum(FOLLOW_UP_TYPES)
       .optional()
-      .meta(field.followUpType.meta() ?? {}),
+      .meta(z.globalRegistry.get(field.followUpType) ?? {}),
     phone_number: z
       .string()
       .max(MAX_PHONE_LENGTH)
       .optional()
-      .meta(field.phone_number.meta() ?? {}),
-  })
-  .meta({
+      .meta(z.globalRegistry.get(field.phone_number) ?? {}),
+  }),
+  {
     id: 'LeadFollowUpRequest',
     description: 'What to follow up: a lead of a site, and context for the writer. `null` counts as absent.',
-  });
+  },
+);
 
 const channelMessageSchema = z
   .object({

@@ -1,4 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../platform/described';
+import '../platform/zod-messages';
 import { DEMO_LEAD_ID, DEMO_SITE_ID } from '../api/examples';
 import { AppError } from '../platform/errors';
 import { isUuid } from '../platform/ids';
@@ -96,27 +98,31 @@ const normalizeAliases = aliasNormaliser(ALIASES, ID_FIELDS);
 
 const text = cleanedText;
 
-const interactionSchema = z
-  .object({
-    date: text(64),
-    type: text(64),
-    summary: text(5_000).optional(),
-    content: text(5_000).optional(),
-  })
-  .refine((item) => Boolean(item.summary || item.content), { message: 'summary or content is required', path: ['summary'] })
-  .transform((item): GivenInteraction => ({ date: item.date, type: item.type, summary: (item.summary || item.content)! }));
+const interactionSchema = z.pipe(
+  z
+    .object({
+      date: text(64),
+      type: text(64),
+      summary: z.optional(text(5_000)),
+      content: z.optional(text(5_000)),
+    })
+    .check(z.refine((item) => Boolean(item.summary || item.content), { message: 'summary or content is required', path: ['summary'] })),
+  z.transform((item): GivenInteraction => ({ date: item.date, type: item.type, summary: (item.summary || item.content)! })),
+);
 
 const leadDataSchema = z.object({
-  name: text(500).optional(),
-  company: text(500).optional(),
-  position: text(500).optional(),
-  email: text(320).optional(),
-  phone: text(32).optional(),
-  pain_points: z
-    .union([z.array(text(1_000)).max(50), text(1_000)])
-    .transform((value) => (Array.isArray(value) ? value : [value]))
-    .optional(),
-  budget_range: text(200).optional(),
+  name: z.optional(text(500)),
+  company: z.optional(text(500)),
+  position: z.optional(text(500)),
+  email: z.optional(text(320)),
+  phone: z.optional(text(32)),
+  pain_points: z.optional(
+    z.pipe(
+      z.union([z.array(text(1_000)).check(z.maxLength(50)), text(1_000)]),
+      z.transform((value) => (Array.isArray(value) ? value : [value])),
+    ),
+  ),
+  budget_range: z.optional(text(200)),
 });
 
 const MIN_PHONE_DIGITS = 7;
@@ -125,7 +131,7 @@ const MAX_PHONE_DIGITS = 15;
 export const MAX_PHONE_LENGTH = 32;
 
 /** Present and not empty: a missing id is a malformed request, a wrong one is INVALID_INPUT. */
-const requiredPresence = z.unknown().refine((value) => value !== undefined && value !== '', { message: 'Required' });
+const requiredPresence = z.unknown().check(z.refine((value) => value !== undefined && value !== '', { message: 'Required' }));
 
 /**
  * Stage 1: the body's structure, under its camelCase names (each alias is
@@ -136,79 +142,78 @@ const requiredPresence = z.unknown().refine((value) => value !== undefined && va
 export const structureSchema = z.object({
   siteId: requiredPresence,
   leadId: requiredPresence,
-  userId: z.unknown().optional(),
-  agentId: z.unknown().optional(),
-  visitorId: z.unknown().optional(),
-  followUpType: text(64)
-    .optional()
-    .meta({ description: 'The follow-up wanted first (alias `follow_up_type`); any other value answers 400 INVALID_FOLLOW_UP_TYPE.' }),
-  leadStage: text(64).optional().meta({
+  userId: z.optional(z.unknown()),
+  agentId: z.optional(z.unknown()),
+  visitorId: z.optional(z.unknown()),
+  followUpType: described(z.optional(text(64)), {
+    description: 'The follow-up wanted first (alias `follow_up_type`); any other value answers 400 INVALID_FOLLOW_UP_TYPE.',
+  }),
+  leadStage: described(z.optional(text(64)), {
     description: 'Where the lead is in the funnel (alias `lead_stage`); a sequence has 3 items early, 5 late, 4 otherwise.',
     example: 'qualified',
   }),
-  previousInteractions: z
-    .array(interactionSchema)
-    .max(100)
-    .optional()
-    .meta({
-      description:
-        "Earlier touch points (alias `previous_interactions`); `content` is accepted for `summary`. The writer sees the newest of them with the lead's own (see `interactions` in the answer).",
-      example: [{ date: '2026-11-02', type: 'demo', summary: 'Asked about group bookings' }],
-    }),
-  leadData: leadDataSchema.optional().meta({
+  previousInteractions: described(z.optional(z.array(interactionSchema).check(z.maxLength(100))), {
+    description:
+      "Earlier touch points (alias `previous_interactions`); `content` is accepted for `summary`. The writer sees the newest of them with the lead's own (see `interactions` in the answer).",
+    example: [{ date: '2026-11-02', type: 'demo', summary: 'Asked about group bookings' }],
+  }),
+  leadData: described(z.optional(leadDataSchema), {
     description:
       "Context about the lead (alias `lead_data`). It never replaces the stored email or phone: only the stored lead's contact data is used to reach them.",
   }),
-  productInterest: z
-    .array(text(500))
-    .max(50)
-    .optional()
-    .meta({ description: 'Products the lead showed interest in (alias `product_interest`).', example: ['booking calendar'] }),
-  followUpInterval: text(MAX_FOLLOW_UP_INTERVAL_LENGTH)
-    .refine((value) => parseFollowUpInterval(value) !== undefined, {
-      message: 'Use a duration such as "3 days", "2 weeks" or "P3D" (1 hour to 365 days)',
-    })
-    .optional()
-    .meta({
+  productInterest: described(z.optional(z.array(text(500)).check(z.maxLength(50))), {
+    description: 'Products the lead showed interest in (alias `product_interest`).',
+    example: ['booking calendar'],
+  }),
+  followUpInterval: described(
+    z.optional(
+      text(MAX_FOLLOW_UP_INTERVAL_LENGTH).check(
+        z.refine((value) => parseFollowUpInterval(value) !== undefined, {
+          message: 'Use a duration such as "3 days", "2 weeks" or "P3D" (1 hour to 365 days)',
+        }),
+      ),
+    ),
+    {
       description: `Time between the items of a sequence (alias \`follow_up_interval\`): "3 days", "2 weeks", "P3D"; 1 hour to 365 days, at most ${MAX_FOLLOW_UP_INTERVAL_LENGTH} characters. Default 3 days.`,
       example: '2 weeks',
-    }),
-  phone_number: z
-    .unknown()
-    .optional()
-    .meta({
-      description: `A number for the messaging app (alias \`phoneNumber\`): ${MIN_PHONE_DIGITS} to ${MAX_PHONE_DIGITS} digits, with \`+\`, spaces, dots, dashes or parentheses; else 400 INVALID_PHONE_NUMBER.`,
-      example: '+1 415 555 0123',
-    }),
-  output: z
-    .enum(OUTPUTS)
-    .optional()
-    .meta({
-      description:
-        `\`channel_messages\`: one ready-to-send message per channel that reaches the lead; \`follow_up_sequence\`: ${MIN_SEQUENCE} to ${MAX_SEQUENCE} scheduled follow-ups, saved. ` +
-        "Default: the deployment's LEAD_FOLLOW_UP_OUTPUT (`channel_messages`).",
-    }),
+    },
+  ),
+  phone_number: described(z.optional(z.unknown()), {
+    description: `A number for the messaging app (alias \`phoneNumber\`): ${MIN_PHONE_DIGITS} to ${MAX_PHONE_DIGITS} digits, with \`+\`, spaces, dots, dashes or parentheses; else 400 INVALID_PHONE_NUMBER.`,
+    example: '+1 415 555 0123',
+  }),
+  output: described(z.optional(z.enum(OUTPUTS)), {
+    description:
+      `\`channel_messages\`: one ready-to-send message per channel that reaches the lead; \`follow_up_sequence\`: ${MIN_SEQUENCE} to ${MAX_SEQUENCE} scheduled follow-ups, saved. ` +
+      "Default: the deployment's LEAD_FOLLOW_UP_OUTPUT (`channel_messages`).",
+  }),
 });
 
 /**
  * A UUID, in lower case: UUIDs compare case-insensitively (RFC 9562), so an
  * upper-case id names the same site, lead or command as its lower-case form.
  */
-export const uuidSchema = z
-  .string()
-  .refine(isUuid, { message: 'Invalid UUID' })
-  .transform((value) => value.toLowerCase());
+export const uuidSchema = z.pipe(
+  z.string().check(z.refine(isUuid, { message: 'Invalid UUID' })),
+  z.transform((value) => value.toLowerCase()),
+);
 
 /** Stage 2: every id given is a UUID. */
 export const idsSchema = z.object({
-  siteId: uuidSchema.meta({ format: 'uuid', description: 'The site (alias `site_id`).', example: DEMO_SITE_ID }),
-  leadId: uuidSchema.meta({ format: 'uuid', description: 'A lead of the site (alias `lead_id`).', example: DEMO_LEAD_ID }),
-  userId: uuidSchema.optional().meta({ format: 'uuid', description: 'A user of the site the follow-up is written for (alias `user_id`).' }),
-  agentId: uuidSchema.optional().meta({
+  siteId: described(uuidSchema, { format: 'uuid', description: 'The site (alias `site_id`).', example: DEMO_SITE_ID }),
+  leadId: described(uuidSchema, { format: 'uuid', description: 'A lead of the site (alias `lead_id`).', example: DEMO_LEAD_ID }),
+  userId: described(z.optional(uuidSchema), {
+    format: 'uuid',
+    description: 'A user of the site the follow-up is written for (alias `user_id`).',
+  }),
+  agentId: described(z.optional(uuidSchema), {
     format: 'uuid',
     description: "The sales agent who writes (alias `agent_id`); without it, the site's first active sales agent.",
   }),
-  visitorId: uuidSchema.optional().meta({ format: 'uuid', description: 'The visitor the lead came from (alias `visitor_id`).' }),
+  visitorId: described(z.optional(uuidSchema), {
+    format: 'uuid',
+    description: 'The visitor the lead came from (alias `visitor_id`).',
+  }),
 });
 
 /** True for a phone number a message can be sent to: 7 to 15 digits, with the usual separators only. */

@@ -1,5 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { cleanText } from './text';
+import './zod-messages';
 
 /** Room a value may take before it is cleaned and trimmed: surrounding spaces, stray control characters. */
 export const RAW_SLACK = 1_024;
@@ -9,7 +10,8 @@ export const RAW_SLACK = 1_024;
  * reach prompts and generated copy), trimmed, and at most `max` characters.
  * Length is checked first, loosely on the raw value and exactly once it is
  * cleaned; both checks abort, so no later step or check of the field ever
- * reads over-long input.
+ * reads over-long input. A zod/mini schema (in a schema of either flavour:
+ * wrap it with `z.optional(…)`, add checks with `.check(…)`).
  */
 export function cleanedText(max: number) {
   const tooBig = { abort: true, message: `Too big: expected string to have <=${max} characters` };

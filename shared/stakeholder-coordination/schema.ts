@@ -74,7 +74,7 @@ const ID_FIELDS: ReadonlySet<string> = new Set(['site_id', 'visitor_id', 'lead_i
 /** Maps alias spellings onto canonical names and drops nulls (built once: this runs on every request). */
 const normalizeAliases = aliasNormaliser(ALIASES, ID_FIELDS);
 
-const text = (max: number) => cleanedText(max).min(1, 'must not be empty');
+const text = (max: number) => cleanedText(max).check(z.minLength(1, 'must not be empty'));
 
 /** A UUID, in lower case (UUIDs compare case-insensitively). */
 const uuid = z
@@ -84,9 +84,11 @@ const uuid = z
   .transform((value) => value.toLowerCase());
 
 /** Something that looks like an e-mail address must be one; anything else is a name. */
-const participant = text(320).refine((value) => !value.includes('@') || z.email().safeParse(value).success, {
-  message: 'Invalid e-mail address (a participant is an e-mail address or a name)',
-});
+const participant = text(320).check(
+  z.refine((value: string) => !value.includes('@') || z.email().safeParse(value).success, {
+    message: 'Invalid e-mail address (a participant is an e-mail address or a name)',
+  }),
+);
 
 /** A list marker at the start of an agenda line: `1.`, `2)`, `-`, `*`, `•`. */
 const LIST_MARKER = /^(?:\d{1,3}[.)]|[-*•])\s+/;
@@ -138,12 +140,12 @@ const phoneNumber = z
 export const requestSchema = z
   .object({
     site_id: uuid.meta({ format: 'uuid', description: 'The site (alias `siteId`).', example: DEMO_SITE_ID }),
-    meeting_title: text(200).optional().meta({
+    meeting_title: z.optional(text(200)).meta({
       description: "The meeting's title (alias `meetingTitle`); without it the agent writes one.",
       example: 'Winter campaign results and budget for January',
     }),
-    meeting_objective: text(2_000)
-      .optional()
+    meeting_objective: z
+      .optional(text(2_000))
       .meta({ description: 'What the meeting must achieve (alias `meetingObjective`); without it the agent writes one.' }),
     participants: z
       .array(participant)

@@ -59,7 +59,8 @@ export type DocumentedObject = z.ZodObject | z.core.$ZodObject;
 
 /** A JSON request body. */
 export interface JsonBody {
-  schema: z.ZodType;
+  /** The body's schema, as the function parses it (`zod` or `zod/mini`). */
+  schema: z.ZodType | z.core.$ZodType;
   description?: string;
   /** A request that works against the demo data of `npm start`. */
   example?: unknown;
@@ -189,7 +190,7 @@ function assemble(
             ...(parts.body.description ? { description: parts.body.description } : {}),
             content: {
               'application/json': {
-                schema: parts.body.schema,
+                schema: parts.body.schema as z.ZodType,
                 ...(parts.body.example === undefined ? {} : { example: parts.body.example }),
               },
             },

@@ -24,7 +24,7 @@ export const CALLER_STATUSES = ['sent', 'skipped', 'cancelled'] as const;
 /** Longest `reason` for a skipped or cancelled step. */
 export const MAX_REASON_LENGTH = 500;
 
-const text = (max: number) => cleanedText(max).min(1, 'must not be empty');
+const text = (max: number) => cleanedText(max).check(z.minLength(1, 'must not be empty'));
 
 /** The content limit of each channel that has one, as the reference states it. */
 const contentLimits = `${CONTENT_LIMIT} characters (${Object.entries(CHANNEL_LIMITS)
@@ -39,14 +39,12 @@ const contentLimits = `${CONTENT_LIMIT} characters (${Object.entries(CHANNEL_LIM
  */
 export const followUpEditSchema = z
   .strictObject({
-    subject: text(STEP_SUBJECT_LIMIT)
-      .optional()
+    subject: z
+      .optional(text(STEP_SUBJECT_LIMIT))
       .meta({ description: 'New subject: plain text (no markup, nothing in brackets to fill in), trimmed, not empty.' }),
-    content: text(CONTENT_LIMIT)
-      .optional()
-      .meta({
-        description: `New content: plain text (no Markdown or HTML, no placeholders), trimmed, not empty; at most ${contentLimits}.`,
-      }),
+    content: z.optional(text(CONTENT_LIMIT)).meta({
+      description: `New content: plain text (no Markdown or HTML, no placeholders), trimmed, not empty; at most ${contentLimits}.`,
+    }),
     scheduled_for: z.iso
       .datetime({ offset: true, message: 'must be an ISO 8601 date and time with a time zone, e.g. 2026-12-01T09:00:00Z' })
       .optional()
@@ -58,8 +56,8 @@ export const followUpEditSchema = z
       .enum(CALLER_STATUSES)
       .optional()
       .meta({ description: '`sent` once you sent it (while scheduled or due), or `skipped` / `cancelled` to end it unsent.' }),
-    reason: text(MAX_REASON_LENGTH)
-      .optional()
+    reason: z
+      .optional(text(MAX_REASON_LENGTH))
       .meta({ description: 'Why, with `status` `skipped` or `cancelled` only (kept as `status_reason`).' }),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {

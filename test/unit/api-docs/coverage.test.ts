@@ -177,9 +177,9 @@ describe("requests: the features' own fields", () => {
       expect([name, schema === runtime]).toEqual([name, true]);
     }
     for (const name of narrowed) {
-      expect([name, leadFollowUpRequestSchema.shape[name as 'phone_number'].meta()]).toEqual([
+      expect([name, z.globalRegistry.get(leadFollowUpRequestSchema.shape[name as 'phone_number'])]).toEqual([
         name,
-        structureSchema.shape[name as 'phone_number'].meta(),
+        z.globalRegistry.get(structureSchema.shape[name as 'phone_number']),
       ]);
     }
   });
