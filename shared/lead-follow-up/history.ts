@@ -1,5 +1,6 @@
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import { TABLE } from '../catalogue/table';
 import { batchDeleteAll } from '../platform/dynamodb';
 import { isConditionalCheckFailed } from '../platform/dynamodb-errors';
@@ -61,7 +62,7 @@ const entrySchema = z.object({
   event_id: z.string(),
   date: z.string(),
   type: z.string(),
-  channel: z.string().nullable(),
+  channel: z.nullable(z.string()),
   summary: z.string(),
 });
 

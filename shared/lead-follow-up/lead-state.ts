@@ -1,5 +1,6 @@
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import { TABLE } from '../catalogue/table';
 import { historyPartition, type LeadHistoryOwner } from './history';
 import { FOLLOW_UP_TYPES, type FollowUpType } from './schema';
@@ -47,7 +48,8 @@ function stateSortKey(tenantId: string): string {
 const channelKey = (channel: FollowUpType | 'all') => `unsubscribed_${channel}`;
 const CHANNELS: readonly (FollowUpType | 'all')[] = [...FOLLOW_UP_TYPES, 'all'];
 
-const iso = z.string().min(1).max(64);
+/** A stored stage or instant: not empty, at most 64 characters (anything else is read as absent). */
+const storedText = z.string().check(z.minLength(1), z.maxLength(64));
 
 /** LeadStates on the single table, under the lead's history partition (`LEADHISTORY#`). */
 export function dynamoLeadStates(db: DynamoDBDocumentClient, tableName: string): LeadStates {
@@ -82,10 +84,10 @@ export function dynamoLeadStates(db: DynamoDBDocumentClient, tableName: string):
         }),
       );
       const item = Items[0] ?? {};
-      const stage = z.string().min(1).max(64).safeParse(item.lead_stage);
+      const stage = storedText.safeParse(item.lead_stage);
       const unsubscribed: Unsubscribe[] = [];
       for (const channel of CHANNELS) {
-        const at = iso.safeParse(item[channelKey(channel)]);
+        const at = storedText.safeParse(item[channelKey(channel)]);
         if (at.success) unsubscribed.push({ channel, reason: 'unsubscribed', at: at.data });
       }
       return { ...(stage.success ? { lead_stage: stage.data } : {}), unsubscribed };

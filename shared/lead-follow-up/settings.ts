@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { readConfig } from '../platform/config';
 import { OUTPUTS, type LeadFollowUpOutput } from './schema';
 
@@ -10,6 +10,6 @@ export interface LeadFollowUpSettings {
 
 /** Reads the settings once, at cold start; a malformed value fails the start with its name. */
 export function readLeadFollowUpSettings(env: Record<string, string | undefined> = process.env): LeadFollowUpSettings {
-  const { LEAD_FOLLOW_UP_OUTPUT } = readConfig({ LEAD_FOLLOW_UP_OUTPUT: z.enum(OUTPUTS).optional() }, env);
+  const { LEAD_FOLLOW_UP_OUTPUT } = readConfig({ LEAD_FOLLOW_UP_OUTPUT: z.optional(z.enum(OUTPUTS)) }, env);
   return { defaultOutput: LEAD_FOLLOW_UP_OUTPUT ?? 'channel_messages' };
 }
