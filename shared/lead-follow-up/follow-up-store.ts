@@ -25,19 +25,19 @@ export interface StoredFollowUp extends FollowUpItem {
  */
 export interface FollowUpStore {
   /**
-   * Writes the items that do not exist yet; returns how many were new. With
-   * `firstSave` the caller knows none can exist yet (the first attempt at
-   * their command: their ids derive from it, and the kernel's claim counted
-   * no earlier attempt), so the existence check, which needs one conditional
-   * write per item, is left out and they are written in one transaction
-   * (a sequence has at most five).
+   * Writes the items that do not exist yet, each in a transaction with the
+   * check that their command is in progress; returns how many were new.
+   * For an attempt after one that may have saved some of them.
    */
-  saveSequence(items: readonly StoredFollowUp[], options?: { firstSave?: boolean }): Promise<{ created: number; existing: number }>;
+  saveSequence(items: readonly StoredFollowUp[]): Promise<{ created: number; existing: number }>;
   /**
-   * A first save (see `firstSave`) as table writes for the caller's own
-   * transaction, the completion of their command: its condition that the
-   * command is in progress stands for the check `saveSequence` adds, so the
-   * items cost one transaction's puts and no read of the command.
+   * The items as table writes for the caller's own transaction, the
+   * completion of their command, when the caller knows none can exist yet
+   * (the first attempt at their command: their ids derive from it, and the
+   * kernel's claim counted no earlier attempt). The completion's condition
+   * that the command is in progress stands for the check `saveSequence`
+   * adds, so they cost one transaction's puts, with no existence check and
+   * no read of the command.
    */
   firstSaveItems(items: readonly StoredFollowUp[]): TransactionItem[];
   /** Scheduled follow-ups due at or before `before` (ISO 8601 UTC, as `toISOString` writes it), earliest first. */
@@ -107,7 +107,7 @@ function put(tableName: string, item: StoredFollowUp, onlyNew: boolean): Transac
  */
 export function dynamoFollowUpStore(db: DynamoDBDocumentClient, tableName: string): FollowUpStore {
   return {
-    async saveSequence(items, options = {}) {
+    async saveSequence(items) {
       const commandId = items[0]?.command_id;
       if (commandId === undefined) return { created: 0, existing: 0 };
       if (items.some((item) => item.command_id !== commandId)) throw new Error('A sequence is saved for one command at a time');
@@ -124,10 +124,6 @@ export function dynamoFollowUpStore(db: DynamoDBDocumentClient, tableName: strin
           throw error;
         }
       };
-      if (options.firstSave) {
-        await transact(items.map((item) => put(tableName, item, false)));
-        return { created: items.length, existing: 0 };
-      }
       let created = 0;
       for (const item of items) if (await transact([put(tableName, item, true)])) created += 1;
       return { created, existing: items.length - created };

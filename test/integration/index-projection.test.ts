@@ -247,7 +247,7 @@ describe('the index as deployed', () => {
       expires_at: 4_000_000_000,
     }));
     await owner(commandId);
-    await dynamoFollowUpStore(db, TABLE_NAME).saveSequence(saved, { firstSave: true });
+    await dynamoFollowUpStore(db, TABLE_NAME).saveSequence(saved);
     const at = new Date(T0 + MINUTE).toISOString();
     const changed = await steps.change(
       saved[0]!.id,

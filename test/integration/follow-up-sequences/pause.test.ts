@@ -67,7 +67,7 @@ async function saveSequence(tenantId: string, count = 3, start = T0): Promise<st
     updated_at: at,
     attempts: 1,
   });
-  await dynamoFollowUpStore(services.db, services.aws.tableName).saveSequence(items, { firstSave: true });
+  await dynamoFollowUpStore(services.db, services.aws.tableName).saveSequence(items);
   return items.map((item) => item.id);
 }
 

@@ -55,7 +55,7 @@ type SequenceOptions = { count?: number; start?: number; leadId?: string; types?
 /** A sequence of `count` email steps saved as the sales phase saves it, one day apart from `start`. */
 async function saveSequence(tenantId: string, options: SequenceOptions = {}) {
   const { commandId, items } = await sequenceInProgress(tenantId, options);
-  await dynamoFollowUpStore(services.db, services.aws.tableName).saveSequence(items, { firstSave: true });
+  await dynamoFollowUpStore(services.db, services.aws.tableName).saveSequence(items);
   return { commandId, ids: items.map((item) => item.id), items };
 }
 

