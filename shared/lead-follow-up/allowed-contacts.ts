@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { emailKey, findContacts, phoneKey, samePhone, urlKey, type FoundContact } from '../platform/contacts';
 import { cleanText } from '../platform/text';
 import type { Agent, Lead, Site, User } from '../sites/schema';
@@ -24,9 +24,10 @@ export const NO_CONTACTS: Readonly<AllowedContacts> = Object.freeze({ urls: [], 
  * of a stored writing context). A context kept before they were recorded
  * reads as allowing none.
  */
-export const allowedContactsSchema = z
-  .object({ urls: z.array(z.string()), emails: z.array(z.string()), phones: z.array(z.string()) })
-  .default(() => ({ urls: [], emails: [], phones: [] }));
+export const allowedContactsSchema = z._default(
+  z.object({ urls: z.array(z.string()), emails: z.array(z.string()), phones: z.array(z.string()) }),
+  () => ({ urls: [], emails: [], phones: [] }),
+);
 
 /** What the allowed contacts are read from: stored records only, never the caller's request. */
 export interface StoredSources {

@@ -27,14 +27,8 @@ import { leadFollowUpKind } from './kinds';
 import type { LeadFollowUpProgress, SalesProgress } from './progress';
 import { describeInterval, salesMessagesPrompt, salesSequencePrompt } from './prompts';
 import { parseLeadFollowUpRequest, type LeadFollowUpOutput, type LeadFollowUpRequest } from './schema';
-import {
-  buildSequence,
-  checkWrittenSequence,
-  planSequenceTypes,
-  sequenceLength,
-  writtenSequenceSchema,
-  type FollowUpItem,
-} from './sequence';
+import { buildSequence, checkWrittenSequence, planSequenceTypes, sequenceLength, type FollowUpItem } from './sequence';
+import { writtenSequenceSchema } from './sequence-answer';
 
 /** Upper bounds on answer length, in tokens. */
 const MESSAGES_MAX_TOKENS = 2_500;

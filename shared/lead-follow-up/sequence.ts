@@ -1,6 +1,4 @@
 import { v5 as uuidv5 } from 'uuid';
-import * as z from 'zod';
-import { memoize } from '../platform/memo';
 import { cutText } from '../platform/text';
 import { CHANNEL_LIMITS, type Channel } from './channels';
 import { copyProblems, lengthProblems, type ContentProblem, type CopyRules } from './message-checks';
@@ -83,19 +81,6 @@ export interface WrittenFollowUp {
   /** Short snake_case name of the approach (becomes `metadata.template_used`). */
   template: string;
 }
-
-export const writtenFollowUpSchema = z.object({
-  subject: z.string(),
-  content: z.string(),
-  next_steps: z.string(),
-  template: z.string(),
-});
-
-/** The answer asked of a writer for a sequence of `length` items (built once per length). */
-export const writtenSequenceSchema = memoize(
-  (length: number) => z.object({ follow_ups: z.array(writtenFollowUpSchema).length(length) }),
-  (length) => String(length),
-);
 
 export type WrittenSequence = { follow_ups: WrittenFollowUp[] };
 

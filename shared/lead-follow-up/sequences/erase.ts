@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { StoredCommand } from '../../commands/record';
 import type { StepStore } from './step-store';
 

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isConditionalCheckFailed } from '../../platform/dynamodb-errors';
 import type { StepOwner } from './step-store';
 
@@ -24,7 +24,7 @@ export interface PauseStore {
   end(owner: StepOwner): Promise<void>;
 }
 
-const pauseSchema = z.object({ paused_at: z.string().min(1), resumed_at: z.string().min(1).optional() });
+const pauseSchema = z.object({ paused_at: z.string().check(z.minLength(1)), resumed_at: z.optional(z.string().check(z.minLength(1))) });
 
 /** The key of a lead's pause record: its owner's ids (UUIDs, no '#'; the tenant last), under the follow-ups' prefix. */
 export function pauseKey(owner: StepOwner): { pk: string; sk: string } {

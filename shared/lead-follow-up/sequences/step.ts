@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../../platform/zod-messages';
 import { CHANNEL_LIMITS, type Channel } from '../channels';
 import { FOLLOW_UP_TYPES, type FollowUpType } from '../schema';
 import { CONTENT_LIMIT, SUBJECT_LIMIT } from '../sequence';
@@ -49,7 +50,7 @@ export interface StepAdaptation {
   at: string;
 }
 
-const isoString = z.string().min(1).max(64);
+const isoString = z.string().check(z.minLength(1), z.maxLength(64));
 
 /**
  * A step as the table holds it (`FOLLOWUP#<id>`): the item the sales phase
@@ -57,40 +58,40 @@ const isoString = z.string().min(1).max(64);
  * cast; unknown attributes (the index keys) are dropped.
  */
 export const storedStepSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   type: z.enum(FOLLOW_UP_TYPES),
   subject: z.string(),
   content: z.string(),
   scheduled_for: isoString,
   status: z.enum(STEP_STATUSES),
-  site_id: z.string().min(1),
-  lead_id: z.string().min(1),
-  user_id: z.string().nullable(),
+  site_id: z.string().check(z.minLength(1)),
+  lead_id: z.string().check(z.minLength(1)),
+  user_id: z.nullable(z.string()),
   metadata: z.object({
     next_steps: z.string(),
-    lead_stage: z.string().nullable(),
-    sequence_position: z.number().int(),
+    lead_stage: z.nullable(z.string()),
+    sequence_position: z.int(),
     template_used: z.string(),
   }),
-  tenant_id: z.string().min(1),
-  command_id: z.string().min(1),
+  tenant_id: z.string().check(z.minLength(1)),
+  command_id: z.string().check(z.minLength(1)),
   created_at: isoString,
-  updated_at: isoString.optional(),
-  due_at: isoString.optional(),
-  announced_at: isoString.optional(),
-  sent_at: isoString.optional(),
-  skipped_at: isoString.optional(),
-  cancelled_at: isoString.optional(),
+  updated_at: z.optional(isoString),
+  due_at: z.optional(isoString),
+  announced_at: z.optional(isoString),
+  sent_at: z.optional(isoString),
+  skipped_at: z.optional(isoString),
+  cancelled_at: z.optional(isoString),
   /** Why it was skipped or cancelled: the caller's reason, or the lead event's type. */
-  status_reason: z.string().optional(),
-  edited_at: isoString.optional(),
-  adapted_by: z.object({ event_id: z.string(), event_type: z.string(), at: isoString }).optional(),
+  status_reason: z.optional(z.string()),
+  edited_at: z.optional(isoString),
+  adapted_by: z.optional(z.object({ event_id: z.string(), event_type: z.string(), at: isoString })),
   /** When its sequence was paused: it stays scheduled, out of the dispatcher's index, until the sequence resumes. */
-  paused_at: isoString.optional(),
+  paused_at: z.optional(isoString),
   /** Its time before a lead event moved it. */
-  previous_scheduled_for: isoString.optional(),
+  previous_scheduled_for: z.optional(isoString),
   /** Epoch seconds after which the table deletes it (TTL): its schedule plus COMMAND_RETENTION_DAYS. */
-  expires_at: z.number().optional(),
+  expires_at: z.optional(z.number()),
 });
 
 export type StoredStep = z.infer<typeof storedStepSchema>;
