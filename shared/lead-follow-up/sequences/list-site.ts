@@ -1,4 +1,5 @@
-import type * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../../platform/described';
 import type { Principal } from '../../access/api-keys';
 import { siteForPrincipal } from '../../access/site-access';
 import { AppError } from '../../platform/errors';
@@ -13,8 +14,8 @@ export type SiteListDependencies = Omit<ListDependencies, 'pauses'>;
 import { stepView } from './step';
 
 /** The query of `GET /api/follow-ups`: a lead's listing's, with `site_id` required (no alias). */
-export const siteListQuerySchema = listQuerySchema.omit({ siteId: true }).extend({
-  site_id: siteParameter.meta({ format: 'uuid', description: 'The site whose follow-ups to list.' }),
+export const siteListQuerySchema = z.extend(z.omit(listQuerySchema, { siteId: true }), {
+  site_id: described(siteParameter, { format: 'uuid', description: 'The site whose follow-ups to list.' }),
 });
 
 export type SiteListQuery = z.infer<typeof siteListQuerySchema>;

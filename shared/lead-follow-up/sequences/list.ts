@@ -1,4 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../../platform/described';
+import '../../platform/zod-messages';
 import type { Principal } from '../../access/api-keys';
 import { DEMO_SITE_ID } from '../../api/examples';
 import type { Clock } from '../../platform/clock';
@@ -22,34 +24,45 @@ export const MAX_PAGE_SIZE = 100;
 export const MAX_CURSOR_LENGTH = 512;
 
 /** A string: its UUID form is checked after the query (INVALID_INPUT). */
-export const siteParameter = z.string().max(200);
+export const siteParameter = z.string().check(z.maxLength(200));
 
 /**
  * The query of `GET /api/leads/{leadId}/follow-ups`. `site_id` or its alias
  * `siteId` is required; the reference lists `site_id` alone, as required.
  */
 export const listQuerySchema = z.strictObject({
-  site_id: siteParameter
-    .optional()
-    .meta({ format: 'uuid', description: "The lead's site (alias `siteId`; both at once must agree).", example: DEMO_SITE_ID }),
-  siteId: siteParameter.optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).meta({ description: 'Steps in a page.' }),
-  cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional().meta({ description: 'The `next_cursor` of the previous page (opaque).' }),
-  status: z
-    .string()
-    .max(200)
-    .transform((value) =>
-      value
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.enum(STEP_STATUSES)).min(1).max(STEP_STATUSES.length))
-    .optional()
-    .meta({
+  site_id: described(z.optional(siteParameter), {
+    format: 'uuid',
+    description: "The lead's site (alias `siteId`; both at once must agree).",
+    example: DEMO_SITE_ID,
+  }),
+  siteId: z.optional(siteParameter),
+  limit: described(z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MAX_PAGE_SIZE)), DEFAULT_PAGE_SIZE), {
+    description: 'Steps in a page.',
+  }),
+  cursor: described(z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_CURSOR_LENGTH))), {
+    description: 'The `next_cursor` of the previous page (opaque).',
+  }),
+  status: described(
+    z.optional(
+      z.pipe(
+        z.pipe(
+          z.string().check(z.maxLength(200)),
+          z.transform((value) =>
+            value
+              .split(',')
+              .map((part) => part.trim())
+              .filter(Boolean),
+          ),
+        ),
+        z.array(z.enum(STEP_STATUSES)).check(z.minLength(1), z.maxLength(STEP_STATUSES.length)),
+      ),
+    ),
+    {
       description: `Only steps in these states, comma-separated: ${STEP_STATUSES.map((status) => `\`${status}\``).join(', ')}.`,
       example: 'scheduled,due',
-    }),
+    },
+  ),
 });
 
 export interface ListDependencies {

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import * as zm from 'zod/mini';
+import { described } from '../../platform/described';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../api/idempotency-key';
 import { commandIdField, DEMO_LEAD_ID, DEMO_SITE_ID, EXAMPLE_COMMAND_ID, instantField, uuidField } from '../../api/openapi/fields';
 import { apiOperation, successEnvelope, webhookEvent, type DocumentedEvent, type DocumentedOperation } from '../../api/openapi/operation';
@@ -104,9 +106,9 @@ const _appliedChange: Same<z.infer<typeof appliedChangeSchema>, AppliedChange> =
 const leadParams = z.object({ leadId: uuidField('The lead (any case).', DEMO_LEAD_ID) });
 
 /** The list's own query, with `site_id` required (the parser takes it or its alias `siteId`, which its description names). */
-export const listFollowUpsQuerySchema = listQuerySchema
-  .omit({ siteId: true })
-  .extend({ site_id: siteParameter.meta(listQuerySchema.shape.site_id.meta() ?? {}) });
+export const listFollowUpsQuerySchema = zm.extend(zm.omit(listQuerySchema, { siteId: true }), {
+  site_id: described(siteParameter, z.globalRegistry.get(listQuerySchema.shape.site_id) ?? {}),
+});
 
 const followUpPageSchema = z
   .object({

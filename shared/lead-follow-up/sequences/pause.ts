@@ -1,4 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../../platform/described';
+import '../../platform/zod-messages';
 import type { Principal } from '../../access/api-keys';
 import { DEMO_SITE_ID } from '../../api/examples';
 import type { Clock } from '../../platform/clock';
@@ -16,14 +18,17 @@ import type { StepOwner, StepStore } from './step-store';
 const MAX_HELD_STEPS = 200;
 
 /** The body of `POST /api/leads/{leadId}/follow-ups/pause` and `/resume`: the lead's site (alias `siteId`). */
-export const sequencePauseRequestSchema = z
-  .strictObject({
-    site_id: z
-      .string({ error: (issue) => (issue.input === undefined ? 'Required' : 'site_id must be a string') })
-      .min(1, 'Required')
-      .meta({ format: 'uuid', description: "The lead's site (alias `siteId`; both at once must agree).", example: DEMO_SITE_ID }),
-  })
-  .meta({ id: 'SequencePauseRequest' });
+export const sequencePauseRequestSchema = described(
+  z.strictObject({
+    site_id: described(
+      z
+        .string({ error: (issue) => (issue.input === undefined ? 'Required' : 'site_id must be a string') })
+        .check(z.minLength(1, 'Required')),
+      { format: 'uuid', description: "The lead's site (alias `siteId`; both at once must agree).", example: DEMO_SITE_ID },
+    ),
+  }),
+  { id: 'SequencePauseRequest' },
+);
 
 /** What pausing and resuming work with. */
 export interface PauseDependencies {
