@@ -1,5 +1,5 @@
 import { DeleteCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { TransactionItem } from '../platform/dynamodb';
 import type { CallRequirement, CallTask, SiteWorkOwner, SiteWorkStore } from './site-work';
 
@@ -18,7 +18,7 @@ export function siteWorkPartition(owner: SiteWorkOwner): string {
 const SORT_PREFIX = { task: 'TASK#', requirement: 'REQ#' } as const;
 
 const priority = z.enum(['high', 'medium', 'low']);
-const nullableText = z.string().nullable();
+const nullableText = z.nullable(z.string());
 const taskSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -34,7 +34,7 @@ const requirementSchema = z.object({
   id: z.string(),
   title: z.string(),
   status: z.enum(['proposed', 'pending_approval']),
-  estimated_cost: z.number().nullable(),
+  estimated_cost: z.nullable(z.number()),
   currency: nullableText,
   priority,
   owner: nullableText,
@@ -59,7 +59,7 @@ export function dynamoSiteWorkStore(db: DynamoDBDocumentClient, tableName: strin
     owner: SiteWorkOwner,
     prefix: string,
     limit: number,
-    schema: z.ZodType<T>,
+    schema: z.ZodMiniType<T>,
   ): Promise<T[]> => {
     if (limit <= 0) return [];
     const { Items = [] } = await db.send(
