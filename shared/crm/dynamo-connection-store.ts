@@ -1,5 +1,5 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { queryUpTo } from '../platform/dynamodb';
 import { cancellationReasons, isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { lazy } from '../platform/memo';
@@ -38,13 +38,13 @@ const storedConnection = lazy(() =>
     provider: z.literal('hubspot'),
     portal_id: z.string(),
     scopes: z.array(z.string()),
-    lead_status_map: z.partialRecord(z.enum(LEAD_STATUS_TRIGGERS), z.string()).default({}),
+    lead_status_map: z._default(z.partialRecord(z.enum(LEAD_STATUS_TRIGGERS), z.string()), {}),
     connected_at: z.string(),
     updated_at: z.string(),
-    last_sync_at: z.string().optional(),
-    last_error: z.object({ at: z.string(), message: z.string() }).optional(),
+    last_sync_at: z.optional(z.string()),
+    last_error: z.optional(z.object({ at: z.string(), message: z.string() })),
     access_token_sealed: z.string(),
-    client_secret_sealed: z.string().optional(),
+    client_secret_sealed: z.optional(z.string()),
   }),
 );
 

@@ -25,7 +25,7 @@ const BUDGETS_KIB: Readonly<Record<FunctionId, number>> = {
   usageApi: 480, // 433 with zod/mini (485 with the chainable zod; about 607 with the X-Ray SDK)
   pauseFollowUpsApi: 510, // 460 with zod/mini (521 with the chainable zod)
   crmSyncsApi: 480, // 435 without the X-Ray SDK (600 with it)
-  updateFollowUpApi: 630, // 565 without the X-Ray SDK (672 with it; the crm_sync job it queues: its schema)
+  updateFollowUpApi: 560, // 503 with zod/mini (565 with the chainable zod; 672 with the X-Ray SDK; the crm_sync job it queues: its schema)
   followUpDispatcher: 720, // 655
   commandJanitor: 710, // 648
   deepResearchApi: 550, // 500 with zod/mini (562 with the chainable zod; 661 with the X-Ray SDK)
@@ -250,6 +250,7 @@ describe('bundle-size budgets', () => {
       'listSiteFollowUpsApi',
       'pauseFollowUpsApi',
       'deleteCommandApi',
+      'updateFollowUpApi',
     ];
     for (const name of miniOnly) expect([name, classic(name)]).toEqual([name, []]);
     // The measure can see it: a function whose request schema is still chainable loads it.

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../../platform/zod-messages';
 import { JOB_ENVELOPE_VERSION, type JobEnvelope } from '../../commands/job';
 import { LEAD_STATUS_TRIGGERS } from '../lead-status';
 
@@ -12,7 +13,7 @@ export const MAX_SYNC_BODY = 10_000;
 export const SYNC_SOURCES = ['step', 'follow_up', 'meeting_summary', 'lead_event'] as const;
 export type SyncSource = (typeof SYNC_SOURCES)[number];
 
-const id = z.string().min(1).max(128);
+const id = z.string().check(z.minLength(1), z.maxLength(128));
 
 /**
  * The request of a `crm_sync` job: one write to one lead's contact. The
@@ -29,10 +30,10 @@ export const crmSyncRequestSchema = z.strictObject({
     z.strictObject({
       kind: z.literal('engagement'),
       engagement: z.enum(['note', 'email', 'call']),
-      subject: z.string().max(500).optional(),
-      body: z.string().min(1).max(MAX_SYNC_BODY),
+      subject: z.optional(z.string().check(z.maxLength(500))),
+      body: z.string().check(z.minLength(1), z.maxLength(MAX_SYNC_BODY)),
       at: z.iso.datetime({ offset: true }),
-      duration_seconds: z.number().nonnegative().optional(),
+      duration_seconds: z.optional(z.number().check(z.nonnegative())),
     }),
     z.strictObject({ kind: z.literal('lead_status'), trigger: z.enum(LEAD_STATUS_TRIGGERS) }),
   ]),

@@ -1,4 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../../platform/described';
+import '../../platform/zod-messages';
 import type { Principal } from '../../access/api-keys';
 import type { Clock } from '../../platform/clock';
 import { epochSeconds } from '../../platform/clock';
@@ -37,45 +39,50 @@ const contentLimits = `${CONTENT_LIMIT} characters (${Object.entries(CHANNEL_LIM
  * unknown. The API checks it and the reference describes it (what its
  * shape cannot say, the descriptions do).
  */
-export const followUpEditSchema = z
-  .strictObject({
-    subject: z
-      .optional(text(STEP_SUBJECT_LIMIT))
-      .meta({ description: 'New subject: plain text (no markup, nothing in brackets to fill in), trimmed, not empty.' }),
-    content: z.optional(text(CONTENT_LIMIT)).meta({
-      description: `New content: plain text (no Markdown or HTML, no placeholders), trimmed, not empty; at most ${contentLimits}.`,
-    }),
-    scheduled_for: z.iso
-      .datetime({ offset: true, message: 'must be an ISO 8601 date and time with a time zone, e.g. 2026-12-01T09:00:00Z' })
-      .optional()
-      .meta({
-        description: `A new time: ISO 8601 with a time zone, later than now and at most ${MAX_SCHEDULE_AHEAD_MS / 86_400_000} days ahead; only while \`scheduled\`. Not with \`status\`.`,
-        example: '2026-12-01T09:00:00+01:00',
+export const followUpEditSchema = described(
+  z
+    .strictObject({
+      subject: described(z.optional(text(STEP_SUBJECT_LIMIT)), {
+        description: 'New subject: plain text (no markup, nothing in brackets to fill in), trimmed, not empty.',
       }),
-    status: z
-      .enum(CALLER_STATUSES)
-      .optional()
-      .meta({ description: '`sent` once you sent it (while scheduled or due), or `skipped` / `cancelled` to end it unsent.' }),
-    reason: z
-      .optional(text(MAX_REASON_LENGTH))
-      .meta({ description: 'Why, with `status` `skipped` or `cancelled` only (kept as `status_reason`).' }),
-  })
-  .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: 'Give at least one of subject, content, scheduled_for, status',
-  })
-  .refine((body) => !(body.scheduled_for !== undefined && body.status !== undefined), {
-    message: 'scheduled_for and status cannot change together',
-    path: ['scheduled_for'],
-  })
-  .refine((body) => body.reason === undefined || body.status === 'skipped' || body.status === 'cancelled', {
-    message: 'reason goes with status skipped or cancelled',
-    path: ['reason'],
-  })
-  .meta({
+      content: described(z.optional(text(CONTENT_LIMIT)), {
+        description: `New content: plain text (no Markdown or HTML, no placeholders), trimmed, not empty; at most ${contentLimits}.`,
+      }),
+      scheduled_for: described(
+        z.optional(
+          z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date and time with a time zone, e.g. 2026-12-01T09:00:00Z' }),
+        ),
+        {
+          description: `A new time: ISO 8601 with a time zone, later than now and at most ${MAX_SCHEDULE_AHEAD_MS / 86_400_000} days ahead; only while \`scheduled\`. Not with \`status\`.`,
+          example: '2026-12-01T09:00:00+01:00',
+        },
+      ),
+      status: described(z.optional(z.enum(CALLER_STATUSES)), {
+        description: '`sent` once you sent it (while scheduled or due), or `skipped` / `cancelled` to end it unsent.',
+      }),
+      reason: described(z.optional(text(MAX_REASON_LENGTH)), {
+        description: 'Why, with `status` `skipped` or `cancelled` only (kept as `status_reason`).',
+      }),
+    })
+    .check(
+      z.refine((body) => Object.values(body).some((value) => value !== undefined), {
+        message: 'Give at least one of subject, content, scheduled_for, status',
+      }),
+      z.refine((body) => !(body.scheduled_for !== undefined && body.status !== undefined), {
+        message: 'scheduled_for and status cannot change together',
+        path: ['scheduled_for'],
+      }),
+      z.refine((body) => body.reason === undefined || body.status === 'skipped' || body.status === 'cancelled', {
+        message: 'reason goes with status skipped or cancelled',
+        path: ['reason'],
+      }),
+    ),
+  {
     id: 'FollowUpEdit',
     description:
       'At least one field; an unknown field is refused. Copy may change while the step is scheduled or due, its time only while scheduled.',
-  });
+  },
+);
 
 export type FollowUpEdit = z.infer<typeof followUpEditSchema>;
 
