@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { type TransactionItem } from '../../platform/dynamodb';
 import { cancellationReasons, isConditionalCheckFailed } from '../../platform/dynamodb-errors';
 import { FOLLOW_UP_TYPES } from '../schema';
@@ -53,10 +53,10 @@ export interface LeadEventRecords {
   keepOutcome(id: string, outcome: EventOutcome, also?: readonly TransactionItem[]): Promise<boolean>;
 }
 
-const iso = z.string().min(1).max(64);
+const iso = z.string().check(z.minLength(1), z.maxLength(64));
 const status = z.enum(STEP_STATUSES);
 
-const recordSchema: z.ZodType<LeadEventRecord> = z.object({
+const recordSchema: z.ZodMiniType<LeadEventRecord> = z.object({
   id: z.string(),
   tenant_id: z.string(),
   site_id: z.string(),
@@ -64,8 +64,8 @@ const recordSchema: z.ZodType<LeadEventRecord> = z.object({
   event: z.object({
     type: z.enum(LEAD_EVENT_TYPES),
     occurred_at: iso,
-    channel: z.enum(FOLLOW_UP_TYPES).nullable(),
-    summary: z.string().nullable(),
+    channel: z.nullable(z.enum(FOLLOW_UP_TYPES)),
+    summary: z.nullable(z.string()),
   }),
   plan: z.array(
     z.discriminatedUnion('action', [
@@ -79,8 +79,8 @@ const recordSchema: z.ZodType<LeadEventRecord> = z.object({
       }),
     ]),
   ),
-  outcome: z
-    .object({
+  outcome: z.optional(
+    z.object({
       changes: z.array(
         z.object({
           follow_up_id: z.string(),
@@ -92,9 +92,9 @@ const recordSchema: z.ZodType<LeadEventRecord> = z.object({
         }),
       ),
       interaction_recorded: z.boolean(),
-      command_id: z.string().optional(),
-    })
-    .optional(),
+      command_id: z.optional(z.string()),
+    }),
+  ),
   created_at: iso,
   expires_at: z.number(),
 });

@@ -1,5 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Principal } from '../../access/api-keys';
 import { DEMO_SITE_ID } from '../../api/examples';
 import { readIdempotencyKey } from '../../api/idempotency-key';
@@ -8,6 +8,7 @@ import type { IdempotencyStore } from '../../commands/idempotency';
 import { startCommand, type StartDependencies } from '../../commands/start';
 import type { Clock } from '../../platform/clock';
 import { epochSeconds } from '../../platform/clock';
+import { described } from '../../platform/described';
 import { AppError } from '../../platform/errors';
 import { canonicalJson, sha256Hex } from '../../platform/hashing';
 import { jsonResponse } from '../../platform/http/responses';
@@ -47,59 +48,59 @@ const IDEMPOTENCY_SCOPE = 'lead_event';
 /** Longest `summary` of an event, once cleaned and trimmed: what the lead's history keeps of one. */
 export const MAX_EVENT_SUMMARY_LENGTH = MAX_HISTORY_SUMMARY_LENGTH;
 
-const summaryText = z
-  .string()
-  .max(MAX_EVENT_SUMMARY_LENGTH + 1_024, {
+const summaryText = z.string().check(
+  z.maxLength(MAX_EVENT_SUMMARY_LENGTH + 1_024, {
     abort: true,
     message: `Too big: expected string to have <=${MAX_EVENT_SUMMARY_LENGTH} characters`,
-  })
-  .overwrite(cleanText)
-  .trim()
-  .max(MAX_EVENT_SUMMARY_LENGTH, `Too big: expected string to have <=${MAX_EVENT_SUMMARY_LENGTH} characters`);
+  }),
+  z.overwrite((value) => cleanText(value).trim()),
+  z.maxLength(MAX_EVENT_SUMMARY_LENGTH, `Too big: expected string to have <=${MAX_EVENT_SUMMARY_LENGTH} characters`),
+);
 
 /** The earliest `occurred_at` taken: the Unix epoch (1970-01-01T00:00:00Z). Nothing a lead did in a CRM or a mailbox comes before it. */
 export const EARLIEST_EVENT_TIME = '1970-01-01T00:00:00.000Z';
 
 const occurredAt = z.iso
   .datetime({ offset: true, message: 'must be an ISO 8601 date and time with a time zone, e.g. 2026-12-01T09:00:00Z' })
-  .refine((value) => Date.parse(value) >= Date.parse(EARLIEST_EVENT_TIME), {
-    message: `must not be before ${EARLIEST_EVENT_TIME}`,
-    abort: true,
-  });
+  .check(
+    z.refine((value) => Date.parse(value) >= Date.parse(EARLIEST_EVENT_TIME), {
+      message: `must not be before ${EARLIEST_EVENT_TIME}`,
+      abort: true,
+    }),
+  );
 
 const eventFields = {
-  type: z.enum(LEAD_EVENT_TYPES).meta({
+  type: described(z.enum(LEAD_EVENT_TYPES), {
     description:
       '`replied`, `meeting_booked`, `unsubscribed`: every remaining (scheduled or due) step is cancelled; `bounced`: the remaining steps on its channel are cancelled; ' +
       `\`clicked\`: the next scheduled step comes forward to ${CLICK_FOLLOW_UP_DELAY_MS / 60_000} minutes after the click, if it was planned later; \`opened\`: nothing changes (recorded all the same).`,
   }),
-  occurred_at: occurredAt.optional().meta({
+  occurred_at: described(z.optional(occurredAt), {
     description: `When it happened: ISO 8601 with a time zone, not before ${EARLIEST_EVENT_TIME} and not more than ${MAX_EVENT_CLOCK_SKEW_MS / 60_000} minutes ahead of the server's clock. Default: now.`,
   }),
-  channel: z
-    .enum(FOLLOW_UP_TYPES)
-    .optional()
-    .meta({ description: 'The channel it happened on; a bounce without one is an e-mail bounce.' }),
-  summary: summaryText.optional().meta({
+  channel: described(z.optional(z.enum(FOLLOW_UP_TYPES)), {
+    description: 'The channel it happened on; a bounce without one is an e-mail bounce.',
+  }),
+  summary: described(z.optional(summaryText), {
     description: "A plain-text note for your tenant's history of the lead; without it, one is written from the type.",
     example: 'Jordan asked for a call on Friday.',
   }),
-} satisfies Record<keyof LeadEvent, z.ZodType>;
+} satisfies Record<keyof LeadEvent, z.ZodMiniType>;
 /** A string (its UUID form is checked after the schema: INVALID_INPUT); anything else is a malformed request. */
-const site = z
-  .string({ error: (issue) => (issue.input === undefined ? 'Required' : 'site_id must be a string') })
-  .min(1, 'Required')
-  .meta({ format: 'uuid', description: "The lead's site (alias `siteId`; both at once must agree).", example: DEMO_SITE_ID });
+const site = described(
+  z.string({ error: (issue) => (issue.input === undefined ? 'Required' : 'site_id must be a string') }).check(z.minLength(1, 'Required')),
+  { format: 'uuid', description: "The lead's site (alias `siteId`; both at once must agree).", example: DEMO_SITE_ID },
+);
 /** `{site_id, event: {type, occurred_at?, channel?, summary?}}`, or the event's fields beside `site_id`. */
-const nestedSchema = z.strictObject({ site_id: site, event: z.strictObject(eventFields) }).meta({ title: 'Nested event' });
-const flatSchema = z.strictObject({ site_id: site, ...eventFields }).meta({ title: 'Flat event' });
+const nestedSchema = described(z.strictObject({ site_id: site, event: z.strictObject(eventFields) }), { title: 'Nested event' });
+const flatSchema = described(z.strictObject({ site_id: site, ...eventFields }), { title: 'Flat event' });
 
 /**
  * The body of `POST /api/leads/{leadId}/events` in either form, as the
  * reference shows it. The parser reads each form with its own member (the
  * form is known from `event`), so its problems name that form's fields.
  */
-export const leadEventRequestSchema = z.union([nestedSchema, flatSchema]).meta({
+export const leadEventRequestSchema = described(z.union([nestedSchema, flatSchema]), {
   id: 'LeadEventRequest',
   description: 'The event under `event`, or its fields beside `site_id`. `null` counts as absent; an unknown field is refused.',
 });
