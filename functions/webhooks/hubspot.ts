@@ -1,6 +1,6 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { dynamoTenantStore } from '../../shared/access/dynamo-tenants';
 import { MAX_BODY_BYTES } from '../../shared/catalogue/limits';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
@@ -41,7 +41,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const clock = clockOf(host);
   const queue = jobQueueOf('hubspotWebhook', settings, tracing);
   // Optional: without it no signature can be checked, so every call is refused.
-  const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: z.url().optional() }, settings);
+  const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: z.optional(z.url()) }, settings);
   const retention = readCommandRetention(settings);
   const idempotency = dynamoIdempotencyStore(db, tableName);
   const leadEvents = {

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { queryUpTo } from '../platform/dynamodb';
 import { cancellationReasons } from '../platform/dynamodb-errors';
 import type { CrmProviderName } from '../providers/crm/port';

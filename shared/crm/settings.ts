@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { readConfig } from '../platform/config';
 import { refreshingLazy } from '../platform/memo';
 import { MIN_SERVICE_KEY_LENGTH, secretBox, type SecretBox } from '../platform/secret-box';
@@ -27,11 +27,10 @@ export interface CrmSettings {
 export function readCrmSettings(settings: Readonly<Record<string, string | undefined>>): CrmSettings {
   const { HUBSPOT_API_BASE_URL, LOCAL_CRM } = readConfig(
     {
-      HUBSPOT_API_BASE_URL: z
-        .string()
-        .refine((text) => /^https?:\/\/[^/]/i.test(text) && URL.canParse(text), 'must be an http(s) URL')
-        .optional(),
-      LOCAL_CRM: z.enum(['true', 'false']).optional(),
+      HUBSPOT_API_BASE_URL: z.optional(
+        z.string().check(z.refine((text) => /^https?:\/\/[^/]/i.test(text) && URL.canParse(text), 'must be an http(s) URL')),
+      ),
+      LOCAL_CRM: z.optional(z.enum(['true', 'false'])),
     },
     settings,
   );

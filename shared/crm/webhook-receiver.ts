@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import { tenantMayActOn, type TenantStore } from '../access/tenants';
 import { startCommand, type StartDependencies } from '../commands/start';
 import { AppError } from '../platform/errors';
@@ -24,16 +25,19 @@ export const SIGNAL_PROPERTIES = { hs_sales_email_last_replied: 'replied', hs_em
 /** Most events one call may carry (HubSpot sends at most 100 per call). */
 export const MAX_WEBHOOK_EVENTS = 100;
 
+/** A number or a string, read as a string (HubSpot sends ids as numbers). */
+const idText = () => z.pipe(z.union([z.number(), z.string()]), z.transform(String));
+
 const webhookEventSchema = z.looseObject({
-  eventId: z.union([z.number(), z.string()]).transform(String),
+  eventId: idText(),
   subscriptionType: z.string(),
-  portalId: z.union([z.number(), z.string()]).transform(String),
-  objectId: z.union([z.number(), z.string()]).transform(String),
-  occurredAt: z.number().optional(),
-  propertyName: z.string().optional(),
-  propertyValue: z.string().optional(),
+  portalId: idText(),
+  objectId: idText(),
+  occurredAt: z.optional(z.number()),
+  propertyName: z.optional(z.string()),
+  propertyValue: z.optional(z.string()),
 });
-const webhookBodySchema = z.array(webhookEventSchema).min(1).max(MAX_WEBHOOK_EVENTS);
+const webhookBodySchema = z.array(webhookEventSchema).check(z.minLength(1), z.maxLength(MAX_WEBHOOK_EVENTS));
 type WebhookEvent = z.infer<typeof webhookEventSchema>;
 
 /** A lead event reported for a tenant, as `POST /api/leads/{id}/events` takes it. */
