@@ -1,4 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../platform/described';
+import '../platform/zod-messages';
 import { canonicalId } from '../platform/ids';
 import { AppError } from '../platform/errors';
 import { describeFirstIssue, toIssueDetails } from '../platform/validation';
@@ -16,31 +18,38 @@ export const MAX_IMPORT_CONTACT_IDS = MAX_PAGE_SIZE;
  * leads of, and which contacts: `contact_ids`, a `list_id`, or (neither)
  * every contact of the portal. Unknown fields are refused.
  */
-export const crmImportRequestSchema = z
-  .strictObject({
-    site_id: z.string().trim().min(1).max(128).meta({ format: 'uuid', description: 'The site whose leads the contacts become.' }),
-    contact_ids: z
-      .array(z.string().trim().regex(HUBSPOT_ID, 'must be a HubSpot contact id (digits)'))
-      .min(1)
-      .max(MAX_IMPORT_CONTACT_IDS)
-      .optional()
-      .meta({ description: `HubSpot contact ids to import (at most ${MAX_IMPORT_CONTACT_IDS}); not with \`list_id\`.`, example: ['101'] }),
-    list_id: z
-      .string()
-      .trim()
-      .regex(HUBSPOT_ID, 'must be a HubSpot list id (digits)')
-      .optional()
-      .meta({ description: 'A HubSpot list (its ILS list id): its members are imported; not with `contact_ids`.', example: '12' }),
-  })
-  .refine((body) => body.contact_ids === undefined || body.list_id === undefined, {
-    message: 'name contact_ids or list_id, not both',
-    path: ['list_id'],
-  })
-  .meta({
+export const crmImportRequestSchema = described(
+  z
+    .strictObject({
+      site_id: described(z.string().check(z.trim(), z.minLength(1), z.maxLength(128)), {
+        format: 'uuid',
+        description: 'The site whose leads the contacts become.',
+      }),
+      contact_ids: described(
+        z.optional(
+          z
+            .array(z.string().check(z.trim(), z.regex(HUBSPOT_ID, 'must be a HubSpot contact id (digits)')))
+            .check(z.minLength(1), z.maxLength(MAX_IMPORT_CONTACT_IDS)),
+        ),
+        { description: `HubSpot contact ids to import (at most ${MAX_IMPORT_CONTACT_IDS}); not with \`list_id\`.`, example: ['101'] },
+      ),
+      list_id: described(z.optional(z.string().check(z.trim(), z.regex(HUBSPOT_ID, 'must be a HubSpot list id (digits)'))), {
+        description: 'A HubSpot list (its ILS list id): its members are imported; not with `contact_ids`.',
+        example: '12',
+      }),
+    })
+    .check(
+      z.refine((body) => body.contact_ids === undefined || body.list_id === undefined, {
+        message: 'name contact_ids or list_id, not both',
+        path: ['list_id'],
+      }),
+    ),
+  {
     id: 'HubSpotImportRequest',
     description:
       "Imports the tenant's HubSpot contacts as leads of the site: `contact_ids`, the members of `list_id`, or (neither) every contact. A contact imported again updates its lead.",
-  });
+  },
+);
 
 /** A validated import request, as the command stores it. */
 export interface CrmImportRequest {
