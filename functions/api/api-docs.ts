@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import middy from '@middy/core';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { serveReference } from '../../shared/api/reference';
 import { loggerOf } from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
@@ -26,7 +26,7 @@ export const DEFAULT_REDOC_SCRIPT_FILE = join(REPOSITORY_ROOT, 'node_modules', '
 export function build(settings: Settings) {
   const logger = loggerOf('apiDocsApi', settings);
   const { OPENAPI_DOCUMENT_FILE, REDOC_SCRIPT_FILE } = readConfig(
-    { OPENAPI_DOCUMENT_FILE: z.string().optional(), REDOC_SCRIPT_FILE: z.string().optional() },
+    { OPENAPI_DOCUMENT_FILE: z.optional(z.string()), REDOC_SCRIPT_FILE: z.optional(z.string()) },
     settings,
   );
   const serve = serveReference({
