@@ -35,84 +35,60 @@ export interface WebhookSettings {
 /** `P5D`, `PT12H`, `P1DT6H30M`, `P2W`: weeks, days, hours, minutes, seconds (no years or months, whose length varies). */
 const ISO_DURATION = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
 
-const duration = z.optional(
-  z.pipe(
-    z.string(),
-    z.transform((text, ctx) => {
-      const value = text.trim().toUpperCase();
-      let seconds: number | undefined;
-      if (/^\d{1,9}$/.test(value)) seconds = Number(value);
-      const match = ISO_DURATION.exec(value);
-      if (match && value !== 'P' && !value.endsWith('T')) {
-        const [weeks = 0, days = 0, hours = 0, minutes = 0, secs = 0] = match.slice(1).map((part) => Number(part ?? 0));
-        seconds = (((weeks * 7 + days) * 24 + hours) * 60 + minutes) * 60 + secs;
-      }
-      if (seconds === undefined || seconds < 1 || seconds > MAX_DISABLE_AFTER_SECONDS) {
-        ctx.issues.push({
-          code: 'custom',
-          message: `must be an ISO 8601 duration (e.g. "P5D", "PT12H") or whole seconds, from 1 second to ${MAX_DISABLE_AFTER_SECONDS / 86_400} days`,
-          input: text,
-        });
+/**
+ * An optional setting read from its text by `read`; text `read` refuses
+ * (undefined) fails the cold start with `message`, naming the setting.
+ */
+function setting<T>(read: (text: string) => T | undefined, message: string) {
+  return z.optional(
+    z.pipe(
+      z.string(),
+      z.transform((text, ctx) => {
+        const value = read(text);
+        if (value !== undefined) return value;
+        ctx.issues.push({ code: 'custom', message, input: text });
         return z.NEVER;
-      }
-      return seconds;
-    }),
-  ),
+      }),
+    ),
+  );
+}
+
+const duration = setting(
+  (text) => {
+    const value = text.trim().toUpperCase();
+    let seconds: number | undefined;
+    if (/^\d{1,9}$/.test(value)) seconds = Number(value);
+    const match = ISO_DURATION.exec(value);
+    if (match && value !== 'P' && !value.endsWith('T')) {
+      const [weeks = 0, days = 0, hours = 0, minutes = 0, secs = 0] = match.slice(1).map((part) => Number(part ?? 0));
+      seconds = (((weeks * 7 + days) * 24 + hours) * 60 + minutes) * 60 + secs;
+    }
+    return seconds !== undefined && seconds >= 1 && seconds <= MAX_DISABLE_AFTER_SECONDS ? seconds : undefined;
+  },
+  `must be an ISO 8601 duration (e.g. "P5D", "PT12H") or whole seconds, from 1 second to ${MAX_DISABLE_AFTER_SECONDS / 86_400} days`,
 );
 
-const delays = z.optional(
-  z.pipe(
-    z.string(),
-    z.transform((text, ctx) => {
-      const parts = text.split(',').map((part) => part.trim());
-      const numbers = parts.map(Number);
-      if (parts.length > 20 || parts.some((part) => !/^\d+$/.test(part)) || numbers.some((n) => n > MAX_DELAY_SECONDS)) {
-        ctx.issues.push({
-          code: 'custom',
-          message: `must be 1 to 20 whole numbers of seconds (at most ${MAX_DELAY_SECONDS}) separated by commas, e.g. "30,120,600"`,
-          input: text,
-        });
-        return z.NEVER;
-      }
-      return numbers;
-    }),
-  ),
-);
+const delays = setting((text) => {
+  const parts = text.split(',').map((part) => part.trim());
+  const numbers = parts.map(Number);
+  const valid = parts.length <= 20 && parts.every((part) => /^\d+$/.test(part)) && numbers.every((n) => n <= MAX_DELAY_SECONDS);
+  return valid ? numbers : undefined;
+}, `must be 1 to 20 whole numbers of seconds (at most ${MAX_DELAY_SECONDS}) separated by commas, e.g. "30,120,600"`);
 
-const ports = z.optional(
-  z.pipe(
-    z.string(),
-    z.transform((text, ctx) => {
-      const parts = text
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean);
-      const numbers = parts.map(Number);
-      if (parts.some((part) => !/^\d{1,5}$/.test(part)) || numbers.some((n) => n < 1 || n > 65_535)) {
-        ctx.issues.push({
-          code: 'custom',
-          message: 'must be port numbers (1 to 65535) separated by commas, e.g. "4566,9324"',
-          input: text,
-        });
-        return z.NEVER;
-      }
-      return new Set(numbers);
-    }),
-  ),
-);
+const ports = setting((text) => {
+  const parts = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const numbers = parts.map(Number);
+  const valid = parts.every((part) => /^\d{1,5}$/.test(part)) && numbers.every((n) => n >= 1 && n <= 65_535);
+  return valid ? new Set(numbers) : undefined;
+}, 'must be port numbers (1 to 65535) separated by commas, e.g. "4566,9324"');
 
-const flag = z.optional(
-  z.pipe(
-    z.string(),
-    z.transform((text, ctx) => {
-      const value = text.trim().toLowerCase();
-      if (value === 'true') return true;
-      if (value === 'false') return false;
-      ctx.issues.push({ code: 'custom', message: 'must be true or false', input: text });
-      return z.NEVER;
-    }),
-  ),
-);
+const flag = setting((text) => {
+  const value = text.trim().toLowerCase();
+  return value === 'true' ? true : value === 'false' ? false : undefined;
+}, 'must be true or false');
 
 /**
  * Reads WEBHOOK_RETRY_DELAYS, WEBHOOK_ALLOW_LOOPBACK, WEBHOOK_RESERVED_PORTS and WEBHOOK_DISABLE_AFTER once, at cold start; a malformed
