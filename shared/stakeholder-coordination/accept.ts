@@ -14,7 +14,7 @@ import { checkStakeholderCoordination, type CheckedStakeholderCoordination } fro
 import { newCall, STAKEHOLDER_SUPERVISORS, STAKEHOLDER_TASK, stakeholderDescription, stakeholderTargets } from './command-object';
 import { CONTEXT_SUMMARY_BOUNDS, contextSummary } from './context-summary';
 import type { MeetingContext, MeetingDetails } from './context';
-import { isDynamic, offlineMeetingDetails } from './meeting-details';
+import { isDynamic, offlineMeetingDetails } from './offline-meeting';
 import { stakeholderPresenter } from './presenter';
 import { systemPrompts, type SystemPrompt } from './prompts';
 import { parseStakeholderCoordinationRequest, type StakeholderCoordinationRequest } from './schema';
@@ -52,7 +52,7 @@ export interface StakeholderCall {
  * before the command completes.
  */
 export async function acceptStakeholderCoordination(deps: StakeholderApiDependencies, call: StakeholderCall): Promise<HttpResult> {
-  const request = parseStakeholderCoordinationRequest(call.body);
+  const request = await parseStakeholderCoordinationRequest(call.body);
   const checked = await checkStakeholderCoordination(deps, request, call.principal);
   const idempotencyKey = readIdempotencyKey(call.headers);
   const summary = await contextSummary(deps.sites, checked.site, { store: deps.siteWork, tenantId: call.principal.tenantId });

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import type { CallCommand, CallRecord } from '../calls/record';
 import { newId } from '../platform/ids';
 import { meetingContextSchema, meetingDetailsSchema, type MeetingContext, type MeetingDetails } from './context';

@@ -1,4 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../platform/described';
+import '../platform/zod-messages';
 import { entriesWithin, valueSize } from '../platform/item-size';
 import { cutText } from '../platform/text';
 import type { SiteDirectory } from '../sites/directory';
@@ -28,17 +30,15 @@ export const CALL_WORK_LIMIT = 20;
  */
 export const CONTEXT_SUMMARY_BOUNDS = { titleCharacters: 300, textCharacters: 1_000, recordBytes: 2 * 1024, maxBytes: 16 * 1024 } as const;
 
-const nullableText = z.string().nullable();
+const nullableText = z.nullable(z.string());
 /** Set on the items a call made (absent on the site's own): where they came from. */
 const fromCall = {
-  source: z
-    .literal('call')
-    .optional()
-    .meta({ description: "`call` on an item one of the tenant's calls made (absent on the site's own items)." }),
-  source_command_id: z
-    .string()
-    .optional()
-    .meta({ description: "The stakeholder coordination command whose call made it (absent on the site's own items)." }),
+  source: described(z.optional(z.literal('call')), {
+    description: "`call` on an item one of the tenant's calls made (absent on the site's own items).",
+  }),
+  source_command_id: described(z.optional(z.string()), {
+    description: "The stakeholder coordination command whose call made it (absent on the site's own items).",
+  }),
 };
 
 const taskSchema = z.object({
@@ -54,7 +54,7 @@ const requirementSchema = z.object({
   id: z.string(),
   title: z.string(),
   status: nullableText,
-  estimated_cost: z.union([z.number(), z.string()]).nullable(),
+  estimated_cost: z.nullable(z.union([z.number(), z.string()])),
   priority: nullableText,
   description: nullableText,
   ...fromCall,
@@ -82,12 +82,12 @@ const contentSchema = z.object({
  * this schema.
  */
 export const contextSummarySchema = z.object({
-  tasks: z
-    .array(taskSchema)
-    .meta({ description: "The site's tasks (id order), then the open tasks the tenant's earlier calls made (newest call first)." }),
-  requirements: z
-    .array(requirementSchema)
-    .meta({ description: "The site's requirements (id order), then those the tenant's earlier calls made (newest call first)." }),
+  tasks: described(z.array(taskSchema), {
+    description: "The site's tasks (id order), then the open tasks the tenant's earlier calls made (newest call first).",
+  }),
+  requirements: described(z.array(requirementSchema), {
+    description: "The site's requirements (id order), then those the tenant's earlier calls made (newest call first).",
+  }),
   campaigns: z.array(campaignSchema),
   content: z.array(contentSchema),
   resource_allocation: z.record(z.string(), z.unknown()),

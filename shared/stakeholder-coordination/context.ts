@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import { contextSummarySchema } from './context-summary';
 
 /**
@@ -11,16 +12,16 @@ export const meetingContextSchema = z.object({
   /** The conversation the meeting is filed under: the one named, or the one the request started. */
   conversation_id: z.string(),
   /** The user the command acts for (`userId`, else the site's owner), when known. */
-  user_id: z.string().nullable(),
-  site: z.object({ id: z.string(), name: z.string(), url: z.string().nullable() }),
+  user_id: z.nullable(z.string()),
+  site: z.object({ id: z.string(), name: z.string(), url: z.nullable(z.string()) }),
   /** The agent who runs the call, when the site has one. */
-  agent: z.object({ id: z.string(), name: z.string(), instructions: z.string().nullable() }).nullable(),
-  lead: z.object({ id: z.string(), name: z.string(), company: z.string().nullable() }).nullable(),
-  visitor_id: z.string().nullable(),
+  agent: z.nullable(z.object({ id: z.string(), name: z.string(), instructions: z.nullable(z.string()) })),
+  lead: z.nullable(z.object({ id: z.string(), name: z.string(), company: z.nullable(z.string()) })),
+  visitor_id: z.nullable(z.string()),
   participants: z.array(z.string()),
   agenda: z.array(z.string()),
   /** The number the call goes to (the first of the request's), or null when none was given. */
-  phone_number: z.string().nullable(),
+  phone_number: z.nullable(z.string()),
   summary: contextSummarySchema,
 });
 export type MeetingContext = z.infer<typeof meetingContextSchema>;

@@ -2,7 +2,8 @@ import type { CallCommandFields } from '../calls/record';
 import type { CommandKind } from '../commands/kind';
 import { stakeholderCoordinationLive } from './live';
 import { stakeholderProgressSchema, type StakeholderProgress } from './progress';
-import { parseStakeholderCoordinationRequest, type StakeholderCoordinationRequest } from './schema';
+import { isE164PhoneNumber } from './phone-number';
+import { readStakeholderCoordinationRequest, type StakeholderCoordinationRequest } from './schema';
 
 /**
  * A stakeholder coordination command: its stored request is the canonical
@@ -10,7 +11,7 @@ import { parseStakeholderCoordinationRequest, type StakeholderCoordinationReques
  */
 export const stakeholderCoordinationKind: CommandKind<StakeholderCoordinationRequest, StakeholderProgress, CallCommandFields> = {
   type: 'stakeholder_coordination',
-  request: { parse: parseStakeholderCoordinationRequest },
+  request: { parse: (raw) => readStakeholderCoordinationRequest(raw, isE164PhoneNumber) },
   progress: stakeholderProgressSchema,
   live: stakeholderCoordinationLive,
 };

@@ -50,8 +50,8 @@ const stakeholderFields = {
   conversation_id: uuidField('The conversation the meeting is filed under.'),
   meeting_details: z.object({ title: z.string(), objective: z.string() }),
   system_prompts: z.array(systemPromptSchema).length(2),
-  context_summary: contextSummarySchema
-    .optional()
+  context_summary: z
+    .optional(contextSummarySchema)
     .meta({ description: "The site's context (with `include_context_summary`, the default)." }),
   call: callSchema.optional(),
   site_id: z.string(),

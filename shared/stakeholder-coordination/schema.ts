@@ -1,5 +1,6 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../platform/described';
+import '../platform/zod-messages';
 import { DEMO_LEAD_ID, DEMO_SITE_ID } from '../api/examples';
 import { AppError } from '../platform/errors';
 import { isUuid } from '../platform/ids';
@@ -50,9 +51,6 @@ const MAX_AGENDA_ITEM_TEXT = 1_000;
  * Bound: ≤ 10,000 characters, ≈ 30 KB a copy in three-byte characters.
  */
 const MAX_AGENDA_TEXT = 10_000;
-/** Longest phone number read; longer text is refused before it is parsed. */
-const MAX_PHONE_LENGTH = 32;
-
 /** Accepted spellings of each field: the issue's name first. */
 const ALIASES: readonly (readonly [string, ...string[]])[] = [
   ['site_id', 'siteId'],
@@ -77,15 +75,16 @@ const normalizeAliases = aliasNormaliser(ALIASES, ID_FIELDS);
 const text = (max: number) => cleanedText(max).check(z.minLength(1, 'must not be empty'));
 
 /** A UUID, in lower case (UUIDs compare case-insensitively). */
-const uuid = z
-  .string()
-  .max(64, 'Invalid UUID')
-  .refine(isUuid, { message: 'Invalid UUID' })
-  .transform((value) => value.toLowerCase());
+const uuid = z.pipe(
+  z.string().check(z.maxLength(64, 'Invalid UUID'), z.refine(isUuid, { message: 'Invalid UUID' })),
+  z.transform((value) => value.toLowerCase()),
+);
+
+const email = z.email();
 
 /** Something that looks like an e-mail address must be one; anything else is a name. */
 const participant = text(320).check(
-  z.refine((value: string) => !value.includes('@') || z.email().safeParse(value).success, {
+  z.refine((value: string) => !value.includes('@') || email.safeParse(value).success, {
     message: 'Invalid e-mail address (a participant is an e-mail address or a name)',
   }),
 );
@@ -103,114 +102,154 @@ function agendaItems(value: string): string[] {
 
 const agenda = z
   .union([
-    z.array(text(MAX_AGENDA_ITEM_TEXT)).max(MAX_AGENDA_ITEMS),
-    z
-      .string()
-      .max(MAX_AGENDA_TEXT, { abort: true, message: `Too big: expected string to have <=${MAX_AGENDA_TEXT} characters` })
-      .transform((value) => agendaItems(cleanText(value))),
+    z.array(text(MAX_AGENDA_ITEM_TEXT)).check(z.maxLength(MAX_AGENDA_ITEMS)),
+    z.pipe(
+      z
+        .string()
+        .check(z.maxLength(MAX_AGENDA_TEXT, { abort: true, message: `Too big: expected string to have <=${MAX_AGENDA_TEXT} characters` })),
+      z.transform((value: string) => agendaItems(cleanText(value))),
+    ),
   ])
-  .refine((items) => items.every((item) => item.length <= MAX_AGENDA_ITEM_TEXT), {
-    message: `Too big: an agenda item has more than ${MAX_AGENDA_ITEM_TEXT} characters`,
-  })
-  .refine((items) => items.length <= MAX_AGENDA_ITEMS, { message: `Too big: at most ${MAX_AGENDA_ITEMS} agenda items` })
-  .refine((items) => items.reduce((total, item) => total + item.length, 0) <= MAX_AGENDA_TEXT, {
-    message: `Too big: the agenda has more than ${MAX_AGENDA_TEXT} characters in all`,
-  });
+  .check(
+    z.refine((items) => items.every((item) => item.length <= MAX_AGENDA_ITEM_TEXT), {
+      message: `Too big: an agenda item has more than ${MAX_AGENDA_ITEM_TEXT} characters`,
+    }),
+    z.refine((items) => items.length <= MAX_AGENDA_ITEMS, { message: `Too big: at most ${MAX_AGENDA_ITEMS} agenda items` }),
+    z.refine((items) => items.reduce((total, item) => total + item.length, 0) <= MAX_AGENDA_TEXT, {
+      message: `Too big: the agenda has more than ${MAX_AGENDA_TEXT} characters in all`,
+    }),
+  );
+
+/** Whether a number is written in E.164, as libphonenumber-js reads it (phone-number.ts). */
+type PhoneNumberRule = (value: string) => boolean;
 
 /**
- * True for a phone number written in E.164 (`+` and the digits of a valid
- * number of its country, nothing else), as libphonenumber-js reads it.
+ * The rule the request's numbers are held to, once read: libphonenumber-js
+ * with its full metadata (190 KiB) is read on the first request of an
+ * instance that lists a number, not at every cold start.
  */
-export function isE164PhoneNumber(value: string): boolean {
-  if (value.length > MAX_PHONE_LENGTH || !value.startsWith('+')) return false;
-  const parsed = parsePhoneNumberFromString(value);
-  return parsed !== undefined && parsed.isValid() && parsed.number === value;
+let e164Rule: PhoneNumberRule | undefined;
+
+function isE164(value: string): boolean {
+  if (!e164Rule) throw new Error('A phone number was read before its rule (parseStakeholderCoordinationRequest loads it)');
+  return e164Rule(value);
 }
 
 const phoneNumber = z
   .string()
-  .trim()
-  .refine(isE164PhoneNumber, { message: 'Invalid phone number: expected a valid E.164 number such as +14155550123' });
+  .check(z.trim(), z.refine(isE164, { message: 'Invalid phone number: expected a valid E.164 number such as +14155550123' }));
 
 /**
  * The request of `POST /api/agents/cmo/stakeholder-coordination`, under its
  * snake_case names (each alias is named in its field's description): the
  * one schema the API checks and the reference describes.
  */
-export const requestSchema = z
-  .object({
-    site_id: uuid.meta({ format: 'uuid', description: 'The site (alias `siteId`).', example: DEMO_SITE_ID }),
-    meeting_title: z.optional(text(200)).meta({
-      description: "The meeting's title (alias `meetingTitle`); without it the agent writes one.",
-      example: 'Winter campaign results and budget for January',
-    }),
-    meeting_objective: z
-      .optional(text(2_000))
-      .meta({ description: 'What the meeting must achieve (alias `meetingObjective`); without it the agent writes one.' }),
-    participants: z
-      .array(participant)
-      .max(MAX_PARTICIPANTS)
-      .refine((items) => items.reduce((total, item) => total + item.length, 0) <= MAX_PARTICIPANTS_TEXT, {
-        message: `Too big: the participants have more than ${MAX_PARTICIPANTS_TEXT} characters in all`,
-      })
-      .optional()
-      .meta({
-        description: `E-mail addresses or names: at most ${MAX_PARTICIPANTS}, and ${MAX_PARTICIPANTS_TEXT.toLocaleString('en-US')} characters in all.`,
-        example: ['maya.chen@northwind-outdoor.example'],
+export const requestSchema = described(
+  z
+    .object({
+      site_id: described(uuid, { format: 'uuid', description: 'The site (alias `siteId`).', example: DEMO_SITE_ID }),
+      meeting_title: described(z.optional(text(200)), {
+        description: "The meeting's title (alias `meetingTitle`); without it the agent writes one.",
+        example: 'Winter campaign results and budget for January',
       }),
-    meeting_agenda: agenda.optional().meta({
-      description:
-        `The agenda (alias \`meetingAgenda\`): a list (at most ${MAX_AGENDA_ITEMS} items of ${MAX_AGENDA_ITEM_TEXT.toLocaleString('en-US')} characters), or one text whose lines become items ` +
-        `(list markers dropped); ${MAX_AGENDA_TEXT.toLocaleString('en-US')} characters in all either way.`,
-      example: ['Campaign results', 'January budget'],
-    }),
-    phone_numbers: z
-      .array(phoneNumber)
-      .max(MAX_PHONE_NUMBERS)
-      .optional()
-      .meta({
+      meeting_objective: described(z.optional(text(2_000)), {
+        description: 'What the meeting must achieve (alias `meetingObjective`); without it the agent writes one.',
+      }),
+      participants: described(
+        z.optional(
+          z.array(participant).check(
+            z.maxLength(MAX_PARTICIPANTS),
+            z.refine((items) => items.reduce((total, item) => total + item.length, 0) <= MAX_PARTICIPANTS_TEXT, {
+              message: `Too big: the participants have more than ${MAX_PARTICIPANTS_TEXT} characters in all`,
+            }),
+          ),
+        ),
+        {
+          description: `E-mail addresses or names: at most ${MAX_PARTICIPANTS}, and ${MAX_PARTICIPANTS_TEXT.toLocaleString('en-US')} characters in all.`,
+          example: ['maya.chen@northwind-outdoor.example'],
+        },
+      ),
+      meeting_agenda: described(z.optional(agenda), {
+        description:
+          `The agenda (alias \`meetingAgenda\`): a list (at most ${MAX_AGENDA_ITEMS} items of ${MAX_AGENDA_ITEM_TEXT.toLocaleString('en-US')} characters), or one text whose lines become items ` +
+          `(list markers dropped); ${MAX_AGENDA_TEXT.toLocaleString('en-US')} characters in all either way.`,
+        example: ['Campaign results', 'January budget'],
+      }),
+      phone_numbers: described(z.optional(z.array(phoneNumber).check(z.maxLength(MAX_PHONE_NUMBERS))), {
         description: `E.164 numbers (alias \`phoneNumbers\`), at most ${MAX_PHONE_NUMBERS}: only the first is called. None: no call.`,
         example: ['+14155550123'],
       }),
-    visitor_id: uuid.optional().meta({ format: 'uuid', description: 'A visitor of the site (alias `visitorId`).' }),
-    lead_id: uuid.optional().meta({ format: 'uuid', description: 'A lead of the site (alias `leadId`).', example: DEMO_LEAD_ID }),
-    userId: uuid
-      .optional()
-      .meta({ format: 'uuid', description: "The user the meeting is for (alias `user_id`); without it, the site's owner." }),
-    conversationId: uuid.optional().meta({
-      format: 'uuid',
-      description:
-        "A conversation of the key's tenant on the site to file the meeting under (alias `conversation_id`; another tenant's is NOT_FOUND); without it a new one is started.",
-    }),
-    agentId: uuid
-      .optional()
-      .meta({ format: 'uuid', description: "The CMO agent who runs the call (alias `agent_id`); without it, the site's active one." }),
-    include_context_summary: z.boolean().optional().meta({
-      description:
-        "Show the site's context summary (tasks, requirements, campaigns, content, resource allocation) in the answer (alias `includeContextSummary`). Default true.",
-    }),
-  })
-  .refine((request) => request.userId !== undefined || request.visitor_id !== undefined || request.lead_id !== undefined, {
-    message: 'At least one of userId, visitor_id or lead_id is required',
-    path: ['userId'],
-  })
-  .meta({
+      visitor_id: described(z.optional(uuid), { format: 'uuid', description: 'A visitor of the site (alias `visitorId`).' }),
+      lead_id: described(z.optional(uuid), { format: 'uuid', description: 'A lead of the site (alias `leadId`).', example: DEMO_LEAD_ID }),
+      userId: described(z.optional(uuid), {
+        format: 'uuid',
+        description: "The user the meeting is for (alias `user_id`); without it, the site's owner.",
+      }),
+      conversationId: described(z.optional(uuid), {
+        format: 'uuid',
+        description:
+          "A conversation of the key's tenant on the site to file the meeting under (alias `conversation_id`; another tenant's is NOT_FOUND); without it a new one is started.",
+      }),
+      agentId: described(z.optional(uuid), {
+        format: 'uuid',
+        description: "The CMO agent who runs the call (alias `agent_id`); without it, the site's active one.",
+      }),
+      include_context_summary: described(z.optional(z.boolean()), {
+        description:
+          "Show the site's context summary (tasks, requirements, campaigns, content, resource allocation) in the answer (alias `includeContextSummary`). Default true.",
+      }),
+    })
+    .check(
+      z.refine((request) => request.userId !== undefined || request.visitor_id !== undefined || request.lead_id !== undefined, {
+        message: 'At least one of userId, visitor_id or lead_id is required',
+        path: ['userId'],
+      }),
+    ),
+  {
     id: 'StakeholderCoordinationRequest',
     description:
       'A stakeholder meeting to prepare, and the number to call. At least one of `userId`, `visitor_id` or `lead_id` is required. `null` counts as absent.',
-  });
+  },
+);
 
 /**
- * Validates a stakeholder coordination request and returns its canonical
- * shape. Every problem is INVALID_REQUEST; the message names the first
- * field at fault (`site_id: Required`, `phone_numbers.1: Invalid phone
- * number…`), `details` lists them all.
+ * Use case: validates a stakeholder coordination request and returns its
+ * canonical shape. Every problem is INVALID_REQUEST; the message names the
+ * first field at fault (`site_id: Required`, `phone_numbers.1: Invalid
+ * phone number…`), `details` lists them all. The first request of an
+ * instance that lists a number reads the E.164 rule (libphonenumber-js)
+ * first, hence the promise.
  */
-export function parseStakeholderCoordinationRequest(raw: unknown): StakeholderCoordinationRequest {
+export async function parseStakeholderCoordinationRequest(raw: unknown): Promise<StakeholderCoordinationRequest> {
+  const body = normalizedBody(raw);
+  if (!e164Rule && listsPhoneNumbers(body)) e164Rule = (await import('./phone-number')).isE164PhoneNumber;
+  return parseNormalized(body);
+}
+
+/**
+ * The same, at once, with the E.164 rule given: for a stored request, read
+ * back by a worker that imports the rule (phone-number.ts) itself.
+ */
+export function readStakeholderCoordinationRequest(raw: unknown, rule: PhoneNumberRule): StakeholderCoordinationRequest {
+  e164Rule ??= rule;
+  return parseNormalized(normalizedBody(raw));
+}
+
+/** The body as an object under its canonical names (aliases mapped, nulls dropped). */
+function normalizedBody(raw: unknown): Record<string, unknown> {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new AppError('INVALID_REQUEST', 'The request body must be a JSON object.');
   }
-  const body = normalizeAliases(raw as Record<string, unknown>);
+  return normalizeAliases(raw as Record<string, unknown>);
+}
+
+/** True when the body lists a phone number the rule will read (only strings in a list reach it). */
+function listsPhoneNumbers(body: Record<string, unknown>): boolean {
+  const numbers = body.phone_numbers;
+  return Array.isArray(numbers) && numbers.some((value) => typeof value === 'string');
+}
+
+function parseNormalized(body: Record<string, unknown>): StakeholderCoordinationRequest {
   if (body.site_id === undefined || body.site_id === '') {
     throw new AppError('INVALID_REQUEST', 'site_id: Required', [
       { code: 'invalid_type', message: 'Required', expected: 'string', path: ['site_id'] },

@@ -325,7 +325,7 @@ describe('the worst case of every item that grows', () => {
     while (!answer) answer = await accept((agendaItem -= 10)).catch(() => undefined);
     expect(answer.statusCode).toBe(202);
     const [accepted] = [...commands.records.values()];
-    const { targets: _targets, ...shown } = stakeholderData(accepted!, parseStakeholderCoordinationRequest(body(agendaItem)));
+    const { targets: _targets, ...shown } = stakeholderData(accepted!, await parseStakeholderCoordinationRequest(body(agendaItem)));
 
     // The transcript at its byte budget (widest caller turns and replies), and the largest meeting summary.
     const transcript: TranscriptEntry[] = [];

@@ -9,7 +9,7 @@ import { configuredTelephony } from '../../../shared/providers/telephony/from-se
 import type { Telephony } from '../../../shared/providers/telephony/port';
 import { ABANDONED_CALL_REASON, NOT_CONFIGURED_REASON } from '../../../shared/stakeholder-coordination/call-phase';
 import type { CallStore } from '../../../shared/stakeholder-coordination/call-store';
-import { offlineMeetingDetails } from '../../../shared/stakeholder-coordination/meeting-details';
+import { offlineMeetingDetails } from '../../../shared/stakeholder-coordination/offline-meeting';
 import { readStakeholderCommand } from '../../../shared/stakeholder-coordination/command-object';
 import { startOpenAiFake, type OpenAiFake } from '../../fakes/openai';
 import { startFakeTwilio, type FakeTwilio } from '../../fakes/twilio';

@@ -10,8 +10,8 @@ function setup(options: { withOwner?: boolean } = {}) {
   if (options.withOwner === false) delete site.owner_user_id;
   const deps = { sites: inMemorySites([site, otherSite()]), conversations: inMemoryConversations() };
   const principal = principalFor([DEMO.siteId, OTHER.siteId]);
-  const check = (fields: Record<string, unknown>, who = principal) =>
-    checkStakeholderCoordination(deps, parseStakeholderCoordinationRequest({ site_id: DEMO.siteId, ...fields }), who);
+  const check = async (fields: Record<string, unknown>, who = principal) =>
+    checkStakeholderCoordination(deps, await parseStakeholderCoordinationRequest({ site_id: DEMO.siteId, ...fields }), who);
   return { deps, principal, check };
 }
 
@@ -47,7 +47,7 @@ describe('checkStakeholderCoordination', () => {
     site.agents = site.agents!.map((agent) => (agent.role === 'cmo' ? { ...agent, status: 'inactive' as const } : agent));
     const checked = await checkStakeholderCoordination(
       { sites: inMemorySites([site]), conversations: inMemoryConversations() },
-      parseStakeholderCoordinationRequest({ site_id: DEMO.siteId, lead_id: DEMO.leadId }),
+      await parseStakeholderCoordinationRequest({ site_id: DEMO.siteId, lead_id: DEMO.leadId }),
       principalFor([DEMO.siteId]),
     );
     expect(checked.agent).toBeUndefined();
@@ -106,7 +106,7 @@ describe('checkStakeholderCoordination', () => {
       site.agents = site.agents!.map((agent) => ({ ...agent, status: 'inactive' as const }));
       const promise = checkStakeholderCoordination(
         { sites: inMemorySites([site]), conversations: inMemoryConversations() },
-        parseStakeholderCoordinationRequest({ site_id: DEMO.siteId, lead_id: DEMO.leadId, agentId: DEMO.cmoId }),
+        await parseStakeholderCoordinationRequest({ site_id: DEMO.siteId, lead_id: DEMO.leadId, agentId: DEMO.cmoId }),
         principalFor([DEMO.siteId]),
       );
       expect(await codeOf(promise)).toMatch(/^404 AGENT_NOT_FOUND/);

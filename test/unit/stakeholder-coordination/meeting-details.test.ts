@@ -1,6 +1,7 @@
 import { createOfflineLlm } from '../../../shared/providers/llm/offline';
 import { LlmUnavailableError, LlmRefusalError } from '../../../shared/providers/llm/port';
-import { isDynamic, offlineMeetingDetails, settleMeetingDetails } from '../../../shared/stakeholder-coordination/meeting-details';
+import { settleMeetingDetails } from '../../../shared/stakeholder-coordination/meeting-details';
+import { isDynamic, offlineMeetingDetails } from '../../../shared/stakeholder-coordination/offline-meeting';
 import { scriptedLlm } from '../lead-follow-up/fixtures';
 import { demoContext } from './fixtures';
 

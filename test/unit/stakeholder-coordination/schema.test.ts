@@ -1,13 +1,14 @@
 import { AppError } from '../../../shared/platform/errors';
-import { isE164PhoneNumber, parseStakeholderCoordinationRequest } from '../../../shared/stakeholder-coordination/schema';
+import { isE164PhoneNumber } from '../../../shared/stakeholder-coordination/phone-number';
+import { parseStakeholderCoordinationRequest, readStakeholderCoordinationRequest } from '../../../shared/stakeholder-coordination/schema';
 
 const SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 const LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 const USER = '0c9e8d7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f';
 
-function refusal(body: unknown): AppError {
+async function refusal(body: unknown): Promise<AppError> {
   try {
-    parseStakeholderCoordinationRequest(body);
+    await parseStakeholderCoordinationRequest(body);
   } catch (error) {
     if (error instanceof AppError) return error;
     throw error;
@@ -16,8 +17,8 @@ function refusal(body: unknown): AppError {
 }
 
 describe('parseStakeholderCoordinationRequest', () => {
-  it('accepts the smallest request and fills the defaults', () => {
-    expect(parseStakeholderCoordinationRequest({ site_id: SITE, lead_id: LEAD })).toEqual({
+  it('accepts the smallest request and fills the defaults', async () => {
+    expect(await parseStakeholderCoordinationRequest({ site_id: SITE, lead_id: LEAD })).toEqual({
       site_id: SITE,
       lead_id: LEAD,
       participants: [],
@@ -27,8 +28,8 @@ describe('parseStakeholderCoordinationRequest', () => {
     });
   });
 
-  it('accepts every field, reads a text agenda as its lines, and gives the same request back when parsed again', () => {
-    const request = parseStakeholderCoordinationRequest({
+  it('accepts every field, reads a text agenda as its lines, and gives the same request back when parsed again', async () => {
+    const request = await parseStakeholderCoordinationRequest({
       site_id: SITE.toUpperCase(),
       meeting_title: '  Q4 review ',
       meeting_objective: 'Agree on the winter budget',
@@ -49,17 +50,19 @@ describe('parseStakeholderCoordinationRequest', () => {
       phone_numbers: ['+14155550123', '+442071838750'],
       include_context_summary: false,
     });
-    expect(parseStakeholderCoordinationRequest(request)).toEqual(request);
+    expect(await parseStakeholderCoordinationRequest(request)).toEqual(request);
   });
 
-  it('accepts the other spelling of a field, and refuses two spellings that disagree', () => {
-    expect(parseStakeholderCoordinationRequest({ siteId: SITE, user_id: USER })).toMatchObject({ site_id: SITE, userId: USER });
-    expect(refusal({ site_id: SITE, siteId: LEAD, userId: USER }).message).toMatch(/site_id and siteId are the same field and disagree/);
+  it('accepts the other spelling of a field, and refuses two spellings that disagree', async () => {
+    expect(await parseStakeholderCoordinationRequest({ siteId: SITE, user_id: USER })).toMatchObject({ site_id: SITE, userId: USER });
+    expect((await refusal({ site_id: SITE, siteId: LEAD, userId: USER })).message).toMatch(
+      /site_id and siteId are the same field and disagree/,
+    );
   });
 
-  it('treats null as not given', () => {
+  it('treats null as not given', async () => {
     expect(
-      parseStakeholderCoordinationRequest({ site_id: SITE, lead_id: LEAD, meeting_title: null, phone_numbers: null }),
+      await parseStakeholderCoordinationRequest({ site_id: SITE, lead_id: LEAD, meeting_title: null, phone_numbers: null }),
     ).not.toHaveProperty('meeting_title');
   });
 
@@ -110,8 +113,8 @@ describe('parseStakeholderCoordinationRequest', () => {
         { site_id: SITE, lead_id: LEAD, include_context_summary: 'yes' },
         /^include_context_summary/,
       ],
-    ])('%s', (_, body, message) => {
-      const error = refusal(body);
+    ])('%s', async (_, body, message) => {
+      const error = await refusal(body);
       expect(error.code).toBe('INVALID_REQUEST');
       expect(error.statusCode).toBe(400);
       expect(error.message).toMatch(message);
@@ -126,28 +129,41 @@ describe('parseStakeholderCoordinationRequest', () => {
       ['+15555555555', 0],
       ['+999123456789', 0],
       ['(415) 555-0123', 0],
-    ])('refuses %p', (number, index) => {
-      const error = refusal({ site_id: SITE, lead_id: LEAD, phone_numbers: [number] });
+    ])('refuses %p', async (number, index) => {
+      const error = await refusal({ site_id: SITE, lead_id: LEAD, phone_numbers: [number] });
       expect(error.code).toBe('INVALID_REQUEST');
       expect(error.message).toMatch(new RegExp(`^phone_numbers\\.${index}: Invalid phone number`));
       expect(error.details).toEqual([expect.objectContaining({ path: ['phone_numbers', String(index)] })]);
     });
 
-    it('names the index of the first bad number after good ones', () => {
-      expect(refusal({ site_id: SITE, lead_id: LEAD, phone_numbers: ['+14155550123', '+442071838750', '+44 20'] }).message).toMatch(
+    it('names the index of the first bad number after good ones', async () => {
+      expect((await refusal({ site_id: SITE, lead_id: LEAD, phone_numbers: ['+14155550123', '+442071838750', '+44 20'] })).message).toMatch(
         /^phone_numbers\.2:/,
       );
     });
 
-    it.each(['+14155550123', '+442071838750', '+4915112345678', '+33612345678'])('accepts %p', (number) => {
+    it.each(['+14155550123', '+442071838750', '+4915112345678', '+33612345678'])('accepts %p', async (number) => {
       expect(isE164PhoneNumber(number)).toBe(true);
-      expect(parseStakeholderCoordinationRequest({ site_id: SITE, lead_id: LEAD, phone_numbers: [number] }).phone_numbers).toEqual([
+      expect((await parseStakeholderCoordinationRequest({ site_id: SITE, lead_id: LEAD, phone_numbers: [number] })).phone_numbers).toEqual([
         number,
       ]);
     });
 
-    it('refuses more than ten numbers', () => {
-      expect(refusal({ site_id: SITE, lead_id: LEAD, phone_numbers: Array(11).fill('+14155550123') }).message).toMatch(/^phone_numbers/);
+    it('refuses more than ten numbers', async () => {
+      expect((await refusal({ site_id: SITE, lead_id: LEAD, phone_numbers: Array(11).fill('+14155550123') })).message).toMatch(
+        /^phone_numbers/,
+      );
+    });
+  });
+
+  describe('the E.164 rule, read on first use', () => {
+    it('reads a stored request back at once with the rule given, as the parser read it', async () => {
+      const body = { site_id: SITE, lead_id: LEAD, phone_numbers: ['+14155550123'], meeting_agenda: '1. Budget\n2. Results' };
+      const parsed = await parseStakeholderCoordinationRequest(body);
+      expect(readStakeholderCoordinationRequest(parsed, isE164PhoneNumber)).toEqual(parsed);
+      expect(() => readStakeholderCoordinationRequest({ ...parsed, phone_numbers: ['+1555'] }, isE164PhoneNumber)).toThrow(
+        /^phone_numbers\.0: Invalid phone number/,
+      );
     });
   });
 });
