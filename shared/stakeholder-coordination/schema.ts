@@ -125,14 +125,20 @@ type PhoneNumberRule = (value: string) => boolean;
 
 /**
  * The rule the request's numbers are held to, once read: libphonenumber-js
- * with its full metadata (190 KiB) is read on the first request of an
- * instance that lists a number, not at every cold start.
+ * with its full metadata (190 KiB) is read on the first number an instance
+ * checks, not at every cold start (the API function is code split).
  */
 let e164Rule: PhoneNumberRule | undefined;
 
-function isE164(value: string): boolean {
-  if (!e164Rule) throw new Error('A phone number was read before its rule (parseStakeholderCoordinationRequest loads it)');
-  return e164Rule(value);
+/** Reads the E.164 rule (a chunk of its own in the API function's bundle). */
+async function loadE164Rule(): Promise<PhoneNumberRule> {
+  e164Rule ??= (await import('./phone-number')).isE164PhoneNumber;
+  return e164Rule;
+}
+
+/** The E.164 check: at once when the rule is read, else a promise (so only an async parse could meet a number first). */
+function isE164(value: string): boolean | Promise<boolean> {
+  return e164Rule ? e164Rule(value) : loadE164Rule().then((rule) => rule(value));
 }
 
 const phoneNumber = z
@@ -216,14 +222,16 @@ export const requestSchema = described(
  * Use case: validates a stakeholder coordination request and returns its
  * canonical shape. Every problem is INVALID_REQUEST; the message names the
  * first field at fault (`site_id: Required`, `phone_numbers.1: Invalid
- * phone number…`), `details` lists them all. The first request of an
- * instance that lists a number reads the E.164 rule (libphonenumber-js)
- * first, hence the promise.
+ * phone number…`), `details` lists them all. Asynchronous: the first
+ * request of an instance that lists a number reads the E.164 rule
+ * (libphonenumber-js) first.
  */
 export async function parseStakeholderCoordinationRequest(raw: unknown): Promise<StakeholderCoordinationRequest> {
   const body = normalizedBody(raw);
-  if (!e164Rule && listsPhoneNumbers(body)) e164Rule = (await import('./phone-number')).isE164PhoneNumber;
-  return parseNormalized(body);
+  requireSiteId(body);
+  // Read first, so the parse itself stays synchronous (an async parse orders the output's keys as its checks settle).
+  if (!e164Rule && listsPhoneNumbers(body)) await loadE164Rule();
+  return canonical(requestSchema.safeParse(body));
 }
 
 /**
@@ -232,7 +240,9 @@ export async function parseStakeholderCoordinationRequest(raw: unknown): Promise
  */
 export function readStakeholderCoordinationRequest(raw: unknown, rule: PhoneNumberRule): StakeholderCoordinationRequest {
   e164Rule ??= rule;
-  return parseNormalized(normalizedBody(raw));
+  const body = normalizedBody(raw);
+  requireSiteId(body);
+  return canonical(requestSchema.safeParse(body));
 }
 
 /** The body as an object under its canonical names (aliases mapped, nulls dropped). */
@@ -243,19 +253,23 @@ function normalizedBody(raw: unknown): Record<string, unknown> {
   return normalizeAliases(raw as Record<string, unknown>);
 }
 
-/** True when the body lists a phone number the rule will read (only strings in a list reach it). */
+/** True when the body lists a string where a number goes: the schema holds each to the E.164 rule. */
 function listsPhoneNumbers(body: Record<string, unknown>): boolean {
   const numbers = body.phone_numbers;
   return Array.isArray(numbers) && numbers.some((value) => typeof value === 'string');
 }
 
-function parseNormalized(body: Record<string, unknown>): StakeholderCoordinationRequest {
+/** A missing site is named before anything else. */
+function requireSiteId(body: Record<string, unknown>): void {
   if (body.site_id === undefined || body.site_id === '') {
     throw new AppError('INVALID_REQUEST', 'site_id: Required', [
       { code: 'invalid_type', message: 'Required', expected: 'string', path: ['site_id'] },
     ]);
   }
-  const parsed = requestSchema.safeParse(body);
+}
+
+/** The parsed request in its canonical shape (defaults filled, absent fields dropped), or the INVALID_REQUEST it is. */
+function canonical(parsed: z.core.util.SafeParseResult<z.output<typeof requestSchema>>): StakeholderCoordinationRequest {
   if (!parsed.success) {
     throw new AppError('INVALID_REQUEST', describeFirstIssue(parsed.error.issues), toIssueDetails(parsed.error.issues));
   }
