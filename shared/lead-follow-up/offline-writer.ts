@@ -2,6 +2,7 @@ import { NO_CONTACTS, withoutForeignContacts, type AllowedContacts } from './all
 import { CHANNEL_LIMITS, type Channel } from './channels';
 import type { WritingContext } from './context';
 import type { ChannelMessage, ChannelMessages } from './message-checks';
+import { lazy } from '../platform/memo';
 import { sanitizeValue } from './placeholders';
 import type { FollowUpType } from './schema';
 import { SUBJECT_LIMIT, type WrittenFollowUp, type WrittenSequence } from './sequence';
@@ -358,12 +359,15 @@ function listOf(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
-/** Built once: `toLocaleDateString` with options builds a new formatter on every call. */
-const READABLE_DATE = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' });
+/**
+ * Built once (`toLocaleDateString` with options builds a new formatter on every call), on first use: the first Intl
+ * object a process builds starts ICU, about as much work as the rest of a cold start, and only the offline writer dates.
+ */
+const dateFormat = lazy(() => new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }));
 
 function readableDate(cleaned: string): string {
   if (!/^\d{4}-\d{2}-\d{2}/.test(cleaned)) return cleaned;
   const date = new Date(cleaned.length === 10 ? `${cleaned}T00:00:00Z` : cleaned);
   if (Number.isNaN(date.getTime())) return cleaned;
-  return READABLE_DATE.format(date);
+  return dateFormat().format(date);
 }

@@ -7,6 +7,7 @@ import { commandIdField, EXAMPLE_COMMAND_ID, generatedByField, instantField, uui
 import { commandOperation, successEnvelope, type DocumentedOperation } from '../api/openapi/operation';
 import { CHANNEL_ORDER } from './channels';
 import { HISTORY_WINDOW, MAX_HISTORY_SUMMARY_LENGTH } from './writing-limits';
+import { groupedDigits } from '../platform/text';
 import { FOLLOW_UP_TYPES, idsSchema, MAX_PHONE_LENGTH, MAX_SEQUENCE, MIN_SEQUENCE, OUTPUTS, structureSchema } from './schema';
 
 /**
@@ -84,7 +85,7 @@ export const channelMessagesResultSchema = z
       description:
         "What the writer saw of the lead's interactions, oldest first: the newest of the site's (imported with the lead), the `previousInteractions` given and your " +
         "tenant's own reported events (`POST /api/leads/{leadId}/events`; never another tenant's), at most " +
-        `${HISTORY_WINDOW.maxEntries} and ${HISTORY_WINDOW.maxCharacters.toLocaleString('en-US')} characters of summaries, each summary cut at ${MAX_HISTORY_SUMMARY_LENGTH.toLocaleString('en-US')}.`,
+        `${HISTORY_WINDOW.maxEntries} and ${groupedDigits(HISTORY_WINDOW.maxCharacters)} characters of summaries, each summary cut at ${groupedDigits(MAX_HISTORY_SUMMARY_LENGTH)}.`,
     }),
     preferences: z.record(z.string(), z.unknown()),
     command_ids: z.object({ sales: z.string(), copywriter: z.string().nullable() }).meta({

@@ -1,3 +1,4 @@
+import { lazy } from '../platform/memo';
 import type { ChatMessage } from '../providers/llm/port';
 import { CHANNEL_LIMITS, type Channel } from './channels';
 import type { WritingContext } from './context';
@@ -58,12 +59,15 @@ function languageRule(language: string | null): string {
   return `Write everything the lead will read in ${languageName(language)} (language code "${language}").`;
 }
 
-/** Built once: constructing Intl objects is far dearer than using them. */
-const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
+/**
+ * Built once, on first use: constructing Intl objects is far dearer than using them, and the first a process builds
+ * starts ICU (about as much work as the rest of a cold start); only a lead with a language needs it.
+ */
+const languageNames = lazy(() => new Intl.DisplayNames(['en'], { type: 'language' }));
 
 function languageName(code: string): string {
   try {
-    return LANGUAGE_NAMES.of(code) ?? code;
+    return languageNames().of(code) ?? code;
   } catch {
     return code;
   }

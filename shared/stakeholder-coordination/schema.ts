@@ -4,7 +4,7 @@ import '../platform/zod-messages';
 import { DEMO_LEAD_ID, DEMO_SITE_ID } from '../api/examples';
 import { AppError } from '../platform/errors';
 import { isUuid } from '../platform/ids';
-import { cleanText } from '../platform/text';
+import { cleanText, groupedDigits } from '../platform/text';
 import { describeFirstIssue, toIssueDetails } from '../platform/validation';
 import { aliasNormaliser } from '../platform/field-aliases';
 import { cleanedText } from '../platform/text-field';
@@ -171,14 +171,14 @@ export const requestSchema = described(
           ),
         ),
         {
-          description: `E-mail addresses or names: at most ${MAX_PARTICIPANTS}, and ${MAX_PARTICIPANTS_TEXT.toLocaleString('en-US')} characters in all.`,
+          description: `E-mail addresses or names: at most ${MAX_PARTICIPANTS}, and ${groupedDigits(MAX_PARTICIPANTS_TEXT)} characters in all.`,
           example: ['maya.chen@northwind-outdoor.example'],
         },
       ),
       meeting_agenda: described(z.optional(agenda), {
         description:
-          `The agenda (alias \`meetingAgenda\`): a list (at most ${MAX_AGENDA_ITEMS} items of ${MAX_AGENDA_ITEM_TEXT.toLocaleString('en-US')} characters), or one text whose lines become items ` +
-          `(list markers dropped); ${MAX_AGENDA_TEXT.toLocaleString('en-US')} characters in all either way.`,
+          `The agenda (alias \`meetingAgenda\`): a list (at most ${MAX_AGENDA_ITEMS} items of ${groupedDigits(MAX_AGENDA_ITEM_TEXT)} characters), or one text whose lines become items ` +
+          `(list markers dropped); ${groupedDigits(MAX_AGENDA_TEXT)} characters in all either way.`,
         example: ['Campaign results', 'January budget'],
       }),
       phone_numbers: described(z.optional(z.array(phoneNumber).check(z.maxLength(MAX_PHONE_NUMBERS))), {

@@ -1,3 +1,4 @@
+import { groupedDigits } from '../platform/text';
 /**
  * Facts of the brief as a text-to-speech voice should read them: dates in
  * words, large numbers grouped, currency codes named. Only the form
@@ -28,7 +29,7 @@ export function spokenDate(text: string): string {
 export function spokenNumber(text: string): string {
   const trimmed = text.trim();
   return /^\d{4,15}(?:\.\d+)?$/.test(trimmed)
-    ? trimmed.replace(/^\d+/, (digits) => Number(digits).toLocaleString('en-US'))
+    ? trimmed.replace(/^\d+/, (digits) => groupedDigits(Number(digits)))
     : trimmed.replace(/_/g, ' ');
 }
 

@@ -1,4 +1,4 @@
-import { cleanText, cleanTextDeep, unsafeCharactersIn } from '../../shared/platform/text';
+import { cleanText, cleanTextDeep, groupedDigits, unsafeCharactersIn } from '../../shared/platform/text';
 
 const BIDI = ['\u200E', '\u200F', '\u061C', '\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069'];
 const C0 = Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)).filter(
@@ -49,5 +49,13 @@ describe('cleanTextDeep', () => {
         nested: { note: 'ok' },
       },
     );
+  });
+});
+
+describe('groupedDigits', () => {
+  it("groups thousands as toLocaleString('en-US') does, for whole numbers up to 15 digits", () => {
+    const numbers = [0, 7, 999, 1_000, 4_000, 10_000, 120_400, 1_000_000, 123_456_789_012_345];
+    for (const value of numbers) expect([value, groupedDigits(value)]).toEqual([value, value.toLocaleString('en-US')]);
+    expect(groupedDigits(1_234.9)).toBe('1,234');
   });
 });

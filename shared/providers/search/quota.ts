@@ -1,6 +1,7 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailed } from '../../platform/dynamodb-errors';
 import { epochSeconds } from '../../platform/clock';
+import { lazy } from '../../platform/memo';
 
 /**
  * Port: a provider's daily request allowance, shared by every worker.
@@ -26,11 +27,18 @@ const QUOTA_TIME_ZONE = 'America/Los_Angeles';
 /** How long a day's counter is kept after it was last written: past its own day in every time zone, then TTL removes it. */
 const COUNTER_LIFETIME_SECONDS = 2 * 24 * 60 * 60;
 
-const pacificFormat = new Intl.DateTimeFormat('en-US', { timeZone: QUOTA_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+/** Built on first use: the first Intl object a process builds starts ICU, about as much work as the rest of a cold start. */
+const pacificFormat = lazy(
+  () => new Intl.DateTimeFormat('en-US', { timeZone: QUOTA_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }),
+);
 
 /** The calendar day (YYYY-MM-DD) in US Pacific time at `epochMs`, daylight saving time included. */
 export function pacificDay(epochMs: number): string {
-  const parts = Object.fromEntries(pacificFormat.formatToParts(new Date(epochMs)).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    pacificFormat()
+      .formatToParts(new Date(epochMs))
+      .map((part) => [part.type, part.value]),
+  );
   return `${parts.year}-${parts.month}-${parts.day}`;
 }
 
