@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,9 +28,16 @@ import { markdownTable, median } from './table';
  * a bundle that only creates the DynamoDB and SQS clients, bundled both ways
  * a function is (whole, and code split as `lazyChunks` functions are): each
  * function's ratio is to the floor bundled like it.
+ *
+ * BENCH_INIT_INSTRUCTIONS=true adds, for the bundles as deployed, the CPU
+ * instructions each import takes beyond bare Node importing an empty
+ * module, counted by valgrind (`--tool=callgrind`, about 8 s a function):
+ * the same count whatever else the machine is doing, so small changes show
+ * where timing on a shared machine moves by ±10–20%.
  */
 const RUNS = Number(process.env.BENCH_INIT_RUNS ?? 10);
 const SOURCE_MAPS = process.env.BENCH_SOURCE_MAPS === 'true';
+const INSTRUCTIONS = process.env.BENCH_INIT_INSTRUCTIONS === 'true';
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
 
@@ -135,6 +142,30 @@ function loadedBytes(metafile: Metafile, file: string): number {
   return bytes;
 }
 
+/** Instructions (millions) valgrind counts for a fresh `node` importing `file` as importTime does. */
+async function importInstructions(file: string, functionName: string): Promise<number> {
+  const { stderr } = await run(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--callgrind-out-file=/dev/null',
+      '--smc-check=all-non-file',
+      process.execPath,
+      '--input-type=module',
+      '-e',
+      CHILD,
+      pathToFileURL(file).href,
+    ],
+    {
+      env: { PATH: process.env.PATH ?? '', ...settings, ...deployedSettingsOf(functionName), AWS_LAMBDA_FUNCTION_NAME: functionName },
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  const collected = /Collected : (\d+)/.exec(stderr);
+  if (!collected) throw new Error(`valgrind counted nothing for ${functionName}: ${stderr.slice(-500)}`);
+  return Number(collected[1]) / 1e6;
+}
+
 async function importTime(file: string, functionName: string): Promise<number> {
   const flags = SOURCE_MAPS ? ['--enable-source-maps'] : [];
   const { stdout } = await run(process.execPath, [...flags, '--input-type=module', '-e', CHILD, pathToFileURL(file).href], {
@@ -162,6 +193,15 @@ try {
       for (const target of targets) times.get(target)!.push(await importTime(files.get(target)!, target.name));
     }
     const floorMs = (split: boolean) => median(times.get(floors.find((floor) => floor.split === split)!)!);
+    const counting = INSTRUCTIONS && sdk === 'bundled';
+    const instructions = new Map<Target, number>();
+    if (counting) {
+      const empty = join(outdir, 'empty.mjs');
+      await writeFile(empty, 'export const handler = () => undefined;\n');
+      const bare = await importInstructions(empty, 'bare');
+      for (const target of targets) instructions.set(target, (await importInstructions(files.get(target)!, target.name)) - bare);
+    }
+    const floorInstructions = (split: boolean) => instructions.get(floors.find((floor) => floor.split === split)!)!;
     const rows: string[][] = [];
     for (const target of targets) {
       const ms = median(times.get(target)!);
@@ -171,12 +211,25 @@ try {
         sizes.get(target)!.toFixed(0),
         ms.toFixed(0),
         (ms / floorMs(target.split)).toFixed(2),
+        ...(counting
+          ? [instructions.get(target)!.toFixed(0), (instructions.get(target)! / floorInstructions(target.split)).toFixed(2)]
+          : []),
       ]);
     }
     sections.push(
       `### @aws-sdk/* ${sdk === 'external' ? "external (the runtime's SDK, as deployed before)" : 'bundled in (as deployed: the pinned SDK)'}`,
       '',
-      markdownTable(['function', 'code split', 'KiB read at cold start', 'init ms (median)', '× floor bundled alike'], rows),
+      markdownTable(
+        [
+          'function',
+          'code split',
+          'KiB read at cold start',
+          'init ms (median)',
+          '× floor bundled alike',
+          ...(counting ? ['M instructions beyond bare Node', '× floor (instructions)'] : []),
+        ],
+        rows,
+      ),
       '',
     );
   }
