@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import { finishCommand, type FinishDependencies } from '../commands/finish';
 import { readCommand } from '../commands/kind';
 import type { CommandRecord } from '../commands/record';
@@ -136,7 +137,7 @@ function childOutcome(outcome: CopywriterProgress, parent: LeadFollowUpCommand):
 /**
  * The answer schema of a refinement: `{title, message}` for each channel; strategies stay the sales agent's (built once per channel list).
  */
-export const refinementSchema: (channels: readonly Channel[]) => z.ZodType<Refined> = memoize(
+export const refinementSchema: (channels: readonly Channel[]) => z.ZodMiniType<Refined> = memoize(
   (channels) => {
     const item = z.object({ title: z.string(), message: z.string() });
     return z.object(Object.fromEntries(channels.map((channel) => [channel, item])));

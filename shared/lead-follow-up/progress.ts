@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import { isErrorCode, type ErrorCode, type ErrorDetails } from '../platform/errors';
 import { allowedContactsSchema } from './allowed-contacts';
 import { CHANNEL_ORDER, type Channel } from './channels';
@@ -13,14 +14,14 @@ import type { FollowUpItem } from './sequence';
  * as zod schemas: stored state is read back through them, never cast.
  */
 
-const nullableText = z.string().nullable();
+const nullableText = z.nullable(z.string());
 const channel = z.enum(CHANNEL_ORDER as [Channel, ...Channel[]]);
 const followUpType = z.enum(FOLLOW_UP_TYPES);
 
-const generationShape = { generated_by: z.enum(['openai', 'offline']), model: z.string() } satisfies z.ZodRawShape;
-z.object(generationShape) satisfies z.ZodType<Generation>;
+const generationShape = { generated_by: z.enum(['openai', 'offline']), model: z.string() } satisfies z.core.$ZodLooseShape;
+z.object(generationShape) satisfies z.ZodMiniType<Generation>;
 
-const writingContextSchema: z.ZodType<WritingContext> = z.object({
+const writingContextSchema: z.ZodMiniType<WritingContext> = z.object({
   site: z.object({ name: z.string(), url: nullableText }),
   agent: z.object({ name: z.string(), instructions: nullableText }),
   lead: z.object({
@@ -37,15 +38,15 @@ const writingContextSchema: z.ZodType<WritingContext> = z.object({
   interactions: z.array(z.object({ date: z.string(), type: z.string(), summary: z.string() })),
   preferences: z.record(z.string(), z.unknown()),
   productInterest: z.array(z.string()),
-  followUpType: followUpType.nullable(),
+  followUpType: z.nullable(followUpType),
   channels: z.array(channel),
   allowed_contacts: allowedContactsSchema,
 });
 
-const channelMessageSchema: z.ZodType<ChannelMessage> = z.object({ title: z.string(), message: z.string(), strategy: z.string() });
-const channelMessagesSchema: z.ZodType<ChannelMessages> = z.partialRecord(channel, channelMessageSchema);
+const channelMessageSchema: z.ZodMiniType<ChannelMessage> = z.object({ title: z.string(), message: z.string(), strategy: z.string() });
+const channelMessagesSchema: z.ZodMiniType<ChannelMessages> = z.partialRecord(channel, channelMessageSchema);
 
-const followUpItemSchema: z.ZodType<FollowUpItem> = z.object({
+const followUpItemSchema: z.ZodMiniType<FollowUpItem> = z.object({
   id: z.string(),
   type: followUpType,
   subject: z.string(),
@@ -71,14 +72,14 @@ export const salesProgressSchema = z.discriminatedUnion('output', [
     context: writingContextSchema,
     messages: channelMessagesSchema,
     /** The copywriter agent chosen for phase 2, or null when the site has none. */
-    copywriter_agent_id: z.string().nullable(),
+    copywriter_agent_id: z.nullable(z.string()),
   }),
   z.object({ ...generationShape, output: z.literal('follow_up_sequence'), follow_ups: z.array(followUpItemSchema) }),
 ]);
 export type SalesProgress = z.infer<typeof salesProgressSchema>;
 
 /** The progress of a lead follow-up command. */
-export const leadFollowUpProgressSchema = z.object({ sales: salesProgressSchema.optional() });
+export const leadFollowUpProgressSchema = z.object({ sales: z.optional(salesProgressSchema) });
 export type LeadFollowUpProgress = z.infer<typeof leadFollowUpProgressSchema>;
 
 /** What the copywriter phase keeps in its own command's `progress.copywriter`. */
@@ -89,12 +90,12 @@ export const copywriterOutcomeSchema = z.union([
     error: z.object({
       code: z.custom<ErrorCode>(isErrorCode, 'unknown error code'),
       message: z.string(),
-      details: z.custom<ErrorDetails>((value) => typeof value === 'object' && value !== null).optional(),
+      details: z.optional(z.custom<ErrorDetails>((value) => typeof value === 'object' && value !== null)),
     }),
   }),
 ]);
 export type CopywriterProgress = z.infer<typeof copywriterOutcomeSchema>;
 
 /** The progress of a copywriter command. */
-export const copywriterCommandProgressSchema = z.object({ copywriter: copywriterOutcomeSchema.optional() });
+export const copywriterCommandProgressSchema = z.object({ copywriter: z.optional(copywriterOutcomeSchema) });
 export type CopywriterCommandProgress = z.infer<typeof copywriterCommandProgressSchema>;

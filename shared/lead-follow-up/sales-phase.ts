@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import type { CommandRecord } from '../commands/record';
 import { DEFAULT_COMMAND_RETENTION_MS } from '../commands/retention';
 import { startCommand, type StartDependencies } from '../commands/start';
@@ -138,9 +139,9 @@ async function keepProgress(deps: SalesPhaseDependencies, command: LeadFollowUpC
 }
 
 /** The answer schema for a set of channels: each exactly once, each `{title, message, strategy}` (built once per channel list). */
-export const channelMessagesSchema: (channels: readonly Channel[]) => z.ZodType<ChannelMessages> = memoize(
+export const channelMessagesSchema: (channels: readonly Channel[]) => z.ZodMiniType<ChannelMessages> = memoize(
   (channels) => {
-    const message: z.ZodType<ChannelMessage> = z.object({ title: z.string(), message: z.string(), strategy: z.string() });
+    const message: z.ZodMiniType<ChannelMessage> = z.object({ title: z.string(), message: z.string(), strategy: z.string() });
     return z.object(Object.fromEntries(channels.map((channel) => [channel, message])));
   },
   (channels) => channels.join(','),

@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import {
   LlmOutputError,
   type JsonCompletion,
@@ -27,7 +28,7 @@ export function createOfflineLlm(): StreamingLlmClient {
       // No tokens, but labelled: the job's usage shows the offline writer answered.
       recordUsage(OFFLINE_TOKENS);
       const written = request.offline();
-      const parsed = request.schema.safeParse(written);
+      const parsed = z.safeParse(request.schema, written);
       if (!parsed.success) {
         const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
         throw new LlmOutputError(

@@ -3,7 +3,7 @@ import type { ChatCompletion, ChatCompletionChunk, ChatCompletionTool } from 'op
 import type { CompletionUsage } from 'openai/resources/completions';
 import { recordUsage } from '../../usage/meter';
 import { modelTokens } from '../../usage/usage';
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { guardedFetch, type AttemptLog } from './openai-fetch';
 import { llmCallDeadlineMs, resolveLlmRetryPolicy, type LlmRetryPolicy } from './policy';
 import {
@@ -148,7 +148,7 @@ function toolOf(name: string, description: string): ChatCompletionTool {
   };
 }
 
-function readAnswer<T>(completion: ChatCompletion, schema: z.ZodType<T>): T {
+function readAnswer<T>(completion: ChatCompletion, schema: z.core.$ZodType<T>): T {
   const choices: unknown = typeof completion === 'object' && completion !== null ? completion.choices : undefined;
   const choice = Array.isArray(choices) ? (choices[0] as ChatCompletion.Choice | undefined) : undefined;
   if (choice?.message === undefined) throw new LlmUnavailableError('OpenAI sent an answer that is not a chat completion');
@@ -166,7 +166,7 @@ function readAnswer<T>(completion: ChatCompletion, schema: z.ZodType<T>): T {
   } catch {
     throw new LlmOutputError('OpenAI answer is not JSON', raw);
   }
-  const parsed = schema.safeParse(json);
+  const parsed = z.safeParse(schema, json);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
     throw new LlmOutputError(`OpenAI answer does not match the schema: ${problems.join('; ')}`, raw);

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -12,8 +12,8 @@ export type GeneratedBy = 'openai' | 'offline';
 export interface JsonCompletionRequest<T> {
   /** Name of the schema sent to the provider (letters, digits, `_`). */
   schemaName: string;
-  /** The answer's shape; sent as a strict JSON schema and checked again on receipt. */
-  schema: z.ZodType<T>;
+  /** The answer's shape, a zod schema of either flavour; sent as a strict JSON schema and checked again on receipt. */
+  schema: z.core.$ZodType<T>;
   messages: ChatMessage[];
   /**
    * The deterministic writer the offline client uses instead of a model: it

@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { analyzeResults, ANALYSIS_LIMITS, worstCaseAnalysisMs, type AnalysisNote } from '../../../shared/deep-research/analysis';
 import { offlineAnalysis } from '../../../shared/deep-research/analysis-offline';
 import { createOfflineLlm } from '../../../shared/providers/llm/offline';
@@ -46,7 +47,7 @@ function scriptedLlm(answer?: Answer): LlmClient & { requests: Array<JsonComplet
       requests.push(request);
       const raw = answer ? answer(request) : request.offline();
       if (raw instanceof Error) throw raw;
-      return { value: request.schema.parse(raw), generatedBy: 'openai', model: 'scripted' };
+      return { value: z.parse(request.schema, raw), generatedBy: 'openai', model: 'scripted' };
     },
   };
 }

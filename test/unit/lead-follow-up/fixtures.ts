@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import type { TenantLimits } from '../../../shared/access/limits/tenant-limits';
 import { readFileSync } from 'node:fs';
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -263,7 +264,7 @@ export function scriptedLlm(script: ScriptedAnswer[], generatedBy: 'openai' | 'o
       if (!next) throw new Error('scriptedLlm: no answer left in the script');
       if ('error' in next) throw next.error;
       const raw = 'offline' in next ? request.offline() : 'answer' in next ? next.answer() : next.value;
-      return { value: request.schema.parse(raw), generatedBy, model: 'scripted-model' };
+      return { value: z.parse(request.schema, raw), generatedBy, model: 'scripted-model' };
     },
   };
   return { client, requests };
