@@ -1,10 +1,11 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import type { CommandKind } from '../commands/kind';
 import { isUuid } from '../platform/ids';
 import { meetingSummarySchema } from './summary-schema';
 
 /** The request of a `post_call_summary` command: the stakeholder command whose call it summarizes. */
-export const postCallSummaryRequestSchema = z.object({ parent_id: z.string().refine(isUuid, 'must be a UUID') }).strict();
+export const postCallSummaryRequestSchema = z.strictObject({ parent_id: z.string().check(z.refine(isUuid, 'must be a UUID')) });
 export type PostCallSummaryRequest = z.infer<typeof postCallSummaryRequestSchema>;
 
 /**
@@ -12,16 +13,16 @@ export type PostCallSummaryRequest = z.infer<typeof postCallSummaryRequestSchema
  * once written, so a redelivered job stores it without asking the model again.
  */
 export const postCallSummaryProgressSchema = z.object({
-  summary: meetingSummarySchema
-    .extend({
+  summary: z.optional(
+    z.extend(meetingSummarySchema, {
       generated_by: z.enum(['openai', 'offline']),
       model: z.string(),
       /** Why the summary holds nothing (stored with it). */
-      reason: z.string().optional(),
+      reason: z.optional(z.string()),
       /** Why the offline writer stood in for the model (logged, not stored). */
-      fallback_reason: z.string().optional(),
-    })
-    .optional(),
+      fallback_reason: z.optional(z.string()),
+    }),
+  ),
 });
 export type PostCallSummaryProgress = z.infer<typeof postCallSummaryProgressSchema>;
 

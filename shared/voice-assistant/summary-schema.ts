@@ -1,35 +1,39 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../platform/described';
+import '../platform/zod-messages';
 import { valueSize } from '../platform/item-size';
 import { cutText } from '../platform/text';
 
-const priority = z.enum(['high', 'medium', 'low']).meta({ description: 'As said on the call, or `medium` when nothing was said of it.' });
+const priority = described(z.enum(['high', 'medium', 'low']), {
+  description: 'As said on the call, or `medium` when nothing was said of it.',
+});
 
 /** One task agreed on the call (it becomes one of the tenant's tasks of the site). */
 const actionItemSchema = z.object({
-  title: z.string().meta({ description: 'A short name for the task, from the words of the call.' }),
-  assignee: z.string().nullable().meta({ description: 'Who takes it on, as named on the call; null when nobody was named.' }),
-  due_date: z.string().nullable().meta({ description: 'When it is due, as said (`2026-12-05`, `Friday`); null when no date was given.' }),
+  title: described(z.string(), { description: 'A short name for the task, from the words of the call.' }),
+  assignee: described(z.nullable(z.string()), { description: 'Who takes it on, as named on the call; null when nobody was named.' }),
+  due_date: described(z.nullable(z.string()), {
+    description: 'When it is due, as said (`2026-12-05`, `Friday`); null when no date was given.',
+  }),
   priority,
-  description: z.string().meta({ description: 'What is to be done, in one sentence.' }),
+  description: described(z.string(), { description: 'What is to be done, in one sentence.' }),
 });
 
 /** One resource or spend asked for on the call (it becomes one of the tenant's requirements of the site). */
 const requirementSchema = z.object({
-  title: z.string().meta({ description: 'A short name for what is needed.' }),
-  description: z.string().meta({ description: 'What is needed and why, in one sentence.' }),
-  estimated_cost: z
-    .number()
-    .nullable()
-    .meta({ description: 'The amount said on the call (`$4,500` is 4500); null when no amount was said.' }),
-  currency: z
-    .string()
-    .nullable()
-    .meta({ description: 'ISO 4217 code of the amount (`USD`, `EUR`, `GBP`) when the call said it; null when unknown or no amount.' }),
+  title: described(z.string(), { description: 'A short name for what is needed.' }),
+  description: described(z.string(), { description: 'What is needed and why, in one sentence.' }),
+  estimated_cost: described(z.nullable(z.number()), {
+    description: 'The amount said on the call (`$4,500` is 4500); null when no amount was said.',
+  }),
+  currency: described(z.nullable(z.string()), {
+    description: 'ISO 4217 code of the amount (`USD`, `EUR`, `GBP`) when the call said it; null when unknown or no amount.',
+  }),
   priority,
-  owner: z.string().nullable().meta({ description: 'Who owns the request, as named on the call; null when nobody was named.' }),
-  needs_approval: z
-    .boolean()
-    .meta({ description: 'True when it needs approval before any spend (an amount, a budget or an approval was mentioned).' }),
+  owner: described(z.nullable(z.string()), { description: 'Who owns the request, as named on the call; null when nobody was named.' }),
+  needs_approval: described(z.boolean(), {
+    description: 'True when it needs approval before any spend (an amount, a budget or an approval was mentioned).',
+  }),
 });
 
 /**
@@ -38,11 +42,11 @@ const requirementSchema = z.object({
  * is null (or an empty list), never invented.
  */
 export const meetingSummarySchema = z.object({
-  key_points: z.array(z.string()).meta({ description: 'The main points discussed, one line each.' }),
-  decisions: z.array(z.string()).meta({ description: 'What was decided, and by whom.' }),
-  action_items: z.array(actionItemSchema).meta({ description: 'Every task agreed on the call.' }),
-  requirements: z.array(requirementSchema).meta({ description: 'Every resource or spend requested on the call.' }),
-  objective_outcome: z.string().meta({ description: 'One line on how far the call met its objective.' }),
+  key_points: described(z.array(z.string()), { description: 'The main points discussed, one line each.' }),
+  decisions: described(z.array(z.string()), { description: 'What was decided, and by whom.' }),
+  action_items: described(z.array(actionItemSchema), { description: 'Every task agreed on the call.' }),
+  requirements: described(z.array(requirementSchema), { description: 'Every resource or spend requested on the call.' }),
+  objective_outcome: described(z.string(), { description: 'One line on how far the call met its objective.' }),
 });
 export type WrittenMeetingSummary = z.infer<typeof meetingSummarySchema>;
 

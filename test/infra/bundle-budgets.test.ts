@@ -239,7 +239,15 @@ describe('bundle-size budgets', () => {
     expect(waitedOn).toEqual(expect.arrayContaining(['stakeholderCoordinationApi', 'leadFollowUpApi', 'twilioCallStatusWebhook']));
     for (const name of waitedOn) expect([name, classic(name)]).toEqual([name, []]);
     // Nor the lead follow-up workers (the busiest) and those that only move jobs and events.
-    const workers = ['salesWorker', 'copywriterWorker', 'crmSyncWorker', 'webhookDeliveryWorker', 'commandJanitor', 'followUpDispatcher'];
+    const workers = [
+      'salesWorker',
+      'copywriterWorker',
+      'postCallSummaryWorker',
+      'crmSyncWorker',
+      'webhookDeliveryWorker',
+      'commandJanitor',
+      'followUpDispatcher',
+    ];
     for (const name of workers) expect([name, classic(name)]).toEqual([name, []]);
     // The measure can see it: a worker whose stored state and model answers are still chainable schemas loads it.
     expect(classic('researchWorker').length).toBeGreaterThan(0);
