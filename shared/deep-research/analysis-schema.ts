@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import { cleanText } from '../platform/text';
 
 /** The tone of a result about its main subject. */

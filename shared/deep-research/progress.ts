@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import type { ResearchResult } from './results';
 
 /**
@@ -6,12 +7,12 @@ import type { ResearchResult } from './results';
  * state is read back through them, never cast.
  */
 
-const resultSchema: z.ZodType<ResearchResult> = z.object({
+const resultSchema: z.ZodMiniType<ResearchResult> = z.object({
   title: z.string(),
   url: z.string(),
   snippet: z.string(),
   domain: z.string(),
-  publishedDate: z.string().optional(),
+  publishedDate: z.optional(z.string()),
 });
 
 /** A provider the chain passed over, and why (never a key, never a URL with a key). */
@@ -26,7 +27,7 @@ export const searchOutcomeSchema = z.object({
   /** The provider that served: `google`, `brave`, `perplexity` or `local-corpus`. */
   provider: z.string(),
   /** Provider requests this search spent (every provider tried; 0 when the cache served). */
-  provider_requests: z.number().int().min(0),
+  provider_requests: z.int().check(z.minimum(0)),
   /** True when the results came from the cache. */
   cached: z.boolean(),
   /** Providers tried before the one that served, and why they could not. */
@@ -37,5 +38,5 @@ export const searchOutcomeSchema = z.object({
 export type SearchOutcome = z.infer<typeof searchOutcomeSchema>;
 
 /** The progress of a deep research command. */
-export const deepResearchProgressSchema = z.object({ search: searchOutcomeSchema.optional() });
+export const deepResearchProgressSchema = z.object({ search: z.optional(searchOutcomeSchema) });
 export type DeepResearchProgress = z.infer<typeof deepResearchProgressSchema>;

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import { readConfig } from '../platform/config';
 
 /** Settings of the research worker of its own (the providers read theirs: shared/providers/search/settings.ts). */
@@ -9,6 +10,6 @@ export interface DeepResearchSettings {
 
 /** Reads the settings once, at cold start. */
 export function readDeepResearchSettings(env: Record<string, string | undefined>): DeepResearchSettings {
-  const { SEARCH_CORPUS_FILE } = readConfig({ SEARCH_CORPUS_FILE: z.string().optional() }, env);
+  const { SEARCH_CORPUS_FILE } = readConfig({ SEARCH_CORPUS_FILE: z.optional(z.string()) }, env);
   return SEARCH_CORPUS_FILE ? { corpusFile: SEARCH_CORPUS_FILE.trim() } : {};
 }

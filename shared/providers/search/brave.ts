@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../../platform/zod-messages';
 import { joinBaseUrl } from '../../platform/base-url';
 import { dayRange, hitOf, publicationDay } from './hits';
 import { isTransientStatus, requestJson, safeToken, type Fetch, type ProviderAnswer, type ProviderRequest } from './http';
@@ -31,17 +32,17 @@ const LAST_OFFSET = 9;
 const MAX_PAGE_PAUSE_MS = 2_000;
 
 const resultSchema = z.looseObject({
-  title: z.string().optional(),
+  title: z.optional(z.string()),
   url: z.string(),
-  description: z.string().optional(),
-  age: z.unknown().optional(),
-  page_age: z.unknown().optional(),
+  description: z.optional(z.string()),
+  age: z.optional(z.unknown()),
+  page_age: z.optional(z.unknown()),
 });
 const answerSchema = z.looseObject({
-  query: z.looseObject({ more_results_available: z.boolean().optional() }).optional(),
-  web: z.looseObject({ results: z.array(resultSchema) }).optional(),
+  query: z.optional(z.looseObject({ more_results_available: z.optional(z.boolean()) })),
+  web: z.optional(z.looseObject({ results: z.array(resultSchema) })),
 });
-const errorSchema = z.looseObject({ error: z.looseObject({ code: z.unknown().optional() }) });
+const errorSchema = z.looseObject({ error: z.looseObject({ code: z.optional(z.unknown()) }) });
 
 /**
  * SearchProvider over the Brave Web Search API: pages of up to 20

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../../platform/zod-messages';
 import { isConditionalCheckFailed } from '../../platform/dynamodb-errors';
 import { epochSeconds } from '../../platform/clock';
 import { canonicalJson, sha256Hex } from '../../platform/hashing';
@@ -26,7 +27,7 @@ const MAX_CACHED_BYTES = 300_000;
 
 const storedSchema = z.object({
   provider: z.string(),
-  hits: z.array(z.object({ title: z.string(), url: z.string(), snippet: z.string(), publishedDate: z.string().optional() })),
+  hits: z.array(z.object({ title: z.string(), url: z.string(), snippet: z.string(), publishedDate: z.optional(z.string()) })),
   expires_at: z.number(),
 });
 

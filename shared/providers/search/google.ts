@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../../platform/zod-messages';
 import { joinBaseUrl } from '../../platform/base-url';
 import { dayRange, hitOf, publicationDay } from './hits';
 import { isTransientStatus, requestJson, safeToken, type Fetch, type ProviderAnswer, type ProviderRequest } from './http';
@@ -53,14 +54,14 @@ const DATE_METATAGS = [
 const itemSchema = z.looseObject({
   title: z.string(),
   link: z.string(),
-  snippet: z.string().optional(),
-  pagemap: z.looseObject({ metatags: z.array(z.record(z.string(), z.unknown())).optional() }).optional(),
+  snippet: z.optional(z.string()),
+  pagemap: z.optional(z.looseObject({ metatags: z.optional(z.array(z.record(z.string(), z.unknown()))) })),
 });
-const answerSchema = z.looseObject({ items: z.array(itemSchema).optional() });
+const answerSchema = z.looseObject({ items: z.optional(z.array(itemSchema)) });
 const errorSchema = z.looseObject({
   error: z.looseObject({
-    status: z.unknown().optional(),
-    errors: z.array(z.looseObject({ reason: z.unknown().optional() })).optional(),
+    status: z.optional(z.unknown()),
+    errors: z.optional(z.array(z.looseObject({ reason: z.optional(z.unknown()) }))),
   }),
 });
 

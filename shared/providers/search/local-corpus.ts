@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import MiniSearch from 'minisearch';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../../platform/zod-messages';
 import type { SearchHit, SearchPage, SearchProvider, SearchQuery } from './port';
 
 /** Absolute path of the shipped sample corpus (technology and business news; sample data, labelled `local-corpus` in every result). */
@@ -12,11 +13,11 @@ export const LOCAL_CORPUS_PROVIDER = 'local-corpus';
 
 /** One line of a corpus file. */
 const corpusDocumentSchema = z.object({
-  title: z.string().trim().min(1),
+  title: z.string().check(z.trim(), z.minLength(1)),
   url: z.url({ protocol: /^https?$/ }),
-  snippet: z.string().trim(),
-  content: z.string().trim().default(''),
-  published_date: z.iso.date().nullish(),
+  snippet: z.string().check(z.trim()),
+  content: z._default(z.string().check(z.trim()), ''),
+  published_date: z.nullish(z.iso.date()),
 });
 
 /** A document of a local corpus, as the file holds it. */

@@ -1,6 +1,7 @@
 import OpenAI, { type ClientOptions, APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../../platform/zod-messages';
 import { hitOf, publicationDay } from './hits';
 import { isTransientStatus, safeToken } from './http';
 import { searchTimeoutsOf } from './policy';
@@ -39,10 +40,10 @@ type SonarRequest = ChatCompletionCreateParamsNonStreaming & {
 
 const answerSchema = z.looseObject({
   choices: z.array(z.unknown()),
-  search_results: z
-    .array(z.looseObject({ title: z.string().nullish(), url: z.string(), date: z.string().nullish(), snippet: z.string().nullish() }))
-    .nullish(),
-  citations: z.array(z.string()).nullish(),
+  search_results: z.nullish(
+    z.array(z.looseObject({ title: z.nullish(z.string()), url: z.string(), date: z.nullish(z.string()), snippet: z.nullish(z.string()) })),
+  ),
+  citations: z.nullish(z.array(z.string())),
 });
 
 /**

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../../platform/zod-messages';
 import { readConfig } from '../../platform/config';
 import { SEARCH_PROVIDER_NAMES, type SearchProviderName } from './providers';
 
@@ -13,52 +14,52 @@ export const DEFAULT_GOOGLE_DAILY_QUOTA = 100;
 
 const wholeNumber = (minimum: number) =>
   z
-    .string()
-    .trim()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .refine((value) => value >= minimum, `must be at least ${minimum}`);
+    .pipe(z.string().check(z.trim(), z.regex(/^\d+$/, 'must be a whole number')), z.transform(Number))
+    .check(z.refine((value) => value >= minimum, `must be at least ${minimum}`));
 
-const providerList = z
-  .string()
-  .optional()
-  .transform((value, context) => {
+const providerList = z.pipe(
+  z.optional(z.string()),
+  z.transform((value, context) => {
     const names = (value ?? DEFAULT_SEARCH_PROVIDERS)
       .split(',')
       .map((name) => name.trim().toLowerCase())
       .filter(Boolean);
     const unknown = names.filter((name) => !(SEARCH_PROVIDER_NAMES as string[]).includes(name));
     if (unknown.length > 0) {
-      context.addIssue({
+      context.issues.push({
         code: 'custom',
         message: `unknown search provider ${unknown.join(', ')} (known: ${SEARCH_PROVIDER_NAMES.join(', ')})`,
+        input: value,
       });
     }
     const repeated = names.filter((name, index) => names.indexOf(name) !== index);
-    if (repeated.length > 0) context.addIssue({ code: 'custom', message: `names ${repeated.join(', ')} more than once` });
+    if (repeated.length > 0) context.issues.push({ code: 'custom', message: `names ${repeated.join(', ')} more than once`, input: value });
     return names as SearchProviderName[];
-  });
+  }),
+);
 
 /** The non-secret search settings (docs/configuration.md "Settings"); the credentials come from the SecretSource. */
 export const searchSettingsSchema = z.object({
   /** Chain order, comma-separated; unknown names fail the cold start. @default 'google,brave,perplexity' */
   SEARCH_PROVIDERS: providerList,
   /** Cache lifetime in seconds; 0 turns the cache off. @default 3600 */
-  SEARCH_CACHE_TTL: wholeNumber(0)
-    .optional()
-    .transform((value) => value ?? DEFAULT_SEARCH_CACHE_TTL_SECONDS),
+  SEARCH_CACHE_TTL: z.pipe(
+    z.optional(wholeNumber(0)),
+    z.transform((value) => value ?? DEFAULT_SEARCH_CACHE_TTL_SECONDS),
+  ),
   /** @default 'https://customsearch.googleapis.com' */
-  GOOGLE_CSE_BASE_URL: z.url().optional(),
+  GOOGLE_CSE_BASE_URL: z.optional(z.url()),
   /** Google queries per Pacific day, counted in the table. @default 100 */
-  GOOGLE_CSE_DAILY_QUOTA: wholeNumber(0)
-    .optional()
-    .transform((value) => value ?? DEFAULT_GOOGLE_DAILY_QUOTA),
+  GOOGLE_CSE_DAILY_QUOTA: z.pipe(
+    z.optional(wholeNumber(0)),
+    z.transform((value) => value ?? DEFAULT_GOOGLE_DAILY_QUOTA),
+  ),
   /** @default 'https://api.search.brave.com' */
-  BRAVE_BASE_URL: z.url().optional(),
+  BRAVE_BASE_URL: z.optional(z.url()),
   /** @default 'https://api.perplexity.ai' */
-  PERPLEXITY_BASE_URL: z.url().optional(),
+  PERPLEXITY_BASE_URL: z.optional(z.url()),
   /** @default 'sonar' */
-  PERPLEXITY_MODEL: z.string().min(1).optional(),
+  PERPLEXITY_MODEL: z.optional(z.string().check(z.minLength(1))),
 });
 
 /** The search settings, read and checked. */
