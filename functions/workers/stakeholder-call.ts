@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../../shared/platform/zod-messages';
 import { createJobWorker } from '../../shared/commands/worker';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { HostPorts } from '../../shared/composition/host';
@@ -15,7 +16,7 @@ import { dynamoCallStore } from '../../shared/stakeholder-coordination/call-stor
 export function build(settings: Settings, host: HostPorts = {}) {
   const deps = workerComposition('callWorker', settings, host);
   // Optional like every telephony setting: without it no call can be placed (Twilio could not call back), so calls fail as not configured.
-  const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: z.url().optional() }, settings);
+  const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: z.optional(z.url()) }, settings);
   const definition = stakeholderCallJob({
     ...deps,
     calls: dynamoCallStore(deps.db, deps.tableName),

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import { LlmError, type ChatMessage, type GeneratedBy, type LlmClient } from '../providers/llm/port';
 import { pendingTasks } from './context-summary';
 import type { MeetingContext, MeetingDetails } from './context';
@@ -7,8 +8,8 @@ import { isDynamic, MAX_OBJECTIVE, MAX_TITLE, offlineMeetingDetails, type GivenM
 /** Upper bound on the answer, in tokens: two short lines. */
 const MAX_TOKENS = 300;
 
-/** The model's answer: a title and an objective, plain text (a chainable schema: the LLM port takes one; only workers load it). */
-export const writtenMeetingSchema = z.object({ title: z.string(), objective: z.string() }) satisfies z.ZodType<WrittenMeeting>;
+/** The model's answer: a title and an objective, plain text. */
+export const writtenMeetingSchema = z.object({ title: z.string(), objective: z.string() }) satisfies z.ZodMiniType<WrittenMeeting>;
 
 /** The meeting details a worker settled on, and who wrote the generated part. */
 export interface SettledMeeting extends MeetingDetails {

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 
 /**
  * What the call worker keeps in its command's `progress`, as a zod schema:
@@ -7,15 +8,15 @@ import * as z from 'zod';
  * again (nor changes the title the call already announced).
  */
 export const stakeholderProgressSchema = z.object({
-  meeting: z
-    .object({
+  meeting: z.optional(
+    z.object({
       title: z.string(),
       objective: z.string(),
       dynamic: z.boolean(),
-      generated_by: z.enum(['openai', 'offline']).nullable(),
-      model: z.string().nullable(),
-      fallback_reason: z.string().optional(),
-    })
-    .optional(),
+      generated_by: z.nullable(z.enum(['openai', 'offline'])),
+      model: z.nullable(z.string()),
+      fallback_reason: z.optional(z.string()),
+    }),
+  ),
 });
 export type StakeholderProgress = z.infer<typeof stakeholderProgressSchema>;

@@ -1,5 +1,6 @@
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../../platform/zod-messages';
 import { ConfigError, readConfig } from '../../platform/config';
 import type { SecretSource } from '../../platform/secrets';
 import { TELEPHONY_REFRESH_MS } from './auth-token';
@@ -14,11 +15,7 @@ export function isE164(value: string): boolean {
   return isValidPhoneNumber(value) && parsePhoneNumberFromString(value)?.number === value;
 }
 
-const httpUrl = () =>
-  z
-    .url()
-    .refine((text) => /^https?:\/\//i.test(text), 'must be an http(s) URL')
-    .optional();
+const httpUrl = () => z.optional(z.url().check(z.refine((text) => /^https?:\/\//i.test(text), 'must be an http(s) URL')));
 
 /**
  * The telephony settings that are not secret, as a shape for `readConfig`.
@@ -27,20 +24,20 @@ const httpUrl = () =>
  */
 export const telephonySettingsSchema = {
   /** E.164 caller id, a number of the Twilio account. */
-  TWILIO_FROM_NUMBER: z.string().refine(isE164, 'must be a valid E.164 phone number like +14155552671').optional(),
+  TWILIO_FROM_NUMBER: z.optional(z.string().check(z.refine(isE164, 'must be a valid E.164 phone number like +14155552671'))),
   /** Twilio REST root (`/2010-04-01/…` appended). @default https://api.twilio.com */
   TWILIO_API_BASE_URL: httpUrl(),
   /** Where Twilio reaches this service: status callback URL, relay socket, signature checks. */
   PUBLIC_BASE_URL: httpUrl(),
   /** `true` under `npm start` when the local telephony stands in for Twilio: calls are labelled `local`. */
-  LOCAL_TELEPHONY: z
-    .enum(['true', 'false'])
-    .optional()
-    .transform((value) => value === 'true'),
+  LOCAL_TELEPHONY: z.pipe(
+    z.optional(z.enum(['true', 'false'])),
+    z.transform((value) => value === 'true'),
+  ),
 };
 
 /** The telephony settings as read by `readConfig(telephonySettingsSchema)`. */
-export type TelephonySettings = z.infer<z.ZodObject<typeof telephonySettingsSchema>>;
+export type TelephonySettings = z.infer<z.ZodMiniObject<typeof telephonySettingsSchema>>;
 
 /** What the telephony is built from. */
 export interface TelephonyDeps {
