@@ -1,4 +1,8 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
+
+/** A count: a whole number, at least 0. */
+const count = () => z.int().check(z.minimum(0));
 
 /** What became of one contact. */
 export const importedLeadSchema = z.object({
@@ -12,14 +16,14 @@ export const skippedContactSchema = z.object({
   hubspot_contact_id: z.string(),
   reason: z.enum(['no_contact_point', 'field_too_long', 'not_found', 'link_conflict']),
   /** The field at fault, for `field_too_long`. */
-  detail: z.string().optional(),
+  detail: z.optional(z.string()),
 });
 
 /** The outcome so far: the command's result once the last page is done. */
 export const importTallySchema = z.object({
-  created: z.number().int().min(0),
-  updated: z.number().int().min(0),
-  skipped: z.number().int().min(0),
+  created: count(),
+  updated: count(),
+  skipped: count(),
   leads: z.array(importedLeadSchema),
   skips: z.array(skippedContactSchema),
   /** True when the import stopped at its most contacts (MAX_IMPORT_CONTACTS) with more left in HubSpot. */
@@ -33,13 +37,13 @@ export const importTallySchema = z.object({
  */
 export const crmImportProgressSchema = z.object({
   /** The outcome of the pages done; absent before the first. */
-  tally: importTallySchema.optional(),
+  tally: z.optional(importTallySchema),
   /** The next page's cursor; absent before the first page. */
-  after: z.string().optional(),
+  after: z.optional(z.string()),
   /** Pages done. */
-  pages: z.number().int().min(0).optional(),
+  pages: z.optional(count()),
   /** How often HubSpot asked this import to wait (a 429 with a long Retry-After); bounded by MAX_RATE_LIMITED_WAITS. */
-  waits: z.number().int().min(0).optional(),
+  waits: z.optional(count()),
 });
 
 export type ImportTally = z.infer<typeof importTallySchema>;

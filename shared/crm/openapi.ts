@@ -186,7 +186,7 @@ export const CRM_OPERATIONS: readonly DocumentedOperation[] = [
       success: true,
       data: { command_id: EXAMPLE_COMMAND_ID, status: 'in_progress', site_id: '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c', source: 'list' },
     },
-    completed: successEnvelope(importTallySchema.extend({ command_id: commandIdField })),
+    completed: successEnvelope(z.object({ ...importTallySchema.shape, command_id: commandIdField })),
   }),
   webhookOperation({
     method: 'POST',

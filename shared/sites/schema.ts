@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../platform/zod-messages';
 import { canonicalId } from '../platform/ids';
 
 /**
@@ -8,121 +9,99 @@ import { canonicalId } from '../platform/ids';
  * agents, visitors, …) are stored in lower case: they compare
  * case-insensitively.
  */
-const id = z.string().trim().min(1).max(128).transform(canonicalId);
-const text = z.string().max(10_000);
-const isoDate = z.string().max(64);
+const id = z.pipe(z.string().check(z.trim(), z.minLength(1), z.maxLength(128)), z.transform(canonicalId));
+const text = z.string().check(z.maxLength(10_000));
+const isoDate = z.string().check(z.maxLength(64));
+/** A string of at most `max` characters. */
+const upTo = (max: number) => z.string().check(z.maxLength(max));
 
-export const channelsSchema = z
-  .object({
-    email: z
-      .object({ enabled: z.boolean(), from: z.string().max(320).optional() })
-      .strict()
-      .optional(),
-    messaging_app: z
-      .object({ enabled: z.boolean(), number: z.string().max(32).optional() })
-      .strict()
-      .optional(),
-  })
-  .strict();
+export const channelsSchema = z.strictObject({
+  email: z.optional(z.strictObject({ enabled: z.boolean(), from: z.optional(upTo(320)) })),
+  messaging_app: z.optional(z.strictObject({ enabled: z.boolean(), number: z.optional(upTo(32)) })),
+});
 
-export const userSchema = z.object({ id, name: text, email: z.string().max(320).optional() }).strict();
-export const visitorSchema = z.object({ id, name: text.optional() }).strict();
+export const userSchema = z.strictObject({ id, name: text, email: z.optional(upTo(320)) });
+export const visitorSchema = z.strictObject({ id, name: z.optional(text) });
 
-export const agentSchema = z
-  .object({
-    id,
-    name: text,
-    role: z.enum(['sales', 'copywriter', 'cmo']).optional(),
-    status: z.enum(['active', 'inactive']).optional(),
-    user_id: id.optional(),
-    instructions: text.optional(),
-  })
-  .strict();
+export const agentSchema = z.strictObject({
+  id,
+  name: text,
+  role: z.optional(z.enum(['sales', 'copywriter', 'cmo'])),
+  status: z.optional(z.enum(['active', 'inactive'])),
+  user_id: z.optional(id),
+  instructions: z.optional(text),
+});
 
-export const interactionSchema = z.object({ date: isoDate, type: z.string().max(64), summary: text }).strict();
+export const interactionSchema = z.strictObject({ date: isoDate, type: upTo(64), summary: text });
 
-export const leadSchema = z
-  .object({
-    id,
-    name: text,
-    company: text.optional(),
-    email: z.string().max(320).optional(),
-    phone: z.string().max(32).optional(),
-    position: text.optional(),
-    pain_points: z.array(text).max(50).optional(),
-    budget_range: text.optional(),
-    lead_stage: z.string().max(64).optional(),
-    language: z.string().max(16).optional(),
-    preferences: z.record(z.string(), z.unknown()).optional(),
-    interactions: z.array(interactionSchema).max(500).optional(),
-  })
-  .strict();
+export const leadSchema = z.strictObject({
+  id,
+  name: text,
+  company: z.optional(text),
+  email: z.optional(upTo(320)),
+  phone: z.optional(upTo(32)),
+  position: z.optional(text),
+  pain_points: z.optional(z.array(text).check(z.maxLength(50))),
+  budget_range: z.optional(text),
+  lead_stage: z.optional(upTo(64)),
+  language: z.optional(upTo(16)),
+  preferences: z.optional(z.record(z.string(), z.unknown())),
+  interactions: z.optional(z.array(interactionSchema).check(z.maxLength(500))),
+});
 
-export const taskSchema = z
-  .object({
-    id,
-    title: text,
-    status: z.string().max(64).optional(),
-    owner: text.optional(),
-    due_date: isoDate.optional(),
-    description: text.optional(),
-  })
-  .strict();
+export const taskSchema = z.strictObject({
+  id,
+  title: text,
+  status: z.optional(upTo(64)),
+  owner: z.optional(text),
+  due_date: z.optional(isoDate),
+  description: z.optional(text),
+});
 
-export const requirementSchema = z
-  .object({
-    id,
-    title: text,
-    status: z.string().max(64).optional(),
-    estimated_cost: z.union([z.number(), z.string().max(64)]).optional(),
-    priority: z.string().max(32).optional(),
-    description: text.optional(),
-  })
-  .strict();
+export const requirementSchema = z.strictObject({
+  id,
+  title: text,
+  status: z.optional(upTo(64)),
+  estimated_cost: z.optional(z.union([z.number(), upTo(64)])),
+  priority: z.optional(upTo(32)),
+  description: z.optional(text),
+});
 
-export const campaignSchema = z
-  .object({
-    id,
-    title: text,
-    status: z.string().max(64).optional(),
-    performance: z.record(z.string(), z.unknown()).optional(),
-  })
-  .strict();
+export const campaignSchema = z.strictObject({
+  id,
+  title: text,
+  status: z.optional(upTo(64)),
+  performance: z.optional(z.record(z.string(), z.unknown())),
+});
 
-export const contentSchema = z
-  .object({
-    id,
-    title: text,
-    status: z.string().max(64).optional(),
-    description: text.optional(),
-    target_completion: isoDate.optional(),
-  })
-  .strict();
+export const contentSchema = z.strictObject({
+  id,
+  title: text,
+  status: z.optional(upTo(64)),
+  description: z.optional(text),
+  target_completion: z.optional(isoDate),
+});
 
-export const siteSchema = z
-  .object({
-    id,
-    name: text,
-    url: z.string().max(2048).optional(),
-    /** The user who owns the site: the one a request acts for when it names no user. */
-    owner_user_id: id.optional(),
-    channels: channelsSchema.optional(),
-    users: z.array(userSchema).optional(),
-    visitors: z.array(visitorSchema).optional(),
-    agents: z.array(agentSchema).optional(),
-    leads: z.array(leadSchema).optional(),
-    tasks: z.array(taskSchema).optional(),
-    requirements: z.array(requirementSchema).optional(),
-    campaigns: z.array(campaignSchema).optional(),
-    content: z.array(contentSchema).optional(),
-    resource_allocation: z.record(z.string(), z.unknown()).optional(),
-  })
-  .strict();
+export const siteSchema = z.strictObject({
+  id,
+  name: text,
+  url: z.optional(upTo(2048)),
+  /** The user who owns the site: the one a request acts for when it names no user. */
+  owner_user_id: z.optional(id),
+  channels: z.optional(channelsSchema),
+  users: z.optional(z.array(userSchema)),
+  visitors: z.optional(z.array(visitorSchema)),
+  agents: z.optional(z.array(agentSchema)),
+  leads: z.optional(z.array(leadSchema)),
+  tasks: z.optional(z.array(taskSchema)),
+  requirements: z.optional(z.array(requirementSchema)),
+  campaigns: z.optional(z.array(campaignSchema)),
+  content: z.optional(z.array(contentSchema)),
+  resource_allocation: z.optional(z.record(z.string(), z.unknown())),
+});
 
-export const dataFileSchema = z
-  .object({ sites: z.array(siteSchema) })
-  .strict()
-  .superRefine((file, ctx) => {
+export const dataFileSchema = z.strictObject({ sites: z.array(siteSchema) }).check(
+  z.superRefine((file, ctx) => {
     const seen = new Set<string>();
     file.sites.forEach((site, index) => {
       if (seen.has(site.id)) ctx.addIssue({ code: 'custom', message: `duplicate site id "${site.id}"`, path: ['sites', index, 'id'] });
@@ -137,7 +116,8 @@ export const dataFileSchema = z
         });
       }
     });
-  });
+  }),
+);
 
 export type DataFile = z.infer<typeof dataFileSchema>;
 export type SiteInput = z.infer<typeof siteSchema>;
