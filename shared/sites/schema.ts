@@ -49,35 +49,30 @@ export const leadSchema = z.strictObject({
   interactions: z.optional(z.array(interactionSchema).check(z.maxLength(500))),
 });
 
+/** What every piece of the site's work starts with: its id, title and free-text status. */
+const workItem = { id, title: text, status: z.optional(upTo(64)) };
+
 export const taskSchema = z.strictObject({
-  id,
-  title: text,
-  status: z.optional(upTo(64)),
+  ...workItem,
   owner: z.optional(text),
   due_date: z.optional(isoDate),
   description: z.optional(text),
 });
 
 export const requirementSchema = z.strictObject({
-  id,
-  title: text,
-  status: z.optional(upTo(64)),
+  ...workItem,
   estimated_cost: z.optional(z.union([z.number(), upTo(64)])),
   priority: z.optional(upTo(32)),
   description: z.optional(text),
 });
 
 export const campaignSchema = z.strictObject({
-  id,
-  title: text,
-  status: z.optional(upTo(64)),
+  ...workItem,
   performance: z.optional(z.record(z.string(), z.unknown())),
 });
 
 export const contentSchema = z.strictObject({
-  id,
-  title: text,
-  status: z.optional(upTo(64)),
+  ...workItem,
   description: z.optional(text),
   target_completion: z.optional(isoDate),
 });
