@@ -62,7 +62,11 @@ describe('Intl at import', () => {
   it('is never called while a module of shared/ or functions/ is imported', () => {
     const files = [...sourceFiles('shared'), ...sourceFiles('functions')];
     expect(files.length).toBeGreaterThan(200);
-    const found = files.flatMap((file) => intlCallsAtImport(relative(ROOT, join(ROOT, file)), readFileSync(join(ROOT, file), 'utf8')));
+    // Only files that name Intl or a locale method are parsed (a few dozen of hundreds).
+    const found = files.flatMap((file) => {
+      const source = readFileSync(join(ROOT, file), 'utf8');
+      return /Intl\.|\.toLocale|\.localeCompare/.test(source) ? intlCallsAtImport(relative(ROOT, join(ROOT, file)), source) : [];
+    });
     expect(found).toEqual([]);
   });
 });
