@@ -22,9 +22,8 @@ export const MAIN_FIELDS = ['module', 'main'];
 /**
  * Settings a function's bundle is built with as constants, from the
  * settings it is deployed with: `POWERTOOLS_TRACE_ENABLED=false`
- * (shared/platform/tracing-settings.ts) leaves the X-Ray SDK and the
- * Powertools Tracer out of the bundle altogether (about 120 KiB, a tenth of
- * a cold start on the caller's path, even unimported). Tracing such a
+ * (shared/platform/tracing-settings.ts) leaves the tracing modules
+ * (shared/platform/xray) out of the bundle altogether. Tracing such a
  * function in-process again takes a deploy without that setting, not a
  * change of its environment.
  */

@@ -21,7 +21,7 @@ import type { Clock } from '../platform/clock';
 import { createDocumentClient } from '../platform/dynamodb';
 import { createLogger } from '../platform/logger';
 import { embeddedMetrics, type OperationMetrics } from '../platform/metrics';
-import { noTracing, powertoolsTracing, type Tracing } from '../platform/tracing';
+import { lambdaTracing, noTracing, type Tracing } from '../platform/tracing';
 import { environmentSecrets, secretsManagerSecrets, type SecretSource } from '../platform/secrets';
 import { createSqsClient } from '../platform/sqs';
 import type { Settings } from './settings';
@@ -76,7 +76,7 @@ export function capturesOutgoingHttps(functionId: FunctionId): boolean {
 /** X-Ray tracing in Lambda (unless POWERTOOLS_TRACE_ENABLED=false); nothing anywhere else, `npm start` included. */
 export function tracingOf(functionId: FunctionId, settings: Settings): Tracing {
   if (!settings.AWS_LAMBDA_FUNCTION_NAME || settings.POWERTOOLS_TRACE_ENABLED === 'false') return noTracing;
-  return powertoolsTracing(functionId, { captureHttps: capturesOutgoingHttps(functionId) });
+  return lambdaTracing({ captureHttps: capturesOutgoingHttps(functionId) });
 }
 
 /** The function's logger: LOG_LEVEL, and LOG_FORMAT (`json` in Lambda; `pretty` under `npm start`). */

@@ -1,16 +1,13 @@
 /**
- * The Powertools Tracer is loaded only where it can trace (in Lambda, with
- * tracing on): the X-Ray SDK under it installs async hooks when imported,
- * which tax every promise of the process. Tests and `npm start` never load it.
- * A function deployed with tracing off is bundled with the setting as a
- * constant (infra/constructs/bundle-options.ts, `bundleDefines`), so this
- * test folds to false and the tracer is not even in its bundle: keep the
+ * X-Ray tracing is loaded only where it can trace (in Lambda, with tracing
+ * on); tests and `npm start` never load it. A function deployed with
+ * tracing off is bundled with the setting as a constant
+ * (infra/constructs/bundle-options.ts, `bundleDefines`), so this test folds
+ * to false and the tracing modules are not even in its bundle: keep the
  * setting first.
  */
-const Tracer =
-  process.env.POWERTOOLS_TRACE_ENABLED !== 'false' && process.env.AWS_LAMBDA_FUNCTION_NAME
-    ? (await import('@aws-lambda-powertools/tracer')).Tracer
-    : undefined;
+const xray =
+  process.env.POWERTOOLS_TRACE_ENABLED !== 'false' && process.env.AWS_LAMBDA_FUNCTION_NAME ? await import('./xray/tracing') : undefined;
 
 /**
  * Port: traces. In Lambda (active tracing) each AWS SDK call and each
@@ -32,7 +29,7 @@ export const noTracing: Tracing = {
   span: (_name, _annotations, work) => work(),
 };
 
-/** What a function's tracer records besides its AWS SDK calls and spans. */
+/** What a function's tracing records besides its AWS SDK calls and spans. */
 export interface TracingOptions {
   /**
    * Every outgoing HTTP(S) request as a subsegment named after its host:
@@ -44,33 +41,7 @@ export interface TracingOptions {
   readonly captureHttps: boolean;
 }
 
-/** The Powertools Tracer's options for a function (its service name on the traces, and whether outgoing HTTPS is captured). */
-export function tracerOptions(serviceName: string, options: TracingOptions): { serviceName: string; captureHTTPsRequests: boolean } {
-  return { serviceName, captureHTTPsRequests: options.captureHttps };
-}
-
-/** Tracing through the Powertools Tracer (X-Ray), for one function; nothing where the tracer is not loaded. */
-export function powertoolsTracing(serviceName: string, options: TracingOptions): Tracing {
-  if (!Tracer) return noTracing;
-  const tracer = new Tracer(tracerOptions(serviceName, options));
-  if (!tracer.isTracingEnabled()) return noTracing;
-  return {
-    captureClient: (client) => tracer.captureAWSv3Client(client) ?? client,
-    async span(name, annotations, work) {
-      const parent = tracer.getSegment();
-      if (!parent) return work();
-      const subsegment = parent.addNewSubsegment(name);
-      tracer.setSegment(subsegment);
-      for (const [key, value] of Object.entries(annotations)) subsegment.addAnnotation(key, value);
-      try {
-        return await work();
-      } catch (error) {
-        if (error instanceof Error) subsegment.addError(error);
-        throw error;
-      } finally {
-        subsegment.close();
-        tracer.setSegment(parent);
-      }
-    },
-  };
+/** X-Ray tracing for one function (shared/platform/xray); nothing where it is not loaded. */
+export function lambdaTracing(options: TracingOptions): Tracing {
+  return xray ? xray.xrayTracing(options) : noTracing;
 }

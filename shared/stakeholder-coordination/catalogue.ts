@@ -81,7 +81,7 @@ export const STAKEHOLDER_COORDINATION_CATALOGUE = {
       timeoutSeconds: 5,
       memoryMb: 256,
       // A completed call's summary waits for a turn still being answered (shared/calls/transcript-grace.ts).
-      // Its cold start is heard by the caller: no X-Ray SDK in it (shared/platform/tracing-settings.ts).
+      // Its cold start is heard by the caller: no in-process tracing in it (shared/platform/tracing-settings.ts).
       deployedSettings: { [TRANSCRIPT_GRACE_SETTING]: String(TRANSCRIPT_GRACE_SECONDS), ...IN_PROCESS_TRACING_OFF },
       access: {
         table: [

@@ -63,7 +63,7 @@ export const VOICE_ASSISTANT_CATALOGUE = {
       timeoutSeconds: RELAY_TIMEOUT_SECONDS,
       memoryMb: 256,
       // A turn still being answered when the call ends writes within the function's timeout (shared/calls/transcript-grace.ts).
-      // Its cold start is heard by the caller: no X-Ray SDK in it (shared/platform/tracing-settings.ts).
+      // Its cold start is heard by the caller: no in-process tracing in it (shared/platform/tracing-settings.ts).
       deployedSettings: { [TRANSCRIPT_GRACE_SETTING]: String(TRANSCRIPT_GRACE_SECONDS), ...IN_PROCESS_TRACING_OFF },
       // The OpenAI client (about 110 KiB) is loaded by the first turn that calls the model, not compiled at every cold start.
       lazyChunks: true,

@@ -69,6 +69,8 @@ interface Measured {
   heaviest: string;
   /** Every package in the bundle. */
   packages: Set<string>;
+  /** Every file in the bundle. */
+  files: Set<string>;
   /** The packages its entry reaches through static imports: what a cold start evaluates (the rest waits for an `import()`). */
   loadedAtImport: Set<string>;
   /** The files behind `loadedAtImport`. */
@@ -116,6 +118,7 @@ async function measureBuild(entries: Entry[]): Promise<Measured[]> {
       budget: entry.budget,
       heaviest: heaviestPackages(output),
       packages: new Set(Object.keys(output.inputs).map(packageOf)),
+      files: new Set(Object.keys(output.inputs)),
       loadedAtImport: new Set([...staticallyReachedFiles(result.metafile, entry.source)].map(packageOf)),
       filesLoadedAtImport: staticallyReachedFiles(result.metafile, entry.source),
     };
@@ -219,8 +222,12 @@ describe('bundle-size budgets', () => {
     }
   });
 
-  it('leaves the X-Ray tracer out of the bundles of functions deployed with tracing off, and in the others', () => {
-    const traced = (name: string) => measured.find((bundle) => bundle.name === name)!.packages.has('@aws-lambda-powertools/tracer');
+  it('leaves X-Ray tracing out of the bundles of functions deployed with tracing off, and in the others, never the X-Ray SDK', () => {
+    const traced = (name: string) => measured.find((bundle) => bundle.name === name)!.files.has('shared/platform/xray/tracing.ts');
+    const sdk = measured.filter(
+      (bundle) => bundle.packages.has('aws-xray-sdk-core') || bundle.packages.has('@aws-lambda-powertools/tracer'),
+    );
+    expect(sdk.map((bundle) => bundle.name)).toEqual([]);
     const off = (fn: (typeof FUNCTIONS)[number]) => asDeployed(fn).deployedSettings?.POWERTOOLS_TRACE_ENABLED === 'false';
     // By default every function a caller waits on is deployed with tracing off, and every worker and scheduled function with it on.
     expect(FUNCTIONS.filter(off).map((fn) => fn.id)).toEqual(

@@ -2,27 +2,28 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { capturesOutgoingHttps, tracingOf } from '../../shared/composition/adapters';
 import { FUNCTIONS } from '../../shared/catalogue/functions';
-import { noTracing, tracerOptions } from '../../shared/platform/tracing';
+import { noTracing } from '../../shared/platform/tracing';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
 /**
- * What a tracer built as in Lambda (tracing on) instruments, seen from a
- * fresh process: the X-Ray SDK patches the process's http/https modules
- * and subscribes to undici's channels, which a jest worker must not keep.
+ * What tracing built as in Lambda (tracing on) instruments, seen from a
+ * fresh process (its module reads the environment when imported): it
+ * listens on the diagnostics channels of `http`/`https` and undici, and
+ * patches nothing.
  */
-function instrumentedBy(captureHttps: boolean): { https: boolean; http: boolean; fetch: boolean } {
+function instrumentedBy(captureHttps: boolean): { patched: boolean; http: boolean; fetch: boolean } {
   const script = `
     import http from 'node:http';
     import https from 'node:https';
     import { hasSubscribers } from 'node:diagnostics_channel';
     const before = { http: http.request, https: https.request };
-    const { powertoolsTracing } = await import(${JSON.stringify(resolve(ROOT, 'shared/platform/tracing.ts'))});
-    powertoolsTracing('researchWorker', { captureHttps: ${String(captureHttps)} });
+    const { lambdaTracing } = await import(${JSON.stringify(resolve(ROOT, 'shared/platform/tracing.ts'))});
+    lambdaTracing({ captureHttps: ${String(captureHttps)} });
     process.stdout.write(JSON.stringify({
-      http: http.request !== before.http,
-      https: https.request !== before.https,
-      fetch: hasSubscribers('undici:request:create'),
+      patched: http.request !== before.http || https.request !== before.https,
+      http: hasSubscribers('http.client.request.start') && hasSubscribers('http.client.response.finish'),
+      fetch: hasSubscribers('undici:request:create') && hasSubscribers('undici:request:headers'),
     }));`;
   const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     cwd: ROOT,
@@ -31,12 +32,10 @@ function instrumentedBy(captureHttps: boolean): { https: boolean; http: boolean;
       PATH: process.env.PATH,
       AWS_LAMBDA_FUNCTION_NAME: 'researchWorker',
       AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
-      AWS_XRAY_CONTEXT_MISSING: 'IGNORE_ERROR',
-      AWS_XRAY_LOG_LEVEL: 'silent',
     },
   });
   if (child.status !== 0) throw new Error(child.stderr);
-  return JSON.parse(child.stdout) as { https: boolean; http: boolean; fetch: boolean };
+  return JSON.parse(child.stdout) as { patched: boolean; http: boolean; fetch: boolean };
 }
 
 describe('tracingOf', () => {
@@ -57,12 +56,10 @@ describe('tracingOf', () => {
     );
     expect(capturing).not.toContain('getCommandApi');
     expect(capturing).not.toContain('commandJanitor');
-    expect(tracerOptions('researchWorker', { captureHttps: true })).toEqual({ serviceName: 'researchWorker', captureHTTPsRequests: true });
-    expect(tracerOptions('getCommandApi', { captureHttps: false })).toEqual({ serviceName: 'getCommandApi', captureHTTPsRequests: false });
   });
 
-  it('in Lambda, a capturing tracer instruments http, https and fetch; one without capture instruments none', () => {
-    expect(instrumentedBy(true)).toEqual({ http: true, https: true, fetch: true });
-    expect(instrumentedBy(false)).toEqual({ http: false, https: false, fetch: false });
+  it('in Lambda, capturing tracing listens to http, https and fetch; without capture to none; it patches nothing', () => {
+    expect(instrumentedBy(true)).toEqual({ patched: false, http: true, fetch: true });
+    expect(instrumentedBy(false)).toEqual({ patched: false, http: false, fetch: false });
   });
 });
