@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import MiniSearch from 'minisearch';
+import type MiniSearch from 'minisearch';
 import * as z from 'zod/mini';
 import '../../platform/zod-messages';
 import type { SearchHit, SearchPage, SearchProvider, SearchQuery } from './port';
@@ -165,7 +165,9 @@ async function readCorpus(file: string): Promise<Corpus> {
     throw new CorpusFileError(`Cannot read the search corpus ${file} (${code})`, { cause: error });
   }
   const documents = parseCorpus(raw, file);
-  const index = new MiniSearch<{ id: number; title: string; snippet: string; content: string }>({
+  // Read with the corpus: only deployments without a search provider search it.
+  const { default: MiniSearchIndex } = await import('minisearch');
+  const index = new MiniSearchIndex<{ id: number; title: string; snippet: string; content: string }>({
     fields: ['title', 'snippet', 'content'],
     processTerm,
     searchOptions: {

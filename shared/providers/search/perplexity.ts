@@ -1,4 +1,5 @@
-import OpenAI, { type ClientOptions, APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type * as OpenAiModule from 'openai';
+import type { ClientOptions, OpenAI } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import * as z from 'zod/mini';
 import '../../platform/zod-messages';
@@ -31,6 +32,14 @@ const DEADLINE_GRACE_MS = 1_000;
 /** The written answer is not used, only its sources: keep it short and cheap. */
 const ANSWER_TOKENS = 256;
 
+type OpenAiLibrary = typeof OpenAiModule;
+let openAiLibrary: Promise<OpenAiLibrary> | undefined;
+
+/** The openai library, read by the first Perplexity search of an instance: most deployments have no Perplexity key and never load it. */
+function loadOpenAi(): Promise<OpenAiLibrary> {
+  return (openAiLibrary ??= import('openai'));
+}
+
 /** Sonar's request: the chat completion plus its search filters. */
 type SonarRequest = ChatCompletionCreateParamsNonStreaming & {
   search_domain_filter?: string[];
@@ -55,12 +64,19 @@ const answerSchema = z.looseObject({
  */
 export function createPerplexitySearch(options: PerplexitySearchOptions): SearchProvider {
   const timeoutMs = options.timeoutMs ?? searchTimeoutsOf(PERPLEXITY).requestTimeoutMs;
-  const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl ?? defaultBaseUrl, maxRetries: 0, timeout: timeoutMs });
+  let client: OpenAI | undefined;
   const model = options.model ?? defaultModel;
 
   return {
     name: PERPLEXITY,
     async search(query: SearchQuery): Promise<SearchPage> {
+      const library = await loadOpenAi();
+      client ??= new library.OpenAI({
+        apiKey: options.apiKey,
+        baseURL: options.baseUrl ?? defaultBaseUrl,
+        maxRetries: 0,
+        timeout: timeoutMs,
+      });
       const attempt = { timedOut: false };
       const deadline = AbortSignal.timeout(timeoutMs + DEADLINE_GRACE_MS);
       let completion: unknown;
@@ -69,7 +85,7 @@ export function createPerplexitySearch(options: PerplexitySearchOptions): Search
           .withOptions({ fetch: watchedFetch(attempt) })
           .chat.completions.create(sonarRequest(model, query), { signal: deadline });
       } catch (error) {
-        throw failure(error, timeoutMs, attempt.timedOut, deadline.aborted);
+        throw failure(library, error, timeoutMs, attempt.timedOut, deadline.aborted);
       }
       const parsed = answerSchema.safeParse(completion);
       if (!parsed.success) {
@@ -132,7 +148,13 @@ function watchedFetch(attempt: { timedOut: boolean }): Fetch {
  * classes, where the error may come from the runtime's own realm (`fetch`,
  * `JSON.parse` inside it).
  */
-function failure(error: unknown, timeoutMs: number, timedOut: boolean, pastDeadline: boolean): SearchProviderError {
+function failure(
+  { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError }: OpenAiLibrary,
+  error: unknown,
+  timeoutMs: number,
+  timedOut: boolean,
+  pastDeadline: boolean,
+): SearchProviderError {
   if (pastDeadline || error instanceof APIUserAbortError) {
     return new SearchProviderError(PERPLEXITY, 'transient', 'Perplexity search ran past its deadline', 1);
   }

@@ -200,11 +200,13 @@ function errorCode(error: Error | undefined): string {
 
 /**
  * The worker's script: in a bundle (Lambda), the worker's own bundle
- * emitted beside it (PAGE_PARSE_WORKER); from source, a bootstrap that
- * loads the worker's TypeScript through tsx.
+ * emitted at the bundle's root beside index.mjs (PAGE_PARSE_WORKER), which
+ * is one level up when this code sits in a code-split chunk (`chunks/`);
+ * from source, a bootstrap that loads the worker's TypeScript through tsx.
  */
 function defaultScript(): URL {
-  return import.meta.url.endsWith('.ts')
-    ? new URL('./parse-worker-source.mjs', import.meta.url)
-    : new URL(`./${PAGE_PARSE_WORKER.bundle}`, import.meta.url);
+  if (import.meta.url.endsWith('.ts')) return new URL('./parse-worker-source.mjs', import.meta.url);
+  const here = new URL('.', import.meta.url);
+  const root = here.pathname.endsWith('/chunks/') ? new URL('..', here) : here;
+  return new URL(`./${PAGE_PARSE_WORKER.bundle}`, root);
 }
