@@ -206,10 +206,10 @@ export interface EnvironmentSettings {
    */
   readonly sourceMaps?: boolean;
   /**
-   * In-process X-Ray tracing (the Powertools Tracer: a subsegment per
+   * In-process X-Ray tracing (shared/platform/xray: a subsegment per
    * DynamoDB, SQS and provider call) in the functions a caller waits on,
-   * API routes and webhooks. Off, they start without the X-Ray SDK (about
-   * a fifth of such a cold start) and Lambda's active tracing still records
+   * API routes and webhooks. Off, they are bundled without the tracing
+   * modules (shared/platform/xray) and Lambda's active tracing still records
    * each invocation, cold start included; workers are traced either way,
    * and the phone path (the relay socket, Twilio's status callback) never
    * in-process. `-c apiTracing=true` overrides.

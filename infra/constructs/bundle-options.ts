@@ -34,8 +34,8 @@ export function bundleDefines(deployedSettings: Readonly<Record<string, string>>
 /**
  * A catalogue function as an environment deploys it: a function a caller
  * waits on (an API route, a webhook) gets `POWERTOOLS_TRACE_ENABLED=false`
- * (shared/platform/tracing-settings.ts), and so a bundle without the X-Ray
- * SDK, unless `apiTracing` is on (infra/config.ts) or its catalogue entry
+ * (shared/platform/tracing-settings.ts), and so a bundle without the
+ * tracing modules, unless `apiTracing` is on (infra/config.ts) or its catalogue entry
  * already decides (the phone path's functions are off whatever the
  * environment says). Workers are left as they are: traced.
  */

@@ -7,7 +7,7 @@ import { FUNCTIONS, type FunctionId } from '../../shared/catalogue/functions';
  * Bundle-size budgets: each function's index.mjs (and each worker-thread
  * bundle) as the CDK construct builds it, minified, without its source map,
  * in KiB, as an environment deploys it by default (API routes and webhooks
- * without the X-Ray SDK: asDeployed). About 10% above the sizes of 2026-11-26
+ * without in-process tracing: asDeployed). About 10% above the sizes of 2026-11-26
  * and 2026-11-27 (the comments), so an import that drags a library
  * into a function (the whole twilio library is 3.2 MB; zod 100 KB) fails
  * here rather than in the cold start. Raise a budget on purpose, in the
@@ -26,32 +26,32 @@ const BUDGETS_KIB: Readonly<Record<FunctionId, number>> = {
   pauseFollowUpsApi: 510, // 460 with zod/mini (521 with the chainable zod)
   crmSyncsApi: 480, // 435 without the X-Ray SDK (600 with it)
   updateFollowUpApi: 560, // 503 with zod/mini (565 with the chainable zod; 672 with the X-Ray SDK; the crm_sync job it queues: its schema)
-  followUpDispatcher: 720, // 655
-  commandJanitor: 710, // 648
+  followUpDispatcher: 540, // 497 without the X-Ray SDK (655 with it)
+  commandJanitor: 540, // 489 without the X-Ray SDK (648 with it)
   deepResearchApi: 550, // 500 with zod/mini (562 with the chainable zod; 661 with the X-Ray SDK)
   leadFollowUpApi: 560, // 507 with zod/mini (567 with the chainable zod; 665 with the X-Ray SDK)
   webhooksApi: 560, // 510 with zod/mini (574 with the chainable zod; 665 with the X-Ray SDK)
-  webhookDeliveryWorker: 740, // 669
+  webhookDeliveryWorker: 560, // 512 without the X-Ray SDK (669 with it)
   webhookTestApi: 520, // 467 with zod/mini (530 with the chainable zod)
   // The HubSpot APIs it calls, not the whole client (4.5 MB): shared/providers/crm/hubspot-apis.ts.
   crmConnectionApi: 1_470, // 1331 with zod/mini (1394 with the chainable zod; 1494 with the X-Ray SDK; the import's start included)
-  crmImportWorker: 1_670, // 1518
+  crmImportWorker: 1_500, // 1360 without the X-Ray SDK (1518 with it)
   // No HubSpot client: it reads the links and starts the re-import; the lead events use case is most of it.
   hubspotWebhook: 620, // 562 with zod/mini (624 with the chainable zod; 725 with the X-Ray SDK)
-  crmSyncWorker: 1_630, // 1484
+  crmSyncWorker: 1_450, // 1316 without the X-Ray SDK (1484 with it)
   leadEventsApi: 600, // 541 with zod/mini (604 with the chainable zod; 688 with the X-Ray SDK; the write-back's queueing included)
   // The status callback and the relay check Twilio signatures without the twilio library (4.6 MB with it).
   // Neither carries the tracer (deployed with tracing off: bundleDefines).
   twilioCallStatusWebhook: 590, // 529 (zod/mini and no tracer: 694 before)
   conversationRelayWebhook: 760, // 686 whole (the OpenAI client is in it, a chunk of its own: lazyChunks)
-  postCallSummaryWorker: 900, // 836
-  copywriterWorker: 920, // 844
-  salesWorker: 940, // 864
+  postCallSummaryWorker: 780, // 706 without the X-Ray SDK (836 with it)
+  copywriterWorker: 790, // 714 without the X-Ray SDK (844 with it)
+  salesWorker: 810, // 736 without the X-Ray SDK (864 with it)
   // libphonenumber-js (191 KiB) a chunk of its own, read by the first request that lists a number.
   stakeholderCoordinationApi: 790, // 714 with zod/mini (779 with the chainable zod; 870 with the X-Ray SDK)
-  researchWorker: 1_030, // 930 (the HTML parser and Readability only in its parse worker; 1367 before)
+  researchWorker: 850, // 770 without the X-Ray SDK (930 with it; the HTML parser and Readability only in its parse worker; 1367 before)
   // The one function that places calls: the twilio REST client is its job.
-  callWorker: 5_300, // 4782
+  callWorker: 5_130, // 4658 without the X-Ray SDK (4782 with it)
 };
 /** Worker-thread bundles, by their source. */
 const WORKER_BUDGETS_KIB: Readonly<Record<string, number>> = {

@@ -65,7 +65,7 @@ function expectedEnvironment(env: SynthesizedEnvironment, definition: FunctionDe
   if (definition.access.sendsTo.includes('summary') && (definition.kind === 'webhook' || definition.kind === 'api')) {
     expected.TRANSCRIPT_GRACE_SECONDS = String(FUNCTIONS.find((fn) => fn.id === 'conversationRelayWebhook')!.timeoutSeconds + 1);
   }
-  // The functions a caller waits on (API routes, webhooks) start without the X-Ray SDK unless the environment's apiTracing is on
+  // The functions a caller waits on (API routes, webhooks) start without in-process tracing unless the environment's apiTracing is on
   // (never the phone path's): Lambda's own trace of each invocation stays (active tracing), the in-process tracer is off.
   if (definition.kind === 'api' || definition.kind === 'webhook') {
     expected.POWERTOOLS_TRACE_ENABLED = 'false';
