@@ -13,6 +13,9 @@ import type { StoredCommand as CommandRecord } from '../../shared/commands/recor
 import { inMemoryTenants } from '../unit/lead-follow-up/fixtures';
 import { createJobWorker, processJobRecord, type JobDefinition, type WorkerDependencies } from '../../shared/commands/worker';
 import { AppError } from '../../shared/platform/errors';
+import { createDocumentClient } from '../../shared/platform/dynamodb';
+import { xrayTracing } from '../../shared/platform/xray/tracing';
+import { startFakeXRayDaemon } from '../fakes/xray-daemon';
 import { systemClock } from '../../shared/platform/clock';
 import { newId } from '../../shared/platform/ids';
 import { movableClock } from '../support/clock';
@@ -493,6 +496,45 @@ describe('job worker lifecycle', () => {
     );
     expect(spans).toEqual([{ name: '## lead_follow_up', annotations: { commandId: command.id } }]);
     expect(await commands.get(command.id)).toMatchObject({ status: 'completed' });
+  });
+
+  it("sends the job's span and the storage calls inside it to X-Ray's daemon, under the invocation's trace", async () => {
+    const daemon = await startFakeXRayDaemon();
+    const trace = { root: '1-67a1b2c3-00112233445566778899aabb', parent: 'a1b2c3d4e5f60718' };
+    const tracing = xrayTracing({
+      captureHttps: false,
+      daemon: daemon.address,
+      traceHeader: () => `Root=${trace.root};Parent=${trace.parent};Sampled=1`,
+    });
+    const traced = createDocumentClient({ endpoint: services.aws.dynamodbEndpoint, region: services.aws.region }, tracing.captureClient);
+    try {
+      const command = await newCommand({ site_id: 'site-1' });
+      await processJobRecord(
+        definition,
+        { ...deps, commands: dynamoCommandStore(traced, services.aws.tableName), tracing },
+        toRecord({ MessageId: 'm-xray', ReceiptHandle: 'r', Body: job(command) }) as never,
+      );
+      expect(await commands.get(command.id)).toMatchObject({ status: 'completed' });
+      const documents = await eventually(
+        async () => (daemon.documents.some((document) => document.name === '## lead_follow_up') ? daemon.documents : undefined),
+        5_000,
+        "the job's span",
+      );
+      const span = documents.find((document) => document.name === '## lead_follow_up')!;
+      expect(span).toMatchObject({ trace_id: trace.root, parent_id: trace.parent, annotations: { commandId: command.id } });
+      const calls = documents.filter((document) => document.namespace === 'aws');
+      expect(calls.length).toBeGreaterThanOrEqual(2);
+      for (const call of calls) {
+        expect(call).toMatchObject({ name: 'DynamoDB', parent_id: span.id });
+        const { table_name, table_names } = call.aws as { table_name?: string; table_names?: string };
+        expect(table_name ?? table_names).toBe(services.aws.tableName);
+      }
+      expect(calls.map((call) => (call.aws as { operation: string }).operation)).toEqual(expect.arrayContaining(['UpdateItem']));
+    } finally {
+      tracing.stop();
+      traced.destroy();
+      await daemon.close();
+    }
   });
 
   it("gives a producer's job without an idempotency key one command even when a fault makes it run again", async () => {

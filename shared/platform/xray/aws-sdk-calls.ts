@@ -46,6 +46,20 @@ async function regionOf(client: InstrumentableClient): Promise<string | undefine
   }
 }
 
+/** The tables a batch or transaction writes or reads (`RequestItems`' keys, each transact item's `TableName`), comma-separated. */
+function tablesOfMany(input: CallArgs['input']): string | undefined {
+  const names = new Set<string>();
+  const requestItems = input?.RequestItems;
+  if (requestItems && typeof requestItems === 'object') for (const name of Object.keys(requestItems)) names.add(name);
+  const transactItems = input?.TransactItems;
+  if (Array.isArray(transactItems)) {
+    for (const item of transactItems as Record<string, { TableName?: unknown } | undefined>[]) {
+      for (const operation of Object.values(item)) if (typeof operation?.TableName === 'string') names.add(operation.TableName);
+    }
+  }
+  return names.size > 0 ? [...names].sort().join(',') : undefined;
+}
+
 /** `aws` and `http` of a finished call, and its flags (from the answer's status, or the error's). */
 function callFields(
   operation: string,
@@ -61,6 +75,8 @@ function callFields(
   if (metadata?.requestId) aws.request_id = metadata.requestId;
   if (metadata?.attempts && metadata.attempts > 1) aws.retries = metadata.attempts - 1;
   if (typeof input?.TableName === 'string') aws.table_name = input.TableName;
+  const tables = tablesOfMany(input);
+  if (tables) aws.table_names = tables;
   if (typeof input?.QueueUrl === 'string') aws.queue_url = input.QueueUrl;
   const failure = error as { name?: string; $retryable?: { throttling?: boolean } } | undefined;
   const throttled = status === 429 || failure?.$retryable?.throttling === true || THROTTLING_ERRORS.has(failure?.name ?? '');
