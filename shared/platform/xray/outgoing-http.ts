@@ -52,33 +52,29 @@ export function captureOutgoingHttp(recorder: SubsegmentRecorder, runtimeApi = p
     open.delete(request);
     subsegment.close(statusFields(status), error);
   };
+  const answered = (message: unknown) => {
+    const { request, response } = message as { request: object; response: { statusCode?: number } };
+    finish(request, response.statusCode);
+  };
+  const failed = (message: unknown) => {
+    const { request, error } = message as { request: object; error: unknown };
+    finish(request, undefined, error);
+  };
   const channels: Record<string, (message: unknown) => void> = {
     'http.client.request.start': (message) => {
       const request = (message as { request: NodeRequest }).request;
       const origin = `${request.protocol ?? 'http:'}//${String(request.getHeader?.('host') ?? request.host ?? 'localhost')}`;
       start(request.host ?? 'localhost', request.method ?? 'GET', urlWithoutQuery(origin, request.path), request);
     },
-    'http.client.response.finish': (message) => {
-      const { request, response } = message as { request: object; response: { statusCode?: number } };
-      finish(request, response.statusCode);
-    },
-    'http.client.request.error': (message) => {
-      const { request, error } = message as { request: object; error: unknown };
-      finish(request, undefined, error);
-    },
+    'http.client.response.finish': answered,
+    'http.client.request.error': failed,
     'undici:request:create': (message) => {
       const request = (message as { request: UndiciRequest }).request;
       const origin = String(request.origin ?? 'http://localhost').replace(/\/$/, '');
       start(new URL(origin).hostname, request.method ?? 'GET', urlWithoutQuery(origin, request.path), request);
     },
-    'undici:request:headers': (message) => {
-      const { request, response } = message as { request: object; response: { statusCode?: number } };
-      finish(request, response.statusCode);
-    },
-    'undici:request:error': (message) => {
-      const { request, error } = message as { request: object; error: unknown };
-      finish(request, undefined, error);
-    },
+    'undici:request:headers': answered,
+    'undici:request:error': failed,
   };
   for (const [name, listener] of Object.entries(channels)) subscribe(name, listener);
   return () => {
