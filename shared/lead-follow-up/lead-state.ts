@@ -51,6 +51,18 @@ const CHANNELS: readonly (FollowUpType | 'all')[] = [...FOLLOW_UP_TYPES, 'all'];
 /** A stored stage or instant: not empty, at most 64 characters (anything else is read as absent). */
 const storedText = z.string().check(z.minLength(1), z.maxLength(64));
 
+/**
+ * A stored text attribute, or undefined when it is absent or not one. Most
+ * leads have no state at all: an absent attribute is not parsed, since a
+ * failed parse builds an error the accept path would throw away five
+ * times a request.
+ */
+function storedTextOf(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = storedText.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /** LeadStates on the single table, under the lead's history partition (`LEADHISTORY#`). */
 export function dynamoLeadStates(db: DynamoDBDocumentClient, tableName: string): LeadStates {
   const key = (owner: LeadHistoryOwner) => ({
@@ -84,13 +96,13 @@ export function dynamoLeadStates(db: DynamoDBDocumentClient, tableName: string):
         }),
       );
       const item = Items[0] ?? {};
-      const stage = storedText.safeParse(item.lead_stage);
+      const stage = storedTextOf(item.lead_stage);
       const unsubscribed: Unsubscribe[] = [];
       for (const channel of CHANNELS) {
-        const at = storedText.safeParse(item[channelKey(channel)]);
-        if (at.success) unsubscribed.push({ channel, reason: 'unsubscribed', at: at.data });
+        const at = storedTextOf(item[channelKey(channel)]);
+        if (at !== undefined) unsubscribed.push({ channel, reason: 'unsubscribed', at });
       }
-      return { ...(stage.success ? { lead_stage: stage.data } : {}), unsubscribed };
+      return { ...(stage !== undefined ? { lead_stage: stage } : {}), unsubscribed };
     },
     async moveStage(owner, stage, at) {
       await update(owner, 'SET lead_stage = :stage, lead_stage_at = :at', 'attribute_not_exists(lead_stage_at) OR lead_stage_at <= :at', {

@@ -12,7 +12,9 @@ import { dynamoCommandStore } from '../../../shared/commands/dynamo-store';
 import { dynamoIdempotencyStore } from '../../../shared/commands/idempotency';
 import { acceptLeadFollowUp } from '../../../shared/lead-follow-up/accept';
 import { checkLeadFollowUp } from '../../../shared/lead-follow-up/checks';
-import { dynamoLeadHistory } from '../../../shared/lead-follow-up/history';
+import { dynamoLeadHistory, historyPartition } from '../../../shared/lead-follow-up/history';
+import { TABLE } from '../../../shared/catalogue/table';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoLeadStates, type LeadStates } from '../../../shared/lead-follow-up/lead-state';
 import { parseLeadFollowUpRequest } from '../../../shared/lead-follow-up/schema';
 import { AppError } from '../../../shared/platform/errors';
@@ -156,6 +158,47 @@ describe("the tenant's stage of the lead", () => {
     expect(data(await report('stage-a', { site_id: SITE, type: 'opened' }))).toMatchObject({ lead_stage: null });
     // Another tenant's view of the lead is its own.
     expect(await states.get({ ...owner, tenantId: 'stage-b' })).toEqual({ unsubscribed: [] });
+  });
+});
+
+describe('a stored state read back', () => {
+  it('reads what it wrote, and an attribute of the wrong shape as absent', async () => {
+    const owner = { tenantId: 'shape-a', siteId: SITE, leadId: LEAD };
+    expect(await states.get(owner)).toEqual({ unsubscribed: [] });
+    await states.moveStage(owner, 'engaged', '2026-12-01T08:00:00.000Z');
+    await states.unsubscribe(owner, 'email', '2026-12-01T09:00:00.000Z');
+    await states.unsubscribe(owner, 'call', '2026-12-01T09:30:00.000Z');
+    expect(await states.get(owner)).toEqual({
+      lead_stage: 'engaged',
+      unsubscribed: [
+        { channel: 'email', reason: 'unsubscribed', at: '2026-12-01T09:00:00.000Z' },
+        { channel: 'call', reason: 'unsubscribed', at: '2026-12-01T09:30:00.000Z' },
+      ],
+    });
+    const { Items = [] } = await services.db.send(
+      new QueryCommand({
+        TableName: services.aws.tableName,
+        KeyConditionExpression: '#pk = :pk',
+        FilterExpression: 'attribute_exists(lead_stage)',
+        ExpressionAttributeNames: { '#pk': TABLE.partitionKey },
+        ExpressionAttributeValues: { ':pk': historyPartition(SITE, LEAD) },
+      }),
+    );
+    const key = (Items as Record<string, unknown>[])
+      .filter((item) => String(item[TABLE.sortKey]).includes('shape-a'))
+      .map((item) => ({ [TABLE.partitionKey]: item[TABLE.partitionKey], [TABLE.sortKey]: item[TABLE.sortKey] }))[0];
+    expect(key).toBeDefined();
+    await services.db.send(
+      new UpdateCommand({
+        TableName: services.aws.tableName,
+        Key: key,
+        UpdateExpression: 'SET lead_stage = :long, unsubscribed_call = :number, unsubscribed_notification = :empty',
+        ExpressionAttributeValues: { ':long': 'x'.repeat(65), ':number': 42, ':empty': '' },
+      }),
+    );
+    expect(await states.get(owner)).toEqual({
+      unsubscribed: [{ channel: 'email', reason: 'unsubscribed', at: '2026-12-01T09:00:00.000Z' }],
+    });
   });
 });
 
