@@ -1,4 +1,4 @@
-import type { SubsegmentFields, SubsegmentRecorder } from './subsegments';
+import { flagsOf, type SubsegmentFields, type SubsegmentRecorder } from './subsegments';
 import { formatTraceHeader } from './trace-header';
 
 /** The parts of an AWS SDK v3 client this module uses. */
@@ -79,14 +79,9 @@ function callFields(
   if (tables) aws.table_names = tables;
   if (typeof input?.QueueUrl === 'string') aws.queue_url = input.QueueUrl;
   const failure = error as { name?: string; $retryable?: { throttling?: boolean } } | undefined;
-  const throttled = status === 429 || failure?.$retryable?.throttling === true || THROTTLING_ERRORS.has(failure?.name ?? '');
-  return {
-    aws,
-    ...(status ? { http: { response: { status } } } : {}),
-    ...(throttled ? { throttle: true, error: true } : {}),
-    ...(!throttled && status !== undefined && status >= 400 && status < 500 ? { error: true } : {}),
-    ...(error !== undefined && (status === undefined || status >= 500) && !throttled ? { fault: true } : {}),
-  };
+  const throttled = failure?.$retryable?.throttling === true || THROTTLING_ERRORS.has(failure?.name ?? '');
+  // A failure with neither a status nor a flag is marked a fault when its subsegment closes with the error.
+  return { aws, ...(status ? { http: { response: { status } } } : {}), ...flagsOf(status, throttled) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import type { OpenSubsegment, SubsegmentFields, SubsegmentRecorder } from './subsegments';
+import { flagsOf, type OpenSubsegment, type SubsegmentFields, type SubsegmentRecorder } from './subsegments';
 
 interface NodeRequest {
   method?: string;
@@ -21,13 +21,7 @@ function urlWithoutQuery(origin: string, path: string | undefined): string {
 }
 
 function statusFields(status: number | undefined): SubsegmentFields {
-  if (status === undefined) return {};
-  return {
-    http: { response: { status } },
-    ...(status === 429 ? { throttle: true, error: true } : {}),
-    ...(status >= 400 && status < 500 && status !== 429 ? { error: true } : {}),
-    ...(status >= 500 ? { fault: true } : {}),
-  };
+  return status === undefined ? {} : { http: { response: { status } }, ...flagsOf(status) };
 }
 
 /**

@@ -23,6 +23,14 @@ export interface SubsegmentFields {
   throttle?: boolean;
 }
 
+/** X-Ray's flags for an answer: 429 or a throttling error is `throttle` and `error`, another 4xx `error`, a 5xx `fault`. */
+export function flagsOf(status: number | undefined, throttled = false): Pick<SubsegmentFields, 'error' | 'fault' | 'throttle'> {
+  if (throttled || status === 429) return { throttle: true, error: true };
+  if (status !== undefined && status >= 500) return { fault: true };
+  if (status !== undefined && status >= 400) return { error: true };
+  return {};
+}
+
 /** A subsegment being timed; `close` sends it. */
 export interface OpenSubsegment {
   readonly id: string;

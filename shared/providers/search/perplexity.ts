@@ -33,12 +33,6 @@ const DEADLINE_GRACE_MS = 1_000;
 const ANSWER_TOKENS = 256;
 
 type OpenAiLibrary = typeof OpenAiModule;
-let openAiLibrary: Promise<OpenAiLibrary> | undefined;
-
-/** The openai library, read by the first Perplexity search of an instance: most deployments have no Perplexity key and never load it. */
-function loadOpenAi(): Promise<OpenAiLibrary> {
-  return (openAiLibrary ??= import('openai'));
-}
 
 /** Sonar's request: the chat completion plus its search filters. */
 type SonarRequest = ChatCompletionCreateParamsNonStreaming & {
@@ -70,7 +64,8 @@ export function createPerplexitySearch(options: PerplexitySearchOptions): Search
   return {
     name: PERPLEXITY,
     async search(query: SearchQuery): Promise<SearchPage> {
-      const library = await loadOpenAi();
+      // Read by the first Perplexity search of an instance: most deployments have no Perplexity key and never load it.
+      const library = await import('openai');
       client ??= new library.OpenAI({
         apiKey: options.apiKey,
         baseURL: options.baseUrl ?? defaultBaseUrl,
