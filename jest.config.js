@@ -1,6 +1,6 @@
 /**
  * Jest runs the TypeScript sources as native ES modules through SWC.
- * middy is ESM-only, so the project is ESM end to end (see docs/toolchain.md "ESM and jest").
+ * The project is ESM end to end (see docs/toolchain.md "ESM and jest").
  *
  * Four projects, so a change can be checked at the speed its tests allow:
  * `unit` (no embedded AWS, no processes: seconds), `integration` (embedded

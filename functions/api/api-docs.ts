@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import middy from '@middy/core';
 import * as z from 'zod/mini';
 import { serveReference } from '../../shared/api/reference';
 import { loggerOf } from '../../shared/composition/adapters';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { readConfig } from '../../shared/platform/config';
+import { withMiddleware } from '../../shared/platform/handler-chain';
 import { errorEnvelope } from '../../shared/platform/http/middleware';
 import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
 
@@ -33,7 +33,7 @@ export function build(settings: Settings) {
     document: OPENAPI_DOCUMENT_FILE ?? DEFAULT_OPENAPI_DOCUMENT_FILE,
     script: REDOC_SCRIPT_FILE ?? DEFAULT_REDOC_SCRIPT_FILE,
   });
-  return middy<HttpEvent, HttpResult>(async (event: HttpEvent) => serve(event.rawPath, event.headers ?? {})).use(errorEnvelope({ logger }));
+  return withMiddleware<HttpEvent, HttpResult>(async (event) => serve(event.rawPath, event.headers ?? {}), [errorEnvelope({ logger })]);
 }
 
 export const handler = lambdaEntry(build);

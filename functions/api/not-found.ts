@@ -1,10 +1,10 @@
-import middy from '@middy/core';
 import { apiRoute } from '../../shared/api/route';
 import { answerUnmatched } from '../../shared/api/unmatched';
 import { authenticatorOf, documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { clockOf, type HostPorts } from '../../shared/composition/host';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
+import { withMiddleware } from '../../shared/platform/handler-chain';
 import { errorEnvelope } from '../../shared/platform/http/middleware';
 import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
 
@@ -20,7 +20,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   };
   /** Under /api, the key is checked first: a caller without one learns nothing about which routes exist. */
   const apiNotFound = apiRoute(deps, {}, async ({ event }) => unmatched(event));
-  const publicNotFound = middy<HttpEvent, HttpResult>(unmatched).use(errorEnvelope({ logger: deps.logger }));
+  const publicNotFound = withMiddleware<HttpEvent, HttpResult>(unmatched, [errorEnvelope({ logger: deps.logger })]);
   return async (event: HttpEvent, context: Parameters<typeof apiNotFound>[1]): Promise<HttpResult> =>
     event.rawPath === '/api' || event.rawPath.startsWith('/api/') ? apiNotFound(event, context) : publicNotFound(event, context);
 }

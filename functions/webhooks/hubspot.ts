@@ -1,5 +1,3 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
 import * as z from 'zod/mini';
 import { dynamoTenantStore } from '../../shared/access/dynamo-tenants';
 import { MAX_BODY_BYTES } from '../../shared/catalogue/limits';
@@ -21,8 +19,10 @@ import { answerLeadEvent } from '../../shared/lead-follow-up/sequences/lead-even
 import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
 import { readConfig } from '../../shared/platform/config';
 import { AppError } from '../../shared/platform/errors';
+import { withMiddleware } from '../../shared/platform/handler-chain';
 import { bodySizeLimit, errorEnvelope } from '../../shared/platform/http/middleware';
 import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
+import { invocationLogging } from '../../shared/platform/invocation-logging';
 import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
 
 /**
@@ -83,10 +83,10 @@ export function build(settings: Settings, host: HostPorts = {}) {
     logger,
     ...retention,
   };
-  return middy<HttpEvent, HttpResult>(async (event: HttpEvent): Promise<HttpResult> => answerHubSpotWebhook(deps, event))
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(errorEnvelope({ logger }))
-    .use(bodySizeLimit(MAX_BODY_BYTES));
+  return withMiddleware<HttpEvent, HttpResult>(
+    async (event) => answerHubSpotWebhook(deps, event),
+    [invocationLogging(logger), errorEnvelope({ logger }), bodySizeLimit(MAX_BODY_BYTES)],
+  );
 }
 
 export const handler = lambdaEntry(build);

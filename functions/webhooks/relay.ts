@@ -1,5 +1,3 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
@@ -8,6 +6,8 @@ import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { systemClock } from '../../shared/platform/clock';
 import { optionalUrl, readConfig } from '../../shared/platform/config';
+import { withMiddleware } from '../../shared/platform/handler-chain';
+import { invocationLogging } from '../../shared/platform/invocation-logging';
 import { twilioAuthToken } from '../../shared/providers/telephony/auth-token';
 import { apiGatewayConnections } from '../../shared/voice-assistant/api-gateway-connections';
 import type { RelayConnections } from '../../shared/voice-assistant/connections';
@@ -64,11 +64,14 @@ export function build(settings: Settings, transport: RelayTransport = {}) {
     ...(PUBLIC_BASE_URL ? { publicBaseUrl: PUBLIC_BASE_URL } : {}),
     logger,
   };
-  return middy<SocketEvent, SocketResult>(async (event: SocketEvent): Promise<SocketResult> => {
-    const { domainName, stage } = event.requestContext;
-    connections ??= apiGatewayConnections({ endpoint: `https://${domainName}/${stage}` });
-    return handleRelayEvent({ ...deps, connections }, event);
-  }).use(injectLambdaContext(logger, { resetKeys: true }));
+  return withMiddleware<SocketEvent, SocketResult>(
+    async (event) => {
+      const { domainName, stage } = event.requestContext;
+      connections ??= apiGatewayConnections({ endpoint: `https://${domainName}/${stage}` });
+      return handleRelayEvent({ ...deps, connections }, event);
+    },
+    [invocationLogging(logger)],
+  );
 }
 
 export const handler = lambdaEntry(build);

@@ -1,5 +1,3 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
 import { MAX_BODY_BYTES } from '../../shared/catalogue/limits';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
@@ -10,8 +8,10 @@ import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { systemClock } from '../../shared/platform/clock';
 import { optionalUrl, readConfig } from '../../shared/platform/config';
+import { withMiddleware } from '../../shared/platform/handler-chain';
 import { bodySizeLimit, errorEnvelope } from '../../shared/platform/http/middleware';
 import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
+import { invocationLogging } from '../../shared/platform/invocation-logging';
 import { twilioAuthToken } from '../../shared/providers/telephony/auth-token';
 import { answerCallStatus } from '../../shared/stakeholder-coordination/call-status-webhook';
 import { RELAY_ENDED_PATH } from '../../shared/stakeholder-coordination/call-status-path';
@@ -77,12 +77,10 @@ export function build(settings: Settings) {
     callEnded,
   };
   const relayEnded = { commands, authToken, ...publicBaseUrl, onSessionEnded: summaryRequested('Relay session ended'), logger };
-  return middy<HttpEvent, HttpResult>(async (event: HttpEvent): Promise<HttpResult> =>
-    event.routeKey === `POST ${RELAY_ENDED_PATH}` ? answerRelayEnded(relayEnded, event) : answerCallStatus(deps, event),
-  )
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(errorEnvelope({ logger }))
-    .use(bodySizeLimit(MAX_BODY_BYTES));
+  return withMiddleware<HttpEvent, HttpResult>(
+    async (event) => (event.routeKey === `POST ${RELAY_ENDED_PATH}` ? answerRelayEnded(relayEnded, event) : answerCallStatus(deps, event)),
+    [invocationLogging(logger), errorEnvelope({ logger }), bodySizeLimit(MAX_BODY_BYTES)],
+  );
 }
 
 export const handler = lambdaEntry(build);

@@ -1,13 +1,13 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../catalogue/limits';
 import type { Principal } from '../access/api-keys';
 import type { Authenticator } from '../access/authenticate';
 import type { ErrorCode } from '../platform/errors';
+import { withMiddleware, type Middleware } from '../platform/handler-chain';
 import { bodySizeLimit, errorEnvelope, jsonBody, jsonContentType } from '../platform/http/middleware';
 import type { HttpEvent, HttpResult } from '../platform/http/types';
+import { invocationLogging } from '../platform/invocation-logging';
 
 /** What a route's use case receives: the caller, the parsed body and the raw event. */
 export interface ApiCall {
@@ -37,7 +37,7 @@ export interface RouteOptions {
 type CallContext = Context & { principal?: Principal; headers?: Record<string, string | undefined> };
 
 /**
- * The middy chain every API function shares, in the order of
+ * The steps every API function shares, in the order of
  * docs/api.md "Order of checks": key (401), body size (413), content type (415),
  * JSON (400), then the route's own checks; any error leaves as the envelope. Once the key is
  * known, every log line of the request carries its `keyId`.
@@ -47,28 +47,30 @@ export function apiRoute(deps: RouteDependencies, options: RouteOptions, run: (c
     if (!context.principal) throw new Error('apiRoute: no principal after authentication');
     return run({ event, principal: context.principal, body: event.body, headers: context.headers ?? lowerCaseHeaders(event.headers) });
   };
-  const chain = middy<HttpEvent, HttpResult, Error, CallContext>(inner)
-    // First in, so last out: every answer once the key is known, an error's envelope included, carries the RateLimit headers.
-    .use(rateLimitHeaders())
-    .use(injectLambdaContext(deps.logger, { resetKeys: true }))
-    .use(errorEnvelope({ logger: deps.logger, ...(options.errorExtra ? { extra: (request) => options.errorExtra!(request.event) } : {}) }))
-    .use({
-      before: async (request) => {
-        request.context.headers = lowerCaseHeaders(request.event.headers);
-        const principal = await deps.authenticate(request.context.headers);
-        request.context.principal = principal;
-        // Every later line of this request names the key by its id (never the key); injectLambdaContext drops it afterwards.
-        deps.logger.appendKeys({ keyId: principal.keyId });
-      },
-    });
-  // Every /api route, with a body of its own or not (some parse theirs per method), takes JSON only.
-  chain.use(bodySizeLimit(MAX_BODY_BYTES)).use(jsonContentType());
-  if (options.bodyErrorCode) chain.use(jsonBody(options.bodyErrorCode, MAX_JSON_DEPTH));
-  return chain;
+  const authentication: Middleware<HttpEvent, HttpResult, CallContext> = {
+    before: async (request) => {
+      request.context.headers = lowerCaseHeaders(request.event.headers);
+      const principal = await deps.authenticate(request.context.headers);
+      request.context.principal = principal;
+      // Every later line of this request names the key by its id (never the key); invocationLogging drops it afterwards.
+      deps.logger.appendKeys({ keyId: principal.keyId });
+    },
+  };
+  return withMiddleware<HttpEvent, HttpResult, CallContext>(inner, [
+    // First, so the outermost: every answer once the key is known, an error's envelope included, carries the RateLimit headers.
+    rateLimitHeaders(),
+    invocationLogging(deps.logger),
+    errorEnvelope({ logger: deps.logger, ...(options.errorExtra ? { extra: (request) => options.errorExtra!(request.event) } : {}) }),
+    authentication,
+    // Every /api route, with a body of its own or not (some parse theirs per method), takes JSON only.
+    bodySizeLimit(MAX_BODY_BYTES),
+    jsonContentType(),
+    ...(options.bodyErrorCode ? [jsonBody(options.bodyErrorCode, MAX_JSON_DEPTH)] : []),
+  ]);
 }
 
 /** Adds the request's RateLimit headers (when its tenant has a request rate) to whatever answer leaves. */
-function rateLimitHeaders() {
+function rateLimitHeaders(): Middleware<HttpEvent, HttpResult, CallContext> {
   const add = async (request: { context: CallContext; response: HttpResult | undefined }) => {
     const headers = request.context.principal?.rateHeaders;
     if (!headers || !request.response) return;

@@ -58,6 +58,10 @@ describe('apiRoute log lines', () => {
       ['Between requests', undefined],
     ]);
     expect(items(output.stderr).map((item) => [item.message, item.keyId])).toEqual([['Unhandled error', b]]);
+    // The invocation's Lambda context is on every line of a request (the local runtime's context gives a request id each).
+    const requestIds = [...items(output.stdout).slice(0, 4), ...items(output.stderr)].map((item) => item.function_request_id);
+    expect(requestIds.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
+    expect(new Set(requestIds).size).toBe(2);
     expect(`${output.stdout}${output.stderr}`).not.toContain(keyA);
     expect(`${output.stdout}${output.stderr}`).not.toContain(keyB);
   });

@@ -1,13 +1,12 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { MiddlewareObj, Request } from '@middy/core';
-import type { Context } from 'aws-lambda';
 import { AppError, toErrorInfo, type ErrorCode } from '../errors';
 import { JsonDocumentError, parseJsonDocument } from '../json';
+import type { Invocation, Middleware } from '../handler-chain';
 import { describeError } from '../logger';
 import { errorResponse } from './responses';
 import type { HttpEvent, HttpResult } from './types';
 
-type HttpRequest = Request<HttpEvent, HttpResult, Error, Context>;
+type HttpRequest = Invocation<HttpEvent, HttpResult>;
 
 /**
  * Last line of defence (attach it first): turns any error into the envelope.
@@ -17,7 +16,7 @@ type HttpRequest = Request<HttpEvent, HttpResult, Error, Context>;
 export function errorEnvelope(options: {
   logger: Logger;
   extra?: (request: HttpRequest) => Record<string, unknown>;
-}): MiddlewareObj<HttpEvent, HttpResult> {
+}): Middleware<HttpEvent, HttpResult> {
   return {
     onError: async (request) => {
       const error = request.error;
@@ -32,7 +31,7 @@ export function errorEnvelope(options: {
 }
 
 /** Refuses bodies larger than `maxBytes` with 413 PAYLOAD_TOO_LARGE, before parsing them. */
-export function bodySizeLimit(maxBytes: number): MiddlewareObj<HttpEvent, HttpResult> {
+export function bodySizeLimit(maxBytes: number): Middleware<HttpEvent, HttpResult> {
   return {
     before: async (request) => {
       const { body, isBase64Encoded } = request.event;
@@ -75,7 +74,7 @@ export function isJsonContentType(value: string | undefined): boolean {
  * body is never read as JSON. A request without a body needs no
  * `Content-Type`. Attach it after the size limit (413 comes first).
  */
-export function jsonContentType(): MiddlewareObj<HttpEvent, HttpResult> {
+export function jsonContentType(): Middleware<HttpEvent, HttpResult> {
   return {
     before: async (request) => {
       const { body, headers } = request.event;
@@ -99,7 +98,7 @@ export function jsonContentType(): MiddlewareObj<HttpEvent, HttpResult> {
  * Depth is checked before parsing, so nothing downstream (validation,
  * hashing, storage) can recurse until the stack overflows.
  */
-export function jsonBody(errorCode: ErrorCode, maxDepth: number): MiddlewareObj<HttpEvent, HttpResult> {
+export function jsonBody(errorCode: ErrorCode, maxDepth: number): Middleware<HttpEvent, HttpResult> {
   return {
     before: async (request) => {
       const { body, isBase64Encoded } = request.event;
