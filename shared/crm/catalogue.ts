@@ -31,6 +31,9 @@ export const CRM_CATALOGUE = {
         // of at most 53 s each (crmCallWorstCaseMs) and 100 leads' table writes: 60 + 265 + ~20 s < 360 s.
         timeoutSeconds: 360,
         memoryMb: 256,
+        // Code split: HubSpot's calls and lists APIs (a third of its client) are chunks read only by the jobs that need them
+        // (shared/providers/crm/hubspot-apis.ts): calls never, lists only when the import names a list.
+        lazyChunks: true,
         access: {
           table: [
             // Its command: claimed, its progress kept after each page, released when it re-queues itself, ended.

@@ -206,6 +206,20 @@ describe('bundle-size budgets', () => {
     expect(FUNCTIONS.find((fn) => fn.id === 'crmSyncWorker')!.lazyChunks).toBe(true);
   });
 
+  it("leaves HubSpot's calls and lists APIs out of the CRM import's cold start: only a call's write-back or a list's import reads them", () => {
+    const crmImport = measured.find((bundle) => bundle.name === 'crmImportWorker')!;
+    const hubspotModules = (files: Set<string>) =>
+      [...files]
+        .filter((file) => file.includes('@hubspot/api-client/lib/codegen/crm/'))
+        .map((file) => file.split('/codegen/crm/')[1]!.split('/')[0]!);
+    expect(new Set(hubspotModules(crmImport.files))).toEqual(new Set(['associations', 'contacts', 'objects', 'lists']));
+    const atImport = [...crmImport.filesLoadedAtImport].filter((file) => file.includes('@hubspot/api-client/lib/codegen/crm/'));
+    expect(atImport.some((file) => file.includes('/crm/contacts/'))).toBe(true);
+    expect(atImport.some((file) => file.includes('/crm/objects/notes/'))).toBe(true);
+    expect(atImport.filter((file) => file.includes('/crm/lists/') || file.includes('/crm/objects/calls/'))).toEqual([]);
+    expect(FUNCTIONS.find((fn) => fn.id === 'crmImportWorker')!.lazyChunks).toBe(true);
+  });
+
   it("leaves the HubSpot client out of the connection API's cold start: only a connect (its token check) imports it", () => {
     const api = measured.find((bundle) => bundle.name === 'crmConnectionApi')!;
     expect(api.packages).toContain('@hubspot/api-client');

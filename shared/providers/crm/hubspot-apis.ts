@@ -1,7 +1,5 @@
 import * as associations from '@hubspot/api-client/lib/codegen/crm/associations/v4/index.js';
 import * as contacts from '@hubspot/api-client/lib/codegen/crm/contacts/index.js';
-import * as lists from '@hubspot/api-client/lib/codegen/crm/lists/index.js';
-import * as calls from '@hubspot/api-client/lib/codegen/crm/objects/calls/index.js';
 import * as emails from '@hubspot/api-client/lib/codegen/crm/objects/emails/index.js';
 import * as notes from '@hubspot/api-client/lib/codegen/crm/objects/notes/index.js';
 import type IConfiguration from '@hubspot/api-client/lib/src/configuration/IConfiguration.js';
@@ -15,7 +13,12 @@ import { Request } from '@hubspot/api-client/lib/src/services/http/Request.js';
  * library's own `Client` builds them (each API's generated module with its
  * configuration, `ApiClientConfigurator.getParams`), but only these: the
  * whole `Client` requires every API HubSpot has (4.5 MB bundled, against
- * 0.7 MB for these), which a function's cold start would pay for.
+ * 0.7 MB for these), which a function's cold start would pay for. The
+ * contacts and the engagements every import reads (notes, e-mails, their
+ * associations) are loaded with the adapter; calls (only a call's
+ * write-back logs one) and list memberships (only an import of a list reads
+ * them) on their first use: their generated modules are a third of the
+ * rest.
  * No decorators are applied: the library keeps them in one process-wide
  * service, and its retry ignores `Retry-After` (hubspot-call.ts retries).
  */
@@ -31,13 +34,21 @@ export function hubspotApis(config: IConfiguration) {
   const contactsConfiguration = configure(contacts);
   const notesConfiguration = configure(notes);
   const emailsConfiguration = configure(emails);
-  const callsConfiguration = configure(calls);
   return {
     contacts: { basic: new contacts.BasicApi(contactsConfiguration), batch: new contacts.BatchApi(contactsConfiguration) },
     notes: { basic: new notes.BasicApi(notesConfiguration), batch: new notes.BatchApi(notesConfiguration) },
     emails: { basic: new emails.BasicApi(emailsConfiguration), batch: new emails.BatchApi(emailsConfiguration) },
-    calls: { basic: new calls.BasicApi(callsConfiguration), batch: new calls.BatchApi(callsConfiguration) },
-    listMemberships: new lists.MembershipsApi(configure(lists)),
+    /** The calls APIs, their module read on first use (Node keeps it; the APIs themselves are two small objects). */
+    calls: async () => {
+      const calls = await import('@hubspot/api-client/lib/codegen/crm/objects/calls/index.js');
+      const callsConfiguration = configure(calls);
+      return { basic: new calls.BasicApi(callsConfiguration), batch: new calls.BatchApi(callsConfiguration) };
+    },
+    /** The list memberships API, its module read on first use. */
+    listMemberships: async () => {
+      const lists = await import('@hubspot/api-client/lib/codegen/crm/lists/index.js');
+      return new lists.MembershipsApi(configure(lists));
+    },
     associations: new associations.BatchApi(configure(associations)),
     /** A request to a path the generated APIs do not cover (the token check), as `Client.apiRequest` sends it. */
     request: (options: IHttpOptions) => HttpClient.send(new Request(config, options)),

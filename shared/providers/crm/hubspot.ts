@@ -131,14 +131,20 @@ function hubspotClient(basePath: string, credentials: CrmCredentials, policy: Cr
   };
 
   /** Objects of a type by id, read in batches of MAX_PAGE_SIZE. */
-  const batchOf = (type: string) =>
-    type === 'contacts' ? api.contacts.batch : type === 'notes' ? api.notes.batch : type === 'emails' ? api.emails.batch : api.calls.batch;
+  const batchOf = async (type: string) =>
+    type === 'contacts'
+      ? api.contacts.batch
+      : type === 'notes'
+        ? api.notes.batch
+        : type === 'emails'
+          ? api.emails.batch
+          : (await api.calls()).batch;
   const readObjects = async (type: string, ids: readonly string[], props: readonly string[]): Promise<HubSpotObject[]> => {
     const read: HubSpotObject[] = [];
     for (let start = 0; start < ids.length; start += MAX_PAGE_SIZE) {
       const inputs = ids.slice(start, start + MAX_PAGE_SIZE).map((id) => ({ id }));
       const body = { inputs, properties: [...props], propertiesWithHistory: [] };
-      const batch = batchOf(type);
+      const batch = await batchOf(type);
       const answer = await call(true, () => batch.read(body));
       read.push(...answer.results);
     }
@@ -217,7 +223,8 @@ function hubspotClient(basePath: string, credentials: CrmCredentials, policy: Cr
     },
 
     async listMembers(listId, page) {
-      const answer = await call(true, () => api.listMemberships.getPage(listId, page?.after, undefined, pageLimit(page?.limit)));
+      const memberships = await api.listMemberships();
+      const answer = await call(true, () => memberships.getPage(listId, page?.after, undefined, pageLimit(page?.limit)));
       const next = answer.paging?.next?.after;
       return { items: answer.results.map((member) => String(member.recordId)), ...(next ? { next } : {}) };
     },
@@ -228,14 +235,9 @@ function hubspotClient(basePath: string, credentials: CrmCredentials, policy: Cr
         properties: engagementProperties(input),
         associations: [{ to: { id: input.contactId }, types: [{ associationCategory: HUBSPOT_DEFINED, associationTypeId: association }] }],
       };
-      const create = () =>
-        objects === 'notes'
-          ? api.notes.basic.create(body)
-          : objects === 'emails'
-            ? api.emails.basic.create(body)
-            : api.calls.basic.create(body);
+      const engagements = objects === 'notes' ? api.notes : objects === 'emails' ? api.emails : await api.calls();
       // Never retried after a transient failure: HubSpot may have recorded it, and a second create would double it.
-      const created = await call(false, create);
+      const created = await call(false, () => engagements.basic.create(body));
       return { id: String(created.id), kind: input.kind };
     },
 
