@@ -1,4 +1,5 @@
 import { cap, normalizeAnalysis, type ContentAnalysis, type Sentiment } from './analysis-schema';
+import { wordRunsOf } from '../platform/text';
 
 /**
  * The deterministic content analysis used when no model is configured, and
@@ -113,7 +114,9 @@ const STOP_WORDS = new Set(
 
 /** Words of a text, lower case, with a plain English plural `s` dropped so `model` meets `models`. */
 function wordsOf(text: string, skip: ReadonlySet<string> = new Set()): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !skip.has(word)).map(stem);
+  return wordRunsOf(text.toLowerCase())
+    .filter((word) => !skip.has(word))
+    .map(stem);
 }
 
 function stem(word: string): string {

@@ -1,3 +1,8 @@
+import { lazy } from '../platform/memo';
+
+/** Runs of letters, in any script. */
+const LETTER_RUNS = lazy(() => new RegExp(String.raw`\p{L}+`, 'gu'));
+
 /**
  * A small, dependency-free language check for generated copy: it counts
  * frequent function words of a few languages. It only ever says "this is
@@ -26,7 +31,7 @@ export function baseLanguage(tag: string | undefined): string | undefined {
 
 /** The language a text is most likely in, among those checked; undefined when unclear. */
 export function detectLanguage(text: string): string | undefined {
-  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const words = text.toLowerCase().match(LETTER_RUNS()) ?? [];
   const scores = Object.entries(STOPWORDS).map(([language, stopwords]) => ({
     language,
     score: words.filter((word) => stopwords.has(word)).length,

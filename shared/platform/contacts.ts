@@ -8,6 +8,7 @@
  */
 
 export type ContactKind = 'url' | 'email' | 'phone';
+import { lazy } from './memo';
 
 /** One contact found in a text. */
 export interface FoundContact {
@@ -28,7 +29,7 @@ const WORD_END = String.raw`\s<>"'\x60()[\]{}|\\^,;\u2018\u2019\u201C\u201D\u202
  * followed by a letter, digit or "/". Other words never match, and a word
  * is read once, from its start.
  */
-const CANDIDATE_WORD = new RegExp(`(?<![^${WORD_END}])[^${WORD_END}]*?[.@:][\\p{L}\\p{N}/][^${WORD_END}]*`, 'gu');
+const CANDIDATE_WORD = lazy(() => new RegExp(`(?<![^${WORD_END}])[^${WORD_END}]*?[.@:][\\p{L}\\p{N}/][^${WORD_END}]*`, 'gu'));
 
 /** Inside a word without a scheme, an address or a bare link ends at ":", "=", "&", "?", "#", "!" or "*". */
 const SEGMENT = /[^:=&?#!*]+/g;
@@ -36,10 +37,10 @@ const HAS_SEGMENT_END = /[:=&?#!*]/;
 
 const SCHEME = /^[a-z][a-z0-9+.-]{0,15}:\/\//i;
 const WWW = /www\./i;
-const EMAIL = /^([\p{L}\p{N}._%+-]{1,64})@([\p{L}\p{N}.-]{1,253})$/u;
-const LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
-const LETTERS_TLD = /^\p{L}{2,63}$/u;
-const WORD_CHARACTER = /[\p{L}\p{N}_]/u;
+const EMAIL = lazy(() => new RegExp(String.raw`^([\p{L}\p{N}._%+-]{1,64})@([\p{L}\p{N}.-]{1,253})$`, 'u'));
+const LABEL = lazy(() => new RegExp(String.raw`^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$`, 'u'));
+const LETTERS_TLD = lazy(() => new RegExp(String.raw`^\p{L}{2,63}$`, 'u'));
+const WORD_CHARACTER = lazy(() => new RegExp(String.raw`[\p{L}\p{N}_]`, 'u'));
 const NON_DIGITS = /\D/g;
 const PATH_START = /[/?#]/;
 const QUERY_START = /[?#]/;
@@ -51,7 +52,7 @@ const QUERY_START = /[?#]/;
  * before. A run that goes on past 15 digits is skipped whole (see
  * `endOfDigitRun`).
  */
-const PHONE_RUN = /(?<![\p{L}\p{N}_+.])[+(]?\d(?:\d|[ .()\-\u00A0\u2010-\u2013]{1,3}\d){6,14}/gu;
+const PHONE_RUN = lazy(() => new RegExp(String.raw`(?<![\p{L}\p{N}_+.])[+(]?\d(?:\d|[ .()\-\u00A0\u2010-\u2013]{1,3}\d){6,14}`, 'gu'));
 
 const MIN_PHONE_DIGITS = 7;
 
@@ -75,13 +76,13 @@ export function findContacts(text: string): FoundContact[] {
   const words: FoundContact[] = [];
   // A word that comes back (a signature, a repeated link) is read once.
   const read = new Map<string, FoundContact[]>();
-  for (const match of text.matchAll(CANDIDATE_WORD)) {
+  for (const match of text.matchAll(CANDIDATE_WORD())) {
     let contacts = read.get(match[0]);
     if (!contacts) read.set(match[0], (contacts = wordContacts(match[0])));
     for (const contact of contacts) words.push({ ...contact, index: match.index + contact.index });
   }
   const phones: FoundContact[] = [];
-  const pattern = new RegExp(PHONE_RUN);
+  const pattern = new RegExp(PHONE_RUN());
   let word = 0;
   for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
     const end = match.index + match[0].length;
@@ -183,7 +184,7 @@ function wwwStart(word: string): number | undefined {
 }
 
 function emailContact(text: string, index: number): FoundContact | undefined {
-  const match = EMAIL.exec(text);
+  const match = EMAIL().exec(text);
   if (!match || !isDomain(match[2]!, false)) return undefined;
   return { kind: 'email', text, index, key: emailKey(text) };
 }
@@ -199,8 +200,8 @@ function isDomain(host: string, knownTld: boolean): boolean {
   const lastDot = host.lastIndexOf('.');
   if (lastDot < 0) return false;
   const tld = host.slice(lastDot + 1);
-  if (knownTld ? !LINK_TLDS.has(tld) : !LETTERS_TLD.test(tld)) return false;
-  return host.split('.').every((label) => label.length <= 63 && LABEL.test(label));
+  if (knownTld ? !LINK_TLDS.has(tld) : !LETTERS_TLD().test(tld)) return false;
+  return host.split('.').every((label) => label.length <= 63 && LABEL().test(label));
 }
 
 /** Where a run of digits and separators that reaches `from` ends: `from` itself unless more digits follow. */
@@ -217,7 +218,7 @@ function endOfDigitRun(text: string, from: number): number {
 }
 
 function phoneContact(run: string, index: number, next: string): FoundContact | undefined {
-  if (next !== '' && WORD_CHARACTER.test(next)) return undefined;
+  if (next !== '' && WORD_CHARACTER().test(next)) return undefined;
   // A "(" of the surrounding prose, as in "(555 0100 4)", is not part of the number.
   const opensProse = run.startsWith('(') && !run.includes(')');
   const text = opensProse ? run.slice(1) : run;

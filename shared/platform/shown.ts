@@ -1,10 +1,11 @@
 /** Longest caller-given id an error message repeats in full. */
 export const MAX_SHOWN_ID_LENGTH = 100;
+import { lazy } from './memo';
 
 /** How much of a longer id is kept, before the ellipsis. */
 const SHOWN_ID_PREFIX_LENGTH = 20;
 
-const INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
+const INVISIBLE = lazy(() => new RegExp(String.raw`[\p{Cc}\p{Cf}]`, 'gu'));
 
 /**
  * A caller-given id as an error message may repeat it: control and format
@@ -14,7 +15,7 @@ const INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
  * echoes a caller's megabyte back, nor lets it forge lines in a log.
  */
 export function shownId(value: string): string {
-  const characters = Array.from(value.replace(INVISIBLE, ''));
+  const characters = Array.from(value.replace(INVISIBLE(), ''));
   if (characters.length <= MAX_SHOWN_ID_LENGTH) return characters.join('');
   return `${characters.slice(0, SHOWN_ID_PREFIX_LENGTH).join('')}…`;
 }

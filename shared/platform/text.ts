@@ -1,3 +1,5 @@
+import { lazy } from './memo';
+
 /**
  * Characters that must never reach text a person reads: C0 and C1 controls
  * (U+0000–U+001F, U+007F–U+009F) except tab and newline, and the bidi
@@ -9,6 +11,17 @@ const UNSAFE_CHARACTERS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\
 
 const ANY_UNSAFE = new RegExp(UNSAFE_CHARACTERS.source);
 const LINE_BREAK = /\r\n?/g;
+
+/**
+ * Runs of letters and digits, in any script. Built on first use, as every pattern with a Unicode property class is
+ * (test/unit/regexp-at-import.test.ts tells why).
+ */
+export const WORD_RUNS = lazy(() => new RegExp(String.raw`[\p{L}\p{N}]+`, 'gu'));
+
+/** The runs of letters and digits of `text`, in order: its words, punctuation and spaces aside. */
+export function wordRunsOf(text: string): string[] {
+  return text.match(WORD_RUNS()) ?? [];
+}
 
 /**
  * Cleans free text that may end up in generated copy: a carriage return

@@ -1,4 +1,5 @@
-import { cleanText } from '../platform/text';
+import { cleanText, WORD_RUNS } from '../platform/text';
+import { lazy } from '../platform/memo';
 
 /** What a question asks about, as far as its words tell without the brief. */
 export type QuestionTopic =
@@ -60,6 +61,13 @@ const CONTRACTIONS: Readonly<Record<string, string>> = {
   gonna: 'going to',
   wanna: 'want to',
 };
+
+/** What an utterance keeps of its characters: letters, digits, `?`, `.`, white space and `-` (the rest become spaces). */
+const NOT_SPOKEN = lazy(() => new RegExp(String.raw`[^\p{L}\p{N}?.\s-]+`, 'gu'));
+/** A hyphen between two letters (`follow-up`), read as a space. */
+const HYPHENATED = lazy(() => new RegExp(String.raw`(\p{L})-(\p{L})`, 'gu'));
+/** A letter or a digit: a sentence without one holds no words. */
+const HAS_WORD = lazy(() => new RegExp(String.raw`[\p{L}\p{N}]`, 'u'));
 const FILLERS = /\b(?:um+|uh+|erm?|ah+|hmm+|mm+|you know|i mean|like i said|kind of|sort of|basically|actually)\b/g;
 const LEADING_WORDS = new Set([
   'yes',
@@ -152,10 +160,10 @@ export function normalizeUtterance(said: string): string {
     .replace(/[’‘`´]/g, "'")
     .replace(/'/g, '')
     .replace(/[!;]+/g, '.')
-    .replace(/[^\p{L}\p{N}?.\s-]+/gu, ' ')
-    .replace(/(\p{L})-(\p{L})/gu, '$1 $2')
+    .replace(NOT_SPOKEN(), ' ')
+    .replace(HYPHENATED(), '$1 $2')
     .replace(/(?<!\d)[.-]+|[.-]+(?!\d)/g, (marks) => (marks.includes('.') ? '.' : ' '))
-    .replace(/[\p{L}\p{N}]+/gu, (word) => CONTRACTIONS[word] ?? word)
+    .replace(WORD_RUNS(), (word) => CONTRACTIONS[word] ?? word)
     .replace(FILLERS, ' ')
     .replace(/\s+/g, ' ')
     .replace(/ ([.?])/g, '$1')
@@ -173,7 +181,7 @@ export function readIntent(said: string): CallerIntent {
   const sentences = text
     .split(/(?<=[.?])\s*/)
     .map((sentence) => ({ asked: sentence.endsWith('?'), words: sentence.replace(/[.?]+$/, '').trim() }))
-    .filter((sentence) => /[\p{L}\p{N}]/u.test(sentence.words));
+    .filter((sentence) => HAS_WORD().test(sentence.words));
   if (sentences.length === 0) return { kind: 'unclear' };
   const plain = sentences.map((sentence) => sentence.words).join(' ');
   const words = plain.split(' ');

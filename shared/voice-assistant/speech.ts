@@ -1,4 +1,4 @@
-import { cleanText } from '../platform/text';
+import { cleanText, wordRunsOf } from '../platform/text';
 
 const LINK = /\[([^\]]*)\]\([^)]*\)/g;
 const HEADING_OR_BULLET = /^\s*(?:#{1,6}\s+|[-*•]\s+|\d{1,3}[.)]\s+|>\s*)/gm;
@@ -48,7 +48,7 @@ export function cutAt(text: string, max: number): string {
 
 /** Whether `text` begins with the words of `prefix` (letters and digits compared, case and punctuation aside). */
 export function startsWithWords(text: string, prefix: string): boolean {
-  const words = (value: string) => value.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = (value: string) => wordRunsOf(value.toLowerCase());
   const head = words(prefix);
   const body = words(text);
   return head.every((word, index) => (index === head.length - 1 ? (body[index] ?? '').startsWith(word) : body[index] === word));

@@ -1,4 +1,5 @@
 import type { TranscriptEntry } from '../calls/record';
+import { lazy } from '../platform/memo';
 
 /** Why a summary is empty when the person called said nothing of substance (the reason it carries instead of content). */
 export const NOTHING_USABLE_REASON =
@@ -9,6 +10,9 @@ export const NOTHING_USABLE_REASON =
  * acknowledgements. A turn made only of these (or of no words at all: noise
  * the speech recognizer wrote down as punctuation) gives a summary nothing.
  */
+/** Words with their apostrophes (`don't`), in any script. */
+const WORDS_WITH_APOSTROPHES = lazy(() => new RegExp(String.raw`[\p{L}\p{N}']+`, 'gu'));
+
 const EMPTY_WORDS: ReadonlySet<string> = new Set([
   'uh',
   'uhm',
@@ -56,5 +60,5 @@ export function usableStatements(transcript: readonly TranscriptEntry[]): string
   return transcript
     .filter((entry) => entry.role === 'user' && entry.dtmf === undefined)
     .map((entry) => entry.content.trim())
-    .filter((text) => (text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? []).some((word) => !EMPTY_WORDS.has(word.replace(/'/g, ''))));
+    .filter((text) => (text.toLowerCase().match(WORDS_WITH_APOSTROPHES()) ?? []).some((word) => !EMPTY_WORDS.has(word.replace(/'/g, ''))));
 }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { describeError } from '../logger';
 import type { SegmentSender } from './daemon';
 import { parseTraceHeader, type TraceContext } from './trace-header';
+import { lazy } from '../memo';
 
 /** What a subsegment records besides its name and times (the fields of X-Ray's segment documents). */
 export interface SubsegmentFields {
@@ -47,7 +48,7 @@ interface Frame {
   readonly awsCall?: boolean;
 }
 
-const NAME_CHARACTERS = /[^\p{L}\p{N}\s_.:/%&#=+\\@-]/gu;
+const NAME_CHARACTERS = lazy(() => new RegExp(String.raw`[^\p{L}\p{N}\s_.:/%&#=+\\@-]`, 'gu'));
 const ANNOTATION_KEY_CHARACTERS = /[^A-Za-z0-9_]/g;
 
 /** A 64-bit id in 16 hex digits, as X-Ray wants a segment's. */
@@ -110,7 +111,7 @@ export class SubsegmentRecorder {
         const failed = error !== undefined && !merged.error && !merged.fault && !merged.throttle;
         const failure = error === undefined ? undefined : describeError(error);
         sender.send({
-          name: name.replace(NAME_CHARACTERS, '_').slice(0, 200) || 'subsegment',
+          name: name.replace(NAME_CHARACTERS(), '_').slice(0, 200) || 'subsegment',
           id,
           trace_id: frame.trace.traceId,
           parent_id: frame.parentId,

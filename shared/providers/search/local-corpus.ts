@@ -4,6 +4,7 @@ import type MiniSearch from 'minisearch';
 import * as z from 'zod/mini';
 import '../../platform/zod-messages';
 import type { SearchHit, SearchPage, SearchProvider, SearchQuery } from './port';
+import { wordRunsOf } from '../../platform/text';
 
 /** Absolute path of the shipped sample corpus (technology and business news; sample data, labelled `local-corpus` in every result). */
 export const DEFAULT_CORPUS_FILE = join(import.meta.dirname, 'corpus', 'sample-news.jsonl');
@@ -138,7 +139,7 @@ function wordPattern(keyword: string): RegExp | undefined {
 
 /** True when the text holds a word the index can search (not only stop words or punctuation). */
 function searchable(text: string): boolean {
-  return (text.match(/[\p{L}\p{N}]+/gu) ?? []).some((word) => processTerm(word) !== null);
+  return wordRunsOf(text).some((word) => processTerm(word) !== null);
 }
 
 function processTerm(term: string): string | null {
