@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { findInFunctionSources } from '../support/source-files';
 import ts from 'typescript';
 
 /**
@@ -15,14 +15,6 @@ import ts from 'typescript';
  */
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const LOCALE_METHODS = new Set(['toLocaleString', 'toLocaleDateString', 'toLocaleTimeString', 'localeCompare']);
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
-  });
-}
 
 /** `Intl.X(…)`, `new Intl.X(…)` and `….toLocaleString(…)`-like calls outside any function body, as `file:line text`. */
 function intlCallsAtImport(file: string, source: string): string[] {
@@ -60,13 +52,9 @@ describe('Intl at import', () => {
   });
 
   it('is never called while a module of shared/ or functions/ is imported', () => {
-    const files = [...sourceFiles('shared'), ...sourceFiles('functions')];
-    expect(files.length).toBeGreaterThan(200);
     // Only files that name Intl or a locale method are parsed (a few dozen of hundreds).
-    const found = files.flatMap((file) => {
-      const source = readFileSync(join(ROOT, file), 'utf8');
-      return /Intl\.|\.toLocale|\.localeCompare/.test(source) ? intlCallsAtImport(relative(ROOT, join(ROOT, file)), source) : [];
-    });
+    const { files, found } = findInFunctionSources(ROOT, /Intl\.|\.toLocale|\.localeCompare/, intlCallsAtImport);
+    expect(files).toBeGreaterThan(200);
     expect(found).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { typeScriptFiles } from '../support/source-files';
 import { FEATURES } from '../../shared/catalogue/features';
 import type { FeatureCatalogue } from '../../shared/catalogue/feature';
 
@@ -42,14 +43,6 @@ const KNOWN_LEAKS: readonly { file: string; imports: string; why: string }[] = [
   },
 ];
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
-
 /** A relative import resolved to the file it loads, relative to the repository root. */
 function resolveImport(file: string, specifier: string): string {
   const target = resolve(file, '..', specifier);
@@ -82,7 +75,7 @@ function areaOf(path: string): string | undefined {
   return top === 'shared' && rest.length > 0 ? area : undefined;
 }
 
-const sharedFiles = sourceFiles(join(ROOT, 'shared')).map((file) => relative(ROOT, file));
+const sharedFiles = typeScriptFiles(join(ROOT, 'shared')).map((file) => relative(ROOT, file));
 const imports = sharedFiles.flatMap(importsOf);
 const isKnownLeak = (edge: Import): boolean => KNOWN_LEAKS.some((leak) => leak.file === edge.file && leak.imports === edge.target);
 const describeImport = (edge: Import): string => `${edge.file} imports ${edge.target} ('${edge.specifier}')`;

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { typeScriptFiles } from '../support/source-files';
 import { COMMAND_ACCEPT_TABLE_GRANTS, COMMAND_START_TABLE_GRANTS, PRODUCER_JOB_TABLE_GRANTS } from '../../shared/catalogue/command-start';
 import { FUNCTIONS } from '../../shared/catalogue/functions';
 import { JOB_TYPES, QUEUES } from '../../shared/catalogue/job-types';
@@ -9,15 +10,11 @@ import { ROUTES } from '../../shared/catalogue/routes';
 /** The kernel's rules, checked against the code and the service catalogue. */
 const ROOT = resolve(import.meta.dirname, '../..');
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
-
-const runtimeFiles = [...sourceFiles(join(ROOT, 'shared')), ...sourceFiles(join(ROOT, 'functions')), ...sourceFiles(join(ROOT, 'infra'))];
+const runtimeFiles = [
+  ...typeScriptFiles(join(ROOT, 'shared')),
+  ...typeScriptFiles(join(ROOT, 'functions')),
+  ...typeScriptFiles(join(ROOT, 'infra')),
+];
 
 describe('the command kernel', () => {
   it('ends commands in one place: only finishCommand calls the store’s complete or fail', () => {

@@ -1,19 +1,12 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { typeScriptFiles } from '../support/source-files';
 
 /**
  * Runtime code never imports infra/ (docs/architecture.md "Rules of the house").
  * Who may import whom inside shared/ (features, kernel, catalogue): kernel-boundaries.test.ts.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
 
 /** Every module a file imports, as a path relative to the repository root. */
 function importsOf(file: string): string[] {
@@ -24,7 +17,7 @@ function importsOf(file: string): string[] {
   return specifiers.filter((spec) => spec.startsWith('.')).map((spec) => relative(ROOT, resolve(file, '..', spec)));
 }
 
-const runtimeFiles = [...sourceFiles(join(ROOT, 'shared')), ...sourceFiles(join(ROOT, 'functions'))];
+const runtimeFiles = [...typeScriptFiles(join(ROOT, 'shared')), ...typeScriptFiles(join(ROOT, 'functions'))];
 
 describe('layering', () => {
   it('finds the runtime files', () => {

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { findInFunctionSources } from '../support/source-files';
 import ts from 'typescript';
 
 /**
@@ -14,14 +14,6 @@ import ts from 'typescript';
  * `lazy(() => new RegExp(String.raw`…`, 'u'))`.
  */
 const ROOT = resolve(import.meta.dirname, '..', '..');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
-  });
-}
 
 /** The regular expression literals of `source` with a Unicode property class, as `file:line /…/flags`. */
 function propertyClassLiterals(file: string, source: string): string[] {
@@ -51,13 +43,9 @@ describe('Unicode property classes at import', () => {
   });
 
   it('is never written as a literal in shared/ or functions/', () => {
-    const files = [...sourceFiles('shared'), ...sourceFiles('functions')];
-    expect(files.length).toBeGreaterThan(200);
     // Only files that hold `\p{` or `\P{` at all are parsed.
-    const found = files.flatMap((file) => {
-      const source = readFileSync(join(ROOT, file), 'utf8');
-      return /\\[pP]\{/.test(source) ? propertyClassLiterals(file, source) : [];
-    });
+    const { files, found } = findInFunctionSources(ROOT, /\\[pP]\{/, propertyClassLiterals);
+    expect(files).toBeGreaterThan(200);
     expect(found).toEqual([]);
   });
 });
