@@ -141,10 +141,11 @@ function hubspotClient(basePath: string, credentials: CrmCredentials, policy: Cr
           : (await api.calls()).batch;
   const readObjects = async (type: string, ids: readonly string[], props: readonly string[]): Promise<HubSpotObject[]> => {
     const read: HubSpotObject[] = [];
+    if (ids.length === 0) return read;
+    const batch = await batchOf(type);
     for (let start = 0; start < ids.length; start += MAX_PAGE_SIZE) {
       const inputs = ids.slice(start, start + MAX_PAGE_SIZE).map((id) => ({ id }));
       const body = { inputs, properties: [...props], propertiesWithHistory: [] };
-      const batch = await batchOf(type);
       const answer = await call(true, () => batch.read(body));
       read.push(...answer.results);
     }
