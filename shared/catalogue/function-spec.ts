@@ -77,10 +77,9 @@ export interface FunctionSpec<Id extends string = string, Queue extends string =
   /**
    * Bundled with code splitting: what it reaches only through `import()` is
    * a chunk of its own beside index.mjs (`chunks/`), read and compiled on
-   * first use rather than at every cold start. For a function whose cold
-   * start a caller hears and which imports a large library only on some
-   * requests (the relay socket's OpenAI client). @default true for API
-   * and webhook functions (shared/catalogue/functions.ts), false for the rest
+   * first use rather than at every cold start (the AWS SDK's other
+   * credential providers, a model or CRM client some jobs never call).
+   * @default true (shared/catalogue/functions.ts)
    */
   lazyChunks?: boolean;
 }

@@ -99,13 +99,12 @@ function withUsageAndLimits(definition: FunctionDefinition): FunctionDefinition 
 }
 
 /**
- * A function whose cold start a caller waits on (an API route, a provider's webhook) code split, unless its entry says
- * otherwise: what only some requests reach through `import()` (the SDK's other credential providers among them) stays
- * out of its cold start (FunctionDefinition.lazyChunks).
+ * Every function code split, unless its entry says otherwise: what only some invocations reach through `import()` (the
+ * SDK's other credential providers among them, about a third of the SDK code a client loads) stays out of its cold
+ * start (FunctionDefinition.lazyChunks).
  */
-function withCallerFacingChunks(definition: FunctionDefinition): FunctionDefinition {
-  if (definition.lazyChunks !== undefined || (definition.kind !== 'api' && definition.kind !== 'webhook')) return definition;
-  return { ...definition, lazyChunks: true };
+function withCodeSplitting<Definition extends FunctionDefinition>(definition: Definition): Definition {
+  return definition.lazyChunks === undefined ? { ...definition, lazyChunks: true } : definition;
 }
 
 /** Every deployed function: each feature's functions behind routes or on a timer (features.ts order), then one worker per job type. */
@@ -113,10 +112,11 @@ export const FUNCTIONS: readonly FunctionDefinition[] = [
   ...FEATURES.flatMap((feature): readonly DeclaredFunction[] => feature.functions)
     .map(withStartingQueues)
     .map(withErasedItems)
-    .map(withTenantLimits)
-    .map(withCallerFacingChunks),
+    .map(withTenantLimits),
   ...JOB_TYPES.map((job): FunctionDefinition => job.worker),
-].map(withUsageAndLimits);
+]
+  .map(withUsageAndLimits)
+  .map(withCodeSplitting);
 
 export function functionById(id: FunctionId): FunctionDefinition {
   const found = FUNCTIONS.find((fn) => fn.id === id);

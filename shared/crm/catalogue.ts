@@ -31,9 +31,6 @@ export const CRM_CATALOGUE = {
         // of at most 53 s each (crmCallWorstCaseMs) and 100 leads' table writes: 60 + 265 + ~20 s < 360 s.
         timeoutSeconds: 360,
         memoryMb: 256,
-        // Code split: HubSpot's calls and lists APIs (a third of its client) are chunks read only by the jobs that need them
-        // (shared/providers/crm/hubspot-apis.ts): calls never, lists only when the import names a list.
-        lazyChunks: true,
         access: {
           table: [
             // Its command: claimed, its progress kept after each page, released when it re-queues itself, ended.
@@ -74,9 +71,6 @@ export const CRM_CATALOGUE = {
         // most 53 s under DEFAULT_CRM_POLICY (crmCallWorstCaseMs), plus a few table calls; the claim's lease is this long too.
         timeoutSeconds: 180,
         memoryMb: 256,
-        // The HubSpot client (about 1 MiB) is a chunk of its own, read by the first job that calls HubSpot
-        // (functions/workers/crm-sync.ts), not at every cold start.
-        lazyChunks: true,
         access: {
           table: [
             // The tenant's connection (its sealed token), and its last sync or error.

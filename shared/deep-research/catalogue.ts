@@ -45,8 +45,6 @@ export const DEEP_RESEARCH_CATALOGUE = {
         bundledFiles: [{ source: 'shared/providers/search/corpus/sample-news.jsonl', setting: 'SEARCH_CORPUS_FILE' }],
         // Advanced analysis parses pages in worker threads, under a deadline (shared/providers/web/page-parser.ts).
         workerBundles: [PAGE_PARSE_WORKER],
-        // The model client and the Perplexity client (the same openai library), and the local corpus's index, on first use.
-        lazyChunks: true,
         access: {
           table: [
             // Producer jobs: the tenant must exist, then the job's Idempotency-Key (command-start.ts).

@@ -28,8 +28,6 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
         // Measured (a batch of 5 in one process, SDK bundled): peak RSS 141 MB, heap 50 MB, 17 ms CPU a job;
         // the rest of a job is waiting on the model, which more memory (and CPU) would not shorten.
         memoryMb: 256,
-        // The OpenAI client is a chunk of its own, read by the first job that calls the model (shared/providers/llm/select.ts).
-        lazyChunks: true,
         access: {
           table: [
             // Whether the tenant has a CRM connection: a write-back is queued only then.
@@ -72,8 +70,6 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
         // Measured (a batch of 5 in one process, SDK bundled): peak RSS 141 MB, heap 50 MB, 17 ms CPU a job;
         // the rest of a job is waiting on the model, which more memory (and CPU) would not shorten.
         memoryMb: 256,
-        // The OpenAI client is a chunk of its own, read by the first job that calls the model (shared/providers/llm/select.ts).
-        lazyChunks: true,
         access: {
           table: [
             // Whether the tenant has a CRM connection: a write-back is queued only then.

@@ -29,8 +29,6 @@ export const VOICE_ASSISTANT_CATALOGUE = {
         // with its event and the site's new tasks and requirements).
         timeoutSeconds: 120,
         memoryMb: 256,
-        // The OpenAI client is a chunk of its own, read by the first job that calls the model (shared/providers/llm/select.ts).
-        lazyChunks: true,
         access: {
           table: [
             // Whether the tenant has a CRM connection: a write-back is queued only then.
@@ -65,8 +63,6 @@ export const VOICE_ASSISTANT_CATALOGUE = {
       // A turn still being answered when the call ends writes within the function's timeout (shared/calls/transcript-grace.ts).
       // Its cold start is heard by the caller: no in-process tracing in it (shared/platform/tracing-settings.ts).
       deployedSettings: { [TRANSCRIPT_GRACE_SETTING]: String(TRANSCRIPT_GRACE_SECONDS), ...IN_PROCESS_TRACING_OFF },
-      // The OpenAI client (about 110 KiB) is loaded by the first turn that calls the model, not compiled at every cold start.
-      lazyChunks: true,
       access: {
         table: [
           // The stakeholder command: its call and prompts (read), its transcript and meeting_summary (conditional appends), and the

@@ -192,6 +192,16 @@ describe('bundle-size budgets', () => {
     }
   });
 
+  it("code splits every function: the SDK's other credential providers, and the call worker's twilio client, wait for an import()", () => {
+    expect(FUNCTIONS.filter((fn) => fn.lazyChunks !== true).map((fn) => fn.id)).toEqual([]);
+    const callWorker = measured.find((bundle) => bundle.name === 'callWorker')!;
+    expect(callWorker.packages).toContain('twilio');
+    expect(callWorker.loadedAtImport).not.toContain('twilio');
+    expect(measured.find((bundle) => bundle.name === 'commandJanitor')!.packages).toContain('@aws-sdk/credential-provider-sso');
+    const ssoAtColdStart = measured.filter((bundle) => bundle.loadedAtImport.has('@aws-sdk/credential-provider-sso'));
+    expect(ssoAtColdStart.map((bundle) => bundle.name)).toEqual([]);
+  });
+
   it("leaves the OpenAI client out of the relay socket's cold start: only the first model call imports it", () => {
     const relay = measured.find((bundle) => bundle.name === 'conversationRelayWebhook')!;
     expect(relay.packages).toContain('openai');
