@@ -1,4 +1,4 @@
-import { functionById, type FunctionId } from './functions';
+import { functionById, type FunctionId } from './function-definitions';
 
 /** Largest request body the API accepts; larger answers 413 PAYLOAD_TOO_LARGE. */
 export const MAX_BODY_BYTES = 256 * 1024;

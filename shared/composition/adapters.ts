@@ -9,7 +9,7 @@ import { createRequestLimiter } from '../access/limits/request-limiter';
 import { createCommandAdmission, type CommandAdmission } from '../access/limits/admission';
 import { dynamoUsageTotals } from '../usage/dynamo-usage-totals';
 import { defaultLimitsOf } from '../access/limits/tenant-limits';
-import { functionById, type FunctionId } from '../catalogue/functions';
+import { functionById, type FunctionId } from '../catalogue/function-definitions';
 import { QUEUES } from '../catalogue/job-types';
 import { SECRETS } from '../catalogue/secrets';
 import { TABLE } from '../catalogue/table';

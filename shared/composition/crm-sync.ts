@@ -1,5 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { functionById, type FunctionId } from '../catalogue/functions';
+import { functionById, type FunctionId } from '../catalogue/function-definitions';
 import type { FinishHook } from '../commands/finish';
 import type { JobQueue } from '../commands/queue';
 import type { CommandStore } from '../commands/store';

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { EVENT_DELIVERY_QUEUE } from '../catalogue/event-publishing';
-import { functionById, type FunctionId } from '../catalogue/functions';
+import { functionById, type FunctionId } from '../catalogue/function-definitions';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { noEvents, type EventPublisher } from '../commands/events';
 import type { FinishAnnouncer } from '../commands/finish';

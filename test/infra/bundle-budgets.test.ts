@@ -202,6 +202,14 @@ describe('bundle-size budgets', () => {
     expect(ssoAtColdStart.map((bundle) => bundle.name)).toEqual([]);
   });
 
+  it("derives only its own definition at cold start, never the service's whole FUNCTIONS table", () => {
+    const derivingAll = measured.filter((bundle) => bundle.files.has('shared/catalogue/functions.ts'));
+    expect(derivingAll.map((bundle) => bundle.name)).toEqual([]);
+    expect(measured.find((bundle) => bundle.name === 'getCommandApi')!.filesLoadedAtImport).toContain(
+      'shared/catalogue/function-definitions.ts',
+    );
+  });
+
   it("leaves the OpenAI client out of the relay socket's cold start: only the first model call imports it", () => {
     const relay = measured.find((bundle) => bundle.name === 'conversationRelayWebhook')!;
     expect(relay.packages).toContain('openai');
