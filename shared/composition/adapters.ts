@@ -13,7 +13,7 @@ import { functionById, type FunctionId } from '../catalogue/function-definitions
 import { QUEUES } from '../catalogue/job-types';
 import { SECRETS } from '../catalogue/secrets';
 import { TABLE } from '../catalogue/table';
-import { type JobQueue, type QueueUrls } from '../commands/queue';
+import type { JobQueue, QueueUrls } from '../commands/queue';
 import { sqsJobQueue } from '../commands/sqs-queue';
 import { ConfigError, readConfig, requiredString } from '../platform/config';
 import type { AwsClientOptions } from '../platform/aws-clients';

@@ -8,7 +8,8 @@ import type { SiteDirectory } from '../sites/directory';
 import { checkLeadFollowUp } from './checks';
 import type { LeadStates } from './lead-state';
 import { leadFollowUpPresenter } from './presenter';
-import { parseLeadFollowUpRequest, type LeadFollowUpOutput } from './schema';
+import { parseLeadFollowUpRequest } from './schema';
+import type { LeadFollowUpOutput } from './vocabulary';
 
 export interface LeadFollowUpApiDependencies extends StartDependencies {
   sites: SiteDirectory;

@@ -6,7 +6,8 @@ import type { SiteDirectory } from '../sites/directory';
 import type { Agent, Lead, Site, User } from '../sites/schema';
 import { availableChannels, configuredChannels, hasReachableChannel, leadReach, type Channel } from './channels';
 import { unsubscribesOf, type LeadState } from './lead-state';
-import { FOLLOW_UP_TYPES, isFollowUpType, type FollowUpType, type LeadFollowUpRequest } from './schema';
+import type { LeadFollowUpRequest } from './schema';
+import { FOLLOW_UP_TYPES, isFollowUpType, type FollowUpType } from './vocabulary';
 
 /** Agents read per site when looking for one by role. */
 const AGENT_SCAN_LIMIT = 200;

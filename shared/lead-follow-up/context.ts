@@ -4,7 +4,8 @@ import { allowedContactsOf, type AllowedContacts } from './allowed-contacts';
 import type { Channel } from './channels';
 import type { CheckedLeadFollowUp } from './checks';
 import type { LeadHistoryEntry } from './history';
-import type { FollowUpType, LeadFollowUpRequest } from './schema';
+import type { LeadFollowUpRequest } from './schema';
+import type { FollowUpType } from './vocabulary';
 import { boundedPreferences, firstUnique, newestInteractions, WRITING_LIMITS, type InteractionNote } from './writing-limits';
 
 export type { InteractionNote } from './writing-limits';

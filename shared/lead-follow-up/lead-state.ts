@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import '../platform/zod-messages';
 import { TABLE } from '../catalogue/table';
 import { historyPartition, type LeadHistoryOwner } from './history';
-import { FOLLOW_UP_TYPES, type FollowUpType } from './schema';
+import { FOLLOW_UP_TYPES, type FollowUpType } from './vocabulary';
 
 /** The stages lead events move a lead to, in the lead's own `lead_stage` naming. */
 export const EVENT_STAGES = { replied: 'engaged', meeting_booked: 'meeting_scheduled' } as const;

@@ -4,7 +4,7 @@ import type { WritingContext } from './context';
 import type { ChannelMessage, ChannelMessages } from './message-checks';
 import { lazy } from '../platform/memo';
 import { sanitizeValue } from './placeholders';
-import type { FollowUpType } from './schema';
+import type { FollowUpType } from './vocabulary';
 import { SUBJECT_LIMIT, type WrittenFollowUp, type WrittenSequence } from './sequence';
 
 /**

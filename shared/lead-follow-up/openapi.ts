@@ -8,7 +8,8 @@ import { commandOperation, successEnvelope, type DocumentedOperation } from '../
 import { CHANNEL_ORDER } from './channels';
 import { HISTORY_WINDOW, MAX_HISTORY_SUMMARY_LENGTH } from './writing-limits';
 import { groupedDigits } from '../platform/text';
-import { FOLLOW_UP_TYPES, idsSchema, MAX_PHONE_LENGTH, MAX_SEQUENCE, MIN_SEQUENCE, OUTPUTS, structureSchema } from './schema';
+import { idsSchema, MAX_PHONE_LENGTH, structureSchema } from './schema';
+import { FOLLOW_UP_TYPES, MAX_SEQUENCE, MIN_SEQUENCE, OUTPUTS } from './vocabulary';
 
 /**
  * The API reference of lead follow-up (documentation only: no function

@@ -6,7 +6,7 @@ import { CHANNEL_ORDER, type Channel } from './channels';
 import type { WritingContext } from './context';
 import type { ChannelMessage, ChannelMessages } from './message-checks';
 import type { Generation } from './presenter';
-import { FOLLOW_UP_TYPES } from './schema';
+import { FOLLOW_UP_TYPES } from './vocabulary';
 import type { FollowUpItem } from './sequence';
 
 /**

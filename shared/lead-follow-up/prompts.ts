@@ -4,7 +4,7 @@ import { CHANNEL_LIMITS, type Channel } from './channels';
 import type { WritingContext } from './context';
 import type { ChannelMessages, ContentProblem } from './message-checks';
 import { describeProblems } from './message-checks';
-import type { FollowUpType } from './schema';
+import type { FollowUpType } from './vocabulary';
 import { SUBJECT_LIMIT } from './sequence';
 
 /**

@@ -27,7 +27,8 @@ import { channelMessagesResult, followUpSequenceResult } from './presenter';
 import { leadFollowUpKind } from './kinds';
 import type { LeadFollowUpProgress, SalesProgress } from './progress';
 import { describeInterval, salesMessagesPrompt, salesSequencePrompt } from './prompts';
-import { parseLeadFollowUpRequest, type LeadFollowUpOutput, type LeadFollowUpRequest } from './schema';
+import { parseLeadFollowUpRequest, type LeadFollowUpRequest } from './schema';
+import type { LeadFollowUpOutput } from './vocabulary';
 import { buildSequence, checkWrittenSequence, planSequenceTypes, sequenceLength, type FollowUpItem } from './sequence';
 import { writtenSequenceSchema } from './sequence-answer';
 

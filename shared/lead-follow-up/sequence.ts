@@ -2,12 +2,12 @@ import { v5 as uuidv5 } from 'uuid';
 import { cutText } from '../platform/text';
 import { CHANNEL_LIMITS, type Channel } from './channels';
 import { copyProblems, lengthProblems, type ContentProblem, type CopyRules } from './message-checks';
-import { MAX_SEQUENCE, MIN_SEQUENCE, type FollowUpType } from './schema';
+import { MAX_SEQUENCE, MIN_SEQUENCE, type FollowUpType } from './vocabulary';
 
 /** Namespace of follow-up ids: uuidv5(namespace, "<command id>#<position>"). */
 const FOLLOW_UP_ID_NAMESPACE = '6f1d2c3b-4a5e-4f60-8b7c-9d0e1f2a3b4c';
 
-export { MAX_SEQUENCE, MIN_SEQUENCE } from './schema';
+export { MAX_SEQUENCE, MIN_SEQUENCE } from './vocabulary';
 
 /** Longest subject of any follow-up (the email title limit). */
 export const SUBJECT_LIMIT = 120;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { readConfig } from '../platform/config';
-import { OUTPUTS, type LeadFollowUpOutput } from './schema';
+import { OUTPUTS, type LeadFollowUpOutput } from './vocabulary';
 
 /** Settings of the lead follow-up functions (docs/configuration.md "Settings"). */
 export interface LeadFollowUpSettings {

@@ -1,7 +1,7 @@
 import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallStatus, RelayGrant } from '../calls/record';
 import { commandKey } from '../commands/store';
-import { type TransactionItem } from '../platform/dynamodb';
+import type { TransactionItem } from '../platform/dynamodb';
 import { cancellationReasons, isConditionalCheckFailed } from '../platform/dynamodb-errors';
 import { usageItems } from '../usage/dynamo-ledger';
 import { usageTargetAt, usageTargetOfCommand } from '../usage/dynamo-usage-targets';

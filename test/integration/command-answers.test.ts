@@ -2,7 +2,7 @@ import type { Principal } from '../../shared/access/api-keys';
 import { respondWithCommand, type CommandPresenter } from '../../shared/api/command-responses';
 import { answerGetCommand, readCommandFor } from '../../shared/api/get-command';
 import type { CommandRecord } from '../../shared/commands/record';
-import { type CommandStore } from '../../shared/commands/store';
+import type { CommandStore } from '../../shared/commands/store';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { newId } from '../../shared/platform/ids';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';

@@ -14,7 +14,7 @@ import { TABLE } from '../../shared/catalogue/table';
 import { sweepCommands } from '../../shared/commands/janitor';
 import type { JobEnvelope } from '../../shared/commands/job';
 import type { StoredCommand } from '../../shared/commands/record';
-import { type CommandStore } from '../../shared/commands/store';
+import type { CommandStore } from '../../shared/commands/store';
 import { dynamoCommandListing } from '../../shared/commands/dynamo-listing';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { dynamoFollowUpStore, type StoredFollowUp } from '../../shared/lead-follow-up/follow-up-store';

@@ -2,7 +2,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { sweepCommands, type JanitorDependencies } from '../../shared/commands/janitor';
 import type { JobEnvelope } from '../../shared/commands/job';
 import type { CommandRecord } from '../../shared/commands/record';
-import { type CommandStore } from '../../shared/commands/store';
+import type { CommandStore } from '../../shared/commands/store';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { newId } from '../../shared/platform/ids';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';

@@ -7,7 +7,7 @@ import { startSalesPoller } from '../support/sales-poller';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { DEAD_LETTER_REASON_ATTRIBUTE } from '../../shared/commands/queue';
 import { sqsJobQueue } from '../../shared/commands/sqs-queue';
-import { type CommandStore } from '../../shared/commands/store';
+import type { CommandStore } from '../../shared/commands/store';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import type { StoredCommand as CommandRecord } from '../../shared/commands/record';
 import { inMemoryTenants } from '../unit/lead-follow-up/fixtures';

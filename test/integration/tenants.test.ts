@@ -1,6 +1,6 @@
 import { generateApiKey, hashApiKey, registerApiKey } from '../../shared/access/api-keys';
 import { dynamoApiKeyStore } from '../../shared/access/dynamo-api-keys';
-import { type TenantStore } from '../../shared/access/tenants';
+import type { TenantStore } from '../../shared/access/tenants';
 import { dynamoTenantStore } from '../../shared/access/dynamo-tenants';
 import { registerKeys } from '../../infra/local/provision';
 import { startEmbeddedServices, type EmbeddedServices } from '../support/embedded';

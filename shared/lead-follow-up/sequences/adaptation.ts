@@ -1,4 +1,4 @@
-import type { FollowUpType } from '../schema';
+import type { FollowUpType } from '../vocabulary';
 import type { StepStatus, StoredStep } from './step';
 
 /** What a lead did, as a caller (a CRM, an e-mail provider's webhook) reports it. */

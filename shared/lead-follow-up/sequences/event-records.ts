@@ -1,8 +1,8 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { type TransactionItem } from '../../platform/dynamodb';
+import type { TransactionItem } from '../../platform/dynamodb';
 import { cancellationReasons, isConditionalCheckFailed } from '../../platform/dynamodb-errors';
-import { FOLLOW_UP_TYPES } from '../schema';
+import { FOLLOW_UP_TYPES } from '../vocabulary';
 import { LEAD_EVENT_TYPES, type LeadEvent, type PlannedChange } from './adaptation';
 import { STEP_STATUSES, type StepStatus } from './step';
 

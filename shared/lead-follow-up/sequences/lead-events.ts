@@ -20,7 +20,8 @@ import type { SiteDirectory } from '../../sites/directory';
 import type { LeadHistory } from '../history';
 import { EVENT_STAGES, type LeadStates } from '../lead-state';
 import { MAX_HISTORY_SUMMARY_LENGTH } from '../writing-limits';
-import { FOLLOW_UP_TYPES, parseLeadFollowUpRequest } from '../schema';
+import { parseLeadFollowUpRequest } from '../schema';
+import { FOLLOW_UP_TYPES } from '../vocabulary';
 import {
   CLICK_FOLLOW_UP_DELAY_MS,
   DEFAULT_BOUNCE_CHANNEL,

@@ -4,7 +4,7 @@ import { described } from '../../platform/described';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../api/idempotency-key';
 import { commandIdField, DEMO_LEAD_ID, DEMO_SITE_ID, EXAMPLE_COMMAND_ID, instantField, uuidField } from '../../api/openapi/fields';
 import { apiOperation, successEnvelope, webhookEvent, type DocumentedEvent, type DocumentedOperation } from '../../api/openapi/operation';
-import { FOLLOW_UP_TYPES } from '../schema';
+import { FOLLOW_UP_TYPES } from '../vocabulary';
 import { LEAD_EVENT_TYPES, type LeadEvent } from './adaptation';
 import { followUpEditSchema } from './edit';
 import type { AppliedChange } from './event-records';

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import '../../platform/zod-messages';
 import { CHANNEL_LIMITS, type Channel } from '../channels';
-import { FOLLOW_UP_TYPES, type FollowUpType } from '../schema';
+import { FOLLOW_UP_TYPES, type FollowUpType } from '../vocabulary';
 import { CONTENT_LIMIT, SUBJECT_LIMIT } from '../sequence';
 
 /**

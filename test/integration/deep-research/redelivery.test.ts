@@ -9,7 +9,7 @@ import { TABLE } from '../../../shared/catalogue/table';
 import { dynamoIdempotencyStore } from '../../../shared/commands/idempotency';
 import { sqsJobQueue } from '../../../shared/commands/sqs-queue';
 import { startCommand } from '../../../shared/commands/start';
-import { type CommandStore } from '../../../shared/commands/store';
+import type { CommandStore } from '../../../shared/commands/store';
 import { dynamoCommandStore } from '../../../shared/commands/dynamo-store';
 import type { Settings } from '../../../shared/composition/settings';
 import { parseDeepResearchRequest } from '../../../shared/deep-research/schema';

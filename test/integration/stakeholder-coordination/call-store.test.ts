@@ -1,5 +1,5 @@
 import type { CallCommand, CallCommandFields } from '../../../shared/calls/record';
-import { type CommandStore } from '../../../shared/commands/store';
+import type { CommandStore } from '../../../shared/commands/store';
 import { dynamoCommandStore } from '../../../shared/commands/dynamo-store';
 import { newId } from '../../../shared/platform/ids';
 import { dynamoCallStore, type CallStore } from '../../../shared/stakeholder-coordination/call-store';

@@ -8,14 +8,8 @@ import { ROUTES } from '../../../shared/catalogue/routes';
 import { DEEP_RESEARCH_OPERATIONS } from '../../../shared/deep-research/openapi';
 import { deepResearchRequestSchema, parseDeepResearchRequest } from '../../../shared/deep-research/schema';
 import { LEAD_FOLLOW_UP_OPERATIONS, leadFollowUpRequestSchema } from '../../../shared/lead-follow-up/openapi';
-import {
-  FOLLOW_UP_TYPES,
-  idsSchema,
-  isFollowUpType,
-  OUTPUTS,
-  parseLeadFollowUpRequest,
-  structureSchema,
-} from '../../../shared/lead-follow-up/schema';
+import { idsSchema, parseLeadFollowUpRequest, structureSchema } from '../../../shared/lead-follow-up/schema';
+import { FOLLOW_UP_TYPES, isFollowUpType, OUTPUTS } from '../../../shared/lead-follow-up/vocabulary';
 import { followUpEditSchema, MAX_REASON_LENGTH, parseFollowUpEdit } from '../../../shared/lead-follow-up/sequences/edit';
 import type { AppliedChange, LeadEventRecord } from '../../../shared/lead-follow-up/sequences/event-records';
 import { followUpDueEvent, sequenceAdaptedEvent } from '../../../shared/lead-follow-up/sequences/events';
