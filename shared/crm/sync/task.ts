@@ -58,7 +58,7 @@ export class DeliveryBusyError extends Error {
 export function crmSyncTask(deps: CrmSyncDependencies): TaskDefinition<CrmSyncRequest> {
   return {
     type: CRM_SYNC_JOB,
-    parse: (request) => crmSyncRequestSchema.parse(request),
+    parse: (request) => crmSyncRequestSchema().parse(request),
     async run({ job, input, attempt }) {
       const tenantId = job.tenant_id;
       const connected = await connectedCrm(deps, tenantId);

@@ -5,6 +5,7 @@ import { dayRange, hitOf, publicationDay } from './hits';
 import { isTransientStatus, requestJson, safeToken, type Fetch, type ProviderAnswer, type ProviderRequest } from './http';
 import { searchTimeoutsOf } from './policy';
 import { SearchProviderError, type SearchHit, type SearchPage, type SearchProvider, type SearchQuery } from './port';
+import { lazy } from '../../platform/memo';
 
 /** Options of the Brave Search adapter (`BRAVE_*` in docs/configuration.md). */
 export interface BraveSearchOptions {
@@ -31,18 +32,23 @@ const LAST_OFFSET = 9;
 /** Longest pause between pages that Brave's per-second rate limit may ask for. */
 const MAX_PAGE_PAUSE_MS = 2_000;
 
-const resultSchema = z.looseObject({
-  title: z.optional(z.string()),
-  url: z.string(),
-  description: z.optional(z.string()),
-  age: z.optional(z.unknown()),
-  page_age: z.optional(z.unknown()),
-});
-const answerSchema = z.looseObject({
-  query: z.optional(z.looseObject({ more_results_available: z.optional(z.boolean()) })),
-  web: z.optional(z.looseObject({ results: z.array(resultSchema) })),
-});
-const errorSchema = z.looseObject({ error: z.looseObject({ code: z.optional(z.unknown()) }) });
+// Brave's answers, their schemas built on first use: a search job usually asks one provider of the chain.
+const resultSchema = lazy(() =>
+  z.looseObject({
+    title: z.optional(z.string()),
+    url: z.string(),
+    description: z.optional(z.string()),
+    age: z.optional(z.unknown()),
+    page_age: z.optional(z.unknown()),
+  }),
+);
+const answerSchema = lazy(() =>
+  z.looseObject({
+    query: z.optional(z.looseObject({ more_results_available: z.optional(z.boolean()) })),
+    web: z.optional(z.looseObject({ results: z.array(resultSchema()) })),
+  }),
+);
+const errorSchema = lazy(() => z.looseObject({ error: z.looseObject({ code: z.optional(z.unknown()) }) }));
 
 /**
  * SearchProvider over the Brave Web Search API: pages of up to 20
@@ -72,7 +78,7 @@ export function createBraveSearch(options: BraveSearchOptions): SearchProvider {
         });
         spent += 1;
         if (answer.status < 200 || answer.status > 299) throw failure(answer, spent);
-        const parsed = answerSchema.safeParse(answer.json);
+        const parsed = answerSchema().safeParse(answer.json);
         if (!parsed.success) {
           const where = parsed.error.issues[0]?.path.join('.') || '(root)';
           throw new SearchProviderError(BRAVE, 'malformed', `Brave sent an answer of the wrong shape (at ${where})`, spent);
@@ -102,7 +108,7 @@ function pageUrl(endpoint: URL, query: SearchQuery, count: number, offset: numbe
 }
 
 /** `page_age` (an ISO date-time) when present, else `age` when it is a date rather than "2 days ago". */
-function dateOf(result: z.infer<typeof resultSchema>): string | undefined {
+function dateOf(result: z.infer<ReturnType<typeof resultSchema>>): string | undefined {
   return publicationDay(result.page_age) ?? publicationDay(result.age);
 }
 
@@ -112,7 +118,7 @@ function dateOf(result: z.infer<typeof resultSchema>): string | undefined {
  * `SUBSCRIPTION_TOKEN_INVALID` and other 4xx are rejected.
  */
 function failure(answer: ProviderAnswer, spent: number): SearchProviderError {
-  const parsed = errorSchema.safeParse(answer.json);
+  const parsed = errorSchema().safeParse(answer.json);
   const code = parsed.success ? safeToken(parsed.data.error.code) : undefined;
   const message = `Brave answered ${answer.status}${code ? ` ${code}` : ''}`;
   if (answer.status === 402 || (code !== undefined && /QUOTA|CREDIT/i.test(code))) {

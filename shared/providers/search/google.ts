@@ -6,6 +6,7 @@ import { isTransientStatus, requestJson, safeToken, type Fetch, type ProviderAns
 import { searchTimeoutsOf } from './policy';
 import { SearchProviderError, type SearchHit, type SearchPage, type SearchProvider, type SearchQuery } from './port';
 import type { SearchQuota } from './quota';
+import { lazy } from '../../platform/memo';
 
 /** Options of the Google Custom Search adapter (`GOOGLE_CSE_*` in docs/configuration.md). */
 export interface GoogleSearchOptions {
@@ -51,19 +52,24 @@ const DATE_METATAGS = [
   'og:updated_time',
 ];
 
-const itemSchema = z.looseObject({
-  title: z.string(),
-  link: z.string(),
-  snippet: z.optional(z.string()),
-  pagemap: z.optional(z.looseObject({ metatags: z.optional(z.array(z.record(z.string(), z.unknown()))) })),
-});
-const answerSchema = z.looseObject({ items: z.optional(z.array(itemSchema)) });
-const errorSchema = z.looseObject({
-  error: z.looseObject({
-    status: z.optional(z.unknown()),
-    errors: z.optional(z.array(z.looseObject({ reason: z.optional(z.unknown()) }))),
+// Google's answers, their schemas built on first use: a search job usually asks one provider of the chain.
+const itemSchema = lazy(() =>
+  z.looseObject({
+    title: z.string(),
+    link: z.string(),
+    snippet: z.optional(z.string()),
+    pagemap: z.optional(z.looseObject({ metatags: z.optional(z.array(z.record(z.string(), z.unknown()))) })),
   }),
-});
+);
+const answerSchema = lazy(() => z.looseObject({ items: z.optional(z.array(itemSchema())) }));
+const errorSchema = lazy(() =>
+  z.looseObject({
+    error: z.looseObject({
+      status: z.optional(z.unknown()),
+      errors: z.optional(z.array(z.looseObject({ reason: z.optional(z.unknown()) }))),
+    }),
+  }),
+);
 
 /**
  * SearchProvider over the Google Custom Search JSON API: pages of 10
@@ -131,10 +137,10 @@ function compactDay(day: string): string {
   return day.replaceAll('-', '');
 }
 
-type Item = z.infer<typeof itemSchema>;
+type Item = z.infer<ReturnType<typeof itemSchema>>;
 
 function readItems(json: unknown, spent: number): Item[] {
-  const parsed = answerSchema.safeParse(json);
+  const parsed = answerSchema().safeParse(json);
   if (!parsed.success) {
     const where = parsed.error.issues[0]?.path.join('.') || '(root)';
     throw new SearchProviderError(GOOGLE, 'malformed', `Google sent an answer of the wrong shape (at ${where})`, spent);
@@ -159,7 +165,7 @@ function dateOf(item: Item): string | undefined {
  * `dailyLimitExceeded`) closes the counter for the day too.
  */
 async function failure(answer: ProviderAnswer, spent: number, quota: SearchQuota): Promise<SearchProviderError> {
-  const parsed = errorSchema.safeParse(answer.json);
+  const parsed = errorSchema().safeParse(answer.json);
   const status = parsed.success ? safeToken(parsed.data.error.status) : undefined;
   const reasons = parsed.success ? (parsed.data.error.errors ?? []).flatMap((entry) => safeToken(entry.reason) ?? []) : [];
   const named = [status, ...reasons].filter((token) => token !== undefined).join(' ');

@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 import '../../platform/zod-messages';
 import type { SearchHit, SearchPage, SearchProvider, SearchQuery } from './port';
 import { wordRunsOf } from '../../platform/text';
+import { lazy } from '../../platform/memo';
 
 /** Absolute path of the shipped sample corpus (technology and business news; sample data, labelled `local-corpus` in every result). */
 export const DEFAULT_CORPUS_FILE = join(import.meta.dirname, 'corpus', 'sample-news.jsonl');
@@ -12,17 +13,19 @@ export const DEFAULT_CORPUS_FILE = join(import.meta.dirname, 'corpus', 'sample-n
 /** Name recorded on the command when the local corpus served. */
 export const LOCAL_CORPUS_PROVIDER = 'local-corpus';
 
-/** One line of a corpus file. */
-const corpusDocumentSchema = z.object({
-  title: z.string().check(z.trim(), z.minLength(1)),
-  url: z.url({ protocol: /^https?$/ }),
-  snippet: z.string().check(z.trim()),
-  content: z._default(z.string().check(z.trim()), ''),
-  published_date: z.nullish(z.iso.date()),
-});
+/** One line of a corpus file (built on first use: the corpus serves only when no search provider is configured). */
+const corpusDocumentSchema = lazy(() =>
+  z.object({
+    title: z.string().check(z.trim(), z.minLength(1)),
+    url: z.url({ protocol: /^https?$/ }),
+    snippet: z.string().check(z.trim()),
+    content: z._default(z.string().check(z.trim()), ''),
+    published_date: z.nullish(z.iso.date()),
+  }),
+);
 
 /** A document of a local corpus, as the file holds it. */
-export type CorpusDocument = z.infer<typeof corpusDocumentSchema>;
+export type CorpusDocument = z.infer<ReturnType<typeof corpusDocumentSchema>>;
 
 /** The corpus file cannot be used: missing, unreadable, a malformed or duplicate line (named by its number). */
 export class CorpusFileError extends Error {
@@ -199,7 +202,7 @@ export function parseCorpus(raw: string, file = 'corpus'): LoadedDocument[] {
     } catch {
       throw new CorpusFileError(`${file} line ${lineNumber}: not JSON`);
     }
-    const parsed = corpusDocumentSchema.safeParse(json);
+    const parsed = corpusDocumentSchema().safeParse(json);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(line)'}: ${issue.message}`).join('; ');
       throw new CorpusFileError(`${file} line ${lineNumber}: not a corpus document (${problems})`);

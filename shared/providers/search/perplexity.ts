@@ -7,6 +7,7 @@ import { hitOf, publicationDay } from './hits';
 import { isTransientStatus, safeToken } from './http';
 import { searchTimeoutsOf } from './policy';
 import { SearchProviderError, type SearchHit, type SearchPage, type SearchProvider, type SearchQuery } from './port';
+import { lazy } from '../../platform/memo';
 
 /** Options of the Perplexity Sonar adapter (`PERPLEXITY_*` in docs/configuration.md). */
 export interface PerplexitySearchOptions {
@@ -41,13 +42,18 @@ type SonarRequest = ChatCompletionCreateParamsNonStreaming & {
   search_before_date_filter?: string;
 };
 
-const answerSchema = z.looseObject({
-  choices: z.array(z.unknown()),
-  search_results: z.nullish(
-    z.array(z.looseObject({ title: z.nullish(z.string()), url: z.string(), date: z.nullish(z.string()), snippet: z.nullish(z.string()) })),
-  ),
-  citations: z.nullish(z.array(z.string())),
-});
+// Perplexity's answers, their schemas built on first use: a search job usually asks one provider of the chain.
+const answerSchema = lazy(() =>
+  z.looseObject({
+    choices: z.array(z.unknown()),
+    search_results: z.nullish(
+      z.array(
+        z.looseObject({ title: z.nullish(z.string()), url: z.string(), date: z.nullish(z.string()), snippet: z.nullish(z.string()) }),
+      ),
+    ),
+    citations: z.nullish(z.array(z.string())),
+  }),
+);
 
 /**
  * SearchProvider over Perplexity Sonar, the AI fallback: one chat
@@ -82,7 +88,7 @@ export function createPerplexitySearch(options: PerplexitySearchOptions): Search
       } catch (error) {
         throw failure(library, error, timeoutMs, attempt.timedOut, deadline.aborted);
       }
-      const parsed = answerSchema.safeParse(completion);
+      const parsed = answerSchema().safeParse(completion);
       if (!parsed.success) {
         const where = parsed.error.issues[0]?.path.join('.') || '(root)';
         throw new SearchProviderError(PERPLEXITY, 'malformed', `Perplexity sent an answer of the wrong shape (at ${where})`, 1);
