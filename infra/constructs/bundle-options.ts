@@ -20,6 +20,16 @@ export const BUNDLE_TARGET = 'node22';
 export const MAIN_FIELDS = ['module', 'main'];
 
 /**
+ * Packages a bundle gets a stand-in for, the stand-in's path relative to
+ * the project root (esbuild resolves an alias in its working directory:
+ * every build runs there). `form-data`: required by `@hubspot/api-client`
+ * for a multipart test no request of ours passes (bundle-shims/form-data.ts).
+ */
+export const BUNDLE_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  'form-data': './infra/constructs/bundle-shims/form-data.ts',
+});
+
+/**
  * Settings a function's bundle is built with as constants, from the
  * settings it is deployed with: `POWERTOOLS_TRACE_ENABLED=false`
  * (shared/platform/tracing-settings.ts) leaves the tracing modules

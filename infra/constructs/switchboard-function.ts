@@ -14,7 +14,7 @@ import { TABLE, type TableGrant } from '../../shared/catalogue/table';
 import { queueById, type JobQueueId, type QueueDefinition } from '../../shared/catalogue/job-types';
 import type { BundledFile, FunctionDefinition, WorkerBundle } from '../../shared/catalogue/functions';
 import type { SecretDefinition, SecretId } from '../../shared/catalogue/secrets';
-import { BUNDLE_TARGET, bundleDefines, MAIN_FIELDS, REQUIRE_BANNER } from './bundle-options';
+import { BUNDLE_ALIASES, BUNDLE_TARGET, bundleDefines, MAIN_FIELDS, REQUIRE_BANNER } from './bundle-options';
 
 /** The repository root, against which `FunctionDefinition.entry` paths resolve. */
 export const REPOSITORY_ROOT = resolve(import.meta.dirname, '..', '..');
@@ -98,6 +98,7 @@ export function lazyChunksCommand(
     `--minify ${sourceMaps ? '--sourcemap --sources-content=false ' : ''}--log-level=warning`,
     `--banner:js="${REQUIRE_BANNER}"`,
     ...Object.entries(define).map(([name, value]) => `'--define:${name}=${value}'`),
+    ...Object.entries(BUNDLE_ALIASES).map(([name, path]) => `'--alias:${name}=${path}'`),
     `--outdir="${outputDir}" --entry-names=index --chunk-names=chunks/[name]-[hash] --out-extension:.js=.mjs`,
   ].join(' ');
 }

@@ -5,7 +5,14 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
-import { asDeployed, BUNDLE_TARGET, bundleDefines, MAIN_FIELDS, REQUIRE_BANNER } from '../../infra/constructs/bundle-options';
+import {
+  asDeployed,
+  BUNDLE_ALIASES,
+  BUNDLE_TARGET,
+  bundleDefines,
+  MAIN_FIELDS,
+  REQUIRE_BANNER,
+} from '../../infra/constructs/bundle-options';
 import { FUNCTIONS } from '../../shared/catalogue/functions';
 import { QUEUES } from '../../shared/catalogue/job-types';
 import { SECRETS } from '../../shared/catalogue/secrets';
@@ -127,6 +134,7 @@ async function bundle(target: Target, outdir: string, sdk: 'external' | 'bundled
     sourcemap: SOURCE_MAPS,
     sourcesContent: false,
     banner: { js: REQUIRE_BANNER },
+    alias: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([name, path]) => [name, join(ROOT, path)])),
     define: bundleDefines(deployedSettingsOf(target.name)),
     external: sdk === 'external' ? ['@aws-sdk/*'] : [],
     logLevel: 'error',

@@ -234,6 +234,27 @@ describe('SwitchboardFunction', () => {
     }
   }, 90_000);
 
+  it('bundles the form-data stand-in for the real package, as BUNDLE_ALIASES names it', async () => {
+    const outdir = tempDir('bundle');
+    try {
+      const app = testApp({ outdir });
+      const scope = new Stack(app, 'Bundled');
+      const fn = new SwitchboardFunction(scope, 'Fn', {
+        definition: { ...definition({ table: [] }), entry: 'test/infra/fixtures/form-data-handler.ts', lazyChunks: true },
+      });
+      const asset = assetOf(scope, fn, app.synth().directory);
+      const script = `
+        const { handler } = await import(${JSON.stringify(pathToFileURL(join(asset, 'index.mjs')).href)});
+        process.stdout.write(await handler());`;
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { timeout: 30_000 });
+
+      expect(stdout).toMatch(/^form-data is not bundled/);
+      expect(readFileSync(join(asset, 'index.mjs'), 'utf8')).not.toContain('application/vnd.');
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it("code-splits the relay socket: its cold start reads no OpenAI client, and every chunk loads as Lambda's node would", async () => {
     const outdir = tempDir('bundle');
     try {
