@@ -1,4 +1,4 @@
-import type { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/codegen/crm/objects/notes/index.js';
+import type { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/codegen/crm/objects/index.js';
 import { joinBaseUrl } from '../../platform/base-url';
 import { CrmCredentialsError, CrmRejectedError } from './errors';
 import { hubspotApis } from './hubspot-apis';
@@ -131,22 +131,13 @@ function hubspotClient(basePath: string, credentials: CrmCredentials, policy: Cr
   };
 
   /** Objects of a type by id, read in batches of MAX_PAGE_SIZE. */
-  const batchOf = async (type: string) =>
-    type === 'contacts'
-      ? api.contacts.batch
-      : type === 'notes'
-        ? api.notes.batch
-        : type === 'emails'
-          ? api.emails.batch
-          : (await api.calls()).batch;
   const readObjects = async (type: string, ids: readonly string[], props: readonly string[]): Promise<HubSpotObject[]> => {
     const read: HubSpotObject[] = [];
     if (ids.length === 0) return read;
-    const batch = await batchOf(type);
     for (let start = 0; start < ids.length; start += MAX_PAGE_SIZE) {
       const inputs = ids.slice(start, start + MAX_PAGE_SIZE).map((id) => ({ id }));
       const body = { inputs, properties: [...props], propertiesWithHistory: [] };
-      const answer = await call(true, () => batch.read(body));
+      const answer = await call(true, () => api.objects.batch.read(type, body));
       read.push(...answer.results);
     }
     return read;
@@ -192,7 +183,7 @@ function hubspotClient(basePath: string, credentials: CrmCredentials, policy: Cr
 
     async getContact(id, options) {
       try {
-        const record = await call(true, () => api.contacts.basic.getById(id, properties));
+        const record = await call(true, () => api.objects.basic.getById('contacts', id, properties));
         return (await withActivities([record], options))[0];
       } catch (error) {
         if (error instanceof CrmRejectedError && error.status === 404) return undefined;
@@ -218,7 +209,7 @@ function hubspotClient(basePath: string, credentials: CrmCredentials, policy: Cr
     },
 
     async listContacts(page, options) {
-      const answer = await call(true, () => api.contacts.basic.getPage(pageLimit(page?.limit), page?.after, properties));
+      const answer = await call(true, () => api.objects.basic.getPage('contacts', pageLimit(page?.limit), page?.after, properties));
       const next = answer.paging?.next?.after;
       return { items: await withActivities(answer.results, options), ...(next ? { next } : {}) };
     },
@@ -236,9 +227,8 @@ function hubspotClient(basePath: string, credentials: CrmCredentials, policy: Cr
         properties: engagementProperties(input),
         associations: [{ to: { id: input.contactId }, types: [{ associationCategory: HUBSPOT_DEFINED, associationTypeId: association }] }],
       };
-      const engagements = objects === 'notes' ? api.notes : objects === 'emails' ? api.emails : await api.calls();
       // Never retried after a transient failure: HubSpot may have recorded it, and a second create would double it.
-      const created = await call(false, () => engagements.basic.create(body));
+      const created = await call(false, () => api.objects.basic.create(objects, body));
       return { id: String(created.id), kind: input.kind };
     },
 
@@ -253,7 +243,7 @@ function hubspotClient(basePath: string, credentials: CrmCredentials, policy: Cr
     },
 
     async setLeadStatus(contactId, status) {
-      await call(true, () => api.contacts.basic.update(contactId, { properties: { hs_lead_status: status } }));
+      await call(true, () => api.objects.basic.update('contacts', contactId, { properties: { hs_lead_status: status } }));
     },
   };
 }
