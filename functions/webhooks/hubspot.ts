@@ -5,7 +5,6 @@ import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
 import { documentClientOf, jobQueueOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
-import { eventPublisherOf } from '../../shared/composition/events';
 import { clockOf, type HostPorts } from '../../shared/composition/host';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
@@ -13,17 +12,13 @@ import { dynamoConnectionStore } from '../../shared/crm/dynamo-connection-store'
 import { dynamoLeadLinks } from '../../shared/crm/dynamo-lead-links';
 import { crmSecretBoxOf } from '../../shared/crm/settings';
 import { answerHubSpotWebhook, type ReportedLeadEvent } from '../../shared/crm/webhook-receiver';
-import { dynamoLeadHistory } from '../../shared/lead-follow-up/history';
-import { dynamoLeadEventRecords } from '../../shared/lead-follow-up/sequences/event-records';
-import { answerLeadEvent } from '../../shared/lead-follow-up/sequences/lead-events';
-import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
 import { readConfig } from '../../shared/platform/config';
+import { refreshingLazy } from '../../shared/platform/memo';
 import { AppError } from '../../shared/platform/errors';
 import { withMiddleware } from '../../shared/platform/handler-chain';
 import { bodySizeLimit, errorEnvelope } from '../../shared/platform/http/middleware';
 import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
 import { invocationLogging } from '../../shared/platform/invocation-logging';
-import { dynamoSiteDirectory } from '../../shared/sites/dynamo-directory';
 
 /**
  * POST /webhooks/hubspot: HubSpot's webhook calls, without an API key. Its
@@ -44,20 +39,16 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: z.optional(z.url()) }, settings);
   const retention = readCommandRetention(settings);
   const idempotency = dynamoIdempotencyStore(db, tableName);
-  const leadEvents = {
-    sites: dynamoSiteDirectory(db, tableName),
-    steps: dynamoStepStore(db, tableName),
-    records: dynamoLeadEventRecords(db, tableName),
-    history: dynamoLeadHistory(db, tableName),
-    idempotency,
-    events: eventPublisherOf('hubspotWebhook', { db, tableName, queue, clock }),
-    clock,
-    logger,
-    ...retention,
-  };
+  // Most calls are contact changes (a crm_import); only a reply or bounce is a lead event. Its use case and stores (the
+  // sequence steps, event records, history, the tenant's webhooks) are read on the first one, not at every cold start.
+  const leadEventAnswerer = refreshingLazy(async () => {
+    const { reportedLeadEventsOf } = await import('../../shared/composition/reported-lead-events');
+    return reportedLeadEventsOf('hubspotWebhook', { db, tableName, queue, idempotency, clock, logger, retention });
+  }, Number.POSITIVE_INFINITY);
   const reportLeadEvent = async (event: ReportedLeadEvent) => {
     try {
-      await answerLeadEvent(leadEvents, {
+      const answerLeadEvent = await leadEventAnswerer();
+      await answerLeadEvent({
         principal: { tenantId: event.tenantId, siteIds: [event.siteId], keyId: 'hubspot' },
         leadId: event.leadId,
         body: { site_id: event.siteId, type: event.type, occurred_at: event.occurredAt, channel: 'email' },

@@ -45,7 +45,7 @@ const BUDGETS_KIB: Readonly<Record<FunctionId, number>> = {
   // API stands for the per-object ones (245 KiB each).
   crmConnectionApi: 1_020, // 923 (1168 per object, 1331 with form-data; 1494 with the X-Ray SDK; the import's start included)
   crmImportWorker: 1_050, // 954 (1199 per object, 1360 with form-data; 1518 with the X-Ray SDK)
-  // No HubSpot client: it reads the links and starts the re-import; the lead events use case is most of it.
+  // No HubSpot client: it reads the links and starts the re-import; the lead events use case (most of it) is a chunk a reply loads.
   hubspotWebhook: 620, // 562 with zod/mini (624 with the chainable zod; 725 with the X-Ray SDK)
   crmSyncWorker: 1_000, // 909 (1155 per object, 1316 with form-data; 1484 with the X-Ray SDK)
   leadEventsApi: 600, // 541 with zod/mini (604 with the chainable zod; 688 with the X-Ray SDK; the write-back's queueing included)
@@ -253,6 +253,15 @@ describe('bundle-size budgets', () => {
     expect(withForms.map((bundle) => bundle.name)).toEqual([]);
     const crmImport = measured.find((bundle) => bundle.name === 'crmImportWorker')!;
     expect(crmImport.filesLoadedAtImport).toContain('infra/constructs/bundle-shims/form-data.ts');
+  });
+
+  it("leaves the lead events use case out of the HubSpot webhook's cold start: only a reply or bounce it reports imports it", () => {
+    const webhook = measured.find((bundle) => bundle.name === 'hubspotWebhook')!;
+    for (const file of ['shared/lead-follow-up/sequences/lead-events.ts', 'shared/lead-follow-up/sequences/step-store.ts']) {
+      expect(webhook.files).toContain(file);
+      expect(webhook.filesLoadedAtImport).not.toContain(file);
+    }
+    expect(webhook.filesLoadedAtImport).toContain('shared/crm/webhook-receiver.ts');
   });
 
   it("leaves the HubSpot client out of the connection API's cold start: only a connect (its token check) imports it", () => {
