@@ -8,33 +8,7 @@ import {
   type HostLookup,
   type ResolvedAddress,
 } from '../platform/http/public-address';
-
-/** Longest endpoint URL accepted. */
-export const MAX_URL_LENGTH = 2048;
-
-/** How long a host may take to resolve, at registration and before each delivery. */
-export const LOOKUP_DEADLINE_MS = 3_000;
-
-/** Where endpoints may point (WEBHOOK_ALLOW_LOOPBACK, WEBHOOK_RESERVED_PORTS), and how names resolve (tests inject a lookup). */
-export interface EndpointUrlPolicy {
-  allowLoopback: boolean;
-  /**
-   * Ports no loopback endpoint may use: under `npm start`, every port the
-   * runtime itself listens on (its API and relay socket, the embedded
-   * DynamoDB and SQS, the local telephony). @default none
-   */
-  reservedPorts?: ReadonlySet<number>;
-  /** @default dns.lookup(host, {all: true}) */
-  lookup?: HostLookup;
-}
-
-/** An endpoint URL that may not be used; the message says why, in words a caller can act on (never internals). */
-export class EndpointUrlError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EndpointUrlError';
-  }
-}
+import { EndpointUrlError, LOOKUP_DEADLINE_MS, MAX_URL_LENGTH, type EndpointUrlPolicy } from './endpoint-url-policy';
 
 /** True for an address of the loopback range (127.0.0.0/8, ::1, and IPv4-mapped forms). */
 export function isLoopbackAddress(ip: string): boolean {

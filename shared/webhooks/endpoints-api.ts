@@ -7,10 +7,11 @@ import { AppError, type IssueDetail } from '../platform/errors';
 import { jsonResponse } from '../platform/http/responses';
 import type { HttpResult } from '../platform/http/types';
 import { shownId } from '../platform/shown';
+import { refreshingLazy } from '../platform/memo';
 import { cleanText } from '../platform/text';
 import { describeFirstIssue, toIssueDetails } from '../platform/validation';
 import { MAX_ENDPOINTS_PER_TENANT, type EndpointStore, type WebhookEndpoint } from './endpoint-store';
-import { EndpointUrlError, MAX_URL_LENGTH, parseEndpointUrl, resolveEndpointAddress, type EndpointUrlPolicy } from './endpoint-url';
+import { EndpointUrlError, MAX_URL_LENGTH, type EndpointUrlPolicy } from './endpoint-url-policy';
 import { ALL_EVENTS, EVENT_TYPES } from './event-types';
 import { ENDPOINT_ID_PATTERN, newEndpointId, newSigningSecret } from './ids';
 import { endpointView } from './presenter';
@@ -176,8 +177,15 @@ export async function registerEndpoint(deps: EndpointsApiDependencies, principal
   return jsonResponse(201, { success: true, data: endpointView(endpoint, now, secret) });
 }
 
-/** The URL checked as every endpoint's is: its form, then its host resolved now (400 on `url` otherwise). */
+/** The URL checks, imported once by the first request that needs them (a failed import is tried again by the next). */
+const endpointUrlChecks = refreshingLazy(() => import('./endpoint-url'), Number.POSITIVE_INFINITY);
+
+/**
+ * The URL checked as every endpoint's is: its form, then its host resolved now (400 on `url` otherwise). The checks (and
+ * ipaddr.js) are read by the first request that registers or changes a URL: listing, showing or deleting needs none.
+ */
 async function checkUrl(deps: Pick<EndpointsApiDependencies, 'urlPolicy'>, text: string): Promise<void> {
+  const { parseEndpointUrl, resolveEndpointAddress } = await endpointUrlChecks();
   try {
     await resolveEndpointAddress(parseEndpointUrl(text, deps.urlPolicy), deps.urlPolicy);
   } catch (error) {

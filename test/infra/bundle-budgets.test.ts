@@ -264,6 +264,14 @@ describe('bundle-size budgets', () => {
     expect(webhook.filesLoadedAtImport).toContain('shared/crm/webhook-receiver.ts');
   });
 
+  it("leaves the endpoint URL checks (ipaddr.js) out of the webhooks API's cold start: only a registration or URL change reads them", () => {
+    const api = measured.find((bundle) => bundle.name === 'webhooksApi')!;
+    expect(api.packages).toContain('ipaddr.js');
+    expect(api.loadedAtImport).not.toContain('ipaddr.js');
+    expect(api.filesLoadedAtImport).not.toContain('shared/webhooks/endpoint-url.ts');
+    expect(api.filesLoadedAtImport).toContain('shared/webhooks/endpoint-url-policy.ts');
+  });
+
   it("leaves the HubSpot client out of the connection API's cold start: only a connect (its token check) imports it", () => {
     const api = measured.find((bundle) => bundle.name === 'crmConnectionApi')!;
     expect(api.packages).toContain('@hubspot/api-client');

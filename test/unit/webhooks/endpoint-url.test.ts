@@ -1,13 +1,7 @@
 import type { HostLookup } from '../../../shared/platform/http/public-address';
 import { jest } from '@jest/globals';
-import {
-  EndpointUrlError,
-  LOOKUP_DEADLINE_MS,
-  isLoopbackAddress,
-  parseEndpointUrl,
-  resolveEndpointAddress,
-  type EndpointUrlPolicy,
-} from '../../../shared/webhooks/endpoint-url';
+import { isLoopbackAddress, parseEndpointUrl, resolveEndpointAddress } from '../../../shared/webhooks/endpoint-url';
+import { EndpointUrlError, LOOKUP_DEADLINE_MS, type EndpointUrlPolicy } from '../../../shared/webhooks/endpoint-url-policy';
 
 /** A lookup answering from a table, as DNS would. */
 const dns =
