@@ -7,6 +7,8 @@
  * measure what Lambda runs. No CDK import: the budgets load this alone.
  */
 
+import { resolve } from 'node:path';
+import type { BuildOptions } from 'esbuild';
 import type { FunctionDefinition } from '../../shared/catalogue/functions';
 import { IN_PROCESS_TRACING_OFF } from '../../shared/platform/tracing-settings';
 
@@ -28,6 +30,26 @@ export const MAIN_FIELDS = ['module', 'main'];
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   'form-data': './infra/constructs/bundle-shims/form-data.ts',
 });
+
+/**
+ * The esbuild settings above as options of esbuild's JavaScript API, the
+ * stand-ins' paths resolved against `root` (the project root): what the
+ * bundle budgets, the init bench and the tests that run a bundle build
+ * with, so none of them can leave one out. The CDK construct passes the
+ * same settings as command-line flags (switchboard-function.ts).
+ */
+export function functionBundleOptions(root: string) {
+  return {
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: BUNDLE_TARGET,
+    mainFields: MAIN_FIELDS,
+    minify: true,
+    banner: { js: REQUIRE_BANNER },
+    alias: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([name, path]) => [name, resolve(root, path)])),
+  } satisfies BuildOptions;
+}
 
 /**
  * Settings a function's bundle is built with as constants, from the

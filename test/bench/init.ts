@@ -5,14 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
-import {
-  asDeployed,
-  BUNDLE_ALIASES,
-  BUNDLE_TARGET,
-  bundleDefines,
-  MAIN_FIELDS,
-  REQUIRE_BANNER,
-} from '../../infra/constructs/bundle-options';
+import { asDeployed, bundleDefines, functionBundleOptions } from '../../infra/constructs/bundle-options';
 import { FUNCTIONS } from '../../shared/catalogue/functions';
 import { QUEUES } from '../../shared/catalogue/job-types';
 import { SECRETS } from '../../shared/catalogue/secrets';
@@ -125,16 +118,9 @@ async function bundle(target: Target, outdir: string, sdk: 'external' | 'bundled
       ? { splitting: true, outdir: dir, entryNames: 'index', chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' } }
       : { outfile }),
     metafile: true,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: BUNDLE_TARGET,
-    mainFields: MAIN_FIELDS,
-    minify: true,
+    ...functionBundleOptions(ROOT),
     sourcemap: SOURCE_MAPS,
     sourcesContent: false,
-    banner: { js: REQUIRE_BANNER },
-    alias: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([name, path]) => [name, join(ROOT, path)])),
     define: bundleDefines(deployedSettingsOf(target.name)),
     external: sdk === 'external' ? ['@aws-sdk/*'] : [],
     logLevel: 'error',

@@ -1,13 +1,6 @@
 import { resolve } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import {
-  asDeployed,
-  BUNDLE_ALIASES,
-  BUNDLE_TARGET,
-  bundleDefines,
-  MAIN_FIELDS,
-  REQUIRE_BANNER,
-} from '../../infra/constructs/bundle-options';
+import { asDeployed, bundleDefines, functionBundleOptions } from '../../infra/constructs/bundle-options';
 import { FUNCTIONS, type FunctionId } from '../../shared/catalogue/functions';
 
 /**
@@ -107,14 +100,7 @@ async function measureBuild(entries: Entry[]): Promise<Measured[]> {
     entryPoints: entries.map((entry, index) => ({ in: entry.source, out: `b${index}` })),
     outdir: 'out',
     write: false,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: BUNDLE_TARGET,
-    mainFields: MAIN_FIELDS,
-    minify: true,
-    banner: { js: REQUIRE_BANNER },
-    alias: BUNDLE_ALIASES,
+    ...functionBundleOptions(ROOT),
     define: entries[0]!.define,
     metafile: true,
     logLevel: 'error',

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
 import FormDataStandIn from '../../../infra/constructs/bundle-shims/form-data';
-import { BUNDLE_ALIASES, BUNDLE_TARGET, MAIN_FIELDS, REQUIRE_BANNER } from '../../../infra/constructs/bundle-options';
+import { functionBundleOptions } from '../../../infra/constructs/bundle-options';
 import { startHubSpotFake, type HubSpotFake } from '../../fakes/hubspot';
 
 /**
@@ -31,15 +31,8 @@ beforeAll(async () => {
     entryPoints: [{ in: 'shared/providers/crm/hubspot.ts', out: 'hubspot' }],
     outdir: dir,
     outExtension: { '.js': '.mjs' },
-    bundle: true,
     splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: BUNDLE_TARGET,
-    mainFields: MAIN_FIELDS,
-    minify: true,
-    banner: { js: REQUIRE_BANNER },
-    alias: BUNDLE_ALIASES,
+    ...functionBundleOptions(ROOT),
     metafile: true,
     logLevel: 'error',
   });
