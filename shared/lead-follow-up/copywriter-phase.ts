@@ -101,7 +101,7 @@ function outcomeHeldBy(parent: LeadFollowUpCommand, childId: string): Copywriter
   const result = parent.status === 'completed' ? parent.result : undefined;
   const ids = result?.command_ids as { copywriter?: unknown } | undefined;
   if (ids?.copywriter === childId) {
-    const copy = copywriterOutcomeSchema.safeParse({
+    const copy = copywriterOutcomeSchema().safeParse({
       ok: true,
       messages: result?.messages,
       generated_by: result?.generated_by,
