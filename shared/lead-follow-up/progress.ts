@@ -18,8 +18,8 @@ import type { FollowUpItem } from './sequence';
 /**
  * The schemas below are built the first time a stored progress holds
  * something to read, not when a function starts: a sales job's first
- * attempt reads an empty progress, and so builds none of them (about 65
- * zod schemas, the costliest module of the sales worker's cold start).
+ * attempt reads an empty progress, and the accept route never reads one,
+ * so neither builds them (about 65 zod schemas).
  */
 const parts = lazy(() => {
   const nullableText = z.nullable(z.string());
