@@ -68,7 +68,7 @@ const parts = lazy(() => {
   return { writingContextSchema, channelMessagesSchema, followUpItemSchema };
 });
 
-const generationShape = () => ({ generated_by: z.enum(['openai', 'offline']), model: z.string() }) satisfies z.core.$ZodLooseShape;
+const generationShape = lazy(() => ({ generated_by: z.enum(['openai', 'offline']), model: z.string() }) satisfies z.core.$ZodLooseShape);
 /** Fails to compile when the stored generation fields stop reading as the presenter's `Generation`. */
 const _generationStored: z.infer<z.ZodMiniObject<ReturnType<typeof generationShape>>> extends Generation ? true : false = true;
 
