@@ -13,7 +13,7 @@ import { configuredSearchProviders } from '../../shared/providers/search/from-se
 import { createLocalCorpusProvider } from '../../shared/providers/search/local-corpus';
 import type { SearchProvider } from '../../shared/providers/search/port';
 import { readSearchSettings } from '../../shared/providers/search/settings';
-import { createPageReader } from '../../shared/providers/web/page-reader';
+import { lazyPageReader } from '../../shared/providers/web/lazy-page-reader';
 import { sleepOn } from '../../shared/platform/clock';
 
 /**
@@ -29,7 +29,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const search = readSearchSettings(settings);
   const { corpusFile } = readDeepResearchSettings(settings);
   const llm = lazyLlm(deps.secrets, settings, deps.llmPolicy);
-  const readPage = createPageReader();
+  const readPage = lazyPageReader();
   let corpus: SearchProvider | undefined;
   const definition = researchJob({
     commands: deps.commands,

@@ -1,5 +1,7 @@
 import { LlmOutputError, LlmRefusalError, type JsonCompletionRequest, type LlmClient } from '../providers/llm/port';
-import { createPageReader, PAGE_READ_TIMEOUT_MS, type PageReader } from '../providers/web/page-reader';
+import { lazyPageReader } from '../providers/web/lazy-page-reader';
+import type { PageReader } from '../providers/web/page-reader';
+import { PAGE_READ_TIMEOUT_MS } from '../providers/web/read-timeout';
 import { offlineAnalysis } from './analysis-offline';
 import { batchPrompt, MAX_PAGE_TEXT_CHARS, pagePrompt, type BatchItem } from './analysis-prompts';
 import {
@@ -46,7 +48,8 @@ export interface AnalysisDeps {
   llm: LlmClient;
   /**
    * Reads pages for advanced analysis.
-   * @default createPageReader() (public addresses only, 5 s with the parse, 1 MiB, 10,000 elements nested at most 128 deep)
+   * @default lazyPageReader(): createPageReader(), loaded on the first read (public addresses only, 5 s with the parse,
+   * 1 MiB, 10,000 elements nested at most 128 deep)
    */
   readPage?: PageReader;
   /** Hears of every result analysed other than planned (page unreadable, answer missing or unusable, past the deadline). */
@@ -96,7 +99,7 @@ export async function analyzeResults<T extends AnalysisInput>(
   const run = new AnalysisRun(deps, input.query);
   const analyses =
     input.depth === 'advanced'
-      ? await run.advanced(input.results, deps.readPage ?? createPageReader())
+      ? await run.advanced(input.results, deps.readPage ?? lazyPageReader())
       : await run.basic(
           input.results.map((_, index) => index),
           input.results,

@@ -1,5 +1,5 @@
 import { llmCallDeadlineMs, resolveLlmRetryPolicy } from '../providers/llm/policy';
-import { PAGE_READ_TIMEOUT_MS } from '../providers/web/page-reader';
+import { PAGE_READ_TIMEOUT_MS } from '../providers/web/read-timeout';
 
 /**
  * How long a research job's content analysis may run, in two bounds:

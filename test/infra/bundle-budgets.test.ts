@@ -258,6 +258,14 @@ describe('bundle-size budgets', () => {
     expect(api.filesLoadedAtImport).toContain('shared/webhooks/endpoint-url-policy.ts');
   });
 
+  it("leaves the page reader (its address checks, ipaddr.js) out of the research worker's cold start: an advanced analysis loads it", () => {
+    const worker = measured.find((bundle) => bundle.name === 'researchWorker')!;
+    expect(worker.packages).toContain('ipaddr.js');
+    expect(worker.loadedAtImport).not.toContain('ipaddr.js');
+    expect(worker.filesLoadedAtImport).not.toContain('shared/providers/web/page-reader.ts');
+    expect(worker.filesLoadedAtImport).toContain('shared/providers/web/lazy-page-reader.ts');
+  });
+
   it("leaves the HubSpot client out of the connection API's cold start: only a connect (its token check) imports it", () => {
     const api = measured.find((bundle) => bundle.name === 'crmConnectionApi')!;
     expect(api.packages).toContain('@hubspot/api-client');

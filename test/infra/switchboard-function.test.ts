@@ -302,7 +302,8 @@ describe('SwitchboardFunction', () => {
 
   it('gives the research worker the page parse worker, since its page reader parses in worker threads', () => {
     expect(functionById('researchWorker').workerBundles).toEqual([PAGE_PARSE_WORKER]);
-    expect(readFileSync(join(REPOSITORY_ROOT, 'functions/workers/research.ts'), 'utf8')).toContain('createPageReader(');
+    expect(readFileSync(join(REPOSITORY_ROOT, 'functions/workers/research.ts'), 'utf8')).toContain('lazyPageReader(');
+    expect(readFileSync(join(REPOSITORY_ROOT, 'shared/providers/web/lazy-page-reader.ts'), 'utf8')).toContain('createPageReader(');
     expect(statSync(join(REPOSITORY_ROOT, PAGE_PARSE_WORKER.source)).isFile()).toBe(true);
   });
 

@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { isPublicAddress, type HostLookup, type ResolvedAddress } from '../../shared/platform/http/public-address';
 import { measureHtml, nestingWeight } from '../../shared/providers/web/html-shape';
 import { createPageParser, type WorkerPageParser } from '../../shared/providers/web/page-parser';
+import { lazyPageReader } from '../../shared/providers/web/lazy-page-reader';
 import { createPageReader, PageFetchError, PageRefusedError, type PageReaderOptions } from '../../shared/providers/web/page-reader';
 import { startFakeWebPages, type FakeWebPages } from '../fakes/web-pages';
 import { eventually } from '../support/eventually';
@@ -418,6 +419,24 @@ describe('createPageReader', () => {
       pages.route('/tags.txt', { body: '<div>'.repeat(5_000), contentType: 'text/plain' });
 
       await expect(reader()(at('/tags.txt'))).resolves.toEqual({ text: '<div>'.repeat(5_000).slice(0, 19_999) + '…' });
+    });
+  });
+
+  describe('lazyPageReader (the reader loaded on the first read)', () => {
+    it('reads as createPageReader with the same options, concurrent first reads included', async () => {
+      const read = lazyPageReader({ isAllowedAddress: admitsTestServer, lookup, parser });
+
+      const [first, second] = await Promise.all([read(at('/article')), read(at('/article', 'blog.test'))]);
+
+      expect(first).toEqual(await reader()(at('/article')));
+      expect(second.title).toBe('Chip makers race to build AI accelerators');
+      expect(lookup.calls.sort()).toEqual(['blog.test', 'news.test', 'news.test']);
+      expect(pages.requests).toHaveLength(3);
+    });
+
+    it('keeps the default address check: a name resolving to the loopback server is refused, nothing requested', async () => {
+      await expect(lazyPageReader({ lookup })(at('/article'))).rejects.toBeInstanceOf(PageRefusedError);
+      expect(pages.requests).toEqual([]);
     });
   });
 });

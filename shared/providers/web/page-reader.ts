@@ -12,8 +12,10 @@ import { measureHtml, type HtmlShapeLimits } from './html-shape';
 import { createPageParser, type PageParser } from './page-parser';
 import { pinnedGet } from './pinned-request';
 import { readablePlainText, type ReadablePage } from './readable-page';
+import { PAGE_READ_TIMEOUT_MS } from './read-timeout';
 
 export { PageFetchError, PageRefusedError } from './errors';
+export { PAGE_READ_TIMEOUT_MS } from './read-timeout';
 export type { PageFetchFailure } from './errors';
 export type { ReadablePage } from './readable-page';
 
@@ -92,9 +94,6 @@ export interface PageReaderOptions {
    */
   lookup?: HostLookup;
 }
-
-/** Default time for one page read, parse included (the budget of content analysis counts on it). */
-export const PAGE_READ_TIMEOUT_MS = 5_000;
 
 const DEFAULTS = {
   maxBytes: 1_048_576,
