@@ -13,7 +13,7 @@ import { dynamoLeadLinks } from '../../shared/crm/dynamo-lead-links';
 import { crmSecretBoxOf } from '../../shared/crm/settings';
 import { answerHubSpotWebhook, type ReportedLeadEvent } from '../../shared/crm/webhook-receiver';
 import { readConfig } from '../../shared/platform/config';
-import { refreshingLazy } from '../../shared/platform/memo';
+import { onFirstUse } from '../../shared/platform/memo';
 import { AppError } from '../../shared/platform/errors';
 import { withMiddleware } from '../../shared/platform/handler-chain';
 import { bodySizeLimit, errorEnvelope } from '../../shared/platform/http/middleware';
@@ -41,10 +41,10 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const idempotency = dynamoIdempotencyStore(db, tableName);
   // Most calls are contact changes (a crm_import); only a reply or bounce is a lead event. Its use case and stores (the
   // sequence steps, event records, history, the tenant's webhooks) are read on the first one, not at every cold start.
-  const leadEventAnswerer = refreshingLazy(async () => {
+  const leadEventAnswerer = onFirstUse(async () => {
     const { reportedLeadEventsOf } = await import('../../shared/composition/reported-lead-events');
     return reportedLeadEventsOf('hubspotWebhook', { db, tableName, queue, idempotency, clock, logger, retention });
-  }, Number.POSITIVE_INFINITY);
+  });
   const reportLeadEvent = async (event: ReportedLeadEvent) => {
     try {
       const answerLeadEvent = await leadEventAnswerer();

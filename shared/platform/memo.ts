@@ -43,6 +43,16 @@ export function refreshingLazy<T>(resolve: () => Promise<T>, refreshMs: number, 
 }
 
 /**
+ * A value resolved by its first use and then kept: callers share one pending
+ * resolution, and a failed one is tried again by the next use. For a module
+ * only some requests need, and what is built from it:
+ * `onFirstUse(() => import('./module'))` keeps it out of the cold start.
+ */
+export function onFirstUse<T>(resolve: () => Promise<T>): () => Promise<T> {
+  return refreshingLazy(resolve, Number.POSITIVE_INFINITY);
+}
+
+/**
  * A value built on first use and then kept. For module-level values a cold
  * start may not need and that cost to build at import: a zod schema runs a
  * good share of zod's code the first time one of its kind is built, which

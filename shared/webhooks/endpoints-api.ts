@@ -7,7 +7,7 @@ import { AppError, type IssueDetail } from '../platform/errors';
 import { jsonResponse } from '../platform/http/responses';
 import type { HttpResult } from '../platform/http/types';
 import { shownId } from '../platform/shown';
-import { refreshingLazy } from '../platform/memo';
+import { onFirstUse } from '../platform/memo';
 import { cleanText } from '../platform/text';
 import { describeFirstIssue, toIssueDetails } from '../platform/validation';
 import { MAX_ENDPOINTS_PER_TENANT, type EndpointStore, type WebhookEndpoint } from './endpoint-store';
@@ -178,7 +178,7 @@ export async function registerEndpoint(deps: EndpointsApiDependencies, principal
 }
 
 /** The URL checks, imported once by the first request that needs them (a failed import is tried again by the next). */
-const endpointUrlChecks = refreshingLazy(() => import('./endpoint-url'), Number.POSITIVE_INFINITY);
+const endpointUrlChecks = onFirstUse(() => import('./endpoint-url'));
 
 /**
  * The URL checked as every endpoint's is: its form, then its host resolved now (400 on `url` otherwise). The checks (and

@@ -1,4 +1,4 @@
-import { refreshingLazy } from '../../platform/memo';
+import { onFirstUse } from '../../platform/memo';
 import type { PageReader, PageReaderOptions } from './page-reader';
 
 /**
@@ -9,6 +9,6 @@ import type { PageReader, PageReaderOptions } from './page-reader';
  * and a cold start does not either. Concurrent first reads share one import.
  */
 export function lazyPageReader(options: PageReaderOptions = {}): PageReader {
-  const reader = refreshingLazy(async () => (await import('./page-reader')).createPageReader(options), Number.POSITIVE_INFINITY);
+  const reader = onFirstUse(async () => (await import('./page-reader')).createPageReader(options));
   return async (url) => (await reader())(url);
 }
