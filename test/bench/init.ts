@@ -1,15 +1,14 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { build, type Metafile } from 'esbuild';
-import { asDeployed, bundleDefines, functionBundleOptions } from '../../infra/constructs/bundle-options';
 import { FUNCTIONS } from '../../shared/catalogue/functions';
 import { QUEUES } from '../../shared/catalogue/job-types';
 import { SECRETS } from '../../shared/catalogue/secrets';
 import { TABLE } from '../../shared/catalogue/table';
+import { bundleFunction, deployedSettingsOf, ROOT, type BundleTarget } from './function-bundle';
 import { markdownTable, median } from './table';
 
 /**
@@ -40,14 +39,9 @@ const RUNS = Number(process.env.BENCH_INIT_RUNS ?? 10);
 const SOURCE_MAPS = process.env.BENCH_SOURCE_MAPS === 'true';
 const INSTRUCTIONS = process.env.BENCH_INIT_INSTRUCTIONS === 'true';
 const INSTRUCTION_RUNS = Number(process.env.BENCH_INIT_INSTRUCTION_RUNS ?? 3);
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
 
-interface Target {
-  name: string;
-  entry: string;
-  /** Bundled with code splitting (a function's `lazyChunks`). */
-  split: boolean;
+interface Target extends BundleTarget {
   /**
    * Most its cold start may take, × the floor: 1.25 for a function a caller waits on (API, webhook), 1.5 for the rest;
    * none for the call worker, which needs Twilio's REST client, or a floor.
@@ -92,12 +86,6 @@ const settings: Record<string, string> = {
   ),
 };
 
-/** The settings the deployment sets on a function, as an environment deploys it by default (none for the floor). */
-function deployedSettingsOf(functionName: string): Readonly<Record<string, string>> {
-  const definition = FUNCTIONS.find((fn) => fn.id === functionName);
-  return (definition && asDeployed(definition).deployedSettings) ?? {};
-}
-
 /** Imports one bundle in a fresh process and answers the milliseconds the import took, composition included. */
 const CHILD = `
 const started = performance.now();
@@ -106,45 +94,6 @@ const ms = performance.now() - started;
 if (typeof module.handler !== 'function') throw new Error('no handler');
 process.stdout.write(JSON.stringify({ ms }));
 `;
-
-/** Its bundle, and the KiB a cold start reads (index.mjs and the chunks it imports statically; all of it with `lazyChunks: false`). */
-async function bundle(target: Target, outdir: string, sdk: 'external' | 'bundled'): Promise<{ file: string; kib: number }> {
-  const dir = join(outdir, sdk, target.name.replace(/\W+/g, '-'));
-  const outfile = join(dir, 'index.mjs');
-  const lazyChunks = target.split;
-  const result = await build({
-    entryPoints: [join(ROOT, target.entry)],
-    ...(lazyChunks
-      ? { splitting: true, outdir: dir, entryNames: 'index', chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' } }
-      : { outfile }),
-    metafile: true,
-    ...functionBundleOptions(ROOT),
-    sourcemap: SOURCE_MAPS,
-    sourcesContent: false,
-    define: bundleDefines(deployedSettingsOf(target.name)),
-    external: sdk === 'external' ? ['@aws-sdk/*'] : [],
-    logLevel: 'error',
-  });
-  return { file: outfile, kib: loadedBytes(result.metafile, outfile) / 1024 };
-}
-
-/** Bytes of `file` and of every output it imports statically, as esbuild's metafile names them. */
-function loadedBytes(metafile: Metafile, file: string): number {
-  const outputs = new Map(Object.entries(metafile.outputs).map(([path, output]) => [resolve(path), output]));
-  const seen = new Set<string>();
-  const pending = [resolve(file)];
-  let bytes = 0;
-  for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
-    if (seen.has(path)) continue;
-    seen.add(path);
-    const output = outputs.get(path);
-    if (!output) continue;
-    bytes += output.bytes;
-    for (const imported of output.imports)
-      if (imported.kind === 'import-statement' && !imported.external) pending.push(resolve(imported.path));
-  }
-  return bytes;
-}
 
 /**
  * Instructions (millions) valgrind counts for a fresh `node` importing `file` as importTime does: the fewest of
@@ -196,7 +145,7 @@ try {
     const files = new Map<Target, string>();
     const sizes = new Map<Target, number>();
     for (const target of targets) {
-      const built = await bundle(target, outdir, sdk);
+      const built = await bundleFunction(target, outdir, { sdk, sourceMaps: SOURCE_MAPS });
       files.set(target, built.file);
       sizes.set(target, built.kib);
     }
