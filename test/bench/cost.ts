@@ -9,6 +9,7 @@ import { deepResearchBacklog, leadFollowUpBacklog, type Backlog, type ProviderRe
 import { itemSize } from '../../shared/platform/item-size';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { CapacityMeter } from './capacity';
+import { FULL_VCPU_MB, LAMBDA_PRICE_PER_GB_SECOND, vcpuShare } from './sizing-rule';
 import { markdownTable } from './table';
 import { tapBody } from '../../infra/local/tap-body';
 
@@ -34,7 +35,7 @@ const DEADLINE_MS = 10 * 60_000;
 const PRICE = {
   httpApiRequest: 1.0 / 1e6,
   lambdaRequest: 0.2 / 1e6,
-  lambdaGbSecond: 0.0000133334,
+  lambdaGbSecond: LAMBDA_PRICE_PER_GB_SECOND,
   dynamoWriteUnit: 0.625 / 1e6,
   dynamoReadUnit: 0.125 / 1e6,
   dynamoGbMonth: 0.25,
@@ -47,8 +48,6 @@ const PRICE = {
 const ASSUMED = {
   dynamodbCallMs: 5,
   sqsCallMs: 10,
-  /** Lambda gives a function a full vCPU at 1,769 MB, a share below. */
-  fullCpuMb: 1_769,
   /** Log bytes per invocation: START/END/REPORT and a few INFO lines. */
   logBytesPerInvocation: 1_200,
   /** X-Ray's default sampling keeps about 5% of invocations once past 1 a second. */
@@ -201,7 +200,7 @@ const sum = (calls: Map<string, number>, service: string) =>
 
 /** Seconds of Lambda billed for `cpuMs` of work on a full core plus `waitMs` of waiting, at `memoryMb`. */
 function gbSeconds(memoryMb: number, cpuMs: number, waitMs: number): number {
-  const cpuShare = Math.min(1, memoryMb / ASSUMED.fullCpuMb);
+  const cpuShare = vcpuShare(memoryMb);
   return (memoryMb / 1024) * ((cpuMs / cpuShare + waitMs) / 1000);
 }
 
@@ -372,7 +371,7 @@ process.stdout.write(
       `${counts.map(([backlog]) => `${backlog.name}: ${backlog.assumptions}`).join('; ')}; ` +
       `${ASSUMED.logBytesPerInvocation} log bytes an invocation; ${ASSUMED.tracedShare * 100}% of invocations traced; ` +
       `${ASSUMED.storageMonths} months stored; CPU measured on this machine's full core (embedded DynamoDB and SQS included, an overstatement) ` +
-      `scaled to each function's share of a vCPU (${ASSUMED.fullCpuMb} MB = 1).`,
+      `scaled to each function's share of a vCPU (${FULL_VCPU_MB} MB = 1).`,
     '',
     markdownTable(
       ['$ per million', ...columns],

@@ -17,6 +17,9 @@ import { resolve } from 'node:path';
  *   caps let through, cold and warm worker (BENCH_PARSE_RUNS)
  * - `memory`: peak RSS of the research worker reading the worst pages the
  *   reader accepts, one record and a batch in parallel (BENCH_MEMORY_BATCH)
+ * - `sizing`: each API function in a sandbox process of each Lambda memory size (Lambda's heap flags), its CPU a
+ *   request at the size's share of a vCPU and its peak memory, the smallest size that supports them, and the cost of
+ *   `Prefer: wait` (BENCH_SIZING_REQUESTS, BENCH_SIZING_WAIT_SECONDS, BENCH_SIZING_FUNCTIONS)
  * - `relay`: streamed replies on the local relay socket, prompt → first text
  *   token and → `last: true`, with a model fake streaming 30 chunks 20 ms
  *   apart (BENCH_RELAY_TURNS)
@@ -30,6 +33,7 @@ const PARTS = {
   research: 'research.ts',
   parse: 'parse.ts',
   memory: 'research-memory.ts',
+  sizing: 'sizing.ts',
   relay: 'relay.ts',
   cost: 'cost.ts',
 } as const;
