@@ -48,6 +48,10 @@ export interface FunctionSpec<Id extends string = string, Queue extends string =
   entry: string;
   description: string;
   timeoutSeconds: number;
+  /**
+   * Its Lambda memory, and so its share of a vCPU. An API function's is the smallest size the sizing bench finds
+   * supports it (`BENCH_PARTS=sizing npm run bench`, docs/performance.md "Memory, measured").
+   */
   memoryMb: number;
   access: FunctionAccessSpec<Queue>;
   /** How often a `scheduled` function runs. */

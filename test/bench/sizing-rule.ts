@@ -12,8 +12,8 @@ export const FULL_VCPU_MB = 1_769;
 /** us-east-1 list price (USD) of a GB-second of Lambda on arm64, as deployed, November 2026. */
 export const LAMBDA_PRICE_PER_GB_SECOND = 0.0000133334;
 
-/** The sizes the rule considers, smallest first. */
-export const SIZES_MB = [128, 256, 512, 1024] as const;
+/** The sizes the rule considers, smallest first: up to one full vCPU, beyond which single-threaded code runs no faster. */
+export const SIZES_MB = [128, 256, 512, 1024, FULL_VCPU_MB] as const;
 
 /** The share of a vCPU an invocation runs with at `memoryMb`. */
 export function vcpuShare(memoryMb: number): number {

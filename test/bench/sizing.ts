@@ -138,6 +138,8 @@ const WAITS: { fn: FunctionId; sample: Sample }[] = [
   { fn: 'getCommandApi', sample: { ...SAMPLES.getCommandApi!, headers: { prefer: `wait=${WAIT_SECONDS}` } } },
 ];
 
+/** BENCH_SIZING_NODE_FLAGS: more flags for every sandbox, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles` to profile them. */
+const EXTRA_FLAGS = process.env.BENCH_SIZING_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
 /** BENCH_SIZING_FUNCTIONS (comma-separated ids) measures only those. */
 const ONLY = process.env.BENCH_SIZING_FUNCTIONS?.split(',').map((id) => id.trim());
 const apiFunctions = FUNCTIONS.filter((fn) => fn.kind === 'api');
@@ -229,7 +231,7 @@ try {
           AWS_LAMBDA_FUNCTION_NAME: fn.id,
           AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(memoryMb),
         },
-        lambdaNodeFlags(memoryMb),
+        [...lambdaNodeFlags(memoryMb), ...EXTRA_FLAGS],
       );
       running.set(fn.id, { sandbox, memoryMb });
       try {
