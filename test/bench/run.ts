@@ -19,7 +19,8 @@ import { resolve } from 'node:path';
  *   reader accepts, one record and a batch in parallel (BENCH_MEMORY_BATCH)
  * - `sizing`: each API function in a sandbox process of each Lambda memory size (Lambda's heap flags), its CPU a
  *   request at the size's share of a vCPU and its peak memory, the smallest size that supports them, and the cost of
- *   `Prefer: wait` (BENCH_SIZING_REQUESTS, BENCH_SIZING_WAIT_SECONDS, BENCH_SIZING_FUNCTIONS)
+ *   `Prefer: wait` (BENCH_SIZING_REQUESTS, BENCH_SIZING_COLD_STARTS, BENCH_SIZING_WAIT_SECONDS,
+ *   BENCH_SIZING_FUNCTIONS, BENCH_SIZING_NODE_FLAGS)
  * - `relay`: streamed replies on the local relay socket, prompt → first text
  *   token and → `last: true`, with a model fake streaming 30 chunks 20 ms
  *   apart (BENCH_RELAY_TURNS)
