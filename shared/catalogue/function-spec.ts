@@ -50,7 +50,7 @@ export interface FunctionSpec<Id extends string = string, Queue extends string =
   timeoutSeconds: number;
   /**
    * Its Lambda memory, and so its share of a vCPU. An API function's is the smallest size the sizing bench finds
-   * supports it (`BENCH_PARTS=sizing npm run bench`, docs/performance.md "Memory, measured").
+   * supports it (`BENCH_PARTS=sizing npm run bench`; the figures and the rule are in docs/performance.md).
    */
   memoryMb: number;
   access: FunctionAccessSpec<Queue>;
