@@ -35,6 +35,27 @@ export interface EmbeddedAws {
   stop(): Promise<void>;
 }
 
+/**
+ * The settings that point a function at the embedded services: their endpoints (the SDK's own
+ * `AWS_ENDPOINT_URL_DYNAMODB` and `AWS_ENDPOINT_URL_SQS`), the table's name and every queue's and
+ * dead-letter queue's URL, under the names the catalogue gives them.
+ */
+export function embeddedServiceSettings(
+  aws: Pick<EmbeddedAws, 'dynamodbEndpoint' | 'sqsEndpoint' | 'tableName' | 'queues'>,
+): Record<string, string> {
+  return {
+    AWS_ENDPOINT_URL_DYNAMODB: aws.dynamodbEndpoint,
+    AWS_ENDPOINT_URL_SQS: aws.sqsEndpoint,
+    [TABLE.envVar]: aws.tableName,
+    ...Object.fromEntries(
+      QUEUES.flatMap((queue) => [
+        [queue.urlEnvVar, aws.queues[queue.id].url],
+        [queue.dlqUrlEnvVar, aws.queues[queue.id].dlqUrl],
+      ]),
+    ),
+  };
+}
+
 /** How to start the embedded services. */
 export interface EmbeddedAwsOptions {
   /** Keep DynamoDB data in this folder (LevelDB); in memory when absent. */

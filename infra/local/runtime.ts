@@ -12,7 +12,6 @@ import {
   type ScheduledFunctionId,
 } from '../../shared/catalogue/functions';
 import { QUEUES, type JobQueueId } from '../../shared/catalogue/job-types';
-import { TABLE } from '../../shared/catalogue/table';
 import { generateApiKey } from '../../shared/access/api-keys';
 import { sqsJobQueue } from '../../shared/commands/sqs-queue';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
@@ -24,7 +23,7 @@ import { systemClock, type Clock } from '../../shared/platform/clock';
 import { readConfig } from '../../shared/platform/config';
 import type { RelayTransport } from '../../functions/webhooks/relay';
 import { localCrmKey } from './crm-key';
-import { startEmbeddedAws, type AwsRequestObserver, type LocalQueue } from './embedded-aws';
+import { embeddedServiceSettings, startEmbeddedAws, type AwsRequestObserver, type LocalQueue } from './embedded-aws';
 import { startLocalTelephony, type LocalTelephony } from './local-telephony';
 import { startLocalCrm, type LocalCrm } from './local-crm';
 import { localCrmControl } from './crm-control';
@@ -173,15 +172,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     AWS_REGION: aws.region,
     AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
     AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
-    AWS_ENDPOINT_URL_DYNAMODB: aws.dynamodbEndpoint,
-    AWS_ENDPOINT_URL_SQS: aws.sqsEndpoint,
-    [TABLE.envVar]: aws.tableName,
-    ...Object.fromEntries(
-      QUEUES.flatMap((queue) => [
-        [queue.urlEnvVar, aws.queues[queue.id].url],
-        [queue.dlqUrlEnvVar, aws.queues[queue.id].dlqUrl],
-      ]),
-    ),
+    ...embeddedServiceSettings(aws),
     ...(options.leaseSeconds ? { WORKER_LEASE_SECONDS: String(options.leaseSeconds) } : {}),
     // No CloudWatch here: metric lines would only clutter the console.
     POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',

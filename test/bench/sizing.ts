@@ -7,9 +7,8 @@ import { newCrmKey } from '../../infra/local/crm-key';
 import { createGateway, type GatewayRoute, type HttpHandler } from '../../infra/local/http-gateway';
 import { startLocalRuntime } from '../../infra/local/runtime';
 import { FUNCTIONS, functionById, type FunctionId } from '../../shared/catalogue/functions';
-import { QUEUES } from '../../shared/catalogue/job-types';
+import { embeddedServiceSettings } from '../../infra/local/embedded-aws';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
-import { TABLE } from '../../shared/catalogue/table';
 import { bundleFunction, deployedSettingsOf, ROOT } from './function-bundle';
 import { FunctionProcess } from './function-process';
 import {
@@ -156,15 +155,7 @@ const settings: Record<string, string> = {
   AWS_ACCESS_KEY_ID: 'local',
   AWS_SECRET_ACCESS_KEY: 'local',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-  AWS_ENDPOINT_URL_DYNAMODB: runtime.dynamodbEndpoint,
-  AWS_ENDPOINT_URL_SQS: runtime.sqsEndpoint,
-  [TABLE.envVar]: runtime.tableName,
-  ...Object.fromEntries(
-    QUEUES.flatMap((queue) => [
-      [queue.urlEnvVar, runtime.queues[queue.id].url],
-      [queue.dlqUrlEnvVar, runtime.queues[queue.id].dlqUrl],
-    ]),
-  ),
+  ...embeddedServiceSettings(runtime),
   LOG_LEVEL: 'ERROR',
   POWERTOOLS_SERVICE_NAME: 'switchboard',
   PUBLIC_BASE_URL: runtime.publicBaseUrl,

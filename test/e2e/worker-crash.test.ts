@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { embeddedServiceSettings } from '../../infra/local/embedded-aws';
 import { QUEUES } from '../../shared/catalogue/job-types';
 import { functionById } from '../../shared/catalogue/functions';
 import { DEMO_DATA_FILE, importFile } from '../../infra/local/provision';
@@ -70,15 +71,7 @@ function workerEnvironment(): Record<string, string> {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_ENDPOINT_URL_DYNAMODB: services.aws.dynamodbEndpoint,
-    AWS_ENDPOINT_URL_SQS: services.aws.sqsEndpoint,
-    TABLE_NAME: services.aws.tableName,
-    ...Object.fromEntries(
-      QUEUES.flatMap((queue) => [
-        [queue.urlEnvVar, services.aws.queues[queue.id].url],
-        [queue.dlqUrlEnvVar, services.aws.queues[queue.id].dlqUrl],
-      ]),
-    ),
+    ...embeddedServiceSettings(services.aws),
     OPENAI_API_KEY: 'sk-test-worker-crash',
     OPENAI_BASE_URL: fake.baseUrl,
     WORKER_LEASE_SECONDS: '1',
