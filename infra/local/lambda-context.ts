@@ -1,18 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { FUNCTIONS } from '../../shared/catalogue/functions';
 
 /** The context's legacy callbacks do nothing locally; one function serves every invocation. */
 const ignore = () => undefined;
 
-/** A Lambda context for one local invocation, with the function's real timeout. */
+/** Lambda's default memory, for a name the catalogue does not know. */
+const DEFAULT_MEMORY_MB = 128;
+
+/** A Lambda context for one local invocation, with the function's real timeout and its catalogue memory. */
 export function lambdaContext(functionName: string, timeoutSeconds: number): Context {
   const deadline = Date.now() + timeoutSeconds * 1000;
+  const memoryMb = FUNCTIONS.find((fn) => fn.id === functionName)?.memoryMb ?? DEFAULT_MEMORY_MB;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
+    memoryLimitInMB: String(memoryMb),
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
