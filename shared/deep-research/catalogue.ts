@@ -84,7 +84,7 @@ export const DEEP_RESEARCH_CATALOGUE = {
       entry: 'functions/api/deep-research.ts',
       description: 'POST /api/deepResearch/operation: validate, record the command (no site), queue the research job',
       timeoutSeconds: 29,
-      // Measured (sizing bench): a warm request 4.6–7.2 ms of CPU, the first after a cold start 69–73 ms; 512 MB was twice what it needs.
+      // Measured (sizing bench, five runs): 4.6–7.2 ms of CPU a warm request, 63–73 ms the first after a cold start; 256 MB supports it.
       memoryMb: 256,
       access: {
         // The key, the Idempotency-Key and the command (command-start.ts); a research request names no site.

@@ -119,7 +119,7 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
       description: "GET /api/leads/{leadId}/follow-ups: the lead's follow-ups of the caller's tenant, in schedule order, a page at a time",
       // It never waits: three table reads (key, site, one page of follow-ups), each bounded by the SDK's 3 s request timeout.
       timeoutSeconds: 5,
-      // Measured (sizing bench): 6.4–8.2 ms of CPU a warm request, 50–64 ms at 256 MB.
+      // Measured (sizing bench, five runs): 6.4–8.2 ms of CPU a warm request, 43–64 ms at 256 MB (over 50 in three runs).
       memoryMb: 512,
       access: {
         table: [
@@ -187,7 +187,7 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
       // It never waits and answers within a second or two: a handful of conditional writes (history, the steps it
       // moves or cancels, the event) and one queue send; 8 s leaves room for a slow call or two, and keeps its cap small.
       timeoutSeconds: 8,
-      // Measured (sizing bench): 12–13 ms of CPU a warm request (five storage calls), 83–88 ms at 256 MB.
+      // Measured (sizing bench, five runs): 11–13 ms of CPU a warm request (five storage calls), 81–90 ms at 256 MB.
       memoryMb: 512,
       access: {
         table: [
@@ -224,7 +224,7 @@ export const LEAD_FOLLOW_UP_CATALOGUE = {
       // It never waits: the key, the site, the pause record, one page of the lead's steps and one conditional write per
       // scheduled step (a handful), each bounded by the SDK's 3 s request timeout; 8 s leaves room for a slow call or two.
       timeoutSeconds: 8,
-      // Measured (sizing bench): 8.7–9.6 ms of CPU a warm request, 68–69 ms at 256 MB.
+      // Measured (sizing bench, five runs): 8.7–10.7 ms of CPU a warm request, 60–69 ms at 256 MB.
       memoryMb: 512,
       access: {
         table: [

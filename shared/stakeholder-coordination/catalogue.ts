@@ -53,8 +53,8 @@ export const STAKEHOLDER_COORDINATION_CATALOGUE = {
       description:
         'POST /api/agents/cmo/stakeholder-coordination: validate, build the meeting prompts and context summary, record the command, queue the call job',
       timeoutSeconds: 29,
-      // Measured (sizing bench): ten storage calls and the context summary, 21–26 ms of CPU a warm request, 137–180 ms the
-      // first after a cold start; at 512 MB that is 70–110 ms a request.
+      // Measured (sizing bench, five runs): ten storage calls and the context summary, 20–26 ms of CPU a warm request,
+      // 131–143 ms the first after a cold start; at 512 MB that is 81–107 ms a warm request.
       memoryMb: 1024,
       access: {
         table: [
