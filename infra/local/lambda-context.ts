@@ -7,11 +7,13 @@ const ignore = () => undefined;
 
 /** Lambda's default memory, for a name the catalogue does not know. */
 const DEFAULT_MEMORY_MB = 128;
+/** Each catalogue function's memory, looked up once rather than at every invocation. */
+const MEMORY_MB = new Map<string, number>(FUNCTIONS.map((fn) => [fn.id, fn.memoryMb]));
 
 /** A Lambda context for one local invocation, with the function's real timeout and its catalogue memory. */
 export function lambdaContext(functionName: string, timeoutSeconds: number): Context {
   const deadline = Date.now() + timeoutSeconds * 1000;
-  const memoryMb = FUNCTIONS.find((fn) => fn.id === functionName)?.memoryMb ?? DEFAULT_MEMORY_MB;
+  const memoryMb = MEMORY_MB.get(functionName) ?? DEFAULT_MEMORY_MB;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
