@@ -21,7 +21,32 @@ export const PROVIDER_LATENCY = {
   analysisModelCall: 5_000,
   /** One Google Custom Search request (a page of ten). */
   searchRequest: 400,
+  /** The call phase's model call settling a meeting's title and objective (about 100 output tokens). */
+  meetingDetailsModelCall: 2_000,
+  /** Twilio's create of a call (REST, one request). */
+  twilioCreateCall: 400,
+  /** The post-call summary's model call (about 800 output tokens). */
+  summaryModelCall: 8_000,
+  /** One reply of the voice assistant streamed from the model, its relay invocation held meanwhile (about 60 tokens). */
+  voiceReply: 1_500,
+  /** Seconds of call time a turn takes (the stakeholder speaks, the reply is spoken): the relay socket's connection time. */
+  turnSeconds: 15,
 } as const;
+
+/** A call's traffic besides its accept request and its jobs, over one pass: its webhooks and its relay socket. */
+export interface CallTraffic {
+  /** Twilio's status callbacks and relay session reports through the HTTP API, each an invocation of the status webhook function. */
+  webhookRequests: number;
+  /** Socket events the relay function ran on: `$connect`, each message in, `$disconnect`. */
+  relayInvocations: number;
+  /** Messages in (setup, prompts) and out (each spoken chunk, through `@connections`): API Gateway bills each. */
+  relayMessagesIn: number;
+  relayMessagesOut: number;
+  /** Prompts the assistant answered, each a relay invocation waiting on the voice model. */
+  replies: number;
+  /** Minutes the relay sockets were open, at the stated length of a turn. */
+  connectionMinutes: number;
+}
 
 /** Requests the providers' loopback fakes received in one pass, by provider. */
 export type ProviderRequests = Readonly<Record<string, number>>;
@@ -45,6 +70,15 @@ export interface Backlog {
   providerWaitMs(queue: string, perJob: ProviderRequests): number;
   /** How the waits are reckoned, for the bench's notes. */
   assumptions: string;
+  /**
+   * Runs once the workers are started, for commands that wait on more than jobs (a call answered and talked through);
+   * resolves when they are done. `readCommand` reads a command item past the tally and the meter.
+   */
+  converse?(runtime: LocalRuntime, readCommand: (id: string) => Promise<Record<string, unknown> | undefined>): Promise<void>;
+  /** The call traffic of the last pass. */
+  callTraffic?(): CallTraffic;
+  /** The queues whose jobs a `Prefer: wait` request waits through (every queue when absent). */
+  waitsFor?: readonly string[];
   /** Stops what it started. */
   close(): Promise<void>;
 }

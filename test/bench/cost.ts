@@ -1,11 +1,20 @@
 import type { IncomingMessage } from 'node:http';
-import { ScanCommand, type DynamoDBDocumentClient, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand, type DynamoDBDocumentClient, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime } from '../../infra/local/runtime';
 import { functionById } from '../../shared/catalogue/functions';
 import { QUEUES } from '../../shared/catalogue/job-types';
 import { createSqsClient } from '../../shared/platform/sqs';
 import { BENCH_HEADER, tagged, untilQueuesEmpty } from './backlog';
-import { deepResearchBacklog, leadFollowUpBacklog, type Backlog, type ProviderRequests } from './cost-backlogs';
+import {
+  deepResearchBacklog,
+  leadFollowUpBacklog,
+  PROVIDER_LATENCY,
+  type Backlog,
+  type CallTraffic,
+  type ProviderRequests,
+} from './cost-backlogs';
+import { stakeholderCallBacklog } from './cost-call-backlog';
+import { commandKey } from '../../shared/commands/store';
 import { itemSize } from '../../shared/platform/item-size';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { CapacityMeter } from './capacity';
@@ -15,25 +24,32 @@ import { tapBody } from '../../infra/local/tap-body';
 
 /**
  * Bench part `cost`: what a million commands of each kind cost in AWS,
- * provider fees (model, search) excluded. A backlog of each kind (lead
+ * provider fees (model, search, Twilio) excluded. A backlog of each kind (lead
  * follow-ups with channel messages, with their copywriter phase; with a
- * follow-up sequence; deep research with content analysis: cost-backlogs.ts)
- * is accepted through the HTTP API and worked off by the local workers;
+ * follow-up sequence; deep research with content analysis: cost-backlogs.ts;
+ * stakeholder calls, each answered on the local telephony and talked through
+ * for BENCH_COST_CALL_TURNS turns: cost-call-backlog.ts) is accepted through
+ * the HTTP API and worked off by the local workers;
  * every call to the embedded DynamoDB and SQS is counted (the accept path's
  * too), and the capacity DynamoDB on-demand bills for it is reckoned from
  * each item's size before and after each write (test/bench/capacity.ts).
  * Lambda time is the process's CPU time scaled to each function's memory
  * share of a vCPU, plus the stated time each storage call and each provider
  * call keeps a function waiting. BENCH_COST_COMMANDS sets the backlog (100
- * of each kind).
+ * of each kind), BENCH_COST_KINDS picks kinds by name.
  */
 const COMMANDS = Number(process.env.BENCH_COST_COMMANDS ?? 100);
+/** Turns of each stakeholder call (the stakeholder speaks, the assistant answers). */
+const CALL_TURNS = Number(process.env.BENCH_COST_CALL_TURNS ?? 10);
 const GOAL_PER_MILLION = 50;
 const DEADLINE_MS = 10 * 60_000;
 
 /** us-east-1 list prices (USD), November 2026; Lambda on arm64, as deployed. */
 const PRICE = {
   httpApiRequest: 1.0 / 1e6,
+  /** WebSocket API: messages (in and out, 32 KB each) and connection minutes. */
+  socketMessage: 1.0 / 1e6,
+  socketMinute: 0.25 / 1e6,
   lambdaRequest: 0.2 / 1e6,
   lambdaGbSecond: LAMBDA_PRICE_PER_GB_SECOND,
   dynamoWriteUnit: 0.625 / 1e6,
@@ -76,6 +92,8 @@ interface Counted {
   /** Sizes read back after a later write of the same item came in, by kind of item (test/bench/capacity.ts). */
   raced: ReadonlyMap<string, number>;
   storedBytes: number;
+  /** A call's webhooks and relay socket, for the kinds that place calls. */
+  callTraffic?: CallTraffic;
 }
 
 /**
@@ -150,6 +168,17 @@ async function countPass(backlog: Backlog, pass: Pass): Promise<Counted> {
     cpu = process.cpuUsage();
     const started = performance.now();
     await runtime.startWorkers();
+    if (backlog.converse) {
+      const reader = scanClient();
+      try {
+        await backlog.converse(runtime, async (id) => {
+          const { Item } = await reader.send(new GetCommand({ TableName: runtime.tableName, Key: commandKey(id), ConsistentRead: true }));
+          return Item;
+        });
+      } finally {
+        reader.destroy();
+      }
+    }
     await untilQueuesEmpty(runtime, sqs, started, DEADLINE_MS);
     const workerCpu = process.cpuUsage(cpu);
     const after = await tableSizes(scanClient(), runtime.tableName);
@@ -172,6 +201,7 @@ async function countPass(backlog: Backlog, pass: Pass): Promise<Counted> {
       writeUnitsByKind,
       raced: meter.raced,
       storedBytes,
+      ...(backlog.callTraffic ? { callTraffic: { ...backlog.callTraffic() } } : {}),
     };
   } finally {
     sqs.destroy();
@@ -222,6 +252,9 @@ function costOf(backlog: Backlog, counted: Counted, scenario: Scenario): Record<
     return { queue, perLead: per(sent), batch, memoryMb: functionById(queue.workerFunction).memoryMb };
   });
   const allJobs = jobs.reduce((total, job) => total + job.perLead, 0);
+  // Provider requests are counted per command: spread over the jobs of the queue whose worker makes them.
+  const perJobOf = (jobsPerCommand: number) =>
+    Object.fromEntries(Object.entries(counted.providerRequests).map(([name, requests]) => [name, per(requests) / jobsPerCommand]));
   const workerInvocations = jobs.reduce((total, job) => total + job.perLead / job.batch, 0);
 
   // The accept path: its CPU, and each storage call waited for.
@@ -231,15 +264,9 @@ function costOf(backlog: Backlog, counted: Counted, scenario: Scenario): Record<
   const workerStorageMs =
     per(sum(counted.workerCalls, 'dynamodb')) * ASSUMED.dynamodbCallMs + per(sum(counted.workerCalls, 'sqs')) * ASSUMED.sqsCallMs;
   let workerGbSeconds = 0;
-  let providerMs = 0;
   for (const job of jobs) {
     const share = job.perLead / allJobs;
-    // Provider requests are counted per command: spread over the jobs of the queue whose worker makes them.
-    const perJob = Object.fromEntries(
-      Object.entries(counted.providerRequests).map(([name, requests]) => [name, per(requests) / job.perLead]),
-    );
-    const model = backlog.providerWaitMs(job.queue.id, perJob);
-    providerMs += model * job.perLead;
+    const model = backlog.providerWaitMs(job.queue.id, perJobOf(job.perLead));
     workerGbSeconds +=
       job.perLead *
       gbSeconds(
@@ -248,12 +275,27 @@ function costOf(backlog: Backlog, counted: Counted, scenario: Scenario): Record<
         model / job.batch + (workerStorageMs * share) / job.perLead,
       );
   }
-  // Prefer: wait keeps the accept function until the command ends: its provider waits, a queue hop per job, and its polls.
-  const waitMs = scenario.preferWait ? providerMs + allJobs * ASSUMED.queueHopMs : 0;
+  // Prefer: wait keeps the accept function until the command ends (the jobs it waits through): their provider waits, a queue hop
+  // per job, and its polls.
+  const waited = jobs.filter((job) => !backlog.waitsFor || backlog.waitsFor.includes(job.queue.id));
+  const waitedProviderMs = waited.reduce(
+    (total, job) => total + backlog.providerWaitMs(job.queue.id, perJobOf(job.perLead)) * job.perLead,
+    0,
+  );
+  const waitedJobs = waited.reduce((total, job) => total + job.perLead, 0);
+  const waitMs = scenario.preferWait ? waitedProviderMs + waitedJobs * ASSUMED.queueHopMs : 0;
   const polls = scenario.preferWait ? pollsWithin(waitMs) : 0;
   const acceptGbSeconds = gbSeconds(accept.memoryMb, per(counted.acceptCpuMs), acceptWaitMs + waitMs + polls * ASSUMED.dynamodbCallMs);
 
-  const invocations = 1 + workerInvocations;
+  // A call: Twilio's webhooks through the HTTP API, the relay socket's messages and minutes, and the relay's invocations, each
+  // reply held for the voice model's stream (their storage calls and CPU are in the workers' figures above).
+  const call = counted.callTraffic;
+  const webhookRequests = call ? per(call.webhookRequests) : 0;
+  const callInvocations = call ? per(call.webhookRequests + call.relayInvocations) : 0;
+  const relayGbSeconds = call
+    ? per(call.replies) * gbSeconds(functionById('conversationRelayWebhook').memoryMb, 0, PROVIDER_LATENCY.voiceReply)
+    : 0;
+  const invocations = 1 + workerInvocations + callInvocations;
   const sqsRequests =
     per(
       sum(counted.acceptCalls, 'sqs') +
@@ -263,10 +305,15 @@ function costOf(backlog: Backlog, counted: Counted, scenario: Scenario): Record<
     2 * workerInvocations;
   const million = 1e6;
   return {
-    'API Gateway': million * PRICE.httpApiRequest,
+    'API Gateway': million * (1 + webhookRequests) * PRICE.httpApiRequest,
+    'API Gateway, relay socket': call
+      ? million *
+        (per(call.relayMessagesIn + call.relayMessagesOut) * PRICE.socketMessage + per(call.connectionMinutes) * PRICE.socketMinute)
+      : 0,
     'Lambda requests': million * invocations * PRICE.lambdaRequest,
     'Lambda time (accept)': million * acceptGbSeconds * PRICE.lambdaGbSecond,
     'Lambda time (workers)': million * workerGbSeconds * PRICE.lambdaGbSecond,
+    'Lambda time (relay replies)': million * relayGbSeconds * PRICE.lambdaGbSecond,
     'DynamoDB writes': million * per(counted.writeUnits) * PRICE.dynamoWriteUnit,
     'DynamoDB reads': million * (per(counted.readUnits) + polls) * PRICE.dynamoReadUnit,
     'DynamoDB storage': ((million * per(counted.storedBytes)) / 1024 ** 3) * ASSUMED.storageMonths * PRICE.dynamoGbMonth,
@@ -299,16 +346,21 @@ const SCENARIOS: Scenario[] = [
 ];
 
 process.env.LOG_LEVEL = 'ERROR';
-const backlogs: Backlog[] = [
+/** BENCH_COST_KINDS (comma-separated names, e.g. `stakeholder_call`) prices only those kinds. */
+const KINDS = process.env.BENCH_COST_KINDS?.split(',').map((name) => name.trim());
+const allBacklogs: Backlog[] = [
   leadFollowUpBacklog('channel_messages'),
   leadFollowUpBacklog('follow_up_sequence'),
   await deepResearchBacklog(),
+  stakeholderCallBacklog(CALL_TURNS),
 ];
+const backlogs = allBacklogs.filter((backlog) => !KINDS || KINDS.includes(backlog.name));
 const counts: [Backlog, Counted][] = [];
 try {
+  if (backlogs.length === 0) throw new Error(`BENCH_COST_KINDS names no kind (${KINDS?.join(', ')})`);
   for (const backlog of backlogs) counts.push([backlog, await count(backlog)]);
 } finally {
-  await Promise.all(backlogs.map((backlog) => backlog.close()));
+  await Promise.all(allBacklogs.map((backlog) => backlog.close()));
 }
 
 const lines = Object.keys(costOf(...counts[0]!, SCENARIOS[0]!));
@@ -316,10 +368,11 @@ const columns = counts.flatMap(([backlog]) => SCENARIOS.map((scenario) => `${bac
 const costs = counts.flatMap(([backlog, counted]) => SCENARIOS.map((scenario) => costOf(backlog, counted, scenario)));
 const totals = costs.map((cost) => Object.values(cost).reduce((total, value) => total + value, 0));
 const perCommand = (counted: Counted, value: number) => (value / counted.commands).toFixed(2);
-const messagesWithoutWait = totals[0]!;
+const messagesIndex = counts.findIndex(([backlog]) => backlog.name === 'channel_messages');
+const messagesWithoutWait = messagesIndex < 0 ? undefined : totals[messagesIndex * SCENARIOS.length]!;
 process.stdout.write(
   [
-    `## Cost per million commands (us-east-1 list prices, arm64; model and search fees excluded; ${COMMANDS} of each kind counted)`,
+    `## Cost per million commands (us-east-1 list prices, arm64; model, search and Twilio fees excluded; ${COMMANDS} of each kind counted)`,
     '',
     "Counted per command, accept path and phases included (capacity units from each item's size before and after each write, test/bench/capacity.ts):",
     '',
@@ -366,6 +419,16 @@ process.stdout.write(
           .map(([kind, units]) => `${kind} ${perCommand(counted, units)}`)
           .join(', ')}.`,
     ),
+    ...counts.flatMap(([backlog, counted]) => {
+      const call = counted.callTraffic;
+      if (!call) return [];
+      return [
+        `Per ${backlog.name}: ${perCommand(counted, call.replies)} replies, ${perCommand(counted, call.relayInvocations)} relay ` +
+          `invocations, relay socket messages ${perCommand(counted, call.relayMessagesIn)} in and ` +
+          `${perCommand(counted, call.relayMessagesOut)} out, ${perCommand(counted, call.connectionMinutes)} socket minutes, ` +
+          `${perCommand(counted, call.webhookRequests)} Twilio webhook requests (status callbacks and the relay session's report).`,
+      ];
+    }),
     '',
     `Assumed: DynamoDB ${ASSUMED.dynamodbCallMs} ms and SQS ${ASSUMED.sqsCallMs} ms a call; ` +
       `${counts.map(([backlog]) => `${backlog.name}: ${backlog.assumptions}`).join('; ')}; ` +
@@ -381,9 +444,11 @@ process.stdout.write(
       ],
     ),
     '',
-    `Cost goal (≤ $${GOAL_PER_MILLION} per million lead follow-ups with channel messages, without waiting, full batches): ${
-      messagesWithoutWait <= GOAL_PER_MILLION ? 'met' : 'NOT met'
-    } ($${messagesWithoutWait.toFixed(2)}).`,
+    messagesWithoutWait === undefined
+      ? 'Cost goal: not judged (channel_messages was not priced in this run).'
+      : `Cost goal (≤ $${GOAL_PER_MILLION} per million lead follow-ups with channel messages, without waiting, full batches): ${
+          messagesWithoutWait <= GOAL_PER_MILLION ? 'met' : 'NOT met'
+        } ($${messagesWithoutWait.toFixed(2)}).`,
     '',
     '',
   ].join('\n'),
