@@ -112,12 +112,14 @@ export async function runStakeholderCall(
   const warnings = settled.fallback_reason
     ? [{ code: 'SYSTEM_ERROR' as const, message: `The meeting details were written without the model: ${settled.fallback_reason}` }]
     : undefined;
-  // The targets stay on the command alone (GET and the presenter show them from there): the prompts are its largest part.
-  const { targets: _targets, ...shown } = stakeholderData(final, request);
+  // The result keeps only what this phase decided: GET and the presenter show the prompts, the context summary, the call and
+  // the command object from the command itself (live.ts), so no later write of the item pays for a second copy of them.
+  const { conversation_id, meeting_details } = stakeholderData(final, request);
   return {
     status: 'completed',
     result: {
-      ...shown,
+      conversation_id,
+      meeting_details,
       ...(settled.generated_by ? { generated_by: settled.generated_by } : {}),
     },
     patch: { ...(warnings ? { warnings } : {}) },

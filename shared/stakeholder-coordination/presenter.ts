@@ -1,6 +1,7 @@
 import type { CommandPresenter } from '../api/command-responses';
 import type { CallCommand, CallRecord } from '../calls/record';
 import { readStakeholderCommand } from './command-object';
+import { completedFromCommand } from './live';
 import type * as z from 'zod';
 import type { callSchema } from '../api/openapi/commands';
 import type { StakeholderCoordinationRequest } from './schema';
@@ -64,6 +65,7 @@ export function stakeholderPresenter(
         command_id: command.id,
         status: command.status,
         ...command.result,
+        ...completedFromCommand(command),
         targets: command.targets,
         ...(command.call ? { call: callView(command.call, request.phone_numbers.length) } : {}),
         ...(command.warnings?.length ? { warnings: command.warnings } : {}),

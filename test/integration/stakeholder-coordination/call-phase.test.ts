@@ -11,6 +11,7 @@ import { ABANDONED_CALL_REASON, NOT_CONFIGURED_REASON } from '../../../shared/st
 import type { CallStore } from '../../../shared/stakeholder-coordination/call-store';
 import { offlineMeetingDetails } from '../../../shared/stakeholder-coordination/offline-meeting';
 import { readStakeholderCommand } from '../../../shared/stakeholder-coordination/command-object';
+import { commandView } from '../../../shared/api/command-responses';
 import { startOpenAiFake, type OpenAiFake } from '../../fakes/openai';
 import { startFakeTwilio, type FakeTwilio } from '../../fakes/twilio';
 import { PUBLIC_BASE_URL, stakeholderHarness, type StakeholderHarness } from './harness';
@@ -62,7 +63,9 @@ describe('the meeting details', () => {
     });
     expect(stored.prompts[0]!.content).toContain('Meeting: Winter results and the January budget');
     expect(stored.prompts[1]!.content).toContain('Objective: Agree how to split the January budget across channels.');
-    expect(command.result).toMatchObject({
+    // The result keeps what the phase decided; GET shows the prompts (and the rest of the command object) from the command.
+    expect(Object.keys(command.result!).sort()).toEqual(['conversation_id', 'generated_by', 'meeting_details']);
+    expect(commandView(command).data).toMatchObject({
       meeting_details: {
         title: 'Winter results and the January budget',
         objective: 'Agree how to split the January budget across channels.',
@@ -152,7 +155,7 @@ describe('the call', () => {
       provider_status: 'queued',
       requested_at: expect.any(String),
     });
-    expect(command.result).toMatchObject({ call: { provider_call_id: sid, phone_number: '+14155550123' } });
+    expect(commandView(command).data).toMatchObject({ call: { provider_call_id: sid, phone_number: '+14155550123' } });
     // The call keeps the hash of its relay token, granted with the request; never the token, and nothing shows it.
     expect(command.relay).toEqual({
       token_hash: createHash('sha256').update(token!).digest('hex'),
@@ -203,7 +206,7 @@ describe('the call', () => {
     expect(command.call).toMatchObject({ status: 'failed', reason: expect.stringMatching(reason) });
     expect(command.call?.provider_call_id).toBeUndefined();
     expect(command.call?.reason).not.toContain(twilio.authToken);
-    expect(command.result).toMatchObject({ system_prompts: expect.any(Array), call: { status: 'failed' } });
+    expect(commandView(command).data).toMatchObject({ system_prompts: expect.any(Array), call: { status: 'failed' } });
   });
 
   it('fails as "telephony not configured" without Twilio settings, dialling nothing', async () => {
@@ -282,5 +285,6 @@ describe('the call', () => {
     expect(command.status).toBe('completed');
     expect(command.call).toBeUndefined();
     expect(command.result?.call).toBeUndefined();
+    expect((commandView(command).data as Record<string, unknown>).call).toBeUndefined();
   });
 });
