@@ -29,6 +29,8 @@ export const PROVIDER_LATENCY = {
   summaryModelCall: 8_000,
   /** One reply of the voice assistant streamed from the model, its relay invocation held meanwhile (about 60 tokens). */
   voiceReply: 1_500,
+  /** One HubSpot CRM API request (a page of contacts, a batch read or write). */
+  hubspotRequest: 300,
   /** Seconds of call time a turn takes (the stakeholder speaks, the reply is spoken): the relay socket's connection time. */
   turnSeconds: 15,
 } as const;
@@ -59,6 +61,8 @@ export interface Backlog {
   acceptFunction: FunctionId;
   /** Settings the runtime starts with (the providers it calls, on loopback). */
   settings(): Record<string, string | undefined>;
+  /** Runs before anything is counted: what its commands need in place that none of them pays for (a tenant's CRM connection). */
+  prepare?(runtime: LocalRuntime): Promise<void>;
   /** Asks for `count` of it through the HTTP API (each request new: no cache or idempotency answers it). */
   enqueue(runtime: LocalRuntime, count: number): Promise<void>;
   /** Requests its providers received so far. */

@@ -14,6 +14,7 @@ import {
   type ProviderRequests,
 } from './cost-backlogs';
 import { stakeholderCallBacklog } from './cost-call-backlog';
+import { crmImportBacklog } from './cost-crm-backlog';
 import { commandKey } from '../../shared/commands/store';
 import { itemSize } from '../../shared/platform/item-size';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
@@ -28,8 +29,9 @@ import { tapBody } from '../../infra/local/tap-body';
  * follow-ups with channel messages, with their copywriter phase; with a
  * follow-up sequence; deep research with content analysis: cost-backlogs.ts;
  * stakeholder calls, each answered on the local telephony and talked through
- * for BENCH_COST_CALL_TURNS turns: cost-call-backlog.ts) is accepted through
- * the HTTP API and worked off by the local workers;
+ * for BENCH_COST_CALL_TURNS turns: cost-call-backlog.ts; HubSpot imports of
+ * BENCH_COST_IMPORT_CONTACTS contacts: cost-crm-backlog.ts) is accepted
+ * through the HTTP API and worked off by the local workers;
  * every call to the embedded DynamoDB and SQS is counted (the accept path's
  * too), and the capacity DynamoDB on-demand bills for it is reckoned from
  * each item's size before and after each write (test/bench/capacity.ts).
@@ -41,6 +43,8 @@ import { tapBody } from '../../infra/local/tap-body';
 const COMMANDS = Number(process.env.BENCH_COST_COMMANDS ?? 100);
 /** Turns of each stakeholder call (the stakeholder speaks, the assistant answers). */
 const CALL_TURNS = Number(process.env.BENCH_COST_CALL_TURNS ?? 10);
+/** Contacts of the HubSpot portal each CRM import reads. */
+const IMPORT_CONTACTS = Number(process.env.BENCH_COST_IMPORT_CONTACTS ?? 25);
 const GOAL_PER_MILLION = 50;
 const DEADLINE_MS = 10 * 60_000;
 
@@ -140,13 +144,18 @@ async function count(backlog: Backlog): Promise<Counted> {
 async function countPass(backlog: Backlog, pass: Pass): Promise<Counted> {
   const tally = new CallTally();
   const meter = new CapacityMeter(isBench);
+  // Nothing is counted until the backlog's preparation is done.
+  let counting = false;
   const runtime = await startLocalRuntime({
     compose: 'start',
     port: 0,
     workers: false,
     scheduleEveryMs: 0,
-    onAwsRequest: (service, operation, request, call) =>
-      pass === 'calls' ? tally.observe(service, operation, request) : meter.observe(service, operation, request, call),
+    onAwsRequest: (service, operation, request, call) => {
+      if (!counting) return;
+      if (pass === 'calls') tally.observe(service, operation, request);
+      else meter.observe(service, operation, request, call);
+    },
     settings: { LOG_LEVEL: 'ERROR', ...backlog.settings() },
   });
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -159,6 +168,8 @@ async function countPass(backlog: Backlog, pass: Pass): Promise<Counted> {
   const sqs = createSqsClient({ endpoint: runtime.sqsEndpoint, region: 'us-east-1', credentials });
   sqs.middlewareStack.add((next) => (args) => next(tagged(args)), { step: 'build', name: 'benchTag' });
   try {
+    await backlog.prepare?.(runtime);
+    counting = true;
     const before = await tableSizes(scanClient(), runtime.tableName);
     const providersBefore = backlog.providerRequests();
     let cpu = process.cpuUsage();
@@ -353,6 +364,7 @@ const allBacklogs: Backlog[] = [
   leadFollowUpBacklog('follow_up_sequence'),
   await deepResearchBacklog(),
   stakeholderCallBacklog(CALL_TURNS),
+  await crmImportBacklog(IMPORT_CONTACTS),
 ];
 const backlogs = allBacklogs.filter((backlog) => !KINDS || KINDS.includes(backlog.name));
 const counts: [Backlog, Counted][] = [];

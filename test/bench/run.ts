@@ -25,8 +25,9 @@ import { resolve } from 'node:path';
  *   token and → `last: true`, with a model fake streaming 30 chunks 20 ms
  *   apart (BENCH_RELAY_TURNS)
  * - `cost`: dollars per million commands (lead follow-ups, deep research, stakeholder calls talked
- *   through on the local telephony) in AWS from the calls, capacity units, CPU and stated waits of a
- *   counted backlog (BENCH_COST_COMMANDS, BENCH_COST_CALL_TURNS, BENCH_COST_KINDS)
+ *   through on the local telephony, HubSpot imports) in AWS from the calls, capacity units, CPU and
+ *   stated waits of a counted backlog (BENCH_COST_COMMANDS, BENCH_COST_CALL_TURNS,
+ *   BENCH_COST_IMPORT_CONTACTS, BENCH_COST_KINDS)
  */
 const PARTS = {
   accept: 'accept-path.ts',

@@ -1,0 +1,58 @@
+import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
+import { mapInLanes } from './backlog';
+import { PROVIDER_LATENCY, type Backlog } from './cost-backlogs';
+
+/** The demo site every runtime provisions (infra/local/demo-data.json): the imported contacts become its leads. */
+const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
+/** A key to encrypt the tenant's HubSpot token with (CRM_ENCRYPTION_KEY). */
+const ENCRYPTION_KEY = 'bench-cost-crm-encryption-key-0123456789abcdef';
+
+/**
+ * HubSpot imports of every contact of a portal of `contacts` (each with a
+ * name, e-mail and lead status), served by the HubSpot fake on loopback and
+ * counted there: the tenant connects once before counting (`prepare`: no
+ * import pays for it), then each request imports them all again, so after
+ * the first each contact updates its lead. Its waits are HubSpot's requests,
+ * in turn, at a stated latency.
+ */
+export async function crmImportBacklog(contacts: number): Promise<Backlog> {
+  const hubspot: HubSpotFake = await startHubSpotFake();
+  for (let index = 0; index < contacts; index++)
+    hubspot.addContact({
+      firstname: 'Contact',
+      lastname: `${index + 1}`,
+      email: `contact${index + 1}@example.com`,
+      company: 'Example Co',
+      hs_lead_status: 'NEW',
+    });
+  return {
+    name: 'crm_import',
+    acceptFunction: 'crmConnectionApi',
+    settings: () => ({ HUBSPOT_API_BASE_URL: hubspot.baseUrl, CRM_ENCRYPTION_KEY: ENCRYPTION_KEY }),
+    prepare: async (runtime) => {
+      const response = await fetch(`${runtime.url}/api/integrations/hubspot`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'x-api-key': runtime.apiKey },
+        body: JSON.stringify({ access_token: hubspot.token }),
+      });
+      if (response.status !== 200) throw new Error(`Connecting HubSpot answered ${response.status}: ${await response.text()}`);
+    },
+    enqueue: async (runtime, count) => {
+      await mapInLanes(
+        Array.from({ length: count }, (_, index) => index),
+        async () => {
+          const response = await fetch(`${runtime.url}/api/integrations/hubspot/import`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': runtime.apiKey },
+            body: JSON.stringify({ site_id: DEMO_SITE }),
+          });
+          if (response.status !== 202) throw new Error(`The import answered ${response.status}: ${await response.text()}`);
+        },
+      );
+    },
+    providerRequests: () => ({ hubspot: hubspot.requests.length }),
+    providerWaitMs: (queue, perJob) => (queue === 'crm' ? (perJob.hubspot ?? 0) * PROVIDER_LATENCY.hubspotRequest : 0),
+    assumptions: `${contacts} contacts an import; a HubSpot request of ${PROVIDER_LATENCY.hubspotRequest} ms (in turn)`,
+    close: () => hubspot.close(),
+  };
+}
