@@ -1,6 +1,7 @@
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { LOCAL_CALLS_PATH, type LocalAnswer, type LocalCallView } from '../../infra/local/relay-control';
 import { openRelayCaller } from '../../infra/local/relay-caller';
+import { DEMO_LEAD_ID, DEMO_SITE_ID } from '../../shared/api/examples';
 import { mapInLanes } from './backlog';
 import { PROVIDER_LATENCY, type Backlog, type CallTraffic } from './cost-backlogs';
 
@@ -18,7 +19,7 @@ const LINES = [
   'That sounds right to me.',
 ];
 
-/** How long a caller's status and summary are awaited once the calls ended. */
+/** How long the calls are awaited to ring, and their meeting summaries once they ended. */
 const SUMMARY_DEADLINE_MS = 120_000;
 
 /**
@@ -54,8 +55,8 @@ export function stakeholderCallBacklog(turns: number): Backlog {
             headers: { 'content-type': 'application/json', 'x-api-key': runtime.apiKey },
             // No title or objective: the call phase settles them with the model, as most callers leave them to it.
             body: JSON.stringify({
-              site_id: DEMO_SITE,
-              lead_id: DEMO_LEAD,
+              site_id: DEMO_SITE_ID,
+              lead_id: DEMO_LEAD_ID,
               meeting_agenda: ['Winter campaign results', 'Budget for January'],
               phone_numbers: [`+1415555${String(1_000 + index).padStart(4, '0')}`],
             }),
@@ -89,10 +90,6 @@ export function stakeholderCallBacklog(turns: number): Backlog {
     close: async () => undefined,
   };
 }
-
-/** The demo site and lead every runtime provisions (infra/local/demo-data.json). */
-const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
-const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 
 function noTraffic(): CallTraffic {
   return { webhookRequests: 0, relayInvocations: 0, relayMessagesIn: 0, relayMessagesOut: 0, replies: 0, connectionMinutes: 0 };

@@ -1,15 +1,14 @@
+import { DEMO_SITE_ID } from '../../shared/api/examples';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { mapInLanes } from './backlog';
 import { PROVIDER_LATENCY, type Backlog } from './cost-backlogs';
 
-/** The demo site every runtime provisions (infra/local/demo-data.json): the imported contacts become its leads. */
-const DEMO_SITE = '5b0f3c2a-8d1e-4f6a-9b7c-2e4d6f8a0b1c';
 /** A key to encrypt the tenant's HubSpot token with (CRM_ENCRYPTION_KEY). */
 const ENCRYPTION_KEY = 'bench-cost-crm-encryption-key-0123456789abcdef';
 
 /**
- * HubSpot imports of every contact of a portal of `contacts` (each with a
- * name, e-mail and lead status), served by the HubSpot fake on loopback and
+ * HubSpot imports, into the demo site, of every contact of a portal of
+ * `contacts` (each with a name, e-mail, company and lead status), served by the HubSpot fake on loopback and
  * counted there: the tenant connects once before counting (`prepare`: no
  * import pays for it), then each request imports them all again, so after
  * the first each contact updates its lead. Its waits are HubSpot's requests,
@@ -44,7 +43,7 @@ export async function crmImportBacklog(contacts: number): Promise<Backlog> {
           const response = await fetch(`${runtime.url}/api/integrations/hubspot/import`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', 'x-api-key': runtime.apiKey },
-            body: JSON.stringify({ site_id: DEMO_SITE }),
+            body: JSON.stringify({ site_id: DEMO_SITE_ID }),
           });
           if (response.status !== 202) throw new Error(`The import answered ${response.status}: ${await response.text()}`);
         },
