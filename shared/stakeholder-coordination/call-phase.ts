@@ -18,7 +18,6 @@ import { readStakeholderCommand, stakeholderTargets, type ReadStakeholderCommand
 import { stakeholderCoordinationKind } from './kinds';
 import { settleMeetingDetails } from './meeting-details';
 import { welcomeGreeting } from './prompts';
-import { stakeholderData } from './presenter';
 import type { StakeholderProgress } from './progress';
 import type { StakeholderCoordinationRequest } from './schema';
 
@@ -107,19 +106,17 @@ export async function runStakeholderCall(
 
   if (command.call) await placeCallOnce(deps, current, command.call);
 
-  const latest = (await deps.commands.get(command.id)) ?? current;
-  const final = { ...latest, targets: current.targets };
   const warnings = settled.fallback_reason
     ? [{ code: 'SYSTEM_ERROR' as const, message: `The meeting details were written without the model: ${settled.fallback_reason}` }]
     : undefined;
   // The result keeps only what this phase decided: GET and the presenter show the prompts, the context summary, the call and
-  // the command object from the command itself (live.ts), so no later write of the item pays for a second copy of them.
-  const { conversation_id, meeting_details } = stakeholderData(final, request);
+  // the command object from the command itself (live.ts), so no later write of the item pays for a second copy of them, and
+  // the phase need not read the command again for them.
   return {
     status: 'completed',
     result: {
-      conversation_id,
-      meeting_details,
+      conversation_id: stored.context.conversation_id,
+      meeting_details: { title: settled.title, objective: settled.objective },
       ...(settled.generated_by ? { generated_by: settled.generated_by } : {}),
     },
     patch: { ...(warnings ? { warnings } : {}) },
