@@ -1,4 +1,7 @@
+import { readStakeholderCommand, stakeholderTargets } from '../../../shared/stakeholder-coordination/command-object';
+import type { CallCommand } from '../../../shared/calls/record';
 import { completedFromCommand, stakeholderCoordinationLive } from '../../../shared/stakeholder-coordination/live';
+import { demoContext } from './fixtures';
 
 /** A stakeholder command as stored once its call phase completed: the slim result, the command object beside it. */
 const stored = (overrides: Record<string, unknown> = {}) => ({
@@ -52,5 +55,12 @@ describe('a completed stakeholder coordination, shown from its command object', 
     const { result: _result, ...inProgress } = stored();
     expect(stakeholderCoordinationLive.view!(inProgress)).not.toHaveProperty('system_prompts');
     expect(stakeholderCoordinationLive.view!(inProgress)).not.toHaveProperty('targets');
+  });
+
+  it('reads the same prompts from real targets as the schema read of the command object does', async () => {
+    const context = await demoContext();
+    const targets = stakeholderTargets(context, { title: 'Q4 review', objective: 'Agree on Q1', dynamic: false });
+    const command = { ...stored({ context, targets }) } as unknown as CallCommand;
+    expect(completedFromCommand(command).system_prompts).toEqual(readStakeholderCommand(command).prompts);
   });
 });
