@@ -6,7 +6,7 @@ import { MAX_COMMAND_DATA_BYTES } from './command-events';
 import { DEFAULT_DELIVERIES_LISTED, MAX_DELIVERIES_LISTED } from './deliveries-api';
 import { DELIVERY_TIMEOUT_MS } from './delivery';
 import { MAX_ENDPOINTS_PER_TENANT } from './endpoint-store';
-import { registrationSchema, ROTATION_GRACE_SECONDS, rotationSchema, updateSchema } from './endpoints-api';
+import { registrationSchema, ROTATION_GRACE_SECONDS, rotationSchema, updateSchema } from './endpoint-bodies';
 import { DEFAULT_EVENTS_LISTED, MAX_EVENTS_LISTED } from './events-api';
 import { ALL_EVENTS, EVENT_TYPES } from './event-types';
 import { EXCERPT_CHARACTERS } from './http-post';

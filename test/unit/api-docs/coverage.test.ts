@@ -31,7 +31,7 @@ import { HTTP_STATUS_OF, type ErrorCode } from '../../../shared/platform/errors'
 import { statusCallbackParams } from '../../../shared/providers/telephony/call-status';
 import { STAKEHOLDER_COORDINATION_OPERATIONS } from '../../../shared/stakeholder-coordination/openapi';
 import { parseStakeholderCoordinationRequest, requestSchema as stakeholderSchema } from '../../../shared/stakeholder-coordination/schema';
-import { registrationSchema, rotationSchema } from '../../../shared/webhooks/endpoints-api';
+import { registrationSchema, rotationSchema } from '../../../shared/webhooks/endpoint-bodies';
 import { EVENT_TYPES } from '../../../shared/webhooks/event-types';
 import { WEBHOOK_OPERATIONS } from '../../../shared/webhooks/openapi';
 
