@@ -1,16 +1,13 @@
-import * as z from 'zod/mini';
-import { described } from '../platform/described';
-import '../platform/zod-messages';
 import type { Principal } from '../access/api-keys';
 import type { Clock } from '../platform/clock';
 import { AppError, type IssueDetail } from '../platform/errors';
 import { errorResponse, jsonResponse } from '../platform/http/responses';
 import type { HttpResult } from '../platform/http/types';
+import { onFirstUse } from '../platform/memo';
 import { describeFirstIssue, toIssueDetails } from '../platform/validation';
 import { CrmCredentialsError, CrmRateLimitedError, CrmUnavailableError } from '../providers/crm/errors';
 import type { CrmProvider } from '../providers/crm/port';
 import { ConnectionChangedError, type ConnectionStore, type CrmConnection } from './connection-store';
-import { LEAD_STATUS_TRIGGERS } from './lead-status';
 import { connectionView } from './presenter';
 
 /**
@@ -20,45 +17,8 @@ import { connectionView } from './presenter';
  */
 export const CRM_VALIDATION_CODE = 'INVALID_REQUEST' as const;
 
-/** Longest token or client secret accepted (HubSpot's are well under 100 characters). */
-export const MAX_SECRET_LENGTH = 512;
-
-/** A lead status value as HubSpot names its options internally: letters, digits and underscores. */
-export const LEAD_STATUS_VALUE = /^[A-Za-z0-9_]{1,100}$/;
-
-/** `PUT /api/integrations/hubspot`: `{access_token, client_secret?, lead_status_map?}`; unknown fields are refused. */
-export const hubspotConnectionSchema = described(
-  z.strictObject({
-    access_token: described(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(MAX_SECRET_LENGTH)), {
-      description:
-        'The access token of a HubSpot private app of the portal (`pat-…`), with the scopes `crm.objects.contacts.read` and `crm.objects.contacts.write` (add `crm.lists.read` to import by list, `sales-email-read` to import logged e-mails). Checked against HubSpot before it is kept; stored encrypted; never shown again.',
-      example: 'pat-na1-11111111-2222-3333-4444-555555555555',
-    }),
-    client_secret: described(z.optional(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(MAX_SECRET_LENGTH))), {
-      description:
-        "The private app's client secret, which signs HubSpot's webhook calls to `POST /webhooks/hubspot` (signature v3). Stored encrypted; never shown again. Absent: webhook calls for this portal are refused.",
-      example: '7a3c1f0e-9b8d-4c6e-a5f4-3d2c1b0a9f8e',
-    }),
-    lead_status_map: described(
-      z.optional(
-        z.partialRecord(
-          z.enum(LEAD_STATUS_TRIGGERS),
-          z.string().check(z.trim(), z.regex(LEAD_STATUS_VALUE, 'must be an internal lead status value like CONNECTED')),
-        ),
-      ),
-      {
-        description:
-          "Overrides of the default lead status table: which `hs_lead_status` value (HubSpot's internal name of an option) each trigger sets. Triggers left out keep the default.",
-        example: { replied: 'OPEN_DEAL' },
-      },
-    ),
-  }),
-  {
-    id: 'HubSpotConnectionRequest',
-    description:
-      "Connects (or reconnects) the tenant's HubSpot portal; replaces any connection it had. An unknown field is refused (INVALID_REQUEST).",
-  },
-);
+/** The connect body's schema, imported once by the first connect (a failed import is tried again by the next). */
+const connectionBody = onFirstUse(() => import('./connection-body'));
 
 /** What the connection routes work with. */
 export interface ConnectionApiDependencies {
@@ -91,6 +51,7 @@ async function connectionOf(deps: Pick<ConnectionApiDependencies, 'connections'>
  * its last sync, and clears its last error. Answers 200 with the view.
  */
 export async function connectHubSpot(deps: ConnectionApiDependencies, principal: Principal, body: unknown): Promise<HttpResult> {
+  const { hubspotConnectionSchema } = await connectionBody();
   const parsed = hubspotConnectionSchema.safeParse(body);
   if (!parsed.success) throw invalid(describeFirstIssue(parsed.error.issues), toIssueDetails(parsed.error.issues));
   const request = parsed.data;

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { commandIdField, EXAMPLE_COMMAND_ID, instantField } from '../api/openapi/fields';
 import { apiOperation, commandOperation, successEnvelope, webhookOperation, type DocumentedOperation } from '../api/openapi/operation';
 import { HUBSPOT_SCOPES } from '../providers/crm/hubspot';
-import { hubspotConnectionSchema } from './connection-api';
+import { hubspotConnectionSchema } from './connection-body';
 import { importTallySchema } from './import-progress';
 import { crmImportRequestSchema } from './import-request';
 import { MAX_IMPORT_CONTACTS } from './import-phase';

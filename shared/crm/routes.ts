@@ -4,6 +4,7 @@ import { AppError } from '../platform/errors';
 import { errorResponse } from '../platform/http/responses';
 import type { HttpEvent, HttpResult } from '../platform/http/types';
 import { JsonDocumentError, parseJsonDocument } from '../platform/json';
+import { onFirstUse } from '../platform/memo';
 import { shownId } from '../platform/shown';
 import {
   connectHubSpot,
@@ -12,7 +13,13 @@ import {
   showHubSpotConnection,
   type ConnectionApiDependencies,
 } from './connection-api';
-import { startCrmImport, type ImportApiDependencies } from './import-api';
+import type { ImportApiDependencies } from './import-api';
+
+/**
+ * The import's start, imported once by the first import (a failed import is tried again by the next): connecting,
+ * showing and removing a connection never build the import's request schema.
+ */
+const importApi = onFirstUse(() => import('./import-api'));
 
 /**
  * Use case: one request to the tenant's HubSpot connection (the routes of
@@ -32,8 +39,10 @@ export async function answerCrmRoute(
       return showHubSpotConnection(deps, principal);
     case 'DELETE /api/integrations/hubspot':
       return disconnectHubSpot(deps, principal);
-    case 'POST /api/integrations/hubspot/import':
+    case 'POST /api/integrations/hubspot/import': {
+      const { startCrmImport } = await importApi();
       return startCrmImport(deps, { principal, body: readJsonBody(event), headers: call.headers });
+    }
     default:
       return errorResponse({ code: 'NOT_FOUND', message: `No route for ${shownId(event.routeKey ?? '')}.` });
   }
