@@ -264,6 +264,22 @@ describe('bundle-size budgets', () => {
     expect(bundle.filesLoadedAtImport).toContain(kept);
   });
 
+  // A route's body schema only where every request needs it: a function serving several routes builds the others' on first use.
+  it.each([
+    // Registering, changing and rotating take a body; listing, showing and deleting endpoints (the most frequent) do not.
+    { name: 'webhooksApi', lazy: 'shared/webhooks/endpoint-bodies.ts', kept: 'shared/webhooks/endpoints-api.ts' },
+    // Only a connect takes the connection's body; only an import starts an import.
+    { name: 'crmConnectionApi', lazy: 'shared/crm/connection-body.ts', kept: 'shared/crm/connection-api.ts' },
+    { name: 'crmConnectionApi', lazy: 'shared/crm/import-request.ts', kept: 'shared/crm/routes.ts' },
+    // Only a reply drafts an answer through the lead follow-up route's parser; opens, clicks and bounces never build it.
+    { name: 'leadEventsApi', lazy: 'shared/lead-follow-up/schema.ts', kept: 'shared/lead-follow-up/sequences/lead-events.ts' },
+  ])('builds $lazy in $name only for the requests that need it', ({ name, lazy, kept }) => {
+    const bundle = measured.find((measuredBundle) => measuredBundle.name === name)!;
+    expect(bundle.files).toContain(lazy);
+    expect(bundle.filesLoadedAtImport).not.toContain(lazy);
+    expect(bundle.filesLoadedAtImport).toContain(kept);
+  });
+
   it("leaves the HubSpot client out of the connection API's cold start: only a connect (its token check) imports it", () => {
     const api = measured.find((bundle) => bundle.name === 'crmConnectionApi')!;
     expect(api.packages).toContain('@hubspot/api-client');

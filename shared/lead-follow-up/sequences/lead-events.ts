@@ -14,13 +14,13 @@ import { canonicalJson, sha256Hex } from '../../platform/hashing';
 import { jsonResponse } from '../../platform/http/responses';
 import type { HttpResult } from '../../platform/http/types';
 import { newId } from '../../platform/ids';
+import { onFirstUse } from '../../platform/memo';
 import { cleanText } from '../../platform/text';
 import { describeFirstIssue, toIssueDetails } from '../../platform/validation';
 import type { SiteDirectory } from '../../sites/directory';
 import type { LeadHistory } from '../history';
 import { EVENT_STAGES, type LeadStates } from '../lead-state';
 import { MAX_HISTORY_SUMMARY_LENGTH } from '../writing-limits';
-import { parseLeadFollowUpRequest } from '../schema';
 import { FOLLOW_UP_TYPES } from '../vocabulary';
 import {
   CLICK_FOLLOW_UP_DELAY_MS,
@@ -310,9 +310,16 @@ async function carryOut(deps: LeadEventDependencies, record: LeadEventRecord): P
  * Idempotency-Key derives from the event's id, which a repeated event
  * (same Idempotency-Key) shares: a retry or a repeat starts nothing more.
  */
+/**
+ * The lead follow-up route's request parser, imported once by the first reply (a failed import is tried again by the
+ * next): the other events (opens, clicks, bounces, …) never build that route's request schema.
+ */
+const leadFollowUpRequests = onFirstUse(() => import('../schema'));
+
 async function answerReply(deps: LeadEventDependencies, record: LeadEventRecord): Promise<string | undefined> {
   if (record.event.type !== 'replied' || !deps.replies) return undefined;
   // Through the route's own parser, so the stored request has the one canonical shape every phase reads.
+  const { parseLeadFollowUpRequest } = await leadFollowUpRequests();
   const request = parseLeadFollowUpRequest(
     {
       siteId: record.site_id,
