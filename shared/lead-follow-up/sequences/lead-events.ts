@@ -304,18 +304,18 @@ async function carryOut(deps: LeadEventDependencies, record: LeadEventRecord): P
 }
 
 /**
+ * The lead follow-up route's request parser, imported once by the first reply (a failed import is tried again by the
+ * next): the other events (opens, clicks, bounces, …) never build that route's request schema.
+ */
+const leadFollowUpRequests = onFirstUse(() => import('../schema'));
+
+/**
  * A reply is answered the way a rep would: a lead follow-up command is
  * started for the lead with the reply in its interactions (and on the
  * reply's channel, when known), so the sales agent drafts the answer. Its
  * Idempotency-Key derives from the event's id, which a repeated event
  * (same Idempotency-Key) shares: a retry or a repeat starts nothing more.
  */
-/**
- * The lead follow-up route's request parser, imported once by the first reply (a failed import is tried again by the
- * next): the other events (opens, clicks, bounces, …) never build that route's request schema.
- */
-const leadFollowUpRequests = onFirstUse(() => import('../schema'));
-
 async function answerReply(deps: LeadEventDependencies, record: LeadEventRecord): Promise<string | undefined> {
   if (record.event.type !== 'replied' || !deps.replies) return undefined;
   // Through the route's own parser, so the stored request has the one canonical shape every phase reads.
