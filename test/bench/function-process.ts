@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
+import { newCrmKey } from '../../infra/local/crm-key';
+import { embeddedServiceSettings } from '../../infra/local/embedded-aws';
+import type { LocalRuntime } from '../../infra/local/runtime';
 import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
 
 /**
@@ -135,4 +138,26 @@ export class FunctionProcess {
     });
     return this.stopped;
   }
+}
+
+/**
+ * What a function's process is given beside a local runtime: the runtime's embedded services and public address, as
+ * `npm start` gives its functions, with offline providers allowed, loopback webhook endpoints accepted and a CRM key of
+ * its own. Add the function's deployed settings and `AWS_LAMBDA_FUNCTION_NAME`.
+ */
+export function sandboxSettings(runtime: LocalRuntime): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    ...embeddedServiceSettings(runtime),
+    LOG_LEVEL: 'ERROR',
+    POWERTOOLS_SERVICE_NAME: 'switchboard',
+    PUBLIC_BASE_URL: runtime.publicBaseUrl,
+    ALLOW_OFFLINE_PROVIDERS: 'true',
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
+    CRM_ENCRYPTION_KEY: newCrmKey(),
+  };
 }

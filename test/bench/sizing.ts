@@ -3,14 +3,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newCrmKey } from '../../infra/local/crm-key';
 import { createGateway, type GatewayRoute, type HttpHandler } from '../../infra/local/http-gateway';
 import { startLocalRuntime } from '../../infra/local/runtime';
 import { FUNCTIONS, functionById, type FunctionId } from '../../shared/catalogue/functions';
-import { embeddedServiceSettings } from '../../infra/local/embedded-aws';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
 import { bundleFunction, deployedSettingsOf, ROOT } from './function-bundle';
-import { FunctionProcess } from './function-process';
+import { FunctionProcess, sandboxSettings } from './function-process';
 import {
   atShare,
   durationCostPerMillion,
@@ -149,20 +147,7 @@ const unsampled = apiFunctions.filter((fn) => !SAMPLES[fn.id]).map((fn) => fn.id
 if (unsampled.length > 0) throw new Error(`No sizing sample for ${unsampled.join(', ')}`);
 
 /** What every function is given here: the runtime's services, as `npm start` gives its functions. */
-const settings: Record<string, string> = {
-  PATH: process.env.PATH ?? '',
-  AWS_REGION: 'us-east-1',
-  AWS_ACCESS_KEY_ID: 'local',
-  AWS_SECRET_ACCESS_KEY: 'local',
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-  ...embeddedServiceSettings(runtime),
-  LOG_LEVEL: 'ERROR',
-  POWERTOOLS_SERVICE_NAME: 'switchboard',
-  PUBLIC_BASE_URL: runtime.publicBaseUrl,
-  ALLOW_OFFLINE_PROVIDERS: 'true',
-  WEBHOOK_ALLOW_LOOPBACK: 'true',
-  CRM_ENCRYPTION_KEY: newCrmKey(),
-};
+const settings = sandboxSettings(runtime);
 
 // The gateway hands each route to the process of its function that runs now.
 const running = new Map<FunctionId, { sandbox: FunctionProcess; memoryMb: number }>();

@@ -3,15 +3,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newCrmKey } from '../../infra/local/crm-key';
-import { embeddedServiceSettings } from '../../infra/local/embedded-aws';
 import { createGateway, type GatewayRoute } from '../../infra/local/http-gateway';
 import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime';
 import { DEMO_LEAD_ID, DEMO_SITE_ID } from '../../shared/api/examples';
 import { functionById, type FunctionId } from '../../shared/catalogue/functions';
 import { DEFAULT_ROUTE_FUNCTION, ROUTES } from '../../shared/catalogue/routes';
 import { bundleFunction, deployedSettingsOf } from '../bench/function-bundle';
-import { FunctionProcess } from '../bench/function-process';
+import { FunctionProcess, sandboxSettings } from '../bench/function-process';
 
 /**
  * Routes whose code a function's cold start leaves out (a body schema only
@@ -33,17 +31,7 @@ const sandboxes: FunctionProcess[] = [];
 beforeAll(async () => {
   runtime = await startLocalRuntime({ port: 0, workers: false, scheduleEveryMs: 0, settings: { LOG_LEVEL: 'ERROR' } });
   outdir = await mkdtemp(join(tmpdir(), 'switchboard-bundled-routes-'));
-  const settings = {
-    PATH: process.env.PATH ?? '',
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    ...embeddedServiceSettings(runtime),
-    LOG_LEVEL: 'ERROR',
-    WEBHOOK_ALLOW_LOOPBACK: 'true',
-    CRM_ENCRYPTION_KEY: newCrmKey(),
-  };
+  const settings = sandboxSettings(runtime);
   const routes: GatewayRoute[] = [];
   for (const id of FUNCTIONS_RUN) {
     const fn = functionById(id);
