@@ -3,9 +3,6 @@ import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { mapInLanes } from './backlog';
 import { PROVIDER_LATENCY, type Backlog } from './cost-backlogs';
 
-/** A key to encrypt the tenant's HubSpot token with (CRM_ENCRYPTION_KEY). */
-const ENCRYPTION_KEY = 'bench-cost-crm-encryption-key-0123456789abcdef';
-
 /**
  * HubSpot imports, into the demo site, of every contact of a portal of
  * `contacts` (each with a name, e-mail, company and lead status), served by the HubSpot fake on loopback and
@@ -27,7 +24,8 @@ export async function crmImportBacklog(contacts: number): Promise<Backlog> {
   return {
     name: 'crm_import',
     acceptFunction: 'crmConnectionApi',
-    settings: () => ({ HUBSPOT_API_BASE_URL: hubspot.baseUrl, CRM_ENCRYPTION_KEY: ENCRYPTION_KEY }),
+    // The runtime seals the token with a key of its own (CRM_ENCRYPTION_KEY unset: a new one per start, as `npm start`).
+    settings: () => ({ HUBSPOT_API_BASE_URL: hubspot.baseUrl }),
     prepare: async (runtime) => {
       const response = await fetch(`${runtime.url}/api/integrations/hubspot`, {
         method: 'PUT',
