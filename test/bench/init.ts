@@ -8,6 +8,7 @@ import { FUNCTIONS } from '../../shared/catalogue/functions';
 import { QUEUES } from '../../shared/catalogue/job-types';
 import { SECRETS } from '../../shared/catalogue/secrets';
 import { TABLE } from '../../shared/catalogue/table';
+import { moduleCosts, type ModuleCosts } from './callgrind';
 import { bundleFunction, deployedSettingsOf, ROOT, type BundleTarget } from './function-bundle';
 import { markdownTable, median } from './table';
 
@@ -33,7 +34,10 @@ import { markdownTable, median } from './table';
  * module, counted by valgrind (`--tool=callgrind`, about 8 s a count; the
  * fewest of BENCH_INIT_INSTRUCTION_RUNS counts, 3 by default):
  * the same count whatever else the machine is doing, so small changes show
- * where timing on a shared machine moves by ±10–20%.
+ * where timing on a shared machine moves by ±10–20%. Each count is split
+ * into compiling the modules (V8 parsing the code read, run or not) and
+ * running their top level (composition included), so a function over its
+ * goal shows whether less code or less work at import would bring it back.
  */
 const RUNS = Number(process.env.BENCH_INIT_RUNS ?? 10);
 const SOURCE_MAPS = process.env.BENCH_SOURCE_MAPS === 'true';
@@ -95,22 +99,31 @@ if (typeof module.handler !== 'function') throw new Error('no handler');
 process.stdout.write(JSON.stringify({ ms }));
 `;
 
+/** One valgrind count of an import (millions of instructions): the whole process, and its module compile and evaluation. */
+interface ImportCount extends ModuleCosts {
+  total: number;
+}
+
 /**
  * Instructions (millions) valgrind counts for a fresh `node` importing `file` as importTime does: the fewest of
  * BENCH_INIT_INSTRUCTION_RUNS (3) counts, as garbage collection and hash seeds move one count by up to ±6 M.
  */
-async function importInstructions(file: string, functionName: string): Promise<number> {
-  const counts: number[] = [];
-  for (let index = 0; index < INSTRUCTION_RUNS; index++) counts.push(await countImportInstructions(file, functionName));
-  return Math.min(...counts);
+async function importInstructions(file: string, functionName: string): Promise<ImportCount> {
+  let fewest: ImportCount | undefined;
+  for (let index = 0; index < INSTRUCTION_RUNS; index++) {
+    const count = await countImportInstructions(file, functionName);
+    if (!fewest || count.total < fewest.total) fewest = count;
+  }
+  return fewest!;
 }
 
-async function countImportInstructions(file: string, functionName: string): Promise<number> {
+async function countImportInstructions(file: string, functionName: string): Promise<ImportCount> {
+  const profile = join(outdir, `callgrind-${functionName.replace(/\W/g, '-')}.out`);
   const { stderr } = await run(
     'valgrind',
     [
       '--tool=callgrind',
-      '--callgrind-out-file=/dev/null',
+      `--callgrind-out-file=${profile}`,
       '--smc-check=all-non-file',
       process.execPath,
       '--input-type=module',
@@ -125,8 +138,21 @@ async function countImportInstructions(file: string, functionName: string): Prom
   );
   const collected = /Collected : (\d+)/.exec(stderr);
   if (!collected) throw new Error(`valgrind counted nothing for ${functionName}: ${stderr.slice(-500)}`);
-  return Number(collected[1]) / 1e6;
+  try {
+    return { total: Number(collected[1]) / 1e6, ...(await moduleCosts(profile)) };
+  } finally {
+    await rm(profile, { force: true });
+  }
 }
+
+/** `count` beyond `bare`, part by part (a part either lacks stays undefined). */
+function beyond(count: ImportCount, bare: ImportCount): ImportCount {
+  const minus = (a?: number, b?: number) => (a === undefined || b === undefined ? undefined : a - b);
+  return { total: count.total - bare.total, compile: minus(count.compile, bare.compile), evaluate: minus(count.evaluate, bare.evaluate) };
+}
+
+/** Millions with no decimals, or n/a when the node binary has no symbols to read the part by. */
+const millions = (value?: number) => (value === undefined ? 'n/a' : value.toFixed(0));
 
 async function importTime(file: string, functionName: string): Promise<number> {
   const flags = SOURCE_MAPS ? ['--enable-source-maps'] : [];
@@ -156,27 +182,33 @@ try {
     }
     const floorMs = (split: boolean) => median(times.get(floors.find((floor) => floor.split === split)!)!);
     const counting = INSTRUCTIONS && sdk === 'bundled';
-    const instructions = new Map<Target, number>();
+    const instructions = new Map<Target, ImportCount>();
     if (counting) {
       const empty = join(outdir, 'empty.mjs');
       await writeFile(empty, 'export const handler = () => undefined;\n');
       const bare = await importInstructions(empty, 'bare');
-      for (const target of targets) instructions.set(target, (await importInstructions(files.get(target)!, target.name)) - bare);
+      for (const target of targets) instructions.set(target, beyond(await importInstructions(files.get(target)!, target.name), bare));
     }
-    const floorInstructions = (split: boolean) => instructions.get(floors.find((floor) => floor.split === split)!)!;
+    const floorInstructions = (split: boolean) => instructions.get(floors.find((floor) => floor.split === split)!)!.total;
     const rows: string[][] = [];
     for (const target of targets) {
       const ms = median(times.get(target)!);
       // Judged on instructions when they are counted (the same whatever the machine is doing), else on time.
-      const ratio = counting ? instructions.get(target)! / floorInstructions(target.split) : ms / floorMs(target.split);
+      const count = instructions.get(target);
+      const ratio = count ? count.total / floorInstructions(target.split) : ms / floorMs(target.split);
       rows.push([
         target.name,
         target.split ? 'yes' : 'no',
         sizes.get(target)!.toFixed(0),
         ms.toFixed(0),
         (ms / floorMs(target.split)).toFixed(2),
-        ...(counting
-          ? [instructions.get(target)!.toFixed(0), (instructions.get(target)! / floorInstructions(target.split)).toFixed(2)]
+        ...(count
+          ? [
+              count.total.toFixed(0),
+              millions(count.compile),
+              millions(count.evaluate),
+              (count.total / floorInstructions(target.split)).toFixed(2),
+            ]
           : []),
         target.goal === undefined ? '' : `≤ ${target.goal}×: ${ratio <= target.goal ? 'met' : 'not met'}`,
       ]);
@@ -191,7 +223,9 @@ try {
           'KiB read at cold start',
           'init ms (median)',
           '× floor bundled alike',
-          ...(counting ? ['M instructions beyond bare Node', '× floor (instructions)'] : []),
+          ...(counting
+            ? ['M instructions beyond bare Node', 'of which compiling modules', 'of which running them', '× floor (instructions)']
+            : []),
           counting ? 'goal (on instructions)' : 'goal (on time)',
         ],
         rows,
