@@ -4,26 +4,19 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /**
- * Where a cold start's instructions went, in millions, read from a callgrind
- * profile of a fresh `node` importing a bundle: `compile`, inside Node's
- * ModuleWrap::New (V8 parsing each module of the bundle and compiling its
- * top level: it grows with the code read, whether it runs or not), and
- * `evaluate`, inside ModuleWrap::Evaluate (running the modules' top level,
- * the function's composition included, with the functions it calls compiled
- * on their first call). Undefined when the node binary has no symbols.
+ * The instructions (millions) a fresh `node` importing a bundle spent
+ * compiling its modules, read from the import's callgrind profile: the
+ * inclusive count of Node's ModuleWrap::New, V8 parsing each module of the
+ * bundle and compiling its top level. It grows with the code read, whether
+ * that code runs or not, and moves far less between counts than the total.
+ * Running the modules is not read the same way: where a module awaits at
+ * its top level (the tracing switch of shared/platform/tracing.ts), the
+ * rest of the evaluation runs as microtasks outside ModuleWrap::Evaluate.
+ * Undefined when the node binary has no symbols.
  */
-export interface ModuleCosts {
-  compile?: number;
-  evaluate?: number;
-}
-
-/** The inclusive counts of Node's module creation and evaluation in `profile`, via valgrind's callgrind_annotate. */
-export async function moduleCosts(profile: string): Promise<ModuleCosts> {
+export async function moduleCompileCount(profile: string): Promise<number | undefined> {
   const { stdout } = await run('callgrind_annotate', ['--inclusive=yes', '--threshold=100', profile], { maxBuffer: 64 * 1024 * 1024 });
-  return {
-    compile: inclusiveCount(stdout, 'node::loader::ModuleWrap::New('),
-    evaluate: inclusiveCount(stdout, 'node::loader::ModuleWrap::Evaluate('),
-  };
+  return inclusiveCount(stdout, 'node::loader::ModuleWrap::New(');
 }
 
 /** The count (millions) of the first line of callgrind_annotate's listing naming `symbol`, if any. */

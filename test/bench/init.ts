@@ -8,7 +8,7 @@ import { FUNCTIONS } from '../../shared/catalogue/functions';
 import { QUEUES } from '../../shared/catalogue/job-types';
 import { SECRETS } from '../../shared/catalogue/secrets';
 import { TABLE } from '../../shared/catalogue/table';
-import { moduleCosts, type ModuleCosts } from './callgrind';
+import { moduleCompileCount } from './callgrind';
 import { bundleFunction, deployedSettingsOf, ROOT, type BundleTarget } from './function-bundle';
 import { markdownTable, median } from './table';
 
@@ -34,10 +34,11 @@ import { markdownTable, median } from './table';
  * module, counted by valgrind (`--tool=callgrind`, about 8 s a count; the
  * fewest of BENCH_INIT_INSTRUCTION_RUNS counts, 3 by default):
  * the same count whatever else the machine is doing, so small changes show
- * where timing on a shared machine moves by ±10–20%. Each count is split
- * into compiling the modules (V8 parsing the code read, run or not) and
- * running their top level (composition included), so a function over its
- * goal shows whether less code or less work at import would bring it back.
+ * where timing on a shared machine moves by ±10–20%. Each count shows the
+ * part spent compiling the bundle's modules (V8 parsing the code read, run
+ * or not: about 0.2 M a KiB) beside the rest (running them, composing,
+ * loading, collecting garbage), so a function over its goal shows whether
+ * less code or less work at import would bring it back.
  */
 const RUNS = Number(process.env.BENCH_INIT_RUNS ?? 10);
 const SOURCE_MAPS = process.env.BENCH_SOURCE_MAPS === 'true';
@@ -99,9 +100,10 @@ if (typeof module.handler !== 'function') throw new Error('no handler');
 process.stdout.write(JSON.stringify({ ms }));
 `;
 
-/** One valgrind count of an import (millions of instructions): the whole process, and its module compile and evaluation. */
-interface ImportCount extends ModuleCosts {
+/** One valgrind count of an import (millions of instructions): the whole process, and its modules' compile. */
+interface ImportCount {
   total: number;
+  compile?: number;
 }
 
 /**
@@ -139,16 +141,16 @@ async function countImportInstructions(file: string, functionName: string): Prom
   const collected = /Collected : (\d+)/.exec(stderr);
   if (!collected) throw new Error(`valgrind counted nothing for ${functionName}: ${stderr.slice(-500)}`);
   try {
-    return { total: Number(collected[1]) / 1e6, ...(await moduleCosts(profile)) };
+    return { total: Number(collected[1]) / 1e6, compile: await moduleCompileCount(profile) };
   } finally {
     await rm(profile, { force: true });
   }
 }
 
-/** `count` beyond `bare`, part by part (a part either lacks stays undefined). */
+/** `count` beyond `bare` (the compile part undefined when either lacks it). */
 function beyond(count: ImportCount, bare: ImportCount): ImportCount {
-  const minus = (a?: number, b?: number) => (a === undefined || b === undefined ? undefined : a - b);
-  return { total: count.total - bare.total, compile: minus(count.compile, bare.compile), evaluate: minus(count.evaluate, bare.evaluate) };
+  const compile = count.compile === undefined || bare.compile === undefined ? undefined : count.compile - bare.compile;
+  return { total: count.total - bare.total, compile };
 }
 
 /** Millions with no decimals, or n/a when the node binary has no symbols to read the part by. */
@@ -206,7 +208,7 @@ try {
           ? [
               count.total.toFixed(0),
               millions(count.compile),
-              millions(count.evaluate),
+              millions(count.compile === undefined ? undefined : count.total - count.compile),
               (count.total / floorInstructions(target.split)).toFixed(2),
             ]
           : []),
@@ -224,7 +226,7 @@ try {
           'init ms (median)',
           '× floor bundled alike',
           ...(counting
-            ? ['M instructions beyond bare Node', 'of which compiling modules', 'of which running them', '× floor (instructions)']
+            ? ['M instructions beyond bare Node', 'of which compiling modules', 'the rest (running, loading, GC)', '× floor (instructions)']
             : []),
           counting ? 'goal (on instructions)' : 'goal (on time)',
         ],
