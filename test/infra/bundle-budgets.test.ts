@@ -73,6 +73,8 @@ interface Measured {
   packages: Set<string>;
   /** Every file in the bundle. */
   files: Set<string>;
+  /** The bytes each file adds to the bundle (esbuild also lists files whose every export was shaken out). */
+  bytesByFile: Map<string, number>;
   /** The packages its entry reaches through static imports: what a cold start evaluates (the rest waits for an `import()`). */
   loadedAtImport: Set<string>;
   /** The files behind `loadedAtImport`. */
@@ -115,6 +117,7 @@ async function measureBuild(entries: Entry[]): Promise<Measured[]> {
       heaviest: heaviestPackages(output),
       packages: new Set(Object.keys(output.inputs).map(packageOf)),
       files: new Set(Object.keys(output.inputs)),
+      bytesByFile: new Map(Object.entries(output.inputs).map(([path, { bytesInOutput }]) => [path, bytesInOutput])),
       loadedAtImport: new Set([...staticallyReachedFiles(result.metafile, entry.source)].map(packageOf)),
       filesLoadedAtImport: staticallyReachedFiles(result.metafile, entry.source),
     };
@@ -323,6 +326,27 @@ describe('bundle-size budgets', () => {
       { name: 'control', source: 'test/infra/fixtures/classic-zod-handler.ts', budget: Number.POSITIVE_INFINITY, define: {} },
     ]);
     expect(classicIn(control!).length).toBeGreaterThan(0);
+  });
+
+  it("keeps zod's JSON Schema converter out of the functions that call a model: the strict schema of an answer is built by our own", () => {
+    const modelCallers = [
+      'conversationRelayWebhook',
+      'salesWorker',
+      'copywriterWorker',
+      'researchWorker',
+      'postCallSummaryWorker',
+      'callWorker',
+    ];
+    // The converter is about 20 KiB; with it shaken out, esbuild leaves a stub of a few bytes for each of its two namespaces.
+    const converterBytes = (bundle: Measured) =>
+      [...bundle.bytesByFile]
+        .filter(([file]) => /node_modules\/zod\/v4\/core\/(json-schema|to-json-schema|json-schema-processors)\.js$/.test(file))
+        .reduce((sum, [, bytes]) => sum + bytes, 0);
+    for (const name of modelCallers) {
+      const bundle = measured.find((candidate) => candidate.name === name)!;
+      expect(bundle.bytesByFile.get('shared/providers/llm/strict-schema.ts')).toBeGreaterThan(500);
+      expect([name, converterBytes(bundle) < 100]).toEqual([name, true]);
+    }
   });
 
   it("leaves libphonenumber-js's full metadata out of the stakeholder route's cold start: the first request listing a number reads it", () => {
