@@ -38,9 +38,10 @@ function jsonOf(schema: z.core.$ZodType): JsonSchema {
       return { type: 'string', enum: values };
     }
     case 'nullable': {
+      // A bare primitive becomes a list of types, as zod writes it; anything else a choice of it or null.
       const inner = toStrictJsonSchema((def as z.core.$ZodNullableDef).innerType);
-      const keys = Object.keys(inner);
-      return keys.length === 1 && typeof inner.type === 'string' ? { type: [inner.type, 'null'] } : { anyOf: [inner, { type: 'null' }] };
+      const barePrimitive = Object.keys(inner).length === 1 && typeof inner.type === 'string';
+      return barePrimitive ? { type: [inner.type, 'null'] } : { anyOf: [inner, { type: 'null' }] };
     }
     case 'array': {
       const array = def as z.core.$ZodArrayDef;
@@ -68,6 +69,7 @@ function arrayLength(def: z.core.$ZodArrayDef): JsonSchema {
   return length;
 }
 
+/** Throws when a primitive carries a check (a length, a pattern): strict answers are sent none. */
 function withoutChecks(def: z.core.$ZodTypeDef): void {
   const check = def.checks?.[0];
   if (check) throw new Error(`toStrictJsonSchema: the ${check._zod.def.check} check of a ${def.type} is not supported`);
