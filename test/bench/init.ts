@@ -36,7 +36,7 @@ import { markdownTable, median } from './table';
  * the same count whatever else the machine is doing, so small changes show
  * where timing on a shared machine moves by ±10–20%. Each count shows the
  * part spent compiling the bundle's modules (V8 parsing the code read, run
- * or not: about 0.2 M a KiB) beside the rest (running them, composing,
+ * or not: 0.17–0.21 M a KiB) beside the rest (running them, composing,
  * loading, collecting garbage), so a function over its goal shows whether
  * less code or less work at import would bring it back.
  */
