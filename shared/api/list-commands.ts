@@ -7,6 +7,7 @@ import type { CommandListing, CommandSummary } from '../commands/listing';
 import type { CommandStatus } from '../commands/record';
 import type { Clock } from '../platform/clock';
 import { AppError } from '../platform/errors';
+import { pageLimitSchema } from '../platform/http/page-limit';
 import { jsonResponse } from '../platform/http/responses';
 import type { HttpResult } from '../platform/http/types';
 import { isUuid } from '../platform/ids';
@@ -79,10 +80,7 @@ export const listCommandsQuerySchema = z
       example: '2026-11-01T00:00:00Z',
     }),
     created_before: instant({ description: 'Only commands created before this instant (ISO 8601).' }),
-    limit: described(
-      z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MAX_COMMAND_PAGE_SIZE)), DEFAULT_COMMAND_PAGE_SIZE),
-      { description: 'Commands in a page.' },
-    ),
+    limit: described(pageLimitSchema(DEFAULT_COMMAND_PAGE_SIZE, MAX_COMMAND_PAGE_SIZE), { description: 'Commands in a page.' }),
     cursor: described(z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_CURSOR_LENGTH))), {
       description: 'The `next_cursor` of the previous page (opaque).',
     }),

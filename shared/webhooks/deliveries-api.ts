@@ -3,6 +3,7 @@ import { EVENT_DELIVERY_QUEUE } from '../catalogue/event-publishing';
 import type { JobQueue } from '../commands/queue';
 import type { Clock } from '../platform/clock';
 import { AppError } from '../platform/errors';
+import { readPageLimit } from '../platform/http/page-limit';
 import { jsonResponse } from '../platform/http/responses';
 import type { HttpResult } from '../platform/http/types';
 import { shownId } from '../platform/shown';
@@ -36,21 +37,10 @@ export async function listDeliveries(
   id: string | undefined,
   query: Readonly<Record<string, string | undefined>> = {},
 ): Promise<HttpResult> {
-  const limit = limitOf(query.limit);
+  const limit = readPageLimit(query.limit, { defaultSize: DEFAULT_DELIVERIES_LISTED, max: MAX_DELIVERIES_LISTED }, WEBHOOK_VALIDATION_CODE);
   const endpoint = await endpointFor(deps.endpoints, principal, id);
   const deliveries = await deps.deliveries.list(endpoint.id, limit);
   return jsonResponse(200, { success: true, data: { endpoint_id: endpoint.id, deliveries: deliveries.map(deliveryView) } });
-}
-
-function limitOf(text: string | undefined): number {
-  if (text === undefined || text === '') return DEFAULT_DELIVERIES_LISTED;
-  const limit = Number(text);
-  if (!/^\d+$/.test(text) || limit < 1 || limit > MAX_DELIVERIES_LISTED) {
-    throw new AppError(WEBHOOK_VALIDATION_CODE, `limit: must be a whole number from 1 to ${MAX_DELIVERIES_LISTED}.`, [
-      { code: 'invalid_value', message: `A whole number from 1 to ${MAX_DELIVERIES_LISTED}`, path: ['limit'] },
-    ]);
-  }
-  return limit;
 }
 
 /**

@@ -3,6 +3,7 @@ import { EVENT_DELIVERY_QUEUE } from '../catalogue/event-publishing';
 import type { JobQueue } from '../commands/queue';
 import type { Clock } from '../platform/clock';
 import { AppError } from '../platform/errors';
+import { readPageLimit } from '../platform/http/page-limit';
 import { jsonResponse } from '../platform/http/responses';
 import type { HttpResult } from '../platform/http/types';
 import { shownId } from '../platform/shown';
@@ -46,17 +47,6 @@ function afterOf(cursor: string | undefined): string | undefined {
   throw invalid('cursor', 'must be the next_cursor of an earlier page');
 }
 
-function limitOf(text: string | undefined): number {
-  if (text === undefined || text === '') return DEFAULT_EVENTS_LISTED;
-  const limit = Number(text);
-  if (!/^\d+$/.test(text) || limit < 1 || limit > MAX_EVENTS_LISTED) invalidLimit();
-  return limit;
-}
-
-function invalidLimit(): never {
-  throw invalid('limit', `must be a whole number from 1 to ${MAX_EVENTS_LISTED}`);
-}
-
 const sinceOf = (now: number) => new Date(now - EVENT_RETENTION_MS).toISOString();
 
 /**
@@ -70,7 +60,7 @@ export async function listEvents(
   principal: Principal,
   query: Readonly<Record<string, string | undefined>> = {},
 ): Promise<HttpResult> {
-  const limit = limitOf(query.limit);
+  const limit = readPageLimit(query.limit, { defaultSize: DEFAULT_EVENTS_LISTED, max: MAX_EVENTS_LISTED }, WEBHOOK_VALIDATION_CODE);
   const after = afterOf(query.cursor);
   const type = query.type === undefined || query.type === '' ? undefined : query.type;
   if (type !== undefined && !(EVENT_TYPES as readonly string[]).includes(type)) {

@@ -5,6 +5,7 @@ import type { Principal } from '../../access/api-keys';
 import { DEMO_SITE_ID } from '../../api/examples';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
+import { pageLimitSchema } from '../../platform/http/page-limit';
 import { jsonResponse } from '../../platform/http/responses';
 import type { HttpResult } from '../../platform/http/types';
 import { isUuid } from '../../platform/ids';
@@ -37,7 +38,7 @@ export const listQuerySchema = z.strictObject({
     example: DEMO_SITE_ID,
   }),
   siteId: z.optional(siteParameter),
-  limit: described(z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MAX_PAGE_SIZE)), DEFAULT_PAGE_SIZE), {
+  limit: described(pageLimitSchema(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE), {
     description: 'Steps in a page.',
   }),
   cursor: described(z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_CURSOR_LENGTH))), {

@@ -205,6 +205,10 @@ describe('GET /api/commands', () => {
     expect((error.details as { path: string[] }[])[0]!.path.slice(0, 1)).toEqual(field ? [field] : []);
   });
 
+  it.each(['0', '101', 'ten', '2.5'])('says what limit %j should be, in the words of every listing', async (limit) => {
+    expect((await refusal(TENANT_A, { limit })).message).toBe('limit: must be a whole number from 1 to 100');
+  });
+
   it('answers a short page with a cursor once it has read its bound of index pages, and the walk still finds every match', async () => {
     const listing = dynamoCommandListing(db, services.aws.tableName, { maxIndexPages: 2, filteredPageItems: 10 });
     const query = {

@@ -198,6 +198,10 @@ describe('GET /api/follow-ups', () => {
     expect(await refusal({ ...TENANT_A, siteIds: [] }, { site_id: SITE })).toMatchObject({ code: 'FORBIDDEN' });
     expect(await refusal(TENANT_A, { site_id: SITE, limit: '0' })).toMatchObject({ code: 'INVALID_REQUEST' });
     expect(await refusal(TENANT_A, { site_id: SITE, limit: '101' })).toMatchObject({ code: 'INVALID_REQUEST' });
+    expect(await refusal(TENANT_A, { site_id: SITE, limit: 'ten' })).toMatchObject({
+      code: 'INVALID_REQUEST',
+      message: 'limit: must be a whole number from 1 to 100',
+    });
     expect(await refusal(TENANT_A, { site_id: SITE, status: 'late' })).toMatchObject({ code: 'INVALID_REQUEST' });
     expect(await refusal(TENANT_A, { site_id: SITE, cursor: 'abc' })).toMatchObject({ code: 'INVALID_REQUEST' });
     expect(await refusal(TENANT_A, { siteId: SITE })).toMatchObject({ code: 'INVALID_REQUEST' });
