@@ -7,13 +7,13 @@ import {
   admissionOf,
   authenticatorOf,
   documentClientOf,
-  jobQueueOf,
   loggerOf,
   metricsOf,
   secretsOf,
   tableNameOf,
   tracingOf,
 } from '../../shared/composition/adapters';
+import { jobQueueOnFirstSendOf } from '../../shared/composition/job-queue-on-first-send';
 import { clockOf, type HostPorts } from '../../shared/composition/host';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
@@ -57,7 +57,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
     commands: dynamoCommandStore(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),
     admission: admissionOf(db, tableName, settings, clock),
-    queue: jobQueueOf('crmConnectionApi', settings, tracing),
+    queue: jobQueueOnFirstSendOf('crmConnectionApi', settings, tracing),
     metrics: metricsOf('crmConnectionApi', settings),
     maxWaitSeconds: maxWaitSecondsOf('crmConnectionApi'),
     ...readCommandRetention(settings),

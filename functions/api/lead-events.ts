@@ -2,7 +2,8 @@ import { apiRoute } from '../../shared/api/route';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
-import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { authenticatorOf, documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { jobQueueOnFirstSendOf } from '../../shared/composition/job-queue-on-first-send';
 import { crmSyncProducerOf, historyWithCrmSync } from '../../shared/composition/crm-sync';
 import { dynamoConnectedCheck } from '../../shared/crm/connected-check';
 import { eventPublisherOf } from '../../shared/composition/events';
@@ -31,7 +32,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const db = documentClientOf(settings, tracing);
   const tableName = tableNameOf(settings);
   const logger = loggerOf('leadEventsApi', settings);
-  const queue = jobQueueOf('leadEventsApi', settings, tracing);
+  const queue = jobQueueOnFirstSendOf('leadEventsApi', settings, tracing);
   const idempotency = dynamoIdempotencyStore(db, tableName);
   const retention = readCommandRetention(settings);
   const deps = {

@@ -7,12 +7,12 @@ import {
   admissionOf,
   authenticatorOf,
   documentClientOf,
-  jobQueueOf,
   loggerOf,
   metricsOf,
   tableNameOf,
   tracingOf,
 } from '../../shared/composition/adapters';
+import { jobQueueOf } from '../../shared/composition/job-queue';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import { clockOf, type HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';

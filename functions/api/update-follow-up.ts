@@ -1,6 +1,7 @@
 import { apiRoute } from '../../shared/api/route';
 import { readCommandRetention } from '../../shared/commands/retention';
-import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { authenticatorOf, documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { jobQueueOnFirstSendOf } from '../../shared/composition/job-queue-on-first-send';
 import { crmSyncProducerOf, stepsWithCrmSync } from '../../shared/composition/crm-sync';
 import { dynamoConnectedCheck } from '../../shared/crm/connected-check';
 import { lambdaEntry } from '../../shared/composition/lambda';
@@ -21,7 +22,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const logger = loggerOf('updateFollowUpApi', settings);
   const crm = crmSyncProducerOf(
     'updateFollowUpApi',
-    jobQueueOf('updateFollowUpApi', settings, tracing),
+    jobQueueOnFirstSendOf('updateFollowUpApi', settings, tracing),
     logger,
     dynamoConnectedCheck(db, tableName, clock),
   );

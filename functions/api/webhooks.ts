@@ -1,5 +1,6 @@
 import { apiRoute } from '../../shared/api/route';
-import { authenticatorOf, documentClientOf, jobQueueOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { authenticatorOf, documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { jobQueueOnFirstSendOf } from '../../shared/composition/job-queue-on-first-send';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import { clockOf, type HostPorts } from '../../shared/composition/host';
 import type { Settings } from '../../shared/composition/settings';
@@ -27,7 +28,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
     endpoints: dynamoEndpointStore(db, tableName),
     deliveries: dynamoDeliveryStore(db, tableName),
     events: dynamoEventStore(db, tableName),
-    queue: jobQueueOf('webhooksApi', settings, tracing),
+    queue: jobQueueOnFirstSendOf('webhooksApi', settings, tracing),
     clock,
     urlPolicy: { allowLoopback, reservedPorts },
   };

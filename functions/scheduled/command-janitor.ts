@@ -1,6 +1,7 @@
 import { sweepCommands } from '../../shared/commands/janitor';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
-import { documentClientOf, jobQueueOf, loggerOf, metricsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { documentClientOf, loggerOf, metricsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { jobQueueOf } from '../../shared/composition/job-queue';
 import { commandAnnouncerOf, webhookPublisherOf } from '../../shared/composition/events';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import { clockOf, type HostPorts } from '../../shared/composition/host';

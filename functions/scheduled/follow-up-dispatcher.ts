@@ -1,4 +1,5 @@
-import { documentClientOf, jobQueueOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { documentClientOf, loggerOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { jobQueueOf } from '../../shared/composition/job-queue';
 import { eventPublisherOf } from '../../shared/composition/events';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import { clockOf, type HostPorts } from '../../shared/composition/host';

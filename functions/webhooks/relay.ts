@@ -1,7 +1,8 @@
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
-import { documentClientOf, jobQueueOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { documentClientOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { jobQueueOnFirstSendOf } from '../../shared/composition/job-queue-on-first-send';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { systemClock } from '../../shared/platform/clock';
@@ -49,7 +50,7 @@ export function build(settings: Settings, transport: RelayTransport = {}) {
   const deps = {
     commands: dynamoCommandStore(db, tableName),
     idempotency: dynamoIdempotencyStore(db, tableName),
-    queue: jobQueueOf('conversationRelayWebhook', settings, tracing),
+    queue: jobQueueOnFirstSendOf('conversationRelayWebhook', settings, tracing),
     clock: systemClock,
     metrics: metricsOf('conversationRelayWebhook', settings),
     ...readCommandRetention(settings),

@@ -2,7 +2,8 @@ import { MAX_BODY_BYTES } from '../../shared/catalogue/limits';
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
-import { documentClientOf, jobQueueOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { documentClientOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { jobQueueOnFirstSendOf } from '../../shared/composition/job-queue-on-first-send';
 import { eventPublisherOf } from '../../shared/composition/events';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
@@ -43,7 +44,7 @@ export function build(settings: Settings) {
   // Optional like every telephony setting: without it no signature can be checked, so every callback is refused.
   const { PUBLIC_BASE_URL } = readConfig({ PUBLIC_BASE_URL: optionalUrl() }, settings);
   const tableName = tableNameOf(settings);
-  const queue = jobQueueOf('twilioCallStatusWebhook', settings, tracing);
+  const queue = jobQueueOnFirstSendOf('twilioCallStatusWebhook', settings, tracing);
   const commands = dynamoCommandStore(db, tableName);
   const events = {
     publisher: eventPublisherOf('twilioCallStatusWebhook', { db, tableName, queue, clock: systemClock }),

@@ -1,47 +1,9 @@
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { JobQueueId } from '../catalogue/job-types';
-import { ATTEMPT_ATTRIBUTE, DEAD_LETTER_REASON_ATTRIBUTE, type JobQueue, type QueueUrls } from './queue';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { sqsMessageSender } from '../platform/sqs';
+import type { JobQueue, QueueUrls } from './queue';
+import { jobQueueSendingWith } from './sqs-messages';
 
 /** JobQueue on SQS: one queue and one dead-letter queue per job queue id. */
 export function sqsJobQueue(sqs: SQSClient, urls: QueueUrls): JobQueue {
-  const urlOf = (table: Partial<Record<JobQueueId, string>>, id: JobQueueId, what: string): string => {
-    const url = table[id];
-    if (!url) throw new Error(`This function has no ${what} URL for queue "${id}"`);
-    return url;
-  };
-  return {
-    async send(queue, job, delaySeconds) {
-      await sqs.send(
-        new SendMessageCommand({
-          QueueUrl: urlOf(urls.queues, queue, 'queue'),
-          MessageBody: JSON.stringify(job),
-          ...(delaySeconds ? { DelaySeconds: sqsDelay(delaySeconds) } : {}),
-        }),
-      );
-    },
-    async sendAgain(queue, body, delaySeconds, attempt) {
-      await sqs.send(
-        new SendMessageCommand({
-          QueueUrl: urlOf(urls.queues, queue, 'queue'),
-          MessageBody: body,
-          DelaySeconds: sqsDelay(delaySeconds),
-          MessageAttributes: { [ATTEMPT_ATTRIBUTE]: { DataType: 'Number', StringValue: String(attempt) } },
-        }),
-      );
-    },
-    async sendToDeadLetter(queue, body, reason) {
-      await sqs.send(
-        new SendMessageCommand({
-          QueueUrl: urlOf(urls.deadLetterQueues, queue, 'dead-letter queue'),
-          MessageBody: body,
-          MessageAttributes: {
-            [DEAD_LETTER_REASON_ATTRIBUTE]: { DataType: 'String', StringValue: reason.slice(0, 1000) },
-          },
-        }),
-      );
-    },
-  };
+  return jobQueueSendingWith(sqsMessageSender(sqs), urls);
 }
-
-/** A delay as SQS takes it: whole seconds, 0 to 900 (rounded up, so a job never comes early). */
-const sqsDelay = (seconds: number): number => Math.min(900, Math.max(0, Math.ceil(seconds)));

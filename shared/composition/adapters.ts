@@ -1,5 +1,4 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { createAuthenticator, type Authenticator } from '../access/authenticate';
 import { dynamoApiKeyStore } from '../access/dynamo-api-keys';
@@ -13,8 +12,7 @@ import { functionById, type FunctionId } from '../catalogue/function-definitions
 import { QUEUES } from '../catalogue/job-types';
 import { SECRETS } from '../catalogue/secrets';
 import { TABLE } from '../catalogue/table';
-import type { JobQueue, QueueUrls } from '../commands/queue';
-import { sqsJobQueue } from '../commands/sqs-queue';
+import type { QueueUrls } from '../commands/queue';
 import { ConfigError, readConfig, requiredString } from '../platform/config';
 import type { AwsClientOptions } from '../platform/aws-clients';
 import type { Clock } from '../platform/clock';
@@ -23,7 +21,6 @@ import { createLogger } from '../platform/logger';
 import { embeddedMetrics, type OperationMetrics } from '../platform/metrics';
 import { lambdaTracing, noTracing, type Tracing } from '../platform/tracing';
 import { environmentSecrets, secretsManagerSecrets, type SecretSource } from '../platform/secrets';
-import { createSqsClient } from '../platform/sqs';
 import type { Settings } from './settings';
 
 /**
@@ -33,7 +30,7 @@ import type { Settings } from './settings';
  */
 
 /** Where an AWS client connects: the endpoint, region and credentials given in the settings, else the SDK's defaults. */
-function awsClientOptions(settings: Settings, service: 'DYNAMODB' | 'SQS'): AwsClientOptions {
+export function awsClientOptions(settings: Settings, service: 'DYNAMODB' | 'SQS'): AwsClientOptions {
   const endpoint = settings[`AWS_ENDPOINT_URL_${service}`] ?? settings.AWS_ENDPOINT_URL;
   const {
     AWS_REGION: region,
@@ -56,11 +53,6 @@ export function tableNameOf(settings: Settings): string {
 /** The DynamoDB document client, its calls traced when `tracing` is on. */
 export function documentClientOf(settings: Settings, tracing: Tracing = noTracing): DynamoDBDocumentClient {
   return createDocumentClient(awsClientOptions(settings, 'DYNAMODB'), (client) => tracing.captureClient(client));
-}
-
-/** The SQS client, its calls traced when `tracing` is on. */
-function sqsClientOf(settings: Settings, tracing: Tracing = noTracing): SQSClient {
-  return createSqsClient(awsClientOptions(settings, 'SQS'), (client) => tracing.captureClient(client));
 }
 
 /**
@@ -119,9 +111,11 @@ export function admissionOf(db: DynamoDBDocumentClient, tableName: string, setti
   });
 }
 
-/** The queues a function declares it sends to (and the dead-letter queues), their URLs read from its settings. */
-export function jobQueueOf(functionId: FunctionId, settings: Settings, tracing: Tracing = noTracing): JobQueue {
-  const sqs = sqsClientOf(settings, tracing);
+/**
+ * The URLs of the queues a function declares it sends to (and of their
+ * dead-letter queues), read from its settings; a missing one fails the cold start.
+ */
+export function queueUrlsOf(functionId: FunctionId, settings: Settings): QueueUrls {
   const { sendsTo, sendsToDeadLetterOf } = functionById(functionId).access;
   const shape: Record<string, ReturnType<typeof requiredString>> = {};
   for (const queue of QUEUES) {
@@ -134,7 +128,7 @@ export function jobQueueOf(functionId: FunctionId, settings: Settings, tracing: 
     if (values[queue.urlEnvVar]) urls.queues[queue.id] = values[queue.urlEnvVar];
     if (values[queue.dlqUrlEnvVar]) urls.deadLetterQueues[queue.id] = values[queue.dlqUrlEnvVar];
   }
-  return sqsJobQueue(sqs, urls);
+  return urls;
 }
 
 /** Provider credentials: Secrets Manager when the function has secret ARNs, else the settings themselves (locally). */

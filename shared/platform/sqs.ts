@@ -1,5 +1,8 @@
-import { SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, SQSClient, type SendMessageCommandInput } from '@aws-sdk/client-sqs';
 import { AWS_MAX_ATTEMPTS, AWS_REQUEST_TIMEOUTS, type AwsClientOptions } from './aws-clients';
+
+/** Sends one SQS message: the one call a job queue makes, so the client behind it can be loaded on first use. */
+export type SendSqsMessage = (input: SendMessageCommandInput) => Promise<void>;
 
 /** The SQS client; its endpoint comes from `AWS_ENDPOINT_URL_SQS` locally. */
 export function createSqsClient(
@@ -15,4 +18,11 @@ export function createSqsClient(
       requestHandler: AWS_REQUEST_TIMEOUTS,
     }),
   );
+}
+
+/** `SendMessage` through `sqs`. */
+export function sqsMessageSender(sqs: SQSClient): SendSqsMessage {
+  return async (input) => {
+    await sqs.send(new SendMessageCommand(input));
+  };
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { asDeployed, bundleDefines, functionBundleOptions } from '../../infra/constructs/bundle-options';
@@ -346,6 +347,26 @@ describe('bundle-size budgets', () => {
       const bundle = measured.find((candidate) => candidate.name === name)!;
       expect(bundle.bytesByFile.get('shared/providers/llm/strict-schema.ts')).toBeGreaterThan(500);
       expect([name, converterBytes(bundle) < 100]).toEqual([name, true]);
+    }
+  });
+
+  it('leaves the SQS client out of the cold start of functions that send on only some requests, and in the others', () => {
+    const composition = (fn: (typeof FUNCTIONS)[number]) => readFileSync(resolve(ROOT, fn.entry), 'utf8');
+    const onFirstSend = FUNCTIONS.filter((fn) => composition(fn).includes('jobQueueOnFirstSendOf(')).map((fn) => fn.id);
+    expect(onFirstSend).toEqual(
+      expect.arrayContaining(['webhooksApi', 'leadEventsApi', 'crmConnectionApi', 'twilioCallStatusWebhook', 'conversationRelayWebhook']),
+    );
+    for (const name of onFirstSend) {
+      const bundle = measured.find((candidate) => candidate.name === name)!;
+      expect([name, bundle.packages.has('@aws-sdk/client-sqs'), bundle.loadedAtImport.has('@aws-sdk/client-sqs')]).toEqual([
+        name,
+        true,
+        false,
+      ]);
+    }
+    // The measure can see it: a function that sends on every request builds its client at cold start.
+    for (const name of ['leadFollowUpApi', 'salesWorker']) {
+      expect([name, measured.find((bundle) => bundle.name === name)!.loadedAtImport.has('@aws-sdk/client-sqs')]).toEqual([name, true]);
     }
   });
 
