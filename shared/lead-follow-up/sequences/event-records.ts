@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { TransactionItem } from '../../platform/dynamodb';
+import { lazy } from '../../platform/memo';
 import { cancellationReasons, isConditionalCheckFailed } from '../../platform/dynamodb-errors';
 import { FOLLOW_UP_TYPES } from '../vocabulary';
 import { LEAD_EVENT_TYPES, type LeadEvent, type PlannedChange } from './adaptation';
@@ -53,50 +54,53 @@ export interface LeadEventRecords {
   keepOutcome(id: string, outcome: EventOutcome, also?: readonly TransactionItem[]): Promise<boolean>;
 }
 
-const iso = z.string().check(z.minLength(1), z.maxLength(64));
-const status = z.enum(STEP_STATUSES);
+/** The stored record's shape, built on first use: only a replayed event reads a record back. */
+const recordSchema = lazy((): z.ZodMiniType<LeadEventRecord> => {
+  const iso = z.string().check(z.minLength(1), z.maxLength(64));
+  const status = z.enum(STEP_STATUSES);
 
-const recordSchema: z.ZodMiniType<LeadEventRecord> = z.object({
-  id: z.string(),
-  tenant_id: z.string(),
-  site_id: z.string(),
-  lead_id: z.string(),
-  event: z.object({
-    type: z.enum(LEAD_EVENT_TYPES),
-    occurred_at: iso,
-    channel: z.nullable(z.enum(FOLLOW_UP_TYPES)),
-    summary: z.nullable(z.string()),
-  }),
-  plan: z.array(
-    z.discriminatedUnion('action', [
-      z.object({ follow_up_id: z.string(), action: z.literal('cancel'), from_status: status, scheduled_for: iso }),
-      z.object({
-        follow_up_id: z.string(),
-        action: z.literal('reschedule'),
-        from_status: z.literal('scheduled'),
-        scheduled_for: iso,
-        to_scheduled_for: iso,
-      }),
-    ]),
-  ),
-  outcome: z.optional(
-    z.object({
-      changes: z.array(
+  return z.object({
+    id: z.string(),
+    tenant_id: z.string(),
+    site_id: z.string(),
+    lead_id: z.string(),
+    event: z.object({
+      type: z.enum(LEAD_EVENT_TYPES),
+      occurred_at: iso,
+      channel: z.nullable(z.enum(FOLLOW_UP_TYPES)),
+      summary: z.nullable(z.string()),
+    }),
+    plan: z.array(
+      z.discriminatedUnion('action', [
+        z.object({ follow_up_id: z.string(), action: z.literal('cancel'), from_status: status, scheduled_for: iso }),
         z.object({
           follow_up_id: z.string(),
-          change: z.enum(['cancelled', 'rescheduled']),
-          previous_status: status,
-          status,
-          previous_scheduled_for: iso,
+          action: z.literal('reschedule'),
+          from_status: z.literal('scheduled'),
           scheduled_for: iso,
+          to_scheduled_for: iso,
         }),
-      ),
-      interaction_recorded: z.boolean(),
-      command_id: z.optional(z.string()),
-    }),
-  ),
-  created_at: iso,
-  expires_at: z.number(),
+      ]),
+    ),
+    outcome: z.optional(
+      z.object({
+        changes: z.array(
+          z.object({
+            follow_up_id: z.string(),
+            change: z.enum(['cancelled', 'rescheduled']),
+            previous_status: status,
+            status,
+            previous_scheduled_for: iso,
+            scheduled_for: iso,
+          }),
+        ),
+        interaction_recorded: z.boolean(),
+        command_id: z.optional(z.string()),
+      }),
+    ),
+    created_at: iso,
+    expires_at: z.number(),
+  });
 });
 
 function recordKey(id: string): { pk: string; sk: string } {
@@ -105,7 +109,7 @@ function recordKey(id: string): { pk: string; sk: string } {
 
 function parseRecord(item: Record<string, unknown>): LeadEventRecord {
   const { pk: _pk, sk: _sk, ...rest } = item;
-  const parsed = recordSchema.safeParse(rest);
+  const parsed = recordSchema().safeParse(rest);
   if (!parsed.success)
     throw new Error(`Stored lead event ${String(item.id)} is malformed: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   return parsed.data;
