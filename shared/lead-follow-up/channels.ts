@@ -9,6 +9,12 @@ export type Channel = ConfiguredChannel | 'notification' | 'web';
 /** The order channels appear in, in prompts and answers. */
 export const CHANNEL_ORDER: readonly Channel[] = ['email', 'messaging_app', 'notification', 'web'];
 
+/** Longest subject of any follow-up (the email title limit). */
+export const SUBJECT_LIMIT = 120;
+
+/** Longest content of a follow-up whose type has no tighter limit. */
+export const CONTENT_LIMIT = 4_000;
+
 /** Length limits per channel, in characters. */
 export const CHANNEL_LIMITS: Readonly<Record<Channel, { title?: number; message?: number }>> = {
   email: { title: 120 },

@@ -5,7 +5,8 @@ import type { ChannelMessage, ChannelMessages } from './message-checks';
 import { lazy } from '../platform/memo';
 import { sanitizeValue } from './placeholders';
 import type { FollowUpType } from './vocabulary';
-import { SUBJECT_LIMIT, type WrittenFollowUp, type WrittenSequence } from './sequence';
+import { SUBJECT_LIMIT } from './channels';
+import type { WrittenFollowUp, WrittenSequence } from './sequence';
 
 /**
  * The deterministic writer used when no model is configured (generated_by

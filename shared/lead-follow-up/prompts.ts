@@ -5,7 +5,7 @@ import type { WritingContext } from './context';
 import type { ChannelMessages, ContentProblem } from './message-checks';
 import { describeProblems } from './message-checks';
 import type { FollowUpType } from './vocabulary';
-import { SUBJECT_LIMIT } from './sequence';
+import { SUBJECT_LIMIT } from './channels';
 
 /**
  * Prompts of the lead follow-up. Operator text (the agent's instructions)

@@ -1,19 +1,10 @@
-import { v5 as uuidv5 } from 'uuid';
 import { cutText } from '../platform/text';
-import { CHANNEL_LIMITS, type Channel } from './channels';
+import { followUpId } from './follow-up-id';
+import { CHANNEL_LIMITS, CONTENT_LIMIT, SUBJECT_LIMIT, type Channel } from './channels';
 import { copyProblems, lengthProblems, type ContentProblem, type CopyRules } from './message-checks';
 import { MAX_SEQUENCE, MIN_SEQUENCE, type FollowUpType } from './vocabulary';
 
-/** Namespace of follow-up ids: uuidv5(namespace, "<command id>#<position>"). */
-const FOLLOW_UP_ID_NAMESPACE = '6f1d2c3b-4a5e-4f60-8b7c-9d0e1f2a3b4c';
-
 export { MAX_SEQUENCE, MIN_SEQUENCE } from './vocabulary';
-
-/** Longest subject of any follow-up (the email title limit). */
-export const SUBJECT_LIMIT = 120;
-
-/** Longest content of a follow-up whose type has no tighter limit. */
-export const CONTENT_LIMIT = 4_000;
 
 /**
  * Longest `metadata.next_steps` kept (the model's note to the sender; longer is cut).
@@ -102,11 +93,6 @@ export interface FollowUpItem {
     sequence_position: number;
     template_used: string;
   };
-}
-
-/** The id of the follow-up at `position` (from 1) of a command: the same on every run. */
-export function followUpId(commandId: string, position: number): string {
-  return uuidv5(`${commandId}#${position}`, FOLLOW_UP_ID_NAMESPACE);
 }
 
 export interface SequenceInput {

@@ -18,7 +18,7 @@ import type { CommandStore } from '../../shared/commands/store';
 import { dynamoCommandListing } from '../../shared/commands/dynamo-listing';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
 import { dynamoFollowUpStore, type StoredFollowUp } from '../../shared/lead-follow-up/follow-up-store';
-import { followUpId } from '../../shared/lead-follow-up/sequence';
+import { followUpId } from '../../shared/lead-follow-up/follow-up-id';
 import { dynamoStepStore } from '../../shared/lead-follow-up/sequences/step-store';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { newId } from '../../shared/platform/ids';

@@ -8,12 +8,11 @@ import { AppError, type IssueDetail } from '../../platform/errors';
 import { jsonResponse } from '../../platform/http/responses';
 import type { HttpResult } from '../../platform/http/types';
 import { isUuid } from '../../platform/ids';
+import { onFirstUse } from '../../platform/memo';
 import { shownId } from '../../platform/shown';
 import { cleanedText } from '../../platform/text-field';
 import { describeFirstIssue, toIssueDetails } from '../../platform/validation';
-import { CHANNEL_LIMITS } from '../channels';
-import { copyProblems, lengthProblems } from '../message-checks';
-import { CONTENT_LIMIT } from '../sequence';
+import { CHANNEL_LIMITS, CONTENT_LIMIT } from '../channels';
 import { canEditCopy, canMove, canReschedule, contentLimitOf, isStepExpired, STEP_SUBJECT_LIMIT, stepView, type StoredStep } from './step';
 import type { StepChange, StepStore } from './step-store';
 
@@ -125,7 +124,7 @@ export async function answerEditFollowUp(
   if (!stepId || !isUuid(stepId)) throw notFound(id);
   const edit = parseFollowUpEdit(body);
   const requested = deps.clock.now();
-  throwProblems(copyProblemsOf(edit));
+  throwProblems(await copyProblemsOf(edit));
   const scheduledFor = edit.scheduled_for === undefined ? undefined : checkedTime(edit.scheduled_for, requested);
   for (let attempt = 1; ; attempt++) {
     const now = deps.clock.now();
@@ -134,7 +133,10 @@ export async function answerEditFollowUp(
     if (!principal.siteIds.includes(step.site_id))
       throw new AppError('FORBIDDEN', 'This API key has no access to the site of that follow-up.');
     checkTransition(step, edit);
-    if (edit.content !== undefined) throwProblems(lengthProblems(edit.content, contentLimitOf(step.type), ['content']));
+    if (edit.content !== undefined) {
+      const { lengthProblems } = await copyChecks();
+      throwProblems(lengthProblems(edit.content, contentLimitOf(step.type), ['content']));
+    }
     const change = changeOf(edit, scheduledFor, now, deps.commandRetentionMs);
     const changed = await deps.steps.change(stepId, change, {
       tenantId: principal.tenantId,
@@ -177,7 +179,12 @@ function checkTransition(step: StoredStep, edit: FollowUpEdit): void {
 }
 
 /** The copy rules of generated copy, for the caller's own words: plain text, nothing left to fill in. */
-function copyProblemsOf(edit: FollowUpEdit): IssueDetail[] {
+/** The copy checks, imported by the first edit of a step's copy: most edits report a step sent, skipped or moved. */
+const copyChecks = onFirstUse(() => import('../message-checks'));
+
+async function copyProblemsOf(edit: FollowUpEdit): Promise<IssueDetail[]> {
+  if (edit.subject === undefined && edit.content === undefined) return [];
+  const { copyProblems } = await copyChecks();
   return [
     ...(edit.subject === undefined ? [] : copyProblems(edit.subject, ['subject'], {})),
     ...(edit.content === undefined ? [] : copyProblems(edit.content, ['content'], {})),

@@ -4,7 +4,8 @@ import { queryUpTo } from '../../platform/dynamodb';
 import { isConditionalCheckFailed } from '../../platform/dynamodb-errors';
 import { epochSeconds } from '../../platform/clock';
 import { followUpKey, leadPartition, leadSortKey, SCHEDULED_PARTITION, sitePartition } from '../follow-up-store';
-import { followUpId, MAX_SEQUENCE } from '../sequence';
+import { followUpId } from '../follow-up-id';
+import { MAX_SEQUENCE } from '../vocabulary';
 import { FINAL_STEP_STATUSES, storedStepSchema, type StepAdaptation, type StepStatus, type StoredStep } from './step';
 
 /** The gsi1 partition of steps made due whose `follow_up.due` is not yet published, by `<due_at>#<id>`. */

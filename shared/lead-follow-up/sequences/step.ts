@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import '../../platform/zod-messages';
-import { CHANNEL_LIMITS, type Channel } from '../channels';
+import { CHANNEL_LIMITS, CONTENT_LIMIT, SUBJECT_LIMIT, type Channel } from '../channels';
 import { FOLLOW_UP_TYPES, type FollowUpType } from '../vocabulary';
-import { CONTENT_LIMIT, SUBJECT_LIMIT } from '../sequence';
 
 /**
  * Where a step of a follow-up sequence stands. `scheduled` until its time

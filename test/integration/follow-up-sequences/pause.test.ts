@@ -6,7 +6,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { Principal } from '../../../shared/access/api-keys';
 import { dynamoCommandStore } from '../../../shared/commands/dynamo-store';
 import { dynamoFollowUpStore, type StoredFollowUp } from '../../../shared/lead-follow-up/follow-up-store';
-import { followUpId } from '../../../shared/lead-follow-up/sequence';
+import { followUpId } from '../../../shared/lead-follow-up/follow-up-id';
 import { dispatchDueFollowUps } from '../../../shared/lead-follow-up/sequences/dispatch';
 import { answerListFollowUps } from '../../../shared/lead-follow-up/sequences/list';
 import { answerPauseSequence, answerResumeSequence, type PauseDependencies } from '../../../shared/lead-follow-up/sequences/pause';

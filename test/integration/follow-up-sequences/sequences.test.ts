@@ -12,7 +12,7 @@ import { dynamoCommandStore } from '../../../shared/commands/dynamo-store';
 import { finishCommand } from '../../../shared/commands/finish';
 import { dynamoFollowUpStore, type StoredFollowUp } from '../../../shared/lead-follow-up/follow-up-store';
 import { dynamoLeadHistory, historyPartition } from '../../../shared/lead-follow-up/history';
-import { followUpId } from '../../../shared/lead-follow-up/sequence';
+import { followUpId } from '../../../shared/lead-follow-up/follow-up-id';
 import { dispatchDueFollowUps, DispatchIncompleteError } from '../../../shared/lead-follow-up/sequences/dispatch';
 import { answerEditFollowUp } from '../../../shared/lead-follow-up/sequences/edit';
 import { sequenceLeftovers } from '../../../shared/lead-follow-up/sequences/erase';

@@ -8,7 +8,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../../../shared/access/api-keys';
 import { dynamoCommandStore } from '../../../shared/commands/dynamo-store';
 import { dynamoFollowUpStore, type StoredFollowUp } from '../../../shared/lead-follow-up/follow-up-store';
-import { followUpId } from '../../../shared/lead-follow-up/sequence';
+import { followUpId } from '../../../shared/lead-follow-up/follow-up-id';
 import { dispatchDueFollowUps } from '../../../shared/lead-follow-up/sequences/dispatch';
 import { answerEditFollowUp } from '../../../shared/lead-follow-up/sequences/edit';
 import { answerListSiteFollowUps } from '../../../shared/lead-follow-up/sequences/list-site';

@@ -25,7 +25,7 @@ import {
   followUpStepSchema,
   listFollowUpsQuerySchema,
 } from '../../../shared/lead-follow-up/sequences/openapi';
-import { CONTENT_LIMIT } from '../../../shared/lead-follow-up/sequence';
+import { CONTENT_LIMIT } from '../../../shared/lead-follow-up/channels';
 import { STEP_SUBJECT_LIMIT, stepView, type StoredStep } from '../../../shared/lead-follow-up/sequences/step';
 import { HTTP_STATUS_OF, type ErrorCode } from '../../../shared/platform/errors';
 import { statusCallbackParams } from '../../../shared/providers/telephony/call-status';

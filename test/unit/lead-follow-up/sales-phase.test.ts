@@ -5,7 +5,7 @@ import { checkChannelMessages, type ChannelMessages } from '../../../shared/lead
 import { runSalesPhase } from '../../../shared/lead-follow-up/sales-phase';
 import { readCommand } from '../../../shared/commands/kind';
 import { leadFollowUpKind } from '../../../shared/lead-follow-up/kinds';
-import { followUpId } from '../../../shared/lead-follow-up/sequence';
+import { followUpId } from '../../../shared/lead-follow-up/follow-up-id';
 import { DEMO, demoSite, leadFollowUpHarness } from './fixtures';
 
 const withoutCopywriter = () => {

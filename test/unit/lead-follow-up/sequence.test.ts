@@ -1,7 +1,7 @@
+import { followUpId } from '../../../shared/lead-follow-up/follow-up-id';
 import {
   buildSequence,
   checkWrittenSequence,
-  followUpId,
   planSequenceTypes,
   sequenceLength,
   type WrittenFollowUp,

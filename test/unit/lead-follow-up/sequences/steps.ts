@@ -1,4 +1,4 @@
-import { followUpId } from '../../../../shared/lead-follow-up/sequence';
+import { followUpId } from '../../../../shared/lead-follow-up/follow-up-id';
 import type { StoredStep } from '../../../../shared/lead-follow-up/sequences/step';
 
 export const COMMAND = '019a0b1c-2d3e-7f40-8a1b-2c3d4e5f6a7b';
