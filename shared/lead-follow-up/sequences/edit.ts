@@ -178,10 +178,10 @@ function checkTransition(step: StoredStep, edit: FollowUpEdit): void {
   }
 }
 
-/** The copy rules of generated copy, for the caller's own words: plain text, nothing left to fill in. */
 /** The copy checks, imported by the first edit of a step's copy: most edits report a step sent, skipped or moved. */
 const copyChecks = onFirstUse(() => import('../message-checks'));
 
+/** The copy rules of generated copy, for the caller's own words: plain text, nothing left to fill in. */
 async function copyProblemsOf(edit: FollowUpEdit): Promise<IssueDetail[]> {
   if (edit.subject === undefined && edit.content === undefined) return [];
   const { copyProblems } = await copyChecks();
