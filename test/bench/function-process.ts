@@ -5,10 +5,12 @@ import { newCrmKey } from '../../infra/local/crm-key';
 import { embeddedServiceSettings } from '../../infra/local/embedded-aws';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
+import { LAMBDA_RUNTIME_BUILTINS } from './lambda-runtime';
 
 /**
- * The sandbox: imports the bundle (the cold start, timed), then runs one invocation per message, as Lambda does, with
- * the CPU time the process spent on it (its only work meanwhile). Its peak resident memory is reported at the end:
+ * The sandbox: loads the built-in modules Lambda's runtime has loaded, imports the bundle (the cold start, timed),
+ * then runs one invocation per message, as Lambda does, with the CPU time the process spent on it (its only work
+ * meanwhile). Its peak resident memory is reported at the end:
  * Linux's high-water mark of this program (VmHWM), else the most RSS seen after the init and each invocation. Not
  * `resourceUsage().maxRSS`, which keeps the high-water mark of the process image spawn started from, the bench's own.
  */
@@ -24,6 +26,7 @@ const peakRssKb = () => {
   sample();
   return sampledPeak / 1024;
 };
+for (const name of ${JSON.stringify(LAMBDA_RUNTIME_BUILTINS)}) process.getBuiltinModule(name);
 const started = performance.now();
 const module = await import(process.argv[1]);
 const initMs = performance.now() - started;

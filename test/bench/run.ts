@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
  *
  * - `accept`: accept path vs the two floors (BENCH_REQUESTS per round, BENCH_ROUNDS, BENCH_TARGETS)
  * - `init`: bundle size and cold-start import time per function (BENCH_INIT_RUNS, BENCH_INIT_FUNCTIONS, BENCH_SOURCE_MAPS,
- *   BENCH_INIT_INSTRUCTIONS, BENCH_INIT_INSTRUCTION_RUNS)
+ *   BENCH_INIT_INSTRUCTIONS, BENCH_INIT_INSTRUCTION_RUNS, BENCH_INIT_NODE)
  * - `drain`: a backlog of lead follow-ups worked off by the local workers
  *   (BENCH_DRAIN_COMMANDS, BENCH_DRAIN_SAMPLE, BENCH_WORKER_CONCURRENCY)
  * - `research`: end-to-end completion time of deep research with zero-latency

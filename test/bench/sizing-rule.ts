@@ -21,21 +21,6 @@ export function vcpuShare(memoryMb: number): number {
 }
 
 /**
- * The Node.js flags Lambda's runtime starts a sandbox of `memoryMb` with: a
- * tenth of the memory for the young generation (half of it each semi-space),
- * the rest for the old one.
- */
-export function lambdaNodeFlags(memoryMb: number): string[] {
-  const newSpace = Math.floor(memoryMb / 10);
-  return [
-    '--expose-gc',
-    '--max-http-header-size=81920',
-    `--max-semi-space-size=${Math.floor(newSpace / 2)}`,
-    `--max-old-space-size=${memoryMb - newSpace}`,
-  ];
-}
-
-/**
  * What a size must give a function. Memory: a third of it left free beyond
  * the peak measured (requests and answers larger than the sample's). CPU: a
  * warm request's own CPU time within 50 ms at the size's share of a vCPU, so

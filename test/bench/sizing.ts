@@ -13,13 +13,13 @@ import {
   atShare,
   durationCostPerMillion,
   FULL_VCPU_MB,
-  lambdaNodeFlags,
   sizeVerdict,
   SIZES_MB,
   SIZING_RULE,
   supports,
   type SizeMeasurement,
 } from './sizing-rule';
+import { lambdaNodeFlags } from './lambda-runtime';
 import { markdownTable, median } from './table';
 
 /**

@@ -5,7 +5,7 @@ import type { Context } from 'aws-lambda';
 import { lambdaContext } from '../../../infra/local/lambda-context';
 import type { HttpEvent } from '../../../shared/platform/http/types';
 import { FunctionProcess } from '../../bench/function-process';
-import { lambdaNodeFlags } from '../../bench/sizing-rule';
+import { lambdaNodeFlags } from '../../bench/lambda-runtime';
 
 /** A handler that allocates, waits a little, and answers with what it was sent; `fail` makes it throw. */
 const HANDLER = `

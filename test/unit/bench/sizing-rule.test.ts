@@ -1,12 +1,4 @@
-import {
-  atShare,
-  durationCostPerMillion,
-  lambdaNodeFlags,
-  sizeVerdict,
-  supports,
-  vcpuShare,
-  type SizeMeasurement,
-} from '../../bench/sizing-rule';
+import { atShare, durationCostPerMillion, sizeVerdict, supports, vcpuShare, type SizeMeasurement } from '../../bench/sizing-rule';
 
 /** A function that needs 40 MB, 3 ms of CPU a warm request and 50 ms its first, measured in a sandbox of `memoryMb`. */
 const measuredAt = (memoryMb: number, overrides: Partial<SizeMeasurement> = {}): SizeMeasurement => ({
@@ -23,17 +15,6 @@ describe('vcpuShare', () => {
     expect(vcpuShare(1_769)).toBe(1);
     expect(vcpuShare(128)).toBeCloseTo(0.0724, 4);
     expect(vcpuShare(3_538)).toBe(1);
-  });
-});
-
-describe('lambdaNodeFlags', () => {
-  it("sets the young generation to a tenth of the memory and the old one to the rest, as Lambda's runtime does", () => {
-    expect(lambdaNodeFlags(512)).toEqual([
-      '--expose-gc',
-      '--max-http-header-size=81920',
-      '--max-semi-space-size=25',
-      '--max-old-space-size=461',
-    ]);
   });
 });
 
