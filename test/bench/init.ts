@@ -35,7 +35,7 @@ import { markdownTable, median } from './table';
  * `lazyChunks` off): each function's ratio is to the floor bundled like it.
  *
  * BENCH_INIT_INSTRUCTIONS=true adds, for the bundles as deployed, the CPU
- * instructions each import takes beyond bare Node importing an empty
+ * instructions each import takes beyond Node importing an empty
  * module (started the same way), counted by valgrind (`--tool=callgrind`,
  * about 8 s a count; the fewest of BENCH_INIT_INSTRUCTION_RUNS counts, 3 by
  * default): the same count whatever else the machine is doing, so small
@@ -255,7 +255,7 @@ try {
           '× floor bundled alike',
           ...(counting
             ? [
-                'M instructions beyond bare Node',
+                'M instructions beyond Node importing an empty module',
                 'of which compiling modules',
                 "of which compiling Node's built-ins",
                 'the rest (running, loading, GC)',
