@@ -11,7 +11,7 @@
  * the function loads (`https`, `crypto`, `stream`...) is compiled from
  * source: importing `https`, `crypto` and `stream` counted 24 M
  * instructions in a bare Node 20.20 and 94 M with `--expose-gc` alone
- * (docs/performance.md, "Cold start as Lambda starts Node").
+ * (the counts are in docs/performance.md).
  */
 
 /**
