@@ -5,7 +5,7 @@ import { newCrmKey } from '../../infra/local/crm-key';
 import { embeddedServiceSettings } from '../../infra/local/embedded-aws';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import type { HttpEvent, HttpResult } from '../../shared/platform/http/types';
-import { LAMBDA_RUNTIME_BUILTINS } from './lambda-runtime';
+import { LOAD_RUNTIME_BUILTINS } from './lambda-runtime';
 
 /**
  * The sandbox: loads the built-in modules Lambda's runtime has loaded, imports the bundle (the cold start, timed),
@@ -26,7 +26,7 @@ const peakRssKb = () => {
   sample();
   return sampledPeak / 1024;
 };
-for (const name of ${JSON.stringify(LAMBDA_RUNTIME_BUILTINS)}) process.getBuiltinModule(name);
+${LOAD_RUNTIME_BUILTINS}
 const started = performance.now();
 const module = await import(process.argv[1]);
 const initMs = performance.now() - started;

@@ -10,7 +10,7 @@ import { SECRETS } from '../../shared/catalogue/secrets';
 import { TABLE } from '../../shared/catalogue/table';
 import { compileCounts } from './callgrind';
 import { bundleFunction, deployedSettingsOf, ROOT, type BundleTarget } from './function-bundle';
-import { LAMBDA_RUNTIME_BUILTINS, lambdaNodeFlags } from './lambda-runtime';
+import { LAMBDA_RUNTIME_BUILTINS, lambdaNodeFlags, LOAD_RUNTIME_BUILTINS } from './lambda-runtime';
 import { markdownTable, median } from './table';
 
 /**
@@ -108,7 +108,7 @@ const settings: Record<string, string> = {
 
 /** Imports one bundle in a fresh process and answers the milliseconds the import took, composition included. */
 const CHILD = `
-${NODE === 'lambda' ? `for (const name of ${JSON.stringify(LAMBDA_RUNTIME_BUILTINS)}) process.getBuiltinModule(name);` : ''}
+${NODE === 'lambda' ? LOAD_RUNTIME_BUILTINS : ''}
 const started = performance.now();
 const module = await import(process.argv[1]);
 const ms = performance.now() - started;

@@ -31,3 +31,6 @@ export function lambdaNodeFlags(memoryMb: number): string[] {
 
 /** The built-in modules Lambda's runtime interface client has loaded when it imports the handler. */
 export const LAMBDA_RUNTIME_BUILTINS = ['assert', 'fs', 'http', 'net', 'path', 'util'] as const;
+
+/** A line of a child's ESM source that loads LAMBDA_RUNTIME_BUILTINS, as the runtime has before the handler. */
+export const LOAD_RUNTIME_BUILTINS = `for (const name of ${JSON.stringify(LAMBDA_RUNTIME_BUILTINS)}) process.getBuiltinModule(name);`;
