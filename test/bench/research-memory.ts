@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
+import { functionBundleOptions } from '../../infra/constructs/bundle-options';
 import { PAGE_PARSE_WORKER } from '../../shared/providers/web/parse-worker-bundle';
+import { ROOT } from './function-bundle';
 
 /**
  * Bench part `memory`: the research worker's memory with the worst pages
@@ -19,21 +21,11 @@ import { PAGE_PARSE_WORKER } from '../../shared/providers/web/parse-worker-bundl
  * Powertools' BatchProcessor runs them. Peak RSS (worker threads included:
  * one process) is sampled every 2 ms: a measurement of size, not of time.
  */
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
 const outdir = await mkdtemp(join(tmpdir(), 'switchboard-memory-'));
 try {
-  const settings: BuildOptions = {
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    mainFields: ['module', 'main'],
-    minify: true,
-    logLevel: 'error',
-    banner: { js: REQUIRE_BANNER },
-  };
+  // As the CDK construct bundles a function (infra/constructs/bundle-options.ts), so the probe holds what Lambda holds.
+  const settings: BuildOptions = { ...functionBundleOptions(ROOT), logLevel: 'error' };
   const parseWorker = join(outdir, PAGE_PARSE_WORKER.bundle);
   await build({ ...settings, entryPoints: [join(ROOT, PAGE_PARSE_WORKER.source)], outfile: parseWorker });
   const probe = join(outdir, 'probe.mjs');
