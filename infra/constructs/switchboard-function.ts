@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { posix, resolve } from 'node:path';
+import { isAbsolute, posix, relative, resolve } from 'node:path';
 import { Duration, Names, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal, type CfnRole } from 'aws-cdk-lib/aws-iam';
@@ -21,6 +21,16 @@ export const REPOSITORY_ROOT = resolve(import.meta.dirname, '..', '..');
 
 /** The Lambda runtime of every function (the code is tested on Node 20, built for 22). */
 export const FUNCTION_RUNTIME = Runtime.NODEJS_22_X;
+
+/**
+ * The project's esbuild as the construct's bundling hooks run it: the one
+ * NodejsFunction itself runs (through `npx --no-install`), called directly,
+ * as npx's own start costs about 0.6 s of every call, several times a synth.
+ */
+const ESBUILD = 'node_modules/.bin/esbuild';
+
+/** The entry NodejsFunction bundles for a function with `lazyChunks` (see the module). */
+const SPLIT_ENTRY_PLACEHOLDER = resolve(import.meta.dirname, 'bundle-shims', 'split-entry-placeholder.ts');
 
 /** Name under which Powertools reports logs, traces and metrics. */
 export const SERVICE_NAME = 'switchboard';
@@ -67,7 +77,7 @@ export function bundledFileCommands(files: readonly BundledFile[], inputDir: str
 export function workerBundleCommands(bundles: readonly WorkerBundle[], inputDir: string, outputDir: string, sourceMaps = false): string[] {
   return bundles.map((worker) =>
     [
-      `cd "${inputDir}" && npx --no-install esbuild "${worker.source}"`,
+      `cd "${inputDir}" && ${ESBUILD} "${worker.source}"`,
       '--bundle --platform=node --format=esm',
       `--target=${BUNDLE_TARGET} --main-fields=${MAIN_FIELDS.join(',')}`,
       `--minify ${sourceMaps ? '--sourcemap --sources-content=false ' : ''}--log-level=warning`,
@@ -92,7 +102,7 @@ export function lazyChunksCommand(
   sourceMaps = false,
 ): string {
   return [
-    `cd "${inputDir}" && npx --no-install esbuild "${entry}"`,
+    `cd "${inputDir}" && ${ESBUILD} "${entry}"`,
     '--bundle --splitting --platform=node --format=esm',
     `--target=${BUNDLE_TARGET} --main-fields=${MAIN_FIELDS.join(',')}`,
     `--minify ${sourceMaps ? '--sourcemap --sources-content=false ' : ''}--log-level=warning`,
@@ -220,7 +230,7 @@ export class SwitchboardFunction extends Construct {
     );
 
     this.function = new NodejsFunction(this, 'Function', {
-      entry: entryPath(this, projectRoot, definition),
+      entry: nodejsFunctionEntry(this, projectRoot, definition),
       handler: 'handler',
       projectRoot,
       depsLockFilePath: resolve(projectRoot, 'package-lock.json'),
@@ -375,16 +385,25 @@ export class SwitchboardFunction extends Construct {
 }
 
 /**
- * The absolute entry path. When the stack is not being bundled (unit
- * tests with `aws:cdk:bundling-stacks: []`, or `cdk deploy` of another
- * stack) a missing entry does not matter: the code asset is a placeholder,
- * so this module stands in to satisfy NodejsFunction's existence check.
- * When bundling, a missing entry fails synth with NodejsFunction's error.
+ * The absolute entry NodejsFunction bundles. For a function with
+ * `lazyChunks`, a placeholder: the afterBundling hook builds the real entry
+ * code split (lazyChunksCommand), so NodejsFunction's own esbuild run of it
+ * would be thrown away. When the stack is not being bundled (unit tests
+ * with `aws:cdk:bundling-stacks: []`, or `cdk deploy` of another stack) a
+ * missing entry does not matter: the code asset is a placeholder, so this
+ * module stands in to satisfy NodejsFunction's existence check. When
+ * bundling, a missing entry fails synth, as NodejsFunction's check would.
  */
-function entryPath(scope: Construct, projectRoot: string, definition: FunctionDefinition): string {
+export function nodejsFunctionEntry(scope: Construct, projectRoot: string, definition: FunctionDefinition): string {
   const entry = resolve(projectRoot, definition.entry);
-  if (existsSync(entry) || Stack.of(scope).bundlingRequired) return entry;
-  return import.meta.filename;
+  if (!existsSync(entry)) {
+    if (Stack.of(scope).bundlingRequired) throw new Error(`Cannot find entry file at ${entry}`);
+    return import.meta.filename;
+  }
+  // NodejsFunction refuses an entry outside its project root (another root than this repository's keeps the real entry).
+  const placeholder = relative(projectRoot, SPLIT_ENTRY_PLACEHOLDER);
+  const placeholderInRoot = !placeholder.startsWith('..') && !isAbsolute(placeholder);
+  return definition.lazyChunks && placeholderInRoot ? SPLIT_ENTRY_PLACEHOLDER : entry;
 }
 
 function lookup<K extends string, V>(map: ReadonlyMap<K, V>, key: K, kind: string): V {

@@ -1,6 +1,6 @@
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -10,7 +10,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ServiceTable } from '../../infra/constructs/service-table';
-import { REPOSITORY_ROOT, SwitchboardFunction } from '../../infra/constructs/switchboard-function';
+import { lazyChunksCommand, nodejsFunctionEntry, REPOSITORY_ROOT, SwitchboardFunction } from '../../infra/constructs/switchboard-function';
 import { functionById, type FunctionDefinition } from '../../shared/catalogue/functions';
 import type { TableGrant } from '../../shared/catalogue/table';
 import { PAGE_PARSE_WORKER } from '../../shared/providers/web/parse-worker-bundle';
@@ -305,6 +305,49 @@ describe('SwitchboardFunction', () => {
     expect(readFileSync(join(REPOSITORY_ROOT, 'functions/workers/research.ts'), 'utf8')).toContain('lazyPageReader(');
     expect(readFileSync(join(REPOSITORY_ROOT, 'shared/providers/web/lazy-page-reader.ts'), 'utf8')).toContain('createPageReader(');
     expect(statSync(join(REPOSITORY_ROOT, PAGE_PARSE_WORKER.source)).isFile()).toBe(true);
+  });
+
+  describe('the entry NodejsFunction bundles', () => {
+    const placeholder = join(REPOSITORY_ROOT, 'infra/constructs/bundle-shims/split-entry-placeholder.ts');
+
+    it('is a placeholder for a code-split function, whose hook bundles the real entry: each synth bundles it once', () => {
+      const split = { ...definition({}), entry: 'functions/api/health.ts', lazyChunks: true };
+
+      expect(nodejsFunctionEntry(stack(true), REPOSITORY_ROOT, split)).toBe(placeholder);
+      expect(lazyChunksCommand(split.entry, {}, '/in', '/out')).toMatch(
+        /^cd "\/in" && node_modules\/\.bin\/esbuild "functions\/api\/health\.ts" --bundle --splitting /,
+      );
+      expect(existsSync(join(REPOSITORY_ROOT, 'node_modules/.bin/esbuild'))).toBe(true);
+    });
+
+    it("is the function's own entry for a function bundled whole", () => {
+      const whole = { ...definition({}), entry: 'functions/api/health.ts', lazyChunks: false };
+
+      expect(nodejsFunctionEntry(stack(true), REPOSITORY_ROOT, whole)).toBe(join(REPOSITORY_ROOT, 'functions/api/health.ts'));
+    });
+
+    it('is the real entry when the project root does not hold the placeholder (NodejsFunction refuses an entry outside it)', () => {
+      const root = tempDir('project');
+      try {
+        writeFileSync(join(root, 'entry.ts'), 'export const handler = async () => 1;\n');
+
+        expect(nodejsFunctionEntry(stack(true), root, { ...definition({}), entry: 'entry.ts', lazyChunks: true })).toBe(
+          join(root, 'entry.ts'),
+        );
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+    });
+
+    it('fails synth for a missing entry when bundling, code split or not', () => {
+      expect(() => nodejsFunctionEntry(stack(true), REPOSITORY_ROOT, { ...definition({}), lazyChunks: true })).toThrow(
+        /Cannot find entry file/,
+      );
+      expect(() => nodejsFunctionEntry(stack(true), REPOSITORY_ROOT, { ...definition({}), lazyChunks: false })).toThrow(
+        /Cannot find entry file/,
+      );
+      expect(nodejsFunctionEntry(stack(false), REPOSITORY_ROOT, { ...definition({}), lazyChunks: true })).not.toContain('does-not-exist');
+    });
   });
 
   it('fails synth on a missing entry when the stack is bundled', () => {
