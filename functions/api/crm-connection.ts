@@ -9,12 +9,12 @@ import {
   documentClientOf,
   loggerOf,
   metricsOf,
-  secretsOf,
   tableNameOf,
   tracingOf,
 } from '../../shared/composition/adapters';
 import { jobQueueOnFirstSendOf } from '../../shared/composition/job-queue-on-first-send';
 import { clockOf, type HostPorts } from '../../shared/composition/host';
+import { secretsOnFirstReadOf } from '../../shared/composition/secrets-on-first-read';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';
 import { dynamoConnectionStore } from '../../shared/crm/dynamo-connection-store';
@@ -43,7 +43,7 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const deps = {
     logger: loggerOf('crmConnectionApi', settings),
     authenticate: authenticatorOf(db, tableName, settings, clock),
-    connections: dynamoConnectionStore(db, tableName, crmSecretBoxOf(secretsOf('crmConnectionApi', settings))),
+    connections: dynamoConnectionStore(db, tableName, crmSecretBoxOf(secretsOnFirstReadOf('crmConnectionApi', settings))),
     // Loaded by the first connect (its token check), not at cold start: showing or removing a connection needs no client.
     crm: deferredCrmProvider('hubspot', async () =>
       (await import('../../shared/providers/crm/hubspot')).hubspotCrm({

@@ -1,9 +1,10 @@
 import { dynamoIdempotencyStore } from '../../shared/commands/idempotency';
 import { readCommandRetention } from '../../shared/commands/retention';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
-import { documentClientOf, loggerOf, metricsOf, secretsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
+import { documentClientOf, loggerOf, metricsOf, tableNameOf, tracingOf } from '../../shared/composition/adapters';
 import { jobQueueOnFirstSendOf } from '../../shared/composition/job-queue-on-first-send';
 import { lambdaEntry } from '../../shared/composition/lambda';
+import { secretsOf } from '../../shared/composition/secrets';
 import type { Settings } from '../../shared/composition/settings';
 import { systemClock } from '../../shared/platform/clock';
 import { optionalUrl, readConfig } from '../../shared/platform/config';

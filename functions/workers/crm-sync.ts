@@ -1,6 +1,6 @@
 import { readCommandRetention } from '../../shared/commands/retention';
 import { createTaskWorker } from '../../shared/commands/task-worker';
-import { secretsOf } from '../../shared/composition/adapters';
+import { secretsOf } from '../../shared/composition/secrets';
 import type { HostPorts } from '../../shared/composition/host';
 import { lambdaEntry } from '../../shared/composition/lambda';
 import type { Settings } from '../../shared/composition/settings';

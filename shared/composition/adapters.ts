@@ -20,7 +20,6 @@ import { createDocumentClient } from '../platform/dynamodb';
 import { createLogger } from '../platform/logger';
 import { embeddedMetrics, type OperationMetrics } from '../platform/metrics';
 import { lambdaTracing, noTracing, type Tracing } from '../platform/tracing';
-import { environmentSecrets, secretsManagerSecrets, type SecretSource } from '../platform/secrets';
 import type { Settings } from './settings';
 
 /**
@@ -131,11 +130,10 @@ export function queueUrlsOf(functionId: FunctionId, settings: Settings): QueueUr
   return urls;
 }
 
-/** Provider credentials: Secrets Manager when the function has secret ARNs, else the settings themselves (locally). */
-export function secretsOf(functionId: FunctionId, settings: Settings): SecretSource {
+/** The ARNs of the secrets the function's catalogue entry declares, as its settings give them (none locally). */
+export function secretArnsOf(functionId: FunctionId, settings: Settings): string[] {
   const declared = functionById(functionId).access.secrets;
-  const arns = SECRETS.filter((secret) => declared.includes(secret.id))
+  return SECRETS.filter((secret) => declared.includes(secret.id))
     .map((secret) => settings[secret.arnEnvVar])
     .filter((arn): arn is string => Boolean(arn));
-  return arns.length > 0 ? secretsManagerSecrets(arns) : environmentSecrets(settings);
 }

@@ -370,6 +370,25 @@ describe('bundle-size budgets', () => {
     }
   });
 
+  it('leaves the Secrets Manager client out of the cold start of functions that read a secret on only some requests, and in the others', () => {
+    const composition = (fn: (typeof FUNCTIONS)[number]) => readFileSync(resolve(ROOT, fn.entry), 'utf8');
+    const onFirstRead = FUNCTIONS.filter((fn) => composition(fn).includes('secretsOnFirstReadOf(')).map((fn) => fn.id);
+    expect(onFirstRead).toEqual(expect.arrayContaining(['crmConnectionApi']));
+    for (const name of onFirstRead) {
+      const bundle = measured.find((candidate) => candidate.name === name)!;
+      expect([
+        name,
+        bundle.packages.has('@aws-sdk/client-secrets-manager'),
+        bundle.loadedAtImport.has('@aws-sdk/client-secrets-manager'),
+      ]).toEqual([name, true, false]);
+    }
+    // The measure can see it: a function whose every request checks a signature with a secret loads the client at cold start.
+    for (const name of ['twilioCallStatusWebhook', 'hubspotWebhook']) {
+      const bundle = measured.find((candidate) => candidate.name === name)!;
+      expect([name, bundle.loadedAtImport.has('@aws-sdk/client-secrets-manager')]).toEqual([name, true]);
+    }
+  });
+
   it("leaves libphonenumber-js's full metadata out of the stakeholder route's cold start: the first request listing a number reads it", () => {
     const api = measured.find((bundle) => bundle.name === 'stakeholderCoordinationApi')!;
     expect(api.packages).toContain('libphonenumber-js');

@@ -1,4 +1,5 @@
-import { secretsManagerSecrets } from '../../shared/platform/secrets';
+import { secretsOnFirstReadOf } from '../../shared/composition/secrets-on-first-read';
+import { secretsManagerSecrets } from '../../shared/platform/secrets-manager';
 import { startSecretsManagerFake, type SecretsManagerFake } from '../fakes/secrets-manager';
 
 /** Provider credentials from Secrets Manager, through Powertools and the real SDK client, against a wire fake. */
@@ -38,5 +39,22 @@ describe('secretsManagerSecrets', () => {
     await expect(secretsManagerSecrets([ARN('not-granted-2')]).read(['OPENAI_API_KEY'])).rejects.toThrow(
       'Could not read provider secret not-granted-2 (GetParameterError)',
     );
+  });
+});
+
+describe('secretsOnFirstReadOf', () => {
+  it("reads the function's declared secrets from Secrets Manager, and only when first asked", async () => {
+    fake.set(ARN('crm-key'), { value: { CRM_ENCRYPTION_KEY: 'k'.repeat(64) } });
+    const source = secretsOnFirstReadOf('crmConnectionApi', { CRM_SECRET_ARN: ARN('crm-key'), CRM_ENCRYPTION_KEY: 'not-this-one' });
+    expect(fake.requests.filter((line) => line.endsWith('crm-key'))).toHaveLength(0);
+
+    expect(await source.read(['CRM_ENCRYPTION_KEY'])).toEqual({ CRM_ENCRYPTION_KEY: 'k'.repeat(64) });
+    await source.read(['CRM_ENCRYPTION_KEY']);
+    expect(fake.requests.filter((line) => line.endsWith('crm-key'))).toHaveLength(1);
+  });
+
+  it('reads the settings themselves when the function has no secret ARN (locally)', async () => {
+    const source = secretsOnFirstReadOf('crmConnectionApi', { CRM_ENCRYPTION_KEY: ' local-key ' });
+    expect(await source.read(['CRM_ENCRYPTION_KEY'])).toEqual({ CRM_ENCRYPTION_KEY: 'local-key' });
   });
 });
