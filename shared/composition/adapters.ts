@@ -10,7 +10,6 @@ import { dynamoUsageTotals } from '../usage/dynamo-usage-totals';
 import { defaultLimitsOf } from '../access/limits/tenant-limits';
 import { functionById, type FunctionId } from '../catalogue/function-definitions';
 import { QUEUES } from '../catalogue/job-types';
-import { SECRETS } from '../catalogue/secrets';
 import { TABLE } from '../catalogue/table';
 import type { QueueUrls } from '../commands/queue';
 import { ConfigError, readConfig, requiredString } from '../platform/config';
@@ -128,12 +127,4 @@ export function queueUrlsOf(functionId: FunctionId, settings: Settings): QueueUr
     if (values[queue.dlqUrlEnvVar]) urls.deadLetterQueues[queue.id] = values[queue.dlqUrlEnvVar];
   }
   return urls;
-}
-
-/** The ARNs of the secrets the function's catalogue entry declares, as its settings give them (none locally). */
-export function secretArnsOf(functionId: FunctionId, settings: Settings): string[] {
-  const declared = functionById(functionId).access.secrets;
-  return SECRETS.filter((secret) => declared.includes(secret.id))
-    .map((secret) => settings[secret.arnEnvVar])
-    .filter((arn): arn is string => Boolean(arn));
 }
