@@ -14,8 +14,11 @@ import { markdownTable, median } from './table';
  * Query (the tenant's state of it), then PutItem + SendMessage. Goal: p50
  * ≤ 1.10× the same-work floor at both.
  * A third, diagnostic floor makes the same four calls with the service's
- * own items (the command record with its in-progress index entry, the job
- * envelope): what the accept path costs beyond it is code, not data.
+ * own items (the command record with its two index entries, the job
+ * envelope): what the accept path costs beyond it is code, not data. A
+ * fourth writes the command record without its index entries; the three
+ * split the accept path's ratio to the same-work floor into the items'
+ * size, their index entries and the path's code.
  * `acceptLimited` is the same accept path for a tenant held to every limit
  * (each high enough never to refuse): a request rate (one conditional write
  * per request), an in-progress limit (the command's write becomes a
@@ -58,6 +61,7 @@ const targets = {
   putSend: { url: floor.putSendUrl, headers: json },
   getPutSend: { url: floor.getPutSendUrl, headers: json },
   sameItems: { url: floor.sameItemsUrl, headers: json },
+  sameItemsUnindexed: { url: floor.sameItemsUnindexedUrl, headers: json },
   accept: { url: `${runtime.url}/api/agents/sales/leadFollowUp`, headers: { ...json, 'x-api-key': runtime.apiKey } },
   acceptLimited: { url: `${runtime.url}/api/agents/sales/leadFollowUp`, headers: { ...json, 'x-api-key': LIMITED_KEY } },
 };
@@ -66,13 +70,14 @@ type TargetName = keyof typeof targets;
  * BENCH_TARGETS (comma-separated) picks targets, e.g. `accept` alone under a profiler; the ratios need the Put+Send and Get+Put+Send
  * floors.
  */
-const ORDER = (process.env.BENCH_TARGETS?.split(',') ?? ['putSend', 'getPutSend', 'sameItems', 'accept', 'acceptLimited']).filter(
-  (name): name is TargetName => name in targets,
-);
+const ORDER = (
+  process.env.BENCH_TARGETS?.split(',') ?? ['putSend', 'getPutSend', 'sameItemsUnindexed', 'sameItems', 'accept', 'acceptLimited']
+).filter((name): name is TargetName => name in targets);
 const LABELS: Record<TargetName, string> = {
   putSend: 'floor: PutItem + SendMessage',
   getPutSend: 'floor: GetItem ‖ Query + PutItem + SendMessage',
   sameItems: 'diagnostic: same calls, service items',
+  sameItemsUnindexed: 'diagnostic: same calls, service items without index entries',
   accept: 'accept path (POST → 202)',
   acceptLimited: 'accept path, tenant with every limit',
 };
@@ -125,10 +130,11 @@ const summary = (results: Measured[]): Summary => ({
 const latencyRows: string[][] = [];
 const ratioRows: string[][] = [];
 const limitRows: string[][] = [];
+const splitRows: string[][] = [];
 const verdicts: boolean[] = [];
 for (const concurrency of CONCURRENCIES) {
   for (const name of ORDER) await load(name, 200, concurrency);
-  const rounds: Record<TargetName, Measured[]> = { putSend: [], getPutSend: [], sameItems: [], accept: [], acceptLimited: [] };
+  const rounds = Object.fromEntries(Object.keys(targets).map((name) => [name, []])) as unknown as Record<TargetName, Measured[]>;
   // Alternating rounds (the starting target rotates), so a noisy moment hits all three; medians are reported.
   for (let round = 0; round < ROUNDS; round++) {
     for (let step = 0; step < ORDER.length; step++) {
@@ -149,12 +155,21 @@ for (const concurrency of CONCURRENCIES) {
   }
   if (!s.accept || !s.putSend || !s.getPutSend) continue;
   // Ratios are taken within each round (its loads ran back to back), then the median over rounds.
-  const ratio = (floorName: TargetName, p: number) => {
-    const perRound = rounds.accept.map(
+  const between = (name: TargetName, floorName: TargetName, p = 50) => {
+    const perRound = rounds[name].map(
       (result, round) => percentile(result.latenciesMs, p) / percentile(rounds[floorName][round]!.latenciesMs, p),
     );
     return { median: median(perRound), min: Math.min(...perRound), max: Math.max(...perRound) };
   };
+  const ratio = (floorName: TargetName, p: number) => between('accept', floorName, p);
+  if (s.sameItems && s.sameItemsUnindexed) {
+    splitRows.push([
+      String(concurrency),
+      between('sameItemsUnindexed', 'getPutSend').median.toFixed(2),
+      between('sameItems', 'sameItemsUnindexed').median.toFixed(2),
+      between('accept', 'sameItems').median.toFixed(2),
+    ]);
+  }
   const sameWork = ratio('getPutSend', 50);
   if (s.acceptLimited) {
     const perRound = rounds.acceptLimited.map(
@@ -193,6 +208,22 @@ process.stdout.write(
       ratioRows,
     ),
     '',
+    ...(splitRows.length > 0
+      ? [
+          "Where the accept path's ratio to the same-work floor goes (p50 ratios, each the median over rounds; their product is about the whole):",
+          '',
+          markdownTable(
+            [
+              'conc',
+              'larger items: service items without index entries ÷ same-work floor',
+              'their index entries: with ÷ without',
+              'its code: accept path ÷ service items',
+            ],
+            splitRows,
+          ),
+          '',
+        ]
+      : []),
     ...(limitRows.length > 0
       ? [
           'Limits on and off (the same accept path; on: the tenant has a request rate, an in-progress limit and monthly caps it never reaches):',

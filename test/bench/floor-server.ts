@@ -6,6 +6,7 @@ import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } fro
 import type { StoredCommand } from '../../shared/commands/record';
 import { jobFor } from '../../shared/commands/start';
 import { dynamoCommandStore } from '../../shared/commands/dynamo-store';
+import { commandKey } from '../../shared/commands/store';
 import { historyPartition } from '../../shared/lead-follow-up/history';
 import { newId } from '../../shared/platform/ids';
 import { itemKey } from '../../shared/sites/dynamo-directory';
@@ -25,6 +26,13 @@ export interface FloorServer {
    * accept path costs beyond this is its code, not its data.
    */
   sameItemsUrl: string;
+  /**
+   * Diagnostic: as `sameItemsUrl`, the command record written without its
+   * index entries. Against `sameItemsUrl`: what the embedded DynamoDB takes
+   * to write the entries inside the PutItem; against the same-work floor:
+   * what the larger items take.
+   */
+  sameItemsUnindexedUrl: string;
   close(): Promise<void>;
 }
 
@@ -50,8 +58,9 @@ export async function startFloorServer(
     const answer = async (): Promise<void> => {
       const id = randomUUID();
       const body = Buffer.concat(chunks).toString('utf8');
-      if (req.url === '/same-items') {
-        await sameItems(db, sqs, tableName, QueueUrl!, lead, JSON.parse(body) as Record<string, unknown>);
+      if (req.url === '/same-items' || req.url === '/same-items-unindexed') {
+        const indexed = req.url === '/same-items';
+        await sameItems({ db, sqs, tableName, queueUrl: QueueUrl!, lead, indexed }, JSON.parse(body) as Record<string, unknown>);
         res.writeHead(202, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ success: true, data: { command_id: id, status: 'in_progress' } }));
         return;
@@ -92,6 +101,7 @@ export async function startFloorServer(
     putSendUrl: `${base}/put-send`,
     getPutSendUrl: `${base}/get-put-send`,
     sameItemsUrl: `${base}/same-items`,
+    sameItemsUnindexedUrl: `${base}/same-items-unindexed`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -100,12 +110,18 @@ export async function startFloorServer(
   };
 }
 
+/** Where the diagnostic floors write: the accept path's own storage, with the command's index entries or without. */
+interface SameItemsTarget {
+  db: DynamoDBDocumentClient;
+  sqs: SQSClient;
+  tableName: string;
+  queueUrl: string;
+  lead: { siteId: string; leadId: string };
+  indexed: boolean;
+}
+
 async function sameItems(
-  db: DynamoDBDocumentClient,
-  sqs: SQSClient,
-  tableName: string,
-  queueUrl: string,
-  lead: { siteId: string; leadId: string },
+  { db, sqs, tableName, queueUrl, lead, indexed }: SameItemsTarget,
   request: Record<string, unknown>,
 ): Promise<void> {
   await Promise.all([
@@ -125,7 +141,12 @@ async function sameItems(
     updated_at: now,
     attempts: 0,
   };
-  await dynamoCommandStore(db, tableName).create(command);
+  if (indexed) await dynamoCommandStore(db, tableName).create(command);
+  else {
+    // The PutItem the store makes for a tenant without limits, less the two index entries.
+    const Item = { ...commandKey(id), ...command };
+    await db.send(new PutCommand({ TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' }));
+  }
   await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(jobFor(command)) }));
 }
 
