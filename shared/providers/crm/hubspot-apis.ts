@@ -36,7 +36,7 @@ export function hubspotApis(config: IConfiguration) {
     objects: { basic: new objects.BasicApi(objectsConfiguration), batch: new objects.BatchApi(objectsConfiguration) },
     /** The list memberships API, its module read on first use. */
     listMemberships: async () => {
-      const lists = await import('@hubspot/api-client/lib/codegen/crm/lists/index.js');
+      const { lists } = await import('./hubspot-lists');
       return new lists.MembershipsApi(configure(lists));
     },
     associations: new associations.BatchApi(configure(associations)),

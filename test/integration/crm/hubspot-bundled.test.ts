@@ -90,6 +90,14 @@ describe('the HubSpot adapter bundled with the form-data stand-in', () => {
     expect(fake.engagements('notes').map((note) => note.id)).toContain(result.engagement.id);
   });
 
+  it("reads a list's members through the memberships API it loads on first use", async () => {
+    const first = fake.addContact({ firstname: 'Grace', lastname: 'Hopper', email: 'grace@example.com' });
+    const second = fake.addContact({ firstname: 'Alan', lastname: 'Turing', email: 'alan@example.com' });
+    fake.setList('77', [first, second]);
+    const result = (await runBundled(`async (crm) => crm.listMembers('77')`)) as { items: string[] };
+    expect(result.items).toEqual([first, second]);
+  });
+
   it("answers HubSpot's refusals as the port's errors, as the unbundled adapter does", async () => {
     const result = await runBundled(`async (crm) => crm.getContact('999999999')`);
     expect(result).toBeNull();
