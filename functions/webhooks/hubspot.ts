@@ -42,9 +42,10 @@ export function build(settings: Settings, host: HostPorts = {}) {
   const retention = readCommandRetention(settings);
   const idempotency = dynamoIdempotencyStore(db, tableName);
   // Most calls are contact changes (a crm_import); only a reply or bounce is a lead event. Its use case and stores (the
-  // sequence steps, event records, history, the tenant's webhooks) are read on the first one, not at every cold start.
+  // sequence steps, event records, history, the lead's state, the reply's lead follow-up, the tenant's webhooks) are read on
+  // the first one, not at every cold start.
   const leadEventAnswerer = onFirstUse(async () => {
-    const { reportedLeadEventsOf } = await import('../../shared/composition/reported-lead-events');
+    const { reportedLeadEventsOf } = await import('../../shared/composition/lead-events');
     return reportedLeadEventsOf('hubspotWebhook', { db, tableName, queue, idempotency, clock, logger, retention });
   });
   const reportLeadEvent = async (event: ReportedLeadEvent) => {

@@ -163,16 +163,18 @@ export const CRM_CATALOGUE = {
           // The re-import's command, once per batch of events (an Idempotency-Key made of their ids).
           { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['CMD#'] },
           { actions: ['GetItem', 'PutItem'], keyPrefixes: ['IDEM#'] },
-          // A reply or a bounce, reported as POST /api/leads/{id}/events does: the lead read, the tenant's history of it,
-          // the steps it cancels and the event's record.
+          // A reply or a bounce, reported as POST /api/leads/{id}/events does (shared/composition/lead-events.ts): the lead
+          // read, the tenant's history of it and its state beside it (stage, unsubscribes), the steps it cancels, the event's
+          // record, and the lead follow-up a reply starts (its command and Idempotency-Key above).
           { actions: ['GetItem'], keyPrefixes: ['SITE#'] },
-          { actions: ['PutItem'], keyPrefixes: ['LEADHISTORY#'] },
+          { actions: ['PutItem', 'UpdateItem'], keyPrefixes: ['LEADHISTORY#'] },
           { actions: ['GetItem', 'PutItem', 'UpdateItem'], keyPrefixes: ['FOLLOWUP#'] },
           { index: 'gsi2', actions: ['Query'], keyPrefixes: ['FOLLOWUP#LEAD#'] },
           // sequence.adapted for the tenant's webhooks (event-publishing.ts).
           ...EVENT_PUBLISHER_TABLE_GRANTS,
         ],
-        sendsTo: ['crm', EVENT_DELIVERY_QUEUE],
+        // And the lead status the event moves, to the tenant's CRM by a crm_sync job; a reply's sales job.
+        sendsTo: ['crm', EVENT_DELIVERY_QUEUE, 'crmsync', 'sales'],
         sendsToDeadLetterOf: [],
         // CRM_ENCRYPTION_KEY: to open the connections' client secrets.
         secrets: ['crm'],

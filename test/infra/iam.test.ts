@@ -287,7 +287,7 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['CMD#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem'], 'table', ['IDEM#*']],
     [['dynamodb:GetItem'], 'table', ['SITE#*']],
-    [['dynamodb:PutItem'], 'table', ['LEADHISTORY#*']],
+    [['dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['LEADHISTORY#*']],
     [['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], 'table', ['FOLLOWUP#*']],
     [['dynamodb:Query'], 'index/gsi2', ['FOLLOWUP#LEAD#*']],
     [['dynamodb:Query'], 'table', ['WEBHOOK#*']],
@@ -295,6 +295,8 @@ const EXPECTED: Record<FunctionId, readonly Grant[]> = {
     [['dynamodb:PutItem'], 'table', ['DELIVERY#*']],
     [['sqs:SendMessage'], 'queue/crm'],
     [['sqs:SendMessage'], 'queue/webhooks'],
+    [['sqs:SendMessage'], 'queue/crmsync'],
+    [['sqs:SendMessage'], 'queue/sales'],
     [['secretsmanager:GetSecretValue'], 'secret/crm'],
   ],
   crmImportWorker: [

@@ -56,6 +56,28 @@ async function importCommands(tenantId?: string): Promise<number> {
   return Count ?? 0;
 }
 
+/** The commands of `type` of tenant `tenantId`. */
+async function commandsOf(type: string, tenantId: string): Promise<Record<string, unknown>[]> {
+  const { Items } = await db().send(
+    new ScanCommand({
+      TableName: runtime.tableName,
+      FilterExpression: '#type = :type AND tenant_id = :tenant AND sk = :sk',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: { ':type': type, ':tenant': tenantId, ':sk': 'CMD' },
+      ConsistentRead: true,
+    }),
+  );
+  return Items ?? [];
+}
+
+/** Tenant `tenantId`'s state of a lead of the demo site (its stage, its unsubscribes). */
+const leadState = async (leadId: string, tenantId: string) =>
+  (
+    await db().send(
+      new GetCommand({ TableName: runtime.tableName, Key: { pk: `LEADHISTORY#${DEMO_SITE_ID}#${leadId}`, sk: `~STATE#${tenantId}` } }),
+    )
+  ).Item;
+
 /** The tenant of an API key, as its record names it. */
 async function tenantOfKey(key: string): Promise<string> {
   const { Item } = await db().send(
@@ -191,5 +213,53 @@ describe('POST /webhooks/hubspot', () => {
     expect(entries.filter((entry) => entry.type === 'replied')).toHaveLength(1);
     expect(entries.find((entry) => entry.type === 'replied')).toMatchObject({ date: new Date(repliedAt).toISOString() });
     expect((await history(leadB, await tenantOfKey(OTHER_KEY))).filter((entry) => entry.type === 'replied')).toHaveLength(0);
+
+    // As POST /api/leads/{id}/events does: one lead follow-up drafts the answer, A's stage of the lead moves to engaged,
+    // and the contact's lead status to connected (a crm_sync job); B is not touched.
+    const answers = await eventually(async () => {
+      const started = await commandsOf('lead_follow_up', runtime.tenantId);
+      return started.length > 0 ? started : undefined;
+    });
+    expect(answers).toHaveLength(1);
+    expect(answers[0]!.request).toMatchObject({
+      leadId: leadA,
+      siteId: DEMO_SITE_ID,
+      leadStage: 'engaged',
+      previousInteractions: [expect.objectContaining({ type: 'reply' })],
+    });
+    expect(await commandsOf('lead_follow_up', await tenantOfKey(OTHER_KEY))).toHaveLength(0);
+    expect((await leadState(leadA, runtime.tenantId))?.lead_stage).toBe('engaged');
+    expect((await leadState(leadB, await tenantOfKey(OTHER_KEY)))?.lead_stage).toBeUndefined();
+    await eventually(async () => (hubspot.contact(contactId)?.hs_lead_status === 'CONNECTED' ? true : undefined));
+  });
+
+  it('reports a hard bounce as a bounced lead event, which marks the contact unqualified', async () => {
+    const bounced = hubspot.addContact({ firstname: 'Bo', email: 'bo@bounces.example' });
+    const started = await call(runtime.url, 'POST', IMPORT, {
+      key: runtime.apiKey,
+      body: { site_id: DEMO_SITE_ID, contact_ids: [bounced] },
+    });
+    const imported = await eventually(async () => {
+      const answer = await call(runtime.url, 'GET', `/api/commands/${String(started.body.data!.command_id)}`, { key: runtime.apiKey });
+      return answer.body.data?.status === 'completed' ? answer.body.data : undefined;
+    });
+    const bouncedLead = (imported.leads as { lead_id: string }[])[0]!.lead_id;
+
+    const answer = await hubspotCall(
+      [
+        {
+          subscriptionType: 'contact.propertyChange',
+          objectId: Number(bounced),
+          propertyName: 'hs_email_hard_bounce_reason_enum',
+          propertyValue: 'MAILBOX_FULL',
+        },
+      ],
+      SECRET_A,
+    );
+
+    expect(answer.status).toBe(204);
+    await eventually(async () => (hubspot.contact(bounced)?.hs_lead_status === 'UNQUALIFIED' ? true : undefined));
+    const answers = await commandsOf('lead_follow_up', runtime.tenantId);
+    expect(answers.filter((command) => (command.request as { leadId?: string }).leadId === bouncedLead)).toHaveLength(0);
   });
 });
