@@ -9,6 +9,18 @@ export const MAX_SUBJECT_LENGTH = 72;
  */
 export const SUBJECT_RULE_BASE = '9a24df43536163112c5178b14f7e115f7a375519';
 
+/**
+ * Commits after SUBJECT_RULE_BASE whose subjects are over the limit
+ * (73–74 characters), which landed on main while the rule was checked by
+ * hand only; main's history is not rewritten, so the check passes them by
+ * name. `.ci/run` now runs the check, so no further one can land.
+ */
+export const LANDED_LONG_SUBJECTS: readonly string[] = [
+  'c3efe166e27f644878746b0991a4f6a1c3676526',
+  'f739e3b51de415ff7167ee3cf9dd503b89524bb9',
+  '1419021836e49b6fe54d25658751fffa54f56ae7',
+];
+
 export interface LongSubject {
   hash: string;
   subject: string;
@@ -16,12 +28,14 @@ export interface LongSubject {
 
 /**
  * The commits in `range` (a git revision range, merges included) whose
- * subject is longer than `max` characters, newest first. Throws when git
- * cannot resolve the range (for instance a shallow clone without its base).
+ * subject is longer than `max` characters, newest first, but those named
+ * (full hashes) in `exempt`. Throws when git cannot resolve the range (for
+ * instance a shallow clone without its base).
  */
-export function longCommitSubjects(range: string, options: { cwd?: string; max?: number } = {}): LongSubject[] {
+export function longCommitSubjects(range: string, options: { cwd?: string; max?: number; exempt?: readonly string[] } = {}): LongSubject[] {
   const max = options.max ?? MAX_SUBJECT_LENGTH;
-  const log = execFileSync('git', ['log', '--format=%h%x09%s', range, '--'], {
+  const exempt = new Set(options.exempt ?? []);
+  const log = execFileSync('git', ['log', '--format=%H%x09%s', range, '--'], {
     cwd: options.cwd ?? process.cwd(),
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -33,5 +47,5 @@ export function longCommitSubjects(range: string, options: { cwd?: string; max?:
       const tab = line.indexOf('\t');
       return { hash: line.slice(0, tab), subject: line.slice(tab + 1) };
     })
-    .filter(({ subject }) => [...subject].length > max);
+    .filter(({ hash, subject }) => [...subject].length > max && !exempt.has(hash));
 }

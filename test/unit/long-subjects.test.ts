@@ -22,7 +22,13 @@ describe('longCommitSubjects', () => {
 
   it('reports only the subjects in the range that are over 72 characters, bodies aside', () => {
     const long = longCommitSubjects('base..HEAD', { cwd: repo });
-    expect(long).toEqual([{ hash: expect.stringMatching(/^[0-9a-f]{7,}$/), subject: 'b'.repeat(73) }]);
+    expect(long).toEqual([{ hash: expect.stringMatching(/^[0-9a-f]{40}$/), subject: 'b'.repeat(73) }]);
+  });
+
+  it('passes the commits it is told to by their full hash', () => {
+    const [long] = longCommitSubjects('base..HEAD', { cwd: repo });
+    expect(longCommitSubjects('base..HEAD', { cwd: repo, exempt: [long!.hash] })).toEqual([]);
+    expect(longCommitSubjects('base..HEAD', { cwd: repo, exempt: [long!.hash.slice(0, 7)] })).toHaveLength(1);
   });
 
   it('takes a stricter limit', () => {
