@@ -3,7 +3,6 @@ import * as z from 'zod/mini';
 import '../platform/zod-messages';
 import { tenantMayActOn, type TenantStore } from '../access/tenants';
 import { startCommand, type StartDependencies } from '../commands/start';
-import { AppError } from '../platform/errors';
 import { canonicalJson, sha256Hex } from '../platform/hashing';
 import { errorResponse } from '../platform/http/responses';
 import type { HttpEvent, HttpResult } from '../platform/http/types';
@@ -68,7 +67,9 @@ const refused = () => errorResponse({ code: 'UNAUTHORIZED', message: 'The HubSpo
 /**
  * Use case: `POST /webhooks/hubspot`. Checks the signature v3 against the
  * client secret of each tenant connected to the portal the events name
- * (401 and nothing done when none matches), then, for each such tenant:
+ * (401 and nothing done when none matches, or when the body is not a list
+ * of events naming one portal, which no secret can then be looked up for),
+ * then, for each such tenant:
  * a contact change or creation of a contact linked to leads re-reads the
  * contact into its leads (a crm_import command of those contacts, per
  * site, once per batch of events however often HubSpot retries it); a
@@ -93,9 +94,16 @@ export async function answerHubSpotWebhook(deps: WebhookReceiverDependencies, ev
     deps.logger.warn('HubSpot webhook call refused', { reason: stale ?? 'PUBLIC_BASE_URL is not set' });
     return refused();
   }
+  // Which secrets may have signed the call is read from its events' portal: a body that names none (not a list of events, or
+  // several portals) cannot be verified, so it is refused as an unsigned one is, whatever it carries.
   const events = parseEvents(body);
-  const portals = [...new Set(events.map((item) => item.portalId))];
-  if (portals.length !== 1) throw new AppError('INVALID_REQUEST', 'A HubSpot webhook call names one portal.');
+  const portals = [...new Set((events ?? []).map((item) => item.portalId))];
+  if (!events || portals.length !== 1) {
+    deps.logger.warn('HubSpot webhook call refused', {
+      reason: events ? 'its events name several portals' : 'its body is not a list of events',
+    });
+    return refused();
+  }
 
   const verified: string[] = [];
   for (const tenantId of await deps.connections.tenantsOfPortal('hubspot', portals[0]!)) {
@@ -161,16 +169,16 @@ function occurredAt(signal: 'replied' | 'bounced', item: WebhookEvent, now: numb
   return new Date(Math.min(at, now)).toISOString();
 }
 
-function parseEvents(body: string): WebhookEvent[] {
+/** The call's events, or undefined when its body is not a JSON list of HubSpot events. */
+function parseEvents(body: string): WebhookEvent[] | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(body);
   } catch {
-    throw new AppError('INVALID_REQUEST', 'The HubSpot webhook body is not JSON.');
+    return undefined;
   }
   const parsed = webhookBodySchema.safeParse(raw);
-  if (!parsed.success) throw new AppError('INVALID_REQUEST', 'The HubSpot webhook body is not a list of events.');
-  return parsed.data;
+  return parsed.success ? parsed.data : undefined;
 }
 
 function publicUrl(base: string, query: string | undefined): string {

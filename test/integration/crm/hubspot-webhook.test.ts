@@ -154,6 +154,22 @@ describe('POST /webhooks/hubspot', () => {
     });
     expect(unsigned.status).toBe(401);
     expect(unsigned.body.error?.code).toBe('UNAUTHORIZED');
+    // A body that names no one portal cannot be checked against any secret: refused the same way, whatever it carries.
+    const timestamp = String(Date.now());
+    for (const rawBody of [
+      'not json',
+      '{"portalId": 1}',
+      JSON.stringify([
+        { portalId: 1, eventId: 1 },
+        { portalId: 2, eventId: 2 },
+      ]),
+    ]) {
+      const junk = await call(runtime.url, 'POST', HOOK, {
+        rawBody,
+        headers: { 'content-type': 'application/json', 'x-hubspot-signature-v3': 'Zm9v', 'x-hubspot-request-timestamp': timestamp },
+      });
+      expect([rawBody, junk.status, junk.body.error?.code]).toEqual([rawBody, 401, 'UNAUTHORIZED']);
+    }
 
     // The receiver starts its re-import before it answers: none was started, and the lead is as imported.
     expect(await importCommands()).toBe(importsBefore);
