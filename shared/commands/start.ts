@@ -11,7 +11,7 @@ import type { JobQueue } from './queue';
 import { DEFAULT_COMMAND_RETENTION_MS } from './retention';
 import type { CommandType, NoLiveFields, StoredCommand } from './record';
 import { InProgressLimitError, type CommandPatch, type CommandStore } from './store';
-import type { CommandAdmission } from '../access/limits/admission';
+import type { Admission, CommandAdmission } from '../access/limits/admission';
 import type { TenantLimits } from '../access/limits/tenant-limits';
 
 /** Longer than any API function may run: a command older than this without a job will never get one from its first request. */
@@ -81,11 +81,6 @@ export async function startCommand<Request, Live extends object = NoLiveFields>(
   dispatch: Dispatch = 'queue',
 ): Promise<StartOutcome> {
   let commandId = input.id ?? newId();
-  // A tenant past a monthly cap is refused before anything is written; its in-progress limit holds the write itself.
-  const admission =
-    input.parentId === undefined && deps.admission
-      ? await deps.admission.admit(input.tenantId, spendsOf(input.type), input.tenantLimits)
-      : {};
   let claimedKey = false;
   if (input.idempotency) {
     const outcome = await deps.idempotency.claim({
@@ -107,6 +102,20 @@ export async function startCommand<Request, Live extends object = NoLiveFields>(
     } else {
       claimedKey = true;
     }
+  }
+  // A tenant past a monthly cap is refused before its command is written (a retry of a start it already made, above, is
+  // answered with that command); its in-progress limit holds the write itself.
+  let admission: Admission = {};
+  try {
+    if (input.parentId === undefined && deps.admission) {
+      admission = await deps.admission.admit(input.tenantId, spendsOf(input.type), input.tenantLimits);
+    }
+  } catch (error) {
+    // Refused with nothing written: the caller's Idempotency-Key stays free for its retry, with any body.
+    if (input.idempotency && claimedKey) {
+      await deps.idempotency.release({ tenantId: input.tenantId, scope: input.type, key: input.idempotency.key, commandId });
+    }
+    throw error;
   }
 
   const command = newCommandRecord(deps.clock.now(), commandId, input, deps.commandRetentionMs ?? DEFAULT_COMMAND_RETENTION_MS);

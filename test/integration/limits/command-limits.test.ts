@@ -1,10 +1,12 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { idempotencyRecordKey } from '../../../shared/commands/idempotency';
 import { hashApiKey } from '../../../shared/access/api-keys';
 import { createDocumentClient } from '../../../shared/platform/dynamodb';
 import { usageItems } from '../../../shared/usage/dynamo-ledger';
 import { dynamoUsageTotals } from '../../../shared/usage/dynamo-usage-totals';
 import { modelTokens, searchRequests } from '../../../shared/usage/usage';
 import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
+import { eventually } from '../../support/eventually';
 import { call } from '../../support/http';
 
 /**
@@ -18,6 +20,7 @@ const DEMO_LEAD = 'd4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f80';
 const CAPPED = `sbk_${'c'.repeat(32)}`;
 const TOKENS = `sbk_${'t'.repeat(32)}`;
 const SEARCHES = `sbk_${'q'.repeat(32)}`;
+const RETRIES = `sbk_${'r'.repeat(32)}`;
 const tenantOf = (key: string) => `tenant-${hashApiKey(key).slice(0, 8)}`;
 
 let runtime: LocalRuntime;
@@ -32,6 +35,7 @@ beforeAll(async () => {
       [CAPPED]: { sites: [DEMO_SITE], limits: { in_progress: 2 } },
       [TOKENS]: { sites: [DEMO_SITE], limits: { monthly_tokens: 1_000 } },
       [SEARCHES]: { sites: [DEMO_SITE], limits: { monthly_searches: 3 } },
+      [RETRIES]: { sites: [DEMO_SITE], limits: { monthly_tokens: 1_000 } },
     },
   });
   db = createDocumentClient({ endpoint: runtime.dynamodbEndpoint, region: 'us-east-1' });
@@ -103,6 +107,22 @@ describe('monthly caps', () => {
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(Math.abs(retryAfter - (Date.parse(nextMonth) - Date.now()) / 1000)).toBeLessThan(5);
     expect((await research(TOKENS)).status).toBe(429);
+  });
+
+  it('answers a retry of a command accepted before the cap was reached with that command, and refuses a new one', async () => {
+    const first = await followUp(RETRIES, { 'Idempotency-Key': 'before-the-cap-01' });
+    expect(first.status).toBe(202);
+    await spend(RETRIES, modelTokens('gpt-4o-mini', 900, 100));
+    // The month's totals are read at most every few seconds: wait until a new command is refused.
+    await eventually(async () => ((await followUp(RETRIES)).status === 429 ? true : undefined));
+
+    const retried = await followUp(RETRIES, { 'Idempotency-Key': 'before-the-cap-01' });
+    expect([retried.status, retried.body.data?.command_id]).toEqual([200, first.body.data?.command_id]);
+    const refused = await followUp(RETRIES, { 'Idempotency-Key': 'after-the-cap-01' });
+    expect(refused.body.error?.details).toMatchObject({ limit: 'monthly_tokens' });
+    // Refused with nothing written: that key is still free.
+    const claim = idempotencyRecordKey({ tenantId: tenantOf(RETRIES), scope: 'lead_follow_up', key: 'after-the-cap-01' });
+    expect((await db.send(new GetCommand({ TableName: runtime.tableName, Key: claim, ConsistentRead: true }))).Item).toBeUndefined();
   });
 
   it('refuses research once the month’s searches are spent, and nothing that does not search', async () => {
