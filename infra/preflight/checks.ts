@@ -85,7 +85,7 @@ export async function runPreflight(deps: PreflightDeps): Promise<CheckResult[]> 
       },
     ],
     ['alarm subscriptions', async () => checkSubscriptions(deps, await stack(names.service))],
-    ['public host', () => checkPublicHost(deps)],
+    ['public host', async () => checkPublicHost(deps, await stack(names.service))],
     ['twilio number', () => checkTwilioNumber(deps, twilioCredentials)],
   ];
   const results: CheckResult[] = [];
@@ -256,26 +256,59 @@ async function checkSubscriptions({ config, aws }: PreflightDeps, service: Stack
   return { state: 'pass', detail: `${emails.join(', ')} confirmed` };
 }
 
-async function checkPublicHost({ config, resolver }: PreflightDeps): Promise<Outcome> {
-  const host = config.publicHost !== 'none' ? config.publicHost.domainName : config.publicBaseUrl && new URL(config.publicBaseUrl).hostname;
+async function checkPublicHost({ config, resolver }: PreflightDeps, service: StackFacts | undefined): Promise<Outcome> {
+  const frontDoor = config.publicHost !== 'none';
+  const host = frontDoor ? config.publicHost.domainName : config.publicBaseUrl && new URL(config.publicBaseUrl).hostname;
   if (!host) {
     return { state: 'skipped', detail: `no public host in ${config.name}: PUBLIC_BASE_URL is the HTTP API's own URL` };
   }
-  const cnames = await resolver.cnames(host).catch(() => [] as string[]);
-  let addresses: string[];
-  try {
-    addresses = await resolver.addresses(host);
-  } catch (error) {
-    const code = error instanceof Error && 'code' in error ? String(error.code) : 'no answer';
+  const resolved = await resolve(resolver, host);
+  if (!frontDoor) {
+    // A front of the team's own at PUBLIC_BASE_URL: only the team knows where it should point.
+    if ('error' in resolved) return { state: 'fail', detail: `${host} does not resolve (${resolved.error}): point it at your front door` };
+    return { state: 'pass', detail: describe(host, resolved) };
+  }
+  const target = service?.outputs.PublicHostTarget;
+  if (!target) {
+    // The distribution the host must point at is made by the first deploy: nothing to compare with before it.
+    const now = 'error' in resolved ? `does not resolve yet (${resolved.error})` : `resolves to ${describe(host, resolved)} now`;
     return {
-      state: 'fail',
-      detail: `${host} does not resolve (${code}): add a CNAME (or an alias) to the front door (the CloudFront distribution or the API's custom domain)`,
+      state: 'pending',
+      detail: `${host} ${now}: deploy first, then point it at the PublicHostTarget output (a CNAME, or an alias)`,
     };
   }
-  const chain = [host, ...cnames].join(' → ');
-  const front = cnames.some((name) => /\.cloudfront\.net\.?$/i.test(name)) ? ' (CloudFront)' : '';
-  return { state: 'pass', detail: `${chain}${front} → ${addresses.join(', ')}` };
+  if ('error' in resolved) {
+    return { state: 'fail', detail: `${host} does not resolve (${resolved.error}): add a CNAME (or an alias) from it to ${target}` };
+  }
+  if (resolved.cnames.some((name) => sameHost(name, target))) return { state: 'pass', detail: describe(host, resolved) };
+  // An alias record (Route 53) shows no CNAME: the host then answers with the distribution's own addresses.
+  const front = await resolve(resolver, target);
+  if (!('error' in front) && resolved.addresses.some((address) => front.addresses.includes(address))) {
+    return { state: 'pass', detail: `${describe(host, resolved)} (addresses of ${target}: an alias)` };
+  }
+  return {
+    state: 'fail',
+    detail: `${describe(host, resolved)}, not the front door: point ${host} at ${target} (a CNAME, or an alias), or Twilio and webhooks reach something else`,
+  };
 }
+
+type Resolved = { cnames: string[]; addresses: string[] } | { error: string };
+
+async function resolve(resolver: HostResolver, host: string): Promise<Resolved> {
+  const cnames = await resolver.cnames(host).catch(() => [] as string[]);
+  try {
+    return { cnames, addresses: await resolver.addresses(host) };
+  } catch (error) {
+    return { error: error instanceof Error && 'code' in error ? String(error.code) : 'no answer' };
+  }
+}
+
+function describe(host: string, { cnames, addresses }: { cnames: string[]; addresses: string[] }): string {
+  const front = cnames.some((name) => /\.cloudfront\.net\.?$/i.test(name)) ? ' (CloudFront)' : '';
+  return `${[host, ...cnames].join(' → ')}${front} → ${addresses.join(', ')}`;
+}
+
+const sameHost = (a: string, b: string) => a.toLowerCase().replace(/\.$/, '') === b.toLowerCase().replace(/\.$/, '');
 
 async function checkTwilioNumber(
   { config, twilioBaseUrl }: PreflightDeps,

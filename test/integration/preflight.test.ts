@@ -61,7 +61,10 @@ beforeEach(() => {
         status: 'UPDATE_COMPLETE',
         outputs: { OpenaiSecretArn: ARN('openai'), SearchSecretArn: ARN('search'), TwilioSecretArn: ARN('twilio'), TableName: 't' },
       },
-      'Switchboard-prod-Service': { status: 'UPDATE_COMPLETE', outputs: { AlarmTopicArn: TOPIC } },
+      'Switchboard-prod-Service': {
+        status: 'UPDATE_COMPLETE',
+        outputs: { AlarmTopicArn: TOPIC, PublicHostTarget: 'd111111abcdef8.cloudfront.net' },
+      },
     },
     cloudwatchRoleArn: undefined,
     lambda: { limit: 2000, unreserved: 400 },
@@ -371,27 +374,72 @@ describe('alarm subscriptions', () => {
 });
 
 describe('public host', () => {
-  it('passes, showing what the host resolves to', async () => {
-    expect((await check('public host')).detail).toBe(
-      'calls.example.com → d111111abcdef8.cloudfront.net (CloudFront) → 203.0.113.10, 203.0.113.11',
-    );
+  const service = () => aws.state.stacks['Switchboard-prod-Service']!;
+
+  it('passes when the host names the front door, showing what it resolves to', async () => {
+    expect(await check('public host')).toEqual({
+      name: 'public host',
+      state: 'pass',
+      detail: 'calls.example.com → d111111abcdef8.cloudfront.net (CloudFront) → 203.0.113.10, 203.0.113.11',
+    });
   });
 
-  it('passes a host without a CNAME (an alias), showing its addresses', async () => {
-    dns = { 'calls.example.com': { cnames: [], addresses: ['198.51.100.7'] } };
-    expect(await check('public host')).toMatchObject({ state: 'pass', detail: 'calls.example.com → 198.51.100.7' });
+  it('passes an alias record, which answers with the distribution’s own addresses', async () => {
+    dns = {
+      'calls.example.com': { cnames: [], addresses: ['198.51.100.7'] },
+      'd111111abcdef8.cloudfront.net': { cnames: [], addresses: ['198.51.100.7', '198.51.100.8'] },
+    };
+    expect(await check('public host')).toMatchObject({
+      state: 'pass',
+      detail: 'calls.example.com → 198.51.100.7 (addresses of d111111abcdef8.cloudfront.net: an alias)',
+    });
   });
 
-  it('fails when the host does not resolve', async () => {
+  it('fails when the host points somewhere else than the front door', async () => {
+    dns = {
+      'calls.example.com': { cnames: ['old-front.example.net'], addresses: ['192.0.2.44'] },
+      'd111111abcdef8.cloudfront.net': { cnames: [], addresses: ['198.51.100.7'] },
+    };
+    expect(await check('public host')).toMatchObject({
+      state: 'fail',
+      detail: expect.stringContaining('not the front door: point calls.example.com at d111111abcdef8.cloudfront.net'),
+    });
+  });
+
+  it('fails when the host does not resolve once the front door exists, naming it', async () => {
     dns = {};
-    const result = await check('public host');
-    expect(result).toMatchObject({ state: 'fail', detail: expect.stringContaining('calls.example.com does not resolve (ENOTFOUND)') });
+    expect(await check('public host')).toMatchObject({
+      state: 'fail',
+      detail: 'calls.example.com does not resolve (ENOTFOUND): add a CNAME (or an alias) from it to d111111abcdef8.cloudfront.net',
+    });
+  });
+
+  it('is pending before the first deploy, which makes the front door, whether the host resolves or not', async () => {
+    delete service().outputs.PublicHostTarget;
+    dns = {};
+    expect(await check('public host')).toMatchObject({
+      state: 'pending',
+      detail: expect.stringContaining(
+        'calls.example.com does not resolve yet (ENOTFOUND): deploy first, then point it at the PublicHostTarget',
+      ),
+    });
+    delete aws.state.stacks['Switchboard-prod-Service'];
+    dns = { 'calls.example.com': { cnames: [], addresses: ['192.0.2.44'] } };
+    expect(await check('public host')).toMatchObject({
+      state: 'pending',
+      detail: expect.stringContaining('resolves to calls.example.com → 192.0.2.44 now: deploy first'),
+    });
   });
 
   it("checks a front of the team's own at PUBLIC_BASE_URL", async () => {
     dns = { 'front.example.com': { cnames: [], addresses: ['203.0.113.20'] } };
     const own = environmentConfig('prod', { allowPlaceholders: true, publicHost: 'none', publicBaseUrl: 'https://front.example.com' });
     expect(await check('public host', own)).toMatchObject({ state: 'pass', detail: 'front.example.com → 203.0.113.20' });
+    dns = {};
+    expect(await check('public host', own)).toMatchObject({
+      state: 'fail',
+      detail: expect.stringContaining('front.example.com does not resolve'),
+    });
   });
 
   it('is skipped when PUBLIC_BASE_URL is the API URL (no public host)', async () => {
