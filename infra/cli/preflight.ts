@@ -13,7 +13,7 @@ import { resolveCname, lookup } from 'node:dns/promises';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { environmentConfig, InvalidEnvironmentError, UnknownEnvironmentError } from '../config';
 import { parseOverrides } from '../config-overrides';
-import { runPreflight, stackNames, type HostResolver } from '../preflight/checks';
+import { EDGE_REGION, needsEdgeRegion, runPreflight, stackNames, type HostResolver } from '../preflight/checks';
 import { exitCodeOf, formatReport } from '../preflight/report';
 
 const USAGE = `Usage: npm run preflight -- -c env=NAME [the -c flags given to cdk synth and deploy: -c account=… -c publicDomain=… …]`;
@@ -46,6 +46,7 @@ try {
 // Loaded once the arguments are known good, so a usage error answers without loading six SDK clients.
 const { AwsApis } = await import('../preflight/aws-apis');
 const aws = new AwsApis(config.region);
+const edgeAws = needsEdgeRegion(config) ? new AwsApis(EDGE_REGION) : undefined;
 const secretsManager = new SecretsManagerClient({ region: config.region });
 const results = await runPreflight({
   config,
@@ -53,8 +54,10 @@ const results = await runPreflight({
   secretsManager,
   resolver: systemResolver,
   twilioBaseUrl: process.env.TWILIO_API_BASE_URL || config.providerSettings.TWILIO_API_BASE_URL || 'https://api.twilio.com',
+  ...(edgeAws ? { edgeAws } : {}),
 });
 aws.destroy();
+edgeAws?.destroy();
 secretsManager.destroy();
 process.stdout.write(formatReport(`Preflight of ${stackNames(config).stage}: account ${config.account}, region ${config.region}`, results));
 process.exitCode = exitCodeOf(results);

@@ -30,6 +30,19 @@ export interface PreflightDeps {
   readonly resolver: HostResolver;
   /** Twilio's REST root (TWILIO_API_BASE_URL). */
   readonly twilioBaseUrl: string;
+  /**
+   * The same account's APIs in us-east-1, where an environment with a public host deploys its Edge stack (CloudFront takes
+   * its WebACL from there only), when the environment's own region is another. Its bootstrap is checked too.
+   */
+  readonly edgeAws?: Pick<AwsApis, 'parameter' | 'stack'>;
+}
+
+/** Where CloudFront takes a WebACL from, and so where the Edge stack of an environment with a public host goes. */
+export const EDGE_REGION = 'us-east-1';
+
+/** Whether the environment deploys a stack to {@link EDGE_REGION} besides its own region. */
+export function needsEdgeRegion(config: Pick<EnvironmentConfig, 'publicHost' | 'region'>): boolean {
+  return config.publicHost !== 'none' && config.region !== EDGE_REGION;
 }
 
 /** How the API Gateway account's CloudWatch role comes to be. */
@@ -110,14 +123,24 @@ async function checkCredentials({ config, aws }: PreflightDeps): Promise<Outcome
   };
 }
 
-async function checkBootstrap({ config, aws }: PreflightDeps): Promise<Outcome> {
-  const bootstrap = `npx --no-install cdk bootstrap aws://${config.account}/${config.region}`;
+async function checkBootstrap({ config, aws, edgeAws }: PreflightDeps): Promise<Outcome> {
+  const own = await bootstrapIn(aws, config.account, config.region);
+  if (!needsEdgeRegion(config)) return own;
+  if (!edgeAws) throw new Error(`the environment's Edge stack goes to ${EDGE_REGION}, and no ${EDGE_REGION} APIs were given`);
+  const edge = await bootstrapIn(edgeAws, config.account, EDGE_REGION);
+  const detail = `${config.region}: ${own.detail}; ${EDGE_REGION} (the Edge stack): ${edge.detail}`;
+  return { state: own.state === 'fail' || edge.state === 'fail' ? 'fail' : 'pass', detail };
+}
+
+/** The bootstrap of one region: its version parameter and its CDKToolkit stack. */
+async function bootstrapIn(aws: Pick<AwsApis, 'parameter' | 'stack'>, account: string, region: string): Promise<Outcome> {
+  const bootstrap = `npx --no-install cdk bootstrap aws://${account}/${region}`;
   const [value, toolkit] = await Promise.all([aws.parameter(BOOTSTRAP_VERSION_PARAMETER), aws.stack(BOOTSTRAP_STACK)]);
   if (value === undefined || toolkit === undefined) {
     const missing = [value === undefined ? BOOTSTRAP_VERSION_PARAMETER : '', toolkit === undefined ? `stack ${BOOTSTRAP_STACK}` : '']
       .filter(Boolean)
       .join(' and ');
-    return { state: 'fail', detail: `not bootstrapped (no ${missing} in ${config.region}): run ${bootstrap}` };
+    return { state: 'fail', detail: `not bootstrapped (no ${missing} in ${region}): run ${bootstrap}` };
   }
   const version = Number(value);
   if (!Number.isInteger(version) || version < REQUIRED_BOOTSTRAP_VERSION) {

@@ -22,6 +22,13 @@ let twilio: TwilioNumbersFake;
 let secretsManager: SecretsManagerClient;
 const savedEnv = { ...process.env };
 
+/** The account's us-east-1 bootstrap (where the Edge stack goes): its version parameter and whether CDKToolkit is there. */
+let edge: { version?: string; toolkit?: string } = {};
+const edgeAws = {
+  parameter: async (name: string) => (name === BOOTSTRAP_VERSION_PARAMETER ? edge.version : undefined),
+  stack: async (name: string) => (name === 'CDKToolkit' && edge.toolkit ? { status: edge.toolkit, outputs: {} } : undefined),
+};
+
 /** DNS as a table: host → CNAME chain and addresses; a host not listed does not resolve. */
 let dns: Record<string, { cnames: string[]; addresses: string[] }> = {};
 const resolver: HostResolver = {
@@ -83,6 +90,7 @@ beforeEach(() => {
     status_callback: null,
   });
   dns = { 'calls.example.com': { cnames: ['d111111abcdef8.cloudfront.net'], addresses: ['203.0.113.10', '203.0.113.11'] } };
+  edge = { version: '33', toolkit: 'CREATE_COMPLETE' };
 });
 
 /** Prod with a public host; `extra` may set fields infra/config.ts does not declare yet (apiGatewayAccountRole). */
@@ -93,7 +101,7 @@ function prodConfig(extra: Partial<EnvironmentConfig> & Record<string, unknown> 
 async function run(config: EnvironmentConfig = prodConfig()): Promise<CheckResult[]> {
   const awsApis = new AwsApis(config.region);
   try {
-    return await runPreflight({ config, aws: awsApis, secretsManager, resolver, twilioBaseUrl: twilio.baseUrl });
+    return await runPreflight({ config, aws: awsApis, secretsManager, resolver, twilioBaseUrl: twilio.baseUrl, edgeAws });
   } finally {
     awsApis.destroy();
   }
@@ -194,8 +202,30 @@ describe('credentials', () => {
 });
 
 describe('bootstrap', () => {
-  it('passes with the version and the toolkit status', async () => {
-    expect((await check('bootstrap')).detail).toBe('version 33 (needs 6 or later), CDKToolkit UPDATE_COMPLETE');
+  it('passes with the version and the toolkit status, of us-east-1 too where the Edge stack goes', async () => {
+    expect((await check('bootstrap')).detail).toBe(
+      'eu-west-1: version 33 (needs 6 or later), CDKToolkit UPDATE_COMPLETE; us-east-1 (the Edge stack): version 33 (needs 6 or later), CDKToolkit CREATE_COMPLETE',
+    );
+  });
+
+  it('fails when us-east-1 is not bootstrapped for an environment with a public host, saying how to', async () => {
+    edge = {};
+    expect(await check('bootstrap')).toMatchObject({
+      state: 'fail',
+      detail: expect.stringContaining(
+        `us-east-1 (the Edge stack): not bootstrapped (no ${BOOTSTRAP_VERSION_PARAMETER} and stack CDKToolkit in us-east-1): run npx --no-install cdk bootstrap aws://${ACCOUNT}/us-east-1`,
+      ),
+    });
+  });
+
+  it('checks the own region alone without a public host (no Edge stack)', async () => {
+    edge = {};
+    const noHost = environmentConfig('prod', { allowPlaceholders: true, publicHost: 'none', publicBaseUrl: 'https://front.example.com' });
+    expect(await check('bootstrap', noHost)).toEqual({
+      name: 'bootstrap',
+      state: 'pass',
+      detail: 'version 33 (needs 6 or later), CDKToolkit UPDATE_COMPLETE',
+    });
   });
 
   it('passes an older but sufficient version, saying how to update', async () => {
@@ -215,8 +245,8 @@ describe('bootstrap', () => {
     aws.state.parameters = {};
     const result = await check('bootstrap');
     expect(result.state).toBe('fail');
-    expect(result.detail).toBe(
-      `not bootstrapped (no ${BOOTSTRAP_VERSION_PARAMETER} in eu-west-1): run npx --no-install cdk bootstrap aws://${ACCOUNT}/eu-west-1`,
+    expect(result.detail).toContain(
+      `eu-west-1: not bootstrapped (no ${BOOTSTRAP_VERSION_PARAMETER} in eu-west-1): run npx --no-install cdk bootstrap aws://${ACCOUNT}/eu-west-1;`,
     );
   });
 
