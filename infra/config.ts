@@ -724,6 +724,12 @@ function validate(config: EnvironmentConfig): void {
   if (slack && (!/^[A-Z0-9]+$/.test(slack.workspaceId) || !/^[A-Z0-9]+$/.test(slack.channelId))) {
     problems.push('alarmSubscriptions.slack needs the workspace id and channel id as Slack shows them (e.g. T0123ABCD, C0456EFGH)');
   }
+  if (config.production && config.alarmSubscriptions.emails.length === 0 && !slack) {
+    problems.push(
+      `${config.name}'s alarms would reach nobody: set alarmSubscriptions.emails (-c alarmEmail=<on-call address>[,<another>]) ` +
+        'or alarmSubscriptions.slack in infra/config.ts',
+    );
+  }
   for (const [id, reserved] of Object.entries(config.reservedConcurrency)) {
     if (!FUNCTIONS.some((fn) => fn.id === id)) problems.push(`reservedConcurrency names unknown function ${id}`);
     if (reserved === undefined || !Number.isInteger(reserved) || reserved < 1) {

@@ -85,6 +85,13 @@ describe('environmentConfig', () => {
     });
   });
 
+  it('refuses a production environment whose alarms would reach nobody', () => {
+    expect(() => environmentConfig('prod', { ...ALLOW, alarmEmails: [] })).toThrow(
+      /prod's alarms would reach nobody: set alarmSubscriptions.emails \(-c alarmEmail=<on-call address>/,
+    );
+    expect(environmentConfig('dev', { alarmEmails: [] }).alarmSubscriptions).toEqual({ emails: [] });
+  });
+
   it('expects provider keys (and alarms on offline copy) in staging and prod, not in dev', () => {
     expect(ENVIRONMENT_NAMES.map((name) => environmentConfig(name, ALLOW).providersConfigured)).toEqual([false, true, true]);
   });
