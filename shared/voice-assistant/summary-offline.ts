@@ -40,6 +40,12 @@ const APPROVAL = /\b(?:approv\w*|sign[- ]off|budget)\b/i;
 const DUE =
   /\bby\s+((?:\d{4}-\d{2}-\d{2})|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|tomorrow|next week|the end of (?:the )?(?:week|month|quarter)|(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2})\b/i;
 const ASSIGNEE = /\b([A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+(?:will|is going to|is to|needs to|should)\b/;
+/**
+ * A question: it asks, and so neither decides, commits nor requires (it stays a key point). Speech-to-text often drops the
+ * question mark, so a sentence opening with a question word is one too; "can you …" and the like ask for a task and are not.
+ */
+const QUESTION_WORD = /^(?:what|what's|whats|how|why|when|where|who|whose|which)\b/i;
+const REQUEST = /^(?:can|could|would|will) you\b/i;
 /** Words that start a sentence with a capital but name nobody. */
 const NOT_NAMES: ReadonlySet<string> = new Set([
   'We',
@@ -73,12 +79,13 @@ const NOT_NAMES: ReadonlySet<string> = new Set([
  * commits, `by …` as the due date, priority from its words); sentences
  * about budget, spend or resources are requirements (a sum said is the
  * estimated cost, in the currency its sign or word names; approval is
- * needed when a sum, a budget or an approval is mentioned). Nothing is
+ * needed when a sum, a budget or an approval is mentioned). A question
+ * is none of these (what is the budget? asks for no budget). Nothing is
  * invented: an empty section stays empty.
  */
 export function offlineMeetingSummary(transcript: readonly TranscriptEntry[], objective: string): WrittenMeetingSummary {
   const said = usableStatements(transcript);
-  const sentences = said.flatMap(sentencesOf);
+  const sentences = said.flatMap(sentencesOf).filter((sentence) => !isQuestion(sentence));
   const decisions = sentences.filter((sentence) => DECISION.test(sentence));
   const actions = sentences.filter((sentence) => ACTION.test(sentence) && !REQUIREMENT.test(sentence));
   // A decision that mentions a budget is a decision; a sum, or a need that decides nothing, is a requirement.
@@ -105,6 +112,10 @@ export function offlineMeetingSummary(transcript: readonly TranscriptEntry[], ob
       `Objective: ${cutAt(objective, 200)} ` +
       `The participants spoke ${said.length} time${said.length === 1 ? '' : 's'}; ${count(decisions.length, 'decision')}, ${count(actions.length, 'action item')} and ${count(requirements.length, 'requirement')} were noted.`,
   };
+}
+
+function isQuestion(sentence: string): boolean {
+  return QUESTION_WORD.test(sentence) || (sentence.endsWith('?') && !REQUEST.test(sentence));
 }
 
 function titleOf(sentence: string): string {

@@ -54,6 +54,22 @@ describe('the offline meeting summary', () => {
     );
   });
 
+  it('takes a question for none of them, with or without its question mark, but a request for a task', () => {
+    const summary = offlineMeetingSummary(
+      [
+        said('whats the budget'),
+        said('What is the spend on paid search?'),
+        said('Should we hire an agency?'),
+        said('Can you send the deck by Friday?'),
+      ],
+      'Agree on the January budget.',
+    );
+    expect(summary.key_points).toHaveLength(4);
+    expect(summary.requirements).toEqual([]);
+    expect(summary.decisions).toEqual([]);
+    expect(summary.action_items).toEqual([expect.objectContaining({ title: 'Can you send the deck by Friday', due_date: 'Friday' })]);
+  });
+
   it('has empty sections, not made-up ones, when little was said', () => {
     expect(offlineMeetingSummary([said('Hello.'), said('The numbers look fine.')], 'Review.')).toMatchObject({
       key_points: ['The participant said: The numbers look fine.'],
