@@ -277,7 +277,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Show a webhook endpoint
+         * @description One of the key's tenant's endpoints, as the list shows it: its events, whether it is disabled and why; never the secret. Another tenant's endpoint, or none, answers 404 NOT_FOUND.
+         */
+        get: operations["getWebhook"];
         put?: never;
         post?: never;
         /**
@@ -4746,6 +4750,107 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    } | components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description - `SYSTEM_ERROR`: An unexpected fault (the cause is logged, never shown); retrying may succeed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description Any other error, in the envelope with the status of its code (see the table in the introduction). */
+            default: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`we_…`). A malformed id, another tenant's or a deleted one answers 404 NOT_FOUND. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "we_4f1c2a9d8e7b6a5f4e3d2c1b",
+                     *         "url": "https://crm.example.com/hooks/switchboard",
+                     *         "events": [
+                     *           "command.completed",
+                     *           "command.failed"
+                     *         ],
+                     *         "description": "CRM sync",
+                     *         "status": "enabled",
+                     *         "disabled": false,
+                     *         "disabled_reason": null,
+                     *         "disabled_at": null,
+                     *         "failing_since": null,
+                     *         "created_at": "2026-11-23T14:02:11.512Z",
+                     *         "updated_at": "2026-11-23T14:02:11.512Z",
+                     *         "previous_secret_expires_at": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No API key, an unknown, revoked or expired one, or two different keys in `Authorization` and `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No route has this path, or an item the request names (a follow-up, a visitor, a conversation) does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
             /** @description `RATE_LIMITED`: the tenant is over one of its limits (its own, else the deployment's): its request rate (`requests_per_second`), its commands in progress (`in_progress`), or this UTC month's model tokens or searches (`monthly_tokens`, `monthly_searches`); nothing was done, and an Idempotency-Key sent with it stays free. `Retry-After` says when to send again, `details` which limit was hit (`limit`), what remains and when it resets. Or API Gateway's throttle of the route (per route and environment), answered before any function runs with its own body `{"message": "Too Many Requests"}`: retry with back-off. */

@@ -99,6 +99,7 @@ export const WEBHOOKS_CATALOGUE = {
     // The tenant's completion webhooks (docs/webhooks.md).
     { method: 'POST', path: '/api/webhooks', function: 'webhooksApi' },
     { method: 'GET', path: '/api/webhooks', function: 'webhooksApi' },
+    { method: 'GET', path: '/api/webhooks/{id}', function: 'webhooksApi' },
     { method: 'PATCH', path: '/api/webhooks/{id}', function: 'webhooksApi' },
     { method: 'DELETE', path: '/api/webhooks/{id}', function: 'webhooksApi' },
     { method: 'POST', path: '/api/webhooks/{id}/rotate-secret', function: 'webhooksApi' },

@@ -157,6 +157,20 @@ export async function listEndpoints(
   return jsonResponse(200, { success: true, data: { webhooks: endpoints.map((endpoint) => endpointView(endpoint, now)) } });
 }
 
+/**
+ * Use case: `GET /api/webhooks/{id}`: one of the tenant's endpoints, as the
+ * list shows it (its secret never; whether it is disabled and why). Another
+ * tenant's endpoint, or none, answers 404.
+ */
+export async function showEndpoint(
+  deps: Pick<EndpointsApiDependencies, 'endpoints' | 'clock'>,
+  principal: Principal,
+  id: string | undefined,
+): Promise<HttpResult> {
+  const endpoint = await endpointFor(deps.endpoints, principal, id);
+  return jsonResponse(200, { success: true, data: endpointView(endpoint, deps.clock.now()) });
+}
+
 /** Use case: `DELETE /api/webhooks/{id}`. Its pending deliveries stop (their jobs find no endpoint). */
 export async function deleteEndpoint(
   deps: Pick<EndpointsApiDependencies, 'endpoints'>,

@@ -292,6 +292,25 @@ export const WEBHOOK_OPERATIONS: readonly DocumentedOperation[] = [
     },
   }),
   apiOperation({
+    method: 'GET',
+    path: '/api/webhooks/{id}',
+    operationId: 'getWebhook',
+    tag: TAG,
+    summary: 'Show a webhook endpoint',
+    description:
+      "One of the key's tenant's endpoints, as the list shows it: its events, whether it is disabled and why; never the secret. " +
+      "Another tenant's endpoint, or none, answers 404 NOT_FOUND.",
+    params: endpointParams,
+    errors: ['NOT_FOUND'],
+    answers: {
+      200: {
+        description: 'The endpoint.',
+        schema: successEnvelope(webhookEndpointSchema),
+        example: { success: true, data: endpointExample },
+      },
+    },
+  }),
+  apiOperation({
     method: 'PATCH',
     path: '/api/webhooks/{id}',
     operationId: 'updateWebhook',

@@ -12,6 +12,7 @@ import {
   listEndpoints,
   registerEndpoint,
   rotateSecret,
+  showEndpoint,
   updateEndpoint,
   WEBHOOK_VALIDATION_CODE,
   type EndpointsApiDependencies,
@@ -34,6 +35,8 @@ export async function answerWebhookRoute(deps: WebhookRoutesDependencies, call: 
       return registerEndpoint(deps, principal, readJsonBody(event, true));
     case 'GET /api/webhooks':
       return listEndpoints(deps, principal);
+    case 'GET /api/webhooks/{id}':
+      return showEndpoint(deps, principal, id);
     case 'PATCH /api/webhooks/{id}':
       return updateEndpoint(deps, principal, id, readJsonBody(event, true));
     case 'DELETE /api/webhooks/{id}':

@@ -47,9 +47,9 @@ describe('docs/deploying.md: deploying to AWS', () => {
         '  -c publicDomain=switchboard.acme.com -c publicCertificateArn=arn:aws:acm:us-east-1:444455556666:certificate/…\n',
     );
     expect(SECTION).toContain(`# ${describeTarget(example)}\n`);
-    expect(accountConcurrencyNeeded(ENVIRONMENTS.prod)).toBe(1958);
-    expect(SECTION).toContain('so it needs 1958;');
-    expect(SECTION).toContain('echo "$NEEDED"   # 1958');
+    expect(accountConcurrencyNeeded(ENVIRONMENTS.prod)).toBe(1977);
+    expect(SECTION).toContain('so it needs 1977;');
+    expect(SECTION).toContain('echo "$NEEDED"   # 1977');
     expect(SECTION).toContain(
       `staging ${accountConcurrencyNeeded(ENVIRONMENTS.staging)}; dev ${accountConcurrencyNeeded(ENVIRONMENTS.dev)}`,
     );

@@ -69,6 +69,23 @@ const until = (count: () => number, expected: number) =>
 
 const commandOf = (item: ReceivedWebhook) => (item.body.data.command as { command_id?: string } | undefined)?.command_id;
 
+describe('GET /api/webhooks/{id}', () => {
+  it('shows one endpoint as the list does, never its secret; another tenant’s, a deleted one or a malformed id is not found', async () => {
+    const { id, secret } = await register('/show', ['command.failed']);
+
+    const shown = await api('GET', `/api/webhooks/${id}`);
+    expect(shown.status).toBe(200);
+    expect(shown.body.data).toEqual(await endpointView(id));
+    expect(shown.body.data).toMatchObject({ id, url: `${receiver.url}/show`, events: ['command.failed'] });
+    expect(JSON.stringify(shown.body)).not.toContain(secret);
+
+    expect((await api('GET', `/api/webhooks/${id}`, undefined, OTHER_TENANT_KEY)).body.error?.code).toBe('NOT_FOUND');
+    expect((await api('GET', '/api/webhooks/not-an-id')).status).toBe(404);
+    expect((await api('DELETE', `/api/webhooks/${id}`)).status).toBe(200);
+    expect((await api('GET', `/api/webhooks/${id}`)).status).toBe(404);
+  });
+});
+
 describe('PATCH /api/webhooks/{id}', () => {
   it('changes each field given and answers the endpoint, never its secret', async () => {
     const { id, secret } = await register('/patch-a');
