@@ -865,8 +865,8 @@ export interface components {
                 /** @enum {string} */
                 code: "INVALID_REQUEST" | "INVALID_INPUT" | "INVALID_PHONE_NUMBER" | "INVALID_FOLLOW_UP_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "INVALID_OPERATION" | "NO_CHANNELS_CONFIGURED" | "NO_VALID_CHANNELS_FOR_LEAD" | "NO_VALID_CHANNELS" | "SITE_NOT_FOUND" | "LEAD_NOT_FOUND" | "USER_NOT_FOUND" | "AGENT_NOT_FOUND" | "COMMAND_NOT_FOUND" | "NOT_FOUND" | "SALES_COMMAND_FAILED" | "NO_CONTENT_GENERATED" | "SEARCH_FAILED" | "SYSTEM_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED";
                 message: string;
-                /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
-                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
+                /** @description The problems found (zod-style issues), or an object: for NO_VALID_CHANNELS_FOR_LEAD what reaches the lead, for RATE_LIMITED the limit. */
+                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"] | components["schemas"]["RateLimitDetails"];
             };
             usage?: components["schemas"]["CommandUsage"];
         } & {
@@ -940,8 +940,8 @@ export interface components {
             /** @enum {string} */
             code: "INVALID_REQUEST" | "INVALID_INPUT" | "INVALID_PHONE_NUMBER" | "INVALID_FOLLOW_UP_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "INVALID_OPERATION" | "NO_CHANNELS_CONFIGURED" | "NO_VALID_CHANNELS_FOR_LEAD" | "NO_VALID_CHANNELS" | "SITE_NOT_FOUND" | "LEAD_NOT_FOUND" | "USER_NOT_FOUND" | "AGENT_NOT_FOUND" | "COMMAND_NOT_FOUND" | "NOT_FOUND" | "SALES_COMMAND_FAILED" | "NO_CONTENT_GENERATED" | "SEARCH_FAILED" | "SYSTEM_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED";
             message: string;
-            /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
-            details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
+            /** @description The problems found (zod-style issues), or an object: for NO_VALID_CHANNELS_FOR_LEAD what reaches the lead, for RATE_LIMITED the limit. */
+            details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"] | components["schemas"]["RateLimitDetails"];
         };
         /** @description One problem found in the request. */
         IssueDetail: {
@@ -984,6 +984,41 @@ export interface components {
                  */
                 at: string;
             }[];
+        };
+        /** @description The `details` of RATE_LIMITED: the limit hit, its setting, what remains and when to come back. */
+        RateLimitDetails: {
+            /**
+             * @description The limit hit.
+             * @enum {string}
+             */
+            limit: "requests_per_second" | "in_progress" | "monthly_tokens" | "monthly_searches";
+            /**
+             * @description What is left of it now (0).
+             * @example 0
+             */
+            remaining: number;
+            /**
+             * @description As `Retry-After`: when to try again.
+             * @example 1
+             */
+            retry_after_seconds: number;
+            /**
+             * @description When the limit lets a request through again (UTC).
+             * @example 2026-11-26T18:00:01.000Z
+             */
+            resets_at: string;
+            /** @description The tenant's request rate (`requests_per_second`). */
+            requests_per_second?: number;
+            /** @description The tenant's burst (`requests_per_second`). */
+            burst?: number;
+            /** @description How many commands the tenant may have in progress (`in_progress`). */
+            in_progress?: number;
+            /** @description The tenant's monthly cap on model tokens (`monthly_tokens`). */
+            monthly_tokens?: number;
+            /** @description The tenant's monthly cap on searches (`monthly_searches`). */
+            monthly_searches?: number;
+            /** @description What the tenant used this month (the monthly caps). */
+            used?: number;
         };
         /** @description What the command used so far, its phases included: model tokens per model, search requests per provider and cache hits, call seconds, webhook deliveries, CRM writes. It may go on growing after the command ends (its completion event's deliveries, a call's seconds). */
         CommandUsage: {
@@ -1171,8 +1206,8 @@ export interface components {
                 code: "INVALID_REQUEST" | "INVALID_INPUT" | "INVALID_PHONE_NUMBER" | "INVALID_FOLLOW_UP_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "INVALID_OPERATION" | "NO_CHANNELS_CONFIGURED" | "NO_VALID_CHANNELS_FOR_LEAD" | "NO_VALID_CHANNELS";
                 /** @description A sentence for people; it never holds a secret or a stack trace. */
                 message: string;
-                /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
-                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
+                /** @description The problems found (zod-style issues), or an object: for NO_VALID_CHANNELS_FOR_LEAD what reaches the lead, for RATE_LIMITED the limit. */
+                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"] | components["schemas"]["RateLimitDetails"];
             };
             /** @description Deep research only: milliseconds from the request (or the command's creation) to this answer. */
             processing_time_ms?: number;
@@ -1186,8 +1221,8 @@ export interface components {
                 code: "UNAUTHORIZED";
                 /** @description A sentence for people; it never holds a secret or a stack trace. */
                 message: string;
-                /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
-                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
+                /** @description The problems found (zod-style issues), or an object: for NO_VALID_CHANNELS_FOR_LEAD what reaches the lead, for RATE_LIMITED the limit. */
+                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"] | components["schemas"]["RateLimitDetails"];
             };
             /** @description Deep research only: milliseconds from the request (or the command's creation) to this answer. */
             processing_time_ms?: number;
@@ -1201,8 +1236,8 @@ export interface components {
                 code: "FORBIDDEN";
                 /** @description A sentence for people; it never holds a secret or a stack trace. */
                 message: string;
-                /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
-                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
+                /** @description The problems found (zod-style issues), or an object: for NO_VALID_CHANNELS_FOR_LEAD what reaches the lead, for RATE_LIMITED the limit. */
+                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"] | components["schemas"]["RateLimitDetails"];
             };
             /** @description Deep research only: milliseconds from the request (or the command's creation) to this answer. */
             processing_time_ms?: number;
@@ -1216,8 +1251,8 @@ export interface components {
                 code: "SITE_NOT_FOUND" | "LEAD_NOT_FOUND" | "USER_NOT_FOUND" | "AGENT_NOT_FOUND" | "COMMAND_NOT_FOUND" | "NOT_FOUND";
                 /** @description A sentence for people; it never holds a secret or a stack trace. */
                 message: string;
-                /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
-                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
+                /** @description The problems found (zod-style issues), or an object: for NO_VALID_CHANNELS_FOR_LEAD what reaches the lead, for RATE_LIMITED the limit. */
+                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"] | components["schemas"]["RateLimitDetails"];
             };
             /** @description Deep research only: milliseconds from the request (or the command's creation) to this answer. */
             processing_time_ms?: number;
@@ -1231,8 +1266,8 @@ export interface components {
                 code: "METHOD_NOT_ALLOWED";
                 /** @description A sentence for people; it never holds a secret or a stack trace. */
                 message: string;
-                /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
-                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
+                /** @description The problems found (zod-style issues), or an object: for NO_VALID_CHANNELS_FOR_LEAD what reaches the lead, for RATE_LIMITED the limit. */
+                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"] | components["schemas"]["RateLimitDetails"];
             };
             /** @description Deep research only: milliseconds from the request (or the command's creation) to this answer. */
             processing_time_ms?: number;
@@ -1246,8 +1281,8 @@ export interface components {
                 code: "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION";
                 /** @description A sentence for people; it never holds a secret or a stack trace. */
                 message: string;
-                /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
-                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
+                /** @description The problems found (zod-style issues), or an object: for NO_VALID_CHANNELS_FOR_LEAD what reaches the lead, for RATE_LIMITED the limit. */
+                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"] | components["schemas"]["RateLimitDetails"];
             };
             /** @description Deep research only: milliseconds from the request (or the command's creation) to this answer. */
             processing_time_ms?: number;
@@ -1261,8 +1296,8 @@ export interface components {
                 code: "PAYLOAD_TOO_LARGE";
                 /** @description A sentence for people; it never holds a secret or a stack trace. */
                 message: string;
-                /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
-                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
+                /** @description The problems found (zod-style issues), or an object: for NO_VALID_CHANNELS_FOR_LEAD what reaches the lead, for RATE_LIMITED the limit. */
+                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"] | components["schemas"]["RateLimitDetails"];
             };
             /** @description Deep research only: milliseconds from the request (or the command's creation) to this answer. */
             processing_time_ms?: number;
@@ -1276,8 +1311,8 @@ export interface components {
                 code: "UNSUPPORTED_MEDIA_TYPE";
                 /** @description A sentence for people; it never holds a secret or a stack trace. */
                 message: string;
-                /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
-                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
+                /** @description The problems found (zod-style issues), or an object: for NO_VALID_CHANNELS_FOR_LEAD what reaches the lead, for RATE_LIMITED the limit. */
+                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"] | components["schemas"]["RateLimitDetails"];
             };
             /** @description Deep research only: milliseconds from the request (or the command's creation) to this answer. */
             processing_time_ms?: number;
@@ -1291,8 +1326,8 @@ export interface components {
                 code: "RATE_LIMITED";
                 /** @description A sentence for people; it never holds a secret or a stack trace. */
                 message: string;
-                /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
-                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
+                /** @description The problems found (zod-style issues), or an object: for NO_VALID_CHANNELS_FOR_LEAD what reaches the lead, for RATE_LIMITED the limit. */
+                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"] | components["schemas"]["RateLimitDetails"];
             };
             /** @description Deep research only: milliseconds from the request (or the command's creation) to this answer. */
             processing_time_ms?: number;
@@ -1306,8 +1341,8 @@ export interface components {
                 code: "HEADERS_TOO_LARGE";
                 /** @description A sentence for people; it never holds a secret or a stack trace. */
                 message: string;
-                /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
-                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
+                /** @description The problems found (zod-style issues), or an object: for NO_VALID_CHANNELS_FOR_LEAD what reaches the lead, for RATE_LIMITED the limit. */
+                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"] | components["schemas"]["RateLimitDetails"];
             };
             /** @description Deep research only: milliseconds from the request (or the command's creation) to this answer. */
             processing_time_ms?: number;
@@ -1321,8 +1356,8 @@ export interface components {
                 code: "SALES_COMMAND_FAILED" | "NO_CONTENT_GENERATED" | "SEARCH_FAILED" | "SYSTEM_ERROR";
                 /** @description A sentence for people; it never holds a secret or a stack trace. */
                 message: string;
-                /** @description The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object. */
-                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"];
+                /** @description The problems found (zod-style issues), or an object: for NO_VALID_CHANNELS_FOR_LEAD what reaches the lead, for RATE_LIMITED the limit. */
+                details?: components["schemas"]["IssueDetail"][] | components["schemas"]["NoValidChannelsDetails"] | components["schemas"]["RateLimitDetails"];
             };
             /** @description Deep research only: milliseconds from the request (or the command's creation) to this answer. */
             processing_time_ms?: number;

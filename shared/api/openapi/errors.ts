@@ -109,10 +109,33 @@ export const noValidChannelsDetailsSchema = z
     description: 'The `details` of NO_VALID_CHANNELS_FOR_LEAD: what the site offers and what the lead can be reached by.',
   });
 
+const count = (description: string) => z.number().int().min(0).optional().meta({ description });
+
+export const rateLimitDetailsSchema = z
+  .object({
+    limit: z.enum(['requests_per_second', 'in_progress', 'monthly_tokens', 'monthly_searches']).meta({ description: 'The limit hit.' }),
+    remaining: z.number().int().min(0).meta({ description: 'What is left of it now (0).', example: 0 }),
+    retry_after_seconds: z.number().int().min(1).meta({ description: 'As `Retry-After`: when to try again.', example: 1 }),
+    resets_at: z.string().meta({ description: 'When the limit lets a request through again (UTC).', example: '2026-11-26T18:00:01.000Z' }),
+    requests_per_second: z.number().positive().optional().meta({ description: "The tenant's request rate (`requests_per_second`)." }),
+    burst: count("The tenant's burst (`requests_per_second`)."),
+    in_progress: count('How many commands the tenant may have in progress (`in_progress`).'),
+    monthly_tokens: count("The tenant's monthly cap on model tokens (`monthly_tokens`)."),
+    monthly_searches: count("The tenant's monthly cap on searches (`monthly_searches`)."),
+    used: count('What the tenant used this month (the monthly caps).'),
+  })
+  .meta({
+    id: 'RateLimitDetails',
+    description: 'The `details` of RATE_LIMITED: the limit hit, its setting, what remains and when to come back.',
+  });
+
 const detailsSchema = z
-  .union([z.array(issueDetailSchema), noValidChannelsDetailsSchema])
+  .union([z.array(issueDetailSchema), noValidChannelsDetailsSchema, rateLimitDetailsSchema])
   .optional()
-  .meta({ description: 'The problems found (zod-style issues), or, for NO_VALID_CHANNELS_FOR_LEAD, an object.' });
+  .meta({
+    description:
+      'The problems found (zod-style issues), or an object: for NO_VALID_CHANNELS_FOR_LEAD what reaches the lead, for RATE_LIMITED the limit.',
+  });
 
 const processingTime = z
   .number()

@@ -1,4 +1,5 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ERROR_ENVELOPES } from '../../../shared/api/openapi/errors';
 import { idempotencyRecordKey } from '../../../shared/commands/idempotency';
 import { hashApiKey } from '../../../shared/access/api-keys';
 import { createDocumentClient } from '../../../shared/platform/dynamodb';
@@ -52,6 +53,11 @@ const listed = async (key: string) =>
   ((await call(runtime.url, 'GET', '/api/commands', { key })).body.data as { commands: unknown[] }).commands.length;
 const inProgress = (key: string) => dynamoUsageTotals(db, runtime.tableName).inProgress(tenantOf(key));
 
+/** A 429's body fits the envelope the API reference documents for it (docs/openapi.json). */
+function expectDocumented429(body: unknown): void {
+  expect(ERROR_ENVELOPES.get(429)!.safeParse(body).error?.issues).toBeUndefined();
+}
+
 /** Spends this month's usage for the tenant of `key`, as finished commands would have. */
 async function spend(key: string, usage: Record<string, number>): Promise<void> {
   const target = { commandId: crypto.randomUUID(), tenantId: tenantOf(key), type: 'lead_follow_up' };
@@ -67,6 +73,7 @@ describe('in-progress limit', () => {
 
     const refused = await followUp(CAPPED, { 'Idempotency-Key': 'capped-0001' });
     expect(refused.status).toBe(429);
+    expectDocumented429(refused.body);
     expect(refused.body.error).toMatchObject({
       code: 'RATE_LIMITED',
       details: { limit: 'in_progress', in_progress: 2, remaining: 0, retry_after_seconds: 5 },
@@ -98,6 +105,7 @@ describe('monthly caps', () => {
     await spend(TOKENS, modelTokens('gpt-4o-mini', 900, 100));
     const refused = await followUp(TOKENS);
     expect(refused.status).toBe(429);
+    expectDocumented429(refused.body);
     const now = new Date();
     const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString();
     expect(refused.body.error).toMatchObject({
@@ -129,6 +137,7 @@ describe('monthly caps', () => {
     await spend(SEARCHES, searchRequests('google', 3));
     const refused = await research(SEARCHES);
     expect(refused.status).toBe(429);
+    expectDocumented429(refused.body);
     expect(refused.body.error?.details).toMatchObject({ limit: 'monthly_searches', monthly_searches: 3, used: 3, remaining: 0 });
     expect((await followUp(SEARCHES)).status).toBe(202);
   });

@@ -1,6 +1,7 @@
 import { startLocalRuntime, type LocalRuntime } from '../../../infra/local/runtime';
 import { movableClock } from '../../support/clock';
 import { call, type JsonAnswer } from '../../support/http';
+import { ERROR_ENVELOPES } from '../../../shared/api/openapi/errors';
 
 /**
  * Request rates per tenant through the whole local runtime: one tenant
@@ -77,6 +78,8 @@ describe('request rate per tenant', () => {
       });
       expect(Date.parse((answer.body.error!.details as { resets_at: string }).resets_at)).toBeGreaterThan(Date.now() - 1000);
       expect(answer.headers.get('retry-after')).toBe('1');
+      // As the API reference documents a 429 (docs/openapi.json).
+      expect(ERROR_ENVELOPES.get(429)!.safeParse(answer.body).error?.issues).toBeUndefined();
       expect(answer.headers.get('ratelimit-policy')).toBe('"requests";q=2;w=1');
       expect(answer.headers.get('ratelimit')).toMatch(/^"requests";r=0;t=\d+$/);
     }
