@@ -74,6 +74,8 @@ describe('parseLeadEventRequest', () => {
       { site_id: SITE, siteId: '6c1a2b3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', type: 'opened' },
       'INVALID_REQUEST',
     ],
+    ['siteId as a list, beside the same site_id', { site_id: SITE, siteId: [SITE], type: 'opened' }, 'INVALID_REQUEST'],
+    ['siteId as a list alone', { siteId: [SITE], type: 'opened' }, 'INVALID_REQUEST'],
   ])('refuses %s', (_name, body, code) => {
     expect(refusal(() => parseLeadEventRequest(body, T0)).code).toBe(code);
   });
