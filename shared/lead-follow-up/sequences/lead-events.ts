@@ -123,12 +123,10 @@ export function parseLeadEventRequest(raw: unknown, now: number): LeadEventReque
     throw new AppError('INVALID_REQUEST', 'The request body must be a JSON object.');
   const body = withoutNulls(raw as Record<string, unknown>);
   if (body.siteId !== undefined) {
-    if (typeof body.siteId !== 'string') {
-      throw new AppError('INVALID_REQUEST', 'siteId must be a string.', [
-        { code: 'invalid_type', message: 'expected a string', path: ['siteId'] },
-      ]);
-    }
-    if (body.site_id !== undefined && String(body.site_id).toLowerCase() !== body.siteId.toLowerCase()) {
+    // Named twice, the two must be the same string (a list holding the same id is not); alone, it is checked as site_id.
+    const same =
+      typeof body.site_id === 'string' && typeof body.siteId === 'string' && body.site_id.toLowerCase() === body.siteId.toLowerCase();
+    if (body.site_id !== undefined && !same) {
       throw new AppError('INVALID_REQUEST', 'site_id and siteId are the same field and disagree.', [
         { code: 'custom', message: 'conflicts with site_id', path: ['siteId'] },
       ]);
