@@ -289,12 +289,12 @@ async function checkPublicHost({ config, resolver }: PreflightDeps, service: Sta
   if (!frontDoor) {
     // A front of the team's own at PUBLIC_BASE_URL: only the team knows where it should point.
     if ('error' in resolved) return { state: 'fail', detail: `${host} does not resolve (${resolved.error}): point it at your front door` };
-    return { state: 'pass', detail: describe(host, resolved) };
+    return { state: 'pass', detail: resolutionOf(host, resolved) };
   }
   const target = service?.outputs.PublicHostTarget;
   if (!target) {
     // The distribution the host must point at is made by the first deploy: nothing to compare with before it.
-    const now = 'error' in resolved ? `does not resolve yet (${resolved.error})` : `resolves to ${describe(host, resolved)} now`;
+    const now = 'error' in resolved ? `does not resolve yet (${resolved.error})` : `resolves to ${resolutionOf(host, resolved)} now`;
     return {
       state: 'pending',
       detail: `${host} ${now}: deploy first, then point it at the PublicHostTarget output (a CNAME, or an alias)`,
@@ -303,15 +303,15 @@ async function checkPublicHost({ config, resolver }: PreflightDeps, service: Sta
   if ('error' in resolved) {
     return { state: 'fail', detail: `${host} does not resolve (${resolved.error}): add a CNAME (or an alias) from it to ${target}` };
   }
-  if (resolved.cnames.some((name) => sameHost(name, target))) return { state: 'pass', detail: describe(host, resolved) };
+  if (resolved.cnames.some((name) => sameHost(name, target))) return { state: 'pass', detail: resolutionOf(host, resolved) };
   // An alias record (Route 53) shows no CNAME: the host then answers with the distribution's own addresses.
   const front = await resolve(resolver, target);
   if (!('error' in front) && resolved.addresses.some((address) => front.addresses.includes(address))) {
-    return { state: 'pass', detail: `${describe(host, resolved)} (addresses of ${target}: an alias)` };
+    return { state: 'pass', detail: `${resolutionOf(host, resolved)} (addresses of ${target}: an alias)` };
   }
   return {
     state: 'fail',
-    detail: `${describe(host, resolved)}, not the front door: point ${host} at ${target} (a CNAME, or an alias), or Twilio and webhooks reach something else`,
+    detail: `${resolutionOf(host, resolved)}, not the front door: point ${host} at ${target} (a CNAME, or an alias), or Twilio and webhooks reach something else`,
   };
 }
 
@@ -326,7 +326,7 @@ async function resolve(resolver: HostResolver, host: string): Promise<Resolved> 
   }
 }
 
-function describe(host: string, { cnames, addresses }: { cnames: string[]; addresses: string[] }): string {
+function resolutionOf(host: string, { cnames, addresses }: { cnames: string[]; addresses: string[] }): string {
   const front = cnames.some((name) => /\.cloudfront\.net\.?$/i.test(name)) ? ' (CloudFront)' : '';
   return `${[host, ...cnames].join(' → ')}${front} → ${addresses.join(', ')}`;
 }

@@ -103,6 +103,12 @@ export async function startCommand<Request, Live extends object = NoLiveFields>(
       claimedKey = true;
     }
   }
+  // A start refused by a limit writes nothing: the caller's Idempotency-Key stays free for its retry, with any body.
+  const releaseKey = async () => {
+    if (input.idempotency && claimedKey) {
+      await deps.idempotency.release({ tenantId: input.tenantId, scope: input.type, key: input.idempotency.key, commandId });
+    }
+  };
   // A tenant past a monthly cap is refused before its command is written (a retry of a start it already made, above, is
   // answered with that command); its in-progress limit holds the write itself.
   let admission: Admission = {};
@@ -111,10 +117,7 @@ export async function startCommand<Request, Live extends object = NoLiveFields>(
       admission = await deps.admission.admit(input.tenantId, spendsOf(input.type), input.tenantLimits);
     }
   } catch (error) {
-    // Refused with nothing written: the caller's Idempotency-Key stays free for its retry, with any body.
-    if (input.idempotency && claimedKey) {
-      await deps.idempotency.release({ tenantId: input.tenantId, scope: input.type, key: input.idempotency.key, commandId });
-    }
+    await releaseKey();
     throw error;
   }
 
@@ -124,10 +127,7 @@ export async function startCommand<Request, Live extends object = NoLiveFields>(
     created = await deps.commands.create(command, input.parentPatch ? { ...admission, parentPatch: input.parentPatch } : admission);
   } catch (error) {
     if (!(error instanceof InProgressLimitError) || !deps.admission) throw error;
-    // Refused before anything was written: the caller's Idempotency-Key stays free for its retry, with any body.
-    if (input.idempotency && claimedKey) {
-      await deps.idempotency.release({ tenantId: input.tenantId, scope: input.type, key: input.idempotency.key, commandId });
-    }
+    await releaseKey();
     deps.metrics?.count('CommandRefusedByLimit', input.type);
     throw deps.admission.inProgressRefusal(error.cap);
   }

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { build } from 'esbuild';
 import { functionBundleOptions } from '../../infra/constructs/bundle-options';
+import { findInFunctionSources } from '../support/source-files';
 
 /**
  * Packages the runtime imports on first use (`await import('package')`)
@@ -13,22 +13,17 @@ import { functionBundleOptions } from '../../infra/constructs/bundle-options';
  * it statically (shared/providers/crm/hubspot-lists.ts).
  */
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const RUNTIME_FOLDERS = ['shared', 'functions'];
 const DYNAMIC_PACKAGE_IMPORT = /\bimport\(\s*['"]([^'".][^'"]*)['"]\s*\)/g;
-
-function sourcesUnder(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => join(entry.parentPath, entry.name));
-}
 
 /** Each bare specifier the runtime imports on first use, with the files that do. */
 function packagesImportedOnFirstUse(): Map<string, string[]> {
+  const { found: uses } = findInFunctionSources(ROOT, /\bimport\(/, (file, source) =>
+    [...source.matchAll(DYNAMIC_PACKAGE_IMPORT)].map((match) => `${match[1]!}\t${file}`),
+  );
   const found = new Map<string, string[]>();
-  for (const file of RUNTIME_FOLDERS.flatMap((folder) => sourcesUnder(join(ROOT, folder)))) {
-    for (const match of readFileSync(file, 'utf8').matchAll(DYNAMIC_PACKAGE_IMPORT)) {
-      found.set(match[1]!, [...(found.get(match[1]!) ?? []), relative(ROOT, file)]);
-    }
+  for (const use of uses) {
+    const [specifier, file] = use.split('\t') as [string, string];
+    found.set(specifier, [...(found.get(specifier) ?? []), file]);
   }
   return found;
 }

@@ -41,34 +41,22 @@ const db = () =>
 const lead = async (leadId: string) =>
   (await db().send(new GetCommand({ TableName: runtime.tableName, Key: { pk: `SITE#${DEMO_SITE_ID}`, sk: `LEADS#${leadId}` } }))).Item;
 
-/** How many crm_import commands exist, every tenant's. */
-/** How many crm_import commands exist (of `tenantId` alone, when given). */
-async function importCommands(tenantId?: string): Promise<number> {
-  const { Count } = await db().send(
-    new ScanCommand({
-      TableName: runtime.tableName,
-      FilterExpression: `#type = :type${tenantId ? ' AND tenant_id = :tenant' : ''}`,
-      ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: { ':type': 'crm_import', ...(tenantId ? { ':tenant': tenantId } : {}) },
-      ConsistentRead: true,
-    }),
-  );
-  return Count ?? 0;
-}
-
-/** The commands of `type` of tenant `tenantId`. */
-async function commandsOf(type: string, tenantId: string): Promise<Record<string, unknown>[]> {
+/** The commands of `type` (of tenant `tenantId` alone, when given). */
+async function commandsOf(type: string, tenantId?: string): Promise<Record<string, unknown>[]> {
   const { Items } = await db().send(
     new ScanCommand({
       TableName: runtime.tableName,
-      FilterExpression: '#type = :type AND tenant_id = :tenant AND sk = :sk',
+      FilterExpression: `#type = :type AND sk = :sk${tenantId ? ' AND tenant_id = :tenant' : ''}`,
       ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: { ':type': type, ':tenant': tenantId, ':sk': 'CMD' },
+      ExpressionAttributeValues: { ':type': type, ':sk': 'CMD', ...(tenantId ? { ':tenant': tenantId } : {}) },
       ConsistentRead: true,
     }),
   );
   return Items ?? [];
 }
+
+/** How many crm_import commands exist (of `tenantId` alone, when given). */
+const importCommands = async (tenantId?: string) => (await commandsOf('crm_import', tenantId)).length;
 
 /** Tenant `tenantId`'s state of a lead of the demo site (its stage, its unsubscribes). */
 const leadState = async (leadId: string, tenantId: string) =>
